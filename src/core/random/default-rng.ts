@@ -1,0 +1,276 @@
+/**
+ * numpy's `np.random.default_rng(seed)` — `Generator(PCG64(SeedSequence(seed)))` — bit for bit.
+ *
+ * Why: SCIENCE.md §1 (Random/median) pins EDGE's random ordering to the authors' reference choice
+ * `default_rng(0).permutation(N)`, and the MS baseline draws its 200 random orderings from one
+ * seeded generator, so the Generator API keeps its state across calls.
+ *
+ * The pieces, each with the numpy function it mirrors:
+ * - `SeedSequence(seed)` (numpy/random/bit_generator.pyx): `_coerce_to_uint32_array(seed)` →
+ *   `mix_entropy` into a 4-word pool with `hashmix`/`mix` → `generate_state(4, np.uint64)`.
+ * - `PCG64.__init__` (_pcg64.pyx): `pcg64_set_seed(state, val[0:2], val[2:4])` (pcg64.ts).
+ * - `Generator.permutation(n)` = `arange(n)` + `Generator.shuffle` → `_shuffle_raw` with
+ *   `j = random_interval(bitgen, i)` — the MASKED rejection method (not Lemire), drawing 32-bit
+ *   words via PCG64's buffered `next_uint32` (low half of a 64-bit output first, then the high half).
+ *   Verified in numpy 2.x `_generator.pyx`: `_shuffle_int` (Lemire) is used only by `choice`.
+ * - `Generator.random()` = `random_standard_uniform` = `(next_uint64 >> 11) * 2^-53`.
+ * - `Generator.integers(low, high, endpoint)` = `_rand_int64(..., use_masked=False)` →
+ *   `random_bounded_uint64_fill`: Lemire's method (`buffered_bounded_lemire_uint32` for ranges
+ *   below 2^32-1, `bounded_lemire_uint64` above).
+ */
+import {
+  pcg64Next32,
+  pcg64Next64,
+  pcg64NextDouble,
+  pcg64NextUint64,
+  pcg64Seed,
+  pcg64StateValues,
+  type Pcg64State,
+} from './pcg64';
+
+// SeedSequence constants (bit_generator.pyx).
+const DEFAULT_POOL_SIZE = 4;
+const INIT_A = 0x43b0d7e5;
+const MULT_A = 0x931e8875;
+const INIT_B = 0x8b51f9dd;
+const MULT_B = 0x58f38ded;
+const MIX_MULT_L = 0xca01f9dd;
+const MIX_MULT_R = 0x4973f715;
+const XSHIFT = 16;
+
+const TWO_32 = 4294967296;
+
+/**
+ * SeedSequence's entropy pool for run-entropy given as uint32 words (no spawn key, pool size 4):
+ * `mix_entropy`. `hashConst` is the running multiplier shared by every `hashmix` call.
+ */
+export function seedSequencePool(entropy: readonly number[]): Uint32Array {
+  const pool = new Uint32Array(DEFAULT_POOL_SIZE);
+  let hashConst = INIT_A;
+  const hashmix = (value: number): number => {
+    let v = (value ^ hashConst) >>> 0;
+    hashConst = Math.imul(hashConst, MULT_A) >>> 0;
+    v = Math.imul(v, hashConst) >>> 0;
+    return (v ^ (v >>> XSHIFT)) >>> 0;
+  };
+  const mix = (x: number, y: number): number => {
+    const r = (Math.imul(MIX_MULT_L, x) - Math.imul(MIX_MULT_R, y)) >>> 0;
+    return (r ^ (r >>> XSHIFT)) >>> 0;
+  };
+  // Add in the entropy up to the pool size; keep running the hash out over zeros.
+  for (let i = 0; i < pool.length; i++) pool[i] = hashmix(i < entropy.length ? entropy[i] : 0);
+  // Mix all bits together so late bits can affect earlier bits.
+  for (let src = 0; src < pool.length; src++) {
+    for (let dst = 0; dst < pool.length; dst++) {
+      if (src !== dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
+    }
+  }
+  // Add any remaining entropy, mixing each new word with each pool word.
+  for (let src = pool.length; src < entropy.length; src++) {
+    for (let dst = 0; dst < pool.length; dst++) pool[dst] = mix(pool[dst], hashmix(entropy[src]));
+  }
+  return pool;
+}
+
+/**
+ * `SeedSequence.generate_state(nWords, np.uint32)`: cycle through the pool, hashing each word with
+ * a running multiplier. (`dtype=np.uint64` is this with twice the words, paired little-endian.)
+ */
+export function seedSequenceGenerateState(pool: Uint32Array, nWords: number): Uint32Array {
+  const out = new Uint32Array(nWords);
+  let hashConst = INIT_B;
+  for (let i = 0; i < nWords; i++) {
+    let v = (pool[i % pool.length] ^ hashConst) >>> 0;
+    hashConst = Math.imul(hashConst, MULT_B) >>> 0;
+    v = Math.imul(v, hashConst) >>> 0;
+    out[i] = (v ^ (v >>> XSHIFT)) >>> 0;
+  }
+  return out;
+}
+
+/** `_int_to_uint32_array(seed)`: 32-bit words, lowest first; 0 becomes `[0]`. */
+function seedWords(seed: number): number[] {
+  if (seed === 0) return [0];
+  const words: number[] = [];
+  let n = seed;
+  while (n > 0) {
+    words.push(n % TWO_32);
+    n = Math.floor(n / TWO_32);
+  }
+  return words;
+}
+
+function checkSeed(seed: number): void {
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(
+      `default_rng seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`,
+    );
+  }
+}
+
+/**
+ * `PCG64(seed)`: SeedSequence → `generate_state(4, np.uint64)` → `pcg64_set_seed`.
+ * uint64 word k is `w32[2k] | w32[2k+1] << 32`; initstate = w64[0] << 64 | w64[1],
+ * initseq = w64[2] << 64 | w64[3].
+ */
+export function pcg64FromSeed(seed: number): Pcg64State {
+  checkSeed(seed);
+  const w = seedSequenceGenerateState(seedSequencePool(seedWords(seed)), 8);
+  const u64 = (k: number): bigint => (BigInt(w[2 * k + 1]) << 32n) | BigInt(w[2 * k]);
+  return pcg64Seed((u64(0) << 64n) | u64(1), (u64(2) << 64n) | u64(3));
+}
+
+/** A seeded numpy `Generator` over PCG64. Every method advances the shared stream. */
+export interface DefaultRng {
+  /** `Generator.random()`: one double in [0, 1), 53 random bits. */
+  random(): number;
+  /**
+   * `Generator.integers(low, high, endpoint=False)`: uniform integer in [low, high) (or
+   * [low, high] with `endpoint`); with one argument, in [0, low). Bounds must be safe integers.
+   */
+  integers(low: number, high?: number, endpoint?: boolean): number;
+  /** `Generator.permutation(n)`: a shuffled `[0, 1, …, n-1]`. */
+  permutation(n: number): number[];
+  /** `Generator.shuffle(x)` for a 1-d array: shuffles `items` in place and returns it. */
+  shuffle<T>(items: T[]): T[];
+  /** numpy `random_interval(max)` on this stream: uniform integer in [0, max] (masked rejection). */
+  randomInterval(max: number): number;
+  /** `bit_generator.random_raw()`: one raw 64-bit PCG64 output. */
+  randomRaw(): bigint;
+  /** The PCG64 state, as `bit_generator.state['state']` reports it (`state`, `inc`). */
+  pcg64State(): { state: bigint; inc: bigint };
+}
+
+/** Smallest all-ones mask >= x, for 0 ≤ x ≤ 2^32-1 (the shift-or cascade of `random_interval`). */
+function mask32(x: number): number {
+  let m = x | (x >>> 1);
+  m |= m >>> 2;
+  m |= m >>> 4;
+  m |= m >>> 8;
+  m |= m >>> 16;
+  return m;
+}
+
+/**
+ * numpy `random_interval(bitgen, max)` (distributions.c) for a validated safe integer `max`:
+ * masked rejection with 32-bit draws when max <= 0xffffffff, 64-bit draws otherwise. (The same
+ * algorithm as in random-state.ts, here on PCG64's buffered 32-bit draws.)
+ */
+function randomIntervalUnchecked(st: Pcg64State, buf: Uint32Array, max: number): number {
+  if (max === 0) return 0;
+  if (max <= 0xffffffff) {
+    const mask = mask32(max);
+    let v: number;
+    do v = (pcg64Next32(st) & mask) >>> 0;
+    while (v > max);
+    return v;
+  }
+  const hiMask = mask32(Math.floor(max / TWO_32));
+  let v: number;
+  do {
+    pcg64Next64(st, buf);
+    v = ((buf[0] & hiMask) >>> 0) * TWO_32 + buf[1];
+  } while (v > max);
+  return v;
+}
+
+/**
+ * `buffered_bounded_lemire_uint32(rng)` for 0 < rng < 2^32-1: m = next32 * (rng+1) as an exact
+ * 64-bit product; reject while its low word < (2^32-1 - rng) % (rng+1); return its high word.
+ */
+function lemire32(st: Pcg64State, rng: number): number {
+  const rngExcl = rng + 1;
+  const threshold = (0xffffffff - rng) % rngExcl;
+  for (;;) {
+    const x = pcg64Next32(st);
+    const leftover = Math.imul(x, rngExcl) >>> 0; // low 32 bits of the product
+    if (leftover >= threshold) {
+      // high 32 bits, exactly: x = xh*2^16 + xl; each part times rngExcl is < 2^48
+      const p = (x & 0xffff) * rngExcl;
+      const q = (x >>> 16) * rngExcl;
+      const ql = q % 65536;
+      return (q - ql) / 65536 + Math.floor((ql * 65536 + p) / TWO_32);
+    }
+  }
+}
+
+/** `bounded_lemire_uint64(rng)` for 2^32-1 < rng < 2^53: the 128-bit product via BigInt (rare path). */
+function lemire64(st: Pcg64State, rng: number): number {
+  const rngExcl = BigInt(rng) + 1n;
+  const mask64 = (1n << 64n) - 1n;
+  const threshold = (mask64 - BigInt(rng)) % rngExcl;
+  for (;;) {
+    const m = pcg64NextUint64(st) * rngExcl;
+    if ((m & mask64) >= threshold) return Number(m >> 64n);
+  }
+}
+
+function shuffleWith<T>(st: Pcg64State, buf: Uint32Array, items: T[]): T[] {
+  for (let i = items.length - 1; i >= 1; i--) {
+    const j = randomIntervalUnchecked(st, buf, i);
+    const t = items[i];
+    items[i] = items[j];
+    items[j] = t;
+  }
+  return items;
+}
+
+function checkSafeNonNegative(name: string, x: number): void {
+  if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) {
+    throw new RangeError(`${name} must be a non-negative safe integer, got ${String(x)}`);
+  }
+}
+
+/** Create a Generator seeded like `np.random.default_rng(seed)` (seed an integer in [0, 2^32-1]). */
+export function createDefaultRng(seed: number): DefaultRng {
+  const st = pcg64FromSeed(seed);
+  const buf = new Uint32Array(2);
+  return {
+    random(): number {
+      return pcg64NextDouble(st);
+    },
+    integers(low: number, high?: number, endpoint = false): number {
+      let lo = low;
+      let hi = high;
+      if (hi === undefined) {
+        hi = lo;
+        lo = 0;
+      }
+      if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+        throw new RangeError(`integers bounds must be safe integers, got low=${String(lo)}, high=${String(hi)}`);
+      }
+      const top = endpoint ? hi : hi - 1; // numpy draws on the closed interval [low, top]
+      if (lo > top) throw new RangeError(`integers: ${endpoint ? 'low > high' : 'low >= high'} (low=${lo}, high=${hi})`);
+      const rng = top - lo;
+      if (!Number.isSafeInteger(rng)) throw new RangeError(`integers: range high - low is too large (${hi} - ${lo})`);
+      if (rng === 0) return lo; // numpy returns `off` without drawing
+      if (rng < 0xffffffff) return lo + lemire32(st, rng);
+      if (rng === 0xffffffff) return lo + pcg64Next32(st);
+      return lo + lemire64(st, rng);
+    },
+    permutation(n: number): number[] {
+      checkSafeNonNegative('permutation n', n);
+      const arr = new Array<number>(n);
+      for (let i = 0; i < n; i++) arr[i] = i;
+      return shuffleWith(st, buf, arr);
+    },
+    shuffle<T>(items: T[]): T[] {
+      return shuffleWith(st, buf, items);
+    },
+    randomInterval(max: number): number {
+      checkSafeNonNegative('randomInterval max', max);
+      return randomIntervalUnchecked(st, buf, max);
+    },
+    randomRaw(): bigint {
+      return pcg64NextUint64(st);
+    },
+    pcg64State(): { state: bigint; inc: bigint } {
+      return pcg64StateValues(st);
+    },
+  };
+}
+
+/** `np.random.default_rng(seed).permutation(n)`, e.g. EDGE's random ("median") ordering for seed 0. */
+export function defaultRngPermutation(seed: number, n: number): number[] {
+  return createDefaultRng(seed).permutation(n);
+}

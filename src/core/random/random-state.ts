@@ -1,0 +1,146 @@
+/**
+ * numpy's legacy `np.random.RandomState(seed)` (numpy/random/mtrand.pyx), bit for bit.
+ *
+ * Why: the community's class orders for CIL benchmarks come from
+ * `np.random.seed(s); np.random.permutation(N)` (PyCIL, PILOT, OpenCIL; SCIENCE.md §1, RS protocol).
+ * Reproducing them exactly lets a user's CIFAR-100 order here equal the one their PyTorch run used
+ * (seed 1993, N = 100 starts 68, 56, 78, 8, 23, 84, 90, 65, 74, 76).
+ *
+ * The pieces, each with the numpy function it mirrors:
+ * - seeding: `RandomState.__init__` → `MT19937._legacy_seeding(seed)` → `mt19937_seed` (mt19937.ts);
+ *   numpy rejects ints outside [0, 2^32-1] ("Seed must be between 0 and 2**32 - 1"), and so do we.
+ * - `random_interval(bitgen, max)` (distributions.c): mask-and-reject bounded integer in [0, max],
+ *   32-bit draws when max <= 0xffffffff, 64-bit draws otherwise.
+ * - `RandomState.shuffle` / `_shuffle_raw`: Fisher–Yates from the END, `j = random_interval(i)`.
+ * - `RandomState.permutation(n)`: `arange(n)` then `shuffle`.
+ * - `RandomState.random_sample`: `mt19937_next_double` (53-bit double).
+ * - `RandomState.randint(low, high)`: `_rand_int64(..., use_masked=True)` →
+ *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
+ */
+import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
+
+const TWO_32 = 4294967296;
+
+/** A seeded legacy numpy RandomState. Every method advances the shared MT19937 stream. */
+export interface RandomState {
+  /** numpy `random_interval(max)`: uniform integer in [0, max]; `max` a safe integer ≥ 0. */
+  randomInterval(max: number): number;
+  /** `RandomState.permutation(n)`: a shuffled `[0, 1, …, n-1]`. */
+  permutation(n: number): number[];
+  /** `RandomState.shuffle(x)` for a 1-d array: shuffles `items` in place and returns it. */
+  shuffle<T>(items: T[]): T[];
+  /** `RandomState.random_sample()`: one double in [0, 1) with 53 random bits. */
+  randomSample(): number;
+  /**
+   * `RandomState.randint(low, high)`: uniform integer in [low, high); with one argument,
+   * in [0, low) as numpy does. Bounds must be safe integers.
+   */
+  randint(low: number, high?: number): number;
+}
+
+/**
+ * Validate a legacy seed the way `_legacy_seeding` does for an int, but as a RangeError
+ * (and also rejecting non-integers, which numpy would reject with a TypeError/ValueError).
+ */
+function checkLegacySeed(seed: number): void {
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(
+      `RandomState seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`,
+    );
+  }
+}
+
+/** numpy `random_interval` for an already-validated `max` (safe integer ≥ 0). */
+function randomIntervalUnchecked(st: Mt19937State, buf: Uint32Array, max: number): number {
+  if (max === 0) return 0; // numpy returns without drawing
+  if (max <= 0xffffffff) {
+    // Smallest all-ones mask >= max (the C code's shift-or cascade, within 32 bits).
+    let mask = max | (max >>> 1);
+    mask |= mask >>> 2;
+    mask |= mask >>> 4;
+    mask |= mask >>> 8;
+    mask |= mask >>> 16;
+    let v: number;
+    do v = (mt19937Next32(st) & mask) >>> 0;
+    while (v > max);
+    return v;
+  }
+  // max > 2^32-1: 64-bit draws masked; the low word's mask is all ones, the high word's is the
+  // smallest all-ones mask >= floor(max / 2^32) (max ≤ 2^53 keeps the value exact in a double).
+  const hiMax = Math.floor(max / TWO_32);
+  let hiMask = hiMax | (hiMax >>> 1);
+  hiMask |= hiMask >>> 2;
+  hiMask |= hiMask >>> 4;
+  hiMask |= hiMask >>> 8;
+  hiMask |= hiMask >>> 16;
+  let v: number;
+  do {
+    mt19937Next64(st, buf);
+    v = ((buf[0] & hiMask) >>> 0) * TWO_32 + buf[1];
+  } while (v > max);
+  return v;
+}
+
+function checkSafeNonNegative(name: string, x: number): void {
+  if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) {
+    throw new RangeError(`${name} must be a non-negative safe integer, got ${String(x)}`);
+  }
+}
+
+function shuffleWith<T>(st: Mt19937State, buf: Uint32Array, items: T[]): T[] {
+  for (let i = items.length - 1; i >= 1; i--) {
+    const j = randomIntervalUnchecked(st, buf, i);
+    const t = items[i];
+    items[i] = items[j];
+    items[j] = t;
+  }
+  return items;
+}
+
+/** Create a legacy RandomState seeded like `np.random.RandomState(seed)` / `np.random.seed(seed)`. */
+export function createRandomState(seed: number): RandomState {
+  checkLegacySeed(seed);
+  const st = mt19937Seed(seed);
+  const buf = new Uint32Array(2);
+  return {
+    randomInterval(max: number): number {
+      checkSafeNonNegative('randomInterval max', max);
+      return randomIntervalUnchecked(st, buf, max);
+    },
+    permutation(n: number): number[] {
+      checkSafeNonNegative('permutation n', n);
+      const arr = new Array<number>(n);
+      for (let i = 0; i < n; i++) arr[i] = i;
+      return shuffleWith(st, buf, arr);
+    },
+    shuffle<T>(items: T[]): T[] {
+      return shuffleWith(st, buf, items);
+    },
+    randomSample(): number {
+      return mt19937NextDouble(st);
+    },
+    randint(low: number, high?: number): number {
+      let lo = low;
+      let hi = high;
+      if (hi === undefined) {
+        hi = lo;
+        lo = 0;
+      }
+      if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+        throw new RangeError(`randint bounds must be safe integers, got low=${String(lo)}, high=${String(hi)}`);
+      }
+      if (lo >= hi) throw new RangeError(`randint: low >= high (low=${lo}, high=${hi})`);
+      const rng = hi - 1 - lo; // numpy draws on the closed interval [low, high-1]
+      if (!Number.isSafeInteger(rng)) throw new RangeError(`randint: range high - low is too large (${hi} - ${lo})`);
+      return lo + randomIntervalUnchecked(st, buf, rng);
+    },
+  };
+}
+
+/**
+ * `np.random.RandomState(seed).permutation(n)` (equivalently `np.random.seed(seed);
+ * np.random.permutation(n)`), e.g. the RS protocol's class order.
+ */
+export function randomStatePermutation(seed: number, n: number): number[] {
+  return createRandomState(seed).permutation(n);
+}
