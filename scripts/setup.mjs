@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// First step of `npm start` and `npm test` on a fresh machine: install npm packages when they are missing or
+// older than package-lock.json, then prepare the built-in data. Uses only Node built-ins (it runs before
+// node_modules exists). Idempotent: says what it does, does nothing twice.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const lock = join(root, 'package-lock.json');
+const marker = join(root, 'node_modules', '.package-lock.json');
+
+function run(cmd) {
+  console.log(`[setup] ${cmd}`);
+  execSync(cmd, { cwd: root, stdio: 'inherit' });
+}
+
+const needInstall = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+if (needInstall) {
+  run(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+} else {
+  console.log('[setup] npm packages are installed');
+}
+run('node scripts/prepare-data.mjs');

@@ -1,0 +1,259 @@
+/**
+ * `cil-lab`: the ordering science headless (ARCHITECTURE.md, src/cli). JSON on stdout, errors on stderr,
+ * exit code 0 on success, 2 on a usage or input error, 1 on anything unexpected.
+ */
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BUILTIN_CLASS_LISTS, getClassList } from '../core/classes/builtin';
+import { parseClassNames, validateClassNames } from '../core/classes/validate';
+import { countOrderings, formatOmega } from '../core/orderings/count';
+import { matrixToRows } from '../core/orderings/matrix';
+import { similarityPairMean, similarityScore } from '../core/orderings/score';
+import { splitIntoTasks } from '../core/orderings/key';
+import { orderingToLabels } from '../core/orderings/enumerate';
+import { resolveTaskSizes } from '../core/orderings/task-sizes';
+import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds';
+import { EXPORT_FORMATS, formatSequences, type ExportFormat } from '../core/protocols/export';
+import { computeOrderingsView } from '../core/protocols/orderings-view';
+import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
+import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
+import type { WordnetGraph } from '../core/similarity/wordnet';
+import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const HELP = `cil-lab — class orderings for class-incremental learning (JSON on stdout)
+
+  cil-lab count --classes N (--tasks K | --task-sizes 2,2,2)
+  cil-lab orders (--dataset ID [--subset 0-5] | --classes a,b,c | --classes-file F) (--tasks K | --task-sizes …)
+                 [--protocol rs,edge,edge+,exact,as,ms|all] [--seeds 0,42,1993] [--similarity wordnet|file:PATH]
+                 [--format json|pycil|mammoth|avalanche|csv] [--exact-limit 1000000]
+  cil-lab score --order 3,1,0,2 (--tasks K | --task-sizes …) --similarity file:PATH [--classes … | --dataset ID]
+  cil-lab similarity --source wordnet|file:PATH (--classes … | --dataset ID [--subset …] | --classes-file F) [--out F]
+  cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
+
+Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
+
+function loadWordnet(): WordnetGraph {
+  const prepared = join(root, 'public', 'data', 'wordnet-nouns.json');
+  if (existsSync(prepared)) return JSON.parse(readFileSync(prepared, 'utf8')) as WordnetGraph;
+  throw new UsageError('The WordNet data is not prepared yet: run "npm run prepare-data" (or "npm start") once.');
+}
+
+function readInput(path: string, what: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(resolve(path)));
+  } catch (e) {
+    throw new UsageError(`Cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+  }
+}
+
+interface ClassInput {
+  names: string[];
+  pins?: (string | undefined)[];
+  dataset?: string;
+}
+
+function classInput(v: Record<string, string | boolean | undefined>): ClassInput | undefined {
+  if (typeof v.dataset === 'string') {
+    let list;
+    try {
+      list = getClassList(v.dataset);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    let idx = list.classes.map((_, i) => i);
+    if (typeof v.subset === 'string') {
+      idx = rangeListArg(v.subset, 'subset');
+      const bad = idx.find((i) => i >= list.classes.length);
+      if (bad !== undefined) throw new UsageError(`--subset: class ${bad} does not exist; ${list.id} has classes 0..${list.classes.length - 1}.`);
+    }
+    return { names: idx.map((i) => list.classes[i]), pins: idx.map((i) => list.synsets[i]), dataset: list.id };
+  }
+  if (typeof v['classes-file'] === 'string') {
+    const text = new TextDecoder().decode(readInput(v['classes-file'], 'the class file'));
+    return { names: validateClassNames(parseClassNames(text)) };
+  }
+  if (typeof v.classes === 'string') {
+    if (/^\d+$/.test(v.classes.trim())) return undefined; // `count --classes N` handles a number itself
+    return { names: validateClassNames(v.classes.split(',').map((s) => s.trim())) };
+  }
+  return undefined;
+}
+
+function similaritySpec(source: string, classes: ClassInput): SimilaritySpec {
+  if (source === 'wordnet') return { kind: 'wordnet', pins: classes.pins };
+  if (source.startsWith('file:')) {
+    const path = source.slice(5);
+    return { kind: 'upload', fileName: path, bytes: readInput(path, 'the similarity file') };
+  }
+  throw new UsageError(`Unknown similarity source "${source}": use wordnet or file:PATH.`);
+}
+
+function taskSizesFor(n: number, v: Record<string, string | boolean | undefined>): number[] {
+  const tasks = intArg(v.tasks as string | undefined, 'tasks', 1);
+  const sizes = intListArg(v['task-sizes'] as string | undefined, 'task-sizes');
+  if (tasks === undefined && !sizes) throw new UsageError('Give --tasks K or --task-sizes m1,m2,….');
+  return resolveTaskSizes(n, { tasks, taskSizes: sizes });
+}
+
+const OPTIONS = {
+  classes: { type: 'string' },
+  'classes-file': { type: 'string' },
+  dataset: { type: 'string' },
+  subset: { type: 'string' },
+  tasks: { type: 'string' },
+  'task-sizes': { type: 'string' },
+  protocol: { type: 'string' },
+  seeds: { type: 'string' },
+  similarity: { type: 'string' },
+  source: { type: 'string' },
+  format: { type: 'string' },
+  order: { type: 'string' },
+  out: { type: 'string' },
+  omega: { type: 'string' },
+  epsilon: { type: 'string' },
+  delta: { type: 'string' },
+  range: { type: 'string' },
+  'exact-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function run(argv: string[]): string {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') return HELP;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${HELP}`);
+  }
+  const v = values;
+  switch (command) {
+    case 'count': {
+      const classes = classInput(v);
+      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1);
+      if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
+      const sizes = taskSizesFor(n, v);
+      const omega = countOrderings(sizes);
+      return JSON.stringify({ omega: omega.toString(), omegaDisplay: formatOmega(omega), classes: n, taskSizes: sizes });
+    }
+    case 'orders': {
+      const classes = classInput(v);
+      if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
+      const sizes = taskSizesFor(classes.names.length, v);
+      const protocols = parseProtocols((v.protocol as string | undefined) ?? 'all');
+      const format = (v.format as string | undefined) ?? 'json';
+      if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
+        throw new UsageError(`Unknown --format "${format}": use ${EXPORT_FORMATS.join(', ')}.`);
+      }
+      const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes);
+      const view = computeOrderingsView(
+        {
+          classes: classes.names,
+          taskSizes: sizes,
+          similarity: spec,
+          options: {
+            protocols,
+            rsSeeds: intListArg(v.seeds as string | undefined, 'seeds'),
+            exactLimit: intArg(v['exact-limit'] as string | undefined, 'exact-limit', 1),
+          },
+        },
+        { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined },
+      );
+      for (const note of view.notes) process.stderr.write(`note: ${note}\n`);
+      if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
+      return JSON.stringify({
+        classes: view.classes,
+        dataset: classes.dataset,
+        taskSizes: sizes,
+        omega: view.omega,
+        similarity: { source: view.similarityDescription, synsets: view.synsets },
+        sequences: view.sequences,
+        exact: view.exact,
+        notes: view.notes,
+      });
+    }
+    case 'score': {
+      const order = intListArg(v.order as string | undefined, 'order');
+      if (!order) throw new UsageError('Give --order, the class order as indices (e.g. 3,1,0,2).');
+      if (typeof v.similarity !== 'string') throw new UsageError('Give --similarity file:PATH (or wordnet with --classes/--dataset).');
+      const classes = classInput(v) ?? { names: order.map((_, i) => `class ${i}`) };
+      if (v.similarity === 'wordnet' && !classInput(v)) throw new UsageError('WordNet similarity needs the class names: --classes or --dataset.');
+      const spec = similaritySpec(v.similarity, classes);
+      const names = spec.kind === 'upload' && !classInput(v) ? undefined : classes.names;
+      const sim = resolveSimilarity(spec, names ?? order.map((_, i) => `class ${i}`), {
+        wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined,
+      }).matrix;
+      if (order.length !== sim.n) throw new UsageError(`--order has ${order.length} classes; the similarity matrix is ${sim.n}×${sim.n}.`);
+      const sizes = taskSizesFor(order.length, v);
+      const tasks = splitIntoTasks(order, sizes);
+      orderingToLabels(tasks, sizes); // checks duplicates and range
+      return JSON.stringify({ tasks, score: similarityScore(tasks, sim), pairMean: similarityPairMean(tasks, sim) });
+    }
+    case 'similarity': {
+      const classes = classInput(v);
+      if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
+      const source = (v.source as string | undefined) ?? 'wordnet';
+      const spec = similaritySpec(source, classes);
+      const sim = resolveSimilarity(spec, classes.names, { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined });
+      const out = JSON.stringify({
+        classes: classes.names,
+        source: sim.description,
+        matrix: matrixToRows(sim.matrix),
+        synsets: sim.synsets,
+        warnings: sim.warnings,
+      });
+      if (typeof v.out === 'string') {
+        writeFileSync(resolve(v.out), out);
+        return JSON.stringify({ out: resolve(v.out), classes: classes.names.length, source: sim.description, synsets: sim.synsets });
+      }
+      return out;
+    }
+    case 'bounds': {
+      if (typeof v.omega !== 'string' || !/^\d+$/.test(v.omega)) throw new UsageError('Give --omega, the number of orderings, as a whole number (e.g. 90).');
+      const omega = BigInt(v.omega);
+      const epsilon = numberArg(v.epsilon as string | undefined, 'epsilon') ?? 0.1;
+      const delta = numberArg(v.delta as string | undefined, 'delta') ?? 0.05;
+      const range = numberArg(v.range as string | undefined, 'range') ?? 1;
+      const wrap = <T,>(f: () => T): T => {
+        try {
+          return f();
+        } catch (e) {
+          throw new UsageError((e as Error).message);
+        }
+      };
+      const t1 = wrap(() => theorem1SampleSize(omega, epsilon, delta));
+      const t2 = omega >= 4n ? wrap(() => theorem2SampleSize(omega, epsilon, delta, range)) : null;
+      const show = (b: typeof t1 | null) => (b ? { ...b, L: b.L === null ? null : b.L.toString() } : null);
+      return JSON.stringify({ omega: v.omega, epsilon, delta, range, theorem1: show(t1), theorem2: show(t2) });
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+  }
+}
+
+function parseProtocols(text: string): ProtocolId[] {
+  if (text === 'all') return [...PROTOCOL_IDS];
+  const out = text.split(',').map((p) => p.trim().toLowerCase());
+  for (const p of out) {
+    if (!PROTOCOL_IDS.includes(p as ProtocolId)) throw new UsageError(`Unknown protocol "${p}": use ${PROTOCOL_IDS.join(', ')} or all.`);
+  }
+  return out as ProtocolId[];
+}
+
+/** Runs one command; returns the exit code. Output goes to stdout, errors to stderr. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const out = run(argv);
+    process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    return 0;
+  } catch (e) {
+    const err = e as Error;
+    const known = err.name !== 'Error' || err instanceof UsageError;
+    process.stderr.write(`cil-lab: ${err.message}\n`);
+    return known ? 2 : 1;
+  }
+}

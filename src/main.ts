@@ -1,0 +1,7 @@
+import { mount } from 'svelte';
+import App from './app/App.svelte';
+import './ui/common/global.css';
+
+const target = document.getElementById('app');
+if (!target) throw new Error('#app is missing from index.html');
+export default mount(App, { target });

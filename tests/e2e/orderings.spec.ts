@@ -1,0 +1,98 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+async function scores(page: Page, protocol: string): Promise<number[]> {
+  const cells = page.locator(`tr[data-protocol="${protocol}"] td[data-score]`);
+  await expect(cells.first()).toBeVisible();
+  return (await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-score')))));
+}
+
+test('the Orderings page opens on Fashion-MNIST 0–5 in 3 tasks with WordNet, |Ω| = 90; EDGE+ and the exact search bracket RS', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await expect(page.getByTestId('n')).toHaveText('6');
+  await expect(page.getByTestId('k')).toHaveText('3');
+  const table = page.getByTestId('orderings');
+  await expect(table.locator('tr[data-protocol="rs"]')).toHaveCount(3);
+  await expect(table.locator('tr[data-label="EDGE hard"]')).toHaveCount(1);
+  await expect(table.locator('tr[data-label="EDGE easy"]')).toHaveCount(1);
+  // every row shows 3 task boxes with 2 class chips each, named by Fashion-MNIST's class names
+  const firstRow = table.locator('tbody tr').first();
+  await expect(firstRow.locator('.task')).toHaveCount(3);
+  await expect(firstRow.locator('.chip')).toHaveCount(6);
+  await expect(page.getByText('T-shirt/top').first()).toBeVisible();
+
+  const rs = await scores(page, 'rs');
+  const score = async (label: string) =>
+    Number(await table.locator(`tr[data-label="${label}"] td[data-score]`).getAttribute('data-score'));
+  // On this small default (6 classes, 3 tasks) the paper's greedy EDGE does not bracket RS, and the page says so;
+  // EDGE+ (local search) and the exact search do bracket every RS ordering.
+  for (const s of rs) {
+    expect(await score('EDGE+ hard')).toBeLessThan(s);
+    expect(await score('EDGE+ easy')).toBeGreaterThan(s);
+    expect(await score('Exact hard (min S)')).toBeLessThan(s);
+    expect(await score('Exact easy (max S)')).toBeGreaterThan(s);
+  }
+  await expect(page.getByText(/EDGE hard \(S = 1\.5289\) is not below every RS ordering/)).toBeVisible();
+  // the WordNet senses used are listed
+  await expect(page.getByText('WordNet senses used (6)')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/orderings-1280.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('editing the experiment updates |Ω| and bad task sizes get a clear message', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  // add two more classes: 8 classes in 4 tasks → 2 520
+  await page.getByTestId('class-chips').getByRole('button', { name: 'Sneaker' }).click();
+  await page.getByTestId('class-chips').getByRole('button', { name: 'Bag' }).click();
+  await page.getByTestId('tasks').fill('4');
+  await expect(page.getByTestId('omega')).toHaveText('2\u2009520');
+  await page.getByTestId('task-sizes').fill('3,3');
+  await expect(page.getByTestId('sizes-error')).toContainText('sum to 6');
+  // the last good result stays on screen while the input is wrong
+  await expect(page.getByTestId('omega')).toHaveText('2\u2009520');
+  await page.getByTestId('task-sizes').fill('4,2,2');
+  await expect(page.getByTestId('omega')).toHaveText('420');
+});
+
+test('custom class names and a phone-width layout', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.getByTestId('dataset').selectOption('custom');
+  await page.getByTestId('custom-classes').fill('apple\ntiger\nbicycle\nlion\ntruck\npear');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await expect(page.getByText('WordNet senses used (6)')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/orderings-390.png', fullPage: true });
+  await page.getByTestId('orderings').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/orderings-390-table.png' });
+  // nothing overflows the phone's width
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.getByTestId('custom-classes').fill('apple\napple\npear');
+  await expect(page.getByRole('alert').first()).toContainText('appears twice');
+});
+
+test('CIFAR-100 in 10 tasks (the paper setting): EDGE hard below every RS ordering, easy above', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('dataset').selectOption('cifar100');
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+  await page.getByTestId('tasks').fill('10');
+  await expect(page.getByTestId('n')).toHaveText('100');
+  await expect(page.getByTestId('omega')).toHaveText(/^\d\.\d{3}e\d+$/);
+  const table = page.getByTestId('orderings');
+  await expect(table.locator('tr[data-label="EDGE hard"]')).toHaveCount(1);
+  const rs = await scores(page, 'rs');
+  expect(rs).toHaveLength(3);
+  const hard = Number(await table.locator('tr[data-label="EDGE hard"] td[data-score]').getAttribute('data-score'));
+  const easy = Number(await table.locator('tr[data-label="EDGE easy"] td[data-score]').getAttribute('data-score'));
+  for (const s of rs) {
+    expect(hard).toBeLessThan(s);
+    expect(easy).toBeGreaterThan(s);
+  }
+  await expect(page.getByText(/Exact extremes skipped/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/orderings-cifar100.png', fullPage: true });
+});
