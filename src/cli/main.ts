@@ -12,7 +12,9 @@ import { countOrderings, formatOmega } from '../core/orderings/count';
 import { matrixToRows } from '../core/orderings/matrix';
 import { similarityPairMean, similarityScore } from '../core/orderings/score';
 import { splitIntoTasks } from '../core/orderings/key';
-import { orderingToLabels } from '../core/orderings/enumerate';
+import { forEachOrdering, labelsToOrdering, orderingToLabels } from '../core/orderings/enumerate';
+import { orderingKey } from '../core/orderings/key';
+import { sampleOrderings } from '../core/orderings/sample';
 import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds';
 import { EXPORT_FORMATS, formatSequences, type ExportFormat } from '../core/protocols/export';
@@ -27,6 +29,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HELP = `cil-lab — class orderings for class-incremental learning (JSON on stdout)
 
   cil-lab count --classes N (--tasks K | --task-sizes 2,2,2)
+  cil-lab enumerate --classes N (--tasks K | --task-sizes …) [--limit 1000000] [--sample L --seed S]
   cil-lab orders (--dataset ID [--subset 0-5] | --classes a,b,c | --classes-file F) (--tasks K | --task-sizes …)
                  [--protocol rs,edge,edge+,exact,as,ms|all] [--seeds 0,42,1993] [--similarity wordnet|file:PATH]
                  [--format json|pycil|mammoth|avalanche|csv] [--exact-limit 1000000]
@@ -118,6 +121,9 @@ const OPTIONS = {
   delta: { type: 'string' },
   range: { type: 'string' },
   'exact-limit': { type: 'string' },
+  limit: { type: 'string' },
+  sample: { type: 'string' },
+  seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -140,6 +146,37 @@ function run(argv: string[]): string {
       const omega = countOrderings(sizes);
       return JSON.stringify({ omega: omega.toString(), omegaDisplay: formatOmega(omega), classes: n, taskSizes: sizes });
     }
+    case 'enumerate': {
+      const classes = classInput(v);
+      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1);
+      if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
+      const sizes = taskSizesFor(n, v);
+      const omega = countOrderings(sizes);
+      const sample = intArg(v.sample as string | undefined, 'sample', 1);
+      if (sample !== undefined) {
+        const seed = intArg(v.seed as string | undefined, 'seed', 0) ?? 0;
+        const drawn = sampleOrderings(sizes, sample, seed);
+        return JSON.stringify({
+          omega: omega.toString(),
+          sampled: true,
+          seed,
+          orderings: drawn.map((d) => ({ rank: d.rank.toString(), key: orderingKey(d.tasks), tasks: d.tasks })),
+        });
+      }
+      const limit = intArg(v.limit as string | undefined, 'limit', 1) ?? 1_000_000;
+      if (omega > BigInt(limit)) {
+        throw new UsageError(
+          `There are ${omega} orderings (${formatOmega(omega)}), more than the limit of ${limit}: ` +
+            'draw a uniform sample instead with --sample L [--seed S], or raise --limit.',
+        );
+      }
+      const orderings: { rank: string; key: string; tasks: number[][] }[] = [];
+      forEachOrdering(sizes, (labels, rank) => {
+        const tasks = labelsToOrdering(labels, sizes.length);
+        orderings.push({ rank: String(rank), key: orderingKey(tasks), tasks });
+      });
+      return JSON.stringify({ omega: omega.toString(), sampled: false, orderings });
+    }
     case 'orders': {
       const classes = classInput(v);
       if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
@@ -148,6 +185,14 @@ function run(argv: string[]): string {
       const format = (v.format as string | undefined) ?? 'json';
       if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
         throw new UsageError(`Unknown --format "${format}": use ${EXPORT_FORMATS.join(', ')}.`);
+      }
+      const exactLimit = intArg(v['exact-limit'] as string | undefined, 'exact-limit', 1);
+      const omega = countOrderings(sizes);
+      if (protocols.length === 1 && protocols[0] === 'exact' && omega > BigInt(exactLimit ?? 1_000_000)) {
+        throw new UsageError(
+          `There are ${omega} orderings (${formatOmega(omega)}), more than the ${exactLimit ?? 1_000_000} that are enumerated for the exact extremes: ` +
+            'use a sampled protocol instead (--protocol rs,edge,edge+,ms), or raise --exact-limit.',
+        );
       }
       const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes);
       const view = computeOrderingsView(
@@ -158,7 +203,7 @@ function run(argv: string[]): string {
           options: {
             protocols,
             rsSeeds: intListArg(v.seeds as string | undefined, 'seeds'),
-            exactLimit: intArg(v['exact-limit'] as string | undefined, 'exact-limit', 1),
+            exactLimit,
           },
         },
         { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined },

@@ -15,8 +15,9 @@
  *   `.npz` (a zip) is refused with a hint to use `np.save`.
  *
  * Matrix or embeddings? A JSON object that says `matrix` / `embeddings` decides. Otherwise a square table that is
- * symmetric within 1e-6 is a similarity matrix, and anything else — including a square table that is not
- * symmetric (warned), or a table whose header labels name none of its row classes (dimension labels) — is an N×D
+ * symmetric within 1e-6 is a similarity matrix; a square table with a unit diagonal that is not symmetric is an
+ * error (a broken similarity matrix); anything else — including a square table that is not symmetric and has no unit
+ * diagonal (warned), or a table whose header labels name none of its row classes (dimension labels) — is an N×D
  * embedding table, turned into a matrix by cosine similarity (cosine.ts).
  * Matrices go through checkSimilarity (validate.ts: diagonal set to 1, tiny asymmetry averaged away, warnings).
  *
@@ -875,9 +876,18 @@ function interpret(table: RawTable, classNames?: readonly string[]): SimilarityU
     if (labelsAreDimensions) kind = 'embeddings'; // column labels that name no class are dimension labels
     else if (asym.diff <= SYMMETRY_TOLERANCE) kind = 'matrix';
     else {
-      kind = 'embeddings';
       const a = values[asym.i * nCols + asym.j];
       const b = values[asym.j * nCols + asym.i];
+      // A unit diagonal is the signature of a similarity matrix: then asymmetry is an error, not a hint of embeddings.
+      let unitDiagonal = true;
+      for (let i = 0; i < nRows; i++) if (Math.abs(values[i * nCols + i] - 1) > SYMMETRY_TOLERANCE) unitDiagonal = false;
+      if (unitDiagonal) {
+        throw new SimilarityError(
+          `The ${nRows}×${nCols} similarity matrix is not symmetric: ${table.where(asym.i, asym.j)} is ${formatValue(a)} but ${table.where(asym.j, asym.i)} is ${formatValue(b)}.`,
+          table.locate(asym.i, asym.j),
+        );
+      }
+      kind = 'embeddings';
       warnings.push(
         `The ${nRows}×${nCols} table is not symmetric (${table.where(asym.i, asym.j)} is ${formatValue(a)} but ${table.where(asym.j, asym.i)} is ${formatValue(b)}), ` +
           `so it was read as ${nRows} embeddings of dimension ${nCols}; if it is meant as a similarity matrix, make it symmetric.`,

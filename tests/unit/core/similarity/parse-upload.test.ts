@@ -136,17 +136,28 @@ describe('matrix or embeddings', () => {
     expect(r.matrix.data[1]).not.toBeCloseTo(rows[0][1], 3);
   });
 
-  it('a square table that is not symmetric is read as embeddings, with a warning', () => {
+  it('a square table without a unit diagonal that is not symmetric is read as embeddings, with a warning', () => {
     const rows = [
-      [1, 0.2, 0.3],
-      [0.9, 1, 0.1],
-      [0.3, 0.1, 1],
+      [0.5, 0.2, 0.3],
+      [0.9, 0.4, 0.1],
+      [0.3, 0.1, 0.7],
     ];
     const r = parseSimilarityUpload('t.csv', rows.map((x) => x.join(',')).join('\n'));
     expect(r.kind).toBe('embeddings');
     expect(r.warnings).toEqual([
       'The 3×3 table is not symmetric (line 1, column 2 is 0.2 but line 2, column 1 is 0.9), so it was read as 3 embeddings of dimension 3; if it is meant as a similarity matrix, make it symmetric.',
     ]);
+  });
+
+  it('a square table with a unit diagonal that is not symmetric is a broken similarity matrix: an error naming the cells', () => {
+    const rows = [
+      [1, 0.2, 0.3],
+      [0.9, 1, 0.1],
+      [0.3, 0.1, 1],
+    ];
+    expect(() => parseSimilarityUpload('t.csv', rows.map((x) => x.join(',')).join('\n'))).toThrow(
+      'The 3×3 similarity matrix is not symmetric: line 1, column 2 is 0.2 but line 2, column 1 is 0.9.',
+    );
   });
 
   it('validation warnings of a matrix come through (diagonal reset, values outside [−1, 1])', () => {
