@@ -27,6 +27,7 @@ import {
   pcg64StateValues,
   type Pcg64State,
 } from './pcg64';
+import { TWO_32, checkSafeNonNegative, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
 // SeedSequence constants (bit_generator.pyx).
 const DEFAULT_POOL_SIZE = 4;
@@ -38,7 +39,6 @@ const MIX_MULT_L = 0xca01f9dd;
 const MIX_MULT_R = 0x4973f715;
 const XSHIFT = 16;
 
-const TWO_32 = 4294967296;
 
 /**
  * SeedSequence's entropy pool for run-entropy given as uint32 words (no spawn key, pool size 4):
@@ -141,39 +141,6 @@ export interface DefaultRng {
   pcg64State(): { state: bigint; inc: bigint };
 }
 
-/** Smallest all-ones mask >= x, for 0 ≤ x ≤ 2^32-1 (the shift-or cascade of `random_interval`). */
-function mask32(x: number): number {
-  let m = x | (x >>> 1);
-  m |= m >>> 2;
-  m |= m >>> 4;
-  m |= m >>> 8;
-  m |= m >>> 16;
-  return m;
-}
-
-/**
- * numpy `random_interval(bitgen, max)` (distributions.c) for a validated safe integer `max`:
- * masked rejection with 32-bit draws when max <= 0xffffffff, 64-bit draws otherwise. (The same
- * algorithm as in random-state.ts, here on PCG64's buffered 32-bit draws.)
- */
-function randomIntervalUnchecked(st: Pcg64State, buf: Uint32Array, max: number): number {
-  if (max === 0) return 0;
-  if (max <= 0xffffffff) {
-    const mask = mask32(max);
-    let v: number;
-    do v = (pcg64Next32(st) & mask) >>> 0;
-    while (v > max);
-    return v;
-  }
-  const hiMask = mask32(Math.floor(max / TWO_32));
-  let v: number;
-  do {
-    pcg64Next64(st, buf);
-    v = ((buf[0] & hiMask) >>> 0) * TWO_32 + buf[1];
-  } while (v > max);
-  return v;
-}
-
 /**
  * `buffered_bounded_lemire_uint32(rng)` for 0 < rng < 2^32-1: m = next32 * (rng+1) as an exact
  * 64-bit product; reject while its low word < (2^32-1 - rng) % (rng+1); return its high word.
@@ -205,26 +172,11 @@ function lemire64(st: Pcg64State, rng: number): number {
   }
 }
 
-function shuffleWith<T>(st: Pcg64State, buf: Uint32Array, items: T[]): T[] {
-  for (let i = items.length - 1; i >= 1; i--) {
-    const j = randomIntervalUnchecked(st, buf, i);
-    const t = items[i];
-    items[i] = items[j];
-    items[j] = t;
-  }
-  return items;
-}
-
-function checkSafeNonNegative(name: string, x: number): void {
-  if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) {
-    throw new RangeError(`${name} must be a non-negative safe integer, got ${String(x)}`);
-  }
-}
-
 /** Create a Generator seeded like `np.random.default_rng(seed)` (seed an integer in [0, 2^32-1]). */
 export function createDefaultRng(seed: number): DefaultRng {
   const st = pcg64FromSeed(seed);
   const buf = new Uint32Array(2);
+  const src: BitSource = { next32: () => pcg64Next32(st), next64: (out) => pcg64Next64(st, out) };
   return {
     random(): number {
       return pcg64NextDouble(st);
@@ -249,17 +201,14 @@ export function createDefaultRng(seed: number): DefaultRng {
       return lo + lemire64(st, rng);
     },
     permutation(n: number): number[] {
-      checkSafeNonNegative('permutation n', n);
-      const arr = new Array<number>(n);
-      for (let i = 0; i < n; i++) arr[i] = i;
-      return shuffleWith(st, buf, arr);
+      return permutationWith(src, buf, n);
     },
     shuffle<T>(items: T[]): T[] {
-      return shuffleWith(st, buf, items);
+      return shuffleWith(src, buf, items);
     },
     randomInterval(max: number): number {
       checkSafeNonNegative('randomInterval max', max);
-      return randomIntervalUnchecked(st, buf, max);
+      return randomIntervalUnchecked(src, buf, max);
     },
     randomRaw(): bigint {
       return pcg64NextUint64(st);

@@ -18,8 +18,8 @@
  *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
  */
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
+import { checkSafeNonNegative, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
-const TWO_32 = 4294967296;
 
 /** A seeded legacy numpy RandomState. Every method advances the shared MT19937 stream. */
 export interface RandomState {
@@ -50,71 +50,22 @@ function checkLegacySeed(seed: number): void {
   }
 }
 
-/** numpy `random_interval` for an already-validated `max` (safe integer ≥ 0). */
-function randomIntervalUnchecked(st: Mt19937State, buf: Uint32Array, max: number): number {
-  if (max === 0) return 0; // numpy returns without drawing
-  if (max <= 0xffffffff) {
-    // Smallest all-ones mask >= max (the C code's shift-or cascade, within 32 bits).
-    let mask = max | (max >>> 1);
-    mask |= mask >>> 2;
-    mask |= mask >>> 4;
-    mask |= mask >>> 8;
-    mask |= mask >>> 16;
-    let v: number;
-    do v = (mt19937Next32(st) & mask) >>> 0;
-    while (v > max);
-    return v;
-  }
-  // max > 2^32-1: 64-bit draws masked; the low word's mask is all ones, the high word's is the
-  // smallest all-ones mask >= floor(max / 2^32) (max ≤ 2^53 keeps the value exact in a double).
-  const hiMax = Math.floor(max / TWO_32);
-  let hiMask = hiMax | (hiMax >>> 1);
-  hiMask |= hiMask >>> 2;
-  hiMask |= hiMask >>> 4;
-  hiMask |= hiMask >>> 8;
-  hiMask |= hiMask >>> 16;
-  let v: number;
-  do {
-    mt19937Next64(st, buf);
-    v = ((buf[0] & hiMask) >>> 0) * TWO_32 + buf[1];
-  } while (v > max);
-  return v;
-}
-
-function checkSafeNonNegative(name: string, x: number): void {
-  if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) {
-    throw new RangeError(`${name} must be a non-negative safe integer, got ${String(x)}`);
-  }
-}
-
-function shuffleWith<T>(st: Mt19937State, buf: Uint32Array, items: T[]): T[] {
-  for (let i = items.length - 1; i >= 1; i--) {
-    const j = randomIntervalUnchecked(st, buf, i);
-    const t = items[i];
-    items[i] = items[j];
-    items[j] = t;
-  }
-  return items;
-}
-
 /** Create a legacy RandomState seeded like `np.random.RandomState(seed)` / `np.random.seed(seed)`. */
 export function createRandomState(seed: number): RandomState {
   checkLegacySeed(seed);
   const st = mt19937Seed(seed);
   const buf = new Uint32Array(2);
+  const src: BitSource = { next32: () => mt19937Next32(st), next64: (out) => mt19937Next64(st, out) };
   return {
     randomInterval(max: number): number {
       checkSafeNonNegative('randomInterval max', max);
-      return randomIntervalUnchecked(st, buf, max);
+      return randomIntervalUnchecked(src, buf, max);
     },
     permutation(n: number): number[] {
-      checkSafeNonNegative('permutation n', n);
-      const arr = new Array<number>(n);
-      for (let i = 0; i < n; i++) arr[i] = i;
-      return shuffleWith(st, buf, arr);
+      return permutationWith(src, buf, n);
     },
     shuffle<T>(items: T[]): T[] {
-      return shuffleWith(st, buf, items);
+      return shuffleWith(src, buf, items);
     },
     randomSample(): number {
       return mt19937NextDouble(st);
@@ -132,7 +83,7 @@ export function createRandomState(seed: number): RandomState {
       if (lo >= hi) throw new RangeError(`randint: low >= high (low=${lo}, high=${hi})`);
       const rng = hi - 1 - lo; // numpy draws on the closed interval [low, high-1]
       if (!Number.isSafeInteger(rng)) throw new RangeError(`randint: range high - low is too large (${hi} - ${lo})`);
-      return lo + randomIntervalUnchecked(st, buf, rng);
+      return lo + randomIntervalUnchecked(src, buf, rng);
     },
   };
 }
