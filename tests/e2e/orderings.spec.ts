@@ -38,6 +38,12 @@ test('the Orderings page opens on Fashion-MNIST 0–5 in 3 tasks with WordNet, |
     expect(await score('Exact easy (max S)')).toBeGreaterThan(s);
   }
   await expect(page.getByText(/EDGE hard \(S = 1\.5289\) is not below every RS ordering/)).toBeVisible();
+  // the S-over-Ω chart: exact for 90 orderings, one mark per protocol ordering, 'Ω below' 0% for the exact hard one
+  const chart = page.getByTestId('score-histogram');
+  await expect(chart).toHaveAttribute('data-kind', 'exact');
+  await expect(chart.locator('figcaption')).toContainText('S over all 90 orderings');
+  await expect(chart.locator('g[data-label]')).toHaveCount(await table.locator('tbody tr').count());
+  await expect(table.locator('tr[data-label="Exact hard (min S)"] td.below')).toHaveText('0.0%');
   // the WordNet senses used are listed
   await expect(page.getByText('WordNet senses used (6)')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/orderings-1280.png', fullPage: true });
@@ -94,5 +100,7 @@ test('CIFAR-100 in 10 tasks (the paper setting): EDGE hard below every RS orderi
     expect(easy).toBeGreaterThan(s);
   }
   await expect(page.getByText(/Exact extremes skipped/)).toBeVisible();
+  await expect(page.getByTestId('score-histogram')).toHaveAttribute('data-kind', 'sample');
+  await expect(page.getByTestId('score-histogram').locator('figcaption')).toContainText('uniform sample of 20,000 of the 2.357e92 orderings');
   await page.screenshot({ path: 'test-results/screenshots/orderings-cifar100.png', fullPage: true });
 });

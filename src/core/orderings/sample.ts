@@ -61,3 +61,33 @@ export function sampleOrderings(sizes: TaskSizes, count: number, seed: number): 
   }
   return ranks.map((rank) => ({ rank, tasks: unrankOrdering(rank, sizes) }));
 }
+
+/**
+ * L distinct uniform orderings by seeded shuffles (`default_rng(seed).permutation(N)` split into tasks): a uniform
+ * permutation maps to each ordering with equal probability Π m_i!/N!, so this is uniform over Ω too, and much faster
+ * than unranking when N is large (no BigInt). Duplicates are redrawn. Use `sampleOrderings` when ranks are needed.
+ */
+export function sampleOrderingsByShuffle(sizes: TaskSizes, count: number, seed: number): Ordering[] {
+  const omega = countOrderings(sizes);
+  if (!Number.isInteger(count) || count < 1) throw new OrderingError(`The sample size must be a positive whole number; got ${count}.`);
+  if (BigInt(count) * 2n > omega) return sampleOrderings(sizes, count, seed).map((s) => s.tasks);
+  const n = sizes.reduce((a, b) => a + b, 0);
+  const rng = createDefaultRng(seed);
+  const seen = new Set<string>();
+  const out: Ordering[] = [];
+  while (out.length < count) {
+    const perm = rng.permutation(n);
+    const tasks: Ordering = [];
+    let p = 0;
+    for (const m of sizes) {
+      tasks.push(perm.slice(p, p + m).sort((a, b) => a - b));
+      p += m;
+    }
+    const key = tasks.map((t) => t.join(',')).join('|');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(tasks);
+    }
+  }
+  return out;
+}

@@ -6,6 +6,7 @@
  */
 import { countOrderings, formatOmega } from '../orderings/count';
 import { similarityPairMean } from '../orderings/score';
+import { fractionBelow, scoreValues, summariseScores, type ScoreDistribution } from '../orderings/score-distribution';
 import { validateTaskSizes } from '../orderings/task-sizes';
 import type { Sequence, SquareMatrix, TaskSizes } from '../orderings/types';
 import { asOrderings, asSequence } from './as';
@@ -99,11 +100,20 @@ export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: Proto
     }
   }
   notes.push(...bracketNotes(sequences));
+  let distribution: ScoreDistribution | undefined;
+  let sorted: Float64Array | undefined;
+  if (options.distribution) {
+    const opts = options.distribution === true ? { limit: options.exactLimit } : options.distribution;
+    const sv = scoreValues(sim, valid, opts);
+    sorted = sv.values;
+    distribution = summariseScores(sv.values, sv.kind, opts.binCount, sv.seed);
+  }
   const reports: SequenceReport[] = sequences.map((s) => {
     const aim = aimOf(s.label);
     const r: SequenceReport = { ...s, aim, pairMean: similarityPairMean(s.tasks, sim) };
+    if (sorted) r.fractionBelow = fractionBelow(sorted, s.score);
     if (exact && aim !== 'random') r.gapToExact = aim === 'hard' ? s.score - exact.min : exact.max - s.score;
     return r;
   });
-  return { omega: omega.toString(), sequences: reports, notes, exact };
+  return { omega: omega.toString(), sequences: reports, notes, exact, distribution };
 }

@@ -1,4 +1,5 @@
 /** What a protocol run is asked for and what it reports (shared by the CLI, the worker and the UI). */
+import type { ScoreDistribution, ScoreDistributionOptions } from '../orderings/score-distribution';
 import type { Sequence } from '../orderings/types';
 
 export type ProtocolId = 'rs' | 'edge' | 'edge+' | 'exact' | 'as' | 'ms';
@@ -15,6 +16,8 @@ export interface ProtocolOptions {
   msSeed?: number;
   /** Largest |Ω| enumerated for exact extremes; default 10^6. */
   exactLimit?: number;
+  /** Also report the distribution of S over Ω (exact or sampled) and where each ordering falls in it. */
+  distribution?: boolean | ScoreDistributionOptions;
 }
 
 /** A sequence as reported: which extreme it aims at, and its distance to the exact extreme when known. */
@@ -25,6 +28,8 @@ export interface SequenceReport extends Sequence {
   gapToExact?: number;
   /** The per-pair mean of Sim over adjacent tasks (the authors' code's number). */
   pairMean: number;
+  /** Share of Ω (or of the sample) with a strictly lower S than this ordering, when asked for. */
+  fractionBelow?: number;
 }
 
 export interface ProtocolReport {
@@ -33,4 +38,5 @@ export interface ProtocolReport {
   /** Messages about what was not done and why (e.g. Ω too large to enumerate). */
   notes: string[];
   exact?: { min: number; max: number; enumerated: number };
+  distribution?: ScoreDistribution;
 }

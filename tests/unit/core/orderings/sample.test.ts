@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countOrderings } from '../../../../src/core/orderings/count';
 import { rankOrdering } from '../../../../src/core/orderings/enumerate';
 import { orderingKey } from '../../../../src/core/orderings/key';
-import { sampleOrderings, uniformBigBelow } from '../../../../src/core/orderings/sample';
+import { sampleOrderings, sampleOrderingsByShuffle, uniformBigBelow } from '../../../../src/core/orderings/sample';
 import { createDefaultRng } from '../../../../src/core/random/default-rng';
 
 describe('uniform sampling of orderings', () => {
@@ -34,5 +34,23 @@ describe('uniform sampling of orderings', () => {
     for (const s of sampleOrderings(sizes, 2000, 5)) for (const c of s.tasks[0]) firstTask[c]++;
     // each class lands in task 1 with probability 1/10: expected 200 of 2000, sd ≈ 13.4
     for (const n of firstTask) expect(Math.abs(n - 200)).toBeLessThan(70);
+  });
+});
+
+describe('uniform sampling by shuffles (no ranks)', () => {
+  it('draws distinct valid orderings reproducibly, uniform over task membership', () => {
+    const sizes = Array(10).fill(10);
+    const a = sampleOrderingsByShuffle(sizes, 2000, 9);
+    expect(new Set(a.map((o) => orderingKey(o))).size).toBe(2000);
+    expect(a.map((o) => orderingKey(o))).toEqual(sampleOrderingsByShuffle(sizes, 2000, 9).map((o) => orderingKey(o)));
+    const lastTask = new Array(100).fill(0);
+    for (const o of a) {
+      expect(o.map((t) => t.length)).toEqual(sizes);
+      for (const c of o[9]) lastTask[c]++;
+    }
+    for (const n of lastTask) expect(Math.abs(n - 200)).toBeLessThan(70);
+  });
+  it('falls back to rank sampling when L is more than half of a small Ω', () => {
+    expect(new Set(sampleOrderingsByShuffle([2, 2, 2], 90, 1).map((o) => orderingKey(o))).size).toBe(90);
   });
 });

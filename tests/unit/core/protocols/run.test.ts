@@ -57,3 +57,18 @@ describe('runProtocols', () => {
     expect(r.sequences.map((s) => s.label)).toEqual(['EDGE hard', 'EDGE easy', 'EDGE median (seed 0)']);
   });
 });
+
+describe('runProtocols with the distribution of S', () => {
+  it('places the exact extremes at the ends of Ω and every ordering inside', () => {
+    const r = runProtocols(blocks, [2, 2, 2], { protocols: ['rs', 'exact'], distribution: true });
+    expect(r.distribution!.kind).toBe('exact');
+    expect(r.distribution!.count).toBe(90);
+    expect(r.distribution!.min).toBeCloseTo(r.exact!.min, 12);
+    expect(r.distribution!.max).toBeCloseTo(r.exact!.max, 12);
+    const hard = r.sequences.find((s) => s.label === 'Exact hard (min S)')!;
+    const easy = r.sequences.find((s) => s.label === 'Exact easy (max S)')!;
+    expect(hard.fractionBelow).toBe(0);
+    expect(easy.fractionBelow).toBeGreaterThan(0.9);
+    for (const s of r.sequences) expect(s.fractionBelow).toBeGreaterThanOrEqual(0);
+  });
+});
