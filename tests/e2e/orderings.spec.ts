@@ -104,3 +104,21 @@ test('CIFAR-100 in 10 tasks (the paper setting): EDGE hard below every RS orderi
   await expect(page.getByTestId('score-histogram').locator('figcaption')).toContainText('uniform sample of 20,000 of the 2.357e92 orderings');
   await page.screenshot({ path: 'test-results/screenshots/orderings-cifar100.png', fullPage: true });
 });
+
+test('an uploaded similarity matrix drives the orderings; an unreadable upload says why and keeps the last result', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('dataset').selectOption('custom');
+  await page.getByTestId('custom-classes').fill('cat\ndog\ncar\ntruck\napple\npear');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await page.getByLabel('Upload matrix or embeddings').check();
+  await page.getByTestId('upload').setInputFiles('tests/fixtures/cli/sim6.json');
+  await expect(page.getByText('WordNet senses used')).toHaveCount(0);
+  const hardBefore = await page.locator('tr[data-label="Exact hard (min S)"] td[data-score]').getAttribute('data-score');
+  // min S over all 90 orderings of this matrix, by brute force in numpy (itertools.permutations): −0.35048837868004606
+  expect(Number(hardBefore)).toBeCloseTo(-0.35048837868004606, 10);
+  await page.getByTestId('upload').setInputFiles('tests/fixtures/cli/garbage.npy');
+  await expect(page.getByTestId('compute-error')).toContainText(/npy/i);
+  await expect(page.getByTestId('upload-error')).toContainText('garbage.npy: The .npy file is truncated');
+  await expect(page.locator('tr[data-label="Exact hard (min S)"] td[data-score]')).toHaveAttribute('data-score', hardBefore!);
+  await page.screenshot({ path: 'test-results/screenshots/orderings-upload-error.png' });
+});
