@@ -1,0 +1,436 @@
+/**
+ * A .zip of images with one folder per class (torchvision's ImageFolder layout, zipped):
+ *
+ *   my-data.zip
+ *   └── my-data/            ← optional wrapper folders shared by every image are stripped
+ *       ├── cat/  1.png 2.jpg …
+ *       └── dog/  a.png sub/b.png …   (images in sub-folders count for the class folder, as in ImageFolder)
+ *
+ * Classes are the folder names sorted by code point (Python's `sorted`, as ImageFolder), so label k here is
+ * label k in the user's PyTorch run. `__MACOSX/`, dotfiles (`.DS_Store`, `._x.png`), Thumbs.db and desktop.ini
+ * are ignored; other non-image files are skipped and listed. Decoding pixels needs a DOM (`createImageBitmap`)
+ * in the browser, so this module only lists and validates entries; `parseImageFolderZip` takes the decoder
+ * from its caller and resizes with `resizeToRgb`, a pure resampler.
+ */
+import { unzipSync, type UnzipFileInfo } from 'fflate';
+import { DataFormatError, type ParsedImages, type ProgressCallback, bytesText, subProgress } from './types';
+
+/** Extensions accepted as images (lower case). */
+export const IMAGE_EXTENSIONS: readonly string[] = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'bmp'];
+
+/** One image of the archive. */
+export interface ImageFolderEntry {
+  className: string;
+  /** Index of className in the sorted class list. */
+  label: number;
+  /** Base name, e.g. "1.png". */
+  fileName: string;
+  /** Full path inside the zip. */
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** A file that was left out, and why. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+/** The validated content of an image-folder zip. */
+export interface ImageFolderListing {
+  classNames: string[];
+  /** Grouped by class (label order), sorted by path inside a class. */
+  entries: ImageFolderEntry[];
+  skipped: SkippedFile[];
+}
+
+const COMPRESSION_NAMES: Record<number, string> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 93: 'zstd', 95: 'xz', 99: 'AES encryption' };
+
+function isIgnored(path: string): boolean {
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.some((p) => p === '__MACOSX' || p.startsWith('.'))) return true;
+  const base = (parts[parts.length - 1] ?? '').toLowerCase();
+  return base === 'thumbs.db' || base === 'desktop.ini';
+}
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+/** The image type the bytes start with, or null (PNG, JPEG, GIF, BMP, WebP signatures). */
+export function sniffImageType(b: Uint8Array): 'png' | 'jpeg' | 'gif' | 'bmp' | 'webp' | null {
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'gif';
+  if (b.length >= 14 && b[0] === 0x42 && b[1] === 0x4d) return 'bmp';
+  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) {
+    return 'webp';
+  }
+  return null;
+}
+
+function describeZipError(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** True when the bytes start with a zip signature (local file header, or an empty archive's end record). */
+export function isZip(b: Uint8Array): boolean {
+  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6));
+}
+
+/**
+ * Lists and validates the images of an image-folder zip: at least 2 class folders, each with at least one
+ * image (by extension and by content signature). Decompresses in slices so `onProgress` moves.
+ */
+export function listImageFolderZip(
+  bytes: Uint8Array,
+  opts: { onProgress?: ProgressCallback; fileName?: string } = {},
+): ImageFolderListing {
+  const { fileName } = opts;
+  if (!isZip(bytes)) {
+    const head = Array.from(bytes.subarray(0, 4), (v) => v.toString(16).padStart(2, '0')).join(' ');
+    throw new DataFormatError(`not a zip archive: expected it to start with 50 4b 03 04 ("PK\\x03\\x04") but found ${head || 'nothing'}`, fileName);
+  }
+  // Pass 1: the central directory only (the filter declines every member, so nothing is inflated).
+  const infos: UnzipFileInfo[] = [];
+  try {
+    unzipSync(bytes, { filter: (info) => (infos.push(info), false) });
+  } catch (e) {
+    throw new DataFormatError(`corrupt or truncated zip archive (${describeZipError(e)})`, fileName);
+  }
+  const skipped: SkippedFile[] = [];
+  const dirs: string[] = [];
+  const images: UnzipFileInfo[] = [];
+  const others: string[] = [];
+  for (const info of infos) {
+    const path = info.name.replace(/\\/g, '/');
+    if (isIgnored(path)) continue;
+    if (path.endsWith('/')) {
+      dirs.push(path.replace(/\/+$/, ''));
+      continue;
+    }
+    const ext = extensionOf(path);
+    if (!IMAGE_EXTENSIONS.includes(ext)) {
+      skipped.push({ path, reason: ext ? `not a supported image type (.${ext})` : 'no file extension' });
+      others.push(path);
+      continue;
+    }
+    if (info.compression !== 0 && info.compression !== 8) {
+      const method = COMPRESSION_NAMES[info.compression] ?? `method ${info.compression}`;
+      throw new DataFormatError(
+        `zip member "${path}" is compressed with ${method}; only stored and deflate zips can be read — re-zip the folder with standard settings`,
+        fileName,
+      );
+    }
+    images.push(info);
+  }
+  if (images.length === 0) {
+    throw new DataFormatError(
+      `no images (${IMAGE_EXTENSIONS.join(', ')}) found in the zip${others.length ? ` (found: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''})` : ''}`,
+      fileName,
+    );
+  }
+
+  // Class folders: strip the wrapper folders every image shares, as long as each image keeps one folder.
+  const split = (p: string) => p.split('/').filter((s) => s !== '');
+  const imageDirs = images.map((i) => split(i.name.replace(/\\/g, '/')).slice(0, -1));
+  const atRoot = images.find((_, k) => imageDirs[k].length === 0);
+  if (atRoot) {
+    throw new DataFormatError(
+      `"${atRoot.name}" is at the top of the zip, not inside a class folder: put each class's images in a folder named after the class`,
+      fileName,
+    );
+  }
+  let strip = Math.min(...imageDirs.map((d) => d.length - 1));
+  for (let level = 0; level < strip; level++) {
+    const name = imageDirs[0][level];
+    if (imageDirs.some((d) => d[level] !== name)) {
+      strip = level;
+      break;
+    }
+  }
+  const prefix = imageDirs[0].slice(0, strip);
+  const underPrefix = (parts: string[]) => prefix.every((p, k) => parts[k] === p);
+
+  const byClass = new Map<string, UnzipFileInfo[]>();
+  images.forEach((info, k) => {
+    const cls = imageDirs[k][strip];
+    if (!byClass.has(cls)) byClass.set(cls, []);
+    byClass.get(cls)!.push(info);
+  });
+  // Folders (explicit directory entries, or holding only non-image files) that would be classes without images.
+  for (const d of [...dirs.map(split), ...others.map((o) => split(o).slice(0, -1))]) {
+    if (d.length > strip && underPrefix(d) && !byClass.has(d[strip])) {
+      throw new DataFormatError(
+        `class folder "${d[strip]}" contains no images (${IMAGE_EXTENSIONS.join(', ')}): every class folder needs at least one`,
+        fileName,
+      );
+    }
+  }
+  const classNames = [...byClass.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (classNames.length < 2) {
+    throw new DataFormatError(
+      `found ${classNames.length} class folder ("${classNames[0]}"); need at least 2 — one folder per class`,
+      fileName,
+    );
+  }
+
+  // Pass 2: inflate the images in slices of about 2% of the compressed size, for progress.
+  const total = images.reduce((s, i) => s + i.size, 0) || 1;
+  const data = new Map<string, Uint8Array>();
+  let pending = new Set<string>();
+  let pendingSize = 0;
+  let done = 0;
+  const flush = () => {
+    if (pending.size === 0) return;
+    const want = pending;
+    let out: Record<string, Uint8Array>;
+    try {
+      out = unzipSync(bytes, { filter: (info) => want.has(info.name) });
+    } catch (e) {
+      throw new DataFormatError(`corrupt zip archive while extracting images (${describeZipError(e)})`, fileName);
+    }
+    for (const [name, b] of Object.entries(out)) data.set(name, b);
+    done += pendingSize;
+    opts.onProgress?.(done / total);
+    pending = new Set();
+    pendingSize = 0;
+  };
+  for (const info of images) {
+    pending.add(info.name);
+    pendingSize += info.size;
+    if (pendingSize >= total / 50) flush();
+  }
+  flush();
+
+  const entries: ImageFolderEntry[] = [];
+  classNames.forEach((className, label) => {
+    const members = byClass.get(className)!.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let kept = 0;
+    for (const info of members) {
+      const path = info.name.replace(/\\/g, '/');
+      const b = data.get(info.name) ?? new Uint8Array(0);
+      if (b.length !== info.originalSize) {
+        throw new DataFormatError(
+          `zip member "${path}" inflates to ${bytesText(b.length)}, its header says ${bytesText(info.originalSize)}`,
+          fileName,
+        );
+      }
+      if (!sniffImageType(b)) {
+        skipped.push({ path, reason: b.length === 0 ? 'empty file' : `not an image despite its .${extensionOf(path)} name` });
+        continue;
+      }
+      entries.push({ className, label, fileName: path.slice(path.lastIndexOf('/') + 1), path, bytes: b });
+      kept++;
+    }
+    if (kept === 0) {
+      throw new DataFormatError(`class folder "${className}" contains no readable images`, fileName);
+    }
+  });
+  opts.onProgress?.(1);
+  return { classNames, entries, skipped };
+}
+
+/** RGBA pixels of a decoded image (`ImageData`-like: 4 bytes per pixel, row-major). */
+export interface DecodedImage {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/** Turns an image file's bytes into RGBA pixels (browser: createImageBitmap + OffscreenCanvas). */
+export type DecodeImage = (bytes: Uint8Array, entry: ImageFolderEntry) => Promise<DecodedImage> | DecodedImage;
+
+/** Options of parseImageFolderZip. */
+export interface ImageFolderZipOptions {
+  decodeImage: DecodeImage;
+  /** Output size [height, width]; every image is resized to it. */
+  size: readonly [number, number];
+  onProgress?: ProgressCallback;
+  fileName?: string;
+  /** Composite transparent pixels over this colour; default: drop alpha as PIL's convert('RGB') does. */
+  background?: readonly [number, number, number];
+  /** Leave out images the decoder rejects (listed in `skipped`) instead of failing. Default false. */
+  skipUndecodable?: boolean;
+}
+
+/**
+ * Lists the zip (0–20% of the bar), then decodes and resizes every image to `size` RGB (20–100%).
+ * Labels are Uint8Array up to 256 classes, else Int32Array.
+ */
+export async function parseImageFolderZip(
+  bytes: Uint8Array,
+  opts: ImageFolderZipOptions,
+): Promise<ParsedImages & { skipped: SkippedFile[] }> {
+  const [height, width] = opts.size;
+  if (!(Number.isInteger(height) && Number.isInteger(width) && height > 0 && width > 0)) {
+    throw new RangeError(`image size must be two positive integers [height, width], got [${height}, ${width}]`);
+  }
+  const listing = listImageFolderZip(bytes, { fileName: opts.fileName, onProgress: subProgress(opts.onProgress, 0, 0.2) });
+  const n = listing.entries.length;
+  const per = height * width * 3;
+  const images = new Uint8Array(n * per);
+  const labels = listing.classNames.length <= 256 ? new Uint8Array(n) : new Int32Array(n);
+  const skipped = listing.skipped.slice();
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const entry = listing.entries[k];
+    let decoded: DecodedImage;
+    try {
+      decoded = await opts.decodeImage(entry.bytes, entry);
+      if (decoded.data.length !== decoded.width * decoded.height * 4) {
+        throw new Error(`decoder returned ${decoded.data.length} bytes for ${decoded.width}×${decoded.height} RGBA`);
+      }
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      if (opts.skipUndecodable) {
+        skipped.push({ path: entry.path, reason: `cannot decode: ${why}` });
+        continue;
+      }
+      throw new DataFormatError(`cannot decode "${entry.path}": ${why}`, opts.fileName);
+    }
+    images.set(resizeToRgb(decoded.data, decoded.width, decoded.height, [height, width], { background: opts.background }), count * per);
+    labels[count] = entry.label;
+    count++;
+    opts.onProgress?.(0.2 + (0.8 * (k + 1)) / n);
+  }
+  const perClass = new Int32Array(listing.classNames.length);
+  for (let k = 0; k < count; k++) perClass[labels[k]]++;
+  const lost = perClass.findIndex((c) => c === 0);
+  if (lost >= 0) throw new DataFormatError(`class folder "${listing.classNames[lost]}" has no image that could be decoded`, opts.fileName);
+  opts.onProgress?.(1);
+  return {
+    images: count === n ? images : images.slice(0, count * per),
+    labels: count === n ? labels : labels.slice(0, count),
+    shape: [height, width, 3],
+    classNames: listing.classNames,
+    skipped,
+  };
+}
+
+/** Source taps and weights of one output coordinate along one axis. */
+interface AxisTaps {
+  /** start[o]..start[o+1] index into idx/weight. */
+  start: Int32Array;
+  idx: Int32Array;
+  weight: Float64Array;
+}
+
+/**
+ * Resampling weights along one axis: box (area averaging, exact fractional coverage) when shrinking,
+ * bilinear with half-pixel centres (OpenCV/PIL/tf `half_pixel_centers`) when enlarging or keeping the size
+ * (where it is the identity).
+ */
+function axisTaps(src: number, dst: number): AxisTaps {
+  const start = new Int32Array(dst + 1);
+  const idx: number[] = [];
+  const weight: number[] = [];
+  const scale = src / dst;
+  for (let o = 0; o < dst; o++) {
+    start[o] = idx.length;
+    if (dst < src) {
+      const lo = o * scale;
+      const hi = (o + 1) * scale;
+      for (let s = Math.floor(lo); s < Math.min(src, Math.ceil(hi)); s++) {
+        const w = (Math.min(hi, s + 1) - Math.max(lo, s)) / scale;
+        if (w > 0) {
+          idx.push(s);
+          weight.push(w);
+        }
+      }
+    } else {
+      const c = Math.min(src - 1, Math.max(0, (o + 0.5) * scale - 0.5));
+      const s0 = Math.floor(c);
+      const f = c - s0;
+      idx.push(s0);
+      weight.push(1 - f);
+      if (f > 0) {
+        idx.push(Math.min(src - 1, s0 + 1));
+        weight.push(f);
+      }
+    }
+  }
+  start[dst] = idx.length;
+  return { start, idx: Int32Array.from(idx), weight: Float64Array.from(weight) };
+}
+
+/**
+ * Resizes RGBA pixels (`width`×`height`, 4 bytes per pixel) to `target` = [height, width] RGB, H×W×3 bytes.
+ * Separable: box filter when shrinking an axis, bilinear when enlarging it; rounding to nearest at the end.
+ * Alpha is dropped (PIL's convert('RGB')) unless `background` is given, then pixels are composited over it.
+ */
+export function resizeToRgb(
+  pixels: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  target: readonly [number, number],
+  opts: { background?: readonly [number, number, number] } = {},
+): Uint8Array {
+  const [th, tw] = target;
+  if (!(width > 0 && height > 0 && Number.isInteger(width) && Number.isInteger(height))) {
+    throw new RangeError(`source size must be positive integers, got ${width}×${height}`);
+  }
+  if (!(tw > 0 && th > 0 && Number.isInteger(tw) && Number.isInteger(th))) {
+    throw new RangeError(`target size must be positive integers [height, width], got [${th}, ${tw}]`);
+  }
+  if (pixels.length !== width * height * 4) {
+    throw new RangeError(`expected ${width}×${height}×4 = ${width * height * 4} RGBA bytes, got ${pixels.length}`);
+  }
+  const bg = opts.background;
+  // Source as float RGB (composited over the background when asked).
+  const rgb = new Float64Array(width * height * 3);
+  for (let p = 0; p < width * height; p++) {
+    const a = bg ? pixels[4 * p + 3] / 255 : 1;
+    for (let c = 0; c < 3; c++) rgb[3 * p + c] = bg ? pixels[4 * p + c] * a + bg[c] * (1 - a) : pixels[4 * p + c];
+  }
+  const xs = axisTaps(width, tw);
+  const ys = axisTaps(height, th);
+  // Horizontal pass: height × tw × 3.
+  const mid = new Float64Array(height * tw * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < tw; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let t = xs.start[x]; t < xs.start[x + 1]; t++) {
+        const s = 3 * (y * width + xs.idx[t]);
+        const w = xs.weight[t];
+        r += rgb[s] * w;
+        g += rgb[s + 1] * w;
+        b += rgb[s + 2] * w;
+      }
+      const o = 3 * (y * tw + x);
+      mid[o] = r;
+      mid[o + 1] = g;
+      mid[o + 2] = b;
+    }
+  }
+  // Vertical pass: th × tw × 3.
+  const out = new Uint8Array(th * tw * 3);
+  for (let y = 0; y < th; y++) {
+    for (let x = 0; x < tw; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let t = ys.start[y]; t < ys.start[y + 1]; t++) {
+        const s = 3 * (ys.idx[t] * tw + x);
+        const w = ys.weight[t];
+        r += mid[s] * w;
+        g += mid[s + 1] * w;
+        b += mid[s + 2] * w;
+      }
+      const o = 3 * (y * tw + x);
+      out[o] = clampByte(r);
+      out[o + 1] = clampByte(g);
+      out[o + 2] = clampByte(b);
+    }
+  }
+  return out;
+}
+
+function clampByte(v: number): number {
+  // 1e-9 keeps exact halves from float error (127.49999999) rounding the wrong way.
+  return Math.max(0, Math.min(255, Math.round(v + 1e-9)));
+}
