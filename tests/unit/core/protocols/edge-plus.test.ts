@@ -136,20 +136,6 @@ describe('EDGE+ local search', () => {
     }
   });
 
-  it('100 classes / 10 tasks, both directions, well within 100 ms', () => {
-    const c = fixture.cases.find((x) => x.name === '100/10')!;
-    const sim = matrixFromRows(c.sim);
-    const edge = edgeOrderings(sim, c.sizes);
-    edgePlus(edge, sim); // warm up
-    const times: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const t0 = performance.now();
-      edgePlus(edge, sim);
-      times.push(performance.now() - t0);
-    }
-    expect(Math.min(...times)).toBeLessThan(150); // target 100 ms; margin for slow CI machines
-  });
-
   it('one task: nothing to do', () => {
     const sim = randomSim(4, 9);
     const res = localSearch([[3, 1, 0, 2]], sim, 'min');

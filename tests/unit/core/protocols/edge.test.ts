@@ -149,26 +149,4 @@ describe('EDGE hard / easy', () => {
     expect(edgeSequences(out, sim).map((s) => s.label)).toEqual(['EDGE hard', 'EDGE easy']);
   });
 
-  it('runs 100 classes / 10 tasks in a few ms and 1000 / 10 well under 100 ms', () => {
-    const r = rng(11);
-    for (const [n, budget] of [
-      [100, 20],
-      [1000, 150],
-    ] as const) {
-      const dim = 64;
-      const x = Array.from({ length: n }, () => {
-        const v = Array.from({ length: dim }, () => r.normal());
-        const norm = Math.hypot(...v);
-        return v.map((t) => t / norm);
-      });
-      const data = new Float64Array(n * n);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) data[i * n + j] = x[i].reduce((s, t, q) => s + t * x[j][q], 0);
-      const sim = { n, data };
-      const sizes = Array(10).fill(n / 10);
-      edgeOrderings(sim, sizes);
-      const t0 = performance.now();
-      edgeOrderings(sim, sizes);
-      expect(performance.now() - t0).toBeLessThan(budget); // generous: CI machines vary
-    }
-  });
 });

@@ -94,14 +94,6 @@ describe('default_rng (SeedSequence → PCG64 → Generator), bit-identical to n
     expect(createDefaultRng(3).shuffle(items.slice())).toEqual(idx.map((i) => items[i]));
   });
 
-  it('default_rng(0).permutation(1000) takes < 5 ms', () => {
-    defaultRngPermutation(0, 1000); // warm-up (JIT)
-    const reps = 20;
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) defaultRngPermutation(0, 1000);
-    expect((performance.now() - t0) / reps).toBeLessThan(5);
-  });
-
   it('rejects non-integer or out-of-range seeds with a RangeError', () => {
     for (const bad of [-1, 2 ** 32, 0.25, Number.NaN, Infinity]) {
       expect(() => createDefaultRng(bad), String(bad)).toThrow(RangeError);
