@@ -23,6 +23,7 @@ import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+import { similarityClipOrCompare } from './similarity-clip';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -35,6 +36,9 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
                  [--format json|pycil|mammoth|avalanche|csv] [--exact-limit 1000000]
   cil-lab score --order 3,1,0,2 (--tasks K | --task-sizes …) --similarity file:PATH [--classes … | --dataset ID]
   cil-lab similarity --source wordnet|file:PATH (--classes … | --dataset ID [--subset …] | --classes-file F) [--out F]
+  cil-lab similarity --source clip --model-path DIR [--model-id ID] [--prompt "a photo of a {}"] [--descriptions F.json]
+                     [--dtype q8|fp32] (--classes … | --dataset ID | --classes-file F) [--out F]   (no network unless --allow-remote)
+  cil-lab similarity --compare F1 F2 (--tasks K | --task-sizes …)   → mae, spearman, csgHard, csgEasy
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
@@ -124,15 +128,23 @@ const OPTIONS = {
   limit: { type: 'string' },
   sample: { type: 'string' },
   seed: { type: 'string' },
+  'model-path': { type: 'string' },
+  'model-id': { type: 'string' },
+  prompt: { type: 'string' },
+  descriptions: { type: 'string' },
+  dtype: { type: 'string' },
+  compare: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function run(argv: string[]): string {
+function run(argv: string[]): string | Promise<string> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') return HELP;
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false, strict: true }).values;
+    ({ values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: command === 'similarity', strict: true }));
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${HELP}`);
   }
@@ -239,6 +251,7 @@ function run(argv: string[]): string {
       return JSON.stringify({ tasks, score: similarityScore(tasks, sim), pairMean: similarityPairMean(tasks, sim) });
     }
     case 'similarity': {
+      if (v.compare !== undefined || v.source === 'clip' || positionals.length > 0) return similarityClipOrCompare(v, positionals, () => classInput(v));
       const classes = classInput(v);
       if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
       const source = (v.source as string | undefined) ?? 'wordnet';
@@ -292,7 +305,7 @@ function parseProtocols(text: string): ProtocolId[] {
 /** Runs one command; returns the exit code. Output goes to stdout, errors to stderr. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const out = run(argv);
+    const out = await run(argv);
     process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     return 0;
   } catch (e) {
