@@ -32,6 +32,18 @@ function cifarLabelsPlausible(b: Uint8Array, variant: CifarVariant): boolean {
   return true;
 }
 
+/** Names MNIST gives its files ("train-images-idx3-ubyte", "t10k-labels.idx1-ubyte"). */
+const IDX_NAME = /idx\d|ubyte/i;
+
+/**
+ * A file named like an IDX file whose magic number is wrong still goes to the IDX parser, so the user reads
+ * "bad magic number …" rather than "cannot tell what this file is".
+ */
+function idxByName(lower: string, gzipped: boolean): DetectedFormat | null {
+  if (!IDX_NAME.test(lower)) return null;
+  return { kind: /labels|idx1/.test(lower) ? 'idx-labels' : 'idx-images', gzipped };
+}
+
 /** Guesses the format of one file from its name and first bytes. */
 export function detectFormat(file: NamedFile): DetectedFormat {
   const { name, bytes } = file;
@@ -43,6 +55,8 @@ export function detectFormat(file: NamedFile): DetectedFormat {
     const magic = head.length >= 4 ? ((head[0] << 24) | (head[1] << 16) | (head[2] << 8) | head[3]) >>> 0 : -1;
     if (magic === IDX_IMAGES_MAGIC) return { kind: 'idx-images', gzipped: true };
     if (magic === IDX_LABELS_MAGIC) return { kind: 'idx-labels', gzipped: true };
+    const named = idxByName(lower, true);
+    if (named) return named;
     return { kind: 'unknown', reason: `gzip file whose content starts with ${describeMagic(head)}, neither IDX nor tar` };
   }
   if (isZip(bytes)) return { kind: 'image-folder-zip' };
@@ -51,6 +65,8 @@ export function detectFormat(file: NamedFile): DetectedFormat {
     if (bytes[3] === 3) return { kind: 'idx-images', gzipped: false };
     if (bytes[3] === 1) return { kind: 'idx-labels', gzipped: false };
   }
+  const named = idxByName(lower, false);
+  if (named) return named;
   const role = cifarFileRole(name);
   if (role?.kind === 'names') return { kind: 'cifar-names', variant: role.variant };
   if (role?.kind === 'batch') return { kind: 'cifar-bin', variant: role.variant, split: role.split, byName: true };

@@ -114,3 +114,17 @@ describe('parseUserFiles dispatches', () => {
     );
   });
 });
+
+describe('IDX files named like IDX files with a wrong magic number', () => {
+  it('go to the IDX parser, whose message names the bad magic number', async () => {
+    const bad = new Uint8Array([0, 0, 8, 4, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 7]);
+    expect(detectFormat({ name: 'train-images-idx3-ubyte', bytes: bad })).toEqual({ kind: 'idx-images', gzipped: false });
+    expect(detectFormat({ name: 'train-labels-idx1-ubyte', bytes: bad })).toEqual({ kind: 'idx-labels', gzipped: false });
+    await expect(
+      parseUserFiles([
+        { name: 'train-images-idx3-ubyte', bytes: bad },
+        { name: 'train-labels-idx1-ubyte', bytes: new Uint8Array([0, 0, 8, 1, 0, 0, 0, 1, 0]) },
+      ]),
+    ).rejects.toThrow(/magic number/);
+  });
+});
