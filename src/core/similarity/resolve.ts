@@ -3,6 +3,7 @@
  * shared by the CLI and the orderings worker. Loading bytes (fetch, fs) is the caller's job.
  */
 import type { SquareMatrix } from '../orderings/types';
+import { cosineSimilarity } from './cosine';
 import { parseSimilarityUpload } from './parse-upload';
 import { validateSimilarity } from './validate';
 import { wordnetSimilarity, type WordnetGraph, type SynsetChoice } from './wordnet';
@@ -10,7 +11,9 @@ import { wordnetSimilarity, type WordnetGraph, type SynsetChoice } from './wordn
 export type SimilaritySpec =
   | { kind: 'wordnet'; pins?: (string | undefined)[] }
   | { kind: 'upload'; fileName: string; bytes: Uint8Array }
-  | { kind: 'matrix'; rows: number[][] };
+  | { kind: 'matrix'; rows: number[][] }
+  /** One embedding per class (e.g. CLIP text embeddings), compared by cosine; `label` says where they came from. */
+  | { kind: 'embeddings'; rows: ArrayLike<number>[]; label: string };
 
 export interface ResolvedSimilarity {
   matrix: SquareMatrix;
@@ -49,5 +52,14 @@ export function resolveSimilarity(
         description: 'similarity matrix',
         warnings: [],
       };
+    case 'embeddings': {
+      if (spec.rows.length !== classNames.length)
+        throw new Error(`There are ${spec.rows.length} embeddings for ${classNames.length} classes; embed the current class list again.`);
+      return {
+        matrix: validateSimilarity(cosineSimilarity(spec.rows, classNames), classNames.length),
+        description: `cosine similarity of ${spec.label}`,
+        warnings: [],
+      };
+    }
   }
 }

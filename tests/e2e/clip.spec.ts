@@ -1,0 +1,313 @@
+/**
+ * CLIP as a similarity source, end to end and offline: the real loading path (transformers.js → onnxruntime-web,
+ * wasm files served from /ort/) against the tiny self-hosted fixture at /models/cil-lab/clip-tiny/ (copied there by
+ * scripts/prepare-clip-fixture.mjs), on WebGPU and on wasm; the IndexedDB embedding cache; the failure path with the
+ * Hugging Face hub unreachable; and the comparison panel. No test touches the network: every request that is not
+ * to 127.0.0.1 is aborted (and counted, so a test fails if the app tried).
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+const FIXTURE = 'cil-lab/clip-tiny';
+
+/** Abort everything that leaves 127.0.0.1; count requests for model files (/models/) and outside attempts. */
+async function offline(context: BrowserContext) {
+  const log = { models: [] as string[], outside: [] as string[], ort: [] as string[] };
+  await context.route('**/huggingface.co/**', (route) => {
+    log.outside.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  await context.route(
+    (url) => url.protocol.startsWith('http') && url.hostname !== '127.0.0.1',
+    (route) => {
+      log.outside.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  context.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.hostname === '127.0.0.1' && u.pathname.startsWith('/models/')) log.models.push(u.pathname);
+    if (/ort-wasm/.test(u.pathname)) log.ort.push(u.hostname === '127.0.0.1' ? u.pathname : u.href);
+  });
+  return log;
+}
+
+async function chooseClip(page: Page) {
+  await page.getByLabel('CLIP text embeddings').check();
+  await expect(page.getByTestId('clip-settings')).toBeVisible();
+}
+
+/** Self-hosted fixture settings; `device` is the Device setting ('webgpu' = WebGPU only, so it cannot fall back). */
+async function useFixture(page: Page, device: 'webgpu' | 'wasm') {
+  await page.getByTestId('clip-model').selectOption('__other__');
+  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-weights').selectOption('self-hosted');
+  await expect(page.getByTestId('clip-folder')).toHaveValue('/models/');
+  await page.getByTestId('clip-device').selectOption(device);
+}
+
+async function embedAndWait(page: Page) {
+  await page.getByTestId('clip-embed').click();
+  await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-state', /ready|error/, { timeout: 90_000 });
+  await expect(page.getByTestId('clip-error')).toHaveCount(0);
+  await expect(page.getByTestId('clip-status')).toBeVisible();
+}
+
+async function expectUnitNorm(page: Page, n: number) {
+  const norms = await page
+    .getByTestId('clip-vectors')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-norm'))));
+  expect(norms).toHaveLength(n);
+  for (const x of norms) expect(Math.abs(x - 1)).toBeLessThan(1e-5);
+}
+
+async function expectClipOrderings(page: Page) {
+  await expect(page.getByTestId('clip-fallback')).toHaveCount(0);
+  await expect(page.getByTestId('similarity-description')).toContainText(`cosine similarity of CLIP text embeddings of ${FIXTURE}`);
+  const table = page.getByTestId('orderings');
+  await expect(table.locator('tr[data-label="EDGE hard"]')).toHaveCount(1);
+  await expect(table.locator('tr[data-label="EDGE easy"]')).toHaveCount(1);
+  const hard = Number(await table.locator('tr[data-label="EDGE hard"] td[data-score]').getAttribute('data-score'));
+  const easy = Number(await table.locator('tr[data-label="EDGE easy"] td[data-score]').getAttribute('data-score'));
+  expect(Number.isFinite(hard) && Number.isFinite(easy)).toBe(true);
+  expect(hard).toBeLessThanOrEqual(easy);
+}
+
+for (const device of ['webgpu', 'wasm'] as const) {
+  test(`CLIP on ${device}: self-hosted fixture embeds, EDGE orders from it, unit-norm vectors, cached across embeds and a reload`, async ({ page, context }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const net = await offline(context);
+    await page.goto('/');
+    await expect(page.getByTestId('omega')).toHaveText('90');
+    await chooseClip(page);
+    // before any embedding the page keeps working on WordNet and says so
+    await expect(page.getByTestId('clip-fallback')).toHaveText(/Using WordNet until CLIP embeddings are available/);
+    await expect(page.getByTestId('similarity-description')).toContainText('WordNet');
+    expect(net.models).toEqual([]); // no automatic network use: nothing is loaded before Embed
+    await useFixture(page, device);
+
+    await embedAndWait(page);
+    const settings = page.getByTestId('clip-settings');
+    await expect(settings).toHaveAttribute('data-device', device);
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '0');
+    await expectClipOrderings(page);
+    await page.getByText(/^Embeddings \(6 × 16\)$/).click();
+    await expectUnitNorm(page, 6);
+    const fetched = net.models.length;
+    // onnxruntime's wasm runtime came from the app's own /ort/ folder (scripts/prepare-ort.mjs), nowhere else
+    expect(net.ort.length).toBeGreaterThan(0);
+    expect(net.ort.every((p) => p.startsWith('/ort/ort-wasm-simd-threaded'))).toBe(true);
+    expect(net.models).toContain('/models/cil-lab/clip-tiny/config.json');
+    expect(net.models.some((p) => p.startsWith('/models/cil-lab/clip-tiny/onnx/text_model'))).toBe(true);
+    await page.screenshot({ path: `test-results/screenshots/clip-${device}-1280.png`, fullPage: true });
+
+    // a second Embed takes every name from IndexedDB and fetches nothing
+    await page.getByTestId('clip-embed').click();
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
+    await expect(settings).toHaveAttribute('data-device', 'cache');
+    expect(net.models.length).toBe(fetched);
+
+    // a new class after a successful Embed is embedded by itself with the model already loaded: no new fetch
+    await page.getByTestId('class-chips').getByRole('button', { name: 'Sneaker' }).click();
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-count', '7');
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
+    await expect(settings).toHaveAttribute('data-device', device);
+    expect(net.models.length).toBe(fetched);
+
+    // reload: the settings come back (localStorage), the names come from IndexedDB, no weights are fetched
+    await page.reload();
+    await expect(page.getByTestId('omega')).toHaveText('90');
+    await chooseClip(page);
+    await expect(page.getByTestId('clip-model-id')).toHaveValue(FIXTURE);
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
+    await expect(settings).toHaveAttribute('data-device', 'cache');
+    await expectClipOrderings(page);
+    await page.getByTestId('clip-embed').click();
+    await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
+    expect(net.models.length).toBe(fetched);
+
+    expect(net.outside).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('CLIP from the Hugging Face hub while offline: the message names the file and the fixes, WordNet carries on, typed descriptions stay', async ({ page, context }) => {
+  const net = await offline(context);
+  await page.goto('/');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await chooseClip(page);
+  await page.getByTestId('clip-model').selectOption('Xenova/clip-vit-base-patch32');
+  await expect(page.getByTestId('clip-weights')).toHaveValue('hub');
+  await page.getByLabel('A description per class').check();
+  const desc = page.getByTestId('clip-descriptions');
+  await desc.locator('input[data-class="Pullover"]').fill('a pullover, a knitted sweater worn over the upper body');
+  await desc.locator('input[data-class="Sandal"]').fill('an open summer shoe held by straps');
+  await page.getByTestId('clip-embed').click();
+
+  const err = page.getByTestId('clip-error');
+  await expect(err).toBeVisible({ timeout: 60_000 });
+  const file = await err.getAttribute('data-file');
+  expect(file).toBeTruthy();
+  await expect(err).toContainText(file!);
+  await expect(err).toContainText('Hugging Face hub');
+  await expect(err).toContainText('Mirror');
+  await expect(err).toContainText('Self-host');
+  await expect(err).toContainText('public/models/<org>/<name>/');
+  await expect(err).toContainText('Upload embeddings');
+  // the page keeps working on WordNet, says so, and nothing typed is lost
+  await expect(page.getByTestId('clip-fallback')).toHaveText(/Using WordNet until CLIP embeddings are available: CLIP could not be loaded/);
+  await expect(page.getByTestId('similarity-description')).toContainText('WordNet');
+  await expect(page.getByTestId('orderings').locator('tr[data-label="EDGE hard"]')).toHaveCount(1);
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await expect(desc.locator('input[data-class="Pullover"]')).toHaveValue('a pullover, a knitted sweater worn over the upper body');
+  await expect(desc.locator('input[data-class="Sandal"]')).toHaveValue('an open summer shoe held by straps');
+  // the hub was asked (and refused by the test), nothing else left the machine
+  expect(net.outside.length).toBeGreaterThan(0);
+  expect(net.outside.every((u) => new URL(u).hostname === 'huggingface.co')).toBe(true);
+  await page.getByTestId('clip-error').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/clip-offline-1280.png', fullPage: true });
+
+  // and after a reload the descriptions are still there (localStorage)
+  await page.reload();
+  await chooseClip(page);
+  await expect(page.getByTestId('clip-descriptions').locator('input[data-class="Pullover"]')).toHaveValue('a pullover, a knitted sweater worn over the upper body');
+});
+
+test('a slow download shows file and bytes; Cancel stops it (the worker is ended) and a new Embed starts afresh', async ({ page, context }) => {
+  const net = await offline(context);
+  // hold the ONNX file back until the test lets it go
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await context.route('**/models/cil-lab/clip-tiny/onnx/**', async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await chooseClip(page);
+  await useFixture(page, 'wasm');
+  await page.getByTestId('clip-embed').click();
+  const progress = page.getByTestId('clip-progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText(/tokenizer|config\.json|onnx/);
+  await expect(page.getByTestId('clip-fallback')).toContainText('(embedding…)');
+  await page.getByTestId('clip-settings').screenshot({ path: 'test-results/screenshots/clip-progress-1280.png' });
+  await page.getByTestId('clip-cancel').click();
+  await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-state', 'idle');
+  await expect(page.getByText('Cancelled.')).toBeVisible();
+  await expect(page.getByTestId('orderings').locator('tr[data-label="EDGE hard"]')).toHaveCount(1);
+  release();
+  await context.unroute('**/models/cil-lab/clip-tiny/onnx/**');
+  await embedAndWait(page);
+  await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-device', 'wasm');
+  await expectClipOrderings(page);
+  expect(net.outside).toEqual([]);
+});
+
+test('comparing WordNet with CLIP: MAE, Spearman ρ and CSG in range, one dot per class pair, both heat maps', async ({ page, context }) => {
+  const net = await offline(context);
+  await page.goto('/');
+  await expect(page.getByTestId('omega')).toHaveText('90');
+  await chooseClip(page);
+  await useFixture(page, 'wasm');
+  await embedAndWait(page);
+  await expectClipOrderings(page);
+
+  const panel = page.getByTestId('compare');
+  await panel.locator('summary').click();
+  await expect(page.getByTestId('compare-a')).toHaveValue('wordnet');
+  await expect(page.getByTestId('compare-b')).toHaveValue('clip');
+  // image prototypes are offered but not yet available
+  await expect(page.getByTestId('compare-a').locator('option[value="prototypes"]')).toBeDisabled();
+  await expect(page.getByTestId('compare-metrics')).toBeVisible();
+  const value = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-value'));
+  const mae = await value('compare-mae');
+  const rho = await value('compare-spearman');
+  const hard = await value('compare-csg-hard');
+  const easy = await value('compare-csg-easy');
+  expect(mae).toBeGreaterThanOrEqual(0);
+  expect(rho).toBeGreaterThanOrEqual(-1);
+  expect(rho).toBeLessThanOrEqual(1);
+  for (const c of [hard, easy]) {
+    expect(c).toBeGreaterThanOrEqual(0);
+    expect(c).toBeLessThanOrEqual(1);
+  }
+  const n = 6;
+  const scatter = page.getByTestId('compare-scatter');
+  await expect(scatter.locator('circle.dot')).toHaveCount((n * (n - 1)) / 2);
+  await expect(scatter.locator('line.identity')).toHaveCount(1);
+  await expect(scatter.locator('text.x-label')).toHaveText('A: WordNet similarity');
+  await expect(scatter.locator('text.y-label')).toHaveText('B: CLIP (bare class name) similarity');
+  await expect(page.getByTestId('compare-heatmap-a').locator('rect.cell')).toHaveCount(n * n);
+  await expect(page.getByTestId('compare-heatmap-b').locator('rect.cell')).toHaveCount(n * n);
+  await expect(page.getByTestId('compare-heatmap-a').locator('g.legend')).toHaveCount(1);
+  // hovering a dot names the pair and both values
+  await scatter.locator('circle.dot').first().hover();
+  const tip = page.locator('.tip[role="tooltip"]');
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText('T-shirt/top – Trouser');
+  await expect(tip).toContainText(/WordNet: \d\.\d{3}/);
+  await expect(tip).toContainText(/CLIP \(bare class name\): −?\d\.\d{3}/);
+  await page.getByTestId('compare-heatmap-b').locator('rect.cell').nth(1).hover();
+  await expect(tip).toContainText(/T-shirt\/top – Trouser\nCLIP \(bare class name\): −?\d\.\d{3}/);
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/clip-compare-1280.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/clip-compare-panel-1280.png' });
+
+  // a phone: everything stacks, nothing overflows the width
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(scatter.locator('circle.dot')).toHaveCount(15);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: 'test-results/screenshots/clip-390.png', fullPage: true });
+  await page.getByText(/^Embeddings \(6 × 16\)$/).click();
+  await page.getByTestId('clip-settings').screenshot({ path: 'test-results/screenshots/clip-settings-390.png' });
+  await panel.screenshot({ path: 'test-results/screenshots/clip-compare-390.png' });
+  expect(net.outside).toEqual([]);
+});
+
+test('embedding time per 100 class names (CIFAR-100) with the fixture on WebGPU and on wasm', async ({ page, context }) => {
+  const net = await offline(context);
+  await page.goto('/');
+  await page.getByTestId('dataset').selectOption('cifar100');
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+  await page.getByTestId('tasks').fill('10');
+  await expect(page.getByTestId('n')).toHaveText('100');
+  await chooseClip(page);
+  const figures: string[] = [];
+  for (const device of ['webgpu', 'wasm'] as const) {
+    for (const dtype of ['q8', 'fp32'] as const) {
+      await useFixture(page, device);
+      await page.getByTestId('clip-dtype').selectOption(dtype);
+      // cold: the first embedding after loading this model on this device (the load itself excluded, the first
+      // run's kernel compilation included); warm: the same 100 names again through other templates, nothing from
+      // the cache — after a successful Embed a prompt change re-embeds by itself with the loaded model.
+      await page.getByRole('radio', { name: 'Template', exact: true }).check();
+      const ms: number[] = [];
+      for (const phase of ['cold', 'warm1', 'warm2', 'warm3']) {
+        const tag = `${device}-${dtype}-${phase}`;
+        await page.getByTestId('clip-template').fill(`${tag} {}`);
+        if (phase === 'cold') await page.getByTestId('clip-embed').click();
+        await expect(page.getByTestId('clip-vectors').locator('tbody tr').first().locator('td').nth(1)).toHaveText(`${tag} apple`, { timeout: 60_000 });
+        await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-device', device);
+        await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '0');
+        const text = await page.getByTestId('clip-status').innerText();
+        ms.push(Number(/in (\d+) ms/.exec(text)![1]));
+      }
+      const warm = ms.slice(1).sort((a, b) => a - b)[1];
+      figures.push(`${device} ${dtype}: ${ms[0]} ms cold, ${warm} ms warm (median of 3)`);
+    }
+  }
+  console.log(`[clip bench] 100 CIFAR-100 class names, tiny fixture, Chromium (SwiftShader WebGPU): ${figures.join('; ')}`);
+  test.info().annotations.push({ type: 'clip-bench', description: figures.join('; ') });
+
+  // the comparison at the paper's size: 100 classes, 4 950 pairs, heat maps without labels (hover for names)
+  await page.getByTestId('compare').locator('summary').click();
+  await expect(page.getByTestId('compare-scatter').locator('circle.dot')).toHaveCount(4950, { timeout: 30_000 });
+  await expect(page.getByTestId('compare-heatmap-b').locator('rect.cell')).toHaveCount(10_000);
+  await page.getByTestId('compare').screenshot({ path: 'test-results/screenshots/clip-compare-cifar100-1280.png' });
+  expect(net.outside).toEqual([]);
+});
