@@ -19,6 +19,7 @@
  */
 import type { Ordering, SquareMatrix, TaskSizes } from '../orderings/types';
 import { edgeOrderings, type EdgeOptions } from '../protocols/edge';
+import { spearmanRho } from '../stats/spearman';
 import { SimilarityError } from './validate';
 
 export interface SimilarityPair {
@@ -109,53 +110,9 @@ export function offDiagonalMae(a: SquareMatrix, b: SquareMatrix): number {
   return s / x.length;
 }
 
-/** 1-based ranks, ties get the average of the ranks they span (scipy.stats.rankdata(method='average')). */
-export function averageRanks(x: ArrayLike<number>): Float64Array {
-  const n = x.length;
-  const idx = Array.from({ length: n }, (_, i) => i).sort((p, q) => x[p] - x[q] || p - q);
-  const r = new Float64Array(n);
-  let s = 0;
-  while (s < n) {
-    let e = s;
-    while (e + 1 < n && x[idx[e + 1]] === x[idx[s]]) e++;
-    const avg = (s + e) / 2 + 1;
-    for (let k = s; k <= e; k++) r[idx[k]] = avg;
-    s = e + 1;
-  }
-  return r;
-}
-
-function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  const n = x.length;
-  if (n < 2) return NaN;
-  let mx = 0;
-  let my = 0;
-  for (let k = 0; k < n; k++) {
-    mx += x[k];
-    my += y[k];
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let k = 0; k < n; k++) {
-    const dx = x[k] - mx;
-    const dy = y[k] - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  if (sxx === 0 || syy === 0) return NaN;
-  const r = sxy / Math.sqrt(sxx * syy);
-  return Math.max(-1, Math.min(1, r));
-}
-
-/** Spearman's ρ of two equally long samples (average ranks for ties); NaN if undefined. */
-export function spearmanRho(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  if (x.length !== y.length) throw new RangeError(`spearmanRho: ${x.length} and ${y.length} values.`);
-  return pearson(averageRanks(x), averageRanks(y));
-}
+// Ranks and Spearman's ρ live in the statistics core (src/core/stats); re-exported for existing callers.
+export { averageRanks } from '../stats/rank';
+export { spearmanRho };
 
 /**
  * Maximum-weight perfect matching of a square K×K weight matrix (Hungarian algorithm on the costs max − w).

@@ -1,0 +1,148 @@
+/**
+ * Jensen–Shannon divergence between a protocol's Gaussian estimate and the ground-truth distribution of A(O),
+ * exactly as SCIENCE.md §2 pins it:
+ *
+ *   - one grid of `JSD_BINS` = 64 equal bins spanning [min(truth) − 3σ_truth, max(truth) + 3σ_truth];
+ *   - truth  P = histogram mass per bin (count / n);
+ *   - estimate Q = Gaussian mass per bin, Φ((e_{i+1}−μ̂)/σ̂) − Φ((e_i−μ̂)/σ̂);
+ *   - ε = 1e-12 added to every bin of both, then each normalised to sum 1 (this also renormalises the Gaussian
+ *     mass that falls outside the grid);
+ *   - JSD = ½ KL(P‖M) + ½ KL(Q‖M), M = (P+Q)/2, in **bits** (log₂), so 0 ≤ JSD ≤ 1.
+ *
+ * Decisions where §2 leaves a choice (mirrored in scripts/make-stats-fixtures.py):
+ *   - σ_truth is the **population** std of the truth values (divide by n: the truth is the whole population Ω,
+ *     and §2 uses population variance throughout).
+ *   - Bins follow numpy's `np.histogram(truth, bins=64, range=(lo, hi))` exactly: edges = `np.linspace(lo, hi, 65)`
+ *     (e_i = lo + i·(hi−lo)/64, e_64 = hi), bins half-open [e_i, e_{i+1}) except the last, closed [e_63, e_64];
+ *     the bin index is found the way numpy's fast path does (scaled index, then corrected against the edges).
+ *   - A truth with no spread (σ_truth = 0, e.g. a single value) has no grid: the JSD is NaN (JSON: null).
+ *   - An estimate with σ̂ = 0 is a point mass at μ̂ (gaussian.ts): all its mass lands in the bin holding μ̂, or
+ *     nowhere on the grid if μ̂ lies outside it (then Q is ε-uniform after normalising).
+ */
+import { normalCdf, type Gaussian } from './gaussian';
+import { max, min, populationStd } from './moments';
+
+export const JSD_BINS = 64;
+export const JSD_EPSILON = 1e-12;
+/** The grid reaches this many σ_truth beyond the smallest and largest truth value. */
+export const JSD_SPAN_SIGMAS = 3;
+
+export interface JsdGrid {
+  /** True when the truth has no spread: no grid, every JSD against it is NaN. */
+  degenerate: boolean;
+  lo: number;
+  hi: number;
+  /** σ_truth (population). */
+  truthStd: number;
+  /** JSD_BINS + 1 edges (empty when degenerate). */
+  edges: Float64Array;
+  /** Histogram mass per bin of the truth (sums to 1; before ε). */
+  truthMass: Float64Array;
+}
+
+function checkFinite(values: ArrayLike<number>, what: string): void {
+  if (!values || values.length === 0) throw new RangeError(`${what} needs at least one value.`);
+  for (let i = 0; i < values.length; i++) {
+    if (!Number.isFinite(values[i])) throw new RangeError(`${what}: value ${i} is ${values[i]}, not a finite number.`);
+  }
+}
+
+/** `np.linspace(lo, hi, bins + 1)`: e_i = i·step + lo, last edge exactly hi. */
+export function binEdges(lo: number, hi: number, bins = JSD_BINS): Float64Array {
+  const edges = new Float64Array(bins + 1);
+  const step = (hi - lo) / bins;
+  for (let i = 0; i < bins; i++) edges[i] = i * step + lo;
+  edges[bins] = hi;
+  return edges;
+}
+
+/**
+ * Mass per bin of `values` on equal-width `edges` (count / number of values counted), with numpy `histogram`'s
+ * rules: values outside [edges[0], edges[last]] are not counted, bins are half-open except the last.
+ */
+export function histogramMass(values: ArrayLike<number>, edges: Float64Array): Float64Array {
+  const bins = edges.length - 1;
+  const first = edges[0];
+  const last = edges[bins];
+  const counts = new Float64Array(bins);
+  const denom = last - first;
+  let kept = 0;
+  for (let k = 0; k < values.length; k++) {
+    const x = values[k];
+    if (!(x >= first && x <= last)) continue;
+    let i = Math.trunc(((x - first) / denom) * bins);
+    if (i === bins) i -= 1;
+    if (x < edges[i]) i -= 1;
+    if (x >= edges[i + 1] && i !== bins - 1) i += 1;
+    counts[i] += 1;
+    kept++;
+  }
+  if (kept > 0) for (let i = 0; i < bins; i++) counts[i] /= kept;
+  return counts;
+}
+
+/** Gaussian mass per bin: Φ at each edge, differenced (scipy: `np.diff(norm.cdf(edges, μ, σ))`). */
+export function gaussianBinMass(g: Gaussian, edges: Float64Array): Float64Array {
+  const bins = edges.length - 1;
+  const out = new Float64Array(bins);
+  let prev = normalCdf(edges[0], g);
+  for (let i = 0; i < bins; i++) {
+    const next = normalCdf(edges[i + 1], g);
+    out[i] = next - prev;
+    prev = next;
+  }
+  return out;
+}
+
+/** The truth's grid and histogram (computed once, reused against many estimates). */
+export function jsdGrid(truth: ArrayLike<number>): JsdGrid {
+  checkFinite(truth, 'The JSD truth');
+  const sigma = populationStd(truth);
+  if (!(sigma > 0)) {
+    return { degenerate: true, lo: NaN, hi: NaN, truthStd: sigma, edges: new Float64Array(0), truthMass: new Float64Array(0) };
+  }
+  const lo = min(truth) - JSD_SPAN_SIGMAS * sigma;
+  const hi = max(truth) + JSD_SPAN_SIGMAS * sigma;
+  const edges = binEdges(lo, hi, JSD_BINS);
+  return { degenerate: false, lo, hi, truthStd: sigma, edges, truthMass: histogramMass(truth, edges) };
+}
+
+/**
+ * JSD in bits of two mass vectors after adding ε to every entry and normalising each to 1.
+ * (Inputs need not sum to 1; negative entries are a caller error.)
+ */
+export function jensenShannonBits(p: ArrayLike<number>, q: ArrayLike<number>, epsilon = JSD_EPSILON): number {
+  if (p.length !== q.length) throw new RangeError(`jensenShannonBits: ${p.length} and ${q.length} bins.`);
+  const n = p.length;
+  const pp = new Float64Array(n);
+  const qq = new Float64Array(n);
+  let sp = 0;
+  let sq = 0;
+  for (let i = 0; i < n; i++) {
+    pp[i] = p[i] + epsilon;
+    qq[i] = q[i] + epsilon;
+    sp += pp[i];
+    sq += qq[i];
+  }
+  let kp = 0;
+  let kq = 0;
+  for (let i = 0; i < n; i++) {
+    const a = pp[i] / sp;
+    const b = qq[i] / sq;
+    const m = 0.5 * (a + b);
+    if (a > 0) kp += a * Math.log2(a / m);
+    if (b > 0) kq += b * Math.log2(b / m);
+  }
+  return Math.max(0, 0.5 * kp + 0.5 * kq);
+}
+
+/** JSD (bits) of a Gaussian estimate against a prepared truth grid; NaN when the grid is degenerate. */
+export function jsdAgainstGrid(grid: JsdGrid, g: Gaussian): number {
+  if (grid.degenerate) return NaN;
+  return jensenShannonBits(grid.truthMass, gaussianBinMass(g, grid.edges));
+}
+
+/** JSD (bits) between the Gaussian estimate `g` and the empirical truth values (SCIENCE.md §2). */
+export function jsdToTruth(truth: ArrayLike<number>, g: Gaussian): number {
+  return jsdAgainstGrid(jsdGrid(truth), g);
+}

@@ -1,0 +1,136 @@
+/**
+ * The sample-count study (SCIENCE.md §2 last bullet; EDGE paper App. E.5, Fig. A6): how well the Gaussian estimate
+ * matches the truth (JSD, W1) as the number of evaluated orderings L grows, for
+ *   - RS:               L random orderings;
+ *   - EDGE-plus-random: EDGE's 3 orderings (hard, easy, median) plus L − 3 random ones (defined for L ≥ 3; `null`
+ *                       below, since EDGE is three orderings by construction),
+ * each averaged over R seeded repeats (mean and population std over the repeats).
+ *
+ * Decisions (mirrored in scripts/make-stats-fixtures.py):
+ *   - The random orderings are drawn from the truth's orderings (the enumerated Ω, or the large uniform sample
+ *     standing in for it) **without replacement**, as Theorem 1's finite-population bound assumes; L is capped at
+ *     the number of truth values (RS) and at 3 + the number of non-EDGE truth values (EDGE-plus-random).
+ *   - Samples are nested: repeat r draws one random order of all truth indices for RS and takes its first L;
+ *     so the curve for one repeat is the same whatever Lmax is, and L+1 adds one ordering to L's.
+ *   - One generator for the whole study, `createDefaultRng(seed)` (numpy's `default_rng(seed)`, bit for bit); per
+ *     repeat, in this order: `rsOrder = rng.permutation(n)`, then `extraOrder = rng.permutation(n)` with EDGE's
+ *     indices removed (EDGE-plus-random takes its first L − 3). Both permutations are drawn every repeat.
+ *   - EDGE's orderings are given as indices into the truth values (`edgeIndices`, the enumerable case: they are
+ *     excluded from the extra draws), or as values (`edgeValues`, when the truth is a sample that need not contain
+ *     them: nothing is excluded).
+ */
+import { createDefaultRng } from '../random/default-rng';
+import { prepareTruth, qualityAgainstTruth, type EstimateQuality } from './estimate';
+import { fitGaussian } from './gaussian';
+
+export interface SampleCountOptions {
+  /** A(O) for every truth ordering. */
+  truth: ArrayLike<number>;
+  /** EDGE's orderings as indices into `truth` (hard, easy, median). */
+  edgeIndices?: readonly number[];
+  /** EDGE's values, when they are not truth orderings. */
+  edgeValues?: readonly number[];
+  /** Largest L (default 20). */
+  maxL?: number;
+  /** Number of seeded repeats R (default 100). */
+  repeats?: number;
+  /** Seed of `default_rng` (default 0). */
+  seed?: number;
+}
+
+export interface QualityStats {
+  jsd: number;
+  w1: number;
+  /** Population std over the repeats. */
+  jsdStd: number;
+  w1Std: number;
+}
+
+export interface SampleCountPoint {
+  L: number;
+  rs: QualityStats | null;
+  edge: QualityStats | null;
+}
+
+export interface SampleCountStudy {
+  points: SampleCountPoint[];
+  repeats: number;
+  seed: number;
+  truthCount: number;
+  /** EDGE's values used (3). */
+  edgeValues: number[];
+}
+
+export const EDGE_ORDERINGS = 3;
+
+function stats(list: EstimateQuality[]): QualityStats {
+  const n = list.length;
+  let j = 0;
+  let w = 0;
+  for (const q of list) {
+    j += q.jsd;
+    w += q.w1;
+  }
+  j /= n;
+  w /= n;
+  let jv = 0;
+  let wv = 0;
+  for (const q of list) {
+    jv += (q.jsd - j) ** 2;
+    wv += (q.w1 - w) ** 2;
+  }
+  return { jsd: j, w1: w, jsdStd: Math.sqrt(jv / n), w1Std: Math.sqrt(wv / n) };
+}
+
+/** Run the study. */
+export function sampleCountStudy(options: SampleCountOptions): SampleCountStudy {
+  const truth = options.truth;
+  const n = truth.length;
+  if (n === 0) throw new RangeError('The sample-count study needs truth values.');
+  const maxL = options.maxL ?? 20;
+  const repeats = options.repeats ?? 100;
+  const seed = options.seed ?? 0;
+  if (!Number.isInteger(maxL) || maxL < 1) throw new RangeError(`maxL must be a whole number ≥ 1; got ${maxL}.`);
+  if (!Number.isInteger(repeats) || repeats < 1) throw new RangeError(`repeats must be a whole number ≥ 1; got ${repeats}.`);
+  if ((options.edgeIndices === undefined) === (options.edgeValues === undefined)) {
+    throw new RangeError('Give EDGE as either edgeIndices (into the truth) or edgeValues.');
+  }
+  const exclude = new Set<number>();
+  let edgeValues: number[];
+  if (options.edgeIndices) {
+    if (options.edgeIndices.length !== EDGE_ORDERINGS) throw new RangeError(`EDGE has ${EDGE_ORDERINGS} orderings; got ${options.edgeIndices.length} indices.`);
+    for (const i of options.edgeIndices) {
+      if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`EDGE index ${i} is not a truth index (0..${n - 1}).`);
+      exclude.add(i);
+    }
+    edgeValues = options.edgeIndices.map((i) => truth[i]);
+  } else {
+    edgeValues = [...(options.edgeValues as readonly number[])];
+    if (edgeValues.length !== EDGE_ORDERINGS) throw new RangeError(`EDGE has ${EDGE_ORDERINGS} orderings; got ${edgeValues.length} values.`);
+  }
+  const prepared = prepareTruth(truth);
+  const rng = createDefaultRng(seed);
+  const rsMax = Math.min(maxL, n);
+  const edgeMax = Math.min(maxL, EDGE_ORDERINGS + n - exclude.size);
+  const rsQ: EstimateQuality[][] = Array.from({ length: maxL + 1 }, () => []);
+  const edgeQ: EstimateQuality[][] = Array.from({ length: maxL + 1 }, () => []);
+  for (let r = 0; r < repeats; r++) {
+    const rsOrder = rng.permutation(n);
+    const extraOrder = rng.permutation(n).filter((i) => !exclude.has(i));
+    const rsSample: number[] = [];
+    for (let L = 1; L <= rsMax; L++) {
+      rsSample.push(truth[rsOrder[L - 1]]);
+      rsQ[L].push(qualityAgainstTruth(prepared, fitGaussian(rsSample)));
+    }
+    const edgeSample = [...edgeValues];
+    for (let L = EDGE_ORDERINGS; L <= edgeMax; L++) {
+      if (L > EDGE_ORDERINGS) edgeSample.push(truth[extraOrder[L - EDGE_ORDERINGS - 1]]);
+      edgeQ[L].push(qualityAgainstTruth(prepared, fitGaussian(edgeSample)));
+    }
+  }
+  const points: SampleCountPoint[] = [];
+  for (let L = 1; L <= maxL; L++) {
+    points.push({ L, rs: rsQ[L].length ? stats(rsQ[L]) : null, edge: edgeQ[L].length ? stats(edgeQ[L]) : null });
+  }
+  return { points, repeats, seed, truthCount: n, edgeValues };
+}
