@@ -23,7 +23,10 @@ import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+import { runCommand } from '../engine/cli-run';
 import { similarityClipOrCompare } from './similarity-clip';
+import { statsCommand } from './stats';
+import { conformalCommand } from './conformal';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -40,6 +43,12 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
                      [--dtype q8|fp32] (--classes … | --dataset ID | --classes-file F) [--out F]   (no network unless --allow-remote)
   cil-lab similarity --compare F1 F2 (--tasks K | --task-sizes …)   → mae, spearman, csgHard, csgEasy
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
+  cil-lab stats --values F.json   → moments, Box-Cox λ, Shapiro–Wilk / D'Agostino K² / KS before and after Box-Cox
+  cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
+  cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
+  cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
+              --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
+              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N]
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
@@ -135,6 +144,24 @@ const OPTIONS = {
   dtype: { type: 'string' },
   compare: { type: 'string' },
   'allow-remote': { type: 'boolean' },
+  strategy: { type: 'string' },
+  memory: { type: 'string' },
+  model: { type: 'string' },
+  hidden: { type: 'string' },
+  epochs: { type: 'string' },
+  'first-epochs': { type: 'string' },
+  lr: { type: 'string' },
+  'batch-size': { type: 'string' },
+  backend: { type: 'string' },
+  'train-per-class': { type: 'string' },
+  'test-per-class': { type: 'string' },
+  calibration: { type: 'string' },
+  test: { type: 'string' },
+  alpha: { type: 'string' },
+  score: { type: 'string' },
+  values: { type: 'string' },
+  truth: { type: 'string' },
+  estimate: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -288,6 +315,12 @@ function run(argv: string[]): string | Promise<string> {
       const show = (b: typeof t1 | null) => (b ? { ...b, L: b.L === null ? null : b.L.toString() } : null);
       return JSON.stringify({ omega: v.omega, epsilon, delta, range, theorem1: show(t1), theorem2: show(t2) });
     }
+    case 'run':
+      return runCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
+    case 'conformal':
+      return conformalCommand(v);
+    case 'stats':
+      return statsCommand(v);
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
   }

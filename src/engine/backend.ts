@@ -1,0 +1,214 @@
+/**
+ * Choosing the TensorFlow.js backend (issue 3, "Backends in order webgpu → webgl → wasm → cpu, chosen by a short
+ * probe or by the user; the app always shows which one runs").
+ *
+ * Why a probe and not just `tf.setBackend`: a backend can initialise and still compute garbage (a software
+ * WebGPU adapter with a driver bug, a WebGL context that reads back zeros). The probe multiplies two small
+ * matrices and checks the numbers; a backend that fails it is skipped.
+ *
+ * Where the code runs:
+ * - Node (CLI, tests): only `wasm` and `cpu`. The wasm binaries are read from the installed package's dist/
+ *   folder (`setWasmPaths` to that folder).
+ * - Browser / Web Worker: all four. WebGPU and WebGL are imported lazily, so Node never loads them. The app
+ *   serves the .wasm files itself and tells the engine where with `setWasmBase(url)` before the first use.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { isNode } from './node-env';
+
+export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+
+/** The preference order of issue 3. */
+export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+
+export function isBackendName(s: string): s is BackendName {
+  return (BACKEND_ORDER as readonly string[]).includes(s);
+}
+
+export { isNode };
+
+/** Backends that can exist where we run, in preference order. */
+export function candidateBackends(): BackendName[] {
+  if (isNode()) return ['wasm', 'cpu'];
+  const g = globalThis as { navigator?: { gpu?: unknown }; OffscreenCanvas?: unknown; document?: unknown };
+  const out: BackendName[] = [];
+  if (g.navigator?.gpu) out.push('webgpu');
+  if (g.OffscreenCanvas || g.document) out.push('webgl');
+  out.push('wasm', 'cpu');
+  return out;
+}
+
+let wasmBase: string | undefined;
+let wasmPathsSet = false;
+
+/**
+ * Where the browser finds tfjs-backend-wasm's .wasm files (a URL prefix ending in "/"). Call before the wasm
+ * backend is first used; in Node the engine finds the installed package by itself.
+ */
+export function setWasmBase(url: string): void {
+  wasmBase = url.endsWith('/') ? url : `${url}/`;
+  setWasmPaths(wasmBase);
+  wasmPathsSet = true;
+}
+
+async function nodeWasmDir(): Promise<string> {
+  // A variable specifier keeps bundlers from trying to resolve Node built-ins for the browser build.
+  const moduleId = 'node:module';
+  const pathId = 'node:path';
+  const { createRequire } = (await import(/* @vite-ignore */ moduleId)) as typeof import('node:module');
+  const { dirname, join } = (await import(/* @vite-ignore */ pathId)) as typeof import('node:path');
+  const require = createRequire(import.meta.url);
+  return `${join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist')}/`;
+}
+
+const registered = new Set<BackendName>(['cpu', 'wasm']);
+
+/** Make sure the backend's module is loaded (registers its factory with tfjs). */
+async function register(name: BackendName): Promise<void> {
+  if (name === 'wasm' && !wasmPathsSet) {
+    if (isNode()) setWasmPaths(await nodeWasmDir());
+    else if (wasmBase) setWasmPaths(wasmBase);
+    wasmPathsSet = true;
+  }
+  if (registered.has(name)) return;
+  if (name === 'webgl') await import('@tensorflow/tfjs-backend-webgl');
+  if (name === 'webgpu') await import('@tensorflow/tfjs-backend-webgpu');
+  registered.add(name);
+}
+
+let quieted = false;
+/** tfjs prints a "install tfjs-node" banner on the cpu backend in Node; the CLI's output must stay clean. */
+function quietInNode(): void {
+  if (quieted || !isNode()) return;
+  quieted = true;
+  tf.env().set('PROD', true);
+}
+
+const PROBE_A = [1, 2, 3, 4, 5, 6]; // 2×3
+const PROBE_B = [7, 8, 9, 10, 11, 12]; // 3×2
+const PROBE_EXPECTED = [58, 64, 139, 154];
+
+/**
+ * Switch to `name` and check it computes: a 2×3 · 3×2 matmul must give [[58, 64], [139, 154]].
+ * Returns the probe's wall time in ms; throws with the reason when the backend cannot be used.
+ */
+export async function probeBackend(name: BackendName): Promise<number> {
+  quietInNode();
+  if (!candidateBackends().includes(name)) {
+    throw new Error(`The ${name} backend is not available here (${isNode() ? 'Node: only wasm and cpu' : 'this browser'}).`);
+  }
+  await register(name);
+  const t0 = performance.now();
+  const ok = await tf.setBackend(name);
+  if (!ok) throw new Error(`The ${name} backend failed to initialise.`);
+  await tf.ready();
+  const c = tf.tidy(() => tf.matMul(tf.tensor2d(PROBE_A, [2, 3]), tf.tensor2d(PROBE_B, [3, 2])));
+  let got: Float32Array | Int32Array | Uint8Array;
+  try {
+    got = await c.data();
+  } finally {
+    c.dispose();
+  }
+  const wrong = PROBE_EXPECTED.some((v, i) => !(Math.abs(got[i] - v) < 1e-3));
+  if (wrong) throw new Error(`The ${name} backend computed a wrong probe result (${Array.from(got).join(', ')}).`);
+  return performance.now() - t0;
+}
+
+export interface BackendAttempt {
+  name: BackendName;
+  ok: boolean;
+  probeMs?: number;
+  error?: string;
+}
+
+export interface BackendInfo {
+  /** the backend now in use */
+  name: BackendName;
+  probeMs: number;
+  /** every backend tried, in order, with why it was skipped */
+  tried: BackendAttempt[];
+}
+
+/**
+ * Select a backend: `'auto'` tries webgpu → webgl → wasm → cpu (those that exist here) and keeps the first that
+ * passes the probe. A named backend is tried first; if it fails, `strict` makes that an error (the CLI: the user
+ * asked for it), otherwise the backends after it in the order are tried (the app: it shows which one runs).
+ */
+export async function selectBackend(preferred: BackendName | 'auto' = 'auto', options: { strict?: boolean } = {}): Promise<BackendInfo> {
+  const candidates = candidateBackends();
+  let chain: BackendName[];
+  if (preferred === 'auto') chain = candidates;
+  else if (options.strict) chain = [preferred];
+  else chain = [preferred, ...BACKEND_ORDER.slice(BACKEND_ORDER.indexOf(preferred) + 1).filter((b) => candidates.includes(b))];
+  const tried: BackendAttempt[] = [];
+  for (const name of chain) {
+    try {
+      const probeMs = await probeBackend(name);
+      tried.push({ name, ok: true, probeMs });
+      return { name, probeMs, tried };
+    } catch (e) {
+      tried.push({ name, ok: false, error: (e as Error).message });
+    }
+  }
+  const why = tried.map((t) => `${t.name}: ${t.error}`).join('; ');
+  throw new Error(`No TensorFlow.js backend could be used (${why}).`);
+}
+
+/**
+ * Make sure a probed backend is active: when nothing selected one yet, `selectBackend('auto')`. (Left alone, tfjs
+ * would initialise its highest-priority registered backend itself, without a probe and — for wasm in Node —
+ * without knowing where the .wasm files are.)
+ */
+export async function ensureBackend(): Promise<string> {
+  if (tf.engine().backendName == null) await selectBackend('auto');
+  return tf.getBackend();
+}
+
+/** The backend tfjs is using now. */
+export function activeBackend(): string {
+  return tf.getBackend();
+}
+
+/** The backends that come after `name` in the preference order and exist here (the fallback chain). */
+export function backendsAfter(name: string): BackendName[] {
+  const i = BACKEND_ORDER.indexOf(name as BackendName);
+  const candidates = candidateBackends();
+  return BACKEND_ORDER.slice(i + 1).filter((b) => candidates.includes(b));
+}
+
+/**
+ * Call `onLost(reason)` when the active backend's device goes away: a WebGPU `device.lost` (driver reset, tab in
+ * the background too long) or a WebGL `webglcontextlost`. Returns a function that stops watching. For wasm and
+ * cpu nothing can be lost, and the returned function does nothing.
+ */
+export function watchBackendLoss(onLost: (reason: string) => void): () => void {
+  let active = true;
+  const backend = tf.backend() as unknown as {
+    device?: { lost?: Promise<{ message?: string; reason?: string }> };
+    gpgpu?: { gl?: { canvas?: { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void } } };
+  };
+  const name = tf.getBackend();
+  if (name === 'webgpu' && backend.device?.lost) {
+    void backend.device.lost.then((info) => {
+      if (active) onLost(`WebGPU device lost (${info.reason ?? 'unknown'}${info.message ? `: ${info.message}` : ''})`);
+    });
+    return () => {
+      active = false;
+    };
+  }
+  const canvas = backend.gpgpu?.gl?.canvas;
+  if (name === 'webgl' && canvas?.addEventListener) {
+    const handler = (): void => {
+      if (active) onLost('WebGL context lost');
+    };
+    canvas.addEventListener('webglcontextlost', handler);
+    return () => {
+      active = false;
+      canvas.removeEventListener?.('webglcontextlost', handler);
+    };
+  }
+  return () => {
+    active = false;
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * `cil-lab run`: one training run headless (issue 3, CLI). Loads a built-in dataset (public/data/<id>/, made by
+ * `npm run prepare-data`) or the user's files at PATH, builds the ordering (`--order`, or `--protocol rs --seeds`,
+ * or the classes in ascending order), trains with the chosen strategy on the wasm (default in Node) or cpu backend,
+ * and prints `{matrix, metrics, backend, seconds, order, tasks, …}` as JSON. With several RS seeds it prints
+ * `{runs: [...]}`, one entry per ordering.
+ *
+ * Errors that are the user's to fix are `RunUsageError`s (the CLI exits with 2 and prints the message).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { allMetrics } from '../core/metrics/index';
+import { splitIntoTasks } from '../core/orderings/key';
+import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
+import { rsClassOrder } from '../core/protocols/rs';
+import { createDefaultRng } from '../core/random/default-rng';
+import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
+import { parseUserFiles } from '../data/parsers/index';
+import { isBackendName, selectBackend } from './backend';
+import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from './defaults';
+import { fromDecodedDataset, subsetPerClass } from './dataset';
+import { trainRun } from './trainer';
+import type { ImageDataset, ImageSplit, TrainRunConfig } from './types';
+
+export class RunUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunUsageError';
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+
+function int(v: Values, k: string, min: number): number | undefined {
+  const s = str(v, k);
+  if (s === undefined) return undefined;
+  if (!/^-?\d+$/.test(s.trim())) throw new RunUsageError(`--${k} must be a whole number; got "${s}".`);
+  const n = Number(s);
+  if (n < min) throw new RunUsageError(`--${k} must be at least ${min}; got ${n}.`);
+  return n;
+}
+
+function num(v: Values, k: string): number | undefined {
+  const s = str(v, k);
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (s.trim() === '' || !Number.isFinite(n)) throw new RunUsageError(`--${k} must be a number; got "${s}".`);
+  return n;
+}
+
+function intList(v: Values, k: string): number[] | undefined {
+  const s = str(v, k);
+  if (s === undefined) return undefined;
+  const parts = s.split(/[\s,]+/).filter(Boolean);
+  if (parts.length === 0) throw new RunUsageError(`--${k} is empty.`);
+  return parts.map((p) => {
+    if (!/^\d+$/.test(p)) throw new RunUsageError(`--${k}: "${p}" is not a class index.`);
+    return Number(p);
+  });
+}
+
+/** "0-9", "0,2,4", "0-2,7" → indices. */
+function rangeList(s: string, k: string): number[] {
+  const out: number[] = [];
+  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) throw new RunUsageError(`--${k}: "${part}" is not an index or a range like 0-9.`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a) throw new RunUsageError(`--${k}: range "${part}" runs backwards.`);
+    for (let i = a; i <= b; i++) out.push(i);
+  }
+  return out;
+}
+
+/** The built-in dataset `id`, read from public/data/ under `root`. */
+async function loadBuiltin(id: string, root: string): Promise<ImageDataset> {
+  try {
+    return fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join(root, 'public', p)))));
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/ENOENT|cannot read/.test(msg)) {
+      throw new RunUsageError(`The built-in dataset "${id}" is not prepared (${msg.split(';')[0]}): run "npm run prepare-data" first.`);
+    }
+    throw e;
+  }
+}
+
+/** Stratified seeded split of a train-only user dataset: 20% of each class become test data. */
+function splitTrainTest(images: ImageSplit, imageSize: number, numClasses: number): { train: ImageSplit; test: ImageSplit } {
+  const rng = createDefaultRng(0);
+  const isTest = new Uint8Array(images.labels.length);
+  for (let c = 0; c < numClasses; c++) {
+    const idx: number[] = [];
+    for (let i = 0; i < images.labels.length; i++) if (images.labels[i] === c) idx.push(i);
+    const perm = rng.permutation(idx.length);
+    const nTest = Math.round(0.2 * idx.length);
+    for (let k = 0; k < nTest; k++) isTest[idx[perm[k]]] = 1;
+  }
+  const take = (flag: number): ImageSplit => {
+    const keep: number[] = [];
+    isTest.forEach((f, i) => f === flag && keep.push(i));
+    const out = new Uint8Array(keep.length * imageSize);
+    keep.forEach((i, k) => out.set(images.images.subarray(i * imageSize, (i + 1) * imageSize), k * imageSize));
+    return { images: out, labels: Int32Array.from(keep, (i) => images.labels[i]) };
+  };
+  return { train: take(0), test: take(1) };
+}
+
+/** The user's files at PATH (a file, or a directory whose files belong together). */
+async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
+  const abs = resolve(path);
+  let files: string[];
+  try {
+    const st = await stat(abs);
+    files = st.isDirectory() ? (await readdir(abs)).sort().map((f) => join(abs, f)) : [abs];
+  } catch {
+    throw new RunUsageError(`--dataset "${path}" is neither a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}) nor a readable file or directory.`);
+  }
+  const named = [];
+  for (const f of files) {
+    if ((await stat(f)).isFile()) named.push({ name: basename(f), bytes: new Uint8Array(await readFile(f)) });
+  }
+  if (named.some((f) => /\.zip$/i.test(f.name))) {
+    throw new RunUsageError('A .zip of images needs an image decoder, which the command line does not have: load it in the app, or give IDX or CIFAR files.');
+  }
+  let parsed;
+  try {
+    parsed = await parseUserFiles(named);
+  } catch (e) {
+    throw new RunUsageError((e as Error).message);
+  }
+  const shape = parsed.train.shape;
+  const size = shape[0] * shape[1] * shape[2];
+  let maxLabel = 0;
+  for (const split of [parsed.train, parsed.test]) if (split) for (const y of split.labels) maxLabel = Math.max(maxLabel, y);
+  const classNames = parsed.train.classNames ?? Array.from({ length: maxLabel + 1 }, (_, k) => `class ${k}`);
+  let train: ImageSplit = { images: parsed.train.images, labels: parsed.train.labels };
+  let test: ImageSplit;
+  if (parsed.test) test = { images: parsed.test.images, labels: parsed.test.labels };
+  else {
+    ({ train, test } = splitTrainTest(train, size, classNames.length));
+    notes.push('the files have no test split: 20% of each class (numpy default_rng(0)) is held out as test data');
+  }
+  return { shape, classNames, train, test };
+}
+
+/** The orderings to run: --order, or RS with --seeds, or the classes in ascending order. */
+function orderings(v: Values, classes: number[]): { label: string; order: number[] }[] {
+  const order = intList(v, 'order');
+  const protocol = str(v, 'protocol');
+  if (order && protocol) throw new RunUsageError('Give either --order or --protocol, not both.');
+  if (order) {
+    const want = [...classes].sort((a, b) => a - b).join(',');
+    if ([...order].sort((a, b) => a - b).join(',') !== want) {
+      throw new RunUsageError(`--order must list each class of the run once (${classes.length} classes: ${classes.join(',')}); got ${order.join(',')}.`);
+    }
+    return [{ label: 'given order', order }];
+  }
+  if (protocol) {
+    if (protocol !== 'rs') {
+      throw new RunUsageError(`run supports --protocol rs; for ${protocol} orderings run "cil-lab orders … --protocol ${protocol}" and pass one with --order.`);
+    }
+    const seeds = intList(v, 'seeds') ?? [1993];
+    return seeds.map((s) => ({ label: `RS seed ${s}`, order: rsClassOrder(s, classes.length).map((i) => classes[i]) }));
+  }
+  return [{ label: 'ascending', order: classes.slice() }];
+}
+
+function strategyOptions(v: Values, strategy: StrategyId): Record<string, number> {
+  const out: Record<string, number> = {};
+  const memory = int(v, 'memory', 1);
+  if (memory !== undefined) {
+    if (!('memory' in STRATEGY_DEFAULTS[strategy])) {
+      const withMemory = STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]);
+      throw new RunUsageError(`--memory applies to ${withMemory.join(', ')}, not ${strategy}.`);
+    }
+    out.memory = memory;
+  }
+  return out;
+}
+
+/** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
+export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const datasetArg = str(v, 'dataset');
+  if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
+  const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
+  if (!STRATEGY_IDS.includes(strategy)) throw new RunUsageError(`Unknown --strategy "${strategy}": use ${STRATEGY_IDS.join(', ')}.`);
+  const modelKind = str(v, 'model') ?? 'mlp';
+  if (modelKind !== 'mlp' && modelKind !== 'cnn') throw new RunUsageError(`Unknown --model "${modelKind}": use mlp or cnn.`);
+  const backendArg = str(v, 'backend') ?? 'auto';
+  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new RunUsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+
+  const notes: string[] = [];
+  const builtin = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg);
+  let ds = builtin ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const trainPerClass = int(v, 'train-per-class', 1);
+  const testPerClass = int(v, 'test-per-class', 1);
+  if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
+
+  const classArg = str(v, 'classes');
+  const classes = classArg ? rangeList(classArg, 'classes') : ds.classNames.map((_, i) => i);
+  const bad = classes.find((c) => c >= ds.classNames.length);
+  if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${ds.classNames.length - 1}.`);
+  if (new Set(classes).size !== classes.length) throw new RunUsageError('--classes lists a class twice.');
+  let sizes: number[];
+  try {
+    const tasks = int(v, 'tasks', 1);
+    const given = str(v, 'task-sizes');
+    if (tasks === undefined && given === undefined) throw new RunUsageError('Give --tasks K or --task-sizes m1,m2,….');
+    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes: given ? given.split(',').map((s) => Number(s.trim())) : undefined });
+  } catch (e) {
+    if (e instanceof OrderingError) throw new RunUsageError(e.message);
+    throw e;
+  }
+
+  let hidden: number[] | undefined;
+  const hiddenArg = str(v, 'hidden');
+  if (hiddenArg) hidden = hiddenArg.split(',').map((s) => Number(s.trim()));
+  const base = {
+    seed: int(v, 'seed', Number.MIN_SAFE_INTEGER) ?? 0,
+    model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden } : { kind: 'cnn' as const },
+    epochs: int(v, 'epochs', 0),
+    firstTaskEpochs: int(v, 'first-epochs', 0),
+    lr: num(v, 'lr'),
+    batchSize: int(v, 'batch-size', 1),
+  };
+  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+
+  const runs = [];
+  for (const { label, order } of orderings(v, classes)) {
+    const tasks = splitIntoTasks(order, sizes);
+    const config = { ...base, tasks, strategy, strategyOptions: strategyOptions(v, strategy) } as TrainRunConfig;
+    const result = await trainRun(ds, config);
+    runs.push({
+      label,
+      dataset: builtin ? datasetArg : resolve(datasetArg),
+      classes: classes.map((c) => ds.classNames[c]),
+      order,
+      tasks: result.tasks,
+      strategy,
+      seed: result.config.seed,
+      matrix: result.matrix,
+      metrics: allMetrics(result.matrix, { untrained: result.untrained, testCounts: result.testCounts }),
+      untrained: result.untrained,
+      testCounts: result.testCounts,
+      trainCounts: result.trainCounts,
+      backend: result.backend,
+      seconds: Math.round(result.seconds * 1000) / 1000,
+      config: result.config,
+    });
+  }
+  for (const n of notes) options.onNote?.(n);
+  return JSON.stringify(runs.length === 1 ? runs[0] : { runs });
+}

@@ -1,0 +1,68 @@
+/**
+ * Cooperative pause / resume / cancel of a run (issue 3: "a run can be paused, resumed and cancelled").
+ *
+ * The trainer calls `await control.checkpoint()` between steps. Cancelling makes that call throw
+ * `RunCancelledError`, so the trainer's `finally` blocks dispose every tensor (no leak after a cancel); pausing
+ * makes it wait until `resume()`. A comlink facade exposes `pause`, `resume` and `cancel` as methods.
+ *
+ * Why the trainer also yields to the event loop every few milliseconds (`yieldToEventLoop`): a worker handles
+ * messages — the `pause()` call itself — only between macrotasks. Awaiting a microtask is not enough, and
+ * `tf.nextFrame` needs requestAnimationFrame, which a worker does not have; `setTimeout(0)` works in both.
+ */
+export class RunCancelledError extends Error {
+  constructor(message = 'The run was cancelled.') {
+    super(message);
+    this.name = 'RunCancelledError';
+  }
+}
+
+export type RunState = 'running' | 'paused' | 'cancelled';
+
+export class RunControl {
+  private stateValue: RunState = 'running';
+  private waiters: (() => void)[] = [];
+
+  /** Cancels when `signal` aborts (an AbortController from the caller). */
+  constructor(signal?: AbortSignal) {
+    if (signal) {
+      if (signal.aborted) this.cancel();
+      else signal.addEventListener('abort', () => this.cancel(), { once: true });
+    }
+  }
+
+  get state(): RunState {
+    return this.stateValue;
+  }
+
+  pause(): void {
+    if (this.stateValue === 'running') this.stateValue = 'paused';
+  }
+
+  resume(): void {
+    if (this.stateValue !== 'paused') return;
+    this.stateValue = 'running';
+    this.wake();
+  }
+
+  cancel(): void {
+    this.stateValue = 'cancelled';
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** Throws when cancelled; waits while paused. */
+  async checkpoint(): Promise<void> {
+    while (this.stateValue === 'paused') await new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (this.stateValue === 'cancelled') throw new RunCancelledError();
+  }
+}
+
+/** One macrotask turn: lets a worker receive messages (see the header). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

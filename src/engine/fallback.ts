@@ -1,0 +1,122 @@
+/**
+ * Backend fallback (issue 3: "A lost WebGPU device or a failed backend falls back to the next one and continues
+ * from the last finished task, with a visible notice").
+ *
+ * `withFallback(run, onNotice)` runs `run` on the current backend. The run saves a checkpoint after every
+ * finished task (`attempt.save`) and calls `attempt.guard()` between steps, which throws once the device is lost
+ * (watched through WebGPU's `device.lost` / WebGL's `webglcontextlost`). When the run fails for any reason other
+ * than a cancel or a config error, the next backend in the order webgpu → webgl → wasm → cpu that passes the probe
+ * takes over, `onNotice` says so, and `run` is called again with the last checkpoint: the run continues from the
+ * last finished task. Only when no backend is left does the last error propagate.
+ *
+ * `trainRunWithFallback` is the trainer wired to it.
+ */
+import { activeBackend, backendsAfter, probeBackend, watchBackendLoss, type BackendName } from './backend';
+import { TrainConfigError } from './config';
+import { RunCancelledError } from './control';
+import { StrategyConfigError } from './strategies/index';
+import { trainRun, type TrainHooks } from './trainer';
+import type { ImageDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
+
+export class BackendLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackendLostError';
+  }
+}
+
+export interface FallbackNotice {
+  /** the backend that failed */
+  from: string;
+  /** the backend that continues, null when none is left */
+  to: BackendName | null;
+  /** why the backend failed */
+  reason: string;
+  /** the task the run continues from (0 when no task had finished) */
+  resumeTask: number;
+  /** the text for the app's notice */
+  message: string;
+}
+
+export interface FallbackAttempt<C> {
+  backend: string;
+  /** the last checkpoint saved by an earlier attempt */
+  checkpoint: C | undefined;
+  save(checkpoint: C): void;
+  /** throws BackendLostError once the device of this attempt's backend is lost */
+  guard(): void;
+}
+
+function retriable(e: unknown): boolean {
+  return !(e instanceof RunCancelledError || e instanceof TrainConfigError || e instanceof StrategyConfigError);
+}
+
+export async function withFallback<T, C extends { nextTask?: number }>(
+  run: (attempt: FallbackAttempt<C>) => Promise<T>,
+  onNotice: (n: FallbackNotice) => void,
+): Promise<T> {
+  let checkpoint: C | undefined;
+  for (;;) {
+    const backend = activeBackend();
+    let lost: string | null = null;
+    const stopWatching = watchBackendLoss((reason) => (lost = reason));
+    try {
+      return await run({
+        backend,
+        checkpoint,
+        save: (c) => (checkpoint = c),
+        guard: () => {
+          if (lost !== null) throw new BackendLostError(lost);
+        },
+      });
+    } catch (e) {
+      if (!retriable(e)) throw e;
+      const reason = (e as Error).message ?? String(e);
+      const resumeTask = checkpoint?.nextTask ?? 0;
+      let next: BackendName | null = null;
+      for (const candidate of backendsAfter(backend)) {
+        try {
+          await probeBackend(candidate);
+          next = candidate;
+          break;
+        } catch {
+          // try the next one
+        }
+      }
+      onNotice({
+        from: backend,
+        to: next,
+        reason,
+        resumeTask,
+        message: next
+          ? `The ${backend} backend failed (${reason}); continuing on ${next} from task ${resumeTask + 1}.`
+          : `The ${backend} backend failed (${reason}) and no other backend is left.`,
+      });
+      if (!next) throw e;
+    } finally {
+      stopWatching();
+    }
+  }
+}
+
+/** trainRun with the backend fallback: resumes from the last finished task on the next backend. */
+export function trainRunWithFallback(
+  dataset: ImageDataset,
+  config: TrainRunConfig,
+  hooks: Omit<TrainHooks, 'resumeFrom' | 'guard'> & { onNotice?: (n: FallbackNotice) => void } = {},
+): Promise<TrainRunResult> {
+  const { onNotice, ...rest } = hooks;
+  return withFallback<TrainRunResult, RunCheckpoint>(
+    (attempt) =>
+      trainRun(dataset, config, {
+        ...rest,
+        resumeFrom: attempt.checkpoint,
+        guard: attempt.guard,
+        onCheckpoint: (c) => {
+          attempt.save(c);
+          rest.onCheckpoint?.(c);
+        },
+      }),
+    onNotice ?? (() => {}),
+  );
+}

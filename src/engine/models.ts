@@ -1,0 +1,216 @@
+/**
+ * The two networks of issue 3, written with tfjs-core ops over plain weight tensors:
+ *
+ * - MLP: input (flattened) → hidden widths (ReLU) → one output unit per class of the run.
+ * - CNN: 2 × [conv 3×3 'same' + ReLU + max-pool 2×2] → dense (ReLU) → one output unit per class.
+ *
+ * Why plain tensors and not tfjs-layers: a network is then just a list of weight tensors and one forward
+ * function, so snapshotting (checkpoints), cloning (the frozen old model of LwF/iCaRL), restoring (GDumb's
+ * retraining from scratch) and, later, stacking are copies of typed arrays.
+ *
+ * Class-incremental learning keeps a single output head over all classes (SCIENCE.md conventions); output unit u
+ * is the u-th class of the ordering (tasks concatenated), so the classes seen after task t are a prefix of the
+ * head and "masking not-yet-seen logits" is a slice (see the `head` option in defaults.ts and each strategy).
+ *
+ * Initialisation is seeded from our numpy-compatible generator, never from tfjs's random ops (which differ by
+ * backend): He-uniform (limit √(6/fan_in)) for layers followed by ReLU, Glorot-uniform (√(6/(fan_in+fan_out)))
+ * for the output layer, zero biases — the Keras/PyTorch conventions for these activations.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { createDefaultRng } from '../core/random/default-rng';
+
+export interface NetworkSpec {
+  kind: 'mlp' | 'cnn';
+  /** [height, width, channels] of one input image */
+  inputShape: [number, number, number];
+  /** output units (all classes of the run) */
+  outputs: number;
+  /** MLP hidden widths */
+  hidden?: number[];
+  /** CNN: filters of the two conv blocks, and the dense width */
+  filters?: number[];
+  dense?: number;
+}
+
+export interface ParamInfo {
+  name: string;
+  shape: number[];
+  init: 'he' | 'glorot' | 'zeros';
+  fanIn: number;
+  fanOut: number;
+}
+
+/** Spatial size after a 2×2 max-pool with stride 2 and 'same' padding. */
+const pooled = (n: number): number => Math.ceil(n / 2);
+
+/** The weight tensors of a network, in forward order. */
+export function paramInfo(spec: NetworkSpec): ParamInfo[] {
+  const [h, w, c] = spec.inputShape;
+  const out: ParamInfo[] = [];
+  const dense = (name: string, fanIn: number, fanOut: number, init: 'he' | 'glorot'): void => {
+    out.push({ name: `${name}/kernel`, shape: [fanIn, fanOut], init, fanIn, fanOut });
+    out.push({ name: `${name}/bias`, shape: [fanOut], init: 'zeros', fanIn, fanOut });
+  };
+  if (spec.kind === 'mlp') {
+    let width = h * w * c;
+    (spec.hidden ?? []).forEach((units, i) => {
+      dense(`hidden${i + 1}`, width, units, 'he');
+      width = units;
+    });
+    dense('output', width, spec.outputs, 'glorot');
+    return out;
+  }
+  const filters = spec.filters ?? [];
+  if (filters.length !== 2) throw new Error(`The CNN has two conv blocks: give 2 filter counts, got ${filters.length}.`);
+  let ch = c;
+  let hh = h;
+  let ww = w;
+  filters.forEach((f, i) => {
+    out.push({ name: `conv${i + 1}/kernel`, shape: [3, 3, ch, f], init: 'he', fanIn: 9 * ch, fanOut: 9 * f });
+    out.push({ name: `conv${i + 1}/bias`, shape: [f], init: 'zeros', fanIn: 9 * ch, fanOut: 9 * f });
+    ch = f;
+    hh = pooled(hh);
+    ww = pooled(ww);
+  });
+  const flat = hh * ww * ch;
+  const d = spec.dense ?? 128;
+  dense('dense', flat, d, 'he');
+  dense('output', d, spec.outputs, 'glorot');
+  return out;
+}
+
+/** Seeded initial weights (see the header for the scheme). Same spec + seed → the same numbers everywhere. */
+export function initWeights(spec: NetworkSpec, seed: number): Float32Array[] {
+  const rng = createDefaultRng(seed >>> 0);
+  return paramInfo(spec).map((p) => {
+    const n = p.shape.reduce((a, b) => a * b, 1);
+    const out = new Float32Array(n);
+    if (p.init === 'zeros') return out;
+    const limit = p.init === 'he' ? Math.sqrt(6 / p.fanIn) : Math.sqrt(6 / (p.fanIn + p.fanOut));
+    for (let i = 0; i < n; i++) out[i] = (2 * rng.random() - 1) * limit;
+    return out;
+  });
+}
+
+/**
+ * Native tf.conv2d only on the GPU backends. tfjs-backend-wasm 4.22 has no Conv2DBackpropFilter kernel (the
+ * weight gradient), and tfjs-backend-cpu's conv gradients are plain JS loops about 5× slower than the im2col
+ * form below (measured: 8×8×16 → 32 filters, batch 32, forward + backward: 934 ms vs 169 ms).
+ */
+function useNativeConv(): boolean {
+  const b = tf.getBackend();
+  return (b === 'webgl' || b === 'webgpu') && tf.getKernel('Conv2DBackpropFilter', b) !== undefined;
+}
+
+/**
+ * 3×3 convolution, stride 1, 'same' padding (cross-correlation, as tf.conv2d). Off the GPU the same operation is
+ * written as im2col — the nine shifted views concatenated along channels, times the kernel reshaped to [9·C, F] —
+ * whose gradients need only pad, slice, concat and matMul, which every backend has.
+ */
+export function conv3x3Same(x: tf.Tensor4D, kernel: tf.Tensor): tf.Tensor4D {
+  if (useNativeConv()) return tf.conv2d(x, kernel as tf.Tensor4D, 1, 'same');
+  const [b, h, w, c] = x.shape;
+  const f = kernel.shape[3] as number;
+  const padded = tf.pad(x, [
+    [0, 0],
+    [1, 1],
+    [1, 1],
+    [0, 0],
+  ]);
+  const views: tf.Tensor4D[] = [];
+  for (let dy = 0; dy < 3; dy++) for (let dx = 0; dx < 3; dx++) views.push(tf.slice(padded, [0, dy, dx, 0], [b, h, w, c]));
+  const cols = tf.reshape(tf.concat(views, 3), [b * h * w, 9 * c]);
+  return tf.reshape(tf.matMul(cols, tf.reshape(kernel, [9 * c, f])), [b, h, w, f]);
+}
+
+/** A network: weight tensors (Variables when trainable) and its forward passes. */
+export interface Network {
+  readonly spec: NetworkSpec;
+  readonly info: ParamInfo[];
+  /** weight tensors in `info` order */
+  readonly params: tf.Tensor[];
+  /** the same tensors as Variables (empty for a frozen network) */
+  readonly variables: tf.Variable[];
+  /** width of the penultimate layer (what `features` returns) */
+  readonly featureSize: number;
+  /** penultimate-layer activations [n, featureSize] (the input, flattened, for an MLP without hidden layers) */
+  features(x: tf.Tensor4D): tf.Tensor2D;
+  /** output layer on features: logits over every output unit [n, outputs] */
+  head(features: tf.Tensor2D): tf.Tensor2D;
+  /** logits over every output unit [n, outputs] */
+  logits(x: tf.Tensor4D): tf.Tensor2D;
+  /** copies of the weights (reads back from the device) */
+  readWeights(): Promise<Float32Array[]>;
+  /** overwrite the weights (copies `weights`) */
+  setWeights(weights: Float32Array[]): void;
+  dispose(): void;
+}
+
+function checkWeights(info: ParamInfo[], weights: Float32Array[]): void {
+  if (weights.length !== info.length) throw new Error(`Expected ${info.length} weight arrays, got ${weights.length}.`);
+  info.forEach((p, i) => {
+    const n = p.shape.reduce((a, b) => a * b, 1);
+    if (weights[i].length !== n) throw new Error(`Weight ${p.name}: expected ${n} values, got ${weights[i].length}.`);
+  });
+}
+
+/** Build a network from weights. `trainable: false` gives a frozen copy (plain tensors, no gradients). */
+export function createNetwork(spec: NetworkSpec, weights: Float32Array[], options: { trainable?: boolean } = {}): Network {
+  const info = paramInfo(spec);
+  checkWeights(info, weights);
+  const trainable = options.trainable ?? true;
+  const params: tf.Tensor[] = info.map((p, i) => {
+    const t = tf.tensor(weights[i].slice(), p.shape, 'float32');
+    if (!trainable) return t;
+    const v = tf.variable(t, true);
+    t.dispose();
+    return v;
+  });
+  const variables = trainable ? (params as tf.Variable[]) : [];
+  const nHidden = spec.kind === 'mlp' ? (spec.hidden ?? []).length : 0;
+  const [h, w, c] = spec.inputShape;
+  const featureSize = spec.kind === 'mlp' ? (nHidden > 0 ? (spec.hidden as number[])[nHidden - 1] : h * w * c) : (spec.dense ?? 128);
+  const outIdx = info.length - 2;
+
+  const features = (x: tf.Tensor4D): tf.Tensor2D =>
+    tf.tidy(() => {
+      const n = x.shape[0];
+      if (spec.kind === 'mlp') {
+        let a = tf.reshape(x, [n, h * w * c]) as tf.Tensor2D;
+        for (let l = 0; l < nHidden; l++) a = tf.relu(tf.add(tf.matMul(a, params[2 * l] as tf.Tensor2D), params[2 * l + 1])) as tf.Tensor2D;
+        return a;
+      }
+      let a: tf.Tensor4D = x;
+      for (let l = 0; l < 2; l++) {
+        a = tf.relu(tf.add(conv3x3Same(a, params[2 * l]), params[2 * l + 1])) as tf.Tensor4D;
+        a = tf.maxPool(a, 2, 2, 'same');
+      }
+      const flat = tf.reshape(a, [n, a.shape[1] * a.shape[2] * a.shape[3]]);
+      return tf.relu(tf.add(tf.matMul(flat, params[4] as tf.Tensor2D), params[5])) as tf.Tensor2D;
+    });
+  const head = (f: tf.Tensor2D): tf.Tensor2D => tf.tidy(() => tf.add(tf.matMul(f, params[outIdx] as tf.Tensor2D), params[outIdx + 1]) as tf.Tensor2D);
+  return {
+    spec,
+    info,
+    params,
+    variables,
+    featureSize,
+    features,
+    head,
+    logits: (x) => tf.tidy(() => head(features(x))),
+    async readWeights() {
+      const data = await Promise.all(params.map((p) => p.data()));
+      return data.map((d) => Float32Array.from(d as Float32Array));
+    },
+    setWeights(ws) {
+      if (!trainable) throw new Error('A frozen network cannot be overwritten; build a new one.');
+      checkWeights(info, ws);
+      tf.tidy(() => {
+        variables.forEach((v, i) => v.assign(tf.tensor(ws[i].slice(), info[i].shape, 'float32')));
+      });
+    },
+    dispose() {
+      for (const p of params) p.dispose();
+    },
+  };
+}

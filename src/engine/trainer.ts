@@ -1,0 +1,313 @@
+/**
+ * One run = one ordering × one strategy × one seed (issue 3). Plain data in (dataset, config), plain data out
+ * (R, the untrained accuracies, counts, optional softmax outputs), progress through a callback: a comlink facade
+ * is `expose({ trainRun: (d, c, cb) => trainRun(d, c, { onProgress: cb }) })` plus pause/resume/cancel methods
+ * on a RunControl.
+ *
+ * Per task t (0-based):
+ * 1. every random choice of the task comes from `taskTrainingSeed(seed, tasks, t)` (the prefix rule of
+ *    training-seeds.ts) through seeds.ts's purpose streams: batch order, calibration split, memory selection,
+ *    Fisher samples, GDumb's re-initialisation. The initial weights come from the experiment seed alone.
+ *    There is no dropout and no augmentation.
+ * 2. a fresh optimiser, Adam by default (PyCIL and Avalanche also start each task with a new optimiser; it also makes a checkpoint
+ *    between tasks complete without optimiser state);
+ * 3. `epochs` passes (the first task: `firstTaskEpochs`) over a seeded permutation of the strategy's training
+ *    set, batches of `batchSize` (the last one smaller), loss = cross-entropy over the head width + the
+ *    strategy's terms;
+ * 4. the strategy's `afterTask`, then row t of R: accuracy on every task's test data (upper triangle included;
+ *    with the default 'seen' head the classes of future tasks cannot be predicted yet, so that part is 0 by
+ *    construction), and, when asked, softmax outputs on every task's calibration and test data;
+ * 5. the strategy's task tensors are released: `tf.memory().numTensors` is back at its value from before task 0
+ *    (reported to `onTaskEnd`; a test checks it for every strategy).
+ *
+ * The untrained model's accuracy b_j (SCIENCE.md §4, FWT) is measured once, before task 0, with the prediction
+ * rule of the entry FWT compares it with, R[j−1][j]: with the 'all' head an arg-max over every output unit (chance
+ * level), with the 'seen' head an arg-max over the classes seen before task j — which never include task j's
+ * classes, so b_j = 0 like R[j−1][j] itself, and FWT is 0: a growing head cannot transfer forward to classes it
+ * cannot predict yet. Use `head: 'all'` for a non-degenerate FWT.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { ensureBackend } from './backend';
+import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
+import { resolveTrainConfig, TrainConfigError } from './config';
+import { RunControl, yieldToEventLoop } from './control';
+import { batchImages, validateDataset } from './dataset';
+import { ensureGradients } from './gradients';
+import { accuracyOn, softmaxOn, unitsOf, type ScoreFn } from './evaluate';
+import { batchAccuracy, crossEntropy, headPrefix } from './losses';
+import { createNetwork, initWeights, type Network, type NetworkSpec } from './models';
+import { planRun, type RunPlan } from './plan';
+import { deriveSeed, STREAM, streamRng } from './seeds';
+import { createStrategy, type Strategy, type TaskContext } from './strategies/index';
+import type { ImageDataset, ProbsRecord, ProgressEvent, ResolvedTrainConfig, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
+
+export interface TaskEndEvent {
+  task: number;
+  /** row `task` of R */
+  row: number[];
+  /** tf.memory().numTensors after the task's cleanup, and the value it must equal */
+  numTensors: number;
+  baselineTensors: number;
+  /** tf.memory().numBytes after the task */
+  numBytes: number;
+}
+
+export interface TrainHooks {
+  onProgress?: (e: ProgressEvent) => void;
+  /** pause / resume / cancel (control.ts) */
+  control?: RunControl;
+  /** called after every task with a checkpoint to resume from (a deep copy: the receiver owns it) */
+  onCheckpoint?: (c: RunCheckpoint) => void;
+  /** continue a run from a checkpoint of the same config */
+  resumeFrom?: RunCheckpoint;
+  onTaskEnd?: (e: TaskEndEvent) => void;
+  /** called between steps; throws when the backend is gone (fallback.ts) */
+  guard?: () => void;
+}
+
+function networkSpec(ds: ImageDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
+  const m = cfg.model;
+  return m.kind === 'mlp'
+    ? { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden }
+    : { kind: 'cnn', inputShape: ds.shape, outputs, filters: m.filters, dense: m.dense };
+}
+
+function safeDispose(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // a backend that died mid-run may refuse to free; nothing else to do
+  }
+}
+
+/** The seed of the initial weights: the experiment seed only, so every ordering starts from the same model. */
+export function initialWeightsSeed(seed: number): number {
+  return deriveSeed(seed, STREAM.init);
+}
+
+export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, hooks: TrainHooks = {}): Promise<TrainRunResult> {
+  const started = performance.now();
+  await ensureGradients();
+  await ensureBackend();
+  const cfg = resolveTrainConfig(config);
+  validateDataset(dataset);
+  const plan = planRun(dataset, cfg);
+  const K = plan.tasks.length;
+  // what determines the numbers (how often progress is read back or the loop yields does not)
+  const configKey = JSON.stringify({ ...cfg, progressEvery: undefined, yieldEveryMs: undefined });
+  const resume = hooks.resumeFrom;
+  if (resume) {
+    const why = checkpointMismatch(resume, configKey, K);
+    if (why) throw new TrainConfigError(`Cannot resume: ${why}.`);
+  }
+  const spec = networkSpec(dataset, cfg, plan.outputs);
+  const network = createNetwork(spec, resume ? resume.weights : initWeights(spec, initialWeightsSeed(cfg.seed)));
+  const strategy = createStrategy(cfg.strategy, cfg.strategyOptions as never);
+  const state: { optimizer: tf.Optimizer | null } = { optimizer: null };
+  try {
+    if (resume) strategy.setState(cloneState(resume.strategy));
+    const baselineTensors = tf.memory().numTensors;
+    const testUnits = plan.tasks.map((tp) => unitsOf(dataset.test, tp.test, plan.unitOfClass));
+    const untrained: number[] = [];
+    if (resume) untrained.push(...resume.untrained);
+    else {
+      // the prediction rule of R[j−1][j], which FWT subtracts b_j from (see the header): with the 'seen' head the
+      // units before task j never include task j's units, so b_j is 0 without evaluating
+      const full: ScoreFn = (x) => network.logits(x);
+      for (let j = 0; j < K; j++) {
+        untrained.push(cfg.head === 'all' ? await accuracyOn(dataset, dataset.test, plan.tasks[j].test, testUnits[j], full, cfg.evalBatchSize) : 0);
+      }
+    }
+    const matrix: number[][] = resume ? resume.matrix.map((r) => r.slice()) : [];
+    const probs: ProbsRecord[] = resume ? cloneCheckpoint(resume).probs : [];
+    const backends = resume ? resume.backends.slice() : [];
+    if (backends[backends.length - 1] !== tf.getBackend()) backends.push(tf.getBackend());
+    const clock = { lastYield: performance.now() };
+    const pausePoint = async (): Promise<void> => {
+      await hooks.control?.checkpoint();
+      hooks.guard?.();
+      if (performance.now() - clock.lastYield >= cfg.yieldEveryMs) {
+        await yieldToEventLoop();
+        clock.lastYield = performance.now();
+        await hooks.control?.checkpoint();
+        hooks.guard?.();
+      }
+    };
+
+    for (let t = resume ? resume.nextTask : 0; t < K; t++) {
+      await pausePoint();
+      const ctx = taskContext(t, dataset, cfg, plan, network, spec, pausePoint);
+      await strategy.beforeTask(ctx);
+      const set = strategy.trainingSet(ctx);
+      const epochs = t === 0 ? cfg.firstTaskEpochs : cfg.epochs;
+      if (set && set.length > 0 && epochs > 0) {
+        state.optimizer = cfg.optimizer === 'sgd' ? tf.train.sgd(cfg.lr) : tf.train.adam(cfg.lr, cfg.beta1, cfg.beta2, cfg.epsilon);
+        await trainTask(ctx, strategy, state.optimizer, set, epochs, cfg, hooks, pausePoint);
+        state.optimizer.dispose();
+        state.optimizer = null;
+      }
+      await strategy.afterTask(ctx);
+
+      const score: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), ctx.headWidth);
+      const row: number[] = [];
+      for (let j = 0; j < K; j++) row.push(await accuracyOn(dataset, dataset.test, plan.tasks[j].test, testUnits[j], score, cfg.evalBatchSize));
+      if (cfg.probs) {
+        const width = cfg.probs.softmax === 'seen' ? ctx.seen : ctx.outputs;
+        const probScore: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), width);
+        for (let j = 0; j < K; j++) {
+          const tp = plan.tasks[j];
+          for (const split of ['calibration', 'test'] as const) {
+            const examples = split === 'test' ? tp.test : tp.calibration;
+            if (examples.length === 0) continue;
+            const source = split === 'test' ? dataset.test : dataset.train;
+            const out = await softmaxOn(dataset, source, examples, probScore, cfg.evalBatchSize);
+            probs.push({ afterTask: t, split, taskIndex: j, probs: out.probs, width: out.width, labels: unitsOf(source, examples, plan.unitOfClass) });
+          }
+        }
+      }
+      strategy.dispose();
+      matrix.push(row);
+      const mem = tf.memory();
+      hooks.onTaskEnd?.({ task: t, row: row.slice(), numTensors: mem.numTensors, baselineTensors, numBytes: mem.numBytes });
+      if (hooks.onCheckpoint) {
+        hooks.onCheckpoint(
+          cloneCheckpoint({
+            version: 1,
+            configKey,
+            nextTask: t + 1,
+            weights: await network.readWeights(),
+            strategy: strategy.getState(),
+            matrix,
+            untrained,
+            probs,
+            backends,
+            seconds: (resume?.seconds ?? 0) + (performance.now() - started) / 1000,
+          }),
+        );
+      }
+    }
+    return {
+      matrix,
+      untrained,
+      testCounts: plan.tasks.map((tp) => tp.test.length),
+      trainCounts: plan.tasks.map((tp) => tp.train.length),
+      calibrationCounts: plan.tasks.map((tp) => tp.calibration.length),
+      tasks: cfg.tasks.map((c) => c.slice()),
+      classOrder: plan.classOrder.slice(),
+      backend: tf.getBackend(),
+      backends,
+      seconds: (resume?.seconds ?? 0) + (performance.now() - started) / 1000,
+      config: cfg,
+      ...(cfg.probs ? { probs } : {}),
+    };
+  } finally {
+    const opt = state.optimizer;
+    if (opt) safeDispose(() => opt.dispose());
+    safeDispose(() => strategy.dispose());
+    safeDispose(() => network.dispose());
+  }
+}
+
+function taskContext(
+  t: number,
+  dataset: ImageDataset,
+  cfg: ResolvedTrainConfig,
+  plan: RunPlan,
+  network: Network,
+  spec: NetworkSpec,
+  pausePoint: () => Promise<void>,
+): TaskContext {
+  const tp = plan.tasks[t];
+  const seen = tp.firstUnit + tp.classes.length;
+  const unitOf = (e: number): number => plan.unitOfClass[dataset.train.labels[e]];
+  return {
+    t,
+    taskCount: plan.tasks.length,
+    seenBefore: tp.firstUnit,
+    seen,
+    outputs: plan.outputs,
+    headWidth: cfg.head === 'seen' ? seen : plan.outputs,
+    network,
+    dataset,
+    taskSeed: tp.seed,
+    evalBatchSize: cfg.evalBatchSize,
+    trainExamples(u) {
+      if (!(u >= 0 && u <= t)) throw new RangeError(`Task ${t} cannot see the training data of task ${u}.`);
+      return plan.tasks[u].train;
+    },
+    unitOf,
+    rng: (stream) => streamRng(tp.seed, stream),
+    batch: (examples) => ({
+      x: batchImages(dataset, dataset.train, examples),
+      y: tf.tensor1d(Int32Array.from(examples, unitOf), 'int32'),
+    }),
+    async trainFeatures(examples) {
+      const d = network.featureSize;
+      const out = new Float32Array(examples.length * d);
+      for (let at = 0; at < examples.length; at += cfg.evalBatchSize) {
+        const idx = examples.subarray(at, Math.min(examples.length, at + cfg.evalBatchSize));
+        const f = tf.tidy(() => network.features(batchImages(dataset, dataset.train, idx)));
+        out.set((await f.data()) as Float32Array, at * d);
+        f.dispose();
+      }
+      return out;
+    },
+    initialWeights: (seed) => initWeights(spec, seed),
+    checkpoint: pausePoint,
+  };
+}
+
+async function trainTask(
+  ctx: TaskContext,
+  strategy: Strategy,
+  optimizer: tf.Optimizer,
+  set: Int32Array,
+  epochs: number,
+  cfg: ResolvedTrainConfig,
+  hooks: TrainHooks,
+  pausePoint: () => Promise<void>,
+): Promise<void> {
+  const rng = ctx.rng('batches');
+  const n = set.length;
+  const steps = Math.ceil(n / cfg.batchSize);
+  const vars = ctx.network.variables;
+  let counter = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    const perm = rng.permutation(n);
+    for (let s = 0; s < steps; s++) {
+      await pausePoint();
+      counter++;
+      const report = hooks.onProgress !== undefined && (counter % cfg.progressEvery === 0 || s === steps - 1);
+      const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize)), (k) => set[k]);
+      const { x, y } = ctx.batch(idx);
+      const held: tf.Tensor[] = [x, y];
+      try {
+        const accHolder: tf.Scalar[] = [];
+        const { value, grads } = tf.tidy(() =>
+          tf.variableGrads(() => {
+            const logits = headPrefix(ctx.network.logits(x), ctx.headWidth);
+            if (report) accHolder.push(tf.keep(batchAccuracy(logits, y)));
+            const ce = crossEntropy(logits, y);
+            const extra = strategy.lossTerms?.(ctx, { x, labels: y, logits }) ?? null;
+            return extra ? tf.add(ce, extra) : ce;
+          }, vars),
+        );
+        held.push(value, ...accHolder, ...Object.values(grads));
+        let applied = grads;
+        if (strategy.adjustGradients) {
+          applied = strategy.adjustGradients(ctx, grads);
+          if (applied !== grads) held.push(...Object.values(applied));
+        }
+        optimizer.applyGradients(applied);
+        strategy.afterStep?.(ctx, applied);
+        if (report && hooks.onProgress) {
+          const loss = (await value.data())[0];
+          const accuracy = accHolder.length > 0 ? (await accHolder[0].data())[0] : NaN;
+          hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss, accuracy, tasks: ctx.taskCount, epochs });
+        }
+      } finally {
+        for (const h of held) h.dispose();
+      }
+    }
+  }
+}
