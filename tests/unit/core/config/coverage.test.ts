@@ -1,0 +1,92 @@
+/**
+ * The config's frozen v1 fill-ins against the code they mirror (schema.ts header). When one of these fails, the
+ * engine/data/core default moved: the config's fill-in must NOT follow silently (that would change what existing
+ * links mean) — decide explicitly (keep the fill-in, or make schema v2) and update this test.
+ */
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_CLASS_LIST_IDS, getClassList } from '../../../../src/core/classes/builtin';
+import {
+  BUILTIN_DATASET_REFS,
+  STRATEGY_IDS,
+  STRATEGY_OPTION_FILL,
+  datasetClassListId,
+  datasetHasImages,
+  defaultConfig,
+  protocolOptionsOf,
+  trainingOptionsOf,
+  validateConfig,
+  type ClipWeightSource,
+  type ExperimentConfig,
+} from '../../../../src/core/config/schema';
+import { DEFAULT_EXACT_LIMIT } from '../../../../src/core/protocols/exact';
+import { DEFAULT_RS_SEEDS } from '../../../../src/core/protocols/rs';
+import { PROTOCOL_IDS, type ProtocolOptions } from '../../../../src/core/protocols/types';
+import { DEFAULT_PROMPT } from '../../../../src/core/similarity/prompts';
+import { BUILTIN_DATASETS } from '../../../../src/data/registry';
+import { CLIP_DTYPES, CLIP_MODELS, type WeightSource } from '../../../../src/engine/clip/text-embedder';
+import { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, STRATEGY_DEFAULTS, TRAINER_DEFAULTS } from '../../../../src/engine/defaults';
+import type { TrainRunConfig } from '../../../../src/engine/types';
+
+describe('the config covers the code it configures', () => {
+  const d = defaultConfig();
+
+  it('built-in datasets: every image dataset of src/data and every class list of src/core', () => {
+    for (const ds of BUILTIN_DATASETS) {
+      expect(BUILTIN_DATASET_REFS).toContain(ds.id);
+      expect(datasetHasImages(ds.id)).toBe(true);
+      expect(datasetClassListId(ds.id)).toBe(ds.classListId);
+    }
+    for (const id of BUILTIN_CLASS_LIST_IDS) expect(BUILTIN_DATASET_REFS).toContain(id);
+    const imageIds = BUILTIN_DATASETS.map((x) => x.id as string);
+    for (const id of BUILTIN_DATASET_REFS) {
+      expect(() => getClassList(datasetClassListId(id))).not.toThrow();
+      expect(datasetHasImages(id)).toBe(imageIds.includes(id));
+    }
+  });
+
+  it('protocols (src/core/protocols)', () => {
+    expect(d.protocols.enabled).toEqual([...PROTOCOL_IDS]);
+    expect(d.protocols.rsSeeds).toEqual([...DEFAULT_RS_SEEDS]);
+    expect(d.protocols.exactLimit).toBe(DEFAULT_EXACT_LIMIT);
+    // every ProtocolOptions field is reachable from the config
+    const opts: Required<ProtocolOptions> = protocolOptionsOf(d) as Required<ProtocolOptions>;
+    expect(Object.keys(opts).sort()).toEqual(['distribution', 'exactLimit', 'medianSeed', 'msSamples', 'msSeed', 'protocols', 'rsSeeds']);
+  });
+
+  it('training engine defaults (src/engine/defaults.ts)', () => {
+    expect(d.training.lr).toBe(TRAINER_DEFAULTS.lr);
+    expect(d.training.batchSize).toBe(TRAINER_DEFAULTS.batchSize);
+    expect(d.training.epochs).toBe(TRAINER_DEFAULTS.epochs);
+    expect(d.training.optimiser).toEqual({ kind: 'adam', beta1: TRAINER_DEFAULTS.beta1, beta2: TRAINER_DEFAULTS.beta2, epsilon: TRAINER_DEFAULTS.epsilon });
+    expect(d.training.head).toBe(TRAINER_DEFAULTS.head);
+    expect(d.model).toEqual({ kind: 'mlp', hidden: MODEL_DEFAULTS.mlp.hidden });
+    expect(validateConfig({ model: { kind: 'cnn' } }).config.model).toEqual({ kind: 'cnn', ...MODEL_DEFAULTS.cnn });
+    expect(d.conformal.calibrationRatio).toBe(CALIBRATION_DEFAULTS.ratio);
+    expect(d.conformal.softmax).toBe(CALIBRATION_DEFAULTS.softmax);
+  });
+
+  it('strategies and every hyper-parameter', () => {
+    expect([...STRATEGY_IDS].sort()).toEqual(Object.keys(STRATEGY_DEFAULTS).sort());
+    for (const id of STRATEGY_IDS) expect(STRATEGY_OPTION_FILL[id]).toEqual(STRATEGY_DEFAULTS[id]);
+  });
+
+  it('CLIP (src/engine/clip, src/core/similarity/prompts.ts)', () => {
+    const clip = validateConfig({ similarity: { kind: 'clip' } }).config.similarity;
+    expect(clip.kind === 'clip' && clip.model).toBe(CLIP_MODELS[0].id);
+    expect(CLIP_DTYPES).toContain(clip.kind === 'clip' && clip.dtype);
+    expect(clip.kind === 'clip' && clip.prompt).toEqual(DEFAULT_PROMPT);
+    for (const m of CLIP_MODELS) expect(validateConfig({ similarity: { kind: 'clip', model: m.id } }).errors).toEqual([]);
+    // type-level: the config's weight source is the embedder's
+    const w: WeightSource = { kind: 'mirror', url: 'https://x/' } satisfies ClipWeightSource;
+    const back: ClipWeightSource = w;
+    expect(back.kind).toBe('mirror');
+  });
+
+  it('the engine run settings come from the config (type-checked against TrainRunConfig)', () => {
+    const forgetting: ExperimentConfig = validateConfig({ lab: 'forgetting', model: { kind: 'cnn' } }).config;
+    const run: TrainRunConfig = { strategy: 'finetune', tasks: [[0, 1]], seed: 0, ...trainingOptionsOf(forgetting) };
+    expect(run.probs).toEqual({ calibrationRatio: 0.1, softmax: 'seen' });
+    expect(run.model).toEqual({ kind: 'cnn', filters: [16, 32], dense: 128 });
+    expect(trainingOptionsOf(d).probs).toBeUndefined();
+  });
+});
