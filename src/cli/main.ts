@@ -27,6 +27,7 @@ import { runCommand } from '../engine/cli-run';
 import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
 import { conformalCommand } from './conformal';
+import { cpcfCommand } from './cpcf';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -45,6 +46,7 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
   cil-lab stats --values F.json   → moments, Box-Cox λ, Shapiro–Wilk / D'Agostino K² / KS before and after Box-Cox
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
+  cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
@@ -158,6 +160,7 @@ const OPTIONS = {
   calibration: { type: 'string' },
   test: { type: 'string' },
   alpha: { type: 'string' },
+  'calibration-ratio': { type: 'string' },
   score: { type: 'string' },
   values: { type: 'string' },
   truth: { type: 'string' },
@@ -319,6 +322,8 @@ function run(argv: string[]): string | Promise<string> {
       return runCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'conformal':
       return conformalCommand(v);
+    case 'cpcf':
+      return cpcfCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'stats':
       return statsCommand(v);
     default:

@@ -183,7 +183,17 @@ function strategyOptions(v: Values, strategy: StrategyId): Record<string, number
 }
 
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
-export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+/** What a caller may add to each run: recorded softmax outputs (CPCF), and extra report fields from the result. */
+export interface RunExtras {
+  probs?: TrainRunConfig['probs'];
+  report?: (result: Awaited<ReturnType<typeof trainRun>>) => Record<string, unknown>;
+}
+
+export async function runCommand(
+  v: Values,
+  options: { root: string; onNote?: (note: string) => void },
+  extras: RunExtras = {},
+): Promise<string> {
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
   const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
@@ -232,7 +242,7 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
   const runs = [];
   for (const { label, order } of orderings(v, classes)) {
     const tasks = splitIntoTasks(order, sizes);
-    const config = { ...base, tasks, strategy, strategyOptions: strategyOptions(v, strategy) } as TrainRunConfig;
+    const config = { ...base, tasks, strategy, strategyOptions: strategyOptions(v, strategy), probs: extras.probs } as TrainRunConfig;
     const result = await trainRun(ds, config);
     runs.push({
       label,
@@ -250,6 +260,7 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
       backend: result.backend,
       seconds: Math.round(result.seconds * 1000) / 1000,
       config: result.config,
+      ...(extras.report ? extras.report(result) : {}),
     });
   }
   for (const n of notes) options.onNote?.(n);
