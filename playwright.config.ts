@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser. WebGPU works on SwiftShader with --enable-unsafe-webgpu.
+// PW_PORT picks another port for the preview server (several checkouts testing on one machine).
+const port = Number(process.env.PW_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
@@ -8,7 +11,7 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -24,8 +27,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite build && npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
   },

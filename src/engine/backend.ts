@@ -130,15 +130,56 @@ export interface BackendInfo {
   tried: BackendAttempt[];
 }
 
+/** Does this GPU backend run on a software rasteriser (SwiftShader, llvmpipe…)? Best effort; false when unknown. */
+export async function isSoftwareGpu(name: 'webgpu' | 'webgl'): Promise<boolean> {
+  const soft = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+  try {
+    if (name === 'webgpu') {
+      const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator?.gpu;
+      const adapter = (await gpu?.requestAdapter()) as
+        | { isFallbackAdapter?: boolean; info?: { architecture?: string; description?: string; vendor?: string } }
+        | null
+        | undefined;
+      if (!adapter) return false;
+      const info = adapter.info ?? {};
+      return Boolean(adapter.isFallbackAdapter) || soft.test(`${info.architecture ?? ''} ${info.description ?? ''} ${info.vendor ?? ''}`);
+    }
+    const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(k: string): unknown } };
+    if (!g.OffscreenCanvas) return false;
+    const gl = new g.OffscreenCanvas(1, 1).getContext('webgl2') as
+      | { getExtension(n: string): { UNMASKED_RENDERER_WEBGL: number } | null; getParameter(p: number): unknown }
+      | null;
+    const ext = gl?.getExtension('WEBGL_debug_renderer_info');
+    return Boolean(gl && ext && soft.test(String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL))));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Select a backend: `'auto'` tries webgpu → webgl → wasm → cpu (those that exist here) and keeps the first that
- * passes the probe. A named backend is tried first; if it fails, `strict` makes that an error (the CLI: the user
+ * The order `'auto'` tries: webgpu → webgl → wasm → cpu, except that a GPU backend running on a software rasteriser
+ * (SwiftShader on a machine without a GPU) goes after wasm: there it is several times slower than wasm's SIMD
+ * kernels (measured: `npm run bench:train`). It stays available by name.
+ */
+async function autoOrder(candidates: BackendName[]): Promise<BackendName[]> {
+  const software: BackendName[] = [];
+  for (const name of ['webgpu', 'webgl'] as const) if (candidates.includes(name) && (await isSoftwareGpu(name))) software.push(name);
+  if (software.length === 0) return candidates;
+  const hardware = candidates.filter((b) => !software.includes(b));
+  const at = hardware.indexOf('wasm') + 1;
+  // software webgl before software webgpu: it measured faster here
+  return [...hardware.slice(0, at), ...software.sort((a) => (a === 'webgl' ? -1 : 1)), ...hardware.slice(at)];
+}
+
+/**
+ * Select a backend: `'auto'` tries webgpu → webgl → wasm → cpu (those that exist here; software-rendered GPU backends
+ * after wasm, see `autoOrder`) and keeps the first that passes the probe. A named backend is tried first; if it fails, `strict` makes that an error (the CLI: the user
  * asked for it), otherwise the backends after it in the order are tried (the app: it shows which one runs).
  */
 export async function selectBackend(preferred: BackendName | 'auto' = 'auto', options: { strict?: boolean } = {}): Promise<BackendInfo> {
   const candidates = candidateBackends();
   let chain: BackendName[];
-  if (preferred === 'auto') chain = candidates;
+  if (preferred === 'auto') chain = await autoOrder(candidates);
   else if (options.strict) chain = [preferred];
   else chain = [preferred, ...BACKEND_ORDER.slice(BACKEND_ORDER.indexOf(preferred) + 1).filter((b) => candidates.includes(b))];
   const tried: BackendAttempt[] = [];

@@ -1,0 +1,280 @@
+/**
+ * The Ground-truth lab's runner: trains a plan's jobs (ordering × strategy × seed, src/core/ground-truth/plan.ts)
+ * one after another in the training worker, stores every finished run at once, and tells its subscribers how far
+ * it is (ARCHITECTURE.md: "Results are stored per (config hash, ordering key, strategy, seed) as soon as each run
+ * finishes, so a reload or a crash loses at most the run in flight, and finished runs are never trained twice").
+ *
+ * - start(plan, trainConfigFor, configHash) first reads what the store already holds for the config; those jobs
+ *   are skipped (`skipped`) and their runs are in `runs` from the start. So a reload resumes where it stopped.
+ * - `done` counts finished jobs including the skipped ones (the progress bar is done / total).
+ * - Nothing heavy runs here: training is in the worker, storing is IndexedDB's async I/O; this module only awaits
+ *   and forwards (≤ 10 progress updates a second, throttled in the worker), so the page stays responsive.
+ * - pause(): the run in flight pauses in the worker (at its next step) and no new run starts; resume() continues
+ *   both. cancel(): the run in flight is cancelled (its partial work is dropped, the worker frees its tensors),
+ *   finished runs stay stored; start() again resumes from the store.
+ * - ETA: the mean wall time of the last `etaWindow` runs (paused time excluded) × the jobs left; null until the
+ *   first run of this session finishes.
+ * - A failed run (after the engine's backend fallback gave up) stops the runner with status 'error' and the
+ *   message; runs finished before it stay stored. A store that cannot write keeps the run in `runs` and says so in
+ *   `notice`.
+ *
+ * The state is a fresh object on every change (listeners may keep it; Svelte stores contract: `subscribe` calls
+ * the listener at once and returns the unsubscribe function).
+ */
+import type { GroundTruthJob } from '../core/ground-truth/plan';
+import { storedRunOf, type ResultsStore, type StoredRun } from '../data/results-store';
+import type { FallbackNotice, ProgressEvent, TrainRunConfig } from '../engine/index';
+
+export type RunnerStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
+
+export interface RunnerState {
+  status: RunnerStatus;
+  /** finished jobs of the plan, the skipped (already stored) ones included */
+  done: number;
+  total: number;
+  /** jobs found in the store at start */
+  skipped: number;
+  etaSeconds: number | null;
+  /** the backend of the last run (or the worker's, before the first) */
+  backend: string;
+  /** the last backend-fallback or storage notice, for the app's notice line */
+  notice: string | null;
+  error: string | null;
+  current: { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null } | null;
+  /** every stored run of the config (imported ones included), then each new run as it finishes */
+  runs: StoredRun[];
+  /** the config the runs belong to (null before the first start) */
+  configHash: string | null;
+}
+
+/** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
+export interface RunnerRunResult {
+  matrix: number[][];
+  untrained: number[];
+  testCounts: number[];
+  backend: string;
+  backends?: string[];
+  seconds: number;
+}
+
+/** What the runner needs of the training client (train-client.ts; a fake in the unit tests). */
+export interface RunnerClient {
+  run(config: TrainRunConfig, onProgress?: (e: ProgressEvent) => void, onNotice?: (n: FallbackNotice) => void): Promise<RunnerRunResult>;
+  pause(): Promise<void> | void;
+  resume(): Promise<void> | void;
+  cancel(): Promise<void> | void;
+  backend?(): Promise<string | null>;
+}
+
+export type RunnerStore = Pick<ResultsStore, 'put' | 'getAll'> & { readonly notice?: string | null };
+
+export interface GroundTruthRunnerOptions {
+  client: RunnerClient;
+  store: RunnerStore;
+  /** runs the ETA averages over (default 10) */
+  etaWindow?: number;
+  /** clock in ms (tests) */
+  now?: () => number;
+}
+
+export type RunnerListener = (state: RunnerState) => void;
+
+export function jobId(j: { orderingKey: string; strategy: string; seed: number }): string {
+  return JSON.stringify([j.orderingKey, j.strategy, j.seed]);
+}
+
+function isCancelError(e: unknown): boolean {
+  return e instanceof Error && e.name === 'RunCancelledError';
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Call a client control method without letting a dead worker's rejection go unhandled. */
+function quietly(f: () => Promise<void> | void): void {
+  try {
+    void Promise.resolve(f()).catch(() => {});
+  } catch {
+    // the worker is gone: nothing to pause, resume or cancel
+  }
+}
+
+interface Session {
+  cancelled: boolean;
+  paused: boolean;
+  pausedAt: number;
+  pausedMs: number;
+  wake: (() => void) | null;
+  finished: Promise<void>;
+}
+
+export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
+  const { client, store } = options;
+  const etaWindow = Math.max(1, options.etaWindow ?? 10);
+  const now = options.now ?? (() => performance.now());
+  const listeners = new Set<RunnerListener>();
+  let state: RunnerState = {
+    status: 'idle',
+    done: 0,
+    total: 0,
+    skipped: 0,
+    etaSeconds: null,
+    backend: '',
+    notice: store.notice ?? null,
+    error: null,
+    current: null,
+    runs: [],
+    configHash: null,
+  };
+  let session: Session | null = null;
+
+  function set(patch: Partial<RunnerState>): void {
+    state = { ...state, ...patch };
+    for (const l of listeners) l(state);
+  }
+
+  async function waitWhilePaused(s: Session): Promise<void> {
+    while (s.paused && !s.cancelled) await new Promise<void>((resolve) => (s.wake = resolve));
+  }
+
+  async function loop(s: Session, jobs: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+    const live = (): boolean => session === s;
+    try {
+      if (client.backend) {
+        const b = await client.backend();
+        if (b && live()) set({ backend: b });
+      }
+      const stored = await store.getAll(configHash);
+      const have = new Set(stored.map(jobId));
+      const todo = jobs.filter((j) => !have.has(jobId(j)));
+      const skipped = jobs.length - todo.length;
+      set({ runs: stored, skipped, done: skipped });
+      const durations: number[] = [];
+      for (const job of todo) {
+        await waitWhilePaused(s);
+        if (s.cancelled) break;
+        const config = trainConfigFor(job);
+        set({ current: { orderingKey: job.orderingKey, strategy: job.strategy, seed: job.seed, progress: null } });
+        const started = now();
+        s.pausedMs = 0;
+        let result: RunnerRunResult;
+        try {
+          result = await client.run(
+            config,
+            (progress) => {
+              if (live() && state.current) set({ current: { ...state.current, progress } });
+            },
+            (n) => {
+              if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
+            },
+          );
+        } catch (e) {
+          if (s.cancelled || isCancelError(e)) {
+            s.cancelled = true;
+            break;
+          }
+          throw e;
+        }
+        const run = storedRunOf(configHash, job, result);
+        let notice = state.notice;
+        try {
+          await store.put(run);
+        } catch (e) {
+          notice = `A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`;
+        }
+        if (s.paused) s.pausedMs += now() - s.pausedAt; // paused while storing: count up to now
+        if (s.paused) s.pausedAt = now();
+        durations.push(Math.max(0, now() - started - s.pausedMs) / 1000);
+        if (durations.length > etaWindow) durations.shift();
+        const done = state.done + 1;
+        const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
+        set({ done, runs: [...state.runs, run], backend: result.backend, etaSeconds: mean * (jobs.length - done), current: null, notice });
+      }
+      set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
+    } catch (e) {
+      set({ status: 'error', error: messageOf(e), current: null, etaSeconds: null });
+    } finally {
+      if (session === s) session = null;
+    }
+  }
+
+  function cancel(): void {
+    const s = session;
+    if (!s || s.cancelled) return;
+    s.cancelled = true;
+    quietly(() => client.cancel());
+    s.wake?.();
+    s.wake = null;
+  }
+
+  return {
+    get state(): RunnerState {
+      return state;
+    },
+
+    /**
+     * Train the plan's jobs that the store does not hold yet for `configHash`. Resolves when the runner stops
+     * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
+     */
+    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+      if (session) {
+        const old = session;
+        cancel();
+        await old.finished;
+      }
+      let finish!: () => void;
+      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)) };
+      session = s;
+      set({
+        status: 'running',
+        done: 0,
+        total: plan.jobs.length,
+        skipped: 0,
+        etaSeconds: null,
+        notice: store.notice ?? null,
+        error: null,
+        current: null,
+        runs: [],
+        configHash,
+      });
+      try {
+        await loop(s, plan.jobs, trainConfigFor, configHash);
+      } finally {
+        finish();
+      }
+    },
+
+    pause(): void {
+      const s = session;
+      if (!s || s.paused || s.cancelled) return;
+      s.paused = true;
+      s.pausedAt = now();
+      quietly(() => client.pause());
+      set({ status: 'paused' });
+    },
+
+    resume(): void {
+      const s = session;
+      if (!s || !s.paused || s.cancelled) return;
+      s.paused = false;
+      s.pausedMs += now() - s.pausedAt;
+      quietly(() => client.resume());
+      set({ status: 'running' });
+      s.wake?.();
+      s.wake = null;
+    },
+
+    /** Stop: the run in flight is dropped, finished runs stay stored. `state.status` becomes 'cancelled'. */
+    cancel,
+
+    /** Svelte-store style: called at once with the current state, then on every change. */
+    subscribe(listener: RunnerListener): () => void {
+      listeners.add(listener);
+      listener(state);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type GroundTruthRunner = ReturnType<typeof createGroundTruthRunner>;

@@ -1,0 +1,122 @@
+/**
+ * The UI's handle on the training worker (comlink; src/workers/train.worker.ts): choose the backend, load the
+ * images, train one run at a time with progress and backend-fallback notices, pause / resume / cancel it.
+ *
+ * - Every callback handed to the worker is a `Comlink.proxy`; the worker releases it when the run ends (its port
+ *   closes), so nothing accumulates over hundreds of runs.
+ * - A cancelled run rejects with an Error whose name is 'RunCancelledError' (`isRunCancelled`); the worker's
+ *   trainer disposes every tensor on the way out (`memory()` shows the count back at its baseline).
+ * - If the worker itself dies (out of memory, a crash in a backend), every call in flight rejects with a
+ *   TrainWorkerError instead of hanging; the client is then unusable (dispose it and make a new one).
+ */
+import * as Comlink from 'comlink';
+import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
+import type { DatasetSpec, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train.worker';
+import { sharedDataClient, type DataClient } from './data-client';
+
+export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
+export type { DatasetSpec, TrainDatasetSummary, WorkerMemory } from '../workers/train.worker';
+
+export class TrainWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TrainWorkerError';
+  }
+}
+
+/** True for the rejection of a cancelled run. */
+export function isRunCancelled(e: unknown): boolean {
+  return e instanceof Error && e.name === 'RunCancelledError';
+}
+
+export interface TrainClientOptions {
+  /** where `loadDataset({kind: 'data-worker'})` gets the dataset; default the app's shared data worker */
+  dataClient?: () => DataClient;
+}
+
+export function createTrainClient(options: TrainClientOptions = {}) {
+  const worker = new Worker(new URL('../workers/train.worker.ts', import.meta.url), { type: 'module' });
+  const remote = Comlink.wrap<TrainWorkerApi>(worker);
+  let dead: TrainWorkerError | null = null;
+  const waiting = new Set<(e: Error) => void>();
+  const die = (message: string): void => {
+    if (dead) return;
+    dead = new TrainWorkerError(message);
+    for (const reject of waiting) reject(dead);
+    waiting.clear();
+  };
+  worker.addEventListener('error', (e) => die(`The training worker stopped: ${e.message || 'an error it could not handle'}.`));
+  worker.addEventListener('messageerror', () => die('The training worker sent a message that could not be read.'));
+
+  /** A worker call that rejects (instead of hanging) when the worker dies or the client is disposed. */
+  function call<T>(f: () => Promise<T>): Promise<T> {
+    if (dead) return Promise.reject(dead);
+    return new Promise<T>((resolve, reject) => {
+      waiting.add(reject);
+      f()
+        .then(resolve, reject)
+        .finally(() => waiting.delete(reject));
+    });
+  }
+
+  return {
+    /** Choose the backend ('auto': webgpu → webgl → wasm → cpu, the first that passes a short probe). */
+    selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
+      return call(() => remote.selectBackend(preferred));
+    },
+
+    /** The backend in use now, or null before the first selection. */
+    backend(): Promise<string | null> {
+      return call(() => remote.backend());
+    },
+
+    /** Load the images to train on: a built-in dataset (fetched by the worker) or the Data tab's dataset. */
+    loadDataset(spec: DatasetSpec): Promise<TrainDatasetSummary> {
+      if (spec.kind === 'builtin') return call(() => remote.loadDataset(spec));
+      return call(async () => {
+        const channel = new MessageChannel();
+        await (options.dataClient ?? sharedDataClient)().connect(channel.port1);
+        return remote.loadDataset(spec, Comlink.transfer(channel.port2, [channel.port2]));
+      });
+    },
+
+    /** Train one run; resolves with R and the backend that finished it. */
+    run(
+      config: TrainRunConfig,
+      onProgress?: (e: ProgressEvent) => void,
+      onNotice?: (n: FallbackNotice) => void,
+    ): Promise<TrainRunResult & { backend: string }> {
+      return call(() => remote.run(config, onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined));
+    },
+
+    pause(): Promise<void> {
+      return dead ? Promise.resolve() : remote.pause();
+    },
+    resume(): Promise<void> {
+      return dead ? Promise.resolve() : remote.resume();
+    },
+    /** Cancel the run in flight: its `run` promise rejects with a RunCancelledError. */
+    cancel(): Promise<void> {
+      return dead ? Promise.resolve() : remote.cancel();
+    },
+
+    /** tf.memory() in the worker. */
+    memory(): Promise<WorkerMemory> {
+      return call(() => remote.memory());
+    },
+
+    /** Test hook: destroy the worker's WebGPU device (see train.worker.ts). */
+    debugLoseDevice(): Promise<boolean> {
+      return call(() => remote.debugLoseDevice());
+    },
+
+    /** Stop the worker; calls in flight reject. */
+    dispose(): void {
+      die('The training worker was closed.');
+      remote[Comlink.releaseProxy]();
+      worker.terminate();
+    },
+  };
+}
+
+export type TrainClient = ReturnType<typeof createTrainClient>;

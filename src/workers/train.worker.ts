@@ -1,0 +1,234 @@
+/// <reference lib="webworker" />
+/**
+ * The training worker: a thin comlink facade over src/engine (ARCHITECTURE.md, src/workers). It holds one
+ * dataset (a built-in one it fetches itself, or the Data tab's dataset handed over a MessagePort), runs one
+ * training run at a time with the engine's backend fallback, and exposes pause / resume / cancel of that run.
+ * Progress and fallback notices go back through comlink callback proxies, released when the run ends.
+ *
+ * The wasm backend's binaries are served by the app from public/tfjs/ (scripts/prepare-tfjs-wasm.mjs).
+ */
+import * as Comlink from 'comlink';
+import * as tf from '@tensorflow/tfjs-core';
+import { getBuiltinDataset, loadBuiltinDataset } from '../data/registry';
+import {
+  activeBackend,
+  fromDecodedDataset,
+  RunControl,
+  selectBackend,
+  setWasmBase,
+  subsetPerClass,
+  trainRunWithFallback,
+  type BackendInfo,
+  type BackendName,
+  type FallbackNotice,
+  type ImageDataset,
+  type ProgressEvent,
+  type TrainRunConfig,
+  type TrainRunResult,
+} from '../engine/index';
+
+setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
+
+/** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
+export type DatasetSpec =
+  | { kind: 'builtin'; id: string; trainPerClass?: number; testPerClass?: number; seed?: number }
+  /** the dataset the Data tab's worker holds (train-client.ts connects the two workers) */
+  | { kind: 'data-worker'; trainPerClass?: number; testPerClass?: number; seed?: number };
+
+export interface TrainDatasetSummary {
+  kind: DatasetSpec['kind'];
+  /** the built-in id, or the Data tab's dataset id ("user" for the user's files) */
+  id: string;
+  name: string;
+  classNames: string[];
+  shape: [number, number, number];
+  train: { count: number; perClass: number[] };
+  test: { count: number; perClass: number[] };
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  /**
+   * Recorded, not used: the subset is the first n images of each class in file order (the prepared files are
+   * already shuffled by their split seed; DataConfig in src/core/config/schema.ts), so it needs no seed.
+   */
+  seed: number | null;
+  /** bytes of pixels and labels the worker holds for training */
+  bytes: number;
+}
+
+export interface WorkerMemory {
+  backend: string;
+  numTensors: number;
+  numBytes: number;
+  numDataBuffers: number;
+}
+
+type ProgressFn = (e: ProgressEvent) => void;
+type NoticeFn = (n: FallbackNotice) => void;
+
+interface Held {
+  dataset: ImageDataset;
+  summary: TrainDatasetSummary;
+}
+
+let held: Held | null = null;
+/** the last full built-in dataset fetched, so another subset of it needs no second download */
+let cachedBuiltin: { id: string; dataset: ImageDataset; name: string } | null = null;
+let control: RunControl | null = null;
+
+function perClass(labels: ArrayLike<number>, classes: number): number[] {
+  const out = new Array<number>(classes).fill(0);
+  for (let i = 0; i < labels.length; i++) out[labels[i]]++;
+  return out;
+}
+
+function summarise(kind: DatasetSpec['kind'], id: string, name: string, ds: ImageDataset, spec: DatasetSpec): TrainDatasetSummary {
+  return {
+    kind,
+    id,
+    name,
+    classNames: ds.classNames.slice(),
+    shape: [...ds.shape],
+    train: { count: ds.train.labels.length, perClass: perClass(ds.train.labels, ds.classNames.length) },
+    test: { count: ds.test.labels.length, perClass: perClass(ds.test.labels, ds.classNames.length) },
+    trainPerClass: spec.trainPerClass ?? null,
+    testPerClass: spec.testPerClass ?? null,
+    seed: spec.seed ?? null,
+    bytes: ds.train.images.byteLength + ds.train.labels.byteLength + ds.test.images.byteLength + ds.test.labels.byteLength,
+  };
+}
+
+function subset(ds: ImageDataset, spec: DatasetSpec): ImageDataset {
+  return spec.trainPerClass === undefined && spec.testPerClass === undefined
+    ? ds
+    : subsetPerClass(ds, { trainPerClass: spec.trainPerClass, testPerClass: spec.testPerClass });
+}
+
+async function fetchBytes(path: string): Promise<Uint8Array> {
+  const res = await fetch(import.meta.env.BASE_URL + path);
+  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Let go of a comlink callback proxy from the UI (its message port closes). */
+function release(cb: unknown): void {
+  (cb as Partial<Record<typeof Comlink.releaseProxy, () => void>> | undefined)?.[Comlink.releaseProxy]?.();
+}
+
+/** At most one progress message per 100 ms, and always the last step of an epoch. */
+function throttled(cb: ProgressFn | undefined): ProgressFn | undefined {
+  if (!cb) return undefined;
+  let last = -Infinity;
+  return (e) => {
+    const now = performance.now();
+    if (e.step < e.steps && now - last < 100) return;
+    last = now;
+    void Promise.resolve(cb(e)).catch(() => {});
+  };
+}
+
+function busy(): Error {
+  return new Error('A training run is already in progress in this worker; cancel it or wait for it to finish.');
+}
+
+const api = {
+  /** Choose the backend: 'auto' = webgpu → webgl → wasm → cpu, the first that passes the probe. */
+  async selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
+    if (control) throw busy();
+    return selectBackend(preferred);
+  },
+
+  backend(): string | null {
+    return tf.engine().backendName ?? null;
+  },
+
+  /** Load the images to train on (replaces the dataset held before). */
+  async loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary> {
+    if (control) throw busy();
+    if (spec.kind === 'builtin') {
+      const entry = getBuiltinDataset(spec.id);
+      if (cachedBuiltin?.id !== entry.id) {
+        cachedBuiltin = null;
+        cachedBuiltin = { id: entry.id, name: entry.name, dataset: fromDecodedDataset(await loadBuiltinDataset(entry.id, fetchBytes)) };
+      }
+      const dataset = subset(cachedBuiltin.dataset, spec);
+      held = { dataset, summary: summarise('builtin', entry.id, entry.name, dataset, spec) };
+      return held.summary;
+    }
+    if (!port) throw new Error('Loading the Data tab\'s dataset needs a port to the data worker.');
+    const remote = Comlink.wrap<{ dataset(): ImageDataset | null; summary(): { id: string; name: string } | null }>(port);
+    try {
+      const [full, info] = await Promise.all([remote.dataset(), remote.summary()]);
+      if (!full || !info) throw new Error('The Data tab has no dataset loaded yet.');
+      const dataset = subset({ shape: full.shape, classNames: full.classNames, train: full.train, test: full.test }, spec);
+      held = { dataset, summary: summarise('data-worker', info.id, info.name, dataset, spec) };
+      return held.summary;
+    } finally {
+      remote[Comlink.releaseProxy]();
+      port.close();
+    }
+  },
+
+  datasetSummary(): TrainDatasetSummary | null {
+    return held?.summary ?? null;
+  },
+
+  /**
+   * Train one run (one ordering × strategy × seed) on the held dataset. Rejects with a RunCancelledError (by
+   * name: comlink keeps an error's name) when cancelled; a failed backend falls back to the next one and the
+   * run continues from its last finished task, reported through `onNotice`.
+   */
+  async run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn): Promise<TrainRunResult> {
+    if (control) {
+      release(onProgress);
+      release(onNotice);
+      throw busy();
+    }
+    const c = new RunControl();
+    control = c;
+    try {
+      if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
+      const result = await trainRunWithFallback(held.dataset, config, {
+        control: c,
+        onProgress: throttled(onProgress),
+        onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
+      });
+      const buffers = (result.probs ?? []).flatMap((p) => [p.probs.buffer as ArrayBuffer, p.labels.buffer as ArrayBuffer]);
+      return buffers.length > 0 ? Comlink.transfer(result, buffers) : result;
+    } finally {
+      if (control === c) control = null;
+      release(onProgress);
+      release(onNotice);
+    }
+  },
+
+  /** Pause / resume / cancel the run in flight (no effect without one). */
+  pause(): void {
+    control?.pause();
+  },
+  resume(): void {
+    control?.resume();
+  },
+  cancel(): void {
+    control?.cancel();
+  },
+
+  /** tf.memory() of the active backend (tests check that a run leaves the tensor count at its baseline). */
+  memory(): WorkerMemory {
+    const m = tf.memory();
+    return { backend: activeBackend(), numTensors: m.numTensors, numBytes: m.numBytes, numDataBuffers: m.numDataBuffers };
+  },
+
+  /**
+   * Test hook: destroy the WebGPU device the backend uses, as a driver reset would (it fires `device.lost`), so
+   * the fallback path can be exercised in a real browser. Returns false when the backend has no such device.
+   */
+  debugLoseDevice(): boolean {
+    const backend = tf.backend() as unknown as { device?: { destroy?: () => void } };
+    if (tf.getBackend() !== 'webgpu' || !backend.device?.destroy) return false;
+    backend.device.destroy();
+    return true;
+  },
+};
+
+export type TrainWorkerApi = typeof api;
+Comlink.expose(api);

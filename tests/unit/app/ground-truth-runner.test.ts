@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+import { createGroundTruthRunner, type RunnerClient, type RunnerRunResult, type RunnerState } from '../../../src/app/ground-truth-runner';
+import { planGroundTruth, type GroundTruthJob } from '../../../src/core/ground-truth/plan';
+import { matrixFromRows } from '../../../src/core/orderings/matrix';
+import { aiaWeighted, finalAccuracyWeighted } from '../../../src/core/metrics/accuracy-matrix';
+import { createMemoryResultsStore, type StoredRun } from '../../../src/data/results-store';
+import type { FallbackNotice, ProgressEvent, TrainRunConfig } from '../../../src/engine/index';
+
+const sim = matrixFromRows([0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0.2 + 0.1 * ((i + j) % 3)))));
+/** 4 classes in 2 tasks: 6 orderings; × 2 strategies = 12 jobs */
+const plan = planGroundTruth({
+  classes: [0, 1, 2, 3],
+  taskSizes: [2, 2],
+  similarity: sim,
+  protocolOptions: { protocols: [], rsSeeds: [0], medianSeed: 0 },
+  strategies: ['finetune', 'replay'],
+  seeds: [0],
+  budget: 100,
+  sampleSeed: 0,
+});
+const configFor = (job: GroundTruthJob): TrainRunConfig => ({ strategy: job.strategy as 'finetune', tasks: job.tasks, seed: job.seed, epochs: 1 });
+
+/** A matrix that depends on the ordering, so stored runs differ. */
+function fakeResult(config: TrainRunConfig, backend = 'wasm'): RunnerRunResult {
+  const first = config.tasks[0][0];
+  return {
+    matrix: [
+      [0.9, 0],
+      [0.1 * (first + 1), 0.95],
+    ],
+    untrained: [0, 0],
+    testCounts: [20, 30],
+    backend,
+    backends: [backend],
+    seconds: 0.5,
+  };
+}
+
+/**
+ * A fake training client driven by the test: every run waits for the test to `finish()` it (or fails/cancels),
+ * reports progress, and honours pause (a paused run cannot finish) and cancel (rejects with RunCancelledError).
+ */
+class FakeClient implements RunnerClient {
+  calls: TrainRunConfig[] = [];
+  paused = false;
+  log: string[] = [];
+  clock = { t: 0 };
+  private pending: { config: TrainRunConfig; resolve: (r: RunnerRunResult) => void; reject: (e: Error) => void; onProgress?: (e: ProgressEvent) => void; onNotice?: (n: FallbackNotice) => void } | null = null;
+  private arrived: (() => void)[] = [];
+
+  run(config: TrainRunConfig, onProgress?: (e: ProgressEvent) => void, onNotice?: (n: FallbackNotice) => void): Promise<RunnerRunResult> {
+    this.calls.push(config);
+    this.log.push('run');
+    return new Promise((resolve, reject) => {
+      this.pending = { config, resolve, reject, onProgress, onNotice };
+      for (const a of this.arrived.splice(0)) a();
+    });
+  }
+  pause() {
+    this.paused = true;
+    this.log.push('pause');
+  }
+  resume() {
+    this.paused = false;
+    this.log.push('resume');
+  }
+  cancel() {
+    this.log.push('cancel');
+    const p = this.pending;
+    this.pending = null;
+    if (p) {
+      const e = new Error('The run was cancelled.');
+      e.name = 'RunCancelledError';
+      p.reject(e);
+    }
+  }
+  async backend() {
+    return 'webgpu';
+  }
+  /** wait until a run is in flight */
+  async next(): Promise<TrainRunConfig> {
+    if (!this.pending) await new Promise<void>((r) => this.arrived.push(r));
+    return this.pending!.config;
+  }
+  progress(step: number) {
+    this.pending!.onProgress?.({ task: 0, epoch: 0, step, steps: 10, loss: 1, accuracy: 0.5, tasks: 2, epochs: 1 });
+  }
+  notice(n: FallbackNotice) {
+    this.pending!.onNotice?.(n);
+  }
+  /** finish the run in flight after `seconds` of (fake) wall time */
+  async finish(seconds = 2, backend = 'wasm') {
+    await this.next();
+    if (this.paused) throw new Error('a paused run cannot finish');
+    this.clock.t += seconds * 1000;
+    const p = this.pending!;
+    this.pending = null;
+    p.resolve(fakeResult(p.config, backend));
+    await flush();
+  }
+  fail(message: string) {
+    const p = this.pending!;
+    this.pending = null;
+    p.reject(new Error(message));
+  }
+}
+
+const flush = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+function setup(store = createMemoryResultsStore()) {
+  const client = new FakeClient();
+  const runner = createGroundTruthRunner({ client, store, now: () => client.clock.t });
+  const states: RunnerState[] = [];
+  runner.subscribe((s) => states.push(s));
+  return { client, store, runner, states };
+}
+
+describe('ground-truth runner', () => {
+  it('trains every job once, in plan order, storing each run as soon as it finishes', async () => {
+    const { client, store, runner, states } = setup();
+    const started = runner.start(plan, configFor, 'hash-a');
+    for (let i = 0; i < plan.jobs.length; i++) {
+      await client.next();
+      // the runs before this one are already in the store while this one trains
+      expect(await store.count('hash-a')).toBe(i);
+      expect(runner.state.current).toMatchObject({ orderingKey: plan.jobs[i].orderingKey, strategy: plan.jobs[i].strategy, seed: 0 });
+      await client.finish();
+    }
+    await started;
+    expect(client.calls.map((c) => [c.tasks, c.strategy])).toEqual(plan.jobs.map((j) => [j.tasks, j.strategy]));
+    const s = runner.state;
+    expect(s).toMatchObject({ status: 'done', done: 12, total: 12, skipped: 0, current: null, error: null, backend: 'wasm', configHash: 'hash-a' });
+    expect(s.runs).toHaveLength(12);
+    const stored = await store.getAll('hash-a');
+    expect(stored).toHaveLength(12);
+    const r: StoredRun = stored[0];
+    expect(r.finalAccuracy).toBeCloseTo(finalAccuracyWeighted(r.matrix, [20, 30]), 12);
+    expect(r.aia).toBeCloseTo(aiaWeighted(r.matrix, [20, 30]), 12);
+    expect(r.testCounts).toEqual([20, 30]);
+    // statuses seen: running … done; the first state was idle
+    expect(states[0].status).toBe('idle');
+    expect(states.at(-1)!.status).toBe('done');
+  });
+
+  it('skips stored runs after a restart (a reload resumes without retraining)', async () => {
+    const store = createMemoryResultsStore();
+    const first = setup(store);
+    const run1 = first.runner.start(plan, configFor, 'hash-b');
+    for (let i = 0; i < 5; i++) await first.client.finish();
+    await first.client.next();
+    first.runner.cancel(); // the "reload": the run in flight is lost
+    await run1;
+    expect(first.runner.state.status).toBe('cancelled');
+    expect(await store.count('hash-b')).toBe(5);
+
+    const second = setup(store); // a fresh page on the same store
+    const run2 = second.runner.start(plan, configFor, 'hash-b');
+    await second.client.next();
+    expect(second.runner.state).toMatchObject({ skipped: 5, done: 5, total: 12 });
+    expect(second.runner.state.runs).toHaveLength(5);
+    for (let i = 0; i < 7; i++) await second.client.finish();
+    await run2;
+    expect(second.client.calls.map((c) => JSON.stringify([c.tasks, c.strategy]))).toEqual(
+      plan.jobs.slice(5).map((j) => JSON.stringify([j.tasks, j.strategy])),
+    );
+    expect(second.runner.state).toMatchObject({ status: 'done', done: 12, skipped: 5 });
+    expect(await store.count('hash-b')).toBe(12);
+    // another config hash shares nothing
+    expect(await store.count('hash-other')).toBe(0);
+  });
+
+  it('pauses the run in flight and starts no new one until resumed', async () => {
+    const { client, runner } = setup();
+    const done = runner.start(plan, configFor, 'hash-c');
+    await client.next();
+    runner.pause();
+    expect(runner.state.status).toBe('paused');
+    expect(client.paused).toBe(true);
+    await expect(client.finish()).rejects.toThrow(/paused/);
+    runner.resume();
+    expect(runner.state.status).toBe('running');
+    await client.finish();
+    // paused between runs: the finished run is stored, the next one does not start
+    await client.next();
+    client.clock.t += 1000;
+    const pending = client.finish();
+    runner.pause();
+    client.paused = false; // the fake's run was already finishing when the pause arrived
+    await pending;
+    await flush();
+    const calls = client.calls.length;
+    await flush();
+    expect(client.calls.length).toBe(calls);
+    expect(runner.state.status).toBe('paused');
+    expect(runner.state.done).toBe(2);
+    runner.resume();
+    await client.next();
+    expect(client.calls.length).toBe(calls + 1);
+    runner.cancel();
+    await done;
+    expect(client.log).toContain('pause');
+    expect(client.log).toContain('resume');
+  });
+
+  it('cancel stops at once: the run in flight rejects, nothing more is trained, finished runs stay', async () => {
+    const { client, runner, store } = setup();
+    const done = runner.start(plan, configFor, 'hash-d');
+    await client.finish();
+    await client.next();
+    runner.cancel();
+    await done;
+    expect(runner.state).toMatchObject({ status: 'cancelled', done: 1, current: null, etaSeconds: null });
+    expect(client.calls).toHaveLength(2);
+    expect(await store.count('hash-d')).toBe(1);
+    // cancelling while paused also ends the runner
+    const again = runner.start(plan, configFor, 'hash-d');
+    await client.next();
+    runner.pause();
+    runner.cancel();
+    await again;
+    expect(runner.state.status).toBe('cancelled');
+    expect(runner.state.skipped).toBe(1);
+  });
+
+  it('estimates the time left from a moving average of run times, paused time excluded', async () => {
+    const client = new FakeClient();
+    const runner = createGroundTruthRunner({ client, store: createMemoryResultsStore(), now: () => client.clock.t, etaWindow: 2 });
+    const done = runner.start(plan, configFor, 'hash-e');
+    await client.next();
+    expect(runner.state.etaSeconds).toBeNull();
+    await client.finish(4); // 4 s
+    expect(runner.state.etaSeconds).toBeCloseTo(4 * 11, 9);
+    await client.finish(2); // mean(4, 2) = 3
+    expect(runner.state.etaSeconds).toBeCloseTo(3 * 10, 9);
+    // a run with 10 s of pause in the middle counts its 1 s of training only
+    await client.next();
+    runner.pause();
+    client.clock.t += 10_000;
+    runner.resume();
+    await client.finish(1); // window of 2: mean(2, 1) = 1.5
+    expect(runner.state.etaSeconds).toBeCloseTo(1.5 * 9, 9);
+    runner.cancel();
+    await done;
+  });
+
+  it('forwards progress and backend-fallback notices', async () => {
+    const { client, runner } = setup();
+    const done = runner.start(plan, configFor, 'hash-f');
+    await client.next();
+    expect(runner.state.backend).toBe('webgpu');
+    client.progress(3);
+    expect(runner.state.current?.progress?.step).toBe(3);
+    client.notice({ from: 'webgpu', to: 'webgl', reason: 'device lost', resumeTask: 1, message: 'The webgpu backend failed (device lost); continuing on webgl from task 2.' });
+    expect(runner.state.notice).toMatch(/continuing on webgl/);
+    expect(runner.state.backend).toBe('webgl');
+    await client.finish(1, 'webgl');
+    expect(runner.state.runs.at(-1)!.backend).toBe('webgl');
+    runner.cancel();
+    await done;
+  });
+
+  it('stops with the error when a run fails, keeping the runs before it', async () => {
+    const { client, runner, store } = setup();
+    const done = runner.start(plan, configFor, 'hash-g');
+    await client.finish();
+    await client.next();
+    client.fail('No TensorFlow.js backend could be used.');
+    await done;
+    expect(runner.state).toMatchObject({ status: 'error', error: 'No TensorFlow.js backend could be used.', done: 1, current: null });
+    expect(await store.count('hash-g')).toBe(1);
+  });
+
+  it('keeps a run it could not store, with a notice', async () => {
+    const store = createMemoryResultsStore();
+    const failing = { ...store, put: async () => Promise.reject(new Error('QuotaExceededError')) };
+    const client = new FakeClient();
+    const runner = createGroundTruthRunner({ client, store: failing, now: () => client.clock.t });
+    const done = runner.start(plan, configFor, 'hash-h');
+    await client.finish();
+    expect(runner.state.runs).toHaveLength(1);
+    expect(runner.state.notice).toMatch(/could not be stored \(QuotaExceededError\)/);
+    runner.cancel();
+    await done;
+  });
+
+  it('a second start cancels the first; unsubscribe stops updates', async () => {
+    const { client, runner } = setup();
+    const seen: string[] = [];
+    const off = runner.subscribe((s) => seen.push(s.status));
+    const first = runner.start(plan, configFor, 'hash-i');
+    await client.next();
+    const second = runner.start(plan, configFor, 'hash-j');
+    await first;
+    await client.next();
+    expect(runner.state.configHash).toBe('hash-j');
+    expect(runner.state.status).toBe('running');
+    off();
+    const n = seen.length;
+    runner.cancel();
+    await second;
+    expect(seen.length).toBe(n);
+    expect(runner.state.status).toBe('cancelled');
+  });
+});
+
+describe('memory results store', () => {
+  it('keys runs by (config hash, ordering key, strategy, seed)', async () => {
+    const store = createMemoryResultsStore();
+    const base = { configHash: 'h', orderingKey: '0,1|2,3', tasks: [[0, 1], [2, 3]], strategy: 'finetune', seed: 0, matrix: [[1, 0], [0.5, 1]], untrained: [0, 0], testCounts: [1, 1], finalAccuracy: 0.75, aia: 0.875, backend: 'cpu', seconds: 1, createdAt: 1 };
+    await store.put(base);
+    await store.put({ ...base, finalAccuracy: 0.5 }); // replaces
+    await store.put({ ...base, seed: 1 });
+    await store.put({ ...base, strategy: 'ewc' });
+    await store.put({ ...base, configHash: 'other' });
+    expect(await store.count('h')).toBe(3);
+    expect(await store.has('h', '0,1|2,3', 'finetune', 0)).toBe(true);
+    expect(await store.has('h', '0,1|2,3', 'finetune', 2)).toBe(false);
+    expect((await store.getAll('h')).map((r) => [r.strategy, r.seed, r.finalAccuracy])).toEqual([
+      ['ewc', 0, 0.75],
+      ['finetune', 0, 0.5],
+      ['finetune', 1, 0.75],
+    ]);
+    await store.delete('h');
+    expect(await store.count('h')).toBe(0);
+    expect(await store.count('other')).toBe(1);
+    await expect(store.put({ ...base, seed: Number.NaN })).rejects.toThrow(/seed/);
+  });
+  it('openResultsStore falls back to memory with a notice where there is no IndexedDB (Node)', async () => {
+    const { openResultsStore } = await import('../../../src/data/results-store');
+    const store = await openResultsStore();
+    expect(store.persistent).toBe(false);
+    expect(store.notice).toMatch(/in memory only \(IndexedDB is not available here\)/);
+  });
+});
