@@ -1,0 +1,222 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+interface Setup {
+  dataset: 'digits' | 'fashion-mnist' | 'emoji';
+  /** class chips to toggle after picking the dataset (its first 6 classes are selected) */
+  toggle?: string[];
+  tasks?: string;
+  strategies: string[];
+  epochs: string;
+  hidden: string;
+  train: string;
+  test: string;
+  backend: 'wasm' | 'webgpu' | 'auto';
+}
+
+/** Open the Ground-truth tab and enter an experiment (the same entries give the same config hash). */
+async function setUp(page: Page, s: Setup): Promise<void> {
+  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
+  await page.getByTestId('gt-dataset').selectOption(s.dataset);
+  for (const name of s.toggle ?? []) await page.getByTestId('gt-class-chips').getByRole('button', { name, exact: true }).click();
+  if (s.tasks) await page.getByTestId('gt-tasks').fill(s.tasks);
+  for (const id of ['finetune', 'replay', 'ewc']) {
+    const box = page.getByTestId(`gt-strategy-${id}`);
+    if (s.strategies.includes(id)) await box.check();
+    else await box.uncheck();
+  }
+  await page.getByTestId('gt-epochs').fill(s.epochs);
+  await page.getByTestId('gt-hidden').fill(s.hidden);
+  await page.getByTestId('gt-train-per-class').fill(s.train);
+  await page.getByTestId('gt-test-per-class').fill(s.test);
+  await page.getByTestId('gt-backend').selectOption(s.backend);
+}
+
+/** Finished runs of the session, from the progress line ("37 / 180 runs …"). */
+async function done(page: Page): Promise<number> {
+  const text = (await page.getByTestId('gt-progress').textContent()) ?? '';
+  const m = /^\s*([\d\u2009]+) \//.exec(text);
+  return m ? Number(m[1].replace(/\u2009/g, '')) : -1;
+}
+
+async function numbers(page: Page, selector: string): Promise<number[]> {
+  return page.locator(selector).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+}
+
+const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '2', hidden: '64', train: '80', test: '30', backend: 'wasm' };
+
+test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fills live, pauses, survives a reload, and every table fills', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await setUp(page, DIGITS);
+  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  await expect(page.getByTestId('gt-truth-label')).toHaveText('all 90 orderings');
+  await expect(page.getByTestId('gt-stored')).toHaveText('0');
+  await expect(page.getByTestId('gt-empty')).toContainText('The histogram fills in here');
+  // WordNet rates every pair of digit names alike: the page says what that means for EDGE and S
+  await expect(page.getByTestId('gt-flat-s')).toContainText('every ordering has the same similarity S');
+
+  const started = Date.now();
+  await page.getByTestId('gt-run').click();
+  const blocks = page.locator('[data-testid="accuracy-histogram"] rect.member');
+  await expect.poll(() => blocks.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+  const early = await blocks.count();
+  await expect.poll(() => blocks.count(), { timeout: 30_000 }).toBeGreaterThan(early);
+  await expect(page.getByTestId('gt-backend-in-use')).toHaveText('wasm');
+  // the estimates appear once their orderings are trained (they train first)
+  await expect(page.locator('[data-testid="quality-table"] tr[data-strategy="finetune"][data-protocol="edge"] td[data-metric="jsd"]')).toBeVisible();
+
+  // pause: nothing more finishes; resume: it goes on
+  await page.getByTestId('gt-pause').click();
+  await expect(page.getByTestId('gt-progress')).toContainText('paused');
+  // a run that was already finishing when Pause arrived may still land; after that nothing moves
+  await page.waitForTimeout(700);
+  const atPause = await done(page);
+  await page.waitForTimeout(1500);
+  expect(await done(page)).toBe(atPause);
+  await page.getByTestId('gt-resume').click();
+  await expect.poll(() => done(page), { timeout: 30_000 }).toBeGreaterThan(atPause + 5);
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-live-1280.png', fullPage: true });
+
+  // reload mid-run: the stored runs survive and are not trained again
+  const beforeReload = await done(page);
+  expect(beforeReload).toBeLessThan(180);
+  await page.reload();
+  await setUp(page, DIGITS);
+  await expect.poll(async () => Number((await page.getByTestId('gt-stored').textContent())?.replace(/\u2009/g, '')), { timeout: 10_000 }).toBeGreaterThanOrEqual(beforeReload);
+  const stored = Number((await page.getByTestId('gt-stored').textContent())?.replace(/\u2009/g, ''));
+  expect(stored).toBeLessThan(180);
+  await expect(page.locator('[data-testid="accuracy-histogram"] rect.member')).toHaveCount(stored);
+  await expect(page.getByTestId('gt-run')).toContainText(`(${180 - stored} left)`);
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-skipped')).toHaveText(`${stored} runs were already stored and not trained again.`);
+  await expect(page.getByTestId('gt-progress')).toContainText('180 / 180 runs (90 orderings × 2) · done', { timeout: 120_000 });
+  console.log(`digits 90 orderings × finetune + replay on wasm: ${((Date.now() - started) / 1000).toFixed(1)} s wall, reload included`);
+  await expect(page.getByTestId('gt-stored')).toHaveText('180');
+
+  // every truth ordering is a block, in one panel per strategy
+  await expect(page.locator('[data-testid="accuracy-histogram"] g.panel')).toHaveCount(2);
+  await expect(page.locator('[data-testid="accuracy-histogram"] rect.member')).toHaveCount(180);
+  await expect(page.locator('[data-testid="accuracy-histogram"] path.estimate, [data-testid="accuracy-histogram"] g.estimate')).toHaveCount(4);
+
+  // JSD in bits within [0, 1], W1 in accuracy points within [0, 100)
+  const jsd = await numbers(page, '[data-testid="quality-table"] td[data-metric="jsd"]');
+  const w1 = await numbers(page, '[data-testid="quality-table"] td[data-metric="w1"]');
+  expect(jsd).toHaveLength(4);
+  expect(w1).toHaveLength(4);
+  for (const v of jsd) expect(v >= 0 && v <= 1).toBe(true);
+  for (const v of w1) expect(v >= 0 && v < 100).toBe(true);
+
+  // rankings: two strategies ranked 1 or 2 (1.5 on a tie) under every protocol, errors within [0, 2] per dimension
+  const ranks = await page.locator('[data-testid="rankings-table"] td[data-rank]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rank')));
+  expect(ranks).toHaveLength(2 * 3 * 3);
+  for (const r of ranks) expect(['1', '1.5', '2']).toContain(r);
+  const errs = await numbers(page, '[data-testid="rankings-table"] tfoot td[data-dim]');
+  expect(errs).toHaveLength(6);
+  for (const e of errs) expect(e >= 0 && e <= 2).toBe(true);
+  const mins = await numbers(page, '[data-testid="rankings-table"] td[data-dim="min"]');
+  for (const v of mins) expect(v >= 0 && v <= 1).toBe(true);
+
+  // normality after Box-Cox: λ and the three p-values for each strategy
+  await expect(page.locator('[data-testid="normality-table"] tbody tr')).toHaveCount(2);
+  for (const p of await numbers(page, '[data-testid="normality-table"] td[data-value]')) expect(Number.isFinite(p)).toBe(true);
+
+  // S is flat here, and the scatter says why R is not defined
+  await expect(page.getByTestId('gt-scatter-flat')).toContainText('Pearson R is not defined: S is the same for every ordering');
+  // the sample-count study, JSD and W1 panels with RS and EDGE + random
+  await expect(page.locator('[data-testid="sample-count"] g.panel')).toHaveCount(2);
+  await expect(page.locator('[data-testid="sample-count"] g.series-rs')).toHaveCount(4);
+
+  // click an ordering: its accuracy matrix, 3 × 3, values as %
+  await page.locator('[data-testid="accuracy-histogram"] g.panel[data-strategy="replay"] rect.member').first().click();
+  await expect(page.getByTestId('gt-selected')).toContainText('replay');
+  const cells = page.locator('[data-testid="matrix-heatmap"] g.cell');
+  await expect(cells).toHaveCount(9);
+  for (const t of await cells.locator('text').allTextContents()) expect(t).toMatch(/^\d{1,3}\.\d$/);
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-done-1280.png', fullPage: true });
+  await page.getByTestId('gt-variable-aia').click();
+  await expect(page.getByTestId('accuracy-histogram').locator('figcaption > span').first()).toHaveText('Average incremental accuracy of all 90 orderings');
+
+  // a phone: the canvas stacks under the controls and nothing overflows
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('gt-variable-final').click();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(errors).toEqual([]);
+});
+
+test('Fashion-MNIST, finetune on wasm: S varies, the scatter shows Pearson R and clicking a point opens its R heat map', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await setUp(page, { dataset: 'fashion-mnist', strategies: ['finetune'], epochs: '1', hidden: '32', train: '40', test: '20', backend: 'wasm' });
+  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  await expect(page.getByTestId('gt-flat-s')).toHaveCount(0);
+  const started = Date.now();
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-progress')).toContainText('90 / 90 orderings · done', { timeout: 90_000 });
+  console.log(`fashion-mnist 90 orderings × finetune on wasm: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const title = page.locator('[data-testid="score-scatter"] g.panel text.title');
+  await expect(title).toHaveText(/^finetune · Pearson R = −?\d\.\d{3} \(p (= \d\.\d{3}|< 0\.001), n = 90\)$/);
+  const r = Number(((await title.textContent()) ?? '').match(/R = (−?[\d.]+)/)![1].replace('−', '-'));
+  expect(r >= -1 && r <= 1).toBe(true);
+  await expect(page.locator('[data-testid="score-scatter"] g.point')).toHaveCount(90);
+  // one strategy: min/max/std are there, ranks wait for a second strategy
+  await expect(page.getByTestId('rankings-reason')).toContainText('choose at least 2');
+  await page.locator('[data-testid="score-scatter"] g.point').last().click();
+  await expect(page.locator('[data-testid="matrix-heatmap"] g.cell')).toHaveCount(9);
+  await expect(page.getByTestId('gt-selected')).toContainText('S = ');
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-fashion-1280.png', fullPage: true });
+
+  // exports: the runs and the statistics as CSV, and the hero chart's ⤓ menu
+  const runsCsv = page.waitForEvent('download');
+  await page.getByTestId('gt-export-runs-csv').click();
+  const runsFile = await runsCsv;
+  expect(runsFile.suggestedFilename()).toMatch(/^ground-truth-fashion-mnist-6c-3t-final-runs\.csv$/);
+  const runsText = readFileSync((await runsFile.path())!, 'utf8').trim().split('\n');
+  expect(runsText[0]).toBe('ordering,strategy,seed,S,final_accuracy,aia,matrix_json,test_counts,backend,seconds,imported,created_at');
+  expect(runsText).toHaveLength(91);
+  const statsJson = page.waitForEvent('download');
+  await page.getByTestId('gt-export-stats-json').click();
+  const statsFile = JSON.parse(readFileSync((await (await statsJson).path())!, 'utf8'));
+  expect(statsFile.statistics.strategies[0].truth.evaluated).toBe(90);
+  expect(statsFile.statistics.strategies[0].edge.quality.value.jsd).toBeGreaterThanOrEqual(0);
+  await page.locator('[data-testid="accuracy-histogram"] [data-testid="chart-export-button"]').click();
+  const svgDownload = page.waitForEvent('download');
+  await page.locator('[data-testid="accuracy-histogram"] [data-testid="export-svg"]').click();
+  const svgText = readFileSync((await (await svgDownload).path())!, 'utf8');
+  expect(svgText).toContain('<svg');
+  expect(svgText).toContain('Final accuracy of all 90 orderings');
+
+  // forgetting the stored runs empties the lab (and a new Run would train all 90 again)
+  await page.getByTestId('gt-forget').click();
+  await expect(page.getByTestId('gt-stored')).toHaveText('0');
+  await expect(page.getByTestId('gt-empty')).toBeVisible();
+  await expect(page.getByTestId('gt-run')).toHaveText('Run ▶');
+  expect(errors).toEqual([]);
+});
+
+test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await setUp(page, { dataset: 'digits', toggle: ['four', 'five'], tasks: '2', strategies: ['finetune'], epochs: '1', hidden: '32', train: '40', test: '20', backend: 'webgpu' });
+  await expect(page.getByTestId('gt-omega')).toHaveText('6');
+  const started = Date.now();
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-progress')).toContainText('6 / 6 orderings · done', { timeout: 90_000 });
+  console.log(`digits 6 orderings × finetune on webgpu: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // WebGPU runs here (SwiftShader); if it could not, the page names the backend that ran and says why
+  const backend = await page.getByTestId('gt-backend-in-use').textContent();
+  if (backend !== 'webgpu') await expect(page.getByTestId('gt-notice')).toBeVisible();
+  await expect(page.locator('[data-testid="accuracy-histogram"] rect.member')).toHaveCount(6);
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-webgpu-1280.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
