@@ -5,9 +5,9 @@
  */
 import * as Comlink from 'comlink';
 import type { NamedFile } from '../data/parsers/types';
-import type { DataWorkerApi, LoadProgress, LoadResult, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
+import type { DataWorkerApi, LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
 
-export type { DataSummary, LoadProgress, LoadResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
+export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
 
 /** The default sample: S = 8 images per class, seed 0. */
 export const DEFAULT_SAMPLING: SamplingOptions = { perClass: 8, seed: 0 };
@@ -126,6 +126,14 @@ export function createDataClient() {
       pending = null;
       void remote.cancel();
       job.reject(new LoadCancelledError());
+    },
+
+    /**
+     * Image prototypes of classes `classIndices` (positions in the class list) of built-in dataset `id`
+     * (data.worker.ts `classPrototypes`); the loaded dataset stays as it is.
+     */
+    classPrototypes(id: string, classIndices: number[], onProgress?: (p: LoadProgress) => void): Promise<PrototypeResult> {
+      return remote.classPrototypes(id, classIndices, onProgress ? Comlink.proxy(onProgress) : undefined);
     },
 
     /** Give another worker access to the loaded dataset (see data.worker.ts `connect`). */

@@ -20,6 +20,8 @@ import {
 } from '../data/parsers';
 import { builtinDatasetPath, getBuiltinDataset, loadBuiltinDataset } from '../data/registry';
 import { countPerClass, packSamples, selectSamples, type SampleSet } from '../data/samples';
+import { classMeanPrototypes, type ClassPrototypes } from '../core/similarity/prototypes';
+import { getClassList } from '../core/classes/builtin';
 
 export type { SampleSet };
 
@@ -91,6 +93,21 @@ export interface HeldDataset {
 }
 
 type ProgressFn = (p: LoadProgress) => void;
+
+/** Image prototypes of some classes of a built-in dataset (see `classPrototypes`). */
+export interface PrototypeResult {
+  datasetId: string;
+  datasetName: string;
+  /** [height, width, channels]; a prototype has h·w·c values */
+  shape: [number, number, number];
+  /** one row per requested class, in the order asked: the mean of its L2-normalised training images */
+  rows: Float32Array[];
+  /** training images averaged per requested class (blank images left out) */
+  counts: number[];
+}
+
+/** Prototypes of every class of a built-in dataset, by dataset id (the pixels are not kept, only the means). */
+const prototypeCache = new Map<string, Promise<{ name: string; shape: [number, number, number]; listIndex: number[]; protos: ClassPrototypes }>>();
 
 let current: { data: HeldDataset; summary: DataSummary; decoded?: DecodedDataset } | null = null;
 let active: { cancelled: boolean; controller: AbortController } | null = null;
@@ -377,6 +394,59 @@ const api = {
 
   summary(): DataSummary | null {
     return current?.summary ?? null;
+  },
+
+  /**
+   * Image prototypes (src/core/similarity/prototypes.ts: the pixels as fixed features, each training image
+   * L2-normalised, then averaged per class) of the classes `classIndices` of built-in dataset `id`, where an index
+   * is a position in the dataset's class list (src/core/classes/builtin.ts; what the Orderings page selects). Uses
+   * the loaded dataset when it is that one, else downloads it without replacing the loaded dataset; the means of
+   * all its classes are kept (a few KB), the pixels are not.
+   */
+  async classPrototypes(id: string, classIndices: number[], onProgress?: ProgressFn): Promise<PrototypeResult> {
+    const report = throttled(onProgress);
+    try {
+      const entry = getBuiltinDataset(id);
+      let job = prototypeCache.get(entry.id);
+      if (!job) {
+        job = (async () => {
+          let decoded: DecodedDataset;
+          if (current?.decoded && current.summary.kind === 'builtin' && current.summary.id === entry.id) decoded = current.decoded;
+          else {
+            const base = import.meta.env.BASE_URL;
+            decoded = await loadBuiltinDataset(entry.id, (path) =>
+              fetchWithProgress(base + path, new AbortController().signal, undefined, (loaded, total) =>
+                report({ phase: 'download', file: path.slice(path.lastIndexOf('/') + 1), loaded, total, fraction: total ? loaded / total : 0 }),
+              ),
+            );
+          }
+          const protos = classMeanPrototypes(decoded.train.images, decoded.train.labels, decoded.imageSize, decoded.meta.classes.length);
+          return { name: entry.name, shape: decoded.shape, listIndex: decoded.meta.classInfo.map((c) => c.classListIndex), protos };
+        })();
+        prototypeCache.set(entry.id, job);
+        job.catch(() => prototypeCache.delete(entry.id));
+      }
+      const p = await job;
+      const labels = classIndices.map((i) => p.listIndex.indexOf(i));
+      const missing = classIndices.filter((_, k) => labels[k] < 0 || p.protos.counts[labels[k]] === 0);
+      if (missing.length) {
+        const names = getClassList(entry.classListId).classes;
+        const list = missing.map((i) => names[i] ?? `#${i}`).join(', ');
+        throw new Error(
+          `${p.name} has no training images of ${list}: image prototypes need images of every class; deselect ${missing.length > 1 ? 'them' : 'it'} or use another similarity source.`,
+        );
+      }
+      const out: PrototypeResult = {
+        datasetId: entry.id,
+        datasetName: p.name,
+        shape: p.shape,
+        rows: labels.map((l) => p.protos.rows[l].slice()),
+        counts: labels.map((l) => p.protos.counts[l]),
+      };
+      return Comlink.transfer(out, out.rows.map((r) => r.buffer as ArrayBuffer));
+    } finally {
+      release(onProgress);
+    }
   },
 
   /**

@@ -34,7 +34,7 @@
  * task i of size m_i as Ω requires. With equal sizes this constraint is void and the procedure is the paper's.
  */
 import { createCutter } from '../clustering/fcluster';
-import { linkage, type LinkageMethod } from '../clustering/linkage';
+import { linkage, type LinkageMatrix, type LinkageMethod } from '../clustering/linkage';
 import { canonicalOrdering } from '../orderings/key';
 import { dissimilarity } from '../orderings/matrix';
 import { similarityScore } from '../orderings/score';
@@ -84,6 +84,16 @@ export interface EdgeOptions {
   granularities?: number[];
   /** Linkage method; default 'complete' (the paper's). */
   linkage?: LinkageMethod;
+  /**
+   * A linkage matrix already computed for this similarity matrix with `edgeLinkage(sim, method)` (so the Orderings
+   * page's dendrogram and EDGE share one clustering). Its size is checked; it must come from the same matrix.
+   */
+  dendrogram?: LinkageMatrix;
+}
+
+/** EDGE's one clustering: `linkage(1 − Sim, method)` (complete by default), scipy-compatible. */
+export function edgeLinkage(sim: SquareMatrix, method: LinkageMethod = 'complete'): LinkageMatrix {
+  return linkage(dissimilarity(sim), method);
 }
 
 /** G = {K, 2K, 5K, 10K, 20K} (or the given list), each capped at N, duplicates removed, order kept. */
@@ -262,7 +272,10 @@ export function edgeOrderings(sim: SquareMatrix, sizes: TaskSizes, options: Edge
   const n = sim.n;
   const k = valid.length;
   const gs = edgeGranularities(n, k, options.granularities);
-  const z = linkage(dissimilarity(sim), options.linkage ?? 'complete');
+  if (options.dendrogram && options.dendrogram.length !== 4 * (n - 1)) {
+    throw new OrderingError(`The given linkage matrix has ${options.dendrogram.length / 4} rows; ${n} classes need ${n - 1}.`);
+  }
+  const z = options.dendrogram ?? edgeLinkage(sim, options.linkage ?? 'complete');
   const cutter = createCutter(z, n);
   const leaves = cutter.leafOrder();
   const candidates: EdgeCandidate[] = [];

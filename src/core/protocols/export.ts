@@ -44,3 +44,47 @@ export function formatSequences(
     }
   }
 }
+
+/** What `cil-lab orders` reports (and the Orderings page has) for one experiment: the input of `formatOrders`. */
+export interface OrdersReport {
+  classes: string[];
+  omega: string;
+  similarityDescription: string;
+  synsets?: unknown[];
+  sequences: (Sequence & { fractionBelow?: number })[];
+  exact?: { min: number; max: number; enumerated: number };
+  notes: string[];
+}
+
+/**
+ * The JSON document `cil-lab orders --format json` prints (src/cli/main.ts builds the same object; a unit test keeps
+ * the two equal): classes, dataset (a built-in list's id, absent for custom names), task sizes, |Ω| as an exact
+ * string, the similarity's provenance, every sequence with S, the exact extremes when enumerated, and the notes.
+ * A sequence's share of Ω below (`fractionBelow`, from the page's histogram) is left out: the CLI does not compute
+ * the distribution (the histogram's own CSV carries it).
+ */
+export function ordersDocument(report: OrdersReport, meta: { dataset?: string; taskSizes: number[] }): Record<string, unknown> {
+  return {
+    classes: report.classes,
+    dataset: meta.dataset,
+    taskSizes: meta.taskSizes,
+    omega: report.omega,
+    similarity: { source: report.similarityDescription, synsets: report.synsets },
+    sequences: report.sequences.map((s) => {
+      const { fractionBelow: _dropped, ...rest } = s;
+      void _dropped;
+      return rest;
+    }),
+    exact: report.exact,
+    notes: report.notes,
+  };
+}
+
+/**
+ * The text of `cil-lab orders --format F` for a report: `formatSequences` for pycil, mammoth, avalanche and csv
+ * (with the class names), the `ordersDocument` for json (indented by two spaces; the CLI prints it on one line).
+ */
+export function formatOrders(report: OrdersReport, format: ExportFormat, meta: { dataset?: string; taskSizes: number[] }): string {
+  if (format === 'json') return JSON.stringify(ordersDocument(report, meta), null, 2);
+  return formatSequences(report.sequences, format, { classes: report.classes });
+}

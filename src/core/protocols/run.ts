@@ -4,6 +4,7 @@
  * the exact extremes and each ordering's distance to them ("how far each generator is from the exact extreme").
  * A protocol that cannot run (Ω too large to enumerate) becomes a note, never a failure of the others.
  */
+import type { LinkageMatrix } from '../clustering/linkage';
 import { countOrderings, formatOmega } from '../orderings/count';
 import { similarityPairMean } from '../orderings/score';
 import { fractionBelow, scoreValues, summariseScores, type ScoreDistribution } from '../orderings/score-distribution';
@@ -52,7 +53,11 @@ function bracketNotes(sequences: Sequence[]): string[] {
   return out;
 }
 
-export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: ProtocolOptions): ProtocolReport {
+/**
+ * @param precomputed.linkage EDGE's clustering of this `sim`, when the caller already has it (`edgeLinkage(sim)`):
+ *   the Orderings page draws that dendrogram and EDGE cuts the same one, so it is computed once.
+ */
+export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: ProtocolOptions, precomputed: { linkage?: LinkageMatrix } = {}): ProtocolReport {
   const valid = validateTaskSizes(sim.n, sizes);
   const omega = countOrderings(valid);
   const want = new Set(options.protocols);
@@ -65,7 +70,7 @@ export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: Proto
     }
   }
   if (want.has('edge') || want.has('edge+')) {
-    const edge = edgeOrderings(sim, valid);
+    const edge = edgeOrderings(sim, valid, precomputed.linkage ? { dendrogram: precomputed.linkage } : {});
     if (want.has('edge')) {
       const [hard, easy] = edgeSequences(edge, sim);
       const medianSeed = options.medianSeed ?? 0;

@@ -1,0 +1,212 @@
+/**
+ * The Orderings page's inputs ⇄ the experiment config (src/core/config/schema.ts), both ways, pure (tested in
+ * tests/unit/ui/page-config.test.ts). Reading gives the page's controls their starting values from a config (a
+ * share link); writing folds the page's current, valid inputs into a config and leaves everything the page does not
+ * show as it was (other labs' settings, protocol parameters without a control, WordNet pins, a referenced upload
+ * that is not loaded, prompt details the CLIP panel does not edit). An input that is invalid right now (a bad task
+ * size, a duplicate class name) does not reach the config: the last valid value stays, so the link always opens.
+ */
+import { getClassList } from '../../core/classes/builtin';
+import {
+  datasetClassListId,
+  experimentClassNames,
+  type BuiltinDatasetRef,
+  type ClipWeightSource,
+  type ExperimentConfig,
+  type FileRef,
+  type SimilarityConfig,
+} from '../../core/config/schema';
+import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
+import type { PromptSpec } from '../../core/similarity/prompts';
+
+/**
+ * The page's similarity sources. 'prototypes' (image prototypes of a built-in dataset) has no kind in the config
+ * schema (src/core/config/schema.ts) yet: choosing it leaves the config's similarity as it was, so a share link
+ * opens with that source (the page says so next to the control).
+ */
+export type SourceKind = 'wordnet' | 'clip' | 'upload' | 'prototypes';
+
+/** What the CLIP panel (ClipSettings.svelte) starts from; the fields of its saved settings. */
+export interface ClipInitial {
+  modelId: string;
+  dtype: 'q8' | 'fp32';
+  weights: 'hub' | 'self-hosted' | 'mirror';
+  folder?: string;
+  mirrorUrl?: string;
+  device?: 'webgpu' | 'wasm';
+  promptKind: 'bare' | 'template' | 'descriptions';
+  template?: string;
+  descriptions?: Record<string, string>;
+}
+
+/** What the CLIP panel reports of its settings; null parts are invalid right now (the config keeps its own). */
+export interface ClipSettingsOut {
+  model: string;
+  dtype: 'q8' | 'fp32';
+  prompt: PromptSpec | null;
+  weights: ClipWeightSource | null;
+  device: 'webgpu' | 'wasm';
+  /** The device the current embeddings were made on ('webgpu', 'wasm', 'cache'), when there are any. */
+  usedDevice?: string | null;
+}
+
+/** The page's controls. */
+export interface OrderingsInputs {
+  /** A built-in class list id, or 'custom'. */
+  datasetId: string;
+  selected: number[];
+  customText: string;
+  tasks: number;
+  sizesText: string;
+  sourceKind: SourceKind;
+  enabled: Record<ProtocolId, boolean>;
+  seedsText: string;
+  /** The CLIP panel's start (null: its own remembered settings). */
+  clip: ClipInitial | null;
+  /** The uploaded similarity file the experiment refers to (null: none). */
+  uploadRef: FileRef | null;
+}
+
+/** The page's defaults when a config leaves something out (they match the schema's v1 fill-ins). */
+export const DEFAULT_CUSTOM_TEXT = 'apple\nbicycle\ntiger\nlion\ntruck\norange';
+
+/** The page's controls for a config. */
+export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
+  const custom = config.dataset.id === 'custom';
+  const sizes = config.taskSizes;
+  const equal = sizes.length > 0 && sizes.every((m) => m === sizes[0]);
+  const enabled = Object.fromEntries(PROTOCOL_IDS.map((p) => [p, config.protocols.enabled.includes(p)])) as Record<ProtocolId, boolean>;
+  const sim = config.similarity;
+  return {
+    datasetId: custom ? 'custom' : datasetClassListId(config.dataset.id as BuiltinDatasetRef),
+    selected: custom ? [0, 1, 2, 3, 4, 5] : config.classes.slice(),
+    customText: custom ? experimentClassNames(config).join('\n') : DEFAULT_CUSTOM_TEXT,
+    tasks: Math.max(1, sizes.length),
+    sizesText: equal ? '' : sizes.join(','),
+    sourceKind: sim.kind,
+    enabled,
+    seedsText: config.protocols.rsSeeds.join(', '),
+    clip: sim.kind === 'clip' ? clipInitialOf(sim, config.backend.embed) : null,
+    uploadRef: sim.kind === 'upload' ? { ...sim.file } : null,
+  };
+}
+
+function clipInitialOf(sim: Extract<SimilarityConfig, { kind: 'clip' }>, embed: ExperimentConfig['backend']['embed']): ClipInitial {
+  const p = sim.prompt;
+  const w = sim.weights;
+  return {
+    modelId: sim.model,
+    dtype: sim.dtype,
+    weights: w.kind,
+    ...(w.kind === 'self-hosted' ? { folder: w.path } : {}),
+    ...(w.kind === 'mirror' ? { mirrorUrl: w.url } : {}),
+    // the panel's "WebGPU" is the engine's order (WebGPU, else wasm): the config's 'auto'
+    device: embed === 'wasm' || embed === 'cpu' ? 'wasm' : 'webgpu',
+    promptKind: p.kind,
+    ...(p.kind === 'template' ? { template: p.template } : {}),
+    ...(p.kind === 'descriptions' ? { descriptions: { ...p.descriptions } } : {}),
+  };
+}
+
+/** The page's current inputs, resolved; null = invalid right now (the config keeps what it had). */
+export interface OrderingsState {
+  datasetId: string;
+  /** Selected class indices of a built-in list. */
+  selected: number[];
+  /** Validated custom class names (datasetId 'custom'), else null. */
+  customNames: string[] | null;
+  taskSizes: number[] | null;
+  /** False when the class list is invalid (then dataset, classes and task sizes all stay as they were). */
+  classesOk: boolean;
+  sourceKind: SourceKind;
+  clip: ClipSettingsOut | null;
+  /** The loaded upload's name and content hash, when a file is loaded. */
+  upload: FileRef | null;
+  protocols: ProtocolId[];
+  rsSeeds: number[] | null;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A hub model id as the schema accepts it ("org/name"; the schema's HUB_MODEL rule): half-typed ids are not written. */
+const MODEL_ID = /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/;
+
+/** The previous prompt when the panel's prompt says the same (so details the panel does not edit survive). */
+function mergePrompt(prev: PromptSpec | undefined, next: PromptSpec): PromptSpec {
+  if (!prev || prev.kind !== next.kind) return next;
+  if (prev.kind === 'bare') return prev;
+  if (prev.kind === 'template' && next.kind === 'template') return prev.template === next.template.trim() ? prev : next;
+  if (prev.kind === 'descriptions' && next.kind === 'descriptions') {
+    const alike = Object.entries(next.descriptions).every(([k, v]) => (prev.descriptions[k] ?? '') === v);
+    if (alike) return prev;
+    // a new description: keep the other classes' ones and the template/underscore rule
+    return { ...prev, descriptions: { ...prev.descriptions, ...next.descriptions } };
+  }
+  return next;
+}
+
+/**
+ * The config with the page's inputs folded in (not validated: the store validates, and keeps the old config when the
+ * result is invalid). Everything the page does not edit is carried over unchanged.
+ */
+export function applyOrderingsState(config: ExperimentConfig, s: OrderingsState): ExperimentConfig {
+  const next: ExperimentConfig = structuredClone(config);
+
+  // dataset, classes and task sizes move together, and only when all three are valid
+  if (s.classesOk && s.taskSizes && s.taskSizes.length > 0) {
+    if (s.datasetId === 'custom') {
+      if (s.customNames && s.customNames.length >= 2) {
+        next.dataset = { id: 'custom', classNames: s.customNames.slice(), images: config.dataset.id === 'custom' ? config.dataset.images : null };
+        next.classes = s.customNames.map((_, i) => i);
+        next.taskSizes = s.taskSizes.slice();
+      }
+    } else {
+      let list: string[] | null = null;
+      try {
+        list = getClassList(s.datasetId).classes;
+      } catch {
+        list = null;
+      }
+      if (list) {
+        // 'digits' (the 8×8 images) is named by the MNIST list: a config on 'digits' stays on 'digits'
+        const keep = config.dataset.id !== 'custom' && datasetClassListId(config.dataset.id) === s.datasetId;
+        next.dataset = { id: keep ? config.dataset.id : (s.datasetId as BuiltinDatasetRef) } as ExperimentConfig['dataset'];
+        next.classes = [...new Set(s.selected)].sort((a, b) => a - b);
+        next.taskSizes = s.taskSizes.slice();
+      }
+    }
+  }
+
+  // similarity
+  const prev = config.similarity;
+  if (s.sourceKind === 'wordnet') {
+    next.similarity = { kind: 'wordnet', pins: prev.kind === 'wordnet' ? { ...prev.pins } : {} };
+  } else if (s.sourceKind === 'clip' && s.clip) {
+    const pc = prev.kind === 'clip' ? prev : null;
+    next.similarity = {
+      kind: 'clip',
+      model: MODEL_ID.test(s.clip.model.trim()) ? s.clip.model.trim() : (pc?.model ?? 'Xenova/clip-vit-base-patch32'),
+      dtype: s.clip.dtype,
+      prompt: s.clip.prompt ? mergePrompt(pc?.prompt, s.clip.prompt) : (pc?.prompt ?? { kind: 'bare' }),
+      weights: s.clip.weights ?? pc?.weights ?? { kind: 'hub' },
+    };
+    next.backend = { ...config.backend, embed: s.clip.device === 'wasm' ? 'wasm' : config.backend.embed === 'webgpu' ? 'webgpu' : 'auto' };
+  } else if (s.sourceKind === 'upload' && s.upload) {
+    next.similarity = { kind: 'upload', file: { ...s.upload } };
+  }
+  // (upload chosen but no file loaded: the config keeps its source — a referenced file stays referenced;
+  // image prototypes: the schema has no kind for them yet, so the config keeps its source too)
+
+  next.protocols = { ...config.protocols, enabled: PROTOCOL_IDS.filter((p) => s.protocols.includes(p)), rsSeeds: s.rsSeeds ? s.rsSeeds.slice() : config.protocols.rsSeeds.slice() };
+
+  // a selected ordering that no longer fits the classes or tasks is dropped
+  if (!same([next.dataset, next.classes, next.taskSizes], [config.dataset, config.classes, config.taskSizes])) {
+    next.ui = { ...next.ui, selectedOrdering: null };
+  }
+  return next;
+}
+
+/** Is this upload the file the config refers to? */
+export function sameFile(a: FileRef | null, b: FileRef | null): boolean {
+  return !!a && !!b && a.contentHash === b.contentHash;
+}
