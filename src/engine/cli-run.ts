@@ -5,6 +5,9 @@
  * and prints `{matrix, metrics, backend, seconds, order, tasks, …}` as JSON. With several RS seeds it prints
  * `{runs: [...]}`, one entry per ordering.
  *
+ * `--augment on|off`: seeded augmentation of the training batches (augment.ts, AUGMENT_DEFAULTS); on by default
+ * for emoji (its test images are renderings by artists the model never trains on), off for every other dataset.
+ *
  * Errors that are the user's to fix are `RunUsageError`s (the CLI exits with 2 and prints the message).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -182,13 +185,23 @@ function strategyOptions(v: Values, strategy: StrategyId): Record<string, number
   return out;
 }
 
-/** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
+/** `--augment on|off`; without it, on for the emoji dataset only. */
+export function augmentFor(v: Values, datasetArg: string): boolean {
+  const s = str(v, 'augment');
+  if (s === undefined) return datasetArg === 'emoji';
+  const t = s.trim().toLowerCase();
+  if (t === 'on' || t === 'true' || t === 'yes' || t === '1') return true;
+  if (t === 'off' || t === 'false' || t === 'no' || t === '0') return false;
+  throw new RunUsageError(`--augment must be on or off; got "${s}".`);
+}
+
 /** What a caller may add to each run: recorded softmax outputs (CPCF), and extra report fields from the result. */
 export interface RunExtras {
   probs?: TrainRunConfig['probs'];
   report?: (result: Awaited<ReturnType<typeof trainRun>>) => Record<string, unknown>;
 }
 
+/** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 export async function runCommand(
   v: Values,
   options: { root: string; onNote?: (note: string) => void },
@@ -236,6 +249,7 @@ export async function runCommand(
     firstTaskEpochs: int(v, 'first-epochs', 0),
     lr: num(v, 'lr'),
     batchSize: int(v, 'batch-size', 1),
+    augment: augmentFor(v, datasetArg),
   };
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
 

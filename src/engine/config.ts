@@ -2,6 +2,7 @@
  * A run's config with every default filled in and every value checked (defaults.ts lists them). The resolved
  * config is recorded in the result, and its JSON keys a checkpoint to the run it belongs to.
  */
+import { resolveAugmentOptions } from './augment';
 import { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, TRAINER_DEFAULTS } from './defaults';
 import { resolveStrategyOptions } from './strategies/index';
 import type { ResolvedTrainConfig, TrainRunConfig } from './types';
@@ -68,6 +69,12 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
     if (softmax !== 'seen' && softmax !== 'all') throw new TrainConfigError(`probs.softmax must be "seen" or "all"; got ${String(softmax)}.`);
     probs = { calibrationRatio: ratio, softmax };
   }
+  let augment: ResolvedTrainConfig['augment'];
+  try {
+    augment = resolveAugmentOptions(config.augment ?? TRAINER_DEFAULTS.augment);
+  } catch (e) {
+    throw new TrainConfigError((e as Error).message);
+  }
   let strategyOptions: Record<string, number | string>;
   try {
     strategyOptions = resolveStrategyOptions(config.strategy, config.strategyOptions as never) as Record<string, number | string>;
@@ -91,6 +98,7 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
     evalBatchSize: positiveInt('The evaluation batch size', config.evalBatchSize ?? TRAINER_DEFAULTS.evalBatchSize),
     head,
     probs,
+    augment,
     progressEvery: positiveInt('progressEvery', config.progressEvery ?? TRAINER_DEFAULTS.progressEvery),
     yieldEveryMs: config.yieldEveryMs ?? TRAINER_DEFAULTS.yieldEveryMs,
   };

@@ -8,11 +8,14 @@
  * 1. every random choice of the task comes from `taskTrainingSeed(seed, tasks, t)` (the prefix rule of
  *    training-seeds.ts) through seeds.ts's purpose streams: batch order, calibration split, memory selection,
  *    Fisher samples, GDumb's re-initialisation. The initial weights come from the experiment seed alone.
- *    There is no dropout and no augmentation.
+ *    There is no dropout. Augmentation (`augment`, off by default) draws from a generator of its own per task
+ *    (augment.ts `augmentSeed(taskSeed)`), so turning it on changes the pixels of the training batches and
+ *    nothing else: not the batch order, not any other stream.
  * 2. a fresh optimiser, Adam by default (PyCIL and Avalanche also start each task with a new optimiser; it also makes a checkpoint
  *    between tasks complete without optimiser state);
  * 3. `epochs` passes (the first task: `firstTaskEpochs`) over a seeded permutation of the strategy's training
- *    set, batches of `batchSize` (the last one smaller), loss = cross-entropy over the head width + the
+ *    set, batches of `batchSize` (the last one smaller; with `augment`, each example's bytes augmented before
+ *    the batch becomes a tensor — these batches only), loss = cross-entropy over the head width + the
  *    strategy's terms;
  * 4. the strategy's `afterTask`, then row t of R: accuracy on every task's test data (upper triangle included;
  *    with the default 'seen' head the classes of future tasks cannot be predicted yet, so that part is 0 by
@@ -27,6 +30,8 @@
  * cannot predict yet. Use `head: 'all'` for a non-degenerate FWT.
  */
 import * as tf from '@tensorflow/tfjs-core';
+import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
+import { augmentBatch, augmentSeed } from './augment';
 import { ensureBackend } from './backend';
 import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
@@ -257,6 +262,14 @@ function taskContext(
   };
 }
 
+/** A training batch whose images are augmented (augment.ts) before they become a tensor; the labels of ctx.batch. */
+function augmentedBatch(ctx: TaskContext, idx: Int32Array, rng: DefaultRng, options: NonNullable<ResolvedTrainConfig['augment']>): { x: tf.Tensor4D; y: tf.Tensor1D } {
+  const ds = ctx.dataset;
+  const images = augmentBatch(ds.train.images, idx, ds.shape, rng, options);
+  const x = batchImages(ds, { images, labels: new Uint8Array(idx.length) }, Int32Array.from(idx, (_, k) => k));
+  return { x, y: tf.tensor1d(Int32Array.from(idx, ctx.unitOf), 'int32') };
+}
+
 async function trainTask(
   ctx: TaskContext,
   strategy: Strategy,
@@ -268,6 +281,8 @@ async function trainTask(
   pausePoint: () => Promise<void>,
 ): Promise<void> {
   const rng = ctx.rng('batches');
+  // its own generator: the batch order above is the same with and without augmentation
+  const augmentRng: DefaultRng | null = cfg.augment ? createDefaultRng(augmentSeed(ctx.taskSeed)) : null;
   const n = set.length;
   const steps = Math.ceil(n / cfg.batchSize);
   const vars = ctx.network.variables;
@@ -279,7 +294,7 @@ async function trainTask(
       counter++;
       const report = hooks.onProgress !== undefined && (counter % cfg.progressEvery === 0 || s === steps - 1);
       const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize)), (k) => set[k]);
-      const { x, y } = ctx.batch(idx);
+      const { x, y } = augmentRng && cfg.augment ? augmentedBatch(ctx, idx, augmentRng, cfg.augment) : ctx.batch(idx);
       const held: tf.Tensor[] = [x, y];
       try {
         const accHolder: tf.Scalar[] = [];

@@ -4,7 +4,7 @@
  * strings, arrays and typed arrays, so a comlink facade can pass it across a worker boundary as is
  * (structured clone; typed arrays may be transferred).
  */
-import type { StrategyId, StrategyOptionsMap } from './defaults';
+import type { AugmentOptions, StrategyId, StrategyOptionsMap } from './defaults';
 
 /** One split of an image dataset: N images, each H×W×C uint8 (row-major, channels last), and N labels. */
 export interface ImageSplit {
@@ -59,6 +59,14 @@ export type TrainRunConfig = StrategyConfig & {
    * (default 0.1); the model never trains on calibration data. Without this option nothing is held out.
    */
   probs?: { calibrationRatio?: number; softmax?: 'seen' | 'all' };
+  /**
+   * Seeded augmentation of the training batches (augment.ts): `true` = AUGMENT_DEFAULTS, an object = the defaults
+   * with some magnitudes replaced, `false`/absent = none (the default for every dataset; the caller turns it on for
+   * emoji — `cil-lab run` does). Only the batches the model takes gradient steps on are augmented; evaluation,
+   * calibration data, memory selection and features, EWC's Fisher samples and A-GEM's reference batch are not.
+   * Each task draws from its own generator (seeded from the task seed), so the batch order is unchanged.
+   */
+  augment?: boolean | Partial<AugmentOptions>;
   progressEvery?: number;
   yieldEveryMs?: number;
 };
@@ -81,6 +89,8 @@ export interface ResolvedTrainConfig {
   evalBatchSize: number;
   head: 'seen' | 'all';
   probs: { calibrationRatio: number; softmax: 'seen' | 'all' } | null;
+  /** the augmentation magnitudes, or null for none */
+  augment: AugmentOptions | null;
   progressEvery: number;
   yieldEveryMs: number;
 }

@@ -1170,6 +1170,7 @@ export function trainingOptionsOf(config: ExperimentConfig) {
     epochs: t.epochs,
     firstTaskEpochs: t.firstTaskEpochs,
     head: t.head,
+    augment: config.dataset.id === 'emoji', // seeded training-batch augmentation (engine augment.ts): emoji's test styles are never trained on (issue 3)
     probs: config.lab === 'forgetting' ? { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } : undefined,
   };
 }

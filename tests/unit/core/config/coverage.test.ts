@@ -88,5 +88,10 @@ describe('the config covers the code it configures', () => {
     expect(run.probs).toEqual({ calibrationRatio: 0.1, softmax: 'seen' });
     expect(run.model).toEqual({ kind: 'cnn', filters: [16, 32], dense: 128 });
     expect(trainingOptionsOf(d).probs).toBeUndefined();
+    // the engine's augmentation is off by default; the config turns it on for emoji only (cil-lab run does the same)
+    expect(TRAINER_DEFAULTS.augment).toBe(false);
+    expect(trainingOptionsOf(d).augment).toBe(false);
+    expect(trainingOptionsOf(validateConfig({ dataset: { id: 'emoji' } }).config).augment).toBe(true);
+    expect(trainingOptionsOf(validateConfig({ dataset: { id: 'digits' } }).config).augment).toBe(false);
   });
 });
