@@ -1,0 +1,83 @@
+/**
+ * The CPCF paper's published numbers (../shared/papers/cpcf-conformal-forgetting.txt), copied by hand so the
+ * Forgetting lab can print the paper's table layout beside our numbers:
+ * - Table I: "Comparison of two EWC variants on CIFAR-10 using Ω metrics" (Ω_base, Ω_new, Ω_all, Ω_prev).
+ * - Table II: "Distance correlation between CPCF and a_prev for fixed alpha (α = 0.1)", rows calibration ratio ×
+ *   model (MLP, EWC), columns MNIST, CIFAR-10, FashionMNIST, KMNIST.
+ * - Table III: "Distance correlation between CPCF and a_prev for fixed calibration ratio (calibration ratio = 0.1)",
+ *   rows α × model, same columns.
+ * The paper's Fig. 2 (learning rate vs a_prev on MNIST) has no printed numbers; only its message ("learn fast,
+ * forget fast; learn slow, forget slow") is quoted.
+ * Our datasets map to the paper's columns: digits (8×8) ↔ MNIST (a smaller relative), fashion-mnist ↔ FashionMNIST;
+ * emoji has no counterpart.
+ */
+export type PaperDataset = 'MNIST' | 'CIFAR-10' | 'FashionMNIST' | 'KMNIST';
+export const PAPER_DATASETS: readonly PaperDataset[] = ['MNIST', 'CIFAR-10', 'FashionMNIST', 'KMNIST'];
+export type PaperModel = 'MLP' | 'EWC';
+
+export const PAPER_TABLE_I: readonly { method: 'single' | 'multi'; label: string; omegaBase: number; omegaNew: number; omegaAll: number; omegaPrev: number }[] = [
+  { method: 'single', label: 'Single-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
+  { method: 'multi', label: 'Multi-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
+];
+
+type Row = Record<PaperDataset, number>;
+/** Table II: dCor(CPCF, a_prev) at α = 0.1, keyed by calibration ratio then model. */
+export const PAPER_TABLE_II: Readonly<Record<string, Record<PaperModel, Row>>> = {
+  '0.05': {
+    MLP: { MNIST: 0.5165, 'CIFAR-10': 0.3009, FashionMNIST: 0.2319, KMNIST: 0.3214 },
+    EWC: { MNIST: 0.7475, 'CIFAR-10': 0.3848, FashionMNIST: 0.2993, KMNIST: 0.597 },
+  },
+  '0.10': {
+    MLP: { MNIST: 0.5585, 'CIFAR-10': 0.3211, FashionMNIST: 0.2118, KMNIST: 0.3121 },
+    EWC: { MNIST: 0.6754, 'CIFAR-10': 0.3883, FashionMNIST: 0.3046, KMNIST: 0.5996 },
+  },
+  '0.15': {
+    MLP: { MNIST: 0.5096, 'CIFAR-10': 0.3363, FashionMNIST: 0.1863, KMNIST: 0.2709 },
+    EWC: { MNIST: 0.7081, 'CIFAR-10': 0.4414, FashionMNIST: 0.3149, KMNIST: 0.5693 },
+  },
+  '0.20': {
+    MLP: { MNIST: 0.4996, 'CIFAR-10': 0.3319, FashionMNIST: 0.1956, KMNIST: 0.2655 },
+    EWC: { MNIST: 0.7127, 'CIFAR-10': 0.4834, FashionMNIST: 0.2903, KMNIST: 0.5298 },
+  },
+};
+
+/** Table III: dCor(CPCF, a_prev) at calibration ratio 0.1, keyed by α then model. */
+export const PAPER_TABLE_III: Readonly<Record<string, Record<PaperModel, Row>>> = {
+  '0.05': {
+    MLP: { MNIST: 0.5347, 'CIFAR-10': 0.2871, FashionMNIST: 0.2611, KMNIST: 0.2321 },
+    EWC: { MNIST: 0.625, 'CIFAR-10': 0.2574, FashionMNIST: 0.274, KMNIST: 0.5812 },
+  },
+  '0.10': {
+    MLP: { MNIST: 0.5585, 'CIFAR-10': 0.3211, FashionMNIST: 0.2118, KMNIST: 0.3121 },
+    EWC: { MNIST: 0.6754, 'CIFAR-10': 0.3883, FashionMNIST: 0.3046, KMNIST: 0.5996 },
+  },
+  '0.15': {
+    MLP: { MNIST: 0.5732, 'CIFAR-10': 0.3202, FashionMNIST: 0.1834, KMNIST: 0.3116 },
+    EWC: { MNIST: 0.748, 'CIFAR-10': 0.427, FashionMNIST: 0.3073, KMNIST: 0.6106 },
+  },
+  '0.20': {
+    MLP: { MNIST: 0.5919, 'CIFAR-10': 0.3224, FashionMNIST: 0.1777, KMNIST: 0.3107 },
+    EWC: { MNIST: 0.8012, 'CIFAR-10': 0.454, FashionMNIST: 0.3157, KMNIST: 0.6201 },
+  },
+};
+
+export const PAPER_GRID_VALUES: readonly number[] = [0.05, 0.1, 0.15, 0.2];
+
+/** The grid key of a ratio or α ("0.10"). */
+export function gridKey(v: number): string {
+  return v.toFixed(2);
+}
+
+/** The paper's column for one of our datasets, or null. */
+export function paperColumnOf(dataset: string): PaperDataset | null {
+  if (dataset === 'digits') return 'MNIST';
+  if (dataset === 'fashion-mnist') return 'FashionMNIST';
+  return null;
+}
+
+/** The paper's Table II value (α = 0.1) or Table III value (calibration 0.1); null where the paper has none. */
+export function paperDcor(table: 'II' | 'III', key: number, model: PaperModel, column: PaperDataset | null): number | null {
+  if (!column) return null;
+  const t = table === 'II' ? PAPER_TABLE_II : PAPER_TABLE_III;
+  return t[gridKey(key)]?.[model]?.[column] ?? null;
+}

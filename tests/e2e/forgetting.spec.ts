@@ -1,0 +1,101 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+async function values(page: Page, selector: string): Promise<number[]> {
+  return page.locator(selector).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+}
+
+async function checkCharts(page: Page): Promise<void> {
+  const chart = page.getByTestId('fg-cpcf-chart');
+  await expect(chart).toBeVisible();
+  // K = 6 tasks (5,1,1,1,1,1): K − 1 = 5 points per series
+  const cpcf = await values(page, '[data-testid="fg-cpcf-chart"] .series-cpcf path.pt');
+  const aPrev = await values(page, '[data-testid="fg-cpcf-chart"] .series-aPrev path.pt');
+  const aNew = await values(page, '[data-testid="fg-cpcf-chart"] .series-aNew path.pt');
+  expect(cpcf).toHaveLength(5);
+  expect(aPrev).toHaveLength(5);
+  expect(aNew).toHaveLength(5);
+  for (const v of cpcf) expect(v).toBeGreaterThanOrEqual(1 - 1e-9); // APS sets are never empty
+  for (const v of cpcf) expect(v).toBeLessThanOrEqual(10);
+  for (const v of [...aPrev, ...aNew]) {
+    expect(v).toBeGreaterThanOrEqual(0);
+    expect(v).toBeLessThanOrEqual(100);
+  }
+  // both axes carry their titles
+  await expect(chart.locator('text.axis-title').nth(0)).toHaveText('CPCF: mean prediction-set size (classes)');
+  await expect(chart.locator('text.axis-title').nth(1)).toContainText('accuracy (%)');
+  const coverage = await values(page, '[data-testid="fg-coverage-chart"] path.pooled');
+  expect(coverage).toHaveLength(5);
+  for (const v of coverage) {
+    expect(v).toBeGreaterThanOrEqual(0);
+    expect(v).toBeLessThanOrEqual(1);
+  }
+  await expect(page.locator('[data-testid="fg-setsize-chart"] g.size-panel')).toHaveCount(5);
+  const omega = await values(page, '[data-testid="fg-omega-table"] td[data-value]');
+  expect(omega.length).toBeGreaterThanOrEqual(5);
+  for (const v of omega) expect(Number.isFinite(v)).toBe(true);
+  const dcor = Number(await page.getByTestId('fg-dcor').getAttribute('data-value'));
+  expect(dcor).toBeGreaterThanOrEqual(0);
+  expect(dcor).toBeLessThanOrEqual(1);
+  await expect(page.getByTestId('fg-paper-table-ii')).toContainText('0.5585');
+  await expect(page.getByTestId('fg-paper-table-iii')).toContainText('0.8012');
+}
+
+test('the digits preset runs to the end on wasm, draws CPCF / a_prev / a_new / coverage / Ω, and survives a reload', async ({ page }) => {
+  test.setTimeout(420_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+  await expect(page.getByTestId('fg-empty')).toBeVisible();
+  await page.getByTestId('fg-backend').selectOption('wasm');
+  await page.getByTestId('fg-preset-rate').selectOption({ label: '1e-3 (faster)' });
+  const t0 = Date.now();
+  await page.getByTestId('fg-preset-digits').click();
+  await expect(page.getByTestId('fg-progress')).toContainText('run 1 / 2', { timeout: 60_000 });
+  await expect(page.getByTestId('fg-progress')).toContainText('done: 2 runs', { timeout: 360_000 });
+  const seconds = (Date.now() - t0) / 1000;
+  console.log(`digits preset (2 runs, wasm): ${seconds.toFixed(1)} s`);
+  await expect(page.getByTestId('fg-backend-in-use')).toHaveText('wasm');
+  await checkCharts(page);
+  await page.screenshot({ path: 'test-results/screenshots/forgetting-digits-1280.png', fullPage: true });
+  // α is applied to the stored outputs: a larger α gives smaller (or equal) sets
+  const before = await values(page, '[data-testid="fg-cpcf-chart"] .series-cpcf path.pt');
+  await page.getByTestId('fg-alpha').selectOption('0.2');
+  await expect.poll(async () => (await values(page, '[data-testid="fg-cpcf-chart"] .series-cpcf path.pt')).join()).not.toBe(before.join());
+  const after = await values(page, '[data-testid="fg-cpcf-chart"] .series-cpcf path.pt');
+  after.forEach((v, i) => expect(v).toBeLessThanOrEqual(before[i] + 1e-9));
+  await page.getByTestId('fg-alpha').selectOption('0.1');
+
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByTestId('fg-cpcf-chart').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/forgetting-digits-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.reload();
+  await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+  await expect(page.getByTestId('fg-groups')).toContainText('Paper setup · digits');
+  await checkCharts(page);
+  await page.screenshot({ path: 'test-results/screenshots/forgetting-reload-1280.png', fullPage: false });
+  expect(errors).toEqual([]);
+});
+
+// Timing of the other presets (opt-in: FG_ALL_PRESETS=1), each on wasm with the faster lr; logs the wall time.
+test('every preset finishes (timing)', async ({ page }) => {
+  test.skip(!process.env.FG_ALL_PRESETS, 'set FG_ALL_PRESETS=1 to time every preset');
+  test.setTimeout(1_200_000);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+  await page.getByTestId('fg-backend').selectOption('wasm');
+  await page.getByTestId('fg-preset-rate').selectOption({ label: '1e-3 (faster)' });
+  for (const [id, n] of [['fashion', 2], ['grid', 8], ['ewc-variants', 2], ['lr', 4], ['edge', 3]] as const) {
+    if (id !== 'fashion') await page.getByTestId('fg-dataset').selectOption('digits');
+    const t0 = Date.now();
+    await page.getByTestId(`fg-preset-${id}`).click();
+    await expect(page.getByTestId('fg-progress')).toContainText(`done: ${n} runs`, { timeout: 600_000 });
+    console.log(`preset ${id} (${n} runs, wasm): ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await page.screenshot({ path: `test-results/screenshots/forgetting-preset-${id}-1280.png`, fullPage: true });
+  }
+});
