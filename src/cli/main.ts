@@ -50,7 +50,7 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
-              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off]
+              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
@@ -157,6 +157,7 @@ const OPTIONS = {
   backend: { type: 'string' },
   'train-per-class': { type: 'string' },
   augment: { type: 'string' },
+  head: { type: 'string' },
   'test-per-class': { type: 'string' },
   calibration: { type: 'string' },
   test: { type: 'string' },

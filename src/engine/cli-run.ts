@@ -202,6 +202,14 @@ export interface RunExtras {
 }
 
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
+/** `--head seen|all`: softmax over the classes seen so far (default) or the full output head (the CPCF paper's MLP). */
+function headArg(v: Values): 'seen' | 'all' | undefined {
+  const h = str(v, 'head');
+  if (h === undefined) return undefined;
+  if (h !== 'seen' && h !== 'all') throw new RunUsageError(`Unknown --head "${h}": use seen or all.`);
+  return h;
+}
+
 export async function runCommand(
   v: Values,
   options: { root: string; onNote?: (note: string) => void },
@@ -250,6 +258,7 @@ export async function runCommand(
     lr: num(v, 'lr'),
     batchSize: int(v, 'batch-size', 1),
     augment: augmentFor(v, datasetArg),
+    head: headArg(v),
   };
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
 

@@ -32,11 +32,14 @@ describe('cil-lab cpcf', () => {
     expect(r.dcor).toBeGreaterThanOrEqual(0);
     expect(Object.keys(r.omega)).toEqual(expect.arrayContaining(['omegaBase', 'omegaNew', 'omegaAll', 'omegaPrev']));
   });
-  it('rejects α outside (0, 1) and an unknown score with exit 2', async () => {
+  it('rejects α outside (0, 1), an unknown score and an unknown head with exit 2', async () => {
     expect(await main(['cpcf', '--dataset', 'digits', '--tasks', '5', '--alpha', '1.5'])).toBe(2);
     expect(err).toMatch(/--alpha must be a number strictly between 0 and 1/);
     err = '';
     expect(await main(['cpcf', '--dataset', 'digits', '--tasks', '5', '--score', 'xyz'])).toBe(2);
     expect(err).toMatch(/Unknown --score "xyz"/);
+    err = '';
+    expect(await main(['cpcf', '--dataset', 'digits', '--tasks', '5', '--head', 'half'])).toBe(2);
+    expect(err).toMatch(/Unknown --head "half": use seen or all/);
   });
 });
