@@ -28,6 +28,7 @@ import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
 import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
+import { withConfig } from './config-args';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -51,6 +52,9 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
               [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
+
+orders, run, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
+panel) or --link URL (a share link); flags given on the command line win over the config's settings.
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
@@ -158,6 +162,8 @@ const OPTIONS = {
   'train-per-class': { type: 'string' },
   augment: { type: 'string' },
   head: { type: 'string' },
+  config: { type: 'string' },
+  link: { type: 'string' },
   'test-per-class': { type: 'string' },
   calibration: { type: 'string' },
   test: { type: 'string' },
@@ -180,7 +186,8 @@ function run(argv: string[]): string | Promise<string> {
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${HELP}`);
   }
-  const v = values;
+  // --config FILE / --link URL: the shared experiment's settings, under the flags given on the command line
+  const v = ['orders', 'run', 'cpcf', 'count', 'similarity'].includes(command) ? withConfig(values, command) : values;
   switch (command) {
     case 'count': {
       const classes = classInput(v);

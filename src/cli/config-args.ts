@@ -1,0 +1,111 @@
+/**
+ * `--config FILE` and `--link URL` (issue 4, "the CLI takes the same config"): the experiment config a share link or
+ * a config file holds (src/core/config) turned into the command's flags. Flags given on the command line win over
+ * the config's values, so `cil-lab run --link URL --strategy ewc` reruns a shared experiment with another strategy.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseConfigFile } from '../core/config/config-file';
+import type { ExperimentConfig } from '../core/config/schema';
+import { decodeConfigFromHash } from '../core/config/url-codec';
+import { UsageError } from './args';
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** Load the config named by --config or --link (not both); undefined when neither is given. */
+export function loadExperimentConfig(v: Values): ExperimentConfig | undefined {
+  const file = typeof v.config === 'string' ? v.config : undefined;
+  const link = typeof v.link === 'string' ? v.link : undefined;
+  if (file && link) throw new UsageError('Give --config FILE or --link URL, not both.');
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(file), 'utf8');
+    } catch (e) {
+      throw new UsageError(`Cannot read the config file "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+    }
+    const r = parseConfigFile(text, file);
+    if (!r.ok) throw new UsageError(r.error);
+    return r.config;
+  }
+  if (link) {
+    if (!link.includes('#') && !/^v\d+\./.test(link)) throw new UsageError('--link needs the share link with its "#v1.…" part.');
+    const r = decodeConfigFromHash(link);
+    if (!r.ok) throw new UsageError(r.error);
+    return r.config;
+  }
+  return undefined;
+}
+
+/**
+ * The flags a config stands for, for one command. Only settings the command has flags for are mapped; a config
+ * whose similarity is an upload or CLIP needs the file or model given again (`--similarity file:PATH`).
+ */
+export function configToFlags(config: ExperimentConfig, command: string): Values {
+  const out: Values = {};
+  if (config.dataset.id === 'custom') out.classes = config.dataset.classNames.join(',');
+  else {
+    out.dataset = config.dataset.id;
+    out[command === 'run' || command === 'cpcf' ? 'classes' : 'subset'] = config.classes.join(',');
+  }
+  out['task-sizes'] = config.taskSizes.join(',');
+  if (command === 'orders') {
+    out.protocol = config.protocols.enabled.join(',');
+    out.seeds = config.protocols.rsSeeds.join(',');
+    out['exact-limit'] = String(config.protocols.exactLimit);
+    if (config.similarity.kind === 'upload') {
+      throw new UsageError(
+        `This experiment's similarity is the uploaded file "${config.similarity.file.name}": give it again with --similarity file:PATH.`,
+      );
+    }
+    if (config.similarity.kind === 'clip') {
+      throw new UsageError(
+        `This experiment uses CLIP (${config.similarity.model}): make the matrix with "cil-lab similarity --source clip --model-path DIR --out F", then give --similarity file:F.`,
+      );
+    }
+  }
+  if (command === 'run' || command === 'cpcf') {
+    if (config.dataset.id === 'custom') {
+      throw new UsageError('This experiment has custom class names without a built-in image dataset: give --dataset PATH to its images.');
+    }
+    const strategy = config.strategies[0];
+    if (strategy) {
+      out.strategy = strategy.id;
+      const o = strategy.options as Record<string, number | string>;
+      if (typeof o.memory === 'number') out.memory = String(o.memory);
+    }
+    if (config.model.kind === 'mlp') {
+      out.model = 'mlp';
+      out.hidden = config.model.hidden.join(',');
+    } else out.model = 'cnn';
+    out.epochs = String(config.training.epochs);
+    out['first-epochs'] = String(config.training.firstTaskEpochs);
+    out.lr = String(config.training.lr);
+    out['batch-size'] = String(config.training.batchSize);
+    out.head = config.training.head;
+    out.seed = String(config.seeds[0] ?? 0);
+    if (config.data.trainPerClass !== null) out['train-per-class'] = String(config.data.trainPerClass);
+    if (config.data.testPerClass !== null) out['test-per-class'] = String(config.data.testPerClass);
+    if (command === 'cpcf') {
+      out.alpha = String(config.conformal.alpha);
+      out['calibration-ratio'] = String(config.conformal.calibrationRatio);
+      out.score = config.conformal.score;
+    }
+  }
+  return out;
+}
+
+/** Command-line flags win over the config's. */
+export function withConfig(v: Values, command: string): Values {
+  const config = loadExperimentConfig(v);
+  if (!config) return v;
+  const fromConfig = configToFlags(config, command);
+  const given = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
+  // a command-line class selection replaces the config's whole selection
+  if (given.classes !== undefined || given.dataset !== undefined || given['classes-file'] !== undefined) {
+    delete fromConfig.subset;
+    if (given.classes !== undefined) delete fromConfig.dataset;
+  }
+  if (given.tasks !== undefined) delete fromConfig['task-sizes'];
+  return { ...fromConfig, ...given };
+}
