@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 // Debian's Chromium, never a downloaded browser. WebGPU works on SwiftShader with --enable-unsafe-webgpu.
 // PW_PORT picks another port for the preview server (several checkouts testing on one machine).
 const port = Number(process.env.PW_PORT ?? 4173);
+// a private build folder per port, so two checkouts (or helpers) testing at once never serve each other's half-written build
+const outDir = process.env.PW_PORT ? `dist-${port}` : 'dist';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -27,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
