@@ -29,6 +29,7 @@ import { statsCommand } from './stats';
 import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
 import { withConfig } from './config-args';
+import { ANALYZE_HELP, analyzeCommand } from './analyze';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -47,6 +48,7 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
   cil-lab stats --values F.json   → moments, Box-Cox λ, Shapiro–Wilk / D'Agostino K² / KS before and after Box-Cox
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
+${ANALYZE_HELP}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
@@ -173,6 +175,9 @@ const OPTIONS = {
   values: { type: 'string' },
   truth: { type: 'string' },
   estimate: { type: 'string' },
+  results: { type: 'string' },
+  accuracy: { type: 'string' },
+  method: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -335,6 +340,8 @@ function run(argv: string[]): string | Promise<string> {
       return cpcfCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'stats':
       return statsCommand(v);
+    case 'analyze':
+      return analyzeCommand(v, { loadWordnet });
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
   }

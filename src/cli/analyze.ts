@@ -1,0 +1,186 @@
+/**
+ * `cil-lab analyze`: the Ground-truth lab's statistics for runs trained elsewhere (issue 8).
+ *
+ *   cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes …]
+ *                   [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993]
+ *                   [--method NAME]
+ *
+ * F is any format the lab's "Import results" reads (src/core/results-import: CSV, JSON, JSON lines, PyCIL/PILOT
+ * logs). The classes come from --dataset/--classes, else from the file; the task sizes from --tasks/--task-sizes,
+ * else from the file. The statistics are deriveGroundTruth's (src/core/ground-truth/derive.ts) on the plan
+ * analysisPlan builds — for an enumerable Ω exactly the lab's plan — with the lab's sample-count settings, so the
+ * numbers equal the lab's for the same experiment. `statistics` is the object the lab's "Statistics JSON" export
+ * holds under the same name.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { getClassList } from '../core/classes/builtin';
+import { validateClassNames } from '../core/classes/validate';
+import { deriveGroundTruth, statisticsJson, type AccuracyVariable } from '../core/ground-truth/derive';
+import { resolveTaskSizes } from '../core/orderings/task-sizes';
+import { analysisPlan } from '../core/results-import/analysis-plan';
+import { detectFormat } from '../core/results-import/detect-format';
+import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';
+import type { SquareMatrix } from '../core/orderings/types';
+import { parseSimilarityUpload } from '../core/similarity/parse-upload';
+import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
+import type { WordnetGraph } from '../core/similarity/wordnet';
+import { UsageError, intArg, intListArg, rangeListArg } from './args';
+
+type Values = Record<string, string | boolean | undefined>;
+
+export const ANALYZE_HELP = `cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
+                [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993] [--method NAME]
+    → the Ground-truth lab's statistics (truth, RS/EDGE Gaussians with JSD/W1, Pearson(S, A), normality, rankings,
+      sample-count study) for accuracies trained elsewhere. F: CSV (method,order,final_accuracy[,aia][,seed][,matrix]),
+      JSON ([{"method","order","final_accuracy",…}] or {"runs":[…]}), JSON lines ({"order":[…],"acc":…} per line) or a
+      PyCIL/PILOT log ("CNN top1 curve: [...]" with the class order it logs). Percent or fraction is detected.`;
+
+export interface AnalyzeDeps {
+  loadWordnet: () => WordnetGraph;
+}
+
+function classesOf(v: Values): { names: string[]; datasetClasses: number[]; pins?: (string | undefined)[]; dataset?: string } | null {
+  const ds = typeof v.dataset === 'string' ? v.dataset : undefined;
+  const cls = typeof v.classes === 'string' ? v.classes : typeof v.subset === 'string' ? v.subset : undefined;
+  if (ds) {
+    let list;
+    try {
+      list = getClassList(ds);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const idx = cls ? rangeListArg(cls, 'classes') : list.classes.map((_, i) => i);
+    const bad = idx.find((i) => i >= list.classes.length);
+    if (bad !== undefined) throw new UsageError(`--classes: class ${bad} does not exist; ${list.id} has classes 0..${list.classes.length - 1}.`);
+    return { names: idx.map((i) => list.classes[i]), datasetClasses: idx, pins: idx.map((i) => list.synsets[i]), dataset: list.id };
+  }
+  if (cls) {
+    const names = validateClassNames(cls.split(',').map((s) => s.trim()));
+    return { names, datasetClasses: names.map((_, i) => i) };
+  }
+  return null;
+}
+
+export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
+  const path = typeof v.results === 'string' ? v.results : undefined;
+  if (!path) throw new UsageError(`Give --results F, the file of runs to analyse.\n\n${ANALYZE_HELP}`);
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch (e) {
+    throw new UsageError(`--results: cannot read "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+  }
+  const variable = ((v.accuracy as string | undefined) ?? 'final') as AccuracyVariable;
+  if (variable !== 'final' && variable !== 'aia') throw new UsageError(`--accuracy must be final or aia; got "${String(v.accuracy)}".`);
+
+  // the experiment: classes from the flags or the file; task sizes from the flags or the file
+  let classes = classesOf(v);
+  const fromFlags = classes !== null;
+  if (!classes) {
+    const names = inferClasses(parseWithFormat(detectFormat(text, path), text, []));
+    if (names) classes = { names, datasetClasses: names.map((_, i) => i) };
+  }
+  const tasks = intArg(v.tasks as string | undefined, 'tasks', 1);
+  const sizesFlag = intListArg(v['task-sizes'] as string | undefined, 'task-sizes');
+  let taskSizes: number[] | undefined;
+  if (tasks !== undefined || sizesFlag) {
+    if (!classes) throw new UsageError('The classes could not be inferred from the file: give --dataset ID [--classes 0-5] or --classes a,b,c.');
+    try {
+      taskSizes = resolveTaskSizes(classes.names.length, { tasks, taskSizes: sizesFlag });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const result = importResults(text, basename(path), {
+    classNames: classes?.names,
+    datasetClasses: classes?.datasetClasses,
+    taskSizes,
+    defaultMethod: typeof v.method === 'string' ? v.method : undefined,
+  });
+  for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
+  if (result.error && result.runs.length === 0) {
+    const reasons = result.skipped.slice(0, 5).map((s) => `  ${s.where}: ${s.reason}`).join('\n');
+    throw new UsageError(`${result.error}${reasons ? `\n${reasons}` : ''}`);
+  }
+
+  // the similarity over the experiment's positions
+  const source = (v.similarity as string | undefined) ?? 'wordnet';
+  let spec: SimilaritySpec;
+  if (source === 'wordnet') {
+    if (result.classNames.every((n) => /^\d+$/.test(n))) {
+      throw new UsageError('WordNet needs class names, and the file has only class indices: give --dataset ID [--classes 0-5], --classes a,b,c, or --similarity file:PATH.');
+    }
+    spec = { kind: 'wordnet', pins: classes?.pins };
+  } else if (source.startsWith('file:')) {
+    const p = source.slice(5);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(resolve(p)));
+    } catch (e) {
+      throw new UsageError(`Cannot read the similarity file "${p}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+    }
+    spec = { kind: 'upload', fileName: p, bytes };
+  } else throw new UsageError(`Unknown --similarity "${source}": use wordnet or file:PATH.`);
+  let sim: { matrix: SquareMatrix; description: string; warnings: string[] };
+  let classNames = result.classNames;
+  try {
+    if (spec.kind === 'upload' && !fromFlags && classNames.every((n) => /^\d+$/.test(n))) {
+      // classes known only by index: row p of the file is class p; its names (if any) name the classes
+      const up = parseSimilarityUpload(spec.fileName, spec.bytes);
+      if (up.matrix.n !== classNames.length) throw new Error(`The similarity file is ${up.matrix.n}×${up.matrix.n} but the runs have ${classNames.length} classes.`);
+      if (up.classNames) classNames = up.classNames;
+      sim = { matrix: up.matrix, description: `similarity matrix from ${spec.fileName} (row p = class index p)`, warnings: up.warnings };
+    } else sim = resolveSimilarity(spec, result.classNames, { wordnet: spec.kind === 'wordnet' ? deps.loadWordnet : undefined });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  for (const w of sim.warnings) process.stderr.write(`note: ${w}\n`);
+
+  const strategies = [...new Set(result.runs.map((r) => r.method))];
+  const plan = analysisPlan({
+    classes: result.datasetClasses,
+    taskSizes: result.taskSizes,
+    similarity: sim.matrix,
+    rsSeeds: intListArg(v.seeds as string | undefined, 'seeds') ?? [0, 42, 1993],
+    medianSeed: 0,
+    importedKeys: result.runs.map((r) => r.orderingKey),
+    strategies,
+    seeds: result.runs.map((r) => r.seed),
+  });
+  const stats = deriveGroundTruth({
+    runs: result.runs.map((r) => ({
+      orderingKey: r.orderingKey,
+      strategy: r.method,
+      seed: r.seed,
+      matrix: [],
+      testCounts: [],
+      finalAccuracy: r.finalAccuracy,
+      aia: r.aia ?? Number.NaN,
+    })),
+    plan,
+    variable,
+    strategies,
+    sampleCount: { maxL: 20, repeats: 100, seed: 0 },
+  });
+  return JSON.stringify({
+    results: path,
+    format: result.format,
+    formatLabel: result.formatLabel,
+    unit: result.unit,
+    unitReason: result.unitReason,
+    rowsRead: result.rowsRead,
+    imported: result.runs.length,
+    skipped: result.skipped,
+    notes: result.notes,
+    classes: classNames,
+    datasetClasses: result.datasetClasses,
+    dataset: classes?.dataset,
+    taskSizes: result.taskSizes,
+    taskSizesFrom: result.taskSizesFrom,
+    omega: plan.omega,
+    similarity: sim.description,
+    accuracy: variable,
+    statistics: statisticsJson(stats),
+  });
+}

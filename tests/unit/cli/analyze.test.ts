@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import expectedJson from '../../fixtures/import/expected.json';
+import { main } from '../../../src/cli/main';
+
+const expected = expectedJson as any;
+const FX = 'tests/fixtures/import';
+let out = '';
+let err = '';
+beforeEach(() => {
+  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function cli(...argv: string[]): Promise<{ code: number; json: any; err: string }> {
+  out = '';
+  err = '';
+  const code = await main(argv);
+  let json: any = null;
+  try {
+    json = JSON.parse(out);
+  } catch {
+    json = out;
+  }
+  return { code, json, err };
+}
+
+const close = (a: number, b: number, tol = 1e-9) => expect(Math.abs(a - b)).toBeLessThanOrEqual(tol);
+
+function checkAgainstPython(json: any, variable: 'final' | 'aia') {
+  const stats = json.statistics;
+  expect(stats.variable).toBe(variable);
+  expect(stats.truthLabel).toBe('all 90 orderings');
+  expect(stats.strategies.map((s: any) => s.strategy)).toEqual(Object.keys(expected.methods[variable]).sort((a, b) => (a === 'ewc' ? -1 : b === 'ewc' ? 1 : 0)));
+  for (const s of stats.strategies) {
+    const e = expected.methods[variable][s.strategy];
+    const m = s.truth.moments;
+    expect(m.n).toBe(e.truth.n);
+    expect(s.truth.complete).toBe(true);
+    for (const k of ['mean', 'std', 'min', 'max'] as const) close(m[k], e.truth[k], 1e-12);
+    for (const p of ['rs', 'edge'] as const) {
+      expect(s[p].draws.map((d: any) => d.key)).toEqual(expected[p].map((d: any) => d.key));
+      s[p].draws.forEach((d: any, i: number) => close(d.value, e[p].values[i], 1e-12));
+      close(s[p].gaussian.value.mean, e[p].mean, 1e-12);
+      close(s[p].gaussian.value.std, e[p].std, 1e-12);
+      close(s[p].quality.value.jsd, e[p].jsd, 1e-9);
+      close(s[p].quality.value.w1, e[p].w1, 1e-6);
+    }
+    close(s.pearson.value.statistic, e.pearson.r, 1e-9);
+    expect(Math.abs(s.pearson.value.pvalue - e.pearson.p) / e.pearson.p).toBeLessThan(1e-6);
+  }
+  expect(stats.rankings.reason).toBeNull();
+  expect(stats.rankings.value.provisional).toBe(false);
+}
+
+describe('cil-lab analyze', () => {
+  it('the 90-ordering fixture with WordNet: numpy/scipy statistics, malformed rows listed', async () => {
+    const r = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3');
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ format: 'csv', unit: 'percent', imported: 180, rowsRead: 187, omega: '90', taskSizes: [2, 2, 2], classes: expected.classes, accuracy: 'final' });
+    expect(r.json.unitReason).toMatch(/values above 1 were found \(e\.g\. 46\.75 on line 2\)/);
+    expect(r.json.skipped.map((s: any) => s.line)).toEqual(expected.malformed.map((m: any) => m.line));
+    checkAgainstPython(r.json, 'final');
+  });
+  it('the same numbers with the similarity from a file, and for AIA', async () => {
+    const a = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--similarity', `file:${FX}/fmnist6-wordnet.json`, '--classes', expected.classes.join(','), '--task-sizes', '2,2,2');
+    expect(a.code).toBe(0);
+    checkAgainstPython(a.json, 'final');
+    const b = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3', '--accuracy', 'aia');
+    expect(b.code).toBe(0);
+    checkAgainstPython(b.json, 'aia');
+  });
+  it('reads a PyCIL log with the classes and task sizes it states', async () => {
+    const r = await cli('analyze', '--results', `${FX}/small-pycil.log`, '--similarity', `file:${FX}/fmnist6-wordnet.json`);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ format: 'pycil-log', imported: 2, taskSizes: [2, 2, 2], taskSizesFrom: 'file' });
+    const s = r.json.statistics.strategies[0];
+    expect(s.strategy).toBe('icarl');
+    expect(s.truth.evaluated).toBe(2);
+    expect(s.rs.have).toBe(2); // seeds 0 and 1993 of RS were trained in the log
+    expect(r.err).toMatch(/note: task sizes 2, 2, 2 from the log's init_cls/);
+  });
+  it('says what is missing', async () => {
+    expect((await cli('analyze')).err).toMatch(/Give --results F/);
+    expect((await cli('analyze', '--results', 'nope.csv')).err).toMatch(/cannot read "nope.csv"/);
+    const idx = await cli('analyze', '--results', `${FX}/small-pycil.log`);
+    expect(idx.code).toBe(2);
+    expect(idx.err).toMatch(/WordNet needs class names/);
+    expect((await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--accuracy', 'top5')).err).toMatch(/--accuracy must be final or aia/);
+    const help = await cli('--help');
+    expect(help.json).toContain('cil-lab analyze --results F');
+  });
+});
