@@ -107,6 +107,8 @@ interface Session {
   pausedMs: number;
   wake: (() => void) | null;
   finished: Promise<void>;
+  /** step(): finished runs still to train before pausing by itself (unset or 0: no step in progress) */
+  stepsLeft?: number;
 }
 
 export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
@@ -190,6 +192,12 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         const done = state.done + 1;
         const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
         set({ done, runs: [...state.runs, run], backend: result.backend, etaSeconds: mean * (jobs.length - done), current: null, notice });
+        // step(): its runs are recorded, so pause here, between runs (nothing in flight: the worker needs no pause)
+        if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
+          s.paused = true;
+          s.pausedAt = now();
+          set({ status: 'paused' });
+        }
       }
       set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
     } catch (e) {
@@ -257,12 +265,25 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     resume(): void {
       const s = session;
       if (!s || !s.paused || s.cancelled) return;
+      s.stepsLeft = 0; // Play after a step plays on
       s.paused = false;
       s.pausedMs += now() - s.pausedAt;
       quietly(() => client.resume());
       set({ status: 'running' });
       s.wake?.();
       s.wake = null;
+    },
+
+    /**
+     * Teaching mode's Step: train `runs` more runs (default 1; the page passes the runs of one ordering) and pause
+     * again once they are stored. From a pause it resumes (the run in flight counts); while running it pauses after
+     * the next `runs` finish. No-op without a started session (start first, then step).
+     */
+    step(runs = 1): void {
+      const s = session;
+      if (!s || s.cancelled) return;
+      this.resume();
+      s.stepsLeft = Math.max(1, Math.floor(runs));
     },
 
     /** Stop: the run in flight is dropped, finished runs stay stored. `state.status` becomes 'cancelled'. */

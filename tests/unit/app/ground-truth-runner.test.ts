@@ -204,6 +204,59 @@ describe('ground-truth runner', () => {
     expect(client.log).toContain('resume');
   });
 
+  it('step trains exactly the asked runs and pauses between runs; from a pause it resumes the run in flight; Play after a step plays on', async () => {
+    const { client, runner, store } = setup();
+    const done = runner.start(plan, configFor, 'hash-step');
+    await client.next();
+    // while running: the run in flight finishes, is stored, and nothing new starts
+    runner.step();
+    await client.finish();
+    expect(runner.state).toMatchObject({ status: 'paused', done: 1, current: null });
+    expect(await store.count('hash-step')).toBe(1);
+    await flush();
+    expect(client.calls).toHaveLength(1);
+    client.clock.t += 60_000; // the teacher talks for a minute
+    // from that pause: exactly one more run (one ordering × one strategy), then paused again
+    runner.step();
+    expect(runner.state.status).toBe('running');
+    await client.finish();
+    expect(runner.state).toMatchObject({ status: 'paused', done: 2 });
+    await flush();
+    expect(client.calls).toHaveLength(2);
+    // the runs of one ordering (2 strategies here): both, then pause
+    runner.step(2);
+    await client.finish();
+    expect(runner.state.status).toBe('running');
+    await client.finish();
+    expect(runner.state).toMatchObject({ status: 'paused', done: 4 });
+    expect(runner.state.runs.slice(2).map((r) => r.orderingKey)).toEqual([plan.jobs[2].orderingKey, plan.jobs[3].orderingKey]);
+    expect(plan.jobs[2].orderingKey).toBe(plan.jobs[3].orderingKey);
+    // paused in the middle of a run: Step resumes the worker and that run counts as the step
+    runner.resume();
+    await client.next();
+    runner.pause();
+    expect(client.paused).toBe(true);
+    runner.step();
+    expect(client.paused).toBe(false);
+    await client.finish();
+    expect(runner.state).toMatchObject({ status: 'paused', done: 5 });
+    // a pause during a step, then Play: plays on past the step's end
+    runner.step(1);
+    await client.next();
+    runner.pause();
+    runner.resume();
+    await client.finish();
+    await client.finish();
+    expect(runner.state).toMatchObject({ status: 'running', done: 7 });
+    // the ETA ignores the time spent paused between steps
+    expect(runner.state.etaSeconds).toBeCloseTo(2 * 5, 9);
+    runner.cancel();
+    await done;
+    // no session: step does nothing
+    runner.step();
+    expect(runner.state.status).toBe('cancelled');
+  });
+
   it('cancel stops at once: the run in flight rejects, nothing more is trained, finished runs stay', async () => {
     const { client, runner, store } = setup();
     const done = runner.start(plan, configFor, 'hash-d');

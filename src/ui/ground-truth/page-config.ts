@@ -1,0 +1,244 @@
+/**
+ * The Ground-truth page's inputs ⇄ the app's experiment config (src/core/config/schema.ts), both ways, pure (tested
+ * in tests/unit/ui/ground-truth-page-config.test.ts). The app has one experiment (src/app/share-link.svelte.ts): the
+ * Orderings and Ground-truth labs read it and fold their inputs back into it, so a link copied on either tab opens the
+ * same experiment, and the Ground-truth lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
+ *
+ * - `inputsFromConfig` gives the page's controls for a config. A dataset the lab cannot train on (names only, e.g.
+ *   CIFAR-100 chosen in the Orderings lab) is reported in `foreignDataset` and the controls fall back to
+ *   Fashion-MNIST's classes without writing them (the config keeps its dataset until the user picks one here).
+ * - `foldGroundTruthState` writes the page's current inputs into a config part by part (experiment, strategies,
+ *   budget, seeds, model, training, data, backend, what is shown): a part that is invalid right now (an epoch count of
+ *   0, a half-typed seed list) is left as it was, so the rest still reaches the link and the link always opens.
+ *   Everything the page does not show (similarity, protocols other than the RS seeds, conformal settings, strategy
+ *   options, the first task's epochs when they differ) is carried over unchanged.
+ * - `groundTruthRunConfig` is the config the lab trains and stores runs under: settings it does not use (the
+ *   Orderings lab's protocol choice and distribution sample, the Forgetting lab's conformal settings, the lab shown)
+ *   are normalised, so toggling a protocol on the Orderings tab does not hide the stored runs.
+ */
+import { getClassList } from '../../core/classes/builtin';
+import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetHasImages, defaultConfig, validateConfig, type BuiltinDatasetRef, type ExperimentConfig, type StrategyId, type StrategySetting } from '../../core/config/schema';
+import { configHash } from '../../core/config/url-codec';
+import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
+
+export type AccuracyChoice = ExperimentConfig['ui']['accuracy'];
+export type TrainBackend = ExperimentConfig['backend']['train'];
+
+/** The page's controls. */
+export interface GroundTruthInputs {
+  datasetId: BuiltinDatasetId;
+  /** The config's dataset when this lab cannot train on it (its name, e.g. "cifar100"); null when it can. */
+  foreignDataset: string | null;
+  selected: number[];
+  tasks: number;
+  /** '' when the tasks are equal (then `tasks` says how many). */
+  sizesText: string;
+  chosen: Record<StrategyId, boolean>;
+  budget: number;
+  sampleSeed: number;
+  seedsText: string;
+  rsSeedsText: string;
+  /** MLP hidden widths ("256, 128"); null when the config's model is not an MLP (a CNN from a config file). */
+  hiddenText: string | null;
+  epochs: number;
+  lr: number;
+  batchSize: number;
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  backend: TrainBackend;
+  accuracy: AccuracyChoice;
+  /** ui.selectedOrdering: an ordering key over dataset class indices, or null. */
+  selectedOrdering: string | null;
+}
+
+const FALLBACK_DATASET: BuiltinDatasetId = 'fashion-mnist';
+
+function isImageDataset(id: string): id is BuiltinDatasetId {
+  return BUILTIN_DATASETS.some((d) => d.id === id);
+}
+
+/** The first (up to) 6 classes of a built-in image dataset: what picking it selects. */
+export function firstClassesOf(id: BuiltinDatasetId): number[] {
+  const d = BUILTIN_DATASETS.find((x) => x.id === id) ?? BUILTIN_DATASETS[0];
+  const n = getClassList(d.classListId).classes.length;
+  return Array.from({ length: Math.min(6, n) }, (_, i) => i);
+}
+
+/** The page's controls for a config. */
+export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
+  const dsId = config.dataset.id;
+  const trainable = dsId !== 'custom' && isImageDataset(dsId) && datasetHasImages(dsId as BuiltinDatasetRef);
+  const datasetId = trainable ? (dsId as BuiltinDatasetId) : FALLBACK_DATASET;
+  const sizes = trainable ? config.taskSizes : [2, 2, 2];
+  const equal = sizes.length > 0 && sizes.every((m) => m === sizes[0]);
+  const ids = new Set(config.strategies.map((s) => s.id));
+  const t = config.training;
+  return {
+    datasetId,
+    foreignDataset: trainable ? null : dsId,
+    selected: trainable ? config.classes.slice() : firstClassesOf(FALLBACK_DATASET),
+    tasks: Math.max(1, sizes.length),
+    sizesText: equal ? '' : sizes.join(','),
+    chosen: Object.fromEntries(STRATEGY_IDS.map((id) => [id, ids.has(id)])) as Record<StrategyId, boolean>,
+    budget: config.groundTruth.budget,
+    sampleSeed: config.groundTruth.sampleSeed,
+    seedsText: config.seeds.join(', '),
+    rsSeedsText: config.protocols.rsSeeds.join(', '),
+    hiddenText: config.model.kind === 'mlp' ? config.model.hidden.join(', ') : null,
+    epochs: t.epochs,
+    lr: t.lr,
+    batchSize: t.batchSize,
+    trainPerClass: config.data.trainPerClass,
+    testPerClass: config.data.testPerClass,
+    backend: config.backend.train,
+    accuracy: config.ui.accuracy,
+    selectedOrdering: trainable ? config.ui.selectedOrdering : null,
+  };
+}
+
+/** A fingerprint of what the page shows of a config: the page re-reads its inputs when another lab changes it. */
+export function inputsKey(config: ExperimentConfig): string {
+  return JSON.stringify(inputsFromConfig(config));
+}
+
+/** The page's current inputs, resolved; null parts are invalid right now (the config keeps what it had). */
+export interface GroundTruthState {
+  /** null: the user has not picked a dataset this lab can train on (the config's dataset, classes and tasks stay). */
+  datasetId: BuiltinDatasetId | null;
+  classes: number[];
+  /** null while the classes or task sizes are invalid (then dataset, classes and tasks all stay as they were). */
+  taskSizes: number[] | null;
+  strategies: StrategyId[];
+  budget: number;
+  sampleSeed: number;
+  seeds: number[] | null;
+  rsSeeds: number[] | null;
+  /** null: invalid right now, or the model is not an MLP (it stays as it is). */
+  hidden: number[] | null;
+  epochs: number;
+  lr: number;
+  batchSize: number;
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  backend: TrainBackend;
+  accuracy: AccuracyChoice;
+  selectedOrdering: string | null;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One part of the config the page writes; each returns the changed config (a fresh copy). */
+type Part = (c: ExperimentConfig, s: GroundTruthState) => ExperimentConfig;
+
+const PARTS: Part[] = [
+  // dataset, classes and task sizes move together (and a selected ordering that no longer fits is dropped)
+  (c, s) => {
+    if (!s.datasetId || !s.taskSizes || s.taskSizes.length === 0) return c;
+    const classes = [...new Set(s.classes)].sort((a, b) => a - b);
+    const next = { ...c, dataset: { id: s.datasetId } as ExperimentConfig['dataset'], classes, taskSizes: s.taskSizes.slice() };
+    if (!same([next.dataset, next.classes, next.taskSizes], [c.dataset, c.classes, c.taskSizes])) next.ui = { ...c.ui, selectedOrdering: null };
+    return next;
+  },
+  // strategies: the same set keeps the config's order and options; a new one gets the engine's defaults
+  (c, s) => {
+    const want = STRATEGY_IDS.filter((id) => s.strategies.includes(id));
+    if (want.length === 0 || same([...want].sort(), c.strategies.map((x) => x.id).sort())) return c;
+    const strategies = want.map((id) => c.strategies.find((x) => x.id === id) ?? ({ id, options: { ...STRATEGY_OPTION_FILL[id] } } as StrategySetting));
+    return { ...c, strategies: structuredClone(strategies) };
+  },
+  (c, s) => ({ ...c, groundTruth: { budget: s.budget, sampleSeed: s.sampleSeed } }),
+  (c, s) => (s.seeds && s.seeds.length > 0 ? { ...c, seeds: s.seeds.slice() } : c),
+  (c, s) => (s.rsSeeds && s.rsSeeds.length > 0 ? { ...c, protocols: { ...c.protocols, rsSeeds: s.rsSeeds.slice() } } : c),
+  (c, s) => (s.hidden && c.model.kind === 'mlp' ? { ...c, model: { kind: 'mlp', hidden: s.hidden.slice() } } : c),
+  // one "epochs per task" control: the first task follows it while the config had them equal
+  (c, s) => {
+    const t = c.training;
+    const firstTaskEpochs = t.firstTaskEpochs === t.epochs ? s.epochs : t.firstTaskEpochs;
+    return { ...c, training: { ...t, epochs: s.epochs, firstTaskEpochs, lr: s.lr, batchSize: s.batchSize } };
+  },
+  (c, s) => ({ ...c, data: { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass } }),
+  (c, s) => ({ ...c, backend: { ...c.backend, train: s.backend } }),
+  (c, s) => ({ ...c, ui: { ...c.ui, accuracy: s.accuracy } }),
+];
+/** Last: the chosen ordering (refused, so left null, when it does not fit the classes and tasks written before it). */
+const SELECTION: Part = (c, s) => ({ ...c, ui: { ...c.ui, selectedOrdering: s.selectedOrdering } });
+
+/**
+ * The config with all the page's inputs in, the chosen ordering aside (not validated: the page shows the errors next
+ * to its controls, and runs this config when there are none).
+ */
+export function applyGroundTruthState(config: ExperimentConfig, s: GroundTruthState): ExperimentConfig {
+  return PARTS.reduce((c, part) => part(c, s), structuredClone(config));
+}
+
+/** The config with every part of the page's inputs that is valid right now; invalid parts keep the config's values. */
+export function foldGroundTruthState(config: ExperimentConfig, s: GroundTruthState): ExperimentConfig {
+  let current = structuredClone(config);
+  for (const part of [...PARTS, SELECTION]) {
+    const next = part(current, s);
+    if (next === current) continue;
+    const r = validateConfig(next);
+    if (r.errors.length === 0) current = r.config;
+  }
+  return current;
+}
+
+/**
+ * The config the lab trains and stores its runs under: only what it uses, the rest at the v1 fill-ins (so the lab
+ * shown, the protocols the Orderings lab lists and its S-histogram sample, the Forgetting lab's settings, and any
+ * field added later do not change it; the strategies in one fixed order). The RS seeds and EDGE's median seed stay:
+ * they choose orderings that are trained.
+ */
+export function groundTruthRunConfig(config: ExperimentConfig): ExperimentConfig {
+  const c = structuredClone(config);
+  return {
+    ...defaultConfig(),
+    lab: 'ground-truth',
+    dataset: c.dataset,
+    classes: c.classes,
+    taskSizes: c.taskSizes,
+    similarity: c.similarity,
+    protocols: { ...structuredClone(V1_FILL.protocols), rsSeeds: c.protocols.rsSeeds, medianSeed: c.protocols.medianSeed } as ExperimentConfig['protocols'],
+    groundTruth: c.groundTruth,
+    model: c.model,
+    strategies: STRATEGY_IDS.flatMap((id) => c.strategies.filter((s) => s.id === id)),
+    training: c.training,
+    data: c.data,
+    seeds: c.seeds,
+  };
+}
+
+/** The key of the lab's stored runs for a config (IndexedDB, src/data/results-store.ts). */
+export function groundTruthRunHash(config: ExperimentConfig): string {
+  return configHash(groundTruthRunConfig(config));
+}
+
+/** The experiment's WordNet pins by class name ({} when its similarity is not WordNet). */
+export function wordnetPinsOf(config: ExperimentConfig): Record<string, string> {
+  return config.similarity.kind === 'wordnet' ? { ...config.similarity.pins } : {};
+}
+
+/** WordNet pins of the selected classes: the experiment's pin for a class name, else the class list's own synset. */
+export function wordnetPinsFor(pins: Readonly<Record<string, string>>, names: readonly string[], listSynsets: readonly (string | undefined)[]): (string | undefined)[] {
+  return names.map((n, i) => pins[n] ?? listSynsets[i]);
+}
+
+/** Teaching mode's readout: how many orderings are fully trained, of how many, and the next one to train. */
+export function orderingProgress(
+  jobs: readonly { orderingKey: string; strategy: string; seed: number }[],
+  runs: readonly { orderingKey: string; strategy: string; seed: number }[],
+): { done: number; total: number; next: string | null; runsOfNext: number } {
+  const have = new Set(runs.map((r) => JSON.stringify([r.orderingKey, r.strategy, r.seed])));
+  const left = new Map<string, number>();
+  const order: string[] = [];
+  for (const j of jobs) {
+    if (!left.has(j.orderingKey)) {
+      left.set(j.orderingKey, 0);
+      order.push(j.orderingKey);
+    }
+    if (!have.has(JSON.stringify([j.orderingKey, j.strategy, j.seed]))) left.set(j.orderingKey, left.get(j.orderingKey)! + 1);
+  }
+  // the runner trains the jobs in plan order, skipping stored ones: the next ordering is the first with runs left
+  const next = order.find((k) => left.get(k)! > 0) ?? null;
+  return { done: order.filter((k) => left.get(k) === 0).length, total: order.length, next, runsOfNext: next ? left.get(next)! : 0 };
+}
