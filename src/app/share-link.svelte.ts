@@ -75,6 +75,11 @@ export class ShareLinkStore {
   backends = $state<Record<string, string>>({});
   /** Why the current config has no link (too large), else ''. */
   linkError = $state('');
+  /**
+   * The lab of the last link opened (at load or pasted later), null when the page opened without one (or a bad one):
+   * a lab mounted later reads its setup from the config only when the link was made on it.
+   */
+  openedLab: LabId | null = null;
 
   readonly teaching = $derived(this.config.ui.teaching);
   readonly lab = $derived(this.config.lab);
@@ -93,6 +98,7 @@ export class ShareLinkStore {
     this.warnings = opened.warnings;
     this.lastHash = env.location.hash;
     if (opened.error) this.problem = { message: opened.error, kept: 'defaults' };
+    else if (env.location.hash.length > 1) this.openedLab = opened.config.lab;
     env.addEventListener('hashchange', () => this.openHash(this.env.location.hash));
   }
 
@@ -163,6 +169,7 @@ export class ShareLinkStore {
     }
     this.problem = null;
     this.warnings = opened.warnings;
+    this.openedLab = opened.config.lab;
     this.config = opened.config;
     this.revision++;
     return true;

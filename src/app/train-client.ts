@@ -11,11 +11,11 @@
  */
 import * as Comlink from 'comlink';
 import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
-import type { DatasetSpec, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train.worker';
+import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train.worker';
 import { sharedDataClient, type DataClient } from './data-client';
 
 export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
-export type { DatasetSpec, TrainDatasetSummary, WorkerMemory } from '../workers/train.worker';
+export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train.worker';
 
 export class TrainWorkerError extends Error {
   constructor(message: string) {
@@ -85,8 +85,10 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       config: TrainRunConfig,
       onProgress?: (e: ProgressEvent) => void,
       onNotice?: (n: FallbackNotice) => void,
+      /** after each task, once: its row of R and its softmax outputs (transferred copies); all arrive before the result */
+      onTask?: (r: TaskResult) => void,
     ): Promise<TrainRunResult & { backend: string }> {
-      return call(() => remote.run(config, onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined));
+      return call(() => remote.run(config, onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined, onTask ? Comlink.proxy(onTask) : undefined));
     },
 
     pause(): Promise<void> {

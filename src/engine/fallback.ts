@@ -15,7 +15,7 @@ import { activeBackend, backendsAfter, probeBackend, watchBackendLoss, type Back
 import { TrainConfigError } from './config';
 import { RunCancelledError } from './control';
 import { StrategyConfigError } from './strategies/index';
-import { trainRun, type TrainHooks } from './trainer';
+import { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 import type { ImageDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
 
 export class BackendLostError extends Error {
@@ -99,24 +99,58 @@ export async function withFallback<T, C extends { nextTask?: number }>(
   }
 }
 
-/** trainRun with the backend fallback: resumes from the last finished task on the next backend. */
+/**
+ * Exactly-once `onTaskEnd` across fallback attempts: a task's event is held until that task's checkpoint is saved,
+ * then delivered. A task that ended on a backend which failed before its checkpoint was saved is trained again by
+ * the next attempt (it resumes from the last saved checkpoint), so its first event is dropped and only the event of
+ * the attempt that saved it is delivered — the one whose numbers the run's result holds. Tasks before the resume
+ * point are never trained (nor delivered) again. One per attempt: `deliverAfterCheckpoint(deliver, after)`.
+ */
+export function deliverAfterCheckpoint(
+  deliver: ((e: TaskEndEvent) => void) | undefined,
+  alreadyDelivered: { next: number },
+): { onTaskEnd: (e: TaskEndEvent) => void; onSaved: (c: { nextTask: number }) => void } {
+  let held: TaskEndEvent | null = null;
+  return {
+    onTaskEnd: (e) => {
+      held = e;
+    },
+    onSaved: (c) => {
+      const e = held;
+      held = null;
+      if (!e || e.task !== c.nextTask - 1 || e.task < alreadyDelivered.next) return;
+      alreadyDelivered.next = e.task + 1;
+      deliver?.(e);
+    },
+  };
+}
+
+/**
+ * trainRun with the backend fallback: resumes from the last finished task on the next backend. `onTaskEnd` is
+ * called once per task, after the task's checkpoint is saved (deliverAfterCheckpoint), never twice for a task.
+ */
 export function trainRunWithFallback(
   dataset: ImageDataset,
   config: TrainRunConfig,
   hooks: Omit<TrainHooks, 'resumeFrom' | 'guard'> & { onNotice?: (n: FallbackNotice) => void } = {},
 ): Promise<TrainRunResult> {
-  const { onNotice, ...rest } = hooks;
+  const { onNotice, onTaskEnd, ...rest } = hooks;
+  const delivered = { next: 0 };
   return withFallback<TrainRunResult, RunCheckpoint>(
-    (attempt) =>
-      trainRun(dataset, config, {
+    (attempt) => {
+      const tasks = deliverAfterCheckpoint(onTaskEnd, delivered);
+      return trainRun(dataset, config, {
         ...rest,
         resumeFrom: attempt.checkpoint,
         guard: attempt.guard,
+        onTaskEnd: tasks.onTaskEnd,
         onCheckpoint: (c) => {
           attempt.save(c);
+          tasks.onSaved(c);
           rest.onCheckpoint?.(c);
         },
-      }),
+      });
+    },
     onNotice ?? (() => {}),
   );
 }

@@ -55,6 +55,11 @@ export interface TaskEndEvent {
   baselineTensors: number;
   /** tf.memory().numBytes after the task */
   numBytes: number;
+  /**
+   * With the `probs` option: the softmax outputs recorded after this task (`afterTask === task`, every task's
+   * calibration and test split). The run's own records, not copies: copy them before transferring their buffers.
+   */
+  probs?: ProbsRecord[];
 }
 
 export interface TrainHooks {
@@ -173,7 +178,14 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
       strategy.dispose();
       matrix.push(row);
       const mem = tf.memory();
-      hooks.onTaskEnd?.({ task: t, row: row.slice(), numTensors: mem.numTensors, baselineTensors, numBytes: mem.numBytes });
+      hooks.onTaskEnd?.({
+        task: t,
+        row: row.slice(),
+        numTensors: mem.numTensors,
+        baselineTensors,
+        numBytes: mem.numBytes,
+        ...(cfg.probs ? { probs: probs.filter((p) => p.afterTask === t) } : {}),
+      });
       if (hooks.onCheckpoint) {
         hooks.onCheckpoint(
           cloneCheckpoint({

@@ -22,6 +22,7 @@ import {
   type BackendName,
   type FallbackNotice,
   type ImageDataset,
+  type ProbsRecord,
   type ProgressEvent,
   type TrainRunConfig,
   type TrainRunResult,
@@ -64,6 +65,30 @@ export interface WorkerMemory {
 
 type ProgressFn = (e: ProgressEvent) => void;
 type NoticeFn = (n: FallbackNotice) => void;
+
+/**
+ * One finished task of a run, delivered by `run`'s `onTask` while the run goes on (the Forgetting lab draws CPCF
+ * from it live). Its typed arrays are copies transferred to the receiver (the run keeps its own for the result).
+ */
+export interface TaskResult {
+  /** the task just trained (0-based) */
+  task: number;
+  /** K, the run's number of tasks */
+  tasks: number;
+  /** row `task` of R: accuracy on every task's test data after this task */
+  row: number[];
+  /** softmax outputs recorded after this task (`afterTask === task`); empty without the `probs` option */
+  probs: ProbsRecord[];
+}
+type TaskFn = (r: TaskResult) => void;
+
+/** The engine's per-task event as a TaskResult with copied, transferable buffers. */
+function taskResult(e: { task: number; row: number[]; probs?: ProbsRecord[] }, tasks: number): TaskResult {
+  const probs = (e.probs ?? []).map((p) => ({ ...p, probs: p.probs.slice(), labels: p.labels.slice() }));
+  const result: TaskResult = { task: e.task, tasks, row: e.row.slice(), probs };
+  const buffers = probs.flatMap((p) => [p.probs.buffer as ArrayBuffer, p.labels.buffer as ArrayBuffer]);
+  return buffers.length > 0 ? Comlink.transfer(result, buffers) : result;
+}
 
 interface Held {
   dataset: ImageDataset;
@@ -177,27 +202,34 @@ const api = {
    * name: comlink keeps an error's name) when cancelled; a failed backend falls back to the next one and the
    * run continues from its last finished task, reported through `onNotice`.
    */
-  async run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn): Promise<TrainRunResult> {
+  async run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult> {
     if (control) {
       release(onProgress);
       release(onNotice);
+      release(onTask);
       throw busy();
     }
     const c = new RunControl();
     control = c;
+    const delivering: Promise<void>[] = [];
     try {
       if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
       const result = await trainRunWithFallback(held.dataset, config, {
         control: c,
         onProgress: throttled(onProgress),
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
+        // once per task, after its checkpoint (fallback.ts: never twice, even when a backend fails and the run resumes)
+        ...(onTask ? { onTaskEnd: (e: { task: number; row: number[]; probs?: ProbsRecord[] }) => delivering.push(Promise.resolve(onTask(taskResult(e, config.tasks.length))).catch(() => {})) } : {}),
       });
+      // every task is delivered (and handled by the UI) before the result arrives
+      await Promise.all(delivering);
       const buffers = (result.probs ?? []).flatMap((p) => [p.probs.buffer as ArrayBuffer, p.labels.buffer as ArrayBuffer]);
       return buffers.length > 0 ? Comlink.transfer(result, buffers) : result;
     } finally {
       if (control === c) control = null;
       release(onProgress);
       release(onNotice);
+      release(onTask);
     }
   },
 

@@ -186,6 +186,24 @@ export interface ConformalConfig {
   softmax: 'seen' | 'all';
 }
 
+/**
+ * The Forgetting lab's one-click presets (src/core/forgetting/setup.ts PRESETS; mirrored here, not imported, as every
+ * table of this file): each trains several runs the other fields cannot list (MLP and EWC, a grid of calibration
+ * ratios, four learning rates, three orderings).
+ */
+export const FORGETTING_PRESET_IDS = ['digits', 'fashion', 'grid', 'ewc-variants', 'lr', 'edge'] as const;
+export type ForgettingPresetId = (typeof FORGETTING_PRESET_IDS)[number];
+
+/** The Forgetting lab (SCIENCE.md §3). Added in v1 (additive; fill-in: no preset, what every earlier link meant). */
+export interface ForgettingConfig {
+  /**
+   * The preset whose runs the experiment is; its varying settings are the preset's own, the rest are this config's
+   * (dataset, data, seeds, and training.lr as the preset's learning rate). null = one run, described by the other
+   * fields (ordering = ui.selectedOrdering over `classes`).
+   */
+  preset: ForgettingPresetId | null;
+}
+
 /** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */
 export interface BackendConfig {
   train: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
@@ -228,6 +246,7 @@ export interface ExperimentConfig {
   /** Training seeds: every (ordering, strategy) is trained once per seed. */
   seeds: number[];
   conformal: ConformalConfig;
+  forgetting: ForgettingConfig;
   backend: BackendConfig;
   ui: UiConfig;
 }
@@ -347,6 +366,7 @@ export const V1_FILL = {
   data: { trainPerClass: 300, testPerClass: 100 } as DataConfig,
   seeds: [0],
   conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', raps: { lambda: 0.01, kReg: 5 }, softmax: 'seen' } as ConformalConfig,
+  forgetting: { preset: null } as ForgettingConfig,
   backend: { train: 'auto', embed: 'auto' } as BackendConfig,
   ui: { teaching: false, hiddenControls: [], selectedOrdering: null, accuracy: 'final' } as UiConfig,
 } as const;
@@ -1003,6 +1023,7 @@ const TOP_LEVEL = [
   'data',
   'seeds',
   'conformal',
+  'forgetting',
   'backend',
   'ui',
 ] as const;
@@ -1068,6 +1089,15 @@ export function validateConfig(input: unknown): ConfigValidation {
     },
     softmax: c.choice(cf.softmax, 'conformal.softmax', ['seen', 'all'] as const, V1_FILL.conformal.softmax),
   };
+  const fg = c.object(input.forgetting, 'forgetting', ['preset']);
+  const forgetting: ForgettingConfig = { preset: V1_FILL.forgetting.preset };
+  if (fg.preset !== undefined && fg.preset !== null) {
+    if (typeof fg.preset === 'string' && (FORGETTING_PRESET_IDS as readonly string[]).includes(fg.preset)) forgetting.preset = fg.preset as ForgettingPresetId;
+    else {
+      const hint = typeof fg.preset === 'string' ? suggestion(fg.preset, FORGETTING_PRESET_IDS) : '';
+      c.error('forgetting.preset', `Must be one of ${list(FORGETTING_PRESET_IDS)}, or null (one run); got ${show(fg.preset)}.${hint}`);
+    }
+  }
   const b = c.object(input.backend, 'backend', ['train', 'embed']);
   const backend: BackendConfig = {
     train: c.choice(b.train, 'backend.train', ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const, V1_FILL.backend.train),
@@ -1113,6 +1143,7 @@ export function validateConfig(input: unknown): ConfigValidation {
     data,
     seeds,
     conformal,
+    forgetting,
     backend,
     ui,
   };

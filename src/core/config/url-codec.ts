@@ -25,7 +25,7 @@
  *   protocols (enabled, RS/median/MS seeds, MS samples, exact limit, distribution sample), groundTruth (budget,
  *   sample seed), model, strategies (ids, order and every hyper-parameter), training (epochs, first-task
  *   epochs, lr, batch size, optimiser, head), data (images per class), seeds, conformal (α, calibration ratio,
- *   score, RAPS parameters, softmax).
+ *   score, RAPS parameters, softmax), forgetting (the Forgetting lab's preset).
  *   Ignored: `ui` (teaching mode, hidden controls, selected ordering, A(O) = final/AIA — what is shown of the same
  *   results) and `backend` (a preference, not what ran: the engine falls back when a backend is missing, and each
  *   stored result records the backend that really ran).

@@ -45,15 +45,20 @@ export interface CpcfModel {
   points: CpcfPoint[];
   /** the left axis' top (classes) */
   cpcfMax: number;
-  /** last task j */
+  /** last task j of the axis */
   K: number;
+  /** tick values of the task axis: every j = 2..K */
+  ticks: number[];
 }
 
-export function cpcfModel(report: Pick<CpcfReport, 'steps'>): CpcfModel {
+/** `tasks` (K of the run) keeps the task axis at 2..K while a run is still training (its later points to come). */
+export function cpcfModel(report: Pick<CpcfReport, 'steps'>, tasks?: number): CpcfModel {
   const points = report.steps.map((s) => ({ j: s.afterTask + 1, cpcf: s.cpcf, aPrev: 100 * s.aPrev, aNew: 100 * s.aNew, coverage: s.coverage, q: s.q }));
   const widest = Math.max(2, ...report.steps.map((s) => s.width));
   const top = Math.max(2, ...points.map((p) => (Number.isFinite(p.cpcf) ? p.cpcf : 0)));
-  return { points, cpcfMax: Math.min(widest, Math.ceil(top * 1.1 + 0.001)), K: points.length ? points[points.length - 1].j : 2 };
+  const K = Math.max(points.length ? points[points.length - 1].j : 2, tasks ?? 0);
+  const ticks = points.length || tasks ? Array.from({ length: Math.max(1, K - 1) }, (_, i) => i + 2) : [2];
+  return { points, cpcfMax: Math.min(widest, Math.ceil(top * 1.1 + 0.001)), K, ticks };
 }
 
 export function cpcfCsv(report: Pick<CpcfReport, 'steps' | 'alpha' | 'score'>): { columns: string[]; rows: (string | number | null)[][] } {
@@ -117,10 +122,9 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     .attr('y1', (d) => yR(d))
     .attr('y2', (d) => yR(d))
     .attr('stroke', '#eef0f4');
-  const ticks = model.points.map((p) => p.j);
   g.append('g')
     .attr('transform', `translate(0,${L.height - margin.bottom})`)
-    .call(axisBottom(x).tickValues(ticks.length ? ticks : [2]).tickFormat((d) => String(d)))
+    .call(axisBottom(x).tickValues(model.ticks).tickFormat((d) => String(d)))
     .attr('font-size', 12);
   g.append('g').attr('class', 'axis-left').attr('transform', `translate(${margin.left},0)`).call(axisLeft(yL).ticks(6)).attr('font-size', 12).attr('color', SERIES_STYLE.cpcf.colour);
   g.append('g')

@@ -43,6 +43,12 @@ describe('forgetting charts', () => {
     expect(m.cpcfMax).toBeGreaterThanOrEqual(2);
     expect(m.cpcfMax).toBeLessThanOrEqual(3);
     expect(m.K).toBe(3);
+    expect(m.ticks).toEqual([2, 3]);
+    // a run still training: the task axis already spans 2..K of the whole run
+    const partial = cpcfModel(report, 6);
+    expect(partial.points).toHaveLength(2);
+    expect(partial.K).toBe(6);
+    expect(partial.ticks).toEqual([2, 3, 4, 5, 6]);
     expect(CPCF_AXIS).toBe('CPCF: mean prediction-set size (classes)');
     expect(ACC_AXIS).toBe('accuracy (%)');
     const csv = cpcfCsv(report);

@@ -215,4 +215,17 @@ describe('ShareLinkStore', () => {
     expect(url).toBe(`http://x/${e.location.hash}`);
     expect(e.calls).toHaveLength(1);
   });
+
+  it('openedLab: the lab of the link the page opened (or pasted later); null without one or for a bad one', () => {
+    expect(new ShareLinkStore(env()).openedLab).toBeNull();
+    expect(new ShareLinkStore(env('#v1.@@@')).openedLab).toBeNull();
+    const fg = valid({ ...defaultConfig(), lab: 'forgetting', dataset: { id: 'digits' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [5, 1, 1, 1, 1, 1] });
+    expect(new ShareLinkStore(env(encodeConfigToHash(fg))).openedLab).toBe('forgetting');
+    const e = env();
+    const s = new ShareLinkStore(e);
+    s.setLab('forgetting'); // picking a tab is not opening a link
+    expect(s.openedLab).toBeNull();
+    e.fire(encodeConfigToHash(fg));
+    expect(s.openedLab).toBe('forgetting');
+  });
 });

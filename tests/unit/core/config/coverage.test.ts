@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLASS_LIST_IDS, getClassList } from '../../../../src/core/classes/builtin';
 import {
   BUILTIN_DATASET_REFS,
+  FORGETTING_PRESET_IDS,
   STRATEGY_IDS,
   STRATEGY_OPTION_FILL,
   datasetClassListId,
@@ -18,6 +19,7 @@ import {
   type ClipWeightSource,
   type ExperimentConfig,
 } from '../../../../src/core/config/schema';
+import { PRESETS } from '../../../../src/core/forgetting/setup';
 import { DEFAULT_EXACT_LIMIT } from '../../../../src/core/protocols/exact';
 import { DEFAULT_RS_SEEDS } from '../../../../src/core/protocols/rs';
 import { PROTOCOL_IDS, type ProtocolOptions } from '../../../../src/core/protocols/types';
@@ -63,6 +65,11 @@ describe('the config covers the code it configures', () => {
     expect(validateConfig({ model: { kind: 'cnn' } }).config.model).toEqual({ kind: 'cnn', ...MODEL_DEFAULTS.cnn });
     expect(d.conformal.calibrationRatio).toBe(CALIBRATION_DEFAULTS.ratio);
     expect(d.conformal.softmax).toBe(CALIBRATION_DEFAULTS.softmax);
+  });
+
+  it('the Forgetting lab presets (src/core/forgetting/setup.ts)', () => {
+    expect([...FORGETTING_PRESET_IDS].sort()).toEqual(PRESETS.map((p) => p.id).sort());
+    expect(d.forgetting.preset).toBeNull();
   });
 
   it('strategies and every hyper-parameter', () => {

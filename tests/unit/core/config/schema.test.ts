@@ -50,6 +50,8 @@ const FROZEN_V1_DEFAULT: ExperimentConfig = {
   data: { trainPerClass: 300, testPerClass: 100 },
   seeds: [0],
   conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', raps: { lambda: 0.01, kReg: 5 }, softmax: 'seen' },
+  // added within v1 (additive): no preset, what every link before it meant
+  forgetting: { preset: null },
   backend: { train: 'auto', embed: 'auto' },
   ui: { teaching: false, hiddenControls: [], selectedOrdering: null, accuracy: 'final' },
 };
@@ -303,6 +305,17 @@ describe('validation: every field is checked', () => {
     expectError({ conformal: { calibrationRatio: 1.2 } }, 'conformal.calibrationRatio', /\(0, 1\)/);
     expectError({ conformal: { score: 'thr' } }, 'conformal.score', /"aps", "lac", "raps"/);
     expectError({ conformal: { raps: { kReg: -1 } } }, 'conformal.raps.kReg', /from 0 to/);
+  });
+
+  it('the Forgetting preset: one of the presets, or null (one run)', () => {
+    expect(validateConfig({ forgetting: { preset: 'ewc-variants' } }).config.forgetting).toEqual({ preset: 'ewc-variants' });
+    expect(validateConfig({ forgetting: { preset: null } }).config.forgetting).toEqual({ preset: null });
+    expect(validateConfig({ forgetting: {} }).config.forgetting).toEqual({ preset: null });
+    expectError({ forgetting: { preset: 'grids' } }, 'forgetting.preset', /"digits", "fashion", "grid", "ewc-variants", "lr", "edge", or null.*Did you mean "grid"\?/);
+    expectError({ forgetting: { preset: 3 } }, 'forgetting.preset', /or null/);
+    expectError({ forgetting: { presets: 'grid' } }, 'forgetting.presets', /Unknown setting.*Did you mean "preset"\?/);
+    expect(compactConfig(validateConfig({ forgetting: { preset: null } }).config)).toEqual({});
+    expect(compactConfig(validateConfig({ forgetting: { preset: 'lr' } }).config)).toEqual({ forgetting: { preset: 'lr' } });
   });
 
   it('backend and UI', () => {

@@ -62,6 +62,18 @@ const RICH_INPUTS: Record<string, unknown> = {
     training: { epochs: 3, firstTaskEpochs: 8, lr: 2e-5, head: 'all' },
     conformal: { alpha: 0.05, calibrationRatio: 0.15, score: 'raps', raps: { lambda: 0.1, kReg: 2 }, softmax: 'all' },
   },
+  forgettingPreset: {
+    lab: 'forgetting',
+    dataset: { id: 'emoji' },
+    classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    taskSizes: [5, 1, 1, 1, 1, 1],
+    training: { epochs: 3, firstTaskEpochs: 8, lr: 1e-3, head: 'all' },
+    data: { trainPerClass: 60, testPerClass: 30 },
+    seeds: [7],
+    conformal: { softmax: 'all' },
+    forgetting: { preset: 'ewc-variants' },
+    ui: { selectedOrdering: '0,1,2,3,4|5|6|7|8|9' },
+  },
   custom: {
     dataset: { id: 'custom', classNames: ['apple', 'bicycle', 'tiger', 'lion', 'truck', 'orange', 'lawn_mower', 'Crème brûlée', '猫'] },
     taskSizes: [3, 3, 3],
@@ -110,6 +122,14 @@ describe('share links: round trip', () => {
     const link = encodeConfigToHash(forgetting);
     const again = decodeConfigFromHash(link);
     expect(again.ok && again.config).toEqual(forgetting);
+    // a Forgetting link made before `forgetting.preset` existed (by the build before it): the same link, the same
+    // experiment (no preset: one run) and the same configHash — the field is omitted while it holds its fill-in
+    const before =
+      '#v1.N4IgxgNghgzjCmMQC4DaAGANARkwJkwGZMAWTAVkwDZMB2TADkwE4BdTcAewDsAzTgE4BbKBBShRABwAWUFOgB06SuFEBLAEYCoAFzU8ASrv3yF2FdslJkoANYH4AcxQEQ0IRoAmc5IuwBfDhgwQXgUEEskIM5eHREAD3DRMUC3KA1w_gFHeB09bmcgnW0dJzVEFFRQNU9w-AB3MBAOTkk9HmtQIU5PMOQQGDUCiDD_f3YQHVhbAGU1AC8KtEpcVZwcCeKoIaHnGxBeNQEYHQAVaYBRSU4waWsmEGl4KFr-5Oa3AVN0H_Q8MaAA';
+    expect(link).toBe(before);
+    const old = decodeConfigFromHash(before);
+    expect(old.ok && old.config.forgetting).toEqual({ preset: null });
+    expect(old.ok && configHash(old.config)).toBe('30a509bfee3cba8a');
   });
 
   for (const [name, input] of Object.entries(RICH_INPUTS)) {
@@ -385,6 +405,7 @@ describe('configHash', () => {
       variant((c) => (c.similarity = { kind: 'wordnet', pins: {} })),
       variant((c) => (c.conformal.alpha = 0.2)),
       variant((c) => (c.groundTruth.budget = 121)),
+      variant((c) => (c.forgetting.preset = 'grid')),
     ];
     for (const x of changed) expect(x).not.toBe(h);
     expect(new Set(changed).size).toBe(changed.length);

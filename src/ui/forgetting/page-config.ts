@@ -1,0 +1,280 @@
+/**
+ * The Forgetting page's inputs ⇄ the app's experiment config (src/core/config/schema.ts), both ways, pure (tested in
+ * tests/unit/ui/forgetting-page-config.test.ts). The app has one experiment (src/app/share-link.svelte.ts); while the
+ * Forgetting tab is shown, its setup is folded into it, so a link copied there opens the same setup on that tab, and
+ * the runs this browser stored for it (IndexedDB, src/core/forgetting/store.ts) are shown again (`findStoredRuns`).
+ *
+ * What maps where:
+ * - dataset → `dataset.id` (digits, fashion-mnist, emoji), the page's 10 classes → `classes` 0–9;
+ * - the ordering (paper / RS / EDGE hard / EDGE easy / hand-made) → `ui.selectedOrdering` (tasks as sets, each
+ *   ascending: the engine trains each task's classes in ascending order anyway) and `taskSizes`; a link gives the
+ *   ordering itself, and the page names it again (paper, or RS/EDGE when it equals the protocol's ordering);
+ * - strategy → `strategies` ([finetune] or [ewc with λ and single/multi]); epochs, first-task epochs, lr, head →
+ *   `training`; images per class → `data`; seed → `seeds[0]`; backend → `backend.train`;
+ * - calibration ratio, α, score → `conformal` (softmax over the head the model uses);
+ * - a preset → `forgetting.preset` (added to the v1 schema for this); its runs are the preset's, on this config's
+ *   dataset, images per class and seed, with `training.lr` as the preset's learning rate.
+ * A part that is invalid right now (a half-typed number) is left as it was, so the link always opens.
+ */
+import { STRATEGY_OPTION_FILL, validateConfig, type ExperimentConfig } from '../../core/config/schema';
+import type { ScoreName } from '../../core/conformal/scores';
+import { PAPER_LR, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
+
+export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
+export type TrainBackend = ExperimentConfig['backend']['train'];
+
+export const FORGETTING_DATASETS: readonly ForgettingDataset[] = ['digits', 'fashion-mnist', 'emoji'];
+/** The page trains the first 10 classes of a dataset. */
+export const FORGETTING_CLASSES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+/** The page's controls. */
+export interface ForgettingInputs {
+  datasetId: ForgettingDataset;
+  orderingKind: OrderingKind;
+  manualText: string;
+  strategy: 'finetune' | 'ewc';
+  ewcMode: 'single' | 'multi';
+  ewcLambda: number;
+  calibrationRatio: number;
+  alpha: number;
+  score: ScoreName;
+  firstTaskEpochs: number;
+  epochs: number;
+  lr: number;
+  head: 'all' | 'seen';
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  backendPref: TrainBackend;
+  seed: number;
+  /** the preset whose runs are shown (and shared), or null for one run */
+  preset: PresetId | null;
+  presetLr: number;
+}
+
+/** The page's own start (the paper's setup on digits), used when no link was made on this tab. */
+export function defaultForgettingInputs(): ForgettingInputs {
+  return {
+    datasetId: 'digits',
+    orderingKind: 'paper',
+    manualText: '0 1 2 3 4 | 9 | 8 | 7 | 6 | 5',
+    strategy: 'finetune',
+    ewcMode: 'single',
+    ewcLambda: 1000,
+    calibrationRatio: 0.1,
+    alpha: 0.1,
+    score: 'aps',
+    firstTaskEpochs: 8,
+    epochs: 3,
+    lr: PAPER_LR,
+    head: 'all',
+    trainPerClass: PRESET_SUBSETS.digits.trainPerClass,
+    testPerClass: PRESET_SUBSETS.digits.testPerClass,
+    backendPref: 'auto',
+    seed: 0,
+    preset: null,
+    presetLr: PAPER_LR,
+  };
+}
+
+/** Tasks as sets: each ascending. */
+export function canonicalTasks(tasks: readonly (readonly number[])[]): number[][] {
+  return tasks.map((t) => [...t].sort((a, b) => a - b));
+}
+
+/** The ordering key of the schema (`ui.selectedOrdering`): "0,1,2,3,4|5|6|7|8|9". */
+export function orderingKey(tasks: readonly (readonly number[])[]): string {
+  return canonicalTasks(tasks)
+    .map((t) => t.join(','))
+    .join('|');
+}
+
+export function tasksOfKey(key: string): number[][] {
+  return key.split('|').map((t) => t.split(',').map(Number));
+}
+
+const PAPER_KEY = orderingKey(paperTasks([...FORGETTING_CLASSES]));
+
+/** The ordering's name for its tasks: the paper's, one of the protocol orderings given, or hand-made. */
+export function orderingKindOf(tasks: readonly (readonly number[])[], protocol: { rs: number[][]; hard: number[][]; easy: number[][] } | null): OrderingKind {
+  const k = orderingKey(tasks);
+  if (k === PAPER_KEY) return 'paper';
+  if (protocol) {
+    if (orderingKey(protocol.rs) === k) return 'rs';
+    if (orderingKey(protocol.hard) === k) return 'edge-hard';
+    if (orderingKey(protocol.easy) === k) return 'edge-easy';
+  }
+  return 'manual';
+}
+
+const isForgettingDataset = (id: string): id is ForgettingDataset => (FORGETTING_DATASETS as readonly string[]).includes(id);
+const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * The page's controls for a config (a link made on the Forgetting tab). What the config cannot say for this page
+ * (a dataset without images, other classes than 0–9, a strategy other than fine-tuning / EWC) keeps `current`.
+ */
+export function inputsFromConfig(config: ExperimentConfig, current: ForgettingInputs): ForgettingInputs {
+  const next: ForgettingInputs = { ...current };
+  if (config.dataset.id !== 'custom' && isForgettingDataset(config.dataset.id)) next.datasetId = config.dataset.id;
+  if (sameList(config.classes, FORGETTING_CLASSES)) {
+    const key = config.ui.selectedOrdering;
+    let tasks: number[][] = [];
+    if (key) tasks = tasksOfKey(key);
+    else {
+      let at = 0;
+      for (const m of config.taskSizes) {
+        tasks.push(config.classes.slice(at, at + m));
+        at += m;
+      }
+    }
+    next.orderingKind = orderingKindOf(tasks, null);
+    if (next.orderingKind === 'manual') next.manualText = orderingText(tasks);
+  }
+  const s = config.strategies.find((x) => x.id === 'finetune' || x.id === 'ewc');
+  if (s?.id === 'finetune') next.strategy = 'finetune';
+  else if (s?.id === 'ewc') {
+    next.strategy = 'ewc';
+    next.ewcMode = s.options.mode;
+    next.ewcLambda = s.options.lambda;
+  }
+  next.calibrationRatio = config.conformal.calibrationRatio;
+  next.alpha = config.conformal.alpha;
+  next.score = config.conformal.score;
+  next.firstTaskEpochs = config.training.firstTaskEpochs;
+  next.epochs = config.training.epochs;
+  next.head = config.training.head;
+  next.trainPerClass = config.data.trainPerClass;
+  next.testPerClass = config.data.testPerClass;
+  next.seed = config.seeds[0] ?? current.seed;
+  next.backendPref = config.backend.train;
+  next.preset = config.forgetting.preset;
+  if (next.preset) next.presetLr = config.training.lr;
+  else next.lr = config.training.lr;
+  return next;
+}
+
+type Part = (c: ExperimentConfig) => void;
+
+/**
+ * The config with the page's inputs folded in, part by part: a part that would make the config invalid (a
+ * half-typed epoch count, a calibration ratio that holds out no image) is left as it was. `tasks` is the current
+ * ordering, null while it is invalid or not computed yet (then the config keeps its ordering when it still fits).
+ */
+export function foldForgettingInputs(config: ExperimentConfig, s: ForgettingInputs, tasks: readonly (readonly number[])[] | null): ExperimentConfig {
+  const parts: Part[] = [
+    (c) => {
+      c.lab = 'forgetting';
+      c.dataset = { id: s.datasetId };
+      const fits = sameList(c.classes, FORGETTING_CLASSES) && c.taskSizes.reduce((a, b) => a + b, 0) === FORGETTING_CLASSES.length;
+      c.classes = [...FORGETTING_CLASSES];
+      if (tasks) {
+        c.taskSizes = tasks.map((t) => t.length);
+        c.ui.selectedOrdering = orderingKey(tasks);
+      } else if (!fits) {
+        c.taskSizes = paperTasks([...FORGETTING_CLASSES]).map((t) => t.length);
+        c.ui.selectedOrdering = PAPER_KEY;
+      }
+    },
+    (c) => {
+      c.model = { kind: 'mlp', hidden: [256, 128] };
+    },
+    (c) => {
+      const prev = c.strategies.find((x) => x.id === 'ewc');
+      const fisherSamples = prev?.id === 'ewc' ? prev.options.fisherSamples : STRATEGY_OPTION_FILL.ewc.fisherSamples;
+      c.strategies = s.strategy === 'ewc' ? [{ id: 'ewc', options: { lambda: s.ewcLambda, mode: s.ewcMode, fisherSamples } }] : [{ id: 'finetune', options: {} }];
+    },
+    (c) => {
+      c.training = { ...c.training, epochs: s.epochs, firstTaskEpochs: s.firstTaskEpochs, lr: s.preset ? s.presetLr : s.lr, head: s.head, batchSize: 64 };
+    },
+    (c) => {
+      c.data = { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass };
+    },
+    (c) => {
+      c.seeds = [s.seed];
+    },
+    (c) => {
+      c.conformal = { ...c.conformal, alpha: s.alpha, calibrationRatio: s.calibrationRatio, score: s.score, softmax: s.head };
+    },
+    (c) => {
+      c.forgetting = { preset: s.preset };
+    },
+    (c) => {
+      c.backend = { ...c.backend, train: s.backendPref };
+    },
+  ];
+  let at = structuredClone(config);
+  for (const part of parts) {
+    const tryIt = structuredClone(at);
+    try {
+      part(tryIt);
+    } catch {
+      continue;
+    }
+    const r = validateConfig(tryIt);
+    if (r.errors.length === 0) at = r.config;
+  }
+  return at;
+}
+
+/** What determines a run's numbers (not its labels): two jobs with the same key train the same run. */
+export function jobKey(j: ForgettingJob): string {
+  return JSON.stringify({
+    dataset: j.dataset,
+    tasks: orderingKey(j.tasks),
+    strategy: j.strategy,
+    ewc: j.strategy === 'ewc' ? [j.ewcMode, j.ewcLambda] : null,
+    lr: j.lr,
+    epochs: [j.firstTaskEpochs, j.epochs],
+    calibrationRatio: j.calibrationRatio,
+    head: j.head,
+    hidden: j.hidden,
+    batchSize: j.batchSize,
+    data: [j.trainPerClass, j.testPerClass],
+    seed: j.seed,
+  });
+}
+
+/** A stored run, as far as matching needs it. */
+export interface StoredRunRef {
+  id: string;
+  group: string;
+  preset: string | null;
+  job: ForgettingJob;
+}
+
+/** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
+export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
+  return preset === 'digits' ? 'digits' : preset === 'fashion' ? 'fashion-mnist' : chosen;
+}
+
+/**
+ * The newest stored runs of a setup: for a preset, its newest group on the same dataset, images per class, seed and
+ * learning rate (any lr for the learning-rate preset); for one run, the newest run with the same job key (a run of
+ * its own first, else a preset's run that is the same run). Runs are given oldest first. null when none is stored.
+ */
+export function findStoredRuns(runs: readonly StoredRunRef[], want: { preset: PresetId | null; presetLr: number; job: ForgettingJob | null }): { group: string; runId: string | null } | null {
+  if (want.preset) {
+    const job = want.job;
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const r = runs[i];
+      if (r.preset !== want.preset) continue;
+      const first = runs.find((x) => x.group === r.group)!;
+      const j = first.job;
+      if (job && (j.dataset !== presetDataset(want.preset, job.dataset) || j.seed !== job.seed)) continue;
+      if (job && want.preset !== 'digits' && want.preset !== 'fashion' && (j.trainPerClass !== job.trainPerClass || j.testPerClass !== job.testPerClass)) continue;
+      if (want.preset !== 'lr' && j.lr !== want.presetLr) continue;
+      return { group: r.group, runId: null };
+    }
+    return null;
+  }
+  if (!want.job) return null;
+  const key = jobKey(want.job);
+  const match = (r: StoredRunRef) => jobKey(r.job) === key;
+  for (const own of [true, false]) {
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const r = runs[i];
+      if ((r.preset === null) === own && match(r)) return { group: r.group, runId: r.id };
+    }
+  }
+  return null;
+}
