@@ -166,6 +166,16 @@ export function createNetwork(spec: NetworkSpec, weights: Float32Array[], option
     t.dispose();
     return v;
   });
+  return networkOver(spec, params, trainable);
+}
+
+/**
+ * A network whose weights are the given tensors (in `paramInfo` order): Variables when `trainable`, else any
+ * tensors — e.g. slices of a population's stacked weights taken inside a gradient tape (population.ts), so a
+ * strategy's loss terms see one member's weights and their gradients reach the stack.
+ */
+export function networkOver(spec: NetworkSpec, params: tf.Tensor[], trainable: boolean): Network {
+  const info = paramInfo(spec);
   const variables = trainable ? (params as tf.Variable[]) : [];
   const nHidden = spec.kind === 'mlp' ? (spec.hidden ?? []).length : 0;
   const [h, w, c] = spec.inputShape;

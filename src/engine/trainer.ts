@@ -75,7 +75,7 @@ export interface TrainHooks {
   guard?: () => void;
 }
 
-function networkSpec(ds: ImageDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
+export function networkSpec(ds: ImageDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
   const m = cfg.model;
   return m.kind === 'mlp'
     ? { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden }
@@ -225,7 +225,7 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
   }
 }
 
-function taskContext(
+export function taskContext(
   t: number,
   dataset: ImageDataset,
   cfg: ResolvedTrainConfig,
@@ -275,14 +275,14 @@ function taskContext(
 }
 
 /** A training batch whose images are augmented (augment.ts) before they become a tensor; the labels of ctx.batch. */
-function augmentedBatch(ctx: TaskContext, idx: Int32Array, rng: DefaultRng, options: NonNullable<ResolvedTrainConfig['augment']>): { x: tf.Tensor4D; y: tf.Tensor1D } {
+export function augmentedBatch(ctx: TaskContext, idx: Int32Array, rng: DefaultRng, options: NonNullable<ResolvedTrainConfig['augment']>): { x: tf.Tensor4D; y: tf.Tensor1D } {
   const ds = ctx.dataset;
   const images = augmentBatch(ds.train.images, idx, ds.shape, rng, options);
   const x = batchImages(ds, { images, labels: new Uint8Array(idx.length) }, Int32Array.from(idx, (_, k) => k));
   return { x, y: tf.tensor1d(Int32Array.from(idx, ctx.unitOf), 'int32') };
 }
 
-async function trainTask(
+export async function trainTask(
   ctx: TaskContext,
   strategy: Strategy,
   optimizer: tf.Optimizer,

@@ -1,0 +1,349 @@
+/**
+ * Ground truth at speed (issue 7): many orderings of one experiment trained together, with
+ * - prefix sharing: every distinct task prefix is trained once (src/core/ground-truth/prefix-plan.ts), and its
+ *   children continue from a copy of its model and its strategy's state; and
+ * - population training (population.ts): up to P prefixes of the same depth train in lockstep as one computation.
+ *
+ * The results equal training each ordering alone with `trainRun` (trainer.ts) and the same seeds:
+ * - the weights and the strategy state after task t are all that carries over to task t+1 in `trainRun` (a fresh
+ *   optimiser every task; strategies hold only plain arrays between tasks, `getState`/`setState`, the contract
+ *   checkpoints already rely on), so a child restored from its parent's copy continues exactly as the naive run;
+ * - task t of a prefix uses the prefix's seed, examples and output units, identical in every ordering below it;
+ * - row t of R is evaluated once per node for the tasks seen (j ≤ t: the same test data and units in every
+ *   ordering below), and per ordering for the tasks not seen yet (j > t): 0 by construction with the 'seen' head
+ *   (no unit of a future class can win the arg-max), evaluated with the ordering's own units with the 'all' head;
+ * - the untrained accuracies b_j are evaluated per ordering on the initial model, as `trainRun` does.
+ * Tested: shared-train.test.ts compares R with naive runs on the cpu backend (to 1e-5) and on wasm.
+ *
+ * The order of work: nodes are taken depth-first (the first ordering completes after K tasks, so results arrive
+ * early and steadily); a population takes the next ready node and up to P−1 more ready nodes of the same depth
+ * whose training sets have the same size. A node's model and state are kept until all its children have trained
+ * (depth-first keeps about P·K copies alive). Each ordering is reported through `onRunDone` as soon as its last
+ * task is evaluated, so the caller can store it at once.
+ *
+ * Softmax recording (`probs`, CPCF) is not supported here: the Forgetting lab trains one run at a time.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { planPrefixes, type PrefixNode } from '../core/ground-truth/prefix-plan';
+import { ensureBackend } from './backend';
+import { cloneState } from './checkpoint';
+import { resolveTrainConfig, TrainConfigError } from './config';
+import { RunControl, yieldToEventLoop } from './control';
+import { validateDataset } from './dataset';
+import { accuracyOn, unitsOf, type ScoreFn } from './evaluate';
+import { ensureGradients } from './gradients';
+import { headPrefix } from './losses';
+import { createNetwork, initWeights, type Network } from './models';
+import { planRun, type RunPlan } from './plan';
+import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
+import { createStrategy, type Strategy } from './strategies/index';
+import { initialWeightsSeed, networkSpec, taskContext, trainTask } from './trainer';
+import type { ImageDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
+
+export interface SharedTrainOptions {
+  /** models trained in lockstep: 'auto' (by backend, population.ts `choosePopulation`), or a number (1 = prefix sharing only) */
+  population?: number | 'auto';
+  /** false: no prefix sharing either — every ordering from scratch, one after another (the naive path, for comparison) */
+  share?: boolean;
+}
+
+export interface SharedProgress {
+  /** tasks trained so far and planned (prefix nodes; naive: Σ tasks) */
+  tasksDone: number;
+  tasksPlanned: number;
+  /** tasks the naive path would train */
+  naiveTasks: number;
+  runsDone: number;
+  runs: number;
+  /** models in the population training now */
+  population: number;
+  /** the step of the task in flight */
+  step: ProgressEvent | null;
+}
+
+export interface SharedTrainHooks {
+  control?: RunControl;
+  /** called between steps; throws when the backend is gone (fallback.ts) */
+  guard?: () => void;
+  onProgress?: (p: SharedProgress) => void;
+  /** an ordering finished: `index` into the configs given */
+  onRunDone?: (index: number, result: TrainRunResult) => void;
+}
+
+/** What must be equal for runs to share training: the resolved config without the ordering (and UI pacing). */
+export function sharedGroupKey(config: TrainRunConfig): string {
+  return resolvedGroupKey(resolveTrainConfig(config));
+}
+
+function resolvedGroupKey(cfg: ResolvedTrainConfig): string {
+  return JSON.stringify({ ...cfg, tasks: undefined, progressEvery: undefined, yieldEveryMs: undefined });
+}
+
+interface Snapshot {
+  weights: Float32Array[];
+  state: StrategyState;
+}
+
+
+export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig[], options: SharedTrainOptions = {}, hooks: SharedTrainHooks = {}): Promise<TrainRunResult[]> {
+  const started = performance.now();
+  await ensureGradients();
+  await ensureBackend();
+  if (configs.length === 0) return [];
+  validateDataset(dataset);
+  const cfgs = configs.map(resolveTrainConfig);
+  const base = cfgs[0];
+  const key = resolvedGroupKey(base);
+  cfgs.forEach((c, i) => {
+    if (resolvedGroupKey(c) !== key) throw new TrainConfigError(`Run ${i} differs from run 0 in more than its ordering; shared training needs one experiment.`);
+    if (c.probs) throw new TrainConfigError('Shared training does not record softmax outputs; train runs with `probs` one at a time.');
+  });
+  const plans: RunPlan[] = cfgs.map((c) => planRun(dataset, c));
+  const outputs = plans[0].outputs;
+  if (plans.some((p) => p.outputs !== outputs)) throw new TrainConfigError('Shared training needs every ordering to cover the same classes.');
+  const spec = networkSpec(dataset, base, outputs);
+  const share = options.share ?? true;
+  const trie = share ? planPrefixes(cfgs.map((c) => c.tasks)) : null;
+  // naive: one chain of nodes per ordering (no sharing)
+  const nodes: PrefixNode[] = trie ? trie.nodes : naiveChains(cfgs.map((c) => c.tasks));
+  const naiveTasks = cfgs.reduce((n, c) => n + c.tasks.length, 0);
+  const probe = createStrategy(base.strategy, base.strategyOptions as never);
+  const P = populationSupported(spec, probe) ? choosePopulation(options.population ?? 'auto', tf.getBackend(), spec, base.batchSize) : 1;
+  const initialState = probe.getState();
+  probe.dispose();
+
+  const clock = { lastYield: performance.now() };
+  const pausePoint = async (): Promise<void> => {
+    await hooks.control?.checkpoint();
+    hooks.guard?.();
+    if (performance.now() - clock.lastYield >= base.yieldEveryMs) {
+      await yieldToEventLoop();
+      clock.lastYield = performance.now();
+      await hooks.control?.checkpoint();
+      hooks.guard?.();
+    }
+  };
+
+  const K = cfgs.map((c) => c.tasks.length);
+  const rows: number[][][] = cfgs.map(() => []);
+  const results: TrainRunResult[] = new Array(cfgs.length);
+  const backends = [tf.getBackend()];
+  const testUnits = plans.map((plan) => plan.tasks.map((tp) => unitsOf(dataset.test, tp.test, plan.unitOfClass)));
+  const progress: SharedProgress = { tasksDone: 0, tasksPlanned: nodes.length, naiveTasks, runsDone: 0, runs: cfgs.length, population: P, step: null };
+  const report = (): void => hooks.onProgress?.({ ...progress });
+
+  // b_j per ordering on the initial model (trainer.ts: 0 with the 'seen' head)
+  const initial = initWeights(spec, initialWeightsSeed(base.seed));
+  const untrained: number[][] = [];
+  {
+    const net = createNetwork(spec, initial, { trainable: false });
+    try {
+      const full: ScoreFn = (x) => net.logits(x);
+      for (let o = 0; o < cfgs.length; o++) {
+        const b: number[] = [];
+        for (let j = 0; j < K[o]; j++) b.push(base.head === 'all' ? await accuracyOn(dataset, dataset.test, plans[o].tasks[j].test, testUnits[o][j], full, base.evalBatchSize) : 0);
+        untrained.push(b);
+      }
+    } finally {
+      net.dispose();
+    }
+  }
+
+  const snapshots = new Map<PrefixNode, Snapshot>();
+  const childrenLeft = new Map<PrefixNode, number>();
+  const done = new Set<PrefixNode>();
+  const ready: PrefixNode[] = nodes.filter((n) => n.parent === null);
+  const snapshotOf = (n: PrefixNode): Snapshot => (n.parent ? (snapshots.get(n.parent) as Snapshot) : { weights: initial, state: initialState });
+
+  const finishRun = (o: number): void => {
+    const plan = plans[o];
+    const cfg = cfgs[o];
+    results[o] = {
+      matrix: rows[o],
+      untrained: untrained[o],
+      testCounts: plan.tasks.map((tp) => tp.test.length),
+      trainCounts: plan.tasks.map((tp) => tp.train.length),
+      calibrationCounts: plan.tasks.map((tp) => tp.calibration.length),
+      tasks: cfg.tasks.map((c) => c.slice()),
+      classOrder: plan.classOrder.slice(),
+      backend: tf.getBackend(),
+      backends: backends.slice(),
+      // wall time of the shared training so far, spread evenly over the runs finished
+      seconds: (performance.now() - started) / 1000 / (progress.runsDone + 1),
+      config: cfg,
+    };
+    progress.runsDone++;
+    hooks.onRunDone?.(o, results[o]);
+  };
+
+  /** Row `node.depth` of R for every ordering through `node`, from its trained model. */
+  const evaluate = async (node: PrefixNode, network: Network, strategy: Strategy, ctx: ReturnType<typeof taskContext>): Promise<void> => {
+    const t = node.depth;
+    const o0 = node.orderings[0];
+    const score: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), ctx.headWidth);
+    const seen: number[] = [];
+    for (let j = 0; j <= t; j++) seen.push(await accuracyOn(dataset, dataset.test, plans[o0].tasks[j].test, testUnits[o0][j], score, base.evalBatchSize));
+    for (const o of node.orderings) {
+      const row = seen.slice();
+      for (let j = t + 1; j < K[o]; j++) {
+        row.push(base.head === 'all' ? await accuracyOn(dataset, dataset.test, plans[o].tasks[j].test, testUnits[o][j], score, base.evalBatchSize) : 0);
+      }
+      rows[o][t] = row;
+    }
+  };
+
+  const release = (node: PrefixNode): void => {
+    const parent = node.parent;
+    if (!parent) return;
+    const left = (childrenLeft.get(parent) ?? parent.children.length) - 1;
+    childrenLeft.set(parent, left);
+    if (left === 0) snapshots.delete(parent);
+  };
+
+  /** After a node trained and was evaluated: keep its copy for its children, finish its leaf orderings. */
+  const complete = async (node: PrefixNode, network: Network, strategy: Strategy): Promise<void> => {
+    if (node.children.length > 0) {
+      snapshots.set(node, { weights: await network.readWeights(), state: cloneState(strategy.getState()) });
+      ready.push(...node.children);
+    }
+    done.add(node);
+    release(node);
+    progress.tasksDone++;
+    for (const o of node.orderings) if (rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
+    report();
+  };
+
+  const network = createNetwork(spec, initial);
+  const members: { strategy: Strategy; network: Network }[] = [];
+  try {
+    report();
+    while (ready.length > 0) {
+      await pausePoint();
+      // depth-first (pre-order): the ready node that comes first in the trie's depth-first order
+      ready.sort((a, b) => a.index - b.index);
+      const first = ready.shift() as PrefixNode;
+      if (P === 1) {
+        await trainNode(first);
+        continue;
+      }
+      // a population: `first` and up to P−1 more ready nodes of its depth (same training-set size, checked below)
+      const wave = [first];
+      for (let i = 0; i < ready.length && wave.length < P; ) {
+        if (ready[i].depth === first.depth) wave.push(...ready.splice(i, 1));
+        else i++;
+      }
+      await trainWave(wave);
+    }
+  } finally {
+    network.dispose();
+    for (const m of members) {
+      m.strategy.dispose();
+      m.network.dispose();
+    }
+  }
+  return results;
+
+  async function trainNode(node: PrefixNode): Promise<void> {
+    const snap = snapshotOf(node);
+    const o0 = node.orderings[0];
+    const cfg = cfgs[o0];
+    const t = node.depth;
+    network.setWeights(snap.weights);
+    const strategy = createStrategy(cfg.strategy, cfg.strategyOptions as never);
+    let optimizer: tf.Optimizer | null = null;
+    try {
+      strategy.setState(cloneState(snap.state));
+      const ctx = taskContext(t, dataset, cfg, plans[o0], network, spec, pausePoint);
+      await strategy.beforeTask(ctx);
+      const set = strategy.trainingSet(ctx);
+      const epochs = t === 0 ? cfg.firstTaskEpochs : cfg.epochs;
+      if (set && set.length > 0 && epochs > 0) {
+        optimizer = makeOptimizer(cfg);
+        await trainTask(ctx, strategy, optimizer, set, epochs, cfg, { onProgress: stepReport }, pausePoint);
+        optimizer.dispose();
+        optimizer = null;
+      }
+      await strategy.afterTask(ctx);
+      await evaluate(node, network, strategy, ctx);
+      strategy.dispose();
+      await complete(node, network, strategy);
+    } finally {
+      if (optimizer) optimizer.dispose();
+      strategy.dispose();
+    }
+  }
+
+  async function trainWave(wave: PrefixNode[]): Promise<void> {
+    const t = wave[0].depth;
+    const built: (PopulationMember & { node: PrefixNode })[] = [];
+    try {
+      for (const node of wave) {
+        const snap = snapshotOf(node);
+        const o0 = node.orderings[0];
+        const cfg = cfgs[o0];
+        const net = createNetwork(spec, snap.weights);
+        const strategy = createStrategy(cfg.strategy, cfg.strategyOptions as never);
+        members.push({ strategy, network: net });
+        strategy.setState(cloneState(snap.state));
+        const ctx = taskContext(t, dataset, cfg, plans[o0], net, spec, pausePoint);
+        await strategy.beforeTask(ctx);
+        built.push({ node, strategy, ctx, set: strategy.trainingSet(ctx) ?? new Int32Array(0) });
+      }
+      const epochs = t === 0 ? base.firstTaskEpochs : base.epochs;
+      // lockstep needs equal step counts: one population per training-set size
+      const bySize = new Map<number, typeof built>();
+      for (const m of built) bySize.set(m.set.length, [...(bySize.get(m.set.length) ?? []), m]);
+      for (const [size, group] of bySize) {
+        if (size === 0 || epochs === 0) continue;
+        progress.population = group.length;
+        if (group.length > 1) await trainPopulationTask(group, spec, base, epochs, pausePoint, stepReport);
+        else {
+          const optimizer = makeOptimizer(base);
+          try {
+            await trainTask(group[0].ctx, group[0].strategy, optimizer, group[0].set, epochs, base, { onProgress: stepReport }, pausePoint);
+          } finally {
+            optimizer.dispose();
+          }
+        }
+      }
+      for (const m of built) {
+        await m.strategy.afterTask(m.ctx);
+        await evaluate(m.node, m.ctx.network, m.strategy, m.ctx);
+        m.strategy.dispose();
+        await complete(m.node, m.ctx.network, m.strategy);
+      }
+    } finally {
+      for (const m of members.splice(0)) {
+        m.strategy.dispose();
+        m.network.dispose();
+      }
+    }
+  }
+
+  function stepReport(e: ProgressEvent): void {
+    progress.step = e;
+    report();
+  }
+}
+
+/** A fresh optimiser, as `trainRun` creates for every task. */
+function makeOptimizer(cfg: ResolvedTrainConfig): tf.Optimizer {
+  return cfg.optimizer === 'sgd' ? tf.train.sgd(cfg.lr) : tf.train.adam(cfg.lr, cfg.beta1, cfg.beta2, cfg.epsilon);
+}
+
+/** Nodes of the naive path: one chain per ordering, nothing shared (depth-first order). */
+function naiveChains(orderings: number[][][]): PrefixNode[] {
+  const nodes: PrefixNode[] = [];
+  orderings.forEach((ordering, o) => {
+    let parent: PrefixNode | null = null;
+    const prefix: number[][] = [];
+    ordering.forEach((task, t) => {
+      prefix.push(task.slice().sort((a, b) => a - b));
+      const node: PrefixNode = { index: nodes.length, depth: t, tasks: prefix.map((p) => p.slice()), key: `${o}:${prefix.map((p) => p.join(',')).join('|')}`, parent, children: [], orderings: [o] };
+      if (parent) parent.children.push(node);
+      nodes.push(node);
+      parent = node;
+    });
+  });
+  return nodes;
+}
