@@ -23,7 +23,8 @@
  */
 import type { GroundTruthJob } from '../core/ground-truth/plan';
 import { storedRunOf, type ResultsStore, type StoredRun } from '../data/results-store';
-import type { FallbackNotice, ProgressEvent, TrainRunConfig } from '../engine/index';
+import { planPrefixes } from '../core/ground-truth/prefix-plan';
+import type { FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 
 export type RunnerStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
 
@@ -45,6 +46,12 @@ export interface RunnerState {
   runs: StoredRun[];
   /** the config the runs belong to (null before the first start) */
   configHash: string | null;
+  /**
+   * The fast path's plan and progress (prefix sharing + population, issue 7), over every group of this start:
+   * tasks trained so far and planned, what the naive path would train, the population size in use. Null on the
+   * naive path.
+   */
+  sharing: { tasksDone: number; tasksPlanned: number; naiveTasks: number; population: number } | null;
 }
 
 /** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
@@ -64,6 +71,14 @@ export interface RunnerClient {
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
   backend?(): Promise<string | null>;
+  /** the fast path (train-client.ts `runShared`); without it the runner trains one run at a time */
+  runShared?(
+    configs: TrainRunConfig[],
+    options: SharedTrainOptions,
+    onRunDone: (index: number, result: RunnerRunResult) => void,
+    onProgress?: (p: SharedProgress) => void,
+    onNotice?: (n: FallbackNotice) => void,
+  ): Promise<{ backend: string; population: number }>;
 }
 
 export type RunnerStore = Pick<ResultsStore, 'put' | 'getAll'> & { readonly notice?: string | null };
@@ -128,6 +143,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     current: null,
     runs: [],
     configHash: null,
+    sharing: null,
   };
   let session: Session | null = null;
 
@@ -140,7 +156,91 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     while (s.paused && !s.cancelled) await new Promise<void>((resolve) => (s.wake = resolve));
   }
 
-  async function loop(s: Session, jobs: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+  /**
+   * The fast path: the jobs of one (strategy, seed) differ only in their ordering, so each such group trains in one
+   * `runShared` call (prefix sharing + population in the worker); every run is stored the moment it finishes,
+   * as on the naive path. ETA = active time per task trained so far × tasks left (the trie's nodes, not runs:
+   * runs finish unevenly, the first after K tasks, the rest faster).
+   */
+  async function sharedLoop(s: Session, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+    const live = (): boolean => session === s;
+    const groups = new Map<string, GroundTruthJob[]>();
+    for (const job of todo) groups.set(`${job.strategy}\u0000${job.seed}`, [...(groups.get(`${job.strategy}\u0000${job.seed}`) ?? []), job]);
+    const planned = [...groups.values()].map((g) => {
+      const configs = g.map(trainConfigFor);
+      const trie = planPrefixes(configs.map((c) => c.tasks));
+      return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks };
+    });
+    const sharing = { tasksDone: 0, tasksPlanned: planned.reduce((n, g) => n + g.shared, 0), naiveTasks: planned.reduce((n, g) => n + g.naive, 0), population: 1 };
+    set({ sharing: { ...sharing } });
+    const started = now();
+    s.pausedMs = 0;
+    let tasksBefore = 0;
+    for (const group of planned) {
+      await waitWhilePaused(s);
+      if (s.cancelled) break;
+      const puts: Promise<void>[] = [];
+      const first = group.jobs[0];
+      set({ current: { orderingKey: first.orderingKey, strategy: first.strategy, seed: first.seed, progress: null } });
+      const eta = (): number | null => {
+        if (sharing.tasksDone === 0) return null;
+        const active = Math.max(0, now() - started - s.pausedMs - (s.paused ? now() - s.pausedAt : 0)) / 1000;
+        return (active / sharing.tasksDone) * (sharing.tasksPlanned - sharing.tasksDone);
+      };
+      try {
+        const out = await client.runShared!(
+          group.configs,
+          { population: 'auto' },
+          (i, result) => {
+            if (!live()) return;
+            const job = group.jobs[i];
+            const run = storedRunOf(configHash, job, result);
+            // counted as done once stored (as on the naive path): a reload then finds every run the page counted
+            const recorded = (notice: string | null): void => {
+              if (!live()) return;
+              set({ done: state.done + 1, runs: [...state.runs, run], backend: result.backend, etaSeconds: eta(), ...(notice ? { notice } : {}) });
+              // teaching mode's Step: pause the worker once the runs of the step are in
+              if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
+                s.paused = true;
+                s.pausedAt = now();
+                quietly(() => client.pause());
+                set({ status: 'paused' });
+              }
+            };
+            puts.push(
+              store.put(run).then(
+                () => recorded(null),
+                (e: unknown) => recorded(`A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`),
+              ),
+            );
+          },
+          (p) => {
+            if (!live()) return;
+            sharing.tasksDone = tasksBefore + p.tasksDone;
+            sharing.population = p.population;
+            set({ sharing: { ...sharing }, etaSeconds: eta(), current: state.current ? { ...state.current, progress: p.step } : null });
+          },
+          (n) => {
+            if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
+          },
+        );
+        if (live()) set({ backend: out.backend });
+      } catch (e) {
+        await Promise.all(puts);
+        if (s.cancelled || isCancelError(e)) {
+          s.cancelled = true;
+          break;
+        }
+        throw e;
+      }
+      await Promise.all(puts);
+      tasksBefore += group.shared;
+      sharing.tasksDone = tasksBefore;
+      set({ sharing: { ...sharing }, current: null });
+    }
+  }
+
+  async function loop(s: Session, jobs: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, fast: boolean): Promise<void> {
     const live = (): boolean => session === s;
     try {
       if (client.backend) {
@@ -152,6 +252,11 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       const todo = jobs.filter((j) => !have.has(jobId(j)));
       const skipped = jobs.length - todo.length;
       set({ runs: stored, skipped, done: skipped });
+      if (fast && client.runShared && todo.length > 1) {
+        await sharedLoop(s, todo, trainConfigFor, configHash);
+        set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
+        return;
+      }
       const durations: number[] = [];
       for (const job of todo) {
         await waitWhilePaused(s);
@@ -225,7 +330,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
      * Train the plan's jobs that the store does not hold yet for `configHash`. Resolves when the runner stops
      * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
      */
-    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean } = {}): Promise<void> {
       if (session) {
         const old = session;
         cancel();
@@ -245,9 +350,10 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         current: null,
         runs: [],
         configHash,
+        sharing: null,
       });
       try {
-        await loop(s, plan.jobs, trainConfigFor, configHash);
+        await loop(s, plan.jobs, trainConfigFor, configHash, options.fast ?? true);
       } finally {
         finish();
       }

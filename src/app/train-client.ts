@@ -10,11 +10,11 @@
  *   TrainWorkerError instead of hanging; the client is then unusable (dispose it and make a new one).
  */
 import * as Comlink from 'comlink';
-import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
+import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
 import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train.worker';
 import { sharedDataClient, type DataClient } from './data-client';
 
-export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
+export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
 export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train.worker';
 
 export class TrainWorkerError extends Error {
@@ -89,6 +89,22 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       onTask?: (r: TaskResult) => void,
     ): Promise<TrainRunResult & { backend: string }> {
       return call(() => remote.run(config, onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined, onTask ? Comlink.proxy(onTask) : undefined));
+    },
+
+    /**
+     * Train many orderings of one experiment together (prefix sharing + population; src/engine/shared-train.ts).
+     * `onRunDone(i, result)` fires as each ordering finishes (i indexes `configs`).
+     */
+    runShared(
+      configs: TrainRunConfig[],
+      options: SharedTrainOptions,
+      onRunDone: (index: number, result: TrainRunResult) => void,
+      onProgress?: (p: SharedProgress) => void,
+      onNotice?: (n: FallbackNotice) => void,
+    ): Promise<{ backend: string; population: number }> {
+      return call(() =>
+        remote.runShared(configs, options, Comlink.proxy(onRunDone), onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined),
+      );
     },
 
     pause(): Promise<void> {

@@ -15,6 +15,7 @@ import { activeBackend, backendsAfter, probeBackend, watchBackendLoss, type Back
 import { TrainConfigError } from './config';
 import { RunCancelledError } from './control';
 import { StrategyConfigError } from './strategies/index';
+import { trainShared, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
 import { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 import type { ImageDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
 
@@ -153,4 +154,48 @@ export function trainRunWithFallback(
     },
     onNotice ?? (() => {}),
   );
+}
+
+/**
+ * `trainShared` (shared-train.ts) with the same fallback: when the backend fails, the next one takes over and
+ * trains the orderings that had not finished yet (finished ones were already reported through `onRunDone` and are
+ * not trained again; the shared prefixes of the rest are trained again on the new backend).
+ */
+export async function trainSharedWithFallback(
+  dataset: ImageDataset,
+  configs: TrainRunConfig[],
+  options: SharedTrainOptions,
+  hooks: SharedTrainHooks & { onNotice?: (n: FallbackNotice) => void },
+): Promise<TrainRunResult[]> {
+  const results: TrainRunResult[] = new Array(configs.length);
+  const finished = new Set<number>();
+  await withFallback<void, { nextTask?: number }>(
+    async (attempt) => {
+      const todo = configs.map((_, i) => i).filter((i) => !finished.has(i));
+      await trainShared(
+        dataset,
+        todo.map((i) => configs[i]),
+        options,
+        {
+          control: hooks.control,
+          onProgress: hooks.onProgress,
+          guard: () => {
+            attempt.guard();
+            hooks.guard?.();
+          },
+          onRunDone: (k, r) => {
+            const i = todo[k];
+            finished.add(i);
+            results[i] = r;
+            hooks.onRunDone?.(i, r);
+          },
+        },
+      );
+    },
+    (n) => {
+      const left = configs.length - finished.size;
+      hooks.onNotice?.({ ...n, message: n.to ? `The ${n.from} backend failed (${n.reason}); continuing on ${n.to} with the ${left} ordering${left === 1 ? '' : 's'} not finished.` : n.message });
+    },
+  );
+  return results;
 }

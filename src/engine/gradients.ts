@@ -28,9 +28,19 @@ function plainMatMul(x: tf.Tensor, y: tf.Tensor, tx: boolean, ty: boolean): tf.T
 }
 
 /** matMul's gradient with the wasm fast path (see the header); installed once, after the stock gradients. */
+let stockMatMulGradient: tf.GradConfig | null = null;
+
+/** Benchmarks only: put tfjs's own matMul gradient back (the "before" figure of `npm run bench:groundtruth`). */
+export function restoreStockMatMulGradient(): void {
+  if (stockMatMulGradient) tf.registerGradient(stockMatMulGradient);
+}
+
 export function installWasmMatMulGradient(): void {
-  const stock = tf.getGradient('BatchMatMul');
-  if (!stock || (stock as { cilLab?: boolean }).cilLab) return;
+  const current = tf.getGradient('BatchMatMul');
+  if ((current as { cilLab?: boolean } | undefined)?.cilLab && stockMatMulGradient) return;
+  const stock = (current as { cilLab?: boolean } | undefined)?.cilLab ? stockMatMulGradient : current;
+  if (!stock) return;
+  stockMatMulGradient = stock;
   const config: tf.GradConfig & { cilLab: boolean } = {
     kernelName: 'BatchMatMul',
     inputsToSave: ['a', 'b'],

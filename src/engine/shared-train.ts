@@ -129,7 +129,7 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const results: TrainRunResult[] = new Array(cfgs.length);
   const backends = [tf.getBackend()];
   const testUnits = plans.map((plan) => plan.tasks.map((tp) => unitsOf(dataset.test, tp.test, plan.unitOfClass)));
-  const progress: SharedProgress = { tasksDone: 0, tasksPlanned: nodes.length, naiveTasks, runsDone: 0, runs: cfgs.length, population: P, step: null };
+  const progress: SharedProgress = { tasksDone: 0, tasksPlanned: nodes.length, naiveTasks, runsDone: 0, runs: cfgs.length, population: 1, step: null };
   const report = (): void => hooks.onProgress?.({ ...progress });
 
   // b_j per ordering on the initial model (trainer.ts: 0 with the 'seen' head)

@@ -18,6 +18,9 @@ import {
   setWasmBase,
   subsetPerClass,
   trainRunWithFallback,
+  trainSharedWithFallback,
+  type SharedProgress,
+  type SharedTrainOptions,
   type BackendInfo,
   type BackendName,
   type FallbackNotice,
@@ -65,6 +68,8 @@ export interface WorkerMemory {
 
 type ProgressFn = (e: ProgressEvent) => void;
 type NoticeFn = (n: FallbackNotice) => void;
+type RunDoneFn = (index: number, result: TrainRunResult) => void;
+type SharedProgressFn = (p: SharedProgress) => void;
 
 /**
  * One finished task of a run, delivered by `run`'s `onTask` while the run goes on (the Forgetting lab draws CPCF
@@ -230,6 +235,51 @@ const api = {
       release(onProgress);
       release(onNotice);
       release(onTask);
+    }
+  },
+
+  /**
+   * Train many orderings of one experiment together (issue 7, src/engine/shared-train.ts): prefix sharing, and
+   * population training where the backend gains from it. Each ordering's result goes to `onRunDone` as soon as it
+   * is finished (the caller stores it at once); progress at most 10 times a second (and whenever a task ends). The
+   * same pause / resume / cancel as `run`; a failed backend hands the unfinished orderings to the next one.
+   * Resolves with the backend that finished and the population size used.
+   */
+  async runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn): Promise<{ backend: string; population: number }> {
+    if (control) {
+      release(onRunDone);
+      release(onProgress);
+      release(onNotice);
+      throw busy();
+    }
+    const c = new RunControl();
+    control = c;
+    const delivering: Promise<void>[] = [];
+    let population = 1;
+    let last = -Infinity;
+    let lastTasks = -1;
+    try {
+      if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
+      await trainSharedWithFallback(held.dataset, configs, options, {
+        control: c,
+        onRunDone: (i, r) => delivering.push(Promise.resolve(onRunDone(i, r)).catch(() => {})),
+        onProgress: (p) => {
+          population = p.population;
+          const now = performance.now();
+          if (p.tasksDone === lastTasks && now - last < 100) return;
+          last = now;
+          lastTasks = p.tasksDone;
+          void Promise.resolve(onProgress?.(p)).catch(() => {});
+        },
+        onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
+      });
+      await Promise.all(delivering);
+      return { backend: tf.getBackend(), population };
+    } finally {
+      if (control === c) control = null;
+      release(onRunDone);
+      release(onProgress);
+      release(onNotice);
     }
   },
 
