@@ -12,6 +12,10 @@ import { selectBackend, setWasmBase, type BackendName } from '../../../src/engin
 import { ensureGradients } from '../../../src/engine/gradients';
 import { crossEntropy } from '../../../src/engine/losses';
 import { createNetwork, initWeights, type NetworkSpec } from '../../../src/engine/models';
+import { fromDecodedDataset } from '../../../src/engine/dataset';
+import type { ImageDataset } from '../../../src/engine/types';
+import { loadBuiltinDataset } from '../../../src/data/registry';
+import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from './groundtruth-bench';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -53,7 +57,22 @@ const api = {
       net.dispose();
     }
   },
+  /** The ground-truth benchmark (groundtruth-bench.ts): one way of training, on one backend, in this worker. */
+  async groundTruth(backend: string, mode: BenchMode, orderings: 'all' | 'subset', population = 8): Promise<BenchModeResult & { backend: string }> {
+    const info = await selectBackend(backend as BackendName, { strict: true });
+    await ensureGradients();
+    gtDataset ??= benchDataset(fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes)));
+    return { ...(await benchMode(gtDataset, mode, orderings, population)), backend: info.name };
+  },
 };
+
+let gtDataset: ImageDataset | null = null;
+
+async function fetchBytes(path: string): Promise<Uint8Array> {
+  const res = await fetch(import.meta.env.BASE_URL + path);
+  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText} for ${path}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
 
 export type BenchWorkerApi = typeof api;
 Comlink.expose(api);

@@ -60,6 +60,8 @@ const harness = {
   planGroundTruth,
   matrixFromRows,
   openResultsStore,
+  groundTruthBench: (backend: string, mode: 'naive' | 'prefix' | 'population' | 'naive-stock', orderings: 'all' | 'subset', population?: number) =>
+    bench().groundTruth(backend, mode, orderings, population),
   bench: (backend: string, opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().msPerStep(backend, opts),
 };
 
