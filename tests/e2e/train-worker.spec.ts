@@ -300,3 +300,63 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
   expect(storeOps.hasOther).toBe(false);
   expect(storeOps.afterDelete).toBe(0);
 });
+
+/**
+ * Issue 7's exactness off the cpu backend: in the real worker, the fast path (prefix sharing + a population of
+ * 4 models in lockstep) gives the same accuracy matrices as the naive runs within 1e-3 on WebGL and WebGPU
+ * (SwiftShader) and wasm, and every run arrives through onRunDone. Digits, 6 of the 90 orderings of 6 classes in
+ * 3 tasks (one first task, so prefixes are shared), a small MLP.
+ */
+for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
+  test(`runShared equals naive runs within 1e-3 on ${backend} (prefix sharing + a population of 4)`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const errors = await open(page);
+    const r = await page.evaluate(async (backend) => {
+      const h = window.harness;
+      const client = h.createTrainClient();
+      try {
+        const info = await client.selectBackend(backend);
+        await client.loadDataset({ kind: 'builtin', id: 'digits', trainPerClass: 60, testPerClass: 30 });
+        const orderings = [
+          [[0, 1], [2, 3], [4, 5]],
+          [[0, 1], [2, 4], [3, 5]],
+          [[0, 1], [2, 5], [3, 4]],
+          [[0, 1], [3, 4], [2, 5]],
+          [[0, 1], [3, 5], [2, 4]],
+          [[0, 1], [4, 5], [2, 3]],
+        ];
+        const configs = orderings.map((tasks) => ({ strategy: 'finetune' as const, tasks, seed: 1, epochs: 2, batchSize: 32, model: { kind: 'mlp' as const, hidden: [64] } }));
+        const naive: number[][][] = [];
+        for (const c of configs) naive.push((await client.run(c)).matrix);
+        const baseline = await client.memory();
+        const shared: number[][][] = new Array(configs.length);
+        const arrived: number[] = [];
+        let maxPopulation = 0;
+        const out = await client.runShared(
+          configs,
+          { population: 4 },
+          (i, result) => {
+            arrived.push(i);
+            shared[i] = result.matrix;
+          },
+          (p) => (maxPopulation = Math.max(maxPopulation, p.population)),
+        );
+        const after = await client.memory();
+        return { info, naive, shared, arrived, maxPopulation, out, baseline, after };
+      } finally {
+        client.dispose();
+      }
+    }, backend);
+    expect(r.info.name).toBe(backend);
+    expect([...r.arrived].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    let worst = 0;
+    r.shared.forEach((m, o) => m.forEach((row, i) => row.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - r.naive[o][i][j]))))));
+    console.log(`${backend}: fast path vs naive, largest |ΔR| = ${worst}; population up to ${r.maxPopulation}; tensors ${r.baseline.numTensors} → ${r.after.numTensors}`);
+    expect(worst).toBeLessThanOrEqual(1e-3);
+    // 6 depth-1 nodes train as populations of 4 + 2 (or 4 + 2 at depth 2)
+    expect(r.maxPopulation).toBe(4);
+    expect(r.naive.every((m) => m.length === 3 && m[2].some((v) => v > 0))).toBe(true);
+    expect(r.after.numTensors).toBe(r.baseline.numTensors);
+    expect(errors).toEqual([]);
+  });
+}

@@ -37,10 +37,12 @@ function tick(t: number): void {
 }
 requestAnimationFrame(tick);
 
-let benchWorker: Worker | null = null;
+// One wrapped remote for the page's life: a second Comlink.wrap of the same worker that is later garbage-collected
+// sends the worker a release message, and the worker then stops answering every other wrapper too.
+let benchRemote: Comlink.Remote<BenchWorkerApi> | null = null;
 function bench(): Comlink.Remote<BenchWorkerApi> {
-  benchWorker ??= new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' });
-  return Comlink.wrap<BenchWorkerApi>(benchWorker);
+  benchRemote ??= Comlink.wrap<BenchWorkerApi>(new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' }));
+  return benchRemote;
 }
 
 const harness = {
