@@ -94,6 +94,25 @@ export interface GroundTruthRunnerOptions {
 
 export type RunnerListener = (state: RunnerState) => void;
 
+/**
+ * The indices of `configs` split into `parts` lists by first task (canonical): every ordering of a subtree of the
+ * prefix trie goes to the same list, the subtrees dealt to the list with the fewest orderings (largest first).
+ */
+export function splitBySubtree(configs: { tasks: number[][] }[], parts: number): number[][] {
+  const out: number[][] = Array.from({ length: Math.max(1, parts) }, () => []);
+  const byFirst = new Map<string, number[]>();
+  configs.forEach((c, i) => {
+    const k = c.tasks[0].slice().sort((a, b) => a - b).join(',');
+    byFirst.set(k, [...(byFirst.get(k) ?? []), i]);
+  });
+  for (const sub of [...byFirst.values()].sort((a, b) => b.length - a.length)) {
+    const target = out.reduce((best, l) => (l.length < best.length ? l : best), out[0]);
+    target.push(...sub);
+  }
+  for (const l of out) l.sort((a, b) => a - b);
+  return out;
+}
+
 export function jobId(j: { orderingKey: string; strategy: string; seed: number }): string {
   return JSON.stringify([j.orderingKey, j.strategy, j.seed]);
 }
@@ -124,6 +143,8 @@ interface Session {
   finished: Promise<void>;
   /** step(): finished runs still to train before pausing by itself (unset or 0: no step in progress) */
   stepsLeft?: number;
+  /** more workers for the fast path (start's `helpers`), paused, resumed and cancelled with the main one */
+  helpers: RunnerClient[];
 }
 
 export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
@@ -187,44 +208,62 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         const active = Math.max(0, now() - started - s.pausedMs - (s.paused ? now() - s.pausedAt : 0)) / 1000;
         return (active / sharing.tasksDone) * (sharing.tasksPlanned - sharing.tasksDone);
       };
-      try {
-        const out = await client.runShared!(
-          group.configs,
-          { population: 'auto' },
-          (i, result) => {
-            if (!live()) return;
-            const job = group.jobs[i];
-            const run = storedRunOf(configHash, job, result);
-            // counted as done once stored (as on the naive path): a reload then finds every run the page counted
-            const recorded = (notice: string | null): void => {
-              if (!live()) return;
-              set({ done: state.done + 1, runs: [...state.runs, run], backend: result.backend, etaSeconds: eta(), ...(notice ? { notice } : {}) });
-              // teaching mode's Step: pause the worker once the runs of the step are in
-              if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
-                s.paused = true;
-                s.pausedAt = now();
-                quietly(() => client.pause());
-                set({ status: 'paused' });
-              }
-            };
-            puts.push(
-              store.put(run).then(
-                () => recorded(null),
-                (e: unknown) => recorded(`A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`),
-              ),
-            );
-          },
-          (p) => {
-            if (!live()) return;
-            sharing.tasksDone = tasksBefore + p.tasksDone;
-            sharing.population = p.population;
-            set({ sharing: { ...sharing }, etaSeconds: eta(), current: state.current ? { ...state.current, progress: p.step } : null });
-          },
-          (n) => {
-            if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
-          },
+      // split the group across the session's workers by first task (whole subtrees of the trie, so nothing shared
+      // is trained twice), balancing the number of orderings
+      const workers = [client, ...s.helpers];
+      const parts = splitBySubtree(group.configs, workers.length);
+      const partTasks = parts.map(() => 0);
+      const onRunDone = (i: number, result: RunnerRunResult): void => {
+        if (!live()) return;
+        const job = group.jobs[i];
+        const run = storedRunOf(configHash, job, result);
+        // counted as done once stored (as on the naive path): a reload then finds every run the page counted
+        const recorded = (notice: string | null): void => {
+          if (!live()) return;
+          set({ done: state.done + 1, runs: [...state.runs, run], backend: result.backend, etaSeconds: eta(), ...(notice ? { notice } : {}) });
+          // teaching mode's Step: pause the workers once the runs of the step are in
+          if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
+            s.paused = true;
+            s.pausedAt = now();
+            for (const w of workers) quietly(() => w.pause());
+            set({ status: 'paused' });
+          }
+        };
+        puts.push(
+          store.put(run).then(
+            () => recorded(null),
+            (e: unknown) => recorded(`A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`),
+          ),
         );
-        if (live()) set({ backend: out.backend });
+      };
+      try {
+        const outs = await Promise.all(
+          parts.map((part, k) =>
+            part.length === 0
+              ? null
+              : workers[k].runShared!(
+                  part.map((i) => group.configs[i]),
+                  { population: 'auto' },
+                  (j, result) => onRunDone(part[j], result),
+                  (p) => {
+                    if (!live()) return;
+                    partTasks[k] = p.tasksDone;
+                    sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
+                    sharing.population = p.population;
+                    set({ sharing: { ...sharing }, etaSeconds: eta(), current: state.current ? { ...state.current, progress: p.step } : null });
+                  },
+                  (n) => {
+                    if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
+                  },
+                ).catch((e: unknown) => {
+                  // one worker failed or was cancelled: stop the others too, then report the first reason
+                  for (const w of workers) quietly(() => w.cancel());
+                  throw e;
+                }),
+          ),
+        );
+        const out = outs.find((o) => o !== null);
+        if (live() && out) set({ backend: out.backend });
       } catch (e) {
         await Promise.all(puts);
         if (s.cancelled || isCancelError(e)) {
@@ -316,7 +355,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     const s = session;
     if (!s || s.cancelled) return;
     s.cancelled = true;
-    quietly(() => client.cancel());
+    for (const w of [client, ...s.helpers]) quietly(() => w.cancel());
     s.wake?.();
     s.wake = null;
   }
@@ -330,14 +369,14 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
      * Train the plan's jobs that the store does not hold yet for `configHash`. Resolves when the runner stops
      * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
      */
-    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean } = {}): Promise<void> {
+    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean; helpers?: RunnerClient[] } = {}): Promise<void> {
       if (session) {
         const old = session;
         cancel();
         await old.finished;
       }
       let finish!: () => void;
-      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)) };
+      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), helpers: (options.helpers ?? []).filter((h) => !!h.runShared) };
       session = s;
       set({
         status: 'running',
@@ -364,7 +403,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       if (!s || s.paused || s.cancelled) return;
       s.paused = true;
       s.pausedAt = now();
-      quietly(() => client.pause());
+      for (const w of [client, ...s.helpers]) quietly(() => w.pause());
       set({ status: 'paused' });
     },
 
@@ -374,7 +413,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       s.stepsLeft = 0; // Play after a step plays on
       s.paused = false;
       s.pausedMs += now() - s.pausedAt;
-      quietly(() => client.resume());
+      for (const w of [client, ...s.helpers]) quietly(() => w.resume());
       set({ status: 'running' });
       s.wake?.();
       s.wake = null;

@@ -387,3 +387,82 @@ describe('memory results store', () => {
     expect(store.notice).toMatch(/in memory only \(IndexedDB is not available here\)/);
   });
 });
+
+/** A fast-path client: runShared finishes every ordering it is given (in order), unless cancelled first. */
+class SharedFake implements RunnerClient {
+  given: TrainRunConfig[][] = [];
+  cancelled = 0;
+  hold: Promise<void> | null = null;
+  async run(config: TrainRunConfig): Promise<RunnerRunResult> {
+    return fakeResult(config);
+  }
+  pause() {}
+  resume() {}
+  cancel() {
+    this.cancelled++;
+  }
+  async runShared(configs: TrainRunConfig[], _o: unknown, onRunDone: (i: number, r: RunnerRunResult) => void, onProgress?: (p: { tasksDone: number; tasksPlanned: number; naiveTasks: number; runsDone: number; runs: number; population: number; step: null }) => void) {
+    this.given.push(configs);
+    for (let i = 0; i < configs.length; i++) {
+      if (this.hold) await this.hold;
+      if (this.cancelled) {
+        const e = new Error('The run was cancelled.');
+        e.name = 'RunCancelledError';
+        throw e;
+      }
+      onRunDone(i, fakeResult(configs[i]));
+      onProgress?.({ tasksDone: i + 1, tasksPlanned: configs.length, naiveTasks: 2 * configs.length, runsDone: i + 1, runs: configs.length, population: 1, step: null });
+    }
+    return { backend: 'wasm', population: 1 };
+  }
+}
+
+describe('fast path (runShared)', () => {
+  it('splits each (strategy, seed) group across workers by whole first-task subtrees and stores every run', async () => {
+    const main = new SharedFake();
+    const helper = new SharedFake();
+    const store = createMemoryResultsStore();
+    const runner = createGroundTruthRunner({ client: main, store });
+    await runner.start(plan, configFor, 'h', { helpers: [helper] });
+    expect(runner.state.status).toBe('done');
+    expect(runner.state.done).toBe(12);
+    expect((await store.getAll('h')).length).toBe(12);
+    // 2 groups (finetune, replay), each split into two non-empty parts
+    expect(main.given.length).toBe(2);
+    expect(helper.given.length).toBe(2);
+    for (let g = 0; g < 2; g++) {
+      const firsts = (cs: TrainRunConfig[]) => new Set(cs.map((c) => c.tasks[0].slice().sort().join(',')));
+      const a = firsts(main.given[g]);
+      const b = firsts(helper.given[g]);
+      expect([...a].some((k) => b.has(k))).toBe(false); // no subtree is trained by both
+      expect(main.given[g].length + helper.given[g].length).toBe(6);
+    }
+    // 2 tasks of 2: the first task fixes the second, so nothing is shared (12 nodes per group, as naive)
+    expect(runner.state.sharing).toMatchObject({ tasksPlanned: 24, naiveTasks: 24 });
+  });
+  it('a cancel reaches every worker; finished runs stay stored', async () => {
+    const main = new SharedFake();
+    const helper = new SharedFake();
+    let release!: () => void;
+    main.hold = new Promise<void>((r) => (release = r));
+    helper.hold = main.hold;
+    const store = createMemoryResultsStore();
+    const runner = createGroundTruthRunner({ client: main, store });
+    const p = runner.start(plan, configFor, 'h2', { helpers: [helper] });
+    await new Promise((r) => setTimeout(r, 0));
+    runner.cancel();
+    release();
+    await p;
+    expect(runner.state.status).toBe('cancelled');
+    expect(main.cancelled).toBeGreaterThan(0);
+    expect(helper.cancelled).toBeGreaterThan(0);
+  });
+  it('the naive path is used when fast is off', async () => {
+    const main = new SharedFake();
+    const runner = createGroundTruthRunner({ client: main, store: createMemoryResultsStore() });
+    await runner.start(plan, configFor, 'h3', { fast: false });
+    expect(main.given.length).toBe(0);
+    expect(runner.state.done).toBe(12);
+    expect(runner.state.sharing).toBeNull();
+  });
+});
