@@ -17,7 +17,9 @@
  * When is it worth it? Only where per-kernel overhead dominates (GPU backends). Measured here (no GPU; SwiftShader):
  * WebGPU 191 ms per model-step alone vs 143 ms in a population of 16; tfjs-backend-wasm multiplies batched
  * (rank-3) products on a slow path (8 products of 64×784·784×256: 69 ms batched vs 7.3 ms one by one), and the cpu
- * backend gains nothing — so `choosePopulation` keeps P = 1 on wasm and cpu.
+ * backend gains nothing — so `choosePopulation` keeps P = 1 on wasm and cpu. On the whole ground-truth benchmark
+ * (`npm run bench:groundtruth`, SwiftShader) a population beat prefix-only training on WebGPU (888 s vs 928 s) but not
+ * on WebGL (330 s vs 270 s), so software-rendered WebGL keeps P = 1 too.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
@@ -54,12 +56,20 @@ export function memberBytes(spec: NetworkSpec, batchSize: number): number {
  * members as fit in `budgetBytes` (default 256 MB), at most `max` (default 32). An explicit number is capped the
  * same way.
  */
-export function choosePopulation(requested: number | 'auto', backend: string, spec: NetworkSpec, batchSize: number, options: { budgetBytes?: number; max?: number } = {}): number {
+export function choosePopulation(
+  requested: number | 'auto',
+  backend: string,
+  spec: NetworkSpec,
+  batchSize: number,
+  options: { budgetBytes?: number; max?: number; softwareGpu?: boolean } = {},
+): number {
   const budget = options.budgetBytes ?? 256 * 2 ** 20;
   const max = options.max ?? 32;
   const fit = Math.max(1, Math.floor(budget / memberBytes(spec, batchSize)));
   if (requested !== 'auto') return Math.max(1, Math.min(Math.floor(requested), fit, max));
   if (backend !== 'webgl' && backend !== 'webgpu') return 1;
+  // SwiftShader's WebGL measured slower with a population (bench:groundtruth: 330 s vs 270 s prefix-only)
+  if (backend === 'webgl' && options.softwareGpu) return 1;
   return Math.min(fit, max);
 }
 

@@ -25,7 +25,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { planPrefixes, type PrefixNode } from '../core/ground-truth/prefix-plan';
-import { ensureBackend } from './backend';
+import { ensureBackend, isSoftwareGpu } from './backend';
 import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, yieldToEventLoop } from './control';
@@ -108,7 +108,9 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const nodes: PrefixNode[] = trie ? trie.nodes : naiveChains(cfgs.map((c) => c.tasks));
   const naiveTasks = cfgs.reduce((n, c) => n + c.tasks.length, 0);
   const probe = createStrategy(base.strategy, base.strategyOptions as never);
-  const P = populationSupported(spec, probe) ? choosePopulation(options.population ?? 'auto', tf.getBackend(), spec, base.batchSize) : 1;
+  const backendName = tf.getBackend();
+  const softwareGpu = backendName === 'webgl' || backendName === 'webgpu' ? await isSoftwareGpu(backendName) : false;
+  const P = populationSupported(spec, probe) ? choosePopulation(options.population ?? 'auto', backendName, spec, base.batchSize, { softwareGpu }) : 1;
   const initialState = probe.getState();
   probe.dispose();
 

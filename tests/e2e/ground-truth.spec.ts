@@ -220,3 +220,32 @@ test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }
   await page.screenshot({ path: 'test-results/screenshots/ground-truth-webgpu-1280.png', fullPage: true });
   expect(errors).toEqual([]);
 });
+
+/**
+ * Issue 4's embedded default, timed through the page (opt-in: `GT_DEFAULT_TIMING=1`; speed is measured, never
+ * asserted): Fashion-MNIST classes 0–5 in 3 tasks (90 orderings), 300/100 images per class, MLP 784-256-128-6,
+ * Adam 1e-3, batch 64, 3 epochs, finetune, on wasm, with the fast path (default) or `GT_NAIVE=1` one run at a time.
+ * Prints `[gt default] …` with the time to the first result and to all 90; the PyTorch peer takes about 153 s.
+ */
+test('the embedded default (90 orderings, finetune) trains to the end: timed', async ({ page }) => {
+  test.skip(!process.env.GT_DEFAULT_TIMING, 'set GT_DEFAULT_TIMING=1 to time the embedded default');
+  test.setTimeout(600_000);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
+  for (const id of ['replay', 'ewc']) await page.getByTestId(`gt-strategy-${id}`).uncheck();
+  await page.getByTestId('gt-strategy-finetune').check();
+  await page.getByTestId('gt-backend').selectOption('wasm');
+  if (process.env.GT_NAIVE) await page.getByTestId('gt-fast').uncheck();
+  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  const t0 = Date.now();
+  await page.getByTestId('gt-run').click();
+  const blocks = page.locator('[data-testid="accuracy-histogram"] rect.member');
+  await expect.poll(() => blocks.count(), { timeout: 60_000, intervals: [100] }).toBeGreaterThanOrEqual(1);
+  const first = (Date.now() - t0) / 1000;
+  await expect(page.getByTestId('gt-progress')).toContainText('done', { timeout: 540_000 });
+  const all = (Date.now() - t0) / 1000;
+  await expect(blocks).toHaveCount(90);
+  const sharing = (await page.getByTestId('gt-sharing').textContent().catch(() => '')) ?? '';
+  console.log(`[gt default] ${process.env.GT_NAIVE ? 'one run at a time' : 'fast path'}: first result after ${first.toFixed(1)} s, all 90 orderings after ${all.toFixed(1)} s (page: "${(await page.getByTestId('gt-elapsed').textContent())?.trim()}") ${sharing}`);
+  await page.screenshot({ path: 'test-results/screenshots/ground-truth-default-done-1280.png', fullPage: true });
+});

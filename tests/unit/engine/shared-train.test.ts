@@ -79,6 +79,8 @@ describe('population size', () => {
     expect(choosePopulation('auto', 'webgpu', spec, 64, { budgetBytes: 10 * per })).toBe(10);
     expect(choosePopulation('auto', 'webgl', spec, 64)).toBe(Math.min(32, Math.floor((256 * 2 ** 20) / per)));
     expect(choosePopulation(64, 'cpu', spec, 64, { max: 8 })).toBe(8);
+    expect(choosePopulation('auto', 'webgl', spec, 64, { softwareGpu: true })).toBe(1);
+    expect(choosePopulation('auto', 'webgpu', spec, 64, { softwareGpu: true, budgetBytes: 4 * per })).toBe(4);
   });
 });
 
