@@ -54,6 +54,9 @@ ${ANALYZE_HELP}
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
               [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
+              [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
+                 --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
+                 the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
 
 orders, run, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -164,6 +167,10 @@ const OPTIONS = {
   'train-per-class': { type: 'string' },
   augment: { type: 'string' },
   head: { type: 'string' },
+  orderings: { type: 'string' },
+  fast: { type: 'string' },
+  population: { type: 'string' },
+  'sample-seed': { type: 'string' },
   config: { type: 'string' },
   link: { type: 'string' },
   'test-per-class': { type: 'string' },

@@ -13,7 +13,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { allMetrics } from '../core/metrics/index';
+import { countOrderings, formatOmega } from '../core/orderings/count';
+import { enumerateOrderings } from '../core/orderings/enumerate';
 import { splitIntoTasks } from '../core/orderings/key';
+import { sampleOrderingsByShuffle } from '../core/orderings/sample';
+import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
 import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
@@ -22,6 +26,7 @@ import { parseUserFiles } from '../data/parsers/index';
 import { isBackendName, selectBackend } from './backend';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from './defaults';
 import { fromDecodedDataset, subsetPerClass } from './dataset';
+import { trainShared } from './shared-train';
 import { trainRun } from './trainer';
 import type { ImageDataset, ImageSplit, TrainRunConfig } from './types';
 
@@ -172,6 +177,31 @@ function orderings(v: Values, classes: number[]): { label: string; order: number
   return [{ label: 'ascending', order: classes.slice() }];
 }
 
+/**
+ * `--orderings all` (every ordering, when there are at most `--limit`, default 5000) or `--orderings N` (a seeded
+ * uniform sample of N distinct orderings, `--sample-seed`, default 0): a ground truth from the command line.
+ * Orderings are over the positions of `classes`, mapped to the dataset's labels.
+ */
+function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: string; order: number[] }[] | null {
+  const arg = str(v, 'orderings');
+  if (arg === undefined) return null;
+  if (intList(v, 'order') || str(v, 'protocol')) throw new RunUsageError('Give one of --orderings, --order or --protocol.');
+  const omega = countOrderings(sizes);
+  const toClasses = (tasks: number[][]): number[] => tasks.flat().map((i) => classes[i]);
+  if (arg === 'all') {
+    const limit = int(v, 'limit', 1) ?? 5000;
+    if (omega > BigInt(limit)) {
+      throw new RunUsageError(`There are ${omega} orderings (${formatOmega(omega)}), more than --limit ${limit}: give --orderings N to train a seeded uniform sample of N (with --sample-seed S), or raise --limit.`);
+    }
+    return Array.from(enumerateOrderings(sizes), (tasks, i) => ({ label: `ordering ${i}`, order: toClasses(tasks) }));
+  }
+  const n = Number(arg);
+  if (!Number.isInteger(n) || n < 1) throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${arg}".`);
+  if (BigInt(n) > omega) throw new RunUsageError(`--orderings ${n}: there are only ${omega} orderings; use --orderings all.`);
+  const seed = int(v, 'sample-seed', 0) ?? 0;
+  return sampleOrderingsByShuffle(sizes, n, seed).map((tasks, i) => ({ label: `sample ${i} (seed ${seed})`, order: toClasses(tasks) }));
+}
+
 function strategyOptions(v: Values, strategy: StrategyId): Record<string, number> {
   const out: Record<string, number> = {};
   const memory = int(v, 'memory', 1);
@@ -262,11 +292,27 @@ export async function runCommand(
   };
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
 
+  const many = manyOrderings(v, classes, sizes);
+  const planned = many ?? orderings(v, classes);
+  const configs = planned.map(({ order }) => ({ ...base, tasks: splitIntoTasks(order, sizes), strategy, strategyOptions: strategyOptions(v, strategy), probs: extras.probs }) as TrainRunConfig);
+  // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
+  // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
+  const fastArg = str(v, 'fast') ?? 'on';
+  if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg}".`);
+  const popArg = str(v, 'population') ?? 'auto';
+  const population = popArg === 'auto' ? 'auto' : Number(popArg);
+  if (population !== 'auto' && !(Number.isInteger(population) && population >= 1)) throw new RunUsageError(`--population takes auto or a whole number ≥ 1; got "${popArg}".`);
+  const fast = configs.length > 1 && fastArg === 'on' && !extras.probs;
+  const t0 = performance.now();
+  const results = fast ? await trainShared(ds, configs, { population }) : [];
+  if (!fast) for (const c of configs) results.push(await trainRun(ds, c));
+  const seconds = (performance.now() - t0) / 1000;
+
   const runs = [];
-  for (const { label, order } of orderings(v, classes)) {
-    const tasks = splitIntoTasks(order, sizes);
-    const config = { ...base, tasks, strategy, strategyOptions: strategyOptions(v, strategy), probs: extras.probs } as TrainRunConfig;
-    const result = await trainRun(ds, config);
+  for (let k = 0; k < planned.length; k++) {
+    const { label, order } = planned[k];
+    const result = results[k];
+    const metrics = allMetrics(result.matrix, { untrained: result.untrained, testCounts: result.testCounts });
     runs.push({
       label,
       dataset: builtin ? datasetArg : resolve(datasetArg),
@@ -275,8 +321,11 @@ export async function runCommand(
       tasks: result.tasks,
       strategy,
       seed: result.config.seed,
+      // the Ground-truth lab's A(O) (sample-weighted), under the names `cil-lab analyze` and the lab's import read
+      final_accuracy: metrics.finalAccuracyWeighted,
+      aia: metrics.aiaWeighted,
       matrix: result.matrix,
-      metrics: allMetrics(result.matrix, { untrained: result.untrained, testCounts: result.testCounts }),
+      metrics,
       untrained: result.untrained,
       testCounts: result.testCounts,
       trainCounts: result.trainCounts,
@@ -287,5 +336,8 @@ export async function runCommand(
     });
   }
   for (const n of notes) options.onNote?.(n);
-  return JSON.stringify(runs.length === 1 ? runs[0] : { runs });
+  if (runs.length === 1) return JSON.stringify(runs[0]);
+  const trie = planPrefixes(configs.map((c) => c.tasks));
+  const training = { path: fast ? 'fast (prefix sharing + population)' : 'one run at a time', tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks, naiveTasks: trie.naiveTasks, seconds: Math.round(seconds * 10) / 10 };
+  return JSON.stringify({ runs, training });
 }
