@@ -260,6 +260,14 @@ test('teaching mode on the Ground-truth tab: hidden controls, big type, and Step
   await expect(readout).toHaveAttribute('data-done', '0');
   await expect(readout).toContainText('0 of 6 orderings trained');
   await page.screenshot({ path: `${SHOTS}/gt-teaching-1280.png`, fullPage: true });
+  // on a phone the Play bar comes first, above the controls
+  await page.setViewportSize({ width: 390, height: 800 });
+  const bar = await page.getByTestId('gt-playbar').boundingBox();
+  const controls = await page.getByRole('complementary', { name: 'Ground-truth experiment settings' }).boundingBox();
+  expect(bar && controls && bar.y < controls.y).toBe(true);
+  expect(bar!.y).toBeLessThan(800);
+  await page.screenshot({ path: `${SHOTS}/gt-teaching-start-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Step: exactly one ordering, then paused
   await page.getByTestId('gt-step').click();

@@ -280,14 +280,16 @@ export interface CoverageModel {
   K: number;
 }
 
-export function coverageModel(report: Pick<CpcfReport, 'steps' | 'alpha'>): CoverageModel {
+/** `tasks`: K, so a run still training has the task axis at 2..K from the start (as cpcfModel). */
+export function coverageModel(report: Pick<CpcfReport, 'steps' | 'alpha'>, tasks?: number): CoverageModel {
   const pooled = report.steps.map((s) => ({ j: s.afterTask + 1, coverage: s.coverage }));
   const perTask = report.steps.flatMap((s) => s.previous.map((p) => ({ j: s.afterTask + 1, task: p.task + 1, coverage: p.coverage })));
   const lows = [...pooled, ...perTask].map((p) => p.coverage).filter(Number.isFinite);
   const target = 1 - report.alpha;
   const low = Math.min(target, ...lows);
   const yMin = Math.max(0, Math.floor((low - 0.05) * 10) / 10);
-  return { pooled, perTask, target, yMin, K: pooled.length ? pooled[pooled.length - 1].j : 2 };
+  const lastJ = pooled.length ? pooled[pooled.length - 1].j : 2;
+  return { pooled, perTask, target, yMin, K: Math.max(lastJ, tasks ?? 0) };
 }
 
 export function coverageCsv(report: Pick<CpcfReport, 'steps' | 'alpha'>): { columns: string[]; rows: (string | number | null)[][] } {

@@ -75,6 +75,10 @@ describe('forgetting charts', () => {
     expect(m.perTask).toHaveLength(3);
     expect(m.yMin).toBeLessThanOrEqual(0.85);
     expect(coverageCsv(report).rows).toHaveLength(5);
+    // a live run: the task axis reaches K before the later tasks are trained
+    const last = m.pooled[m.pooled.length - 1].j;
+    expect(m.K).toBe(last);
+    expect(coverageModel(report, last + 3).K).toBe(last + 3);
   });
 
   it('compare series and layout helpers', () => {
