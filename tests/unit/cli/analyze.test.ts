@@ -1,29 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import expectedJson from '../../fixtures/import/expected.json';
-import { main } from '../../../src/cli/main';
+import { captureCli } from './capture';
 
 const expected = expectedJson as any;
 const FX = 'tests/fixtures/import';
-let out = '';
-let err = '';
-beforeEach(() => {
-  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
-
-async function cli(...argv: string[]): Promise<{ code: number; json: any; err: string }> {
-  out = '';
-  err = '';
-  const code = await main(argv);
-  let json: any = null;
-  try {
-    json = JSON.parse(out);
-  } catch {
-    json = out;
-  }
-  return { code, json, err };
-}
+const cli = captureCli();
 
 const close = (a: number, b: number, tol = 1e-9) => expect(Math.abs(a - b)).toBeLessThanOrEqual(tol);
 

@@ -5,9 +5,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fixture from '../../fixtures/compare.json';
-import { main } from '../../../src/cli/main';
+import { captureCli } from './capture';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { compareSimilarities } from '../../../src/core/similarity/compare';
 import { cosineSimilarity } from '../../../src/core/similarity/cosine';
@@ -17,33 +17,13 @@ import { createTextEmbedder } from '../../../src/engine/clip/text-embedder';
 const MODEL = 'tests/fixtures/clip-tiny';
 const A = 'tests/fixtures/compare/sim-a.json';
 const B = 'tests/fixtures/compare/sim-b.csv';
-let out = '';
-let err = '';
+const cli = captureCli();
 let tmp: string;
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'cil-sim-clip-'));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-beforeEach(() => {
-  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
-
-async function cli(...argv: string[]): Promise<{ code: number; json: any; err: string }> {
-  out = '';
-  err = '';
-  const code = await main(argv);
-  let json: any = null;
-  try {
-    json = JSON.parse(out);
-  } catch {
-    json = out;
-  }
-  return { code, json, err };
-}
-
 describe('cil-lab similarity --source clip', () => {
   it('embeds the classes with the local fixture model and writes a similarity matrix', async () => {
     const r = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'cat,dog,lawn_mower,tiger', '--prompt', 'a photo of a {}');

@@ -1,32 +1,11 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { describe, expect, it } from 'vitest';
+import { captureCli } from '../cli/capture';
 import { runCommand } from '../../../src/engine/cli-run';
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
-
-async function cli(...argv: string[]): Promise<{ code: number; json: any; err: string }> {
-  out = '';
-  err = '';
-  const code = await main(argv);
-  let json: any = null;
-  try {
-    json = JSON.parse(out);
-  } catch {
-    json = out;
-  }
-  return { code, json, err };
-}
+const cli = captureCli();
 
 const haveDigits = existsSync(join('public', 'data', 'digits', 'meta.json'));
 
