@@ -125,6 +125,11 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** The notice for a finished run the store refused. */
+function notStored(e: unknown): string {
+  return `A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`;
+}
+
 /** Call a client control method without letting a dead worker's rejection go unhandled. */
 function quietly(f: () => Promise<void> | void): void {
   try {
@@ -177,6 +182,20 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     while (s.paused && !s.cancelled) await new Promise<void>((resolve) => (s.wake = resolve));
   }
 
+  /** Pause a session: no new run starts, and every worker pauses its run in flight at its next step. */
+  function pauseSession(s: Session): void {
+    if (s.paused || s.cancelled) return;
+    s.paused = true;
+    s.pausedAt = now();
+    for (const w of [client, ...s.helpers]) quietly(() => w.pause());
+    set({ status: 'paused' });
+  }
+
+  /** A run was recorded: teaching mode's Step pauses once all the runs of its step are in. */
+  function stepRecorded(s: Session): void {
+    if (s.stepsLeft && --s.stepsLeft === 0) pauseSession(s);
+  }
+
   /**
    * The fast path: the jobs of one (strategy, seed) differ only in their ordering, so each such group trains in one
    * `runShared` call (prefix sharing + population in the worker); every run is stored the moment it finishes,
@@ -221,18 +240,12 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         const recorded = (notice: string | null): void => {
           if (!live()) return;
           set({ done: state.done + 1, runs: [...state.runs, run], backend: result.backend, etaSeconds: eta(), ...(notice ? { notice } : {}) });
-          // teaching mode's Step: pause the workers once the runs of the step are in
-          if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
-            s.paused = true;
-            s.pausedAt = now();
-            for (const w of workers) quietly(() => w.pause());
-            set({ status: 'paused' });
-          }
+          stepRecorded(s);
         };
         puts.push(
           store.put(run).then(
             () => recorded(null),
-            (e: unknown) => recorded(`A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`),
+            (e: unknown) => recorded(notStored(e)),
           ),
         );
       };
@@ -327,7 +340,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         try {
           await store.put(run);
         } catch (e) {
-          notice = `A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`;
+          notice = notStored(e);
         }
         if (s.paused) s.pausedMs += now() - s.pausedAt; // paused while storing: count up to now
         if (s.paused) s.pausedAt = now();
@@ -336,12 +349,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         const done = state.done + 1;
         const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
         set({ done, runs: [...state.runs, run], backend: result.backend, etaSeconds: mean * (jobs.length - done), current: null, notice });
-        // step(): its runs are recorded, so pause here, between runs (nothing in flight: the worker needs no pause)
-        if (s.stepsLeft && --s.stepsLeft === 0 && !s.paused && !s.cancelled) {
-          s.paused = true;
-          s.pausedAt = now();
-          set({ status: 'paused' });
-        }
+        stepRecorded(s);
       }
       set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
     } catch (e) {
@@ -400,11 +408,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
 
     pause(): void {
       const s = session;
-      if (!s || s.paused || s.cancelled) return;
-      s.paused = true;
-      s.pausedAt = now();
-      for (const w of [client, ...s.helpers]) quietly(() => w.pause());
-      set({ status: 'paused' });
+      if (s) pauseSession(s);
     },
 
     resume(): void {

@@ -71,10 +71,6 @@ export interface SharedTrainHooks {
 }
 
 /** What must be equal for runs to share training: the resolved config without the ordering (and UI pacing). */
-export function sharedGroupKey(config: TrainRunConfig): string {
-  return resolvedGroupKey(resolveTrainConfig(config));
-}
-
 function resolvedGroupKey(cfg: ResolvedTrainConfig): string {
   return JSON.stringify({ ...cfg, tasks: undefined, progressEvery: undefined, yieldEveryMs: undefined });
 }
