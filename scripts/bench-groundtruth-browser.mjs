@@ -13,11 +13,7 @@
  * Last line: {"results": [{"backend", "where", "naiveSeconds", "prefixSeconds", "populationSeconds", "speedup", …}]}
  * with speedup = naive / fastest on the same backend. The PyTorch CPU peer takes about 153 s for this config.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from '@playwright/test';
-import { buildHarness, repoRoot, serveHarness } from '../tests/e2e/harness/serve-harness.mjs';
+import { nodeHalf, openHarness, withHarnessBrowser } from './bench-harness.mjs';
 
 const full = process.argv.includes('--full');
 const withNode = process.argv.includes('--with-node');
@@ -25,35 +21,12 @@ const only = process.argv.find((a) => a.startsWith('--backends='))?.slice('--bac
 const BACKENDS = only ?? ['wasm', 'webgl', 'webgpu'];
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-function nodeResults() {
-  const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const run = spawnSync(tsx, [join(repoRoot, 'scripts', 'bench-groundtruth.ts'), ...(full ? ['--full'] : [])], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = (run.stdout ?? '').trim().split('\n');
-  const last = lines.pop() ?? '';
-  for (const l of lines) console.log(l);
-  try {
-    return JSON.parse(last).results ?? [];
-  } catch {
-    console.log(`node: the Node benchmark did not end with its JSON summary (exit ${run.status}): ${last}`);
-    return [];
-  }
-}
-
 async function browserResults() {
-  const exe = '/usr/bin/chromium';
-  if (!existsSync(exe)) throw new Error(`${exe} is missing: run node scripts/ensure-chromium.mjs`);
-  const server = await serveHarness(await buildHarness());
-  const browser = await chromium.launch({
-    executablePath: exe,
-    args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  const results = [];
-  try {
+  return withHarnessBrowser(async (browser, url) => {
+    const results = [];
     for (const backend of BACKENDS) {
       // a fresh page per backend: a worker keeps one backend's memory until it ends
-      const page = await browser.newPage();
-      await page.goto(server.url);
-      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      const page = await openHarness(browser, url);
       const rs = [];
       const modes = backend === 'wasm' ? ['naive', 'prefix', 'population', 'naive-stock'] : ['naive', 'prefix', 'population'];
       for (const mode of modes) {
@@ -89,12 +62,9 @@ async function browserResults() {
       }
       results.push(summary);
     }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-  return results;
+    return results;
+  });
 }
 
-const results = [...(withNode ? nodeResults() : []), ...(await browserResults())];
+const results = [...(withNode ? nodeHalf('bench-groundtruth.ts', full ? ['--full'] : []) : []), ...(await browserResults())];
 console.log(JSON.stringify({ results }));
