@@ -53,7 +53,8 @@ export function indicesByClass(labels: ArrayLike<number>, numClasses: number): I
   return out;
 }
 
-function takeSplit(s: ImageSplit, keep: Int32Array, size: number): ImageSplit {
+/** The images and labels of `keep` (indices into `s`), in that order; `size` = pixels per image. */
+export function takeSplit(s: ImageSplit, keep: Int32Array, size: number): ImageSplit {
   const images = new Uint8Array(keep.length * size);
   const labels = new Uint8Array(keep.length);
   keep.forEach((idx, k) => {

@@ -18,7 +18,7 @@
  * most of an hour (the cpu backend, SwiftShader's WebGL/WebGPU).
  */
 import { enumerateOrderings } from '../../../src/core/orderings/enumerate';
-import { subsetPerClass } from '../../../src/engine/dataset';
+import { subsetPerClass, takeSplit } from '../../../src/engine/dataset';
 import { installWasmMatMulGradient, restoreStockMatMulGradient } from '../../../src/engine/gradients';
 import { trainShared } from '../../../src/engine/shared-train';
 import { trainRun } from '../../../src/engine/trainer';
@@ -47,16 +47,9 @@ export function benchDataset(fashion: ImageDataset): ImageDataset {
 }
 
 function keepClasses(s: ImageDataset['train'], n: number): ImageDataset['train'] {
-  const size = s.images.length / s.labels.length;
   const keep: number[] = [];
   for (let i = 0; i < s.labels.length; i++) if (s.labels[i] < n) keep.push(i);
-  const images = new Uint8Array(keep.length * size);
-  const labels = new Uint8Array(keep.length);
-  keep.forEach((idx, k) => {
-    images.set(s.images.subarray(idx * size, (idx + 1) * size), k * size);
-    labels[k] = s.labels[idx];
-  });
-  return { images, labels };
+  return takeSplit(s, Int32Array.from(keep), s.images.length / s.labels.length);
 }
 
 export function benchConfigs(orderings: 'all' | 'subset'): TrainRunConfig[] {
