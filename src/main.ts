@@ -1,5 +1,5 @@
 import { mount } from 'svelte';
-import App from './app/App.svelte';
+import App from './shell/App.svelte';
 import './ui/common/global.css';
 
 const target = document.getElementById('app');

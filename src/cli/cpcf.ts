@@ -6,7 +6,7 @@
  */
 import { cpcfFromRun } from '../core/conformal/from-run';
 import type { ScoreName } from '../core/conformal/scores';
-import { runCommand, RunUsageError } from '../engine/cli-run';
+import { runCommand, RunUsageError } from './run';
 import { UsageError } from './args';
 
 type Values = Record<string, string | boolean | undefined>;

@@ -23,7 +23,7 @@ import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
-import { runCommand } from '../engine/cli-run';
+import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
 import { conformalCommand } from './conformal';

@@ -2,9 +2,9 @@
  * The training worker, the results store and the Ground-truth runner in Chromium, without the Ground-truth page:
  * a harness page (tests/e2e/harness/train.html; a test fixture, not part of the app and not in its build) exposes
  * the app-layer modules on `window.harness`, and this spec builds it with Vite and serves it itself
- * (harness/serve-harness.mjs). What runs is the app's own code: src/app/train-client.ts → a real module Worker
- * (src/workers/train.worker.ts) → src/engine on WebGPU (SwiftShader), WebGL or wasm; src/data/results-store.ts on
- * real IndexedDB; src/app/ground-truth-runner.ts.
+ * (harness/serve-harness.mjs). What runs is the app's own code: src/services/train-client.ts → a real module Worker
+ * (src/workers/train.worker.ts) → src/engine on WebGPU (SwiftShader), WebGL or wasm; src/services/results-store.ts on
+ * real IndexedDB; src/services/ground-truth-runner.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { buildHarness, serveHarness } from './harness/serve-harness.mjs';

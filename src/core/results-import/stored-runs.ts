@@ -1,5 +1,5 @@
 /**
- * Imported runs in the results store (src/data/results-store.ts StoredRun): what is written, what it would replace,
+ * Imported runs in the results store (src/services/results-store.ts StoredRun): what is written, what it would replace,
  * and which methods the lab then shows.
  *
  *   - An imported run is a StoredRun with `imported: true`, backend "imported", no test counts (so the lab's
@@ -14,7 +14,7 @@
  */
 import type { ImportedRun } from './types';
 
-/** The StoredRun fields (structurally src/data/results-store.ts StoredRun; core does not import from data). */
+/** The StoredRun fields (structurally src/services/results-store.ts StoredRun; core does not import from data). */
 export interface ImportedStoredRun {
   configHash: string;
   orderingKey: string;

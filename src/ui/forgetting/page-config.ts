@@ -1,8 +1,8 @@
 /**
  * The Forgetting page's inputs ⇄ the app's experiment config (src/core/config/schema.ts), both ways, pure (tested in
- * tests/unit/ui/forgetting-page-config.test.ts). The app has one experiment (src/app/share-link.svelte.ts); while the
+ * tests/unit/ui/forgetting-page-config.test.ts). The app has one experiment (src/services/share-link.svelte.ts); while the
  * Forgetting tab is shown, its setup is folded into it, so a link copied there opens the same setup on that tab, and
- * the runs this browser stored for it (IndexedDB, src/core/forgetting/store.ts) are shown again (`findStoredRuns`).
+ * the runs this browser stored for it (IndexedDB, src/services/forgetting-store.ts) are shown again (`findStoredRuns`).
  *
  * What maps where:
  * - dataset → `dataset.id` (digits, fashion-mnist, emoji), the page's 10 classes → `classes` 0–9;

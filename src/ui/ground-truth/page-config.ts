@@ -1,6 +1,6 @@
 /**
  * The Ground-truth page's inputs ⇄ the app's experiment config (src/core/config/schema.ts), both ways, pure (tested
- * in tests/unit/ui/ground-truth-page-config.test.ts). The app has one experiment (src/app/share-link.svelte.ts): the
+ * in tests/unit/ui/ground-truth-page-config.test.ts). The app has one experiment (src/services/share-link.svelte.ts): the
  * Orderings and Ground-truth labs read it and fold their inputs back into it, so a link copied on either tab opens the
  * same experiment, and the Ground-truth lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
  *
@@ -208,7 +208,7 @@ export function groundTruthRunConfig(config: ExperimentConfig): ExperimentConfig
   };
 }
 
-/** The key of the lab's stored runs for a config (IndexedDB, src/data/results-store.ts). */
+/** The key of the lab's stored runs for a config (IndexedDB, src/services/results-store.ts). */
 export function groundTruthRunHash(config: ExperimentConfig): string {
   return configHash(groundTruthRunConfig(config));
 }

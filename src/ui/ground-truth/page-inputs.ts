@@ -26,7 +26,7 @@ export function parseTrainingSeeds(text: string): number[] {
   return seeds;
 }
 
-/** The fields of a stored run the export reads (src/data/results-store.ts StoredRun). */
+/** The fields of a stored run the export reads (src/services/results-store.ts StoredRun). */
 export interface RunRow {
   orderingKey: string;
   strategy: string;

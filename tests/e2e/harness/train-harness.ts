@@ -8,12 +8,12 @@
  * another worker (bench.worker.ts), like scripts/bench-train.ts does in Node.
  */
 import * as Comlink from 'comlink';
-import { createDataClient } from '../../../src/app/data-client';
-import { createGroundTruthRunner } from '../../../src/app/ground-truth-runner';
-import { createTrainClient, isRunCancelled } from '../../../src/app/train-client';
+import { createDataClient } from '../../../src/services/data-client';
+import { createGroundTruthRunner } from '../../../src/services/ground-truth-runner';
+import { createTrainClient, isRunCancelled } from '../../../src/services/train-client';
 import { planGroundTruth } from '../../../src/core/ground-truth/plan';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
-import { openResultsStore } from '../../../src/data/results-store';
+import { openResultsStore } from '../../../src/services/results-store';
 import type { BenchWorkerApi } from './bench.worker';
 
 /**

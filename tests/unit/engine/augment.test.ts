@@ -26,7 +26,7 @@ import {
   type AugmentParams,
 } from '../../../src/engine/augment';
 import { selectBackend } from '../../../src/engine/backend';
-import { augmentFor, runCommand, RunUsageError } from '../../../src/engine/cli-run';
+import { augmentFor, runCommand, RunUsageError } from '../../../src/cli/run';
 import { resolveTrainConfig, TrainConfigError } from '../../../src/engine/config';
 import { fromDecodedDataset } from '../../../src/engine/dataset';
 import { AUGMENT_DEFAULTS, TRAINER_DEFAULTS, type AugmentOptions } from '../../../src/engine/defaults';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../src/core/config/url-codec';
-import { HASH_WRITE_DELAY_MS, ShareLinkStore, hashFor, openLink, teachFlagOf, type LinkEnv } from '../../../src/app/share-link.svelte';
+import { HASH_WRITE_DELAY_MS, ShareLinkStore, hashFor, openLink, teachFlagOf, type LinkEnv } from '../../../src/services/share-link.svelte';
 import { applyOrderingsState, inputsFromConfig, type OrderingsState } from '../../../src/ui/orderings/page-config';
 import { PROTOCOL_IDS } from '../../../src/core/protocols/types';
 import { parseSeeds } from '../../../src/ui/orderings/page-inputs';

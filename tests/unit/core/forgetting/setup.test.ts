@@ -17,7 +17,7 @@ import {
   trainConfigOf,
   type RunSummary,
 } from '../../../../src/core/forgetting/setup';
-import { memoryForgettingStore, openForgettingStore, type ForgettingRun } from '../../../../src/core/forgetting/store';
+import { memoryForgettingStore, openForgettingStore, type ForgettingRun } from '../../../../src/services/forgetting-store';
 
 describe('orderings', () => {
   it('builds the paper base-task setup (5,1,1,1,1,1)', () => {

@@ -23,12 +23,12 @@ import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
 import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
 import { parseUserFiles } from '../data/parsers/index';
-import { isBackendName, selectBackend } from './backend';
-import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from './defaults';
-import { fromDecodedDataset, subsetPerClass } from './dataset';
-import { trainShared } from './shared-train';
-import { trainRun } from './trainer';
-import type { ImageDataset, ImageSplit, TrainRunConfig } from './types';
+import { isBackendName, selectBackend } from '../engine/backend';
+import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
+import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
+import { trainShared } from '../engine/shared-train';
+import { trainRun } from '../engine/trainer';
+import type { ImageDataset, ImageSplit, TrainRunConfig } from '../engine/types';
 
 export class RunUsageError extends Error {
   constructor(message: string) {

@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { ClipDevice, ClipDtype, ClipProgress, WeightSource } from '../engine/clip/text-embedder';
-import { openEmbeddingCache, type EmbeddingCache, type EmbeddingKey } from '../data/embedding-cache';
+import { openEmbeddingCache, type EmbeddingCache, type EmbeddingKey } from './embedding-cache';
 import type { DevicePreference, EmbedWorkerApi, LoadFailure, LoadResult } from '../workers/embed.worker';
 
 export type { ClipDevice, ClipDtype, ClipProgress, WeightSource } from '../engine/clip/text-embedder';

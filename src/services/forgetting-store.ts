@@ -1,12 +1,12 @@
 /**
  * Finished runs of the Forgetting lab, kept across reloads: IndexedDB database "cil-lab-forgetting", object store
- * "runs" keyed by the run's id. The Ground-truth lab's results store (src/data/results-store.ts) keys runs by
+ * "runs" keyed by the run's id. The Ground-truth lab's results store (src/services/results-store.ts) keys runs by
  * (config hash, ordering, strategy, seed) and keeps no softmax outputs, so it does not fit: CPCF at another α or
  * score needs the recorded outputs, which are stored here with the run (a few hundred kB per run on the bounded
  * presets). Where IndexedDB is missing or refuses to open, runs are kept in memory and `notice` says so.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import type { ForgettingJob } from './setup';
+import type { ForgettingJob } from '../core/forgetting/setup';
 
 /** One recorded softmax-output cell, as the engine's ProbsRecord. */
 export interface StoredProbs {

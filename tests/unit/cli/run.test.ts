@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { captureCli } from '../cli/capture';
-import { runCommand } from '../../../src/engine/cli-run';
+import { captureCli } from './capture';
+import { runCommand } from '../../../src/cli/run';
 
 const cli = captureCli();
 

@@ -22,7 +22,7 @@
  * the listener at once and returns the unsubscribe function).
  */
 import type { GroundTruthJob } from '../core/ground-truth/plan';
-import { storedRunOf, type ResultsStore, type StoredRun } from '../data/results-store';
+import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import type { FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createGroundTruthRunner, type RunnerClient, type RunnerRunResult, type RunnerState } from '../../../src/app/ground-truth-runner';
+import { createGroundTruthRunner, type RunnerClient, type RunnerRunResult, type RunnerState } from '../../../src/services/ground-truth-runner';
 import { planGroundTruth, type GroundTruthJob } from '../../../src/core/ground-truth/plan';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { aiaWeighted, finalAccuracyWeighted } from '../../../src/core/metrics/accuracy-matrix';
-import { createMemoryResultsStore, type StoredRun } from '../../../src/data/results-store';
+import { createMemoryResultsStore, type StoredRun } from '../../../src/services/results-store';
 import type { FallbackNotice, ProgressEvent, TrainRunConfig } from '../../../src/engine/index';
 
 const sim = matrixFromRows([0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0.2 + 0.1 * ((i + j) % 3)))));
@@ -381,7 +381,7 @@ describe('memory results store', () => {
     await expect(store.put({ ...base, seed: Number.NaN })).rejects.toThrow(/seed/);
   });
   it('openResultsStore falls back to memory with a notice where there is no IndexedDB (Node)', async () => {
-    const { openResultsStore } = await import('../../../src/data/results-store');
+    const { openResultsStore } = await import('../../../src/services/results-store');
     const store = await openResultsStore();
     expect(store.persistent).toBe(false);
     expect(store.notice).toMatch(/in memory only \(IndexedDB is not available here\)/);
