@@ -30,6 +30,7 @@ import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
 import { withConfig } from './config-args';
 import { ANALYZE_HELP, analyzeCommand } from './analyze';
+import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -51,6 +52,8 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
 ${ANALYZE_HELP}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
+  cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
+  cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
               [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
@@ -185,6 +188,10 @@ const OPTIONS = {
   results: { type: 'string' },
   accuracy: { type: 'string' },
   method: { type: 'string' },
+  id: { type: 'string' },
+  ood: { type: 'string' },
+  logits: { type: 'string' },
+  detectors: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -349,6 +356,10 @@ function run(argv: string[]): string | Promise<string> {
       return statsCommand(v);
     case 'analyze':
       return analyzeCommand(v, { loadWordnet });
+    case 'ood-metrics':
+      return oodMetricsCommand(v);
+    case 'ood-scores':
+      return oodScoresCommand(v);
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
   }
