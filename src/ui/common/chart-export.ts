@@ -12,7 +12,9 @@
 
 // ───────────────────────────── CSV ─────────────────────────────
 
-export type CsvCell = string | number | boolean | bigint | null | undefined;
+import { csvField, type CsvCell } from '../../core/csv';
+
+export { csvField, type CsvCell };
 
 /** Rows for the CSV item of the menu: a header and the data rows. */
 export interface CsvTable {
@@ -20,21 +22,7 @@ export interface CsvTable {
   rows: CsvCell[][];
 }
 
-/**
- * One CSV field (RFC 4180): numbers as JavaScript prints them (full precision, so a value reads back exactly), empty
- * for null/undefined/NaN, and text quoted when it holds a comma, a quote or a line break (quotes doubled). Text that a
- * spreadsheet would run as a formula (starting with = + @ or a tab/CR, or - when it is not a number) gets a leading
- * apostrophe: class names come from share links, and a link from a stranger must not run a formula when its CSV is
- * opened (OWASP "CSV injection").
- */
-export function csvField(value: CsvCell): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isNaN(value) ? '' : String(value);
-  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  let s = String(value);
-  if (/^[=+@\t\r]/.test(s) || (s.startsWith('-') && !/^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s))) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+// csvField (with its guard against formula injection) lives in core/csv.ts: the orderings' CSV export uses it too
 
 /** The CSV text of a table: header line, one line per row, "\n" line ends and a final newline. */
 export function toCsv(table: CsvTable): string {

@@ -17,7 +17,7 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import { select, type Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
-import { showTip } from '../orderings/compare-charts';
+import { showTip } from '../common/chart-kit';
 
 export const SERIES_STYLE = {
   cpcf: { colour: '#1d2330', dash: '', mark: 'circle', name: 'CPCF (mean set size)' },

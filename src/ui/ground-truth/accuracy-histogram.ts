@@ -19,7 +19,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { showTip } from '../orderings/compare-charts';
+import { showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 

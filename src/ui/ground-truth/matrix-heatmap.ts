@@ -5,11 +5,10 @@
  * as the Orderings lab's chips) with their classes listed under the map. The upper triangle (tasks not trained yet:
  * what FWT reads) is drawn faded. Pure helpers tested in tests/unit/ui/ground-truth-charts.test.ts.
  */
-import { axisBottom } from 'd3-axis';
-import { scaleLinear, scaleSequential } from 'd3-scale';
+import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
-import { showTip } from '../orderings/compare-charts';
+import { drawColorLegend, showTip } from '../common/chart-kit';
 import { textOn } from '../common/palette';
 import { pct } from './format';
 
@@ -125,32 +124,14 @@ export function drawMatrixHeatmap(
   lab.append('text').attr('x', left).attr('y', 12).attr('fill', '#5b6474').text('tested on →');
 
   // colour legend
-  const lg = L.legend;
-  const gradId = `gt-rm-grad-${Math.random().toString(36).slice(2, 9)}`;
-  const grad = svg.append('defs').append('linearGradient').attr('id', gradId);
-  for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', interpolateBlues(k / 10));
-  const legend = svg.append('g').attr('class', 'legend');
-  legend.append('rect').attr('x', lg.x).attr('y', lg.y).attr('width', lg.width).attr('height', lg.height).attr('fill', `url(#${gradId})`).attr('stroke', '#b9c0cc');
-  const lx = scaleLinear()
-    .domain([0, 1])
-    .range([lg.x, lg.x + lg.width]);
-  legend
-    .append('g')
-    .attr('transform', `translate(0,${lg.y + lg.height})`)
-    .call(
-      axisBottom(lx)
-        .tickValues([0, 0.25, 0.5, 0.75, 1])
-        .tickFormat((d) => `${Math.round(100 * Number(d))}`)
-        .tickSize(4),
-    )
-    .attr('font-size', 11);
-  legend
-    .append('text')
-    .attr('x', lg.x)
-    .attr('y', lg.y + lg.height + 30)
-    .attr('font-size', 11)
-    .attr('fill', '#5b6474')
-    .text('test accuracy (%)');
+  drawColorLegend(svg, {
+    ...L.legend,
+    domain: [0, 1],
+    interpolator: interpolateBlues,
+    ticks: [0, 0.25, 0.5, 0.75, 1],
+    format: (v) => `${Math.round(100 * v)}`,
+    title: 'test accuracy (%)',
+  });
   return L;
 }
 

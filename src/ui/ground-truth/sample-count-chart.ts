@@ -11,7 +11,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { GroundTruthStats } from '../../core/ground-truth/derive';
-import { showTip } from '../orderings/compare-charts';
+import { showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { fixed, markPath } from './format';
 

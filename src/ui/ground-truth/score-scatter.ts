@@ -10,7 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { AccuracyVariable, GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
-import { showTip } from '../orderings/compare-charts';
+import { showTip } from '../common/chart-kit';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
 export interface ScatterPoint {

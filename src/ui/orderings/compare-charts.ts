@@ -11,6 +11,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear, scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
+import { drawColorLegend, fmt, showTip, truncateLabel } from '../common/chart-kit';
 
 export interface Pair {
   i: number;
@@ -103,10 +104,6 @@ export interface HeatmapLayout {
   legend: { x: number; y: number; width: number; height: number };
 }
 
-/** Cut a label to at most `max` characters, with an ellipsis. */
-export function truncateLabel(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
-}
 
 /** A square heat map of n classes that fits `width` (cells at most 40 px); labels only when a cell is at least 11 px. */
 export function layoutHeatmap(width: number, names: readonly string[]): HeatmapLayout {
@@ -135,16 +132,7 @@ export function layoutHeatmap(width: number, names: readonly string[]): HeatmapL
   };
 }
 
-/** Evenly spaced legend ticks including both ends. */
-export function legendTicks(domain: [number, number], count = 4): number[] {
-  const [lo, hi] = domain;
-  return Array.from({ length: count + 1 }, (_, k) => lo + ((hi - lo) * k) / count);
-}
 
-/** Three decimals, with a true minus sign. */
-export function fmt(v: number): string {
-  return v.toFixed(3).replace('-', '−');
-}
 
 /** The tooltip text of a class pair. */
 export function pairTip(names: readonly string[], i: number, j: number, values: { label: string; value: number }[]): string {
@@ -154,23 +142,6 @@ export function pairTip(names: readonly string[], i: number, j: number, values: 
 // ---------------------------------------------------------------------------------------------------------------
 // DOM
 
-/** Show `text` in the tooltip element near the pointer (positioned inside its offset parent), or hide it. */
-export function showTip(tip: HTMLElement | null | undefined, text: string | null, ev?: MouseEvent): void {
-  if (!tip) return;
-  if (text === null || !ev) {
-    tip.hidden = true;
-    return;
-  }
-  tip.textContent = text;
-  tip.hidden = false;
-  const host = (tip.offsetParent as HTMLElement | null) ?? document.body;
-  const r = host.getBoundingClientRect();
-  const x = ev.clientX - r.left + 12;
-  const y = ev.clientY - r.top + 12;
-  const maxX = host.clientWidth - tip.offsetWidth - 4;
-  tip.style.left = `${Math.max(0, Math.min(x, maxX))}px`;
-  tip.style.top = `${y}px`;
-}
 
 /** Scatter of pair similarities with the y = x line, labelled axes and a hover tooltip. */
 export function drawPairScatter(
@@ -328,28 +299,6 @@ export function drawSimilarityHeatmap(
     );
   }
 
-  // colour legend: a gradient bar with ticks and a title
-  const lg = L.legend;
-  const gradId = `hm-grad-${Math.random().toString(36).slice(2, 9)}`;
-  const grad = svg.append('defs').append('linearGradient').attr('id', gradId);
-  for (let k = 0; k <= 10; k++) {
-    const t = k / 10;
-    grad.append('stop').attr('offset', `${t * 100}%`).attr('stop-color', interpolateBlues(t));
-  }
-  const legend = svg.append('g').attr('class', 'legend');
-  legend.append('rect').attr('x', lg.x).attr('y', lg.y).attr('width', lg.width).attr('height', lg.height).attr('fill', `url(#${gradId})`).attr('stroke', '#b9c0cc');
-  const lx = scaleLinear().domain(domain).range([lg.x, lg.x + lg.width]);
-  legend
-    .append('g')
-    .attr('transform', `translate(0,${lg.y + lg.height})`)
-    .call(axisBottom(lx).tickValues(legendTicks(domain, lg.width >= 180 ? 4 : 2)).tickFormat((d) => fmt(Number(d))).tickSize(4))
-    .attr('font-size', 11);
-  legend
-    .append('text')
-    .attr('x', lg.x)
-    .attr('y', lg.y + lg.height + 32)
-    .attr('font-size', 11)
-    .attr('fill', '#5b6372')
-    .text('similarity · grey = a class with itself');
+  drawColorLegend(svg, { ...L.legend, domain, interpolator: interpolateBlues, title: 'similarity · grey = a class with itself', titleOffset: 32 });
   return L;
 }

@@ -22,7 +22,8 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import { select, type Selection } from 'd3-selection';
 import { leavesList } from '../../core/clustering/fcluster';
 import { textOn } from '../common/palette';
-import { fmt, legendTicks, offDiagonalExtent, showTip, truncateLabel } from './compare-charts';
+import { drawColorLegend, fmt, showTip, truncateLabel } from '../common/chart-kit';
+import { offDiagonalExtent } from './compare-charts';
 
 /** Up to this many classes every cell is an SVG rect; beyond, the cells are one bitmap. */
 export const SVG_CELL_LIMIT = 60;
@@ -474,26 +475,7 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     }
   }
 
-  // colour legend
-  const lg = L.legend;
-  const gradId = `dhm-grad-${Math.random().toString(36).slice(2, 9)}`;
-  const grad = svg.append('defs').append('linearGradient').attr('id', gradId);
-  for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', interpolateBlues(k / 10));
-  const legend = svg.append('g').attr('class', 'legend');
-  legend.append('rect').attr('x', lg.x).attr('y', lg.y).attr('width', lg.width).attr('height', lg.height).attr('fill', `url(#${gradId})`).attr('stroke', '#b9c0cc');
-  const lx = scaleLinear().domain(domain).range([lg.x, lg.x + lg.width]);
-  legend
-    .append('g')
-    .attr('transform', `translate(0,${lg.y + lg.height})`)
-    .call(axisBottom(lx).tickValues(legendTicks(domain, lg.width >= 180 ? 4 : 2)).tickFormat((d) => fmt(Number(d))).tickSize(4))
-    .attr('font-size', 11);
-  legend
-    .append('text')
-    .attr('x', lg.x)
-    .attr('y', lg.y + lg.height + 30)
-    .attr('font-size', 11)
-    .attr('fill', '#5b6372')
-    .text('similarity Sim · grey: a class with itself');
+  drawColorLegend(svg, { ...L.legend, domain, interpolator: interpolateBlues, title: 'similarity Sim · grey: a class with itself' });
 
   const marks = svg.append('g').attr('class', 'task-marks');
   const tl = svg.append('g').attr('class', 'task-legend');

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fmt,
-  layoutHeatmap,
-  layoutScatter,
-  legendTicks,
-  offDiagonalExtent,
-  pairTip,
-  truncateLabel,
-  upperPairs,
-} from '../../../src/ui/orderings/compare-charts';
+import { fmt, legendTicks, truncateLabel } from '../../../src/ui/common/chart-kit';
+import { layoutHeatmap, layoutScatter, offDiagonalExtent, pairTip, upperPairs } from '../../../src/ui/orderings/compare-charts';
 
 const A = [
   [1, 0.2, 0.5],

@@ -1,0 +1,100 @@
+/**
+ * What every chart of every lab shares: the hover tooltip, number formats for axes and tips, and the colour legend
+ * of a heat map (docs/design.md, "Visual language": a sequential single-hue scale with its legend, always).
+ * Chart files import these from here, never from another lab's chart file.
+ */
+import { axisBottom } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import type { Selection } from 'd3-selection';
+
+/** `count + 1` evenly spaced tick values over a legend's domain (ends included). */
+export function legendTicks(domain: [number, number], count = 4): number[] {
+  const [lo, hi] = domain;
+  return Array.from({ length: count + 1 }, (_, k) => lo + ((hi - lo) * k) / count);
+}
+
+/** Three decimals, with a true minus sign. */
+export function fmt(v: number): string {
+  return v.toFixed(3).replace('-', '−');
+}
+
+/** A label cut to `max` characters with an ellipsis (the full text goes into a <title>). */
+export function truncateLabel(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/** Show `text` in the tooltip element near the pointer (positioned inside its offset parent), or hide it. */
+export function showTip(tip: HTMLElement | null | undefined, text: string | null, ev?: MouseEvent): void {
+  if (!tip) return;
+  if (text === null || !ev) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = text;
+  tip.hidden = false;
+  const host = (tip.offsetParent as HTMLElement | null) ?? document.body;
+  const r = host.getBoundingClientRect();
+  const x = ev.clientX - r.left + 12;
+  const y = ev.clientY - r.top + 12;
+  const maxX = host.clientWidth - tip.offsetWidth - 4;
+  tip.style.left = `${Math.max(0, Math.min(x, maxX))}px`;
+  tip.style.top = `${y}px`;
+}
+
+export interface ColorLegendSpec {
+  /** the gradient bar's box in the SVG's coordinates */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** the values at the bar's two ends */
+  domain: [number, number];
+  /** colour of t ∈ [0, 1] along the bar */
+  interpolator: (t: number) => string;
+  /** the tick values (default: legendTicks of the domain, 4 intervals on a wide bar, 2 on a narrow one) */
+  ticks?: number[];
+  /** the tick format (default fmt) */
+  format?: (v: number) => string;
+  /** what the colour means, with its unit, drawn under the ticks */
+  title: string;
+  /** the title's baseline below the bar's bottom edge */
+  titleOffset?: number;
+}
+
+/**
+ * A horizontal gradient bar with ticks and a title, appended to `svg` as <g class="legend"> (with its gradient in
+ * <defs>): the colour legend of every heat map.
+ */
+export function drawColorLegend(svg: Selection<SVGSVGElement, unknown, null, undefined>, spec: ColorLegendSpec): void {
+  const gradId = `legend-grad-${Math.random().toString(36).slice(2, 9)}`;
+  const grad = svg.append('defs').append('linearGradient').attr('id', gradId);
+  for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', spec.interpolator(k / 10));
+  const legend = svg.append('g').attr('class', 'legend');
+  legend
+    .append('rect')
+    .attr('x', spec.x)
+    .attr('y', spec.y)
+    .attr('width', spec.width)
+    .attr('height', spec.height)
+    .attr('fill', `url(#${gradId})`)
+    .attr('stroke', '#b9c0cc');
+  const lx = scaleLinear().domain(spec.domain).range([spec.x, spec.x + spec.width]);
+  const format = spec.format ?? fmt;
+  legend
+    .append('g')
+    .attr('transform', `translate(0,${spec.y + spec.height})`)
+    .call(
+      axisBottom(lx)
+        .tickValues(spec.ticks ?? legendTicks(spec.domain, spec.width >= 180 ? 4 : 2))
+        .tickFormat((d) => format(Number(d)))
+        .tickSize(4),
+    )
+    .attr('font-size', 11);
+  legend
+    .append('text')
+    .attr('x', spec.x)
+    .attr('y', spec.y + spec.height + (spec.titleOffset ?? 30))
+    .attr('font-size', 11)
+    .attr('fill', '#5b6372')
+    .text(spec.title);
+}
