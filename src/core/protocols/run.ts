@@ -16,7 +16,8 @@ import { edgeMedianOrdering } from './edge-median';
 import { edgePlus, edgePlusSequences } from './edge-plus';
 import { DEFAULT_EXACT_LIMIT, exactExtremes, exactSequences } from './exact';
 import { msOrderings } from './ms';
-import { DEFAULT_RS_SEEDS, rsOrdering } from './rs';
+import { DEFAULT_RS_SEEDS, rsClassOrder } from './rs';
+import { splitIntoTasks } from '../orderings/key';
 import { toSequence } from './sequence';
 import type { ProtocolOptions, ProtocolReport, SequenceReport } from './types';
 
@@ -66,7 +67,9 @@ export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: Proto
 
   if (want.has('rs')) {
     for (const seed of options.rsSeeds ?? DEFAULT_RS_SEEDS) {
-      sequences.push(toSequence('rs', `RS seed ${seed}`, rsOrdering(seed, valid), sim));
+      // the order as numpy draws it: what PyCIL's class_order is (its export must be that very list)
+      const drawn = rsClassOrder(seed, sim.n);
+      sequences.push(toSequence('rs', `RS seed ${seed}`, splitIntoTasks(drawn, valid), sim, drawn));
     }
   }
   if (want.has('edge') || want.has('edge+')) {

@@ -8,14 +8,14 @@ const seqs: Sequence[] = [
 ];
 
 describe('order export formats', () => {
-  it('PyCIL/PILOT class_order', () => {
+  it('PyCIL/PILOT: one JSON object keyed by label, each with its class_order', () => {
     expect(formatSequences(seqs, 'pycil')).toBe(
-      '// EDGE hard (S = 0.250000)\n"class_order": [0, 3, 1, 2],\n// RS seed 0 (S = 0.500000)\n"class_order": [1, 2, 0, 3],',
+      '{\n  "EDGE hard": {"S": 0.25, "class_order": [0, 3, 1, 2]},\n  "RS seed 0": {"S": 0.5, "class_order": [1, 2, 0, 3]}\n}',
     );
   });
   it('Mammoth and Avalanche', () => {
     expect(formatSequences(seqs, 'mammoth').split('\n')[1]).toBe('--custom_class_order 0,3,1,2');
-    expect(formatSequences(seqs, 'avalanche').split('\n')[3]).toBe('fixed_class_order=[1, 2, 0, 3]');
+    expect(formatSequences(seqs, 'avalanche')).toContain('"RS seed 0": [1, 2, 0, 3]');
   });
   it('CSV quotes names that need it and round-trips JSON', () => {
     const csv = formatSequences(seqs, 'csv', { classes: ['a,b', 'c', 'd', 'e'] }).split('\n');
