@@ -175,12 +175,32 @@ export function decodeConfigFromHash(hash: string): DecodeResult {
   }
 }
 
+/**
+ * Longest text `decodeConfigFromHash` looks at: the data limit with room for a whole URL in front, percent-encoding
+ * (three characters per encoded one) and the line breaks of email wrapping. Checked before any other work, so a
+ * hostile megabyte-long "link" costs nothing (issue 16, item 8).
+ */
+export const MAX_LINK_INPUT_CHARS = 3 * MAX_LINK_DATA_CHARS + 4096;
+
+/** `s` without the run of `chars` at its end: one backward scan (a `[…]+$` regex is quadratic on a long run). */
+function trimEndOf(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1])) end--;
+  return s.slice(0, end);
+}
+
 function decode(input: string): DecodeResult {
   if (typeof input !== 'string') return fail('A link must be text.');
-  let s = input.replace(/\s+/g, ''); // email wraps long links; a link never contains whitespace
+  if (input.length > MAX_LINK_INPUT_CHARS) {
+    return fail(`This link is too long (${input.length} characters; CIL Lab links hold at most ${MAX_LINK_DATA_CHARS} characters of data). Share the config file instead.`);
+  }
+  // Email wraps long links (a link never contains whitespace), and some mail and chat tools percent-encode links
+  // ("%23v1.…", a wrapped line as "%0A", a space as "%20"): whitespace is dropped before decoding (a break inside
+  // "%2\n3") and again after it (what "%20"/"%0A" decode to), issue 16, item 10.
+  let s = input.replace(/\s+/g, '');
   if (s.includes('%')) {
     try {
-      s = decodeURIComponent(s); // some mail and chat tools percent-encode links ("%23v1.…")
+      s = decodeURIComponent(s).replace(/\s+/g, '');
     } catch {
       /* keep it as it is: the checks below say what is wrong */
     }
@@ -202,8 +222,8 @@ function decode(input: string): DecodeResult {
     return fail(`This link says it is version v${version}, which no CIL Lab makes; this version reads v${CONFIG_VERSION} links.`);
   }
   // Trailing punctuation picked up from prose ("see …#v1.abc).") is never part of the data.
-  let data = s.slice(m[0].length).replace(/[.,;:!?)\]}>'"]+$/, '');
-  data = data.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  let data = trimEndOf(s.slice(m[0].length), '.,;:!?)]}>\'"');
+  data = trimEndOf(data.replace(/\+/g, '-').replace(/\//g, '_'), '=');
   if (data === '') return fail(`This link is incomplete: nothing follows "${LINK_PREFIX}" (was it cut off when copied?). ${DAMAGED}`);
   if (data.length > MAX_LINK_DATA_CHARS) {
     return fail(`This link is too long (${data.length} characters of data; CIL Lab links hold at most ${MAX_LINK_DATA_CHARS}). Share the config file instead.`);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
 import {
   MAX_LINK_DATA_CHARS,
+  MAX_LINK_INPUT_CHARS,
   configHash,
   contentHash,
   decodeConfigFromHash,
@@ -221,6 +222,12 @@ describe('share links: what copying does to a link', () => {
     same(`https://example.org/#v1.${data}).`);
     same(`<https://example.org/#v1.${data}>`);
   });
+  it('percent-encoded line breaks and spaces inside the link (%0A, %20, %0D%0A): decoded, then dropped (issue 16, item 10)', () => {
+    same(`%23v1.${data.slice(0, 40)}%0A${data.slice(40, 90)}%20%20${data.slice(90)}`);
+    same(`https://example.org/%23v1.${data.slice(0, 30)}%0D%0A${data.slice(30)}`);
+    // a wrap inside an escape ("%2" + line break + "3")
+    same(`%2\n3v1.${data}`);
+  });
   it('standard base64 characters and padding', () => {
     same(`#v1.${data.replace(/-/g, '+').replace(/_/g, '/')}==`);
   });
@@ -290,6 +297,25 @@ describe('share links: clear messages', () => {
 
   it('a v1 link whose config says version 2', () => {
     expect(error(linkOfText('{"version":2}'))).toContain('version: This config was made by a newer CIL Lab (v2); this version reads v1 configs.');
+  });
+
+  it('a huge pasted text is refused by its length first, in linear time (issue 16, item 8: 130k characters took 8.5 s)', () => {
+    for (const tail of ['.', '=', ')', ' ']) {
+      const t0 = performance.now();
+      const r = decodeConfigFromHash(`#v1.${tail.repeat(130_000)}x`);
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error).toMatch(/^This link is too long \(130005 characters; /);
+      expect(performance.now() - t0).toBeLessThan(200);
+    }
+    // within the input bound, a long run of trailing punctuation before a letter is still linear
+    const t0 = performance.now();
+    expect(decodeConfigFromHash(`#v1.${'.'.repeat(MAX_LINK_INPUT_CHARS - 10)}x`).ok).toBe(false);
+    expect(decodeConfigFromHash(`#v1.A${'='.repeat(MAX_LINK_INPUT_CHARS - 10)}A`).ok).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(200);
+  });
+  it('trailing prose punctuation and base64 padding are still trimmed', () => {
+    const link = encodeConfigToHash(defaultConfig());
+    expect(decodeConfigFromHash(`${link}"')]}>!?;:,.`).ok).toBe(true);
   });
 
   it('a link that is too long', () => {
