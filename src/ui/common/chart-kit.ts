@@ -6,6 +6,7 @@
 import { axisBottom } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import type { Selection } from 'd3-selection';
+import { fmt } from './format';
 
 /** `count + 1` evenly spaced tick values over a legend's domain (ends included). */
 export function legendTicks(domain: [number, number], count = 4): number[] {
@@ -13,10 +14,8 @@ export function legendTicks(domain: [number, number], count = 4): number[] {
   return Array.from({ length: count + 1 }, (_, k) => lo + ((hi - lo) * k) / count);
 }
 
-/** Three decimals, with a true minus sign. */
-export function fmt(v: number): string {
-  return v.toFixed(3).replace('-', '−');
-}
+/** The number formats live in ./format.ts (one module for every lab); re-exported for the chart files. */
+export { fmt, pct, fixed, count } from './format';
 
 /** A label cut to `max` characters with an ellipsis (the full text goes into a <title>). */
 export function truncateLabel(s: string, max: number): string {

@@ -1,57 +1,13 @@
 /**
- * Number formats and protocol marks of the Ground-truth lab (DESIGN.md: percentages with one decimal, counts with
- * thin-space thousands, the same mark means the same thing in every chart). Pure: tested in
+ * Protocol marks and labels of the Ground-truth lab (docs/design.md: the same mark means the same thing in every
+ * chart); the number formats are ../common/format.ts, re-exported here. Pure: tested in
  * tests/unit/ui/ground-truth-charts.test.ts.
  */
 import type { AccuracyVariable, OrderingRole } from '../../core/ground-truth/derive';
 import { protocolMark } from '../orderings/protocol-marks';
 
-/** A fraction as a percentage with `digits` decimals ("62.3"); "–" for null/NaN. */
-export function pct(v: number | null | undefined, digits = 1): string {
-  return typeof v === 'number' && Number.isFinite(v) ? (100 * v).toFixed(digits) : '–';
-}
-
-/** A number with `digits` decimals and a true minus sign; "–" for null/NaN. */
-export function fixed(v: number | null | undefined, digits = 3): string {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits).replace(/^-/, '−') : '–';
-}
-
-/** A p-value: three significant decimals, "< 0.001" below that. */
-export function pValue(p: number | null | undefined): string {
-  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
-  if (p < 0.001) return '< 0.001';
-  return p.toFixed(3);
-}
-
-/** A count with thin-space thousands (2 520). */
-export function count(n: number): string {
-  return Math.round(n)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
-}
-
-/** Seconds as m:ss, or h:mm:ss from an hour on. */
-export function duration(seconds: number | null | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return '–';
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
-/**
- * The progress line: "37 / 90 orderings · 0:41 left" when every ordering is one run (one strategy, one seed),
- * else "74 / 180 runs (90 orderings × 2) · 1:20 left".
- */
-export function progressText(done: number, total: number, runsPerOrdering: number, etaSeconds: number | null): string {
-  const perOrdering = Math.max(1, runsPerOrdering);
-  const head =
-    perOrdering === 1
-      ? `${count(done)} / ${count(total)} orderings`
-      : `${count(done)} / ${count(total)} runs (${count(Math.round(total / perOrdering))} orderings × ${perOrdering})`;
-  return etaSeconds === null || done >= total ? head : `${head} · ${duration(etaSeconds)} left`;
-}
+// the shared number formats (percent, fixed, p-value, count, m:ss, the progress line): ../common/format.ts
+export { count, duration, fixed, pct, progressText, pValue } from '../common/format';
 
 /** The axis label of A(O). */
 export function variableAxisLabel(v: AccuracyVariable): string {
