@@ -1,0 +1,52 @@
+/**
+ * What the rest of the app reads off a checked config: the experiment's class names, the protocol run's options
+ * and the training engine's per-run settings (plain data, so core does not import the engine).
+ *
+ * Layering: pure TS, imports only src/core.
+ */
+import { getClassList } from '../classes/builtin';
+import type { ProtocolOptions } from '../protocols/types';
+import { datasetClassListId } from './defaults';
+import type { ExperimentConfig } from './types';
+
+/** The class names of the experiment (selected classes of the dataset, in `classes` order). */
+export function experimentClassNames(config: ExperimentConfig): string[] {
+  const names = config.dataset.id === 'custom' ? config.dataset.classNames : getClassList(datasetClassListId(config.dataset.id)).classes;
+  return config.classes.map((i) => names[i]);
+}
+
+/** The protocol run's options (src/core/protocols/run.ts) of a config; one limit serves exact extremes and the histogram. */
+export function protocolOptionsOf(config: ExperimentConfig): ProtocolOptions {
+  const p = config.protocols;
+  return {
+    protocols: p.enabled.slice(),
+    rsSeeds: p.rsSeeds.slice(),
+    medianSeed: p.medianSeed,
+    msSamples: p.msSamples,
+    msSeed: p.msSeed,
+    exactLimit: p.exactLimit,
+    distribution: { limit: p.exactLimit, sampleSize: p.distribution.sampleSize, seed: p.distribution.seed },
+  };
+}
+
+/**
+ * The training engine's per-run settings of a config (the fields of src/engine/types.ts TrainRunConfig other
+ * than tasks, seed and strategy; plain data, so core does not import the engine). `probs` is set in the
+ * Forgetting lab, which records softmax outputs on a held-out calibration split.
+ */
+export function trainingOptionsOf(config: ExperimentConfig) {
+  const t = config.training;
+  return {
+    model: config.model.kind === 'mlp' ? { kind: 'mlp' as const, hidden: config.model.hidden.slice() } : { kind: 'cnn' as const, filters: config.model.filters.slice(), dense: config.model.dense },
+    lr: t.lr,
+    beta1: t.optimiser.beta1,
+    beta2: t.optimiser.beta2,
+    epsilon: t.optimiser.epsilon,
+    batchSize: t.batchSize,
+    epochs: t.epochs,
+    firstTaskEpochs: t.firstTaskEpochs,
+    head: t.head,
+    augment: config.dataset.id === 'emoji', // seeded training-batch augmentation (engine augment.ts): emoji's test styles are never trained on (issue 3)
+    probs: config.lab === 'forgetting' ? { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } : undefined,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * A config section: one top-level field of the experiment config with its checker. validate.ts checks the
+ * sections in the order of sections/index.ts SECTIONS, so a section can read what the sections before it found
+ * (the classes section reads the dataset's class names, the ui section the classes and task sizes), and runs each
+ * section's cross-checks once all are checked.
+ *
+ * Layering: pure TS, imports only src/core.
+ */
+import type { Checker } from '../checker';
+import type { ExperimentConfig } from '../types';
+
+/** The top-level fields of a config that sections check: every field but `version`. */
+export type SectionKey = Exclude<keyof ExperimentConfig, 'version'>;
+
+/** What the sections checked so far found. */
+export interface Checked {
+  /** Their values, filled (an invalid field holds its fill-in). */
+  readonly config: Readonly<Partial<ExperimentConfig>>;
+  /** Whether the section was checked and recorded no error. */
+  clean(key: SectionKey): boolean;
+}
+
+export interface ConfigSection<K extends SectionKey> {
+  /**
+   * The section's value checked and filled: `value` is the input's field (undefined when missing: the fill-in).
+   * Problems are recorded on `c` (errors at paths like "training.epochs", warnings); never throws.
+   */
+  check(c: Checker, value: unknown, before: Checked): ExperimentConfig[K];
+  /** Rules involving other sections, run after every section is checked (in SECTIONS order). */
+  crossCheck?(c: Checker, config: ExperimentConfig, checked: Checked): void;
+}

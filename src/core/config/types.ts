@@ -1,0 +1,243 @@
+/**
+ * The experiment config's types: one versioned object that is the whole truth of an experiment
+ * (docs/architecture.md "Config"). The fill-ins are in defaults.ts, the checks in validate.ts and sections/, the
+ * compatibility rule at the top of schema.ts.
+ *
+ * Layering: pure TS, imports only src/core.
+ */
+import type { ProtocolId } from '../protocols/types';
+import type { PromptSpec } from '../similarity/prompts';
+
+export const CONFIG_VERSION = 1 as const;
+
+export type LabId = 'orderings' | 'ground-truth' | 'forgetting';
+export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting'];
+
+/**
+ * Built-in datasets: the image datasets of src/data/registry.ts (fashion-mnist, digits, emoji; trainable) and
+ * the class-name-only lists of src/core/classes/builtin.ts (cifar10, cifar100, mnist, cub200, imagenet-r; for
+ * the Orderings lab). `mnist` is the names of MNIST; `digits` is the 8×8 image dataset named by that list.
+ */
+export type BuiltinDatasetRef = 'fashion-mnist' | 'digits' | 'emoji' | 'cifar10' | 'cifar100' | 'mnist' | 'cub200' | 'imagenet-r';
+
+/** A file the user uploaded, named and fingerprinted: a link or config file never carries its bytes. */
+export interface FileRef {
+  /** The file's name as uploaded (shown when asking for it again). */
+  name: string;
+  /** `contentHash(bytes)` of url-codec.ts ("fnv1a64:<16 hex>"); "sha256:<64 hex>" is accepted too. */
+  contentHash: string;
+}
+
+export type DatasetConfig =
+  | { id: BuiltinDatasetRef }
+  /** Class names typed or pasted by the user; `images` = an uploaded image dataset (needed to train), or null. */
+  | { id: 'custom'; classNames: string[]; images: FileRef | null };
+
+/** Where CLIP's weights come from (mirrors WeightSource of src/engine/clip/text-embedder.ts). */
+export type ClipWeightSource = { kind: 'hub' } | { kind: 'self-hosted'; path: string } | { kind: 'mirror'; url: string };
+
+export type SimilarityConfig =
+  /**
+   * WordNet Wu–Palmer. Built-in lists pin their own synsets; `pins` overrides or adds pins by class name
+   * ("n" + 8 digits, WordNet 3.1 noun synsets), e.g. for custom class names.
+   */
+  | { kind: 'wordnet'; pins: Record<string, string> }
+  /** CLIP text embeddings compared by cosine (docs/science.md §6). */
+  | { kind: 'clip'; model: string; dtype: 'q8' | 'fp32'; prompt: PromptSpec; weights: ClipWeightSource }
+  /** An uploaded similarity matrix or embeddings file: referenced, never carried; it must be uploaded again. */
+  | { kind: 'upload'; file: FileRef };
+
+export interface ProtocolsConfig {
+  /** Protocols to run, in PROTOCOL_IDS order. */
+  enabled: ProtocolId[];
+  /** RS seeds (numpy legacy RandomState). */
+  rsSeeds: number[];
+  /** Seed of EDGE's random "median" ordering (numpy default_rng). */
+  medianSeed: number;
+  /** MS baseline: random orderings drawn, and their seed. */
+  msSamples: number;
+  msSeed: number;
+  /** Largest |Ω| enumerated (exact extremes, and the exact histogram of S over Ω). */
+  exactLimit: number;
+  /** When |Ω| > exactLimit, the histogram of S is drawn from this many uniform orderings with this seed. */
+  distribution: { sampleSize: number; seed: number };
+}
+
+/** INFERRED (issue 4): how many orderings the Ground-truth lab trains. */
+export interface GroundTruthConfig {
+  /** Train every ordering when |Ω| ≤ budget, else `budget` orderings drawn uniformly (seeded). */
+  budget: number;
+  sampleSeed: number;
+}
+
+export type ModelConfig =
+  /** MLP: input (H·W·C) → hidden widths → one output per class. */
+  | { kind: 'mlp'; hidden: number[] }
+  /** Two conv blocks (filters each) → dense → one output per class. */
+  | { kind: 'cnn'; filters: [number, number]; dense: number };
+
+export interface EwcOptions {
+  lambda: number;
+  mode: 'single' | 'multi';
+  fisherSamples: number;
+}
+export interface LwfOptions {
+  alpha: number;
+  temperature: number;
+}
+export interface SiOptions {
+  c: number;
+  xi: number;
+}
+export interface ReplayOptions {
+  memory: number;
+  selection: 'reservoir' | 'herding';
+}
+export interface IcarlOptions {
+  memory: number;
+  distillWeight: number;
+  temperature: number;
+}
+export interface AgemOptions {
+  memory: number;
+  sampleSize: number;
+}
+export interface GdumbOptions {
+  memory: number;
+}
+type NoOptions = Record<string, never>;
+
+/** One CIL strategy with all its hyper-parameters (meanings in src/engine/defaults.ts). */
+export type StrategySetting =
+  | { id: 'finetune'; options: NoOptions }
+  | { id: 'joint'; options: NoOptions }
+  | { id: 'ncm'; options: NoOptions }
+  | { id: 'ewc'; options: EwcOptions }
+  | { id: 'lwf'; options: LwfOptions }
+  | { id: 'si'; options: SiOptions }
+  | { id: 'replay'; options: ReplayOptions }
+  | { id: 'icarl'; options: IcarlOptions }
+  | { id: 'agem'; options: AgemOptions }
+  | { id: 'gdumb'; options: GdumbOptions };
+export type StrategyId = StrategySetting['id'];
+
+export interface TrainingConfig {
+  /** Epochs on every task but the first … */
+  epochs: number;
+  /** … and on the first (base) task. Fill-in: `epochs`. */
+  firstTaskEpochs: number;
+  lr: number;
+  batchSize: number;
+  /** The engine has Adam only (INFERRED as a tagged object so another optimiser can be added in v1). */
+  optimiser: { kind: 'adam'; beta1: number; beta2: number; epsilon: number };
+  /** 'seen': output head masked to the classes seen so far; 'all': every unit from the start (CPCF's MLP). */
+  head: 'seen' | 'all';
+}
+
+/** Images per class used from each split: the first n of each class in file order; null = all. */
+export interface DataConfig {
+  trainPerClass: number | null;
+  testPerClass: number | null;
+}
+
+/** Conformal prediction for the Forgetting lab (docs/science.md §3). */
+export interface ConformalConfig {
+  /** Miscoverage α: sets aim at coverage 1 − α. */
+  alpha: number;
+  /** Share r of each task's training images held out for calibration. */
+  calibrationRatio: number;
+  score: 'aps' | 'lac' | 'raps';
+  /** RAPS regularisation (INFERRED fill-ins λ = 0.01, k_reg = 5; used only when score = 'raps'). */
+  raps: { lambda: number; kReg: number };
+  /** Softmax over the classes seen so far, or over the full head. */
+  softmax: 'seen' | 'all';
+}
+
+/**
+ * The Forgetting lab's one-click presets (src/core/forgetting/setup.ts PRESETS; mirrored here, not imported, as every
+ * table of this file): each trains several runs the other fields cannot list (MLP and EWC, a grid of calibration
+ * ratios, four learning rates, three orderings).
+ */
+export const FORGETTING_PRESET_IDS = ['digits', 'fashion', 'grid', 'ewc-variants', 'lr', 'edge'] as const;
+export type ForgettingPresetId = (typeof FORGETTING_PRESET_IDS)[number];
+
+/** The Forgetting lab (docs/science.md §3). Added in v1 (additive; fill-in: no preset, what every earlier link meant). */
+export interface ForgettingConfig {
+  /**
+   * The preset whose runs the experiment is; its varying settings are the preset's own, the rest are this config's
+   * (dataset, data, seeds, and training.lr as the preset's learning rate). null = one run, described by the other
+   * fields (ordering = ui.selectedOrdering over `classes`).
+   */
+  preset: ForgettingPresetId | null;
+}
+
+/** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */
+export interface BackendConfig {
+  train: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+  /** CLIP's device (transformers.js). */
+  embed: 'auto' | 'webgpu' | 'wasm' | 'cpu';
+}
+
+/** What is shown, not what is computed: excluded from configHash. */
+export interface UiConfig {
+  /** Teaching mode: big type, few controls, step-by-step play. */
+  teaching: boolean;
+  /** INFERRED: ids of controls teaching mode hides (the UI owns the vocabulary: lowercase words and hyphens); sorted. */
+  hiddenControls: string[];
+  /**
+   * The selected ordering as an ordering key over dataset class indices (the numbers of `classes`): tasks in
+   * order, each task's classes ascending ("0,3|1,5|2,4"); null = none.
+   */
+  selectedOrdering: string | null;
+  /** A(O), the accuracy the Ground-truth lab studies: final average accuracy or AIA. */
+  accuracy: 'final' | 'aia';
+}
+
+export interface ExperimentConfig {
+  version: 1;
+  /** The lab the link opens. */
+  lab: LabId;
+  dataset: DatasetConfig;
+  /** Selected classes: indices into the dataset's class list, ascending. */
+  classes: number[];
+  /** m_1..m_K, summing to classes.length. */
+  taskSizes: number[];
+  similarity: SimilarityConfig;
+  protocols: ProtocolsConfig;
+  groundTruth: GroundTruthConfig;
+  model: ModelConfig;
+  /** The strategies to train, each id at most once. */
+  strategies: StrategySetting[];
+  training: TrainingConfig;
+  data: DataConfig;
+  /** Training seeds: every (ordering, strategy) is trained once per seed. */
+  seeds: number[];
+  conformal: ConformalConfig;
+  forgetting: ForgettingConfig;
+  backend: BackendConfig;
+  ui: UiConfig;
+}
+
+/** One problem, at a path like "training.epochs" or "strategies[1].options.lambda" ("" = the whole config). */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export interface ConfigValidation {
+  /** The config with every field filled; an invalid field holds its fill-in value. */
+  config: ExperimentConfig;
+  /** Invalid values and unknown fields. The config is usable only when this is empty. */
+  errors: ConfigIssue[];
+  /** Things to tell the user that do not make the config invalid (e.g. files to upload again). */
+  warnings: ConfigIssue[];
+}
+
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+  constructor(message: string, issues: ConfigIssue[] = []) {
+    super(message);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
