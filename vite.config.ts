@@ -1,9 +1,60 @@
 /// <reference types="vitest/config" />
-import { defaultClientConditions, defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/**
+ * The Content-Security-Policy of public/_headers (the one place it is written), for the build's <meta> tag. Without
+ * frame-ancestors, which a <meta> policy cannot carry (browsers ignore it there, with a warning).
+ */
+export function contentSecurityPolicy(headersFile = 'public/_headers'): string {
+  const line = readFileSync(headersFile, 'utf8')
+    .split('\n')
+    .find((l) => /^\s+Content-Security-Policy:/.test(l));
+  if (!line) throw new Error(`${headersFile} has no Content-Security-Policy line.`);
+  return line
+    .replace(/^\s+Content-Security-Policy:\s*/, '')
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !d.startsWith('frame-ancestors'))
+    .join('; ');
+}
+
+/**
+ * The CSP as a <meta> tag in the built index.html only: Vite's dev server injects inline scripts and styles (its
+ * client, HMR, the error overlay) that the policy would block, so `npm start` runs without it (issue 16, item 12).
+ */
+function cspMeta(): Plugin {
+  return {
+    name: 'cil-lab:csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy() }, injectTo: 'head-prepend' }],
+  };
+}
+
+/**
+ * Dev server only: onnxruntime-web imports its loader `ort/ort-wasm-simd-threaded.asyncify.mjs` from `wasmPaths` at run
+ * time; in dev, Vite rewrites every such dynamic import to `…mjs?import` and then refuses it because the file is in
+ * public/ ("should not be imported from source code"), with a full-page error overlay, so CLIP never loaded under
+ * `npm start` (issue 16, item 13). The file is a ready-made ES module served as-is (as the build does): drop the query
+ * for /ort/ so Vite's public-file middleware serves it.
+ */
+function ortPublicImports(): Plugin {
+  return {
+    name: 'cil-lab:ort-public-imports',
+    apply: 'serve',
+    configureServer(server) {
+      const prefix = `${server.config.base.replace(/\/$/, '')}/ort/`;
+      server.middlewares.use((req, _res, next) => {
+        if (req.url?.startsWith(prefix) && /[?&]import(&|$)/.test(req.url)) req.url = req.url.replace(/([?&])import(&|$)/, (_m, a: string, b: string) => (b ? a : '')).replace(/\?$/, '');
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), cspMeta(), ortPublicImports()],
   // onnxruntime-web's default build bundles its 27 MB .wasm as an asset; the app serves it from public/ort/ instead
   // (scripts/prepare-ort.mjs; the embed worker sets wasmPaths), so resolve the build that loads it from there.
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },

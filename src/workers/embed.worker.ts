@@ -42,8 +42,15 @@ function keyOf(req: LoadRequest): string {
   return JSON.stringify([req.modelId, req.dtype, req.device, req.source]);
 }
 
-function failure(e: unknown): LoadFailure {
-  if (e instanceof ClipLoadError) return { reason: e.reason, message: e.message, hint: e.hint, file: e.file };
+function failure(e: unknown, device: DevicePreference): LoadFailure {
+  if (e instanceof ClipLoadError) {
+    // the engine's device hint says "choose the wasm device": misleading when wasm is what failed (issue 16, item 13)
+    const hint =
+      e.reason === 'device' && device === 'wasm'
+        ? `The wasm runtime itself failed: make sure the app serves onnxruntime-web's ort-wasm-simd-threaded.asyncify.wasm/.mjs at ${import.meta.env.BASE_URL}ort/ (npm start and npm run build copy them there, scripts/prepare-ort.mjs), then reload the page.`
+        : e.hint;
+    return { reason: e.reason, message: e.message, hint, file: e.file };
+  }
   const message = e instanceof Error ? e.message : String(e);
   return { reason: 'unknown', message, hint: '' };
 }
@@ -75,7 +82,7 @@ const api = {
       loadedKey = keyOf(req);
       return { ok: true, modelId: embedder.modelId, dtype: embedder.dtype, device: embedder.device, ms: performance.now() - t0, reused: false, fallback };
     } catch (e) {
-      return { ok: false, error: failure(e) };
+      return { ok: false, error: failure(e, req.device) };
     } finally {
       const p = onProgress as unknown as { [Comlink.releaseProxy]?: () => void } | undefined;
       p?.[Comlink.releaseProxy]?.();

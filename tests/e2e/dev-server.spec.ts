@@ -1,0 +1,128 @@
+/**
+ * Issue 16, item 13: CLIP similarity under the Vite DEV server (`npm start`), which the other specs never see (they run
+ * the production build, playwright.config.ts). Starts `vite` itself on a free port on 127.0.0.1, embeds with the tiny
+ * offline CLIP fixture (/models/cil-lab/clip-tiny/, as tests/e2e/clip.spec.ts does on the build) on wasm, and checks
+ * that no Vite error overlay covers the page, that onnxruntime's runtime came from the app's /ort/ folder, and that
+ * the CLIP similarity reaches the orderings. No request leaves 127.0.0.1.
+ */
+import { expect, test } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+const FIXTURE = 'cil-lab/clip-tiny';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let vite: ChildProcess | undefined;
+let base = '';
+let viteLog = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BROWSER: 'none' },
+  });
+  vite.stdout!.on('data', (d) => (viteLog += String(d)));
+  vite.stderr!.on('data', (d) => (viteLog += String(d)));
+  const t0 = Date.now();
+  for (;;) {
+    if (vite.exitCode !== null) throw new Error(`vite dev exited (${vite.exitCode}):\n${viteLog}`);
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() - t0 > 90_000) throw new Error(`vite dev did not answer on ${base}:\n${viteLog}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(async () => {
+  if (vite && vite.exitCode === null) {
+    const exited = new Promise((r) => vite!.once('exit', r));
+    vite.kill('SIGTERM');
+    await exited;
+  }
+});
+
+test('dev server (npm start): CLIP embeds on wasm from the self-hosted fixture, no error overlay, the similarity appears', async ({ page, context }) => {
+  const errors: string[] = [];
+  const outside: string[] = [];
+  const ort: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await context.route(
+    (url) => url.protocol.startsWith('http') && url.hostname !== '127.0.0.1',
+    (route) => {
+      outside.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  context.on('request', (r) => {
+    const u = new URL(r.url());
+    if (/ort-wasm/.test(u.pathname)) ort.push(u.hostname === '127.0.0.1' ? `${u.pathname}${u.search}` : u.href);
+  });
+
+  await page.goto(base);
+  await expect(page.getByTestId('omega')).toHaveText('90', { timeout: 60_000 });
+  await page.getByLabel('CLIP text embeddings').check();
+  await expect(page.getByTestId('clip-settings')).toBeVisible();
+  await page.getByTestId('clip-model').selectOption('__other__');
+  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-weights').selectOption('self-hosted');
+  await expect(page.getByTestId('clip-folder')).toHaveValue('/models/');
+  await page.getByTestId('clip-device').selectOption('wasm');
+  await page.getByTestId('clip-embed').click();
+  await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-state', /ready|error/, { timeout: 90_000 });
+
+  // Vite's full-page error overlay is a <vite-error-overlay> element
+  await expect(page.locator('vite-error-overlay')).toHaveCount(0);
+  await expect(page.getByTestId('clip-error')).toHaveCount(0);
+  await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-device', 'wasm');
+  await expect(page.getByTestId('clip-fallback')).toHaveCount(0);
+  await expect(page.getByTestId('similarity-description')).toContainText(`cosine similarity of CLIP text embeddings of ${FIXTURE}`);
+  const table = page.getByTestId('orderings');
+  const hard = Number(await table.locator('tr[data-label="EDGE hard"] td[data-score]').getAttribute('data-score'));
+  const easy = Number(await table.locator('tr[data-label="EDGE easy"] td[data-score]').getAttribute('data-score'));
+  expect(Number.isFinite(hard) && Number.isFinite(easy)).toBe(true);
+  expect(hard).toBeLessThanOrEqual(easy);
+  // onnxruntime's runtime came from the app's own /ort/ folder
+  expect(ort.length).toBeGreaterThan(0);
+  expect(ort.every((p) => p.startsWith('/ort/ort-wasm-simd-threaded'))).toBe(true);
+  expect(outside).toEqual([]);
+  expect(errors).toEqual([]);
+  expect(viteLog).not.toMatch(/should not be imported from source code/);
+});
+
+test('wasm chosen and its runtime missing: the advice names the /ort/ files, not "choose the wasm device"', async ({ page, context }) => {
+  await context.route(
+    (url) => url.protocol.startsWith('http') && url.hostname !== '127.0.0.1',
+    (route) => route.abort('internetdisconnected'),
+  );
+  // onnxruntime's runtime is not served (a checkout where scripts/prepare-ort.mjs never ran)
+  await context.route('**/ort/ort-wasm-simd-threaded*', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto(base);
+  await expect(page.getByTestId('omega')).toHaveText('90', { timeout: 60_000 });
+  await page.getByLabel('CLIP text embeddings').check();
+  await page.getByTestId('clip-model').selectOption('__other__');
+  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-weights').selectOption('self-hosted');
+  await page.getByTestId('clip-device').selectOption('wasm');
+  await page.getByTestId('clip-embed').click();
+  const error = page.getByTestId('clip-error');
+  await expect(error).toBeVisible({ timeout: 90_000 });
+  await expect(error).not.toContainText(/choose the wasm device/i);
+  await expect(error).toContainText('ort-wasm-simd-threaded.asyncify.wasm/.mjs at /ort/');
+  await expect(page.locator('vite-error-overlay')).toHaveCount(0);
+});
