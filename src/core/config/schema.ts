@@ -43,6 +43,31 @@
  * derived.ts         what other modules read off a config (class names, protocol and training options)
  * This file re-exports the public names, so `import … from 'src/core/config/schema'` keeps working.
  *
+ * ─── Adding a lab's config section (open world, time, curriculum, …) ───────────────────────────────────────
+ * A lab's settings are one top-level field of the config, checked by one section. For a lab "time":
+ * 1. A new file sections/time.ts holding
+ *    - the section's type, `export interface TimeConfig { … }`;
+ *    - its v1 fill-in, a constant of that file (frozen once released: rule 3). Old links lack the field, so the
+ *      fill-in must mean what builds before the lab did (rule 2), and compactConfig then leaves the field out of
+ *      every link and configHash that does not use it (rule 6: other labs' links and stored results do not change);
+ *    - `export const timeSection: ConfigSection<'time'> = { check(c, v, before) { … } }`: read the value with the
+ *      Checker (`const o = c.object(v, 'time', [known keys])`, then `c.int(o.steps, 'time.steps', 1,
+ *      CONFIG_LIMITS.timeSteps, FILL.steps)`, `c.choice`, `c.seeds`, `c.array` …), which records each error at its
+ *      path and returns the fill-in for a missing or invalid value. `before` holds the sections checked earlier
+ *      (e.g. `before.config.classes`, `before.clean('taskSizes')`); rules that need later sections go in an
+ *      optional `crossCheck(c, config, checked)`, run once every section is checked.
+ *    - Every size it can ask for (counts, sample sizes, lengths, widths) gets a bound in CONFIG_LIMITS
+ *      (defaults.ts) that this machine can serve, checked there, with a message that names the bound.
+ * 2. One line in the SECTIONS list (sections/index.ts), `time: timeSection,` after the sections it reads, and
+ *    the field in ExperimentConfig (types.ts), `time: TimeConfig;` (import the type from sections/time.ts).
+ *    The list is typed against ExperimentConfig, so the compiler rejects either one without the other; the
+ *    field order of config files follows SECTIONS.
+ * 3. A new lab id goes in LabId, LAB_IDS and LAB_NAMES (types.ts), and in TRAINING_LABS if the lab trains models
+ *    (it then needs a dataset with images).
+ * 4. Tests (tests/unit/core/config): the fill-in in FROZEN_V1_DEFAULT of schema.test.ts; an old link without the
+ *    field opens as before; each bound rejected one above it, with its message, and accepted at it.
+ *    UI pages read and write the field through their page-config.ts, the CLI through src/cli/config-args.ts.
+ *
  * Layering: pure TS, imports only src/core (the engine's and data layer's tables are mirrored, not imported).
  */
 

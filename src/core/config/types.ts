@@ -12,6 +12,10 @@ export const CONFIG_VERSION = 1 as const;
 
 export type LabId = 'orderings' | 'ground-truth' | 'forgetting';
 export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting'];
+/** Each lab's name in messages ("the Ground-truth lab …"). */
+export const LAB_NAMES: Readonly<Record<LabId, string>> = { orderings: 'Orderings', 'ground-truth': 'Ground-truth', forgetting: 'Forgetting' };
+/** The labs that train models, so need a dataset with images. */
+export const TRAINING_LABS: readonly LabId[] = ['ground-truth', 'forgetting'];
 
 /**
  * Built-in datasets: the image datasets of src/data/registry.ts (fashion-mnist, digits, emoji; trainable) and

@@ -7,7 +7,7 @@ import { getClassList } from '../../classes/builtin';
 import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
 import { BUILTIN_DATASET_REFS, CONFIG_LIMITS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
-import { LAB_IDS, type BuiltinDatasetRef, type DatasetConfig, type FileRef } from '../types';
+import { LAB_IDS, LAB_NAMES, TRAINING_LABS, type BuiltinDatasetRef, type DatasetConfig, type FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
 
 function datasetOf(c: Checker, v: unknown): { dataset: DatasetConfig; names: string[] | undefined } {
@@ -112,10 +112,10 @@ export const datasetSection: ConfigSection<'dataset'> = {
   check: (c, v) => datasetOf(c, v).dataset,
   /** A lab that trains needs images. */
   crossCheck(c, { lab, dataset }, checked) {
-    if (lab === 'orderings' || !checked.clean('dataset')) return;
+    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset')) return;
     const trainable = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
     if (trainable) return;
-    const labName = lab === 'ground-truth' ? 'Ground-truth' : 'Forgetting';
+    const labName = LAB_NAMES[lab];
     c.error(
       'dataset',
       dataset.id === 'custom'
