@@ -25,34 +25,19 @@ import type { GroundTruthJob } from '../core/ground-truth/plan';
 import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import type { FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
+import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionState, type SessionStatus } from './lab-kit/run-session';
 
-export type RunnerStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
+export type RunnerStatus = SessionStatus;
 
-export interface RunnerState {
-  status: RunnerStatus;
-  /** finished jobs of the plan, the skipped (already stored) ones included */
-  done: number;
-  total: number;
-  /** jobs found in the store at start */
-  skipped: number;
-  etaSeconds: number | null;
-  /** the backend of the last run (or the worker's, before the first) */
-  backend: string;
-  /** the last backend-fallback or storage notice, for the app's notice line */
-  notice: string | null;
-  error: string | null;
-  current: { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null } | null;
-  /** every stored run of the config (imported ones included), then each new run as it finishes */
-  runs: StoredRun[];
-  /** the config the runs belong to (null before the first start) */
-  configHash: string | null;
+/** The session's state (./lab-kit/run-session.ts) with this lab's run in flight and the fast path's plan. */
+export type RunnerState = SessionState<StoredRun, { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null }> & {
   /**
    * The fast path's plan and progress (prefix sharing + population, issue 7), over every group of this start:
    * tasks trained so far and planned, what the naive path would train, the population size in use. Null on the
    * naive path.
    */
   sharing: { tasksDone: number; tasksPlanned: number; naiveTasks: number; population: number } | null;
-}
+};
 
 /** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
 export interface RunnerRunResult {
@@ -84,7 +69,8 @@ export interface RunnerClient {
 export type RunnerStore = Pick<ResultsStore, 'put' | 'getAll'> & { readonly notice?: string | null };
 
 export interface GroundTruthRunnerOptions {
-  client: RunnerClient;
+  /** the worker that trains (a start may bring its own, e.g. leased from ./lab-kit/train-pool.ts) */
+  client?: RunnerClient;
   store: RunnerStore;
   /** runs the ETA averages over (default 10) */
   etaWindow?: number;
@@ -117,84 +103,45 @@ export function jobId(j: { orderingKey: string; strategy: string; seed: number }
   return JSON.stringify([j.orderingKey, j.strategy, j.seed]);
 }
 
-function isCancelError(e: unknown): boolean {
-  return e instanceof Error && e.name === 'RunCancelledError';
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** The notice for a finished run the store refused. */
-function notStored(e: unknown): string {
-  return `A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`;
-}
-
-/** Call a client control method without letting a dead worker's rejection go unhandled. */
-function quietly(f: () => Promise<void> | void): void {
-  try {
-    void Promise.resolve(f()).catch(() => {});
-  } catch {
-    // the worker is gone: nothing to pause, resume or cancel
-  }
-}
-
-interface Session {
-  cancelled: boolean;
-  paused: boolean;
-  pausedAt: number;
-  pausedMs: number;
-  wake: (() => void) | null;
-  finished: Promise<void>;
-  /** step(): finished runs still to train before pausing by itself (unset or 0: no step in progress) */
-  stepsLeft?: number;
-  /** more workers for the fast path (start's `helpers`), paused, resumed and cancelled with the main one */
-  helpers: RunnerClient[];
-}
+type Current = NonNullable<RunnerState['current']>;
+type Sharing = RunnerState['sharing'];
+const currentOf = (j: GroundTruthJob): Current => ({ orderingKey: j.orderingKey, strategy: j.strategy, seed: j.seed, progress: null });
 
 export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
-  const { client, store } = options;
+  const { store } = options;
+  let client = options.client as RunnerClient;
   const etaWindow = Math.max(1, options.etaWindow ?? 10);
-  const now = options.now ?? (() => performance.now());
-  const listeners = new Set<RunnerListener>();
-  let state: RunnerState = {
-    status: 'idle',
-    done: 0,
-    total: 0,
-    skipped: 0,
-    etaSeconds: null,
-    backend: '',
-    notice: store.notice ?? null,
-    error: null,
-    current: null,
-    runs: [],
-    configHash: null,
-    sharing: null,
-  };
-  let session: Session | null = null;
+  const session = createRunSession<GroundTruthJob, StoredRun, Current, { sharing: Sharing }>({
+    store,
+    jobId,
+    resultId: jobId,
+    initialExtra: { sharing: null },
+    now: options.now,
+  });
+  type Ctx = SessionContext<StoredRun, Current, { sharing: Sharing }>;
 
-  function set(patch: Partial<RunnerState>): void {
-    state = { ...state, ...patch };
-    for (const l of listeners) l(state);
+  /** Ask the worker its backend before the first run (shown while the first run trains). */
+  async function showBackend(ctx: Ctx): Promise<void> {
+    if (!client.backend) return;
+    const b = await client.backend();
+    if (b) ctx.set({ backend: b });
   }
 
-  async function waitWhilePaused(s: Session): Promise<void> {
-    while (s.paused && !s.cancelled) await new Promise<void>((resolve) => (s.wake = resolve));
-  }
-
-  /** Pause a session: no new run starts, and every worker pauses its run in flight at its next step. */
-  function pauseSession(s: Session): void {
-    if (s.paused || s.cancelled) return;
-    s.paused = true;
-    s.pausedAt = now();
-    for (const w of [client, ...s.helpers]) quietly(() => w.pause());
-    set({ status: 'paused' });
-  }
-
-  /** A run was recorded: teaching mode's Step pauses once all the runs of its step are in. */
-  function stepRecorded(s: Session): void {
-    if (s.stepsLeft && --s.stepsLeft === 0) pauseSession(s);
-  }
+  /** One run at a time (the naive path; teaching mode's Step counts runs). */
+  const naive = (configHash: string, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig) =>
+    oneAtATime<GroundTruthJob, StoredRun, Current, { sharing: Sharing }>({
+      etaWindow,
+      current: currentOf,
+      train: async (job, ctx) => {
+        const result = await client.run(
+          trainConfigFor(job),
+          (p) => ctx.progress(p),
+          (n) => ctx.notice(n.message, n.to),
+        );
+        return storedRunOf(configHash, job, result);
+      },
+      after: (run) => ({ backend: run.backend }),
+    });
 
   /**
    * The fast path: the jobs of one (strategy, seed) differ only in their ordering, so each such group trains in one
@@ -202,8 +149,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
    * as on the naive path. ETA = active time per task trained so far × tasks left (the trie's nodes, not runs:
    * runs finish unevenly, the first after K tasks, the rest faster).
    */
-  async function sharedLoop(s: Session, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
-    const live = (): boolean => session === s;
+  async function sharedLoop(ctx: Ctx, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
     const groups = new Map<string, GroundTruthJob[]>();
     for (const job of todo) groups.set(`${job.strategy}\u0000${job.seed}`, [...(groups.get(`${job.strategy}\u0000${job.seed}`) ?? []), job]);
     const planned = [...groups.values()].map((g) => {
@@ -212,42 +158,22 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks };
     });
     const sharing = { tasksDone: 0, tasksPlanned: planned.reduce((n, g) => n + g.shared, 0), naiveTasks: planned.reduce((n, g) => n + g.naive, 0), population: 1 };
-    set({ sharing: { ...sharing } });
-    const started = now();
-    s.pausedMs = 0;
+    ctx.set({ sharing: { ...sharing } });
+    const active = ctx.stopwatch();
+    const eta = (): number | null => (sharing.tasksDone === 0 ? null : (active() / sharing.tasksDone) * (sharing.tasksPlanned - sharing.tasksDone));
+    // the workers of this start: split each group across them by first task (whole subtrees of the trie, so nothing
+    // shared is trained twice), balancing the number of orderings
+    const workers = ctx.workers as RunnerClient[];
     let tasksBefore = 0;
     for (const group of planned) {
-      await waitWhilePaused(s);
-      if (s.cancelled) break;
+      if (!(await ctx.pausePoint())) return;
       const puts: Promise<void>[] = [];
-      const first = group.jobs[0];
-      set({ current: { orderingKey: first.orderingKey, strategy: first.strategy, seed: first.seed, progress: null } });
-      const eta = (): number | null => {
-        if (sharing.tasksDone === 0) return null;
-        const active = Math.max(0, now() - started - s.pausedMs - (s.paused ? now() - s.pausedAt : 0)) / 1000;
-        return (active / sharing.tasksDone) * (sharing.tasksPlanned - sharing.tasksDone);
-      };
-      // split the group across the session's workers by first task (whole subtrees of the trie, so nothing shared
-      // is trained twice), balancing the number of orderings
-      const workers = [client, ...s.helpers];
+      ctx.set({ current: currentOf(group.jobs[0]) });
       const parts = splitBySubtree(group.configs, workers.length);
       const partTasks = parts.map(() => 0);
+      // counted as done once stored (as on the naive path): a reload then finds every run the page counted
       const onRunDone = (i: number, result: RunnerRunResult): void => {
-        if (!live()) return;
-        const job = group.jobs[i];
-        const run = storedRunOf(configHash, job, result);
-        // counted as done once stored (as on the naive path): a reload then finds every run the page counted
-        const recorded = (notice: string | null): void => {
-          if (!live()) return;
-          set({ done: state.done + 1, runs: [...state.runs, run], backend: result.backend, etaSeconds: eta(), ...(notice ? { notice } : {}) });
-          stepRecorded(s);
-        };
-        puts.push(
-          store.put(run).then(
-            () => recorded(null),
-            (e: unknown) => recorded(notStored(e)),
-          ),
-        );
+        if (ctx.live()) puts.push(ctx.record(storedRunOf(configHash, group.jobs[i], result), () => ({ backend: result.backend, etaSeconds: eta() })));
       };
       try {
         const outs = await Promise.all(
@@ -259,15 +185,14 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
                   { population: 'auto' },
                   (j, result) => onRunDone(part[j], result),
                   (p) => {
-                    if (!live()) return;
+                    if (!ctx.live()) return;
                     partTasks[k] = p.tasksDone;
                     sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
                     sharing.population = p.population;
-                    set({ sharing: { ...sharing }, etaSeconds: eta(), current: state.current ? { ...state.current, progress: p.step } : null });
+                    const current = ctx.state.current;
+                    ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });
                   },
-                  (n) => {
-                    if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
-                  },
+                  (n) => ctx.notice(n.message, n.to),
                 ).catch((e: unknown) => {
                   // one worker failed or was cancelled: stop the others too, then report the first reason
                   for (const w of workers) quietly(() => w.cancel());
@@ -276,173 +201,56 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
           ),
         );
         const out = outs.find((o) => o !== null);
-        if (live() && out) set({ backend: out.backend });
-      } catch (e) {
+        if (out) ctx.set({ backend: out.backend });
+      } finally {
         await Promise.all(puts);
-        if (s.cancelled || isCancelError(e)) {
-          s.cancelled = true;
-          break;
-        }
-        throw e;
       }
-      await Promise.all(puts);
       tasksBefore += group.shared;
       sharing.tasksDone = tasksBefore;
-      set({ sharing: { ...sharing }, current: null });
+      ctx.set({ sharing: { ...sharing }, current: null });
     }
-  }
-
-  async function loop(s: Session, jobs: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, fast: boolean): Promise<void> {
-    const live = (): boolean => session === s;
-    try {
-      if (client.backend) {
-        const b = await client.backend();
-        if (b && live()) set({ backend: b });
-      }
-      const stored = await store.getAll(configHash);
-      const have = new Set(stored.map(jobId));
-      const todo = jobs.filter((j) => !have.has(jobId(j)));
-      const skipped = jobs.length - todo.length;
-      set({ runs: stored, skipped, done: skipped });
-      if (fast && client.runShared && todo.length > 1) {
-        await sharedLoop(s, todo, trainConfigFor, configHash);
-        set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
-        return;
-      }
-      const durations: number[] = [];
-      for (const job of todo) {
-        await waitWhilePaused(s);
-        if (s.cancelled) break;
-        const config = trainConfigFor(job);
-        set({ current: { orderingKey: job.orderingKey, strategy: job.strategy, seed: job.seed, progress: null } });
-        const started = now();
-        s.pausedMs = 0;
-        let result: RunnerRunResult;
-        try {
-          result = await client.run(
-            config,
-            (progress) => {
-              if (live() && state.current) set({ current: { ...state.current, progress } });
-            },
-            (n) => {
-              if (live()) set({ notice: n.message, ...(n.to ? { backend: n.to } : {}) });
-            },
-          );
-        } catch (e) {
-          if (s.cancelled || isCancelError(e)) {
-            s.cancelled = true;
-            break;
-          }
-          throw e;
-        }
-        const run = storedRunOf(configHash, job, result);
-        let notice = state.notice;
-        try {
-          await store.put(run);
-        } catch (e) {
-          notice = notStored(e);
-        }
-        if (s.paused) s.pausedMs += now() - s.pausedAt; // paused while storing: count up to now
-        if (s.paused) s.pausedAt = now();
-        durations.push(Math.max(0, now() - started - s.pausedMs) / 1000);
-        if (durations.length > etaWindow) durations.shift();
-        const done = state.done + 1;
-        const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
-        set({ done, runs: [...state.runs, run], backend: result.backend, etaSeconds: mean * (jobs.length - done), current: null, notice });
-        stepRecorded(s);
-      }
-      set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 });
-    } catch (e) {
-      set({ status: 'error', error: messageOf(e), current: null, etaSeconds: null });
-    } finally {
-      if (session === s) session = null;
-    }
-  }
-
-  function cancel(): void {
-    const s = session;
-    if (!s || s.cancelled) return;
-    s.cancelled = true;
-    for (const w of [client, ...s.helpers]) quietly(() => w.cancel());
-    s.wake?.();
-    s.wake = null;
   }
 
   return {
     get state(): RunnerState {
-      return state;
+      return session.state;
     },
 
     /**
      * Train the plan's jobs that the store does not hold yet for `configHash`. Resolves when the runner stops
      * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
      */
-    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean; helpers?: RunnerClient[] } = {}): Promise<void> {
-      if (session) {
-        const old = session;
-        cancel();
-        await old.finished;
-      }
-      let finish!: () => void;
-      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), helpers: (options.helpers ?? []).filter((h) => !!h.runShared) };
-      session = s;
-      set({
-        status: 'running',
-        done: 0,
-        total: plan.jobs.length,
-        skipped: 0,
-        etaSeconds: null,
-        notice: store.notice ?? null,
-        error: null,
-        current: null,
-        runs: [],
+    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean; client?: RunnerClient; helpers?: RunnerClient[] } = {}): Promise<void> {
+      if (options.client) client = options.client;
+      if (!client) throw new Error('The Ground-truth runner has no training worker: give one to createGroundTruthRunner or to start.');
+      const helpers = (options.helpers ?? []).filter((h) => !!h.runShared);
+      const fast = options.fast ?? true;
+      const naiveDriver = naive(configHash, trainConfigFor);
+      await session.start(
+        plan.jobs,
         configHash,
-        sharing: null,
-      });
-      try {
-        await loop(s, plan.jobs, trainConfigFor, configHash, options.fast ?? true);
-      } finally {
-        finish();
-      }
+        async (todo, ctx) => {
+          await showBackend(ctx);
+          if (fast && client.runShared && todo.length > 1) await sharedLoop(ctx, todo, trainConfigFor, configHash);
+          else await naiveDriver(todo, ctx);
+        },
+        { workers: [client, ...helpers] },
+      );
     },
 
-    pause(): void {
-      const s = session;
-      if (s) pauseSession(s);
-    },
-
-    resume(): void {
-      const s = session;
-      if (!s || !s.paused || s.cancelled) return;
-      s.stepsLeft = 0; // Play after a step plays on
-      s.paused = false;
-      s.pausedMs += now() - s.pausedAt;
-      for (const w of [client, ...s.helpers]) quietly(() => w.resume());
-      set({ status: 'running' });
-      s.wake?.();
-      s.wake = null;
-    },
-
+    pause: session.pause,
+    resume: session.resume,
     /**
      * Teaching mode's Step: train `runs` more runs (default 1; the page passes the runs of one ordering) and pause
      * again once they are stored. From a pause it resumes (the run in flight counts); while running it pauses after
      * the next `runs` finish. No-op without a started session (start first, then step).
      */
-    step(runs = 1): void {
-      const s = session;
-      if (!s || s.cancelled) return;
-      this.resume();
-      s.stepsLeft = Math.max(1, Math.floor(runs));
-    },
-
+    step: session.step,
     /** Stop: the run in flight is dropped, finished runs stay stored. `state.status` becomes 'cancelled'. */
-    cancel,
-
+    cancel: session.cancel,
     /** Svelte-store style: called at once with the current state, then on every change. */
     subscribe(listener: RunnerListener): () => void {
-      listeners.add(listener);
-      listener(state);
-      return () => listeners.delete(listener);
+      return session.subscribe(listener);
     },
   };
 }

@@ -11,11 +11,11 @@
  */
 import * as Comlink from 'comlink';
 import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
-import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train.worker';
+import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
 import { sharedDataClient, type DataClient } from './data-client';
 
 export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
-export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train.worker';
+export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
   constructor(message: string) {
@@ -25,9 +25,7 @@ export class TrainWorkerError extends Error {
 }
 
 /** True for the rejection of a cancelled run. */
-export function isRunCancelled(e: unknown): boolean {
-  return e instanceof Error && e.name === 'RunCancelledError';
-}
+export { isCancelError as isRunCancelled } from './lab-kit/run-session';
 
 export interface TrainClientOptions {
   /** where `loadDataset({kind: 'data-worker'})` gets the dataset; default the app's shared data worker */

@@ -30,62 +30,10 @@ import {
   type TrainRunConfig,
   type TrainRunResult,
 } from '../engine/index';
+import type { DatasetSpec, NoticeFn, ProgressFn, RunDoneFn, SharedProgressFn, TaskFn, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from './train-api';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
-/** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
-export type DatasetSpec =
-  | { kind: 'builtin'; id: string; trainPerClass?: number; testPerClass?: number; seed?: number }
-  /** the dataset the Data tab's worker holds (train-client.ts connects the two workers) */
-  | { kind: 'data-worker'; trainPerClass?: number; testPerClass?: number; seed?: number };
-
-export interface TrainDatasetSummary {
-  kind: DatasetSpec['kind'];
-  /** the built-in id, or the Data tab's dataset id ("user" for the user's files) */
-  id: string;
-  name: string;
-  classNames: string[];
-  shape: [number, number, number];
-  train: { count: number; perClass: number[] };
-  test: { count: number; perClass: number[] };
-  trainPerClass: number | null;
-  testPerClass: number | null;
-  /**
-   * Recorded, not used: the subset is the first n images of each class in file order (the prepared files are
-   * already shuffled by their split seed; DataConfig in src/core/config/schema.ts), so it needs no seed.
-   */
-  seed: number | null;
-  /** bytes of pixels and labels the worker holds for training */
-  bytes: number;
-}
-
-export interface WorkerMemory {
-  backend: string;
-  numTensors: number;
-  numBytes: number;
-  numDataBuffers: number;
-}
-
-type ProgressFn = (e: ProgressEvent) => void;
-type NoticeFn = (n: FallbackNotice) => void;
-type RunDoneFn = (index: number, result: TrainRunResult) => void;
-type SharedProgressFn = (p: SharedProgress) => void;
-
-/**
- * One finished task of a run, delivered by `run`'s `onTask` while the run goes on (the Forgetting lab draws CPCF
- * from it live). Its typed arrays are copies transferred to the receiver (the run keeps its own for the result).
- */
-export interface TaskResult {
-  /** the task just trained (0-based) */
-  task: number;
-  /** K, the run's number of tasks */
-  tasks: number;
-  /** row `task` of R: accuracy on every task's test data after this task */
-  row: number[];
-  /** softmax outputs recorded after this task (`afterTask === task`); empty without the `probs` option */
-  probs: ProbsRecord[];
-}
-type TaskFn = (r: TaskResult) => void;
 
 /** The engine's per-task event as a TaskResult with copied, transferable buffers. */
 function taskResult(e: { task: number; row: number[]; probs?: ProbsRecord[] }, tasks: number): TaskResult {
@@ -160,7 +108,7 @@ function busy(): Error {
   return new Error('A training run is already in progress in this worker; cancel it or wait for it to finish.');
 }
 
-const api = {
+const api: TrainWorkerApi = {
   /** Choose the backend: 'auto' = webgpu → webgl → wasm → cpu, the first that passes the probe. */
   async selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
     if (control) throw busy();
@@ -312,5 +260,4 @@ const api = {
   },
 };
 
-export type TrainWorkerApi = typeof api;
 Comlink.expose(api);

@@ -457,6 +457,14 @@ describe('fast path (runShared)', () => {
     expect(main.cancelled).toBeGreaterThan(0);
     expect(helper.cancelled).toBeGreaterThan(0);
   });
+  it('a start may bring its own worker (leased from the lab kit’s pool); without any worker it fails', async () => {
+    const leased = new SharedFake();
+    const runner = createGroundTruthRunner({ store: createMemoryResultsStore() });
+    await expect(runner.start(plan, configFor, 'h4')).rejects.toThrow(/no training worker/);
+    await runner.start(plan, configFor, 'h4', { client: leased });
+    expect(leased.given.length).toBe(2);
+    expect(runner.state).toMatchObject({ status: 'done', done: 12 });
+  });
   it('the naive path is used when fast is off', async () => {
     const main = new SharedFake();
     const runner = createGroundTruthRunner({ client: main, store: createMemoryResultsStore() });

@@ -1,0 +1,386 @@
+/**
+ * The lab kit's run session (issue 12, "one run path for every lab"; docs/architecture.md "Results are stored …
+ * as soon as each run finishes, so a reload or a crash loses at most the run in flight, and finished runs are
+ * never trained twice"): the job queue every lab's runner is built on. The Ground-truth runner
+ * (../ground-truth-runner.ts) and the Forgetting runner (../forgetting-runner.ts) are two users of it.
+ *
+ * What the session does, so a lab does not:
+ * - start(jobs, configHash, driver, {workers}): reads what the store already holds for `configHash` (those jobs
+ *   are `skipped`, their results are in `runs` from the start: a reload resumes where it stopped), hands the jobs
+ *   still to train to the lab's `driver`, and ends with status 'done', 'cancelled' or 'error'. A start while
+ *   another is active cancels that one first.
+ * - pause() / resume() / step(n) / cancel(): every worker of the start (`workers`) is paused, resumed or cancelled
+ *   with the session; the driver waits at `ctx.pausePoint()` (the one pause point between runs: it resolves when
+ *   the session is running again, false when it was cancelled). step(n) resumes and pauses again once n more
+ *   results are recorded (teaching mode's Step); Play (resume) after a step plays on.
+ * - ctx.record(result): stores the finished result at once (a store that refuses it keeps it in `runs` and says so
+ *   in `notice`), counts it done, and honours a step in progress.
+ * - ETA helpers: `ctx.stopwatch()` measures active time (paused time excluded); `runTimes(window)` is the moving
+ *   average of the last runs; the driver sets `etaSeconds` with each record.
+ * - State: a fresh object on every change; `subscribe` is Svelte's store contract (the listener is called at once,
+ *   the unsubscribe function returned). `S` adds the lab's own fields (the Ground-truth runner's `sharing`), reset
+ *   to `initialExtra` at every start.
+ *
+ * How a new lab's runner uses it (see ../forgetting-runner.ts for a short one):
+ *
+ *   const session = createRunSession<MyJob, MyResult, MyCurrent>({
+ *     store,                                   // { getAll(configHash), put(result), notice? }
+ *     jobId: (j) => key(j), resultId: (r) => key(r),  // equal ids = the same run (skipped on resume)
+ *   });
+ *   const driver = oneAtATime<MyJob, MyResult, MyCurrent>({
+ *     current: (job) => ({ label: job.label, progress: null }),
+ *     train: async (job, ctx) => {
+ *       const config = trainRunConfigOf(experiment, job);      // src/engine/run-config.ts
+ *       const r = await client.run(config, (p) => ctx.progress(p), (n) => ctx.notice(n.message, n.to));
+ *       return resultOf(job, r);                               // what the store keeps
+ *     },
+ *   });
+ *   await session.start(jobs, configHashOf(experiment), driver, { workers: [client] });
+ *
+ * The training workers come from the shared pool (./train-pool.ts). Nothing heavy runs here: training is in the
+ * workers and storing is IndexedDB's async I/O; this module only awaits and forwards.
+ */
+
+export type SessionStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
+
+/** The common part of every lab's runner state; `C` is what the lab shows of the run in flight. */
+export interface SessionState<R, C> {
+  status: SessionStatus;
+  /** finished jobs, the skipped (already stored) ones included */
+  done: number;
+  total: number;
+  /** jobs found in the store at start */
+  skipped: number;
+  etaSeconds: number | null;
+  /** the backend of the last run (or the worker's, before the first) */
+  backend: string;
+  /** the last backend-fallback or storage notice, for the app's notice line */
+  notice: string | null;
+  error: string | null;
+  current: C | null;
+  /** every stored result of the config, then each new one as it finishes */
+  runs: R[];
+  /** the config the runs belong to (null before the first start) */
+  configHash: string | null;
+}
+
+/** What the session needs of a store: the results of one config, and storing one more. */
+export interface SessionStore<R> {
+  getAll(configHash: string): Promise<R[]>;
+  put(result: R): Promise<void>;
+  readonly notice?: string | null;
+}
+
+/** A worker the session pauses, resumes and cancels with itself (train-client.ts; a fake in the tests). */
+export interface Controllable {
+  pause(): Promise<void> | void;
+  resume(): Promise<void> | void;
+  cancel(): Promise<void> | void;
+}
+
+export interface RunSessionOptions<J, R, X extends object> {
+  store: SessionStore<R>;
+  /** equal ids = the same run: a job whose id a stored result has is skipped */
+  jobId(job: J): string;
+  resultId(result: R): string;
+  /** the lab's own state fields and their values at every start */
+  initialExtra?: X;
+  /** clock in ms (tests) */
+  now?: () => number;
+}
+
+/** What a driver may do while it trains a start's jobs. */
+export interface SessionContext<R, C, X extends object> {
+  /** the session is still the active one (false after a cancel or a newer start: then ignore late callbacks) */
+  live(): boolean;
+  readonly cancelled: boolean;
+  readonly paused: boolean;
+  readonly state: Readonly<SessionState<R, C> & X>;
+  /** the one pause point: waits while paused; false when the session was cancelled (stop training) */
+  pausePoint(): Promise<boolean>;
+  /** store a finished result and count it done; `patch(done)` adds fields (the ETA) to the same update */
+  record(result: R, patch?: (done: number) => Partial<SessionState<R, C> & X>): Promise<void>;
+  /** update the shown state (ignored once not live) */
+  set(patch: Partial<SessionState<R, C> & X>): void;
+  /** the progress of the run in flight (merged into `current`) */
+  progress(progress: C extends { progress: infer P } ? P : never): void;
+  /** a backend-fallback notice; `to` is the backend now in use */
+  notice(message: string, to?: string | null): void;
+  /** active seconds since this call (time spent paused excluded) */
+  stopwatch(): () => number;
+  /** the workers of this start */
+  readonly workers: readonly Controllable[];
+}
+
+export type SessionDriver<J, R, C, X extends object> = (todo: J[], ctx: SessionContext<R, C, X>) => Promise<void>;
+
+/** True for the rejection of a cancelled run (train-client.ts `isRunCancelled`; repeated to keep this module free of the client). */
+export function isCancelError(e: unknown): boolean {
+  return e instanceof Error && e.name === 'RunCancelledError';
+}
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The notice for a finished run the store refused. */
+export function notStored(e: unknown): string {
+  return `A finished run could not be stored (${messageOf(e)}); it is shown until the page closes but will be trained again after a reload.`;
+}
+
+/** Call a worker control method without letting a dead worker's rejection go unhandled. */
+export function quietly(f: () => Promise<void> | void): void {
+  try {
+    void Promise.resolve(f()).catch(() => {});
+  } catch {
+    // the worker is gone: nothing to pause, resume or cancel
+  }
+}
+
+/** Moving average of the last `window` run times (seconds): the naive ETA is mean × jobs left; null before the first. */
+export function runTimes(window: number) {
+  const size = Math.max(1, window);
+  const times: number[] = [];
+  return {
+    add(seconds: number): void {
+      times.push(seconds);
+      if (times.length > size) times.shift();
+    },
+    mean(): number | null {
+      return times.length ? times.reduce((a, b) => a + b, 0) / times.length : null;
+    },
+  };
+}
+
+interface Session {
+  cancelled: boolean;
+  paused: boolean;
+  pausedAt: number;
+  /** total paused ms of ended pauses */
+  pausedMs: number;
+  wake: (() => void) | null;
+  finished: Promise<void>;
+  /** step(): results still to record before pausing by itself (0: no step in progress) */
+  stepsLeft: number;
+  workers: Controllable[];
+}
+
+export type SessionListener<T> = (state: T) => void;
+
+export function createRunSession<J, R, C, X extends object = Record<never, never>>(options: RunSessionOptions<J, R, X>) {
+  type State = SessionState<R, C> & X;
+  const { store } = options;
+  const now = options.now ?? (() => performance.now());
+  const extra = (): X => structuredCloneShallow(options.initialExtra ?? ({} as X));
+  const listeners = new Set<SessionListener<State>>();
+  let state = {
+    status: 'idle',
+    done: 0,
+    total: 0,
+    skipped: 0,
+    etaSeconds: null,
+    backend: '',
+    notice: store.notice ?? null,
+    error: null,
+    current: null,
+    runs: [],
+    configHash: null,
+    ...extra(),
+  } as State;
+  let session: Session | null = null;
+
+  function set(patch: Partial<State>): void {
+    state = { ...state, ...patch };
+    for (const l of listeners) l(state);
+  }
+
+  const pausedSoFar = (s: Session): number => s.pausedMs + (s.paused ? now() - s.pausedAt : 0);
+
+  function pauseSession(s: Session): void {
+    if (s.paused || s.cancelled) return;
+    s.paused = true;
+    s.pausedAt = now();
+    for (const w of s.workers) quietly(() => w.pause());
+    set({ status: 'paused' } as Partial<State>);
+  }
+
+  function resumeSession(s: Session): void {
+    if (!s.paused || s.cancelled) return;
+    s.stepsLeft = 0; // Play after a step plays on
+    s.paused = false;
+    s.pausedMs += now() - s.pausedAt;
+    for (const w of s.workers) quietly(() => w.resume());
+    set({ status: 'running' } as Partial<State>);
+    s.wake?.();
+    s.wake = null;
+  }
+
+  function cancel(): void {
+    const s = session;
+    if (!s || s.cancelled) return;
+    s.cancelled = true;
+    for (const w of s.workers) quietly(() => w.cancel());
+    s.wake?.();
+    s.wake = null;
+  }
+
+  function contextOf(s: Session): SessionContext<R, C, X> {
+    const live = (): boolean => session === s;
+    return {
+      live,
+      get cancelled() {
+        return s.cancelled;
+      },
+      get paused() {
+        return s.paused;
+      },
+      get state() {
+        return state;
+      },
+      workers: s.workers,
+      async pausePoint() {
+        while (s.paused && !s.cancelled) await new Promise<void>((resolve) => (s.wake = resolve));
+        return !s.cancelled;
+      },
+      async record(result, patch) {
+        let notice: string | null = null;
+        try {
+          await store.put(result);
+        } catch (e) {
+          notice = notStored(e);
+        }
+        if (!live()) return;
+        const done = state.done + 1;
+        set({ done, runs: [...state.runs, result], ...(notice ? { notice } : {}), ...(patch ? patch(done) : {}) } as Partial<State>);
+        if (s.stepsLeft > 0 && --s.stepsLeft === 0) pauseSession(s);
+      },
+      set(patch) {
+        if (live()) set(patch);
+      },
+      progress(progress) {
+        if (live() && state.current) set({ current: { ...state.current, progress } } as Partial<State>);
+      },
+      notice(message, to) {
+        if (live()) set({ notice: message, ...(to ? { backend: to } : {}) } as Partial<State>);
+      },
+      stopwatch() {
+        const t0 = now();
+        const p0 = pausedSoFar(s);
+        return () => Math.max(0, now() - t0 - (pausedSoFar(s) - p0)) / 1000;
+      },
+    };
+  }
+
+  async function loop(s: Session, jobs: J[], configHash: string, driver: SessionDriver<J, R, C, X>): Promise<void> {
+    try {
+      const stored = await store.getAll(configHash);
+      const have = new Set(stored.map((r) => options.resultId(r)));
+      const todo = jobs.filter((j) => !have.has(options.jobId(j)));
+      const skipped = jobs.length - todo.length;
+      if (session === s) set({ runs: stored, skipped, done: skipped } as Partial<State>);
+      if (!s.cancelled) await driver(todo, contextOf(s));
+      if (session === s) set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 } as Partial<State>);
+    } catch (e) {
+      if (session === s) {
+        if (s.cancelled || isCancelError(e)) set({ status: 'cancelled', current: null, etaSeconds: null } as Partial<State>);
+        else set({ status: 'error', error: messageOf(e), current: null, etaSeconds: null } as Partial<State>);
+      }
+    } finally {
+      if (session === s) session = null;
+    }
+  }
+
+  return {
+    get state(): State {
+      return state;
+    },
+
+    /**
+     * Train the jobs the store does not hold yet for `configHash` with `driver`. Resolves when the session stops
+     * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
+     */
+    async start(jobs: J[], configHash: string, driver: SessionDriver<J, R, C, X>, opts: { workers?: Controllable[] } = {}): Promise<void> {
+      if (session) {
+        const old = session;
+        cancel();
+        await old.finished;
+      }
+      let finish!: () => void;
+      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), stepsLeft: 0, workers: [...(opts.workers ?? [])] };
+      session = s;
+      set({ status: 'running', done: 0, total: jobs.length, skipped: 0, etaSeconds: null, notice: store.notice ?? null, error: null, current: null, runs: [], configHash, ...extra() } as Partial<State>);
+      try {
+        await loop(s, jobs, configHash, driver);
+      } finally {
+        finish();
+      }
+    },
+
+    /** No new run starts, and every worker pauses its run in flight at its next step. */
+    pause(): void {
+      if (session) pauseSession(session);
+    },
+
+    resume(): void {
+      if (session) resumeSession(session);
+    },
+
+    /**
+     * Teaching mode's Step: record `runs` more results (default 1) and pause again. From a pause it resumes (the run
+     * in flight counts); while running it pauses after the next `runs` finish. No-op without a started session.
+     */
+    step(runs = 1): void {
+      const s = session;
+      if (!s || s.cancelled) return;
+      resumeSession(s);
+      s.stepsLeft = Math.max(1, Math.floor(runs));
+    },
+
+    /** Stop: the run in flight is dropped, finished results stay stored. `state.status` becomes 'cancelled'. */
+    cancel,
+
+    /** True while a start is in progress (running or paused). */
+    get active(): boolean {
+      return session !== null;
+    },
+
+    /** Svelte-store style: called at once with the current state, then on every change. */
+    subscribe(listener: SessionListener<State>): () => void {
+      listeners.add(listener);
+      listener(state);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type RunSession<J, R, C, X extends object = Record<never, never>> = ReturnType<typeof createRunSession<J, R, C, X>>;
+
+function structuredCloneShallow<X extends object>(x: X): X {
+  return { ...x };
+}
+
+/**
+ * The driver most labs need: one job at a time, in order. `train` runs one job (its worker callbacks go to
+ * `ctx.progress` / `ctx.notice`) and returns the result to store; the ETA is the moving average of the last
+ * `etaWindow` run times (paused time excluded) × the jobs left. `after` adds fields to the record's update (the
+ * backend that finished the run).
+ */
+export function oneAtATime<J, R, C, X extends object = Record<never, never>>(spec: {
+  current: (job: J) => C;
+  train: (job: J, ctx: SessionContext<R, C, X>) => Promise<R>;
+  after?: (result: R) => Partial<SessionState<R, C> & X>;
+  etaWindow?: number;
+}): SessionDriver<J, R, C, X> {
+  return async (todo, ctx) => {
+    const times = runTimes(spec.etaWindow ?? 10);
+    for (const job of todo) {
+      if (!(await ctx.pausePoint())) return;
+      ctx.set({ current: spec.current(job) } as Partial<SessionState<R, C> & X>);
+      const active = ctx.stopwatch();
+      const result = await spec.train(job, ctx);
+      times.add(active());
+      const mean = times.mean() ?? 0;
+      await ctx.record(result, (done) => ({ etaSeconds: mean * (ctx.state.total - done), current: null, ...(spec.after ? spec.after(result) : {}) }) as Partial<SessionState<R, C> & X>);
+    }
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * The lab kit's training-worker pool (issue 12, "one worker pool"): every lab leases its training workers here
+ * instead of making its own, so a worker that already chose its backend and holds a dataset is reused by the next
+ * run of any lab, and two labs never drive the same worker at once.
+ *
+ * - lease({backend, dataset, helpers}) gives a `main` worker set up with the backend (`backend` is what the probe
+ *   chose) and the dataset, plus, when asked and useful, `helpers`: more workers on the same backend and dataset for
+ *   the fast path on CPU backends (wasm, cpu): one per further core, at most 3 (a GPU backend has one device to
+ *   share, so it gets none; docs/architecture.md). A helper that fails to start is dropped: one worker is enough.
+ * - A worker remembers its backend choice and its built-in dataset, so a lease on the same setup does not probe or
+ *   load again (the Data tab's dataset is always handed over again: it may have changed).
+ * - release() returns the workers to the pool (idle, ready for the next lease). A worker that died
+ *   (train-client.ts TrainWorkerError) is disposed on release instead. `dispose()` ends every worker.
+ *
+ * `sharedTrainPool()` is the app's pool of train-client.ts workers; `createWorkerPool` takes any worker factory
+ * (the unit tests pass fakes).
+ */
+import type { BackendInfo, BackendName } from '../../engine/index';
+import type { DatasetSpec } from '../../workers/train-api';
+
+/** What the pool needs of a training worker (train-client.ts TrainClient). */
+export interface PoolWorker {
+  selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo>;
+  loadDataset(spec: DatasetSpec): Promise<unknown>;
+  dispose(): void;
+}
+
+export interface LeaseRequest {
+  backend: BackendName | 'auto';
+  dataset: DatasetSpec;
+  /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
+  helpers?: boolean;
+}
+
+export interface Lease<W> {
+  main: W;
+  helpers: W[];
+  /** the backend the main worker chose */
+  backend: BackendInfo;
+  /** give the workers back (idempotent) */
+  release(): void;
+}
+
+export interface WorkerPoolOptions<W> {
+  create: () => W;
+  /** cores to use at most (default: navigator.hardwareConcurrency, at most 4) */
+  cores?: number;
+}
+
+/** Helper workers for a backend: CPU backends split the work across cores; a GPU has one device to share. */
+export function helperCount(backend: string, cores: number): number {
+  return backend === 'wasm' || backend === 'cpu' ? Math.max(0, Math.min(4, cores) - 1) : 0;
+}
+
+interface Slot<W> {
+  worker: W;
+  busy: boolean;
+  /** the preference last asked and what it gave */
+  backend: { preferred: string; info: BackendInfo } | null;
+  /** the built-in dataset loaded (JSON of its spec), or null */
+  dataset: string | null;
+}
+
+export function defaultCores(): number {
+  return typeof navigator !== 'undefined' ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+}
+
+export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOptions<W>) {
+  const cores = options.cores ?? defaultCores();
+  const slots: Slot<W>[] = [];
+
+  function take(): Slot<W> {
+    let slot = slots.find((s) => !s.busy);
+    if (!slot) {
+      slot = { worker: options.create(), busy: false, backend: null, dataset: null };
+      slots.push(slot);
+    }
+    slot.busy = true;
+    return slot;
+  }
+
+  function drop(slot: Slot<W>): void {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    slot.worker.dispose();
+  }
+
+  function give(slot: Slot<W>): void {
+    if (!slots.includes(slot)) return;
+    slot.busy = false;
+  }
+
+  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec): Promise<BackendInfo> {
+    if (!slot.backend || slot.backend.preferred !== preferred) {
+      slot.dataset = null; // a new backend: the worker loads the images again onto it
+      slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
+    }
+    const key = dataset.kind === 'builtin' ? JSON.stringify(dataset) : null;
+    if (key === null || slot.dataset !== key) {
+      slot.dataset = null;
+      await slot.worker.loadDataset(dataset);
+      slot.dataset = key;
+    }
+    return slot.backend.info;
+  }
+
+  return {
+    /** Workers set up for `request`; rejects (and gives the main worker back) when the backend or dataset fails. */
+    async lease(request: LeaseRequest): Promise<Lease<W>> {
+      const main = take();
+      let backend: BackendInfo;
+      try {
+        backend = await prepare(main, request.backend, request.dataset);
+      } catch (e) {
+        // a worker that failed half-way is in an unknown state: start afresh next time
+        drop(main);
+        throw e;
+      }
+      const helpers: Slot<W>[] = [];
+      const n = request.helpers ? helperCount(backend.name, cores) : 0;
+      if (n > 0) {
+        for (let i = 0; i < n; i++) helpers.push(take());
+        const ok = await Promise.all(
+          helpers.map((h) =>
+            prepare(h, backend.name as BackendName, request.dataset).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        );
+        for (let i = helpers.length - 1; i >= 0; i--) {
+          if (!ok[i]) {
+            drop(helpers[i]);
+            helpers.splice(i, 1);
+          }
+        }
+      }
+      let released = false;
+      return {
+        main: main.worker,
+        helpers: helpers.map((h) => h.worker),
+        backend,
+        release() {
+          if (released) return;
+          released = true;
+          for (const s of [main, ...helpers]) give(s);
+        },
+      };
+    },
+
+    /** Workers alive now (busy or idle). */
+    get size(): number {
+      return slots.length;
+    },
+
+    /** Workers leased now. */
+    get busy(): number {
+      return slots.filter((s) => s.busy).length;
+    },
+
+    /** A leased worker that died: take it out of the pool (its lease's release then skips it). */
+    discard(worker: W): void {
+      const slot = slots.find((s) => s.worker === worker);
+      if (slot) drop(slot);
+    },
+
+    /** End every worker (leases in flight reject: train-client.ts). */
+    dispose(): void {
+      for (const s of slots.splice(0)) s.worker.dispose();
+    },
+  };
+}
+
+export type WorkerPool<W extends PoolWorker> = ReturnType<typeof createWorkerPool<W>>;

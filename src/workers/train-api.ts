@@ -1,0 +1,93 @@
+/**
+ * The training worker's API and message types, types only (issue 12: "worker message types live in one module both
+ * sides import"): src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with
+ * comlink. Importing this module pulls no code (no tfjs) into the UI bundle.
+ */
+import type {
+  BackendInfo,
+  BackendName,
+  FallbackNotice,
+  ProbsRecord,
+  ProgressEvent,
+  SharedProgress,
+  SharedTrainOptions,
+  TrainRunConfig,
+  TrainRunResult,
+} from '../engine/index';
+
+/** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
+export type DatasetSpec =
+  | { kind: 'builtin'; id: string; trainPerClass?: number; testPerClass?: number; seed?: number }
+  /** the dataset the Data tab's worker holds (train-client.ts connects the two workers) */
+  | { kind: 'data-worker'; trainPerClass?: number; testPerClass?: number; seed?: number };
+
+export interface TrainDatasetSummary {
+  kind: DatasetSpec['kind'];
+  /** the built-in id, or the Data tab's dataset id ("user" for the user's files) */
+  id: string;
+  name: string;
+  classNames: string[];
+  shape: [number, number, number];
+  train: { count: number; perClass: number[] };
+  test: { count: number; perClass: number[] };
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  /**
+   * Recorded, not used: the subset is the first n images of each class in file order (the prepared files are
+   * already shuffled by their split seed; DataConfig in src/core/config/schema.ts), so it needs no seed.
+   */
+  seed: number | null;
+  /** bytes of pixels and labels the worker holds for training */
+  bytes: number;
+}
+
+export interface WorkerMemory {
+  backend: string;
+  numTensors: number;
+  numBytes: number;
+  numDataBuffers: number;
+}
+
+/**
+ * One finished task of a run, delivered by `run`'s `onTask` while the run goes on (the Forgetting lab draws CPCF
+ * from it live). Its typed arrays are copies transferred to the receiver (the run keeps its own for the result).
+ */
+export interface TaskResult {
+  /** the task just trained (0-based) */
+  task: number;
+  /** K, the run's number of tasks */
+  tasks: number;
+  /** row `task` of R: accuracy on every task's test data after this task */
+  row: number[];
+  /** softmax outputs recorded after this task (`afterTask === task`); empty without the `probs` option */
+  probs: ProbsRecord[];
+}
+
+export type ProgressFn = (e: ProgressEvent) => void;
+export type NoticeFn = (n: FallbackNotice) => void;
+export type RunDoneFn = (index: number, result: TrainRunResult) => void;
+export type SharedProgressFn = (p: SharedProgress) => void;
+export type TaskFn = (r: TaskResult) => void;
+
+/** What the training worker exposes over comlink (callbacks arrive as comlink proxies, released when a run ends). */
+export interface TrainWorkerApi {
+  /** Choose the backend: 'auto' = webgpu → webgl → wasm → cpu, the first that passes the probe. */
+  selectBackend(preferred?: BackendName | 'auto'): Promise<BackendInfo>;
+  /** The backend in use now, or null before the first selection. */
+  backend(): string | null;
+  /** Load the images to train on (replaces the dataset held before); the Data tab's dataset comes over `port`. */
+  loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary>;
+  datasetSummary(): TrainDatasetSummary | null;
+  /** Train one run on the held dataset; rejects with a RunCancelledError (by name) when cancelled. */
+  run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult>;
+  /** Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. */
+  runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn): Promise<{ backend: string; population: number }>;
+  /** Pause / resume / cancel the run in flight (no effect without one). */
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  /** tf.memory() of the active backend. */
+  memory(): WorkerMemory;
+  /** Test hook: destroy the WebGPU device the backend uses; false when the backend has no such device. */
+  debugLoseDevice(): boolean;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkerPool, helperCount, type PoolWorker } from '../../../../src/services/lab-kit/train-pool';
+import type { BackendInfo, BackendName } from '../../../../src/engine/index';
+import type { DatasetSpec } from '../../../../src/workers/train-api';
+
+let made = 0;
+class FakeWorker implements PoolWorker {
+  n = ++made;
+  calls: string[] = [];
+  disposed = false;
+  constructor(
+    private backend: BackendName,
+    private failLoad = false,
+  ) {}
+  async selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo> {
+    this.calls.push(`backend:${preferred}`);
+    return { name: preferred === 'auto' ? this.backend : preferred } as BackendInfo;
+  }
+  async loadDataset(spec: DatasetSpec) {
+    this.calls.push(`load:${spec.kind === 'builtin' ? spec.id : 'data'}`);
+    if (this.failLoad) throw new Error('no images');
+    return {};
+  }
+  dispose() {
+    this.disposed = true;
+  }
+}
+
+const digits: DatasetSpec = { kind: 'builtin', id: 'digits', trainPerClass: 10 };
+
+describe('training worker pool', () => {
+  it('reuses an idle worker without probing or loading again; a leased worker is never leased twice', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = createWorkerPool({ create: () => (workers.push(new FakeWorker('webgl')), workers.at(-1)!), cores: 4 });
+    const a = await pool.lease({ backend: 'auto', dataset: digits });
+    expect(a.backend.name).toBe('webgl');
+    expect(a.helpers).toEqual([]); // a GPU backend gets no helpers
+    const b = await pool.lease({ backend: 'auto', dataset: digits });
+    expect(b.main).not.toBe(a.main);
+    expect(pool.size).toBe(2);
+    a.release();
+    a.release();
+    expect(pool.busy).toBe(1);
+    const c = await pool.lease({ backend: 'auto', dataset: digits });
+    expect(c.main).toBe(a.main);
+    expect((c.main as FakeWorker).calls).toEqual(['backend:auto', 'load:digits']);
+    // another dataset loads; another backend probes and loads again
+    c.release();
+    const d = await pool.lease({ backend: 'wasm', dataset: { kind: 'builtin', id: 'emoji' } });
+    expect((d.main as FakeWorker).calls).toEqual(['backend:auto', 'load:digits', 'backend:wasm', 'load:emoji']);
+    // the Data tab's dataset is handed over every time
+    d.release();
+    const e = await pool.lease({ backend: 'wasm', dataset: { kind: 'data-worker' } });
+    e.release();
+    const f = await pool.lease({ backend: 'wasm', dataset: { kind: 'data-worker' } });
+    expect((f.main as FakeWorker).calls.filter((x) => x === 'load:data')).toHaveLength(2);
+    pool.dispose();
+    expect(workers.every((w) => w.disposed)).toBe(true);
+    expect(pool.size).toBe(0);
+  });
+
+  it('helpers on CPU backends only, one per further core, on the main worker’s backend; a failing helper is dropped', async () => {
+    expect(helperCount('wasm', 4)).toBe(3);
+    expect(helperCount('cpu', 8)).toBe(3);
+    expect(helperCount('webgpu', 8)).toBe(0);
+    expect(helperCount('wasm', 1)).toBe(0);
+    let k = 0;
+    const pool = createWorkerPool({ create: () => new FakeWorker('wasm', ++k === 3), cores: 3 });
+    const lease = await pool.lease({ backend: 'auto', dataset: digits, helpers: true });
+    expect(lease.helpers).toHaveLength(1); // 2 asked, the second failed to load
+    expect((lease.helpers[0] as FakeWorker).calls).toEqual(['backend:wasm', 'load:digits']);
+    expect(pool.size).toBe(2);
+    lease.release();
+    expect(pool.busy).toBe(0);
+  });
+
+  it('a main worker that fails to prepare is disposed and the lease rejects', async () => {
+    const w = new FakeWorker('wasm', true);
+    const pool = createWorkerPool({ create: () => w, cores: 1 });
+    await expect(pool.lease({ backend: 'auto', dataset: digits })).rejects.toThrow(/no images/);
+    expect(w.disposed).toBe(true);
+    expect(pool.size).toBe(0);
+  });
+});
