@@ -2,12 +2,11 @@
  * `cil-lab`: the ordering science headless (ARCHITECTURE.md, src/cli). JSON on stdout, errors on stderr,
  * exit code 0 on success, 2 on a usage or input error, 1 on anything unexpected.
  */
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BUILTIN_CLASS_LISTS, getClassList } from '../core/classes/builtin';
-import { parseClassNames, validateClassNames } from '../core/classes/validate';
+import { BUILTIN_CLASS_LISTS } from '../core/classes/builtin';
 import { countOrderings, formatOmega } from '../core/orderings/count';
 import { matrixToRows } from '../core/orderings/matrix';
 import { similarityPairMean, similarityScore } from '../core/orderings/score';
@@ -20,9 +19,10 @@ import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds
 import { EXPORT_FORMATS, formatSequences, type ExportFormat } from '../core/protocols/export';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
-import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
+import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
-import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError } from './args';
+import { classInput, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
@@ -31,6 +31,8 @@ import { cpcfCommand } from './cpcf';
 import { withConfig } from './config-args';
 import { ANALYZE_HELP, analyzeCommand } from './analyze';
 import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
+import { oodCommand } from './ood';
+import { reservoirCommand } from './reservoir';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -54,6 +56,10 @@ ${ANALYZE_HELP}
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
   cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
+  cil-lab ood <the flags of run> [--ood digits,fashion-mnist:6-9] [--detectors msp,maxlogit,energy,gen,odin,react,klm,relation,nnguide,
+              ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--margin-in M --margin-out M] [--ood-seed S]
+                 → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step
+  cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
               [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
@@ -70,56 +76,6 @@ function loadWordnet(): WordnetGraph {
   const prepared = join(root, 'public', 'data', 'wordnet-nouns.json');
   if (existsSync(prepared)) return JSON.parse(readFileSync(prepared, 'utf8')) as WordnetGraph;
   throw new UsageError('The WordNet data is not prepared yet: run "npm run prepare-data" (or "npm start") once.');
-}
-
-function readInput(path: string, what: string): Uint8Array {
-  try {
-    return new Uint8Array(readFileSync(resolve(path)));
-  } catch (e) {
-    throw new UsageError(`Cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
-}
-
-interface ClassInput {
-  names: string[];
-  pins?: (string | undefined)[];
-  dataset?: string;
-}
-
-function classInput(v: Record<string, string | boolean | undefined>): ClassInput | undefined {
-  if (typeof v.dataset === 'string') {
-    let list;
-    try {
-      list = getClassList(v.dataset);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    let idx = list.classes.map((_, i) => i);
-    if (typeof v.subset === 'string') {
-      idx = rangeListArg(v.subset, 'subset');
-      const bad = idx.find((i) => i >= list.classes.length);
-      if (bad !== undefined) throw new UsageError(`--subset: class ${bad} does not exist; ${list.id} has classes 0..${list.classes.length - 1}.`);
-    }
-    return { names: idx.map((i) => list.classes[i]), pins: idx.map((i) => list.synsets[i]), dataset: list.id };
-  }
-  if (typeof v['classes-file'] === 'string') {
-    const text = new TextDecoder().decode(readInput(v['classes-file'], 'the class file'));
-    return { names: validateClassNames(parseClassNames(text)) };
-  }
-  if (typeof v.classes === 'string') {
-    if (/^\d+$/.test(v.classes.trim())) return undefined; // `count --classes N` handles a number itself
-    return { names: validateClassNames(v.classes.split(',').map((s) => s.trim())) };
-  }
-  return undefined;
-}
-
-function similaritySpec(source: string, classes: ClassInput): SimilaritySpec {
-  if (source === 'wordnet') return { kind: 'wordnet', pins: classes.pins };
-  if (source.startsWith('file:')) {
-    const path = source.slice(5);
-    return { kind: 'upload', fileName: path, bytes: readInput(path, 'the similarity file') };
-  }
-  throw new UsageError(`Unknown similarity source "${source}": use wordnet or file:PATH.`);
 }
 
 function taskSizesFor(n: number, v: Record<string, string | boolean | undefined>): number[] {
@@ -192,6 +148,13 @@ const OPTIONS = {
   ood: { type: 'string' },
   logits: { type: 'string' },
   detectors: { type: 'string' },
+  'head-epochs': { type: 'string' },
+  'margin-in': { type: 'string' },
+  'margin-out': { type: 'string' },
+  'ood-seed': { type: 'string' },
+  'bucket-sizes': { type: 'string' },
+  k: { type: 'string' },
+  trials: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -201,9 +164,11 @@ function run(argv: string[]): string | Promise<string> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: command === 'similarity', strict: true }));
+    // a negative number after a flag is its value (`--seed -1`), not an unknown option
+    const args = joinNegativeNumbers(rest, OPTIONS);
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: command === 'similarity', strict: true }));
   } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${HELP}`);
+    throw new UsageError(oneLineParseError(e as Error, command));
   }
   // --config FILE / --link URL: the shared experiment's settings, under the flags given on the command line
   const v = ['orders', 'run', 'cpcf', 'count', 'similarity'].includes(command) ? withConfig(values, command) : values;
@@ -223,6 +188,9 @@ function run(argv: string[]): string | Promise<string> {
       const sizes = taskSizesFor(n, v);
       const omega = countOrderings(sizes);
       const sample = intArg(v.sample as string | undefined, 'sample', 1);
+      if (sample !== undefined && sample > MAX_LISTED_ORDERINGS) {
+        throw new UsageError(`--sample is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${sample}.`);
+      }
       if (sample !== undefined) {
         const seed = intArg(v.seed as string | undefined, 'seed', 0) ?? 0;
         const drawn = sampleOrderings(sizes, sample, seed);
@@ -234,6 +202,7 @@ function run(argv: string[]): string | Promise<string> {
         });
       }
       const limit = intArg(v.limit as string | undefined, 'limit', 1) ?? 1_000_000;
+      if (limit > MAX_LISTED_ORDERINGS) throw new UsageError(`--limit is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${limit}.`);
       if (omega > BigInt(limit)) {
         throw new UsageError(
           `There are ${omega} orderings (${formatOmega(omega)}), more than the limit of ${limit}: ` +
@@ -279,6 +248,7 @@ function run(argv: string[]): string | Promise<string> {
         { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined },
       );
       for (const note of view.notes) process.stderr.write(`note: ${note}\n`);
+      if (protocols.length === 0) process.stderr.write('note: no protocol is enabled, so there are no orderings (--protocol rs,edge,… or all).\n');
       if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
       return JSON.stringify({
         classes: view.classes,
@@ -323,8 +293,8 @@ function run(argv: string[]): string | Promise<string> {
         warnings: sim.warnings,
       });
       if (typeof v.out === 'string') {
-        writeFileSync(resolve(v.out), out);
-        return JSON.stringify({ out: resolve(v.out), classes: classes.names.length, source: sim.description, synsets: sim.synsets });
+        const written = writeOutput(v.out, out);
+        return JSON.stringify({ out: written, classes: classes.names.length, source: sim.description, synsets: sim.synsets });
       }
       return out;
     }
@@ -360,13 +330,22 @@ function run(argv: string[]): string | Promise<string> {
       return oodMetricsCommand(v);
     case 'ood-scores':
       return oodScoresCommand(v);
+    case 'ood':
+      return oodCommand(v, { root });
+    case 'reservoir':
+      return reservoirCommand(v);
     default:
-      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+      throw new UsageError(`Unknown command "${command}": cil-lab --help lists the commands.`);
   }
 }
 
+/** Most orderings `enumerate` lists (or samples) in one call: checked before any work starts. */
+const MAX_LISTED_ORDERINGS = 1_000_000;
+
 function parseProtocols(text: string): ProtocolId[] {
   if (text === 'all') return [...PROTOCOL_IDS];
+  // no protocol (a config with protocols.enabled = []): as in the app, the similarity and |Ω| without orderings
+  if (text.trim() === '') return [];
   const out = text.split(',').map((p) => p.trim().toLowerCase());
   for (const p of out) {
     if (!PROTOCOL_IDS.includes(p as ProtocolId)) throw new UsageError(`Unknown protocol "${p}": use ${PROTOCOL_IDS.join(', ')} or all.`);
@@ -383,7 +362,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const err = e as Error;
     const known = err.name !== 'Error' || err instanceof UsageError;
-    process.stderr.write(`cil-lab: ${err.message}\n`);
+    // one line on stderr, never a stack trace
+    process.stderr.write(`cil-lab: ${String(err.message).replace(/\s*\n\s*/g, ' ')}\n`);
     return known ? 2 : 1;
   }
 }

@@ -1,0 +1,138 @@
+/**
+ * The Time lab's settings (docs/science.md §7): the type, its defaults and a validator that the share link and the
+ * config file use for this lab's section. Pure data: numbers, strings, one nested α.
+ */
+import { MAX_BUCKETS, STREAM_KINDS, type StreamKind } from './buckets';
+import { STREAM_PROTOCOLS, type StreamProtocol } from './metrics';
+import { checkAlpha, type AlphaSpec } from './reservoir';
+
+export type TimeLabMode = 'finetune' | 'scratch' | 'linear';
+export const TIME_LAB_MODES: readonly TimeLabMode[] = ['finetune', 'scratch', 'linear'];
+export const TIME_LAB_MODE_LABELS: Readonly<Record<TimeLabMode, string>> = {
+  finetune: 'finetune: keep training the same model',
+  scratch: 'from scratch: a new model at every bucket',
+  linear: 'linear probe: a linear head on frozen features of a model trained on bucket 0',
+};
+
+export interface TimeLabConfig {
+  /** the built-in stream: drift (default) or a control */
+  stream: StreamKind;
+  /** K buckets, 2…10 */
+  buckets: number;
+  /** images of each class in each bucket (10 classes) */
+  perClass: number;
+  /** drift strength, 0…2 (1 = the default path) */
+  strength: number;
+  /** which protocols run: the lab runs both by default to put them side by side */
+  protocols: StreamProtocol[];
+  /** the iid protocol's training share of a bucket (the paper: 0.7) */
+  trainRatio: number;
+  mode: TimeLabMode;
+  buffer: 'cumulative' | 'reservoir';
+  /** reservoir buffer size (samples); default one bucket's iid training part */
+  k: number;
+  alpha: AlphaSpec;
+  model: 'mlp' | 'cnn';
+  hidden: number[];
+  epochs: number;
+  lr: number;
+  batchSize: number;
+  seed: number;
+}
+
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export function defaultTimeLabConfig(): TimeLabConfig {
+  return {
+    stream: 'drift',
+    buckets: 5,
+    perClass: 100,
+    strength: 1,
+    protocols: ['iid', 'streaming'],
+    trainRatio: 0.7,
+    mode: 'finetune',
+    buffer: 'cumulative',
+    k: 700,
+    alpha: { kind: 'fixed', value: 1 },
+    model: 'mlp',
+    hidden: [128],
+    epochs: 5,
+    lr: 0.001,
+    batchSize: 32,
+    seed: 0,
+  };
+}
+
+const KEYS = Object.keys(defaultTimeLabConfig()) as (keyof TimeLabConfig)[];
+
+/**
+ * Check an unknown value (a parsed share link or config file). Missing fields take their defaults; every wrong field
+ * is one issue (path + message) and takes its default too, so `value` is always usable when given. Unknown keys are
+ * issues. `value` is absent only when `v` is not an object.
+ */
+export function validateTimeLabConfig(v: unknown): { value?: TimeLabConfig; issues: ConfigIssue[] } {
+  const issues: ConfigIssue[] = [];
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { issues: [{ path: '', message: 'The Time lab settings must be an object.' }] };
+  const o = v as Record<string, unknown>;
+  const d = defaultTimeLabConfig();
+  const out: TimeLabConfig = { ...d };
+  for (const key of Object.keys(o)) if (!KEYS.includes(key as keyof TimeLabConfig)) issues.push({ path: key, message: `Unknown setting "${key}".` });
+  const bad = (path: string, message: string): void => void issues.push({ path, message });
+  const oneOf = <T extends string>(key: keyof TimeLabConfig, allowed: readonly T[]): T | undefined => {
+    const x = o[key];
+    if (x === undefined) return undefined;
+    if (typeof x === 'string' && (allowed as readonly string[]).includes(x)) return x as T;
+    bad(key, `Must be one of ${allowed.join(', ')}; got ${JSON.stringify(x)}.`);
+    return undefined;
+  };
+  const numberIn = (key: keyof TimeLabConfig, min: number, max: number, integer: boolean, open = false): number | undefined => {
+    const x = o[key];
+    if (x === undefined) return undefined;
+    const ok = typeof x === 'number' && Number.isFinite(x) && (!integer || Number.isInteger(x)) && (open ? x > min : x >= min) && x <= max;
+    if (ok) return x as number;
+    bad(key, `Must be ${integer ? 'a whole number' : 'a number'} ${open ? `above ${min}` : `from ${min}`} to ${max}; got ${JSON.stringify(x)}.`);
+    return undefined;
+  };
+  out.stream = oneOf('stream', STREAM_KINDS) ?? d.stream;
+  out.buckets = numberIn('buckets', 2, MAX_BUCKETS, true) ?? d.buckets;
+  out.perClass = numberIn('perClass', 4, 600, true) ?? d.perClass;
+  out.strength = numberIn('strength', 0, 2, false) ?? d.strength;
+  out.trainRatio = numberIn('trainRatio', 0.1, 0.9, false) ?? d.trainRatio;
+  out.mode = oneOf('mode', TIME_LAB_MODES) ?? d.mode;
+  out.buffer = oneOf('buffer', ['cumulative', 'reservoir'] as const) ?? d.buffer;
+  out.k = numberIn('k', 1, 100000, true) ?? d.k;
+  out.model = oneOf('model', ['mlp', 'cnn'] as const) ?? d.model;
+  out.epochs = numberIn('epochs', 1, 100, true) ?? d.epochs;
+  out.lr = numberIn('lr', 0, 1, false, true) ?? d.lr;
+  out.batchSize = numberIn('batchSize', 1, 1024, true) ?? d.batchSize;
+  out.seed = numberIn('seed', 0, 2 ** 32 - 1, true) ?? d.seed;
+  if (o.protocols !== undefined) {
+    const p = o.protocols;
+    if (Array.isArray(p) && p.length > 0 && p.every((x) => (STREAM_PROTOCOLS as readonly unknown[]).includes(x)) && new Set(p).size === p.length) {
+      out.protocols = p.slice() as StreamProtocol[];
+    } else bad('protocols', `Must be a non-empty list of distinct protocols from ${STREAM_PROTOCOLS.join(', ')}; got ${JSON.stringify(p)}.`);
+  }
+  if (o.hidden !== undefined) {
+    const h = o.hidden;
+    if (Array.isArray(h) && h.length <= 4 && h.every((x) => Number.isInteger(x) && x >= 1 && x <= 2048)) out.hidden = h.slice() as number[];
+    else bad('hidden', `Must be a list of at most 4 layer widths (whole numbers 1…2048); got ${JSON.stringify(h)}.`);
+  }
+  if (o.alpha !== undefined) {
+    const a = o.alpha as Record<string, unknown>;
+    let spec: AlphaSpec | undefined;
+    if (typeof a === 'object' && a !== null && a.kind === 'fixed' && typeof a.value === 'number' && Object.keys(a).length === 2) spec = { kind: 'fixed', value: a.value };
+    else if (typeof a === 'object' && a !== null && a.kind === 'dynamic' && typeof a.c === 'number' && Object.keys(a).length === 2) spec = { kind: 'dynamic', c: a.c };
+    if (spec) {
+      try {
+        checkAlpha(spec);
+        out.alpha = spec;
+      } catch (e) {
+        bad('alpha', (e as Error).message);
+      }
+    } else bad('alpha', `Must be {"kind":"fixed","value":α} or {"kind":"dynamic","c":C}; got ${JSON.stringify(o.alpha)}.`);
+  }
+  return { value: out, issues };
+}
