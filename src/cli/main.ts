@@ -33,6 +33,7 @@ import { ANALYZE_HELP, analyzeCommand } from './analyze';
 import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
+import { streamCommand } from './stream';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,6 +60,10 @@ ${ANALYZE_HELP}
   cil-lab ood <the flags of run> [--ood digits,fashion-mnist:6-9] [--detectors msp,maxlogit,energy,gen,odin,react,klm,relation,nnguide,
               ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--margin-in M --margin-out M] [--ood-seed S]
                  → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step
+  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming [--buckets 5] [--mode finetune|scratch|linear]
+                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 1] [--train-ratio 0.7]
+                 [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy)
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
@@ -155,6 +160,13 @@ const OPTIONS = {
   'bucket-sizes': { type: 'string' },
   k: { type: 'string' },
   trials: { type: 'string' },
+  stream: { type: 'string' },
+  buckets: { type: 'string' },
+  mode: { type: 'string' },
+  buffer: { type: 'string' },
+  'per-class': { type: 'string' },
+  strength: { type: 'string' },
+  'train-ratio': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -334,6 +346,8 @@ function run(argv: string[]): string | Promise<string> {
       return oodCommand(v, { root });
     case 'reservoir':
       return reservoirCommand(v);
+    case 'stream':
+      return streamCommand(v, { root });
     default:
       throw new UsageError(`Unknown command "${command}": cil-lab --help lists the commands.`);
   }
