@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { selectBackend } from '../../../src/engine/backend';
+import { captureCli } from './capture';
+
+const cli = captureCli();
+// tiny: 3 buckets × 4 classes' worth of digits (8×8), 1 epoch, the cpu backend
+const tiny = ['--dataset', 'digits', '--buckets', '3', '--per-class', '12', '--epochs', '1', '--hidden', '16', '--backend', 'cpu', '--seed', '3'];
+
+describe('cil-lab stream', () => {
+  it('iid: prints R and the five CLEAR averages', async () => {
+    await selectBackend('cpu', { strict: true });
+    const r = await cli('stream', '--protocol', 'iid', ...tiny);
+    expect(r.code, r.err).toBe(0);
+    const R = r.json.matrix as number[][];
+    expect(R).toHaveLength(3);
+    expect(Object.keys(r.json.metrics)).toEqual(['inDomain', 'nextDomain', 'backwardTransfer', 'forwardTransfer', 'accuracy']);
+    expect(r.json.metrics.inDomain).toBeCloseTo((R[0][0] + R[1][1] + R[2][2]) / 3, 12);
+    expect(r.json.metrics.forwardTransfer).toBeCloseTo((R[0][1] + R[0][2] + R[1][2]) / 3, 12);
+    expect(r.json.bucketSizes).toEqual([120, 120, 120]);
+    expect(r.json.testSizes).toEqual([40, 40, 40]); // 12 per class: round(8.4) = 8 train, 4 test × 10 classes
+    expect(r.json.backend).toBe('cpu');
+    expect(r.json.stream).toBe('drift');
+  });
+  it('streaming with a reservoir: nulls where the diagonal is training data; the buffer holds k', async () => {
+    const r = await cli('stream', '--protocol', 'streaming', '--mode', 'linear', '--buffer', 'reservoir', '--k', '50', '--alpha', 'dynamic:0.5', ...tiny);
+    expect(r.code, r.err).toBe(0);
+    expect(r.json.metrics.inDomain).toBeNull();
+    expect(r.json.metrics.backwardTransfer).toBeNull();
+    expect(r.json.metrics.accuracy).toBeNull();
+    expect(typeof r.json.metrics.nextDomain).toBe('number');
+    expect(r.json.trainSizes).toEqual([50, 50, 50]);
+    expect(r.json.buffer).toEqual({ kind: 'reservoir', k: 50, alpha: 'dynamic:0.5' });
+  });
+  it('bad input: one line on stderr, exit code 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /Give --protocol/],
+      [['--protocol', 'future'], /Unknown --protocol "future"/],
+      [['--protocol', 'iid', '--buckets', '11'], /at most 10/],
+      [['--protocol', 'iid', '--stream', 'river'], /Unknown --stream/],
+      [['--protocol', 'iid', '--mode', 'napping'], /Unknown --mode/],
+      [['--protocol', 'iid', '--k', '5'], /belong to --buffer reservoir/],
+      [['--protocol', 'iid', '--buffer', 'reservoir', '--alpha', 'dynamic:7'], /0 < C ≤ 1/],
+      [['--protocol', 'iid', '--dataset', 'digits', '--per-class', '100'], /need 500/],
+      [['--protocol', 'iid', '--dataset', 'cifar'], /built-in dataset/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await cli('stream', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(re);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
