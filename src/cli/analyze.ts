@@ -12,8 +12,7 @@
  * numbers equal the lab's for the same experiment. `statistics` is the object the lab's "Statistics JSON" export
  * holds under the same name.
  */
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { getClassList } from '../core/classes/builtin';
 import { validateClassNames } from '../core/classes/validate';
 import { deriveGroundTruth, statisticsJson, type AccuracyVariable } from '../core/ground-truth/derive';
@@ -26,6 +25,7 @@ import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
 import { UsageError, intArg, intListArg, rangeListArg } from './args';
+import { readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -65,12 +65,7 @@ function classesOf(v: Values): { names: string[]; datasetClasses: number[]; pins
 export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
   const path = typeof v.results === 'string' ? v.results : undefined;
   if (!path) throw new UsageError(`Give --results F, the file of runs to analyse.\n\n${ANALYZE_HELP}`);
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`--results: cannot read "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
+  const text = readTextInput(path, 'the --results file');
   const variable = ((v.accuracy as string | undefined) ?? 'final') as AccuracyVariable;
   if (variable !== 'final' && variable !== 'aia') throw new UsageError(`--accuracy must be final or aia; got "${String(v.accuracy)}".`);
 
@@ -114,13 +109,7 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     spec = { kind: 'wordnet', pins: classes?.pins };
   } else if (source.startsWith('file:')) {
     const p = source.slice(5);
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(readFileSync(resolve(p)));
-    } catch (e) {
-      throw new UsageError(`Cannot read the similarity file "${p}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-    }
-    spec = { kind: 'upload', fileName: p, bytes };
+    spec = { kind: 'upload', fileName: p, bytes: readInput(p, 'the similarity file') };
   } else throw new UsageError(`Unknown --similarity "${source}": use wordnet or file:PATH.`);
   let sim: { matrix: SquareMatrix; description: string; warnings: string[] };
   let classNames = result.classNames;

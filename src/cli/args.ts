@@ -23,8 +23,11 @@ export function numberArg(value: string | undefined, name: string): number | und
 
 export function intListArg(value: string | undefined, name: string): number[] | undefined {
   if (value === undefined) return undefined;
-  const parts = value.split(/[\s,]+/).filter((p) => p.length > 0);
-  if (parts.length === 0) throw new UsageError(`--${name} is empty.`);
+  // "3,,3" or "3,3," is a typo, not [3, 3]: an empty entry between commas is an error
+  const parts = value.trim().split(/\s*,\s*|\s+/);
+  if (parts.length === 1 && parts[0] === '') throw new UsageError(`--${name} is empty.`);
+  const empty = parts.indexOf('');
+  if (empty >= 0) throw new UsageError(`--${name}: entry ${empty + 1} of "${value}" is empty (two commas in a row, or a comma at an end).`);
   return parts.map((p) => {
     if (!/^-?\d+$/.test(p)) throw new UsageError(`--${name}: "${p}" is not a whole number.`);
     return Number(p);
@@ -43,4 +46,40 @@ export function rangeListArg(value: string, name: string): number[] {
     for (let i = a; i <= b; i++) out.push(i);
   }
   return out;
+}
+
+/**
+ * argv with a negative number after a flag that takes a value joined to it (`--seed -1` → `--seed=-1`): node's
+ * parseArgs would otherwise call it an ambiguous argument in three lines. The value is then checked like any other.
+ */
+export function joinNegativeNumbers(args: readonly string[], options: Readonly<Record<string, { type: string }>>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const flag = /^--([^=]+)$/.exec(a);
+    if (flag && options[flag[1]]?.type === 'string' && i + 1 < args.length && /^-(\d|\.\d|Infinity)/.test(args[i + 1])) {
+      out.push(`${a}=${args[i + 1]}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** node's parseArgs errors as one line that says what to do. */
+export function oneLineParseError(e: Error, command: string): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const msg = e.message;
+  const opt = /'(-{1,2}[^' <]+)/.exec(msg)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option '${opt}' for cil-lab ${command}: cil-lab --help lists the flags.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (/argument missing/.test(msg)) return `${opt} needs a value.`;
+    if (/ambiguous/.test(msg)) return `${opt} needs a value; to give one that starts with "-", write ${opt}=-… (one word).`;
+    if (/does not take an argument/.test(msg)) return `${opt} takes no value.`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument ${/'([^']*)'/.exec(msg)?.[0] ?? ''} for cil-lab ${command}: every value follows its flag (cil-lab --help).`;
+  return msg.replace(/\s*\n\s*/g, ' ');
 }

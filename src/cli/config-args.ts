@@ -3,12 +3,12 @@
  * a config file holds (src/core/config) turned into the command's flags. Flags given on the command line win over
  * the config's values, so `cil-lab run --link URL --strategy ewc` reruns a shared experiment with another strategy.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseConfigFile } from '../core/config/config-file';
 import type { ExperimentConfig } from '../core/config/schema';
+import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
 import { UsageError } from './args';
+import { PINS_KEY, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -18,13 +18,7 @@ export function loadExperimentConfig(v: Values): ExperimentConfig | undefined {
   const link = typeof v.link === 'string' ? v.link : undefined;
   if (file && link) throw new UsageError('Give --config FILE or --link URL, not both.');
   if (file) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(file), 'utf8');
-    } catch (e) {
-      throw new UsageError(`Cannot read the config file "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-    }
-    const r = parseConfigFile(text, file);
+    const r = parseConfigFile(readTextInput(file, 'the config file'), file);
     if (!r.ok) throw new UsageError(r.error);
     return r.config;
   }
@@ -49,6 +43,9 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     out[command === 'run' || command === 'cpcf' ? 'classes' : 'subset'] = config.classes.join(',');
   }
   out['task-sizes'] = config.taskSizes.join(',');
+  // WordNet pins by class name, resolved as the app does (core/config/wordnet-pins.ts) by inputs.ts classInput
+  const pins = wordnetPinsOf(config);
+  if (Object.keys(pins).length > 0) out[PINS_KEY] = JSON.stringify(pins);
   if (command === 'orders') {
     out.protocol = config.protocols.enabled.join(',');
     out.seeds = config.protocols.rsSeeds.join(',');

@@ -13,12 +13,11 @@
  * - `coverage` is the fraction of test rows whose label is in their set, null without test labels;
  * - RAPS uses λ = 0.01, k_reg = 5 (printed as `raps`).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { checkProbabilities, probRows, type ProbMatrix } from '../core/conformal/probs';
 import { SCORE_NAMES, resolveScore, type ScoreName } from '../core/conformal/scores';
 import { conformalSets } from '../core/conformal/sets';
 import { UsageError, numberArg } from './args';
+import { readTextInput } from './inputs';
 
 interface ProbsFile {
   probs: number[][];
@@ -26,12 +25,7 @@ interface ProbsFile {
 }
 
 function readProbsFile(path: string, what: 'calibration' | 'test', labelsRequired: boolean): ProbsFile {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`Cannot read the ${what} file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
+  const text = readTextInput(path, `the ${what} file`);
   let data: unknown;
   try {
     data = JSON.parse(text);

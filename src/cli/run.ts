@@ -29,6 +29,8 @@ import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import type { ImageDataset, ImageSplit, TrainRunConfig } from '../engine/types';
+import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
+import { intListArg } from './args';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -218,7 +220,7 @@ function strategyOptions(v: Values, strategy: StrategyId): Record<string, number
 /** `--augment on|off`; without it, on for the emoji dataset only. */
 export function augmentFor(v: Values, datasetArg: string): boolean {
   const s = str(v, 'augment');
-  if (s === undefined) return datasetArg === 'emoji';
+  if (s === undefined) return augmentsByDefault(datasetArg);
   const t = s.trim().toLowerCase();
   if (t === 'on' || t === 'true' || t === 'yes' || t === '1') return true;
   if (t === 'off' || t === 'false' || t === 'no' || t === '0') return false;
@@ -271,7 +273,7 @@ export async function runCommand(
     const tasks = int(v, 'tasks', 1);
     const given = str(v, 'task-sizes');
     if (tasks === undefined && given === undefined) throw new RunUsageError('Give --tasks K or --task-sizes m1,m2,….');
-    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes: given ? given.split(',').map((s) => Number(s.trim())) : undefined });
+    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes: intListArg(given, 'task-sizes') });
   } catch (e) {
     if (e instanceof OrderingError) throw new RunUsageError(e.message);
     throw e;
@@ -283,8 +285,9 @@ export async function runCommand(
   const base = {
     seed: int(v, 'seed', Number.MIN_SAFE_INTEGER) ?? 0,
     model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden } : { kind: 'cnn' as const },
-    epochs: int(v, 'epochs', 0),
-    firstTaskEpochs: int(v, 'first-epochs', 0),
+    // 0 epochs trains nothing and would report the untrained model's accuracy as a result (issue 16, item 9)
+    epochs: int(v, 'epochs', 1),
+    firstTaskEpochs: int(v, 'first-epochs', 1),
     lr: num(v, 'lr'),
     batchSize: int(v, 'batch-size', 1),
     augment: augmentFor(v, datasetArg),
@@ -294,7 +297,10 @@ export async function runCommand(
 
   const many = manyOrderings(v, classes, sizes);
   const planned = many ?? orderings(v, classes);
-  const configs = planned.map(({ order }) => ({ ...base, tasks: splitIntoTasks(order, sizes), strategy, strategyOptions: strategyOptions(v, strategy), probs: extras.probs }) as TrainRunConfig);
+  // the runs as every lab builds them (src/engine/run-config.ts): the flags' settings, then each ordering
+  const { seed, ...shared } = base;
+  const settings: RunSettings = { ...shared, strategyOptions: { [strategy]: strategyOptions(v, strategy) }, probs: extras.probs && { softmax: shared.head, ...extras.probs } };
+  const configs = planned.map(({ order }) => runConfigOf(settings, { tasks: splitIntoTasks(order, sizes), strategy, seed }));
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
   // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
   const fastArg = str(v, 'fast') ?? 'on';

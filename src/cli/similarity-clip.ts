@@ -12,7 +12,7 @@
  * matrix or embeddings) → MAE and Spearman ρ over pairs i < j, CSG of EDGE hard/easy (compare.ts).
  * F2's classes are aligned to F1's (or to --classes/--dataset when given) by name when the files name them.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { matrixToRows } from '../core/orderings/matrix';
 import { resolveTaskSizes } from '../core/orderings/task-sizes';
@@ -29,6 +29,7 @@ import {
   type WeightSource,
 } from '../engine/clip/text-embedder';
 import { UsageError, intArg, intListArg } from './args';
+import { readInput, writeOutput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -44,11 +45,7 @@ export function similarityClipOrCompare(v: Values, positionals: string[], classe
 }
 
 function readBytes(path: string, what: string): Uint8Array {
-  try {
-    return new Uint8Array(readFileSync(resolve(path)));
-  } catch (e) {
-    throw new UsageError(`Cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
+  return readInput(path, what);
 }
 
 function str(v: Values, key: string): string | undefined {
@@ -175,8 +172,8 @@ async function similarityFromClip(v: Values, classInput: () => CliClasses | unde
   });
   const outFile = str(v, 'out');
   if (outFile !== undefined) {
-    writeFileSync(resolve(outFile), out);
-    return JSON.stringify({ out: resolve(outFile), classes: classes.names.length, source: description });
+    const written = writeOutput(outFile, out);
+    return JSON.stringify({ out: written, classes: classes.names.length, source: description });
   }
   return out;
 }

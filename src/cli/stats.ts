@@ -10,8 +10,6 @@
  * Each F is a JSON file holding an array of finite numbers. Bad input (unreadable file, not JSON, not an array,
  * a non-number, too few values for a test, values all equal) is a UsageError: a clear message and exit code 2.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { boxcox } from '../core/stats/boxcox';
 import { estimateQuality, gaussianEstimate } from '../core/stats/estimate';
 import { ksNormal, KS_MIN_N } from '../core/stats/ks';
@@ -19,17 +17,13 @@ import { moments } from '../core/stats/moments';
 import { dagostinoPearson, NORMALTEST_MIN_N } from '../core/stats/normaltest';
 import { shapiroWilk, SHAPIRO_MIN_N } from '../core/stats/shapiro';
 import { UsageError } from './args';
+import { readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
 /** Read `--name F` as a JSON array of finite numbers. */
 export function readNumberArray(path: string, option: string): number[] {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`--${option}: cannot read "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
+  const text = readTextInput(path, `the --${option} file`);
   let data: unknown;
   try {
     data = JSON.parse(text);

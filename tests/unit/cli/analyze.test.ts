@@ -63,7 +63,7 @@ describe('cil-lab analyze', () => {
   });
   it('says what is missing', async () => {
     expect((await cli('analyze')).err).toMatch(/Give --results F/);
-    expect((await cli('analyze', '--results', 'nope.csv')).err).toMatch(/cannot read "nope.csv"/);
+    expect((await cli('analyze', '--results', 'nope.csv')).err).toMatch(/Cannot read the --results file "nope.csv": ENOENT/);
     const idx = await cli('analyze', '--results', `${FX}/small-pycil.log`);
     expect(idx.code).toBe(2);
     expect(idx.err).toMatch(/WordNet needs class names/);

@@ -83,7 +83,7 @@ describe('cil-lab similarity --source clip', () => {
   });
 
   it('bad folders, dtypes and prompts: exit 2 with what is wrong', async () => {
-    const missing = await cli('similarity', '--source', 'clip', '--model-path', join(tmp, 'nope'), '--classes', 'cat');
+    const missing = await cli('similarity', '--source', 'clip', '--model-path', join(tmp, 'nope'), '--classes', 'cat,dog');
     expect(missing.code).toBe(2);
     expect(missing.err).toBe(`cil-lab: --model-path: the folder ${join(tmp, 'nope')} does not exist.\n`);
     const noConfig = await cli('similarity', '--source', 'clip', '--model-path', 'tests/fixtures', '--classes', 'cat');

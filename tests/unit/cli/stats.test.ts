@@ -98,7 +98,7 @@ describe('cil-lab stats --values', () => {
     }
     const missing = await cli('stats', '--values', join(dir, 'nope.json'));
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/--values: cannot read ".*nope\.json": ENOENT/);
+    expect(missing.err).toMatch(/Cannot read the --values file ".*nope\.json": ENOENT/);
   });
 });
 
