@@ -19,13 +19,12 @@
 import { STRATEGY_OPTION_FILL, validateConfig, type ExperimentConfig } from '../../core/config/schema';
 import type { ScoreName } from '../../core/conformal/scores';
 import { PAPER_LR, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
+import { FORGETTING_CLASSES, isForgettingDataset, jobKey, presetDataset } from '../../core/forgetting/from-config';
 
 export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
 export type TrainBackend = ExperimentConfig['backend']['train'];
 
-export const FORGETTING_DATASETS: readonly ForgettingDataset[] = ['digits', 'fashion-mnist', 'emoji'];
-/** The page trains the first 10 classes of a dataset. */
-export const FORGETTING_CLASSES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+export { FORGETTING_CLASSES, FORGETTING_DATASETS, jobKey, presetDataset } from '../../core/forgetting/from-config';
 
 /** The page's controls. */
 export interface ForgettingInputs {
@@ -106,7 +105,6 @@ export function orderingKindOf(tasks: readonly (readonly number[])[], protocol: 
   return 'manual';
 }
 
-const isForgettingDataset = (id: string): id is ForgettingDataset => (FORGETTING_DATASETS as readonly string[]).includes(id);
 const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
@@ -216,35 +214,12 @@ export function foldForgettingInputs(config: ExperimentConfig, s: ForgettingInpu
   return at;
 }
 
-/** What determines a run's numbers (not its labels): two jobs with the same key train the same run. */
-export function jobKey(j: ForgettingJob): string {
-  return JSON.stringify({
-    dataset: j.dataset,
-    tasks: orderingKey(j.tasks),
-    strategy: j.strategy,
-    ewc: j.strategy === 'ewc' ? [j.ewcMode, j.ewcLambda] : null,
-    lr: j.lr,
-    epochs: [j.firstTaskEpochs, j.epochs],
-    calibrationRatio: j.calibrationRatio,
-    head: j.head,
-    hidden: j.hidden,
-    batchSize: j.batchSize,
-    data: [j.trainPerClass, j.testPerClass],
-    seed: j.seed,
-  });
-}
-
 /** A stored run, as far as matching needs it. */
 export interface StoredRunRef {
   id: string;
   group: string;
   preset: string | null;
   job: ForgettingJob;
-}
-
-/** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
-export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
-  return preset === 'digits' ? 'digits' : preset === 'fashion' ? 'fashion-mnist' : chosen;
 }
 
 /**
