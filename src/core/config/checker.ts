@@ -5,7 +5,7 @@
  *
  * Layering: pure TS, imports only src/core.
  */
-import { CONFIG_LIMITS } from './defaults';
+import { CONFIG_LIMITS } from './limits';
 import type { ConfigIssue, FileRef } from './types';
 
 export const UINT32_MAX = 2 ** 32 - 1;

@@ -1,6 +1,6 @@
 /**
  * The v1 fill-ins (frozen: see the compatibility rule at the top of schema.ts, and where each one comes from), the
- * tables of built-in datasets and strategy options, and the limits every size in a config is checked against.
+ * tables of built-in datasets and strategy options (the bounds on sizes are in limits.ts).
  *
  * Layering: pure TS, imports only src/core (the engine's and data layer's tables are mirrored, not imported).
  */
@@ -26,21 +26,27 @@ import type {
   UiConfig,
 } from './types';
 
-/** Image datasets (mirror src/data/registry.ts BUILTIN_DATASETS) and name-only lists; value = class list id. */
-const DATASET_TABLE: Record<BuiltinDatasetRef, { classList: BuiltinClassListId; images: boolean }> = {
-  'fashion-mnist': { classList: 'fashion-mnist', images: true },
-  digits: { classList: 'mnist', images: true },
-  emoji: { classList: 'emoji', images: true },
-  cifar10: { classList: 'cifar10', images: false },
-  cifar100: { classList: 'cifar100', images: false },
-  mnist: { classList: 'mnist', images: false },
-  cub200: { classList: 'cub200', images: false },
-  'imagenet-r': { classList: 'imagenet-r', images: false },
+/** Image datasets (mirror src/data/registry.ts BUILTIN_DATASETS) and name-only lists: class list id, and image shape [height, width, channels] (null: names only). */
+type ImageShape = readonly [height: number, width: number, channels: number];
+const DATASET_TABLE: Record<BuiltinDatasetRef, { classList: BuiltinClassListId; images: ImageShape | null }> = {
+  'fashion-mnist': { classList: 'fashion-mnist', images: [28, 28, 1] },
+  digits: { classList: 'mnist', images: [8, 8, 1] },
+  emoji: { classList: 'emoji', images: [32, 32, 3] },
+  cifar10: { classList: 'cifar10', images: null },
+  cifar100: { classList: 'cifar100', images: null },
+  mnist: { classList: 'mnist', images: null },
+  cub200: { classList: 'cub200', images: null },
+  'imagenet-r': { classList: 'imagenet-r', images: null },
 };
 export const BUILTIN_DATASET_REFS = Object.keys(DATASET_TABLE) as BuiltinDatasetRef[];
 
 /** Which built-in datasets have images (can be trained on). */
 export function datasetHasImages(id: BuiltinDatasetRef): boolean {
+  return DATASET_TABLE[id].images !== null;
+}
+
+/** A built-in image dataset's image shape [height, width, channels]; null for a list of class names only. */
+export function datasetImageShape(id: BuiltinDatasetRef): ImageShape | null {
   return DATASET_TABLE[id].images;
 }
 
@@ -103,16 +109,4 @@ export const V1_FILL = {
   forgetting: { preset: null } as ForgettingConfig,
   backend: { train: 'auto', embed: 'auto' } as BackendConfig,
   ui: { teaching: false, hiddenControls: [], selectedOrdering: null, accuracy: 'final' } as UiConfig,
-} as const;
-
-/** Limits that keep a config (and a hostile link) within what a browser tab can do. */
-export const CONFIG_LIMITS = {
-  classes: 1000,
-  classNameLength: 200,
-  seeds: 100,
-  rsSeeds: 1000,
-  hiddenLayers: 8,
-  width: 4096,
-  epochs: 1000,
-  textLength: 2000,
 } as const;

@@ -34,7 +34,8 @@
  *
  * ─── Where things are ──────────────────────────────────────────────────────────────────────────────────────
  * types.ts           the ExperimentConfig type and its parts, ConfigIssue, ConfigError
- * defaults.ts        V1_FILL, STRATEGY_OPTION_FILL, the built-in dataset table, CONFIG_LIMITS
+ * defaults.ts        V1_FILL, STRATEGY_OPTION_FILL, the built-in dataset table
+ * limits.ts          CONFIG_LIMITS: the bound on every size, what this machine can serve, and how it was measured
  * checker.ts         the Checker every section uses (numbers, choices, lists, seeds, file references)
  * sections/*.ts      the checkers of the top-level fields, a file per lab or topic; sections/index.ts lists
  *                    them in check order
@@ -57,7 +58,7 @@
  *      (e.g. `before.config.classes`, `before.clean('taskSizes')`); rules that need later sections go in an
  *      optional `crossCheck(c, config, checked)`, run once every section is checked.
  *    - Every size it can ask for (counts, sample sizes, lengths, widths) gets a bound in CONFIG_LIMITS
- *      (defaults.ts) that this machine can serve, checked there, with a message that names the bound.
+ *      (limits.ts) that this machine can serve, checked there, with a message that names the bound.
  * 2. One line in the SECTIONS list (sections/index.ts), `time: timeSection,` after the sections it reads, and
  *    the field in ExperimentConfig (types.ts), `time: TimeConfig;` (import the type from sections/time.ts).
  *    The list is typed against ExperimentConfig, so the compiler rejects either one without the other; the
@@ -72,7 +73,8 @@
  */
 
 export * from './types';
-export { BUILTIN_DATASET_REFS, CONFIG_LIMITS, STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetClassListId, datasetHasImages } from './defaults';
+export { BUILTIN_DATASET_REFS, STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetClassListId, datasetHasImages, datasetImageShape } from './defaults';
+export { CONFIG_LIMITS, distributionSampleLimit, modelSize } from './limits';
 export { assertValidConfig, defaultConfig, formatIssues, validateConfig } from './validate';
 export { canonicalJson, compactConfig } from './canonical';
 export { experimentClassNames, protocolOptionsOf, trainingOptionsOf } from './derived';

@@ -4,6 +4,7 @@
  */
 import { Checker, show } from '../checker';
 import { V1_FILL } from '../defaults';
+import { CONFIG_LIMITS } from '../limits';
 import type { BackendConfig, UiConfig } from '../types';
 import type { ConfigSection } from './section';
 
@@ -14,7 +15,7 @@ function uiOf(c: Checker, v: unknown, classes: number[], taskSizes: number[], ch
   const o = c.object(v, 'ui', ['teaching', 'hiddenControls', 'selectedOrdering', 'accuracy']);
   let hiddenControls: string[] = [];
   if (o.hiddenControls !== undefined) {
-    const arr = c.array(o.hiddenControls, 'ui.hiddenControls', 0, 100);
+    const arr = c.array(o.hiddenControls, 'ui.hiddenControls', 0, CONFIG_LIMITS.hiddenControls);
     if (arr) {
       const before = c.errors.length;
       const seen = new Set<string>();
@@ -30,7 +31,7 @@ function uiOf(c: Checker, v: unknown, classes: number[], taskSizes: number[], ch
   if (o.selectedOrdering !== undefined && o.selectedOrdering !== null) {
     const key = o.selectedOrdering;
     const path = 'ui.selectedOrdering';
-    if (typeof key !== 'string' || key.length > 20_000 || !/^\d+(,\d+)*(\|\d+(,\d+)*)*$/.test(key)) {
+    if (typeof key !== 'string' || key.length > CONFIG_LIMITS.orderingKeyLength || !/^\d+(,\d+)*(\|\d+(,\d+)*)*$/.test(key)) {
       c.error(path, `Must be an ordering key like "0,3|1,5|2,4" (tasks separated by |), or null; got ${show(key)}.`);
     } else {
       const tasks = key.split('|').map((t) => t.split(',').map(Number).sort((a, b) => a - b));

@@ -6,7 +6,8 @@
 import { getClassList } from '../../classes/builtin';
 import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
-import { BUILTIN_DATASET_REFS, CONFIG_LIMITS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
+import { BUILTIN_DATASET_REFS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
+import { CONFIG_LIMITS } from '../limits';
 import { LAB_IDS, LAB_NAMES, TRAINING_LABS, type BuiltinDatasetRef, type DatasetConfig, type FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
 

@@ -4,6 +4,7 @@
  */
 import { list, show, suggestion } from '../checker';
 import { V1_FILL } from '../defaults';
+import { CONFIG_LIMITS } from '../limits';
 import { FORGETTING_PRESET_IDS, type ConformalConfig, type ForgettingConfig, type ForgettingPresetId } from '../types';
 import type { ConfigSection } from './section';
 
@@ -17,7 +18,7 @@ export const conformalSection: ConfigSection<'conformal'> = {
       score: c.choice(cf.score, 'conformal.score', ['aps', 'lac', 'raps'] as const, V1_FILL.conformal.score),
       raps: {
         lambda: c.num(r.lambda, 'conformal.raps.lambda', { min: 0, max: 100 }, V1_FILL.conformal.raps.lambda),
-        kReg: c.int(r.kReg, 'conformal.raps.kReg', 0, 100_000, V1_FILL.conformal.raps.kReg),
+        kReg: c.int(r.kReg, 'conformal.raps.kReg', 0, CONFIG_LIMITS.kReg, V1_FILL.conformal.raps.kReg),
       },
       softmax: c.choice(cf.softmax, 'conformal.softmax', ['seen', 'all'] as const, V1_FILL.conformal.softmax),
     };

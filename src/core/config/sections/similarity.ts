@@ -5,7 +5,8 @@
  */
 import { validateTemplate, type PromptSpec } from '../../similarity/prompts';
 import { Checker, fileRef, isPlainObject, join, reuploadWarning, show } from '../checker';
-import { CONFIG_LIMITS, DEFAULT_CLIP_MODEL, V1_FILL } from '../defaults';
+import { DEFAULT_CLIP_MODEL, V1_FILL } from '../defaults';
+import { CONFIG_LIMITS } from '../limits';
 import type { ClipWeightSource, SimilarityConfig } from '../types';
 import type { ConfigSection } from './section';
 

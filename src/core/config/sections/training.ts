@@ -3,23 +3,25 @@
  * hyper-parameters, the training loop, how much data, and the training seeds (docs/science.md appendix A).
  */
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
-import { CONFIG_LIMITS, STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL } from '../defaults';
-import type { DataConfig, ModelConfig, StrategyId, StrategySetting, TrainingConfig } from '../types';
+import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
+import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
+import { TRAINING_LABS, type DataConfig, type ExperimentConfig, type ModelConfig, type StrategyId, type StrategySetting, type TrainingConfig } from '../types';
+import type { Checked } from './section';
 import type { ConfigSection } from './section';
 
 /** How each strategy option is checked (the engine's rules in strategies/index.ts, plus T > 0). */
 const OPTION_RULES: Record<string, { int?: boolean; min: number; max: number; exclusiveMin?: boolean; choices?: readonly string[] }> = {
   lambda: { min: 0, max: 1e12 },
   mode: { min: 0, max: 0, choices: ['single', 'multi'] },
-  fisherSamples: { int: true, min: 1, max: 1_000_000 },
+  fisherSamples: { int: true, min: 1, max: CONFIG_LIMITS.strategyExamples },
   alpha: { min: 0, max: 1e6 },
   temperature: { min: 0, max: 1e6, exclusiveMin: true },
   c: { min: 0, max: 1e12 },
   xi: { min: 0, max: 1e6 },
-  memory: { int: true, min: 1, max: 1_000_000 },
+  memory: { int: true, min: 1, max: CONFIG_LIMITS.strategyExamples },
   selection: { min: 0, max: 0, choices: ['reservoir', 'herding'] },
   distillWeight: { min: 0, max: 1e6 },
-  sampleSize: { int: true, min: 1, max: 1_000_000 },
+  sampleSize: { int: true, min: 1, max: CONFIG_LIMITS.strategyExamples },
 };
 
 function modelOf(c: Checker, v: unknown): ModelConfig {
@@ -121,22 +123,51 @@ function trainingOf(c: Checker, v: unknown): TrainingConfig {
     epochs,
     firstTaskEpochs: c.int(o.firstTaskEpochs, 'training.firstTaskEpochs', 0, CONFIG_LIMITS.epochs, epochs),
     lr: c.num(o.lr, 'training.lr', { min: 0, max: 10, exclusiveMin: true }, f.lr),
-    batchSize: c.int(o.batchSize, 'training.batchSize', 1, 65_536, f.batchSize),
+    batchSize: c.int(o.batchSize, 'training.batchSize', 1, CONFIG_LIMITS.batchSize, f.batchSize),
     optimiser,
     head: c.choice(o.head, 'training.head', ['seen', 'all'] as const, f.head),
   };
 }
 
+/**
+ * The model's weights and a training batch's activations must fit in the tab (limits.ts). Checked in the labs that
+ * train, on built-in image datasets (an uploaded dataset's image size is known only once it is loaded).
+ */
+function checkModelFits(c: Checker, { lab, dataset, classes, model, training, data }: ExperimentConfig, checked: Checked): void {
+  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom') return;
+  const shape = datasetImageShape(dataset.id);
+  if (!shape || !(['dataset', 'classes', 'model', 'training', 'data'] as const).every((k) => checked.clean(k))) return;
+  const { parameters, activations } = modelSize(model, shape, classes.length);
+  const image = `${shape[0]}×${shape[1]}×${shape[2]}`;
+  if (parameters > CONFIG_LIMITS.parameters) {
+    c.error(
+      'model',
+      `A model can have at most ${grouped(CONFIG_LIMITS.parameters)} weights to train in the tab (training keeps the weights, their gradients, Adam's two moments and a strategy's copies); ` +
+        `this ${model.kind === 'mlp' ? 'MLP' : 'CNN'} on ${image} images with ${classes.length} outputs has ${grouped(parameters)}: use fewer or narrower layers.`,
+    );
+  }
+  // A batch never holds more images than the experiment trains on (every class's, at most: joint training, replay).
+  const images = data.trainPerClass === null ? training.batchSize : Math.min(training.batchSize, data.trainPerClass * classes.length);
+  const values = images * activations;
+  if (values > CONFIG_LIMITS.batchActivations) {
+    c.error(
+      'training.batchSize',
+      `A training batch can make at most ${grouped(CONFIG_LIMITS.batchActivations)} values on its way through the model (they and their gradients are kept for the backward pass); ` +
+        `this model makes ${grouped(activations)} per ${image} image, so the batch can have at most ${grouped(Math.floor(CONFIG_LIMITS.batchActivations / activations))} images; got ${training.batchSize}.`,
+    );
+  }
+}
+
 export const modelSection: ConfigSection<'model'> = { check: modelOf };
 export const strategiesSection: ConfigSection<'strategies'> = { check: strategiesOf };
-export const trainingSection: ConfigSection<'training'> = { check: trainingOf };
+export const trainingSection: ConfigSection<'training'> = { check: trainingOf, crossCheck: checkModelFits };
 
 export const dataSection: ConfigSection<'data'> = {
   check(c, v): DataConfig {
     const d = c.object(v, 'data', ['trainPerClass', 'testPerClass']);
     return {
-      trainPerClass: c.intOrNull(d.trainPerClass, 'data.trainPerClass', 1, 1_000_000, V1_FILL.data.trainPerClass),
-      testPerClass: c.intOrNull(d.testPerClass, 'data.testPerClass', 1, 1_000_000, V1_FILL.data.testPerClass),
+      trainPerClass: c.intOrNull(d.trainPerClass, 'data.trainPerClass', 1, CONFIG_LIMITS.perClass, V1_FILL.data.trainPerClass),
+      testPerClass: c.intOrNull(d.testPerClass, 'data.testPerClass', 1, CONFIG_LIMITS.perClass, V1_FILL.data.testPerClass),
     };
   },
 };
