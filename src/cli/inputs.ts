@@ -17,7 +17,7 @@ type Values = Record<string, string | boolean | undefined>;
 /** Largest input file read (similarity matrices and embeddings, class lists, configs, results): 256 MiB. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
-const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
+const sizeText = (n: number) => (n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : `${n} bytes`);
 
 /**
  * The bytes of a regular file, at most `maxBytes`. Refuses devices, fifos, sockets and folders (`/dev/zero` would
@@ -36,7 +36,7 @@ export function readInput(path: string, what: string, maxBytes = MAX_INPUT_BYTES
       const kind = st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a pipe' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
       throw new UsageError(`Cannot read ${what} "${path}": it is ${kind}; give a regular file.`);
     }
-    const tooBig = () => new UsageError(`Cannot read ${what} "${path}": it is larger than ${mib(maxBytes)}, the most cil-lab reads from one file.`);
+    const tooBig = () => new UsageError(`Cannot read ${what} "${path}": it is larger than ${sizeText(maxBytes)}, the most cil-lab reads from one file.`);
     if (st.size > maxBytes) throw tooBig();
     const chunks: Uint8Array[] = [];
     let total = 0;
@@ -159,6 +159,7 @@ export function similaritySpec(source: string, classes: ClassInput): SimilarityS
   if (source === 'wordnet') return { kind: 'wordnet', pins: classes.pins };
   if (source.startsWith('file:')) {
     const path = source.slice(5);
+    if (path.trim() === '') throw new UsageError('--similarity file:PATH needs the path of the file after "file:".');
     return { kind: 'upload', fileName: path, bytes: readInput(path, 'the similarity file') };
   }
   throw new UsageError(`Unknown similarity source "${source}": use wordnet or file:PATH.`);

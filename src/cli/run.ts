@@ -133,6 +133,7 @@ async function loadUserData(path: string, notes: string[]): Promise<ImageDataset
   for (const f of files) {
     if ((await stat(f)).isFile()) named.push({ name: basename(f), bytes: new Uint8Array(await readFile(f)) });
   }
+  if (named.length === 0) throw new RunUsageError(`--dataset "${path}" is not a regular file, nor a folder holding dataset files (IDX or CIFAR).`);
   if (named.some((f) => /\.zip$/i.test(f.name))) {
     throw new RunUsageError('A .zip of images needs an image decoder, which the command line does not have: load it in the app, or give IDX or CIFAR files.');
   }

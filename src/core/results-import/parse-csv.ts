@@ -1,5 +1,6 @@
 /**
- * CSV (or tab-separated) results: a header row, then one run per line (parsed with d3-dsv).
+ * CSV (or tab- or semicolon-separated) results: a header row, then one run per line (read by formats/csv.ts, the
+ * project's one CSV reader, on d3-dsv).
  *
  *   method,order,final_accuracy,aia,seed
  *   ewc,"3 1 | 0 2 | 5 4",71.2,80.4,0
@@ -14,9 +15,9 @@
  *   matrix          matrix | matrix_json | accuracy_matrix   (R as JSON, e.g. "[[0.9,0],[0.6,0.8]]")
  * Either a final-accuracy or a matrix column is required. Line numbers are the file's physical lines (a quoted
  * cell may span lines; the row is then numbered by its first line). Blank lines and lines starting with "#" are
- * skipped.
+ * skipped. A quote that is never closed is reported on the line where it opens.
  */
-import { csvParseRows, dsvFormat, tsvParseRows } from 'd3-dsv';
+import { readDelimited } from '../formats/csv';
 import { parseOrderText } from './parse-order';
 import type { ParsedFile, RawRow } from './types';
 
@@ -31,34 +32,15 @@ const COLUMNS = {
 
 const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
-/** Physical lines grouped into records (a quoted cell may contain a newline). */
-function records(text: string): { line: number; text: string }[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
-  const out: { line: number; text: string }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let rec = lines[i];
-    const start = i + 1;
-    while ((rec.match(/"/g)?.length ?? 0) % 2 === 1 && i + 1 < lines.length) rec += `\n${lines[++i]}`;
-    out.push({ line: start, text: rec });
-  }
-  return out;
-}
-
 export function parseCsv(text: string, knownNames: readonly string[] = []): ParsedFile {
-  const recs = records(text).filter((r) => r.text.trim() !== '' && !r.text.trimStart().startsWith('#'));
+  const { delimiter, records: recs } = readDelimited(text);
   const file: ParsedFile = { format: 'csv', rows: [], problems: [], notes: [] };
   if (recs.length === 0) {
     file.problems.push({ where: 'the file', line: 0, reason: 'the file is empty' });
     return file;
   }
-  const head = recs[0].text;
-  const parseRow: (s: string) => string[] = head.includes('\t')
-    ? (s) => tsvParseRows(s)[0] ?? []
-    : head.includes(';') && !head.includes(',')
-      ? (s) => dsvFormat(';').parseRows(s)[0] ?? []
-      : (s) => csvParseRows(s)[0] ?? [];
-  if (head.includes('\t')) file.notes.push('tab-separated');
-  const header = parseRow(head).map(norm);
+  if (delimiter === '\t') file.notes.push('tab-separated');
+  const header = recs[0].cells.map(norm);
   const col = (names: readonly string[]) => {
     for (const n of names) {
       const i = header.indexOf(n);
@@ -74,13 +56,18 @@ export function parseCsv(text: string, knownNames: readonly string[] = []): Pars
     file.problems.push({
       where: `line ${recs[0].line}`,
       line: recs[0].line,
-      reason: `the header (${header.join(', ') || 'empty'}) has no ${missing}; expected columns: method, order, final_accuracy [, aia] [, seed] [, matrix]`,
+      reason: `the header (${header.join(', ') || 'empty'}) lacks ${missing}; expected columns: method, order, final_accuracy [, aia] [, seed] [, matrix]`,
     });
     return file;
   }
   for (const rec of recs.slice(1)) {
-    const cells = parseRow(rec.text);
+    const { cells } = rec;
     const where = `line ${rec.line}`;
+    if (rec.quoteError) {
+      const reason = rec.quoteError === 'unterminated' ? 'a quote (") opens here and is never closed' : 'a quoted cell goes on after its closing quote (")';
+      file.problems.push({ where, line: rec.line, reason });
+      continue;
+    }
     const cell = (i: number) => (i >= 0 && i < cells.length ? cells[i] : undefined);
     const orderText = cell(at.order);
     if (orderText === undefined || orderText.trim() === '') {

@@ -86,12 +86,12 @@ describe('cil-lab similarity --source clip', () => {
     const missing = await cli('similarity', '--source', 'clip', '--model-path', join(tmp, 'nope'), '--classes', 'cat,dog');
     expect(missing.code).toBe(2);
     expect(missing.err).toBe(`cil-lab: --model-path: the folder ${join(tmp, 'nope')} does not exist.\n`);
-    const noConfig = await cli('similarity', '--source', 'clip', '--model-path', 'tests/fixtures', '--classes', 'cat');
+    const noConfig = await cli('similarity', '--source', 'clip', '--model-path', 'tests/fixtures', '--classes', 'cat,dog');
     expect(noConfig.code).toBe(2);
     expect(noConfig.err).toMatch(/holds no config\.json\. Give the model folder itself .* or the folder above it together with --model-id ORG\/NAME\./);
-    const dtype = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'cat', '--dtype', 'fp16');
+    const dtype = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'cat,dog', '--dtype', 'fp16');
     expect(dtype.err).toBe('cil-lab: Unknown --dtype "fp16": use q8 or fp32.\n');
-    const prompt = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'cat', '--prompt', 'a photo of a {} and {}');
+    const prompt = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'cat,dog', '--prompt', 'a photo of a {} and {}');
     expect(prompt.code).toBe(2);
     expect(prompt.err).toBe('cil-lab: --prompt: The prompt template "a photo of a {} and {}" has 2 {}; it needs exactly one, where the class name goes.\n');
     const noClasses = await cli('similarity', '--source', 'clip', '--model-path', MODEL);

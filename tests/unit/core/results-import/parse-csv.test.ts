@@ -21,7 +21,7 @@ describe('parseCsv', () => {
     expect(g.rows.map((r) => r.line)).toEqual([2, 4]);
   });
   it('rejects a header without order or accuracy, and rows without an order', () => {
-    expect(parseCsv('a,b\n1,2\n').problems[0].reason).toMatch(/has no an order column.*and an accuracy column/);
+    expect(parseCsv('a,b\n1,2\n').problems[0].reason).toMatch(/lacks an order column.*and an accuracy column/);
     const f = parseCsv('method,order,final_accuracy\newc,,0.5\newc,[1,,0.5\n');
     expect(f.problems.map((p) => [p.line, p.reason])).toEqual([
       [2, 'the order is missing'],
