@@ -1,0 +1,78 @@
+/// <reference lib="webworker" />
+/**
+ * The Open-world lab's worker: a thin comlink facade over src/engine/ood. It fetches the built-in datasets the
+ * settings need (kept for the next run), runs `runOpenWorld` one run at a time, sends each finished step back through
+ * a callback proxy (the lab draws it at once), and exposes pause / resume / cancel of the run in flight.
+ */
+import * as Comlink from 'comlink';
+import type { OpenWorldSettings } from '../core/ood/config';
+import { loadBuiltinDataset } from '../data/registry';
+import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent } from '../engine/index';
+import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
+import { runOpenWorld, type OpenWorldResult, type OpenWorldStep } from '../engine/ood/run';
+
+setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
+
+async function fetchBytes(path: string): Promise<Uint8Array> {
+  const res = await fetch(import.meta.env.BASE_URL + path);
+  if (!res.ok) throw new Error(`cannot read ${path}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+const cache = new Map<string, ImageDataset>();
+let control: RunControl | null = null;
+
+export type OodStepFn = (step: OpenWorldStep) => void;
+export type OodActivityFn = (a: { phase: 'train'; progress: ProgressEvent } | { phase: 'detector'; step: number; detector: string }) => void;
+/** What the lab keeps of a finished run (the training result without its recorded softmax outputs). */
+export type OodRunResult = Omit<OpenWorldResult, 'train'> & { train: Omit<OpenWorldResult['train'], 'probs'> };
+
+const release = (cb: unknown): void => (cb as Partial<Record<typeof Comlink.releaseProxy, () => void>> | undefined)?.[Comlink.releaseProxy]?.();
+
+const api = {
+  async selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
+    return selectBackend(preferred);
+  },
+  async run(settings: OpenWorldSettings, onStep: OodStepFn, onActivity?: OodActivityFn): Promise<OodRunResult> {
+    control?.cancel();
+    const mine = new RunControl();
+    control = mine;
+    try {
+      for (const id of datasetsNeeded(settings)) {
+        if (!cache.has(id)) cache.set(id, fromDecodedDataset(await loadBuiltinDataset(id, fetchBytes)));
+      }
+      const { dataset, config } = openWorldInput(settings, (id) => cache.get(id) as ImageDataset);
+      let lastProgress = 0;
+      const r = await runOpenWorld(dataset, config, {
+        control: mine,
+        onStep: (s) => onStep(s),
+        onProgress: (p) => {
+          const now = performance.now();
+          if (now - lastProgress > 250) {
+            lastProgress = now;
+            onActivity?.({ phase: 'train', progress: p });
+          }
+        },
+        onDetector: (e) => onActivity?.({ phase: 'detector', step: e.step, detector: e.detector }),
+      });
+      const { probs: _probs, ...train } = r.train;
+      return { ...r, train };
+    } finally {
+      if (control === mine) control = null;
+      release(onStep);
+      release(onActivity);
+    }
+  },
+  pause(): void {
+    control?.pause();
+  },
+  resume(): void {
+    control?.resume();
+  },
+  cancel(): void {
+    control?.cancel();
+  },
+};
+
+export type OodWorkerApi = typeof api;
+Comlink.expose(api);
