@@ -213,6 +213,46 @@ export function groundTruthRunHash(config: ExperimentConfig): string {
   return configHash(groundTruthRunConfig(config));
 }
 
+/**
+ * What determines one run's result (issue 16, item 16): the dataset and its subsets, the classes and tasks (the
+ * run's ordering covers them), the model, the training and the run's own strategy with its options; the ordering and
+ * the seed are the rest of the run's store key. Not the other strategies chosen, the budget, the sample seed, the
+ * similarity, the RS seeds nor the training seeds: they choose which runs are trained, not what a run gives. So a
+ * strategy added to a finished ground truth (or a larger budget) finds the stored runs of the others.
+ */
+function runDeterminingConfig(config: ExperimentConfig, strategies: StrategySetting[]): ExperimentConfig {
+  const c = structuredClone(config);
+  return { ...defaultConfig(), lab: 'ground-truth', dataset: c.dataset, classes: c.classes, taskSizes: c.taskSizes, model: c.model, training: c.training, data: c.data, strategies: structuredClone(strategies) };
+}
+
+/** The store key of the runs of one strategy (with its options, as the config sets them) of an experiment. */
+export function groundTruthStrategyHash(config: ExperimentConfig, strategy: string): string {
+  const setting = config.strategies.find((s) => s.id === strategy);
+  if (!setting) throw new Error(`The experiment has no strategy "${strategy}".`);
+  return configHash(runDeterminingConfig(config, [setting]));
+}
+
+/** The keys of an experiment's stored runs (services/results-store.ts; ./run-store.ts reads and writes by them). */
+export interface GroundTruthRunKeys {
+  /**
+   * The experiment's key (`groundTruthRunHash`): the runner's and the page's handle on its runs. Runs were stored
+   * under it before issue 16 (so it changed with the list of strategies); they are still read.
+   */
+  experiment: string;
+  /** each strategy's key (`groundTruthStrategyHash`) */
+  strategies: Record<string, string>;
+  /** imported runs of a method that is none of the experiment's strategies ("der", "memo"): the training part only */
+  imported: string;
+}
+
+export function groundTruthRunKeys(config: ExperimentConfig): GroundTruthRunKeys {
+  return {
+    experiment: groundTruthRunHash(config),
+    strategies: Object.fromEntries(config.strategies.map((s) => [s.id, groundTruthStrategyHash(config, s.id)])),
+    imported: `${configHash(runDeterminingConfig(config, defaultConfig().strategies))}:imported`,
+  };
+}
+
 /** The experiment's WordNet pins by class name ({} when its similarity is not WordNet). */
 export function wordnetPinsOf(config: ExperimentConfig): Record<string, string> {
   return config.similarity.kind === 'wordnet' ? { ...config.similarity.pins } : {};
