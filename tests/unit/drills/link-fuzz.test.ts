@@ -11,18 +11,13 @@ import LZString from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultConfig, validateConfig } from '../../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash, fromBase64Url, toBase64Url } from '../../../src/core/config/url-codec';
+import { createDefaultRng } from '../../../src/core/random/default-rng';
 
-/** mulberry32: the same mutations on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** numpy's default_rng (PCG64): the same mutations on every run. */
+const rng = (seed: number) => {
+  const g = createDefaultRng(seed);
+  return () => g.random();
+};
 
 const BASES: unknown[] = [
   {},
