@@ -3,7 +3,8 @@
  * - an edited Orderings experiment, shared and opened in a new page, comes back with the same inputs and the same
  *   orderings and S values; editing never adds history entries;
  * - a malformed link and a link from a newer version say what is wrong and leave the page working;
- * - a link that refers to an uploaded file asks for it again, and runs once the same file is given;
+ * - a link that refers to an uploaded file asks for it again, and runs once the same file is given; until then the
+ *   previous experiment's results are marked as such and cannot be exported (issue 16 item 3);
  * - teaching mode (`?teach` or the header toggle) renders the base type at ≥ 18 px and folds the left panel;
  * - the "What exactly ran" panel shows the config, its hash and the versions, and downloads the config file;
  * - a chart's ⤓ menu downloads an SVG that parses as XML, a PNG (2×, PNG signature) and a CSV.
@@ -199,6 +200,45 @@ test('a link that refers to an uploaded similarity file asks for it, and runs on
     return doc.querySelector('parsererror') ? -1 : doc.querySelectorAll('rect.cell').length;
   }, text);
   expect(cells).toBe(36);
+});
+
+test('a link whose upload is not loaded marks the previous experiment’s results as such: no export, no CLI command, |Ω| of the inputs', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const cifar = defaultConfig();
+  cifar.dataset = { id: 'cifar10' };
+  cifar.classes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  cifar.taskSizes = [2, 2, 2, 2, 2];
+  await page.goto(`/${encodeConfigToHash(cifar)}`);
+  await expect(page.getByTestId('omega')).toHaveAttribute('data-exact', '113400');
+  const results = page.getByTestId('orderings-results');
+  await expect(results).toHaveAttribute('data-status', 'current');
+  await expect(page.getByTestId('stale-results')).toHaveCount(0);
+
+  // 6 classes in 3 tasks, similarity from an upload this page does not have
+  const bytes = readFileSync('tests/fixtures/cli/sim6.json');
+  const linked = defaultConfig();
+  linked.dataset = { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck', 'apple', 'pear'], images: null };
+  linked.similarity = { kind: 'upload', file: { name: 'sim6.json', contentHash: contentHash(new Uint8Array(bytes)) } };
+  await page.evaluate((h) => (location.hash = h), encodeConfigToHash(linked));
+  await expect(page.getByTestId('upload-missing')).toBeVisible();
+  const stale = page.getByTestId('stale-results');
+  await expect(stale).toContainText('previous inputs’ (CIFAR-10, 10 classes in 5 tasks, WordNet)');
+  await expect(stale).toContainText('sim6.json is not loaded');
+  await expect(results).toHaveAttribute('data-status', 'stale');
+  await expect(page.getByTestId('n')).toHaveText('6');
+  await expect(page.getByTestId('omega')).toHaveAttribute('data-exact', '90'); // the inputs' |Ω|, not the old result's
+  await expect(page.getByTestId('orderings-export-button')).toBeDisabled();
+  await expect(results).toHaveJSProperty('inert', true); // no chart export, no hover on the old numbers
+  await page.screenshot({ path: 'test-results/screenshots/share-stale-results.png', fullPage: true });
+
+  // the file given: the results are the linked experiment's, and export again
+  await page.getByTestId('upload').setInputFiles('tests/fixtures/cli/sim6.json');
+  await expect(results).toHaveAttribute('data-status', 'current');
+  await expect(stale).toHaveCount(0);
+  await expect(page.getByTestId('similarity-description')).toContainText('sim6.json');
+  await expect(page.getByTestId('orderings-export-button')).toBeEnabled();
+  expect(errors).toEqual([]);
 });
 
 test('teaching mode: ?teach or the header toggle, 18 px base type, the left panel folded to the essentials', async ({ page }) => {

@@ -1,4 +1,10 @@
-/** Parsing the Orderings page's free-text inputs (pure; tested without a browser). */
+/**
+ * The Orderings page's inputs, resolved from its controls: each problem becomes a message shown next to the control
+ * that caused it (pure; tests/unit/ui/orderings-inputs.test.ts). OrderingsPage.svelte derives its inputs with these.
+ */
+import type { ClassList } from '../../core/classes/builtin';
+import { parseClassNames, validateClassNames } from '../../core/classes/validate';
+import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 
 /** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in 0..2^32−1 (numpy's accepted range). */
 export function parseSeeds(text: string): number[] {
@@ -10,4 +16,51 @@ export function parseSeeds(text: string): number[] {
     }
     return Number(p);
   });
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The class list of the experiment: a built-in list's selected classes (in label order), or the custom names. */
+export interface ClassesInput {
+  names: string[];
+  /** WordNet synset per class (a built-in list's pins, or the config's pins for custom names); undefined: none. */
+  pins: (string | undefined)[] | undefined;
+  error: string;
+}
+
+/** The classes for a built-in `list` (its `selected` indices) or, without a list, the custom names' text. */
+export function resolveClasses(list: ClassList | undefined, selected: readonly number[], customText: string, pinned: Record<string, string>): ClassesInput {
+  try {
+    const hasPins = Object.keys(pinned).length > 0;
+    if (!list) {
+      const names = validateClassNames(parseClassNames(customText));
+      return { names, pins: hasPins ? names.map((n) => pinned[n]) : undefined, error: '' };
+    }
+    const idx = [...selected].sort((a, b) => a - b);
+    if (idx.length < 2) return { names: [], pins: undefined, error: 'Select at least two classes.' };
+    return { names: idx.map((i) => list.classes[i]), pins: idx.map((i) => pinned[list.classes[i]] ?? list.synsets[i]), error: '' };
+  } catch (e) {
+    return { names: [], pins: undefined, error: message(e) };
+  }
+}
+
+/** Task sizes for `n` classes: `tasks` equal tasks, or the explicit sizes typed ("3,2,1"). */
+export function resolveSizes(n: number, tasks: number, sizesText: string): { sizes: number[]; error: string } {
+  if (n === 0) return { sizes: [], error: '' };
+  try {
+    const explicit = sizesText.trim() ? parseTaskSizes(sizesText) : undefined;
+    return { sizes: resolveTaskSizes(n, { tasks, taskSizes: explicit }), error: '' };
+  } catch (e) {
+    return { sizes: [], error: message(e) };
+  }
+}
+
+/** The RS seeds; an empty field is fine while RS is off. */
+export function resolveSeeds(rsEnabled: boolean, seedsText: string): { seeds: number[]; error: string } {
+  if (!rsEnabled && seedsText.trim() === '') return { seeds: [], error: '' };
+  try {
+    return { seeds: parseSeeds(seedsText), error: '' };
+  } catch (e) {
+    return { seeds: [], error: message(e) };
+  }
 }

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { getClassList } from '../../../src/core/classes/builtin';
+import { defaultConfig, type ExperimentConfig } from '../../../src/core/config/schema';
+import { OrderingsInputsState, pinsKeyOf } from '../../../src/ui/orderings/orderings-inputs.svelte';
+import { resolveClasses, resolveSeeds, resolveSizes } from '../../../src/ui/orderings/page-inputs';
+
+const fashion = getClassList('fashion-mnist');
+
+describe('Orderings page inputs, resolved', () => {
+  it('a built-in list gives its selected classes in label order, with the list’s synsets unless the config pins one', () => {
+    const r = resolveClasses(fashion, [3, 0, 1], '', {});
+    expect(r).toEqual({ names: ['T-shirt/top', 'Trouser', 'Dress'], pins: [fashion.synsets[0], fashion.synsets[1], fashion.synsets[3]], error: '' });
+    const pinned = resolveClasses(fashion, [0, 1], '', { Trouser: 'x.n.01' });
+    expect(pinned.pins).toEqual([fashion.synsets[0], 'x.n.01']);
+    expect(resolveClasses(fashion, [4], '', {})).toEqual({ names: [], pins: undefined, error: 'Select at least two classes.' });
+  });
+
+  it('custom names are validated; a duplicate is named next to the control', () => {
+    expect(resolveClasses(undefined, [], 'cat\ndog\ncar', {})).toEqual({ names: ['cat', 'dog', 'car'], pins: undefined, error: '' });
+    expect(resolveClasses(undefined, [], 'cat\ndog', { dog: 'dog.n.01' }).pins).toEqual([undefined, 'dog.n.01']);
+    const dup = resolveClasses(undefined, [], 'cat\ncat\ndog', {});
+    expect(dup.names).toEqual([]);
+    expect(dup.error).toMatch(/cat/);
+  });
+
+  it('task sizes: K equal tasks, explicit sizes, or the reason they do not fit', () => {
+    expect(resolveSizes(6, 3, '')).toEqual({ sizes: [2, 2, 2], error: '' });
+    expect(resolveSizes(6, 3, '3,2,1')).toEqual({ sizes: [3, 2, 1], error: '' });
+    expect(resolveSizes(0, 3, '')).toEqual({ sizes: [], error: '' });
+    const bad = resolveSizes(6, 3, '3,x');
+    expect(bad.sizes).toEqual([]);
+    expect(bad.error).toMatch(/"x"/);
+    expect(resolveSizes(6, 4, '').error).not.toBe('');
+  });
+
+  it('RS seeds: required only while RS is on', () => {
+    expect(resolveSeeds(true, '0, 42 1993')).toEqual({ seeds: [0, 42, 1993], error: '' });
+    expect(resolveSeeds(false, '  ')).toEqual({ seeds: [], error: '' });
+    expect(resolveSeeds(true, '').error).toMatch(/at least one RS seed/);
+    expect(resolveSeeds(true, '-1').error).toMatch(/"-1"/);
+  });
+});
+
+describe('OrderingsInputsState', () => {
+  const cifar10: ExperimentConfig = { ...defaultConfig(), dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] } as ExperimentConfig;
+
+  it('starts from the config and resolves classes, tasks and seeds from it', () => {
+    const s = new OrderingsInputsState(defaultConfig(), 0);
+    expect(s.datasetId).toBe('fashion-mnist');
+    expect(s.classes.names).toEqual(fashion.classes.slice(0, 6));
+    expect(s.sizes.sizes).toEqual([2, 2, 2]);
+    expect(s.seeds.seeds).toEqual([0, 42, 1993]);
+    s.toggle(5);
+    expect(s.indices).toEqual([0, 1, 2, 3, 4]);
+    expect(s.sizes.error).not.toBe(''); // 5 classes do not split into 3 equal tasks
+  });
+
+  it('follows a link opened over the page, not the page’s own writes', () => {
+    const s = new OrderingsInputsState(defaultConfig(), 0);
+    expect(s.follow(defaultConfig(), 0)).toBe(false);
+    // a link (revision moves): its inputs replace the page's
+    expect(s.follow(cifar10, 1)).toBe(true);
+    expect(s.datasetId).toBe('cifar10');
+    expect(s.sizes.sizes).toEqual([2, 2, 2, 2, 2]);
+    // the page wrote its own config: no news
+    s.toggle(9);
+    const written = { ...cifar10, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8] };
+    s.wrote(written);
+    expect(s.follow(written, 1)).toBe(false);
+    expect(s.selected).not.toContain(9);
+  });
+
+  it('keeps image prototypes chosen when another lab changes the classes, not when a link comes', () => {
+    const s = new OrderingsInputsState(defaultConfig(), 0);
+    s.sourceKind = 'prototypes';
+    expect(s.follow({ ...defaultConfig(), classes: [0, 1, 2, 3] }, 0)).toBe(true);
+    expect(s.sourceKind).toBe('prototypes');
+    expect(s.follow(cifar10, 1)).toBe(true);
+    expect(s.sourceKind).toBe('wordnet');
+  });
+
+  it('a link with other CLIP settings starts the CLIP panel again (clipKey moves), the same ones do not', () => {
+    const clip = { ...defaultConfig(), similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } } } as ExperimentConfig;
+    const s = new OrderingsInputsState(defaultConfig(), 0);
+    const k = s.clipKey;
+    s.follow(clip, 1);
+    expect(s.clipKey).toBe(k + 1);
+    expect(s.clipInitial?.modelId).toBe('Xenova/clip-vit-base-patch32');
+    s.follow(clip, 2);
+    expect(s.clipKey).toBe(k + 1);
+  });
+
+  it('WordNet pins of the config reach the classes', () => {
+    const c = { ...defaultConfig(), similarity: { kind: 'wordnet', pins: { Trouser: 'pants.n.01' } } } as ExperimentConfig;
+    const s = new OrderingsInputsState(c, 0);
+    expect(pinsKeyOf(c)).toBe('{"Trouser":"pants.n.01"}');
+    expect(s.classes.pins?.[1]).toBe('pants.n.01');
+  });
+});
