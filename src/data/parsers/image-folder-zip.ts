@@ -8,7 +8,9 @@
  *
  * Classes are the folder names sorted by code point (Python's `sorted`, as ImageFolder), so label k here is
  * label k in the user's PyTorch run. `__MACOSX/`, dotfiles (`.DS_Store`, `._x.png`), Thumbs.db and desktop.ini
- * are ignored; other non-image files are skipped and listed. Decoding pixels needs a DOM (`createImageBitmap`)
+ * are ignored; other non-image files are skipped and listed. A name that several entries of the zip share (a zip
+ * appended to, or made by a tool that does not check) is skipped and listed once: its contents cannot be told apart,
+ * since an archive is read by name. Decoding pixels needs a DOM (`createImageBitmap`)
  * in the browser, so this module only lists and validates entries; `parseImageFolderZip` takes the decoder
  * from its caller and resizes with `resizeToRgb`, a pure resampler.
  */
@@ -104,11 +106,23 @@ export function listImageFolderZip(
   const dirs: string[] = [];
   const images: UnzipFileInfo[] = [];
   const others: string[] = [];
+  const copies = new Map<string, number>();
+  for (const info of infos) {
+    const path = info.name.replace(/\\/g, '/');
+    copies.set(path, (copies.get(path) ?? 0) + 1);
+  }
   for (const info of infos) {
     const path = info.name.replace(/\\/g, '/');
     if (isIgnored(path)) continue;
     if (path.endsWith('/')) {
       dirs.push(path.replace(/\/+$/, ''));
+      continue;
+    }
+    const n = copies.get(path) ?? 1;
+    if (n !== 1) {
+      // every copy is left out, and the name listed once (copies then holds 0: already listed)
+      if (n > 1) skipped.push({ path, reason: `${n} entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder` });
+      copies.set(path, 0);
       continue;
     }
     const ext = extensionOf(path);

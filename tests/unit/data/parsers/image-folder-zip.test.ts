@@ -189,3 +189,39 @@ describe('resizeToRgb', () => {
     expect(() => resizeToRgb(new Uint8Array(16), 2, 2, [1.5, 1])).toThrow('target size must be positive integers');
   });
 });
+
+describe('a zip with two entries of the same name (issue 16 item 4)', () => {
+  /** A zip whose entry `from` is renamed `to` (same length) in its local header and central directory. */
+  function renamed(files: Record<string, Uint8Array>, from: string, to: string): Uint8Array {
+    const z = zipSync(files, { level: 0 });
+    const a = new TextEncoder().encode(from);
+    const b = new TextEncoder().encode(to);
+    expect(a.length).toBe(b.length);
+    let hits = 0;
+    for (let i = 0; i + a.length <= z.length; i++) {
+      if (a.every((v, k) => z[i + k] === v)) {
+        z.set(b, i);
+        hits++;
+      }
+    }
+    expect(hits).toBe(2); // local header + central directory
+    return z;
+  }
+  const png = () => listImageFolderZip(fixture('zip/shapes.zip')).entries[0].bytes;
+  const jpg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0]);
+
+  it('leaves every copy out and lists the name once, with why; the other images keep their names', () => {
+    const z = renamed({ 'cat/1.png': png(), 'cat/2.png': jpg, 'cat/9.png': png(), 'dog/1.png': png() }, 'cat/9.png', 'cat/2.png');
+    const l = listImageFolderZip(z);
+    expect(l.classNames).toEqual(['cat', 'dog']);
+    expect(l.entries.map((e) => e.path)).toEqual(['cat/1.png', 'dog/1.png']);
+    expect(l.skipped).toEqual([{ path: 'cat/2.png', reason: '2 entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder' }]);
+  });
+
+  it('a duplicated non-image is listed once too (the Data page keys its list by path)', () => {
+    const z = renamed({ 'cat/1.png': png(), 'dog/1.png': png(), 'dog/a.txt': jpg, 'dog/b.txt': jpg }, 'dog/b.txt', 'dog/a.txt');
+    const l = listImageFolderZip(z);
+    expect(l.skipped.map((s) => s.path)).toEqual(['dog/a.txt']);
+    expect(new Set(l.skipped.map((s) => s.path)).size).toBe(l.skipped.length);
+  });
+});
