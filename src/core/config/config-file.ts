@@ -7,19 +7,12 @@
  * Pure: reading and writing bytes is the caller's job (the CLI passes `fs.readFile` / `fs.writeFile`), so this
  * file runs in a browser too.
  */
+import { placeJsonError } from '../formats/json-errors';
 import { CONFIG_VERSION, assertValidConfig, formatIssues, validateConfig, type ConfigIssue, type ExperimentConfig } from './schema';
 
 export type ConfigFileResult =
   | { ok: true; config: ExperimentConfig; warnings: string[] }
   | { ok: false; error: string; issues?: ConfigIssue[] };
-
-/** "line 3, column 7" of a character offset. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
-}
 
 /**
  * Parse and validate the text of a config file. `name` (the file's path) only makes messages clearer.
@@ -36,9 +29,9 @@ export function parseConfigFile(text: string, name = 'the config file'): ConfigF
     value = JSON.parse(body);
   } catch (e) {
     const msg = (e as Error).message;
-    // V8 names a position for some errors ("… at position 42") and quotes the text around others.
-    const pos = /line \d+ column \d+/.test(msg) ? null : /position (\d+)/.exec(msg);
-    const where = pos ? ` at ${lineColumn(body, Number(pos[1]))}` : '';
+    // V8 names a position for some errors ("… at position 42") and not for others (then formats/json-errors.ts finds it).
+    const at = placeJsonError(body, e);
+    const where = at.line !== undefined && !at.engineSaysWhere ? ` at line ${at.line}, column ${at.column}` : '';
     return { ok: false, error: `${name} is not valid JSON${where} (${msg}).` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -9,6 +9,7 @@
  * value, AIA = its mean); aia | avg_acc; seed; matrix; curve | acc_curve | top1_curve. The order may be a list, a
  * list of task lists, or a string in the CSV forms (parse-order.ts).
  */
+import { placeJsonError } from '../formats/json-errors';
 import { orderFromJson, parseOrderText } from './parse-order';
 import type { ImportFormat, ImportProblem, ParsedFile, RawOrder, RawRow } from './types';
 
@@ -108,7 +109,9 @@ export function parseJson(text: string, knownNames: readonly string[] = []): Par
   try {
     data = JSON.parse(text);
   } catch (e) {
-    file.problems.push({ where: 'the file', line: 0, reason: `not valid JSON (${(e as Error).message})` });
+    const at = placeJsonError(text, e);
+    const where = at.line === undefined ? 'the file' : `line ${at.line}`;
+    file.problems.push({ where, line: at.line ?? 0, reason: `not valid JSON (${at.reason}${at.line === undefined ? '' : `, at line ${at.line}, column ${at.column}`})` });
     return file;
   }
   let list: unknown[];
@@ -140,7 +143,8 @@ export function parseJsonLines(text: string, knownNames: readonly string[] = [])
     try {
       obj = JSON.parse(t);
     } catch (e) {
-      file.problems.push({ where, line, reason: `not valid JSON (${(e as Error).message})` });
+      const at = placeJsonError(t, e);
+      file.problems.push({ where, line, reason: `not valid JSON (${at.reason}${at.column === undefined ? '' : `, at column ${at.column + raw.indexOf(t)}`})` });
       return;
     }
     const r = rowFromObject(obj, where, line, knownNames);
