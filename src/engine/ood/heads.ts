@@ -7,8 +7,8 @@
  * first `seen` columns; OpenCIL's BER code does this, and we do it for LogitNorm and RegMixup too, so the three
  * differ only in their loss); the backbone is frozen (no gradient reaches it); inputs are mixed in **pixel space**
  * and pushed through the frozen backbone, as the authors mix images. Optimiser: SGD, momentum 0.9, weight decay
- * 5e-4 on W and b (PyTorch's SGD: d = g + wd·p; buf = μ·buf + d, buf = d on the first step; p −= lr·buf), lr 0.1
- * with a per-iteration cosine schedule `lr·½(1 + cos(π·s/S))`, batch 128, 10 epochs (all settings in
+ * 5e-4 on W and b (PyTorch's SGD: d = g + wd·p; buf = μ·buf + d, buf = d on the first step; p −= lr·buf), lr 0.01
+ * (the paper's 0.1 diverged on our features; see HEAD_DEFAULTS) with a per-iteration cosine schedule `lr·½(1 + cos(π·s/S))`, batch 128, 10 epochs (all settings in
  * HEAD_DEFAULTS, src/core/ood/detectors.ts). Set-up data: the current task's training data ("new") and the exemplar
  * memory from before this task ("old"), never dropped old data. Every random draw comes from one seeded generator.
  *
@@ -279,7 +279,11 @@ export async function trainHead(
       }
     }
     const [Wd, bd] = await Promise.all([W.data(), b.data()]);
-    return { W: Float32Array.from(Wd as Float32Array), b: Float32Array.from(bd as Float32Array), d, width };
+    const out = { W: Float32Array.from(Wd as Float32Array), b: Float32Array.from(bd as Float32Array), d, width };
+    if (!out.W.every(Number.isFinite) || !out.b.every(Number.isFinite)) {
+      throw new Error(`The ${kind} head diverged (its weights are not finite numbers): lower its learning rate (now ${s.lr}).`);
+    }
+    return out;
   } finally {
     W.dispose();
     b.dispose();
