@@ -55,7 +55,7 @@ export function hashFor(config: ExperimentConfig): { hash: string; error: null }
 /** The parts of `window` the store uses (a test passes its own). */
 export interface LinkEnv {
   location: { hash: string; search: string; pathname: string; href: string; origin: string };
-  history: { state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void };
+  history: { state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void; pushState?(data: unknown, unused: string, url?: string | URL | null): void };
   addEventListener(type: 'hashchange', fn: () => void): void;
 }
 
@@ -90,6 +90,8 @@ export class ShareLinkStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The hash last read from or written to the address bar. */
   private lastHash = '';
+  /** The next write is a new history entry (an update with `{ history: 'push' }`): Back then gives the experiment before it. */
+  private pushNext = false;
 
   constructor(env: LinkEnv) {
     this.env = env;
@@ -105,9 +107,10 @@ export class ShareLinkStore {
   /**
    * Fold a change into the config: `mutate` gets a copy to edit (or returns a new config). The result is validated;
    * when invalid it is refused and the errors returned (the config stays as it was). A selected ordering that the
-   * change makes impossible is dropped rather than refusing the change.
+   * change makes impossible is dropped rather than refusing the change. `history: 'push'`: the change is a new
+   * history entry (a lab taking over an experiment made elsewhere), so the browser's Back returns to the one before.
    */
-  update(mutate: (draft: ExperimentConfig) => ExperimentConfig | void): { ok: true; changed: boolean } | { ok: false; error: string } {
+  update(mutate: (draft: ExperimentConfig) => ExperimentConfig | void, options: { history?: 'replace' | 'push' } = {}): { ok: true; changed: boolean } | { ok: false; error: string } {
     return untrack(() => {
       const current = this.config;
       const draft = structuredClone(current);
@@ -118,6 +121,11 @@ export class ShareLinkStore {
       }
       if (r.errors.length > 0) return { ok: false as const, error: formatIssues(r.errors) };
       if (canonicalJson(r.config) === canonicalJson(current)) return { ok: true as const, changed: false };
+      if (options.history === 'push' && this.env.history.pushState) {
+        // the experiment before the change keeps its own entry (written now if it was still pending)
+        this.flush();
+        this.pushNext = true;
+      }
       this.config = r.config;
       this.scheduleWrite();
       return { ok: true as const, changed: true };
@@ -185,7 +193,8 @@ export class ShareLinkStore {
       return null;
     }
     this.linkError = '';
-    if (h.hash !== this.env.location.hash) this.replaceUrl(`${this.env.location.pathname}${this.env.location.search}${h.hash}`);
+    if (h.hash !== this.env.location.hash) this.replaceUrl(`${this.env.location.pathname}${this.env.location.search}${h.hash}`, this.pushNext);
+    this.pushNext = false;
     this.lastHash = h.hash;
     return `${this.env.location.origin}${this.env.location.pathname}${this.env.location.search}${h.hash}`;
   }
@@ -200,9 +209,10 @@ export class ShareLinkStore {
     this.timer = setTimeout(() => this.flush(), HASH_WRITE_DELAY_MS);
   }
 
-  private replaceUrl(url: string): void {
+  private replaceUrl(url: string, push = false): void {
     try {
-      this.env.history.replaceState(this.env.history.state, '', url);
+      if (push && this.env.history.pushState) this.env.history.pushState(null, '', url);
+      else this.env.history.replaceState(this.env.history.state, '', url);
     } catch {
       // some embedded browsers refuse replaceState (sandboxed frames): the link still works through Share
     }

@@ -16,7 +16,7 @@
  *   dataset, images per class and seed, with `training.lr` as the preset's learning rate.
  * A part that is invalid right now (a half-typed number) is left as it was, so the link always opens.
  */
-import { STRATEGY_OPTION_FILL, validateConfig, type ExperimentConfig } from '../../core/config/schema';
+import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../../core/config/schema';
 import type { ScoreName } from '../../core/conformal/scores';
 import { PAPER_LR, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
 import { FORGETTING_CLASSES, isForgettingDataset, jobKey, presetDataset } from '../../core/forgetting/from-config';
@@ -159,7 +159,34 @@ type Part = (c: ExperimentConfig) => void;
  * ordering, null while it is invalid or not computed yet (then the config keeps its ordering when it still fits).
  */
 export function foldForgettingInputs(config: ExperimentConfig, s: ForgettingInputs, tasks: readonly (readonly number[])[] | null): ExperimentConfig {
-  const parts: Part[] = [
+  let at = structuredClone(config);
+  for (const part of partsOf(s, tasks)) {
+    const tryIt = structuredClone(at);
+    try {
+      part(tryIt);
+    } catch {
+      continue;
+    }
+    const r = validateConfig(tryIt);
+    if (r.errors.length === 0) at = r.config;
+  }
+  return at;
+}
+
+/**
+ * The experiment a run of the page's inputs trains (every part folded in at once), or why there is none: a run is
+ * never trained on a setting other than the one shown.
+ */
+export function forgettingConfigOf(config: ExperimentConfig, s: ForgettingInputs, tasks: readonly (readonly number[])[] | null): { config: ExperimentConfig; error: null } | { config: null; error: string } {
+  if (!tasks) return { config: null, error: 'The ordering is not ready.' };
+  const draft = structuredClone(config);
+  for (const part of partsOf(s, tasks)) part(draft);
+  const r = validateConfig(draft);
+  return r.errors.length === 0 ? { config: r.config, error: null } : { config: null, error: formatIssues(r.errors) };
+}
+
+function partsOf(s: ForgettingInputs, tasks: readonly (readonly number[])[] | null): Part[] {
+  return [
     (c) => {
       c.lab = 'forgetting';
       c.dataset = { id: s.datasetId };
@@ -200,18 +227,6 @@ export function foldForgettingInputs(config: ExperimentConfig, s: ForgettingInpu
       c.backend = { ...c.backend, train: s.backendPref };
     },
   ];
-  let at = structuredClone(config);
-  for (const part of parts) {
-    const tryIt = structuredClone(at);
-    try {
-      part(tryIt);
-    } catch {
-      continue;
-    }
-    const r = validateConfig(tryIt);
-    if (r.errors.length === 0) at = r.config;
-  }
-  return at;
 }
 
 /** A stored run, as far as matching needs it. */

@@ -1,0 +1,120 @@
+/**
+ * What the Forgetting page shows of stored and live runs, pure (tested in tests/unit/ui/forgetting-lab.test.ts):
+ * runs gathered into groups (a preset's runs, or one run), the CPCF report of a run at an α and score (cached: α and
+ * the score cost no training, docs/science.md §3), the per-run summaries the paper tables read, and the CSV / JSON
+ * export of a group.
+ */
+import { cpcfFromRun, type CpcfReport } from '../../core/conformal/from-run';
+import type { ScoreName } from '../../core/conformal/scores';
+import { gridKey } from '../../core/forgetting/paper';
+import { orderingText, type RunSummary } from '../../core/forgetting/setup';
+import type { ForgettingRun } from '../../services/forgetting-store';
+
+export interface RunGroup {
+  id: string;
+  runs: ForgettingRun[];
+  preset: string | null;
+  createdAt: number;
+}
+
+/** Runs by group, in the order their groups first appear; a run given twice (stored and in the runner) once. */
+export function groupRuns(runs: readonly ForgettingRun[]): RunGroup[] {
+  const m = new Map<string, ForgettingRun[]>();
+  const seen = new Set<string>();
+  for (const r of runs) {
+    if (seen.has(r.id)) continue;
+    seen.add(r.id);
+    m.set(r.group, [...(m.get(r.group) ?? []), r]);
+  }
+  return [...m.entries()].map(([id, rs]) => ({ id, runs: rs, preset: rs[0].preset, createdAt: rs[0].createdAt }));
+}
+
+/** CPCF reports by (run, tasks so far, α, score); an Error when a run cannot give one. */
+export function createReportCache() {
+  const cache = new Map<string, CpcfReport | Error>();
+  return (r: ForgettingRun, alpha: number, score: ScoreName): CpcfReport | Error => {
+    // a run in training grows: its tasks so far are part of the key
+    const key = `${r.id}|${r.createdAt}|${r.matrix.length}|${alpha}|${score}`;
+    let v = cache.get(key);
+    if (!v) {
+      try {
+        v = cpcfFromRun({ matrix: r.matrix, testCounts: r.testCounts, probs: r.probs }, { alpha, score });
+      } catch (e) {
+        v = e instanceof Error ? e : new Error(String(e));
+      }
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+export type Summary = RunSummary & { run: ForgettingRun; report: CpcfReport | null };
+
+export function summariesOf(runs: readonly ForgettingRun[], alpha: number, score: ScoreName, reportOf: ReturnType<typeof createReportCache>): Summary[] {
+  return runs.map((r) => {
+    const rep = reportOf(r, alpha, score);
+    const good = rep instanceof Error ? null : rep;
+    return {
+      run: r,
+      job: r.job,
+      report: good,
+      dcor: (a: number) => {
+        const x = reportOf(r, a, score);
+        return x instanceof Error ? NaN : x.dcor;
+      },
+      omega: good ? good.omega : { omegaBase: NaN, omegaNew: NaN, omegaAll: NaN, omegaPrev: NaN },
+    };
+  });
+}
+
+const series = (xs: number[] | undefined) => (xs ? xs.map((v) => v.toFixed(4)).join(' ') : '');
+
+/** The CSV table of a group's finished runs. */
+export function groupTable(summaries: readonly Summary[], alpha: number, score: ScoreName) {
+  return {
+    columns: ['run', 'dataset', 'ordering', 'strategy', 'ewc_mode', 'lr', 'calibration_ratio', 'alpha', 'score', 'dcor', 'pearson', 'omega_base', 'omega_new', 'omega_all', 'omega_prev', 'cpcf', 'a_prev', 'a_new', 'coverage', 'seconds', 'backend'],
+    rows: summaries.map((s) => [
+      s.job.label,
+      s.job.dataset,
+      orderingText(s.job.tasks),
+      s.job.strategy,
+      s.job.strategy === 'ewc' ? s.job.ewcMode : '',
+      s.job.lr,
+      s.job.calibrationRatio,
+      alpha,
+      score,
+      s.report?.dcor ?? null,
+      s.report?.pearson ?? null,
+      s.omega.omegaBase,
+      s.omega.omegaNew,
+      s.omega.omegaAll,
+      s.omega.omegaPrev,
+      series(s.report?.cpcf),
+      series(s.report?.aPrev),
+      series(s.report?.aNew),
+      series(s.report?.coverage),
+      s.run.seconds,
+      s.run.backend,
+    ]),
+  };
+}
+
+/** The JSON export of a group's finished runs (infinite thresholds as null: JSON has no Infinity). */
+export function groupJson(group: { id: string; preset: string | null }, summaries: readonly Summary[], alpha: number, score: ScoreName): string {
+  const finite = (v: number) => (Number.isFinite(v) ? v : null);
+  const body = summaries.map((s) => ({
+    job: s.job,
+    matrix: s.run.matrix,
+    testCounts: s.run.testCounts,
+    calibrationCounts: s.run.calibrationCounts,
+    backend: s.run.backend,
+    seconds: s.run.seconds,
+    report: s.report ? { ...s.report, q: s.report.q.map(finite), steps: s.report.steps.map((st) => ({ ...st, q: finite(st.q) })) } : null,
+  }));
+  return JSON.stringify({ group: group.id, preset: group.preset, alpha, score, runs: body }, null, 1);
+}
+
+/** File stem of a run's charts. */
+export function chartStem(run: ForgettingRun | null, alpha: number, score: ScoreName): string {
+  return run ? `forgetting-${run.job.dataset}-${run.job.label.replace(/[^a-z0-9.]+/gi, '-')}-a${gridKey(alpha)}-${score}` : 'forgetting';
+}
