@@ -157,7 +157,7 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     results: r.results,
     accuracy: r.accuracy,
     summary: r.summary,
-    steps: r.steps.map((s) => ({ step: s.step, accuracy: s.accuracy, confidence: s.confidence, assignment: s.assignment, detectorSeconds: s.detectorSeconds })),
+    steps: r.steps.map((s) => ({ step: s.step, accuracy: s.accuracy, confidence: s.confidence, assignment: s.assignment, setup: s.setup, detectorSeconds: s.detectorSeconds })),
     oodSets: r.oodSets,
     dataset: datasetArg,
     order,

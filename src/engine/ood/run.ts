@@ -79,6 +79,8 @@ export interface OpenWorldStep {
   samples: ScoreSample[];
   /** seconds spent per detector at this step (set-up, head training and scoring) */
   detectorSeconds: Record<string, number>;
+  /** the detectors' set-up data: task `step`'s training examples and the memory's (from before the task) */
+  setup: { newCount: number; oldCount: number };
 }
 
 export interface OpenWorldResult {
@@ -302,7 +304,18 @@ async function evaluateStep(s: StepInput): Promise<OpenWorldStep> {
     }
     const n = s.testCounts.slice(0, t + 1);
     const accuracy = n.reduce((a, c, j) => a + s.row[j] * c, 0) / n.reduce((a, b) => a + b, 0);
-    return { step: t, steps: T, accuracy, row: s.row.slice(), results, confidence: { tasks: taskConf, ood: oodConf }, assignment, samples, detectorSeconds };
+    return {
+      step: t,
+      steps: T,
+      accuracy,
+      row: s.row.slice(),
+      results,
+      confidence: { tasks: taskConf, ood: oodConf },
+      assignment,
+      samples,
+      detectorSeconds,
+      setup: { newCount: newExamples.length, oldCount: oldExamples.length },
+    };
   } finally {
     network.dispose();
   }

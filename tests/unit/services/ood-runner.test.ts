@@ -4,7 +4,7 @@ import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import { createOodRunner, type OodRemote, type OodRunnerState } from '../../../src/services/ood-runner';
 import type { OodRunResult } from '../../../src/workers/ood.worker';
 
-const step = (t: number): OpenWorldStep => ({ step: t, steps: 2, accuracy: 0.5, row: [], results: [], confidence: { tasks: [], ood: {} }, assignment: {}, samples: [], detectorSeconds: {} });
+const step = (t: number): OpenWorldStep => ({ step: t, steps: 2, accuracy: 0.5, row: [], results: [], confidence: { tasks: [], ood: {} }, assignment: {}, samples: [], detectorSeconds: {}, setup: { newCount: 0, oldCount: 0 } });
 
 function fake(opts: { fail?: string } = {}) {
   const calls: string[] = [];

@@ -243,6 +243,12 @@ describe('runOpenWorld (cpu, tiny synthetic data)', () => {
     expect(last.assignment[near.name].reduce((s, v) => s + v, 0)).toBeCloseTo(1, 12);
     expect(last.samples.find((s) => s.detector === 'energy')?.ood[near.name]).toHaveLength(20);
     expect(a.accuracy).toHaveLength(3);
+    // set-up data: the task's own training data + the memory from before it (none at step 0; 20 exemplars later)
+    expect(a.steps.map((s) => s.setup)).toEqual([
+      { newCount: 60, oldCount: 0 },
+      { newCount: 60, oldCount: 20 },
+      { newCount: 60, oldCount: 20 },
+    ]);
     expect(a.summary.map((s) => s.detector)).toEqual(config.detectors);
     const b = await runOpenWorld(ds, config);
     expect(b.results).toEqual(a.results);
