@@ -164,6 +164,30 @@ export class Checker {
     return v;
   }
 
+  /**
+   * A list of at most `maxLength` distinct strings that pass `valid`; a bad entry gets the error `invalid(entry)` and
+   * a repeated one `twice(entry)`, at its index. The set of entries when all are good, else undefined.
+   */
+  distinctStrings(
+    v: unknown,
+    path: string,
+    maxLength: number,
+    valid: (s: string) => boolean,
+    invalid: (x: unknown) => string,
+    twice: (s: string) => string,
+  ): Set<string> | undefined {
+    const arr = this.array(v, path, 0, maxLength);
+    if (!arr) return undefined;
+    const before = this.errors.length;
+    const seen = new Set<string>();
+    arr.forEach((x, i) => {
+      if (typeof x !== 'string' || !valid(x)) this.error(join(path, i), invalid(x));
+      else if (seen.has(x)) this.error(join(path, i), twice(x));
+      else seen.add(x);
+    });
+    return this.errors.length === before ? seen : undefined;
+  }
+
   /** A list of distinct 32-bit unsigned integer seeds (numpy's accepted range for RandomState). */
   seeds(v: unknown, path: string, minLength: number, maxLength: number, fill: readonly number[]): number[] {
     if (v === undefined) return fill.slice();

@@ -13,20 +13,10 @@ const CONTROL_ID = /^[a-z][a-z0-9-]{0,39}$/;
 function uiOf(c: Checker, v: unknown, classes: number[], taskSizes: number[], checkOrdering: boolean): UiConfig {
   const f = V1_FILL.ui;
   const o = c.object(v, 'ui', ['teaching', 'hiddenControls', 'selectedOrdering', 'accuracy']);
-  let hiddenControls: string[] = [];
-  if (o.hiddenControls !== undefined) {
-    const arr = c.array(o.hiddenControls, 'ui.hiddenControls', 0, CONFIG_LIMITS.hiddenControls);
-    if (arr) {
-      const before = c.errors.length;
-      const seen = new Set<string>();
-      arr.forEach((h, i) => {
-        if (typeof h !== 'string' || !CONTROL_ID.test(h)) c.error(`ui.hiddenControls[${i}]`, `Must be a control id (lowercase letters, digits and hyphens, e.g. "seeds"); got ${show(h)}.`);
-        else if (seen.has(h)) c.error(`ui.hiddenControls[${i}]`, `"${h}" is listed twice.`);
-        else seen.add(h);
-      });
-      if (c.errors.length === before) hiddenControls = [...seen].sort();
-    }
-  }
+  const notAnId = (h: unknown) => `Must be a control id (lowercase letters, digits and hyphens, e.g. "seeds"); got ${show(h)}.`;
+  const isId = (h: string) => CONTROL_ID.test(h);
+  const controls = o.hiddenControls === undefined ? undefined : c.distinctStrings(o.hiddenControls, 'ui.hiddenControls', CONFIG_LIMITS.hiddenControls, isId, notAnId, (h) => `"${h}" is listed twice.`);
+  const hiddenControls = controls ? [...controls].sort() : [];
   let selectedOrdering: string | null = null;
   if (o.selectedOrdering !== undefined && o.selectedOrdering !== null) {
     const key = o.selectedOrdering;

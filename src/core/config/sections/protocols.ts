@@ -42,21 +42,10 @@ function sampleSizeOf(c: Checker, v: unknown, fill: number, before: Checked): nu
 function protocolsOf(c: Checker, v: unknown, before: Checked): ProtocolsConfig {
   const f = V1_FILL.protocols;
   const o = c.object(v, 'protocols', ['enabled', 'rsSeeds', 'medianSeed', 'msSamples', 'msSeed', 'exactLimit', 'distribution']);
-  let enabled = f.enabled.slice();
-  if (o.enabled !== undefined) {
-    const arr = c.array(o.enabled, 'protocols.enabled', 0, PROTOCOL_IDS.length);
-    if (arr) {
-      const before = c.errors.length;
-      const seen = new Set<string>();
-      arr.forEach((p, i) => {
-        if (typeof p !== 'string' || !(PROTOCOL_IDS as readonly string[]).includes(p)) {
-          c.error(`protocols.enabled[${i}]`, `Must be one of ${list(PROTOCOL_IDS)}; got ${show(p)}.`);
-        } else if (seen.has(p)) c.error(`protocols.enabled[${i}]`, `Protocol "${p}" is listed twice.`);
-        else seen.add(p);
-      });
-      if (c.errors.length === before) enabled = PROTOCOL_IDS.filter((p) => seen.has(p));
-    }
-  }
+  const known = (p: string) => (PROTOCOL_IDS as readonly string[]).includes(p);
+  const unknown = (p: unknown) => `Must be one of ${list(PROTOCOL_IDS)}; got ${show(p)}.`;
+  const ids = o.enabled === undefined ? undefined : c.distinctStrings(o.enabled, 'protocols.enabled', PROTOCOL_IDS.length, known, unknown, (p) => `Protocol "${p}" is listed twice.`);
+  const enabled = ids ? PROTOCOL_IDS.filter((p) => ids.has(p)) : f.enabled.slice();
   const rsSeeds = c.seeds(o.rsSeeds, 'protocols.rsSeeds', 0, CONFIG_LIMITS.rsSeeds, f.rsSeeds);
   if (enabled.includes('rs') && rsSeeds.length === 0) c.error('protocols.rsSeeds', 'RS is enabled: give at least one RS seed (for example 0, 42, 1993).');
   const d = c.object(o.distribution, 'protocols.distribution', ['sampleSize', 'seed']);
