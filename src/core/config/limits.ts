@@ -51,6 +51,8 @@ export const CONFIG_LIMITS = {
   perClass: 1_000_000,
   /** Strategy options counted in examples (memory, fisherSamples, A-GEM's sampleSize): never more than the data seen. */
   strategyExamples: 1_000_000,
+  /** Numbers an uploaded similarity file may hold (rows × columns; float64: 200 MB). Its classes: at most `classes`. */
+  uploadValues: 25_000_000,
   /** conformal.raps.kReg */
   kReg: 100_000,
   /** ui.hiddenControls entries, and the length of ui.selectedOrdering */

@@ -33,6 +33,7 @@
  */
 import type { SquareMatrix } from '../orderings/types';
 import { cosineSimilarity } from './cosine';
+import { tooManyClasses, tooManyValues } from './upload-limits';
 import { readAny } from './upload-read';
 import { capitalise, normaliseName, plural, quoteList, type RawTable, type SimilarityUploadKind } from './upload-table';
 import { SYMMETRY_TOLERANCE, SimilarityError, checkSimilarity, formatValue } from './validate';
@@ -170,6 +171,7 @@ function matchClasses(fileNames: string[], wanted: readonly string[], table: Raw
 function interpret(table: RawTable, classNames?: readonly string[]): SimilarityUpload {
   const warnings = [...table.warnings];
   const { nRows, nCols, values } = table;
+  tooManyValues(nRows, nCols);
 
   // Non-finite values, named where they are in the file.
   for (let i = 0; i < nRows; i++)
@@ -220,6 +222,7 @@ function asMatrix(table: RawTable, warnings: string[], classNames?: readonly str
     throw new SimilarityError(
       `The ${table.declared ? '"matrix"' : 'table'} has ${plural(n, 'row')} of ${plural(nCols, 'value')}; a similarity matrix must be square (${n}×${n}).`,
     );
+  if (!classNames) tooManyClasses(n, 'classes');
   let values = table.values;
   let names = table.rowNames;
   let placeTable = table; // where cells of `values` are in the file (columns may get permuted below)
@@ -281,6 +284,7 @@ function asEmbeddings(table: RawTable, warnings: string[], classNames?: readonly
     }
     order = Array.from({ length: nRows }, (_, i) => i);
   }
+  tooManyClasses(order.length, 'embeddings to compare');
   const rows = order.map((i) => values.subarray(i * nCols, (i + 1) * nCols));
   order.forEach((i, k) => {
     if (rows[k].every((x) => x === 0))

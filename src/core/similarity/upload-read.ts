@@ -4,6 +4,7 @@
  * by the file's extension or, for other names, by its first character.
  */
 import { NpyError, formatShape, isNpy, readNpyData, readNpyHeader } from '../formats/npy';
+import { tooManyValues } from './upload-limits';
 import { readJson } from './upload-json';
 import type { RawTable } from './upload-table';
 import { readTable } from './upload-text';
@@ -80,6 +81,7 @@ function readNpyTable(bytes: Uint8Array): RawTable {
       );
     const [nRows, nCols] = shape;
     if (nRows === 0 || nCols === 0) throw new SimilarityError(`The .npy array is empty: its shape is (${nRows}, ${nCols}).`);
+    tooManyValues(nRows, nCols); // before the data is read
     const { values, warnings } = readNpyData(bytes, header);
     return {
       source: '.npy',
