@@ -108,6 +108,8 @@ export class ForgettingLab {
   private startedAt = 0;
   private lastCurrent = '';
   private readonly reportOf = createReportCache();
+  /** the tab is shown (attach's argument; shown until attached, as in the tests) */
+  private shown: () => boolean = () => true;
 
   constructor(deps: ForgettingLabDeps) {
     this.link = deps.link;
@@ -274,6 +276,8 @@ export class ForgettingLab {
 
   /** The user acted on this tab: its setup becomes the experiment (a new history entry when it takes one over). */
   claim(): void {
+    // a hidden tab takes nothing over (an input losing focus as the tab is hidden still sends "change")
+    if (!this.shown()) return;
     const take = !this.owns;
     this.owns = true;
     this.fold(take ? 'push' : 'replace');
@@ -458,6 +462,7 @@ export class ForgettingLab {
 
   /** Wire the effects (the page calls this once, in its script). */
   attach(shown: () => boolean): void {
+    this.shown = shown;
     $effect(() => {
       void this.link.revision;
       this.syncFromLink();

@@ -1,0 +1,83 @@
+/**
+ * Issue 16, item 2, end to end: opening the Forgetting tab never overwrites the experiment the user made (custom
+ * classes, CIFAR-10 names): the URL's experiment stays as it was, and going back to the Orderings tab shows it
+ * unchanged. Acting on the Forgetting tab takes the experiment over as a new history entry, so the browser's Back
+ * gives the user's experiment again. Nothing leaves 127.0.0.1.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { defaultConfig, validateConfig, type ExperimentConfig } from '../../src/core/config/schema';
+
+function experiment(over: Partial<ExperimentConfig>): ExperimentConfig {
+  const r = validateConfig({ ...defaultConfig(), lab: 'orderings', ...over });
+  expect(r.errors).toEqual([]);
+  return r.config;
+}
+
+/** The experiment in the page's URL, without `lab` (picking a tab may set it when the experiment allows that lab). */
+function urlExperiment(page: Page): Record<string, unknown> {
+  const r = decodeConfigFromHash(new URL(page.url()).hash);
+  expect(r.ok).toBe(true);
+  const { lab: _lab, ...rest } = (r as { config: ExperimentConfig }).config;
+  return rest;
+}
+
+const cases: [string, ExperimentConfig, (page: Page) => Promise<void>][] = [
+  [
+    'custom classes',
+    experiment({ dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck', 'apple', 'pear'], images: null }, classes: [0, 1, 2, 3, 4, 5], taskSizes: [2, 2, 2] }),
+    async (page) => {
+      await expect(page.getByTestId('dataset')).toHaveValue('custom');
+      await expect(page.getByTestId('custom-classes')).toHaveValue('cat\ndog\ncar\ntruck\napple\npear');
+    },
+  ],
+  [
+    'CIFAR-10',
+    experiment({ dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] }),
+    async (page) => {
+      await expect(page.getByTestId('dataset')).toHaveValue('cifar10');
+    },
+  ],
+];
+
+for (const [name, config, check] of cases) {
+  test(`${name}: opening the Forgetting tab keeps the experiment; Back after acting there restores it`, async ({ page, context }) => {
+    const outside: string[] = [];
+    await context.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => {
+        outside.push(route.request().url());
+        return route.abort('internetdisconnected');
+      },
+    );
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`/${encodeConfigToHash(config)}`);
+    await check(page);
+    const before = urlExperiment(page);
+
+    await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+    await expect(page.getByTestId('fg-run')).toBeVisible();
+    await expect(page.getByTestId('fg-own-setup')).toBeVisible();
+    await page.waitForTimeout(700); // past the share link's write delay
+    expect(urlExperiment(page)).toEqual(before);
+
+    await page.getByRole('button', { name: 'Orderings', exact: true }).click();
+    await check(page);
+    await page.waitForTimeout(700);
+    expect(urlExperiment(page)).toEqual(before);
+
+    // acting on the Forgetting tab makes its setup the experiment, as a new history entry
+    await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+    await page.getByTestId('fg-epochs').fill('2');
+    await expect.poll(() => (urlExperiment(page).dataset as { id: string }).id).toBe('digits');
+    await expect(page.getByTestId('fg-own-setup')).toHaveCount(0);
+    await page.goBack();
+    await expect.poll(() => JSON.stringify(urlExperiment(page))).toBe(JSON.stringify(before));
+    await check(page); // the experiment's own tab, as it was
+    await page.waitForTimeout(700);
+    expect(urlExperiment(page)).toEqual(before);
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
