@@ -23,7 +23,8 @@ export interface SweepEntry {
   composition: number[][];
 }
 
-let pool: ImageDataset | null = null;
+/** one fetch of Fashion-MNIST, shared by every call (a second prepare while the first still loads waits for it) */
+let pool: Promise<ImageDataset> | null = null;
 let held: { key: string; stream: StreamBuckets; dataset: ImageDataset } | null = null;
 let control: RunControl | null = null;
 
@@ -37,9 +38,16 @@ async function streamFor(c: TimeLabConfig): Promise<NonNullable<typeof held>> {
   const spec = streamSpecOf(c);
   const key = JSON.stringify(spec);
   if (held?.key === key) return held;
-  pool ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
-  const stream = buildStream(spec, { images: pool.train.images, labels: pool.train.labels, shape: pool.shape, numClasses: pool.classNames.length });
-  held = { key, stream, dataset: { shape: pool.shape, classNames: pool.classNames, train: { images: stream.images, labels: stream.labels }, test: { images: new Uint8Array(0), labels: new Uint8Array(0) } } };
+  pool ??= loadBuiltinDataset('fashion-mnist', fetchBytes).then(fromDecodedDataset);
+  let source: ImageDataset;
+  try {
+    source = await pool;
+  } catch (e) {
+    pool = null; // try again next time
+    throw e;
+  }
+  const stream = buildStream(spec, { images: source.train.images, labels: source.train.labels, shape: source.shape, numClasses: source.classNames.length });
+  held = { key, stream, dataset: { shape: source.shape, classNames: source.classNames, train: { images: stream.images, labels: stream.labels }, test: { images: new Uint8Array(0), labels: new Uint8Array(0) } } };
   return held;
 }
 

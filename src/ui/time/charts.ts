@@ -251,15 +251,17 @@ export function compositionCsv(panels: CompositionPanel[]): CsvTable {
   return { columns: ['buffer', 'after_bucket', 'from_bucket', 'share'], rows };
 }
 
-export function layoutPanels(width: number, n: number): { cols: number; pw: number; ph: number; height: number } {
+/** Panels in 2 (phone) or 4 columns, and room under them for the legend (K swatches of 72 px, wrapping). */
+export function layoutPanels(width: number, n: number, K = 5): { cols: number; pw: number; ph: number; height: number } {
   const cols = width < 520 ? 2 : 4;
   const pw = Math.floor(width / cols);
   const ph = 150;
-  return { cols, pw, ph, height: Math.ceil(n / cols) * ph + 50 };
+  const legendRows = Math.ceil(K / Math.max(1, Math.floor((width - 8) / 72))) + (width < 520 ? 2 : 1);
+  return { cols, pw, ph, height: Math.ceil(n / cols) * ph + 14 + 16 * legendRows };
 }
 
 export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, panels: CompositionPanel[], K: number): void {
-  const L = layoutPanels(width, panels.length);
+  const L = layoutPanels(width, panels.length, K);
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
@@ -285,11 +287,16 @@ export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefin
       });
     });
   });
-  const ly = L.height - 30;
-  svg.append('text').attr('x', 4).attr('y', ly - 6).attr('font-size', 11).attr('fill', '#5b6372').text('x: after bucket t · y: share of the buffer (%) · colour: the bucket a sample came from');
+  // the legend under the panels: what the axes are, then one swatch per source bucket (wrapping on a phone)
+  const perRow = Math.max(1, Math.floor((width - 8) / 72));
+  const ly = Math.ceil(panels.length / L.cols) * L.ph + 14;
+  const notes = width < 520 ? ['x: after bucket t · y: share of the buffer (%)', 'colour: the bucket a sample came from'] : ['x: after bucket t · y: share of the buffer (%) · colour: the bucket a sample came from'];
+  notes.forEach((t, q) => svg.append('text').attr('x', 4).attr('y', ly + 12 * q).attr('font-size', 11).attr('fill', '#5b6372').text(t));
+  const sy = ly + 12 * notes.length;
   colours.forEach((c, j) => {
-    const lx = 4 + j * 58;
-    svg.append('rect').attr('class', 'legend-swatch').attr('x', lx).attr('y', ly + 4).attr('width', 12).attr('height', 12).attr('fill', c);
-    svg.append('text').attr('x', lx + 16).attr('y', ly + 14).attr('font-size', 11).text(`bucket ${j + 1}`);
+    const lx = 4 + (j % perRow) * 72;
+    const yy = sy + Math.floor(j / perRow) * 16;
+    svg.append('rect').attr('class', 'legend-swatch').attr('x', lx).attr('y', yy - 1).attr('width', 12).attr('height', 12).attr('fill', c);
+    svg.append('text').attr('x', lx + 16).attr('y', yy + 9).attr('font-size', 11).text(`bucket ${j + 1}`);
   });
 }

@@ -40,6 +40,9 @@ export class TimeLab {
   current = $state<{ protocol: StreamProtocol; step: number; epoch: number; epochs: number } | null>(null);
   sweep = $state<SweepEntry[] | null>(null);
   sweepBusy = $state(false);
+  /** the backend preference, and the backend that trained last */
+  backend = $state<'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu'>('auto');
+  backendName = $state('');
   stepping = false;
   private runner: TimeRunner;
 
@@ -119,6 +122,7 @@ export class TimeLab {
     this.rows = {};
     this.results = {};
     try {
+      this.backendName = (await this.runner.selectBackend(this.backend)).name;
       await this.runner.run(cfg, {
         onResume: (p, _next, matrix) => (this.rows = { ...this.rows, [p]: matrix.map((r) => r.slice()) }),
         onStep: (p, e) => {

@@ -69,7 +69,8 @@ describe('Time lab chart helpers', () => {
     const h = layoutHeat(390, 5);
     expect(h.left + h.size).toBeLessThanOrEqual(390);
     expect(layoutPanels(390, 9).cols).toBe(2);
-    expect(layoutPanels(1000, 9)).toMatchObject({ cols: 4, height: 3 * 150 + 50 });
+    expect(layoutPanels(1000, 9, 5)).toMatchObject({ cols: 4, height: 3 * 150 + 14 + 16 * 2 });
+    expect(layoutPanels(390, 9, 10).height).toBeGreaterThan(layoutPanels(390, 9, 3).height);
   });
   it('sample pixels and row labels', () => {
     const px = toRgba(Uint8Array.from([0, 128, 255, 7]), [2, 2, 1]);
