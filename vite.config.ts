@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
@@ -7,7 +8,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  * The Content-Security-Policy of public/_headers (the one place it is written), for the build's <meta> tag. Without
  * frame-ancestors, which a <meta> policy cannot carry (browsers ignore it there, with a warning).
  */
-export function contentSecurityPolicy(headersFile = 'public/_headers'): string {
+export function contentSecurityPolicy(headersFile = fileURLToPath(new URL('./public/_headers', import.meta.url))): string {
   const line = readFileSync(headersFile, 'utf8')
     .split('\n')
     .find((l) => /^\s+Content-Security-Policy:/.test(l));
