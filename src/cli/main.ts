@@ -58,7 +58,7 @@ ${ANALYZE_HELP}
   cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
   cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
   cil-lab ood <the flags of run> [--ood digits,fashion-mnist:6-9] [--detectors msp,maxlogit,energy,gen,odin,react,klm,relation,nnguide,
-              ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--margin-in M --margin-out M] [--ood-seed S]
+              ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--head-lr 0.01] [--margin-in M --margin-out M] [--ood-seed S]
                  → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step
   cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming [--buckets 5] [--mode finetune|scratch|linear]
                  [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 1] [--train-ratio 0.7]
@@ -154,6 +154,7 @@ const OPTIONS = {
   logits: { type: 'string' },
   detectors: { type: 'string' },
   'head-epochs': { type: 'string' },
+  'head-lr': { type: 'string' },
   'margin-in': { type: 'string' },
   'margin-out': { type: 'string' },
   'ood-seed': { type: 'string' },

@@ -13,7 +13,7 @@
  * --batch-size, --seed, --backend, --train-per-class, --test-per-class, --augment, --head. OOD flags: --ood (a comma
  * list: a dataset id, optionally with classes, e.g. digits, emoji, fashion-mnist:6-9; default: the held-out classes
  * of the ID dataset, and digits — or fashion-mnist when the ID data is digits), --detectors (default
- * msp,energy,ber), --head-epochs, --margin-in, --margin-out, --ood-seed.
+ * msp,energy,ber), --head-epochs, --head-lr, --margin-in, --margin-out, --ood-seed.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -145,6 +145,11 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   const headSettings: Partial<HeadSettings> = {};
   const headEpochs = intArg(str(v, 'head-epochs'), 'head-epochs', 0);
   if (headEpochs !== undefined) headSettings.epochs = headEpochs;
+  const headLr = numberArg(str(v, 'head-lr'), 'head-lr');
+  if (headLr !== undefined) {
+    if (!(headLr > 0)) throw new UsageError(`--head-lr must be > 0; got ${headLr}.`);
+    headSettings.lr = headLr;
+  }
   const mIn = numberArg(str(v, 'margin-in'), 'margin-in');
   const mOut = numberArg(str(v, 'margin-out'), 'margin-out');
   if (mIn !== undefined) headSettings.marginIn = mIn;
