@@ -28,7 +28,7 @@ export function equalTaskSizes(classCount: number, taskCount: number): TaskSizes
   }
   if (taskCount > classCount) {
     throw new OrderingError(
-      `${taskCount} tasks cannot be made from ${classCount} classes: every task needs at least one class (K ≤ N).`,
+      `${taskCount} tasks cannot be made from ${classCount} class${classCount === 1 ? '' : 'es'}: every task needs at least one class (K ≤ N).`,
     );
   }
   if (classCount % taskCount !== 0) {

@@ -104,6 +104,7 @@ describe('item 9: bad input exits 2 with one clear line', () => {
     await one(['count', '--classes', 'abc', '--tasks', '3'], /^cil-lab: Select at least two classes\. --classes "abc" is one class name; separate class names with commas \(e\.g\. --classes cat,dog,car\)\.$/m);
     await one(['orders', '--dataset', 'cifar10', '--subset', '3', '--tasks', '1'], 'Select at least two classes. --subset gives one class ("cat").');
   });
+  it('a number of classes says "1 class", not "1 classes"', () => one(['count', '--classes', '1', '--tasks', '3'], '3 tasks cannot be made from 1 class: every task needs at least one class (K ≤ N).'));
   it('run --epochs 0 is refused', () => one(['run', '--dataset', 'digits', '--tasks', '5', '--epochs', '0'], '--epochs must be at least 1; got 0.'));
   it('negative numbers are values: one line saying what is wrong, not node\'s "ambiguous" message', async () => {
     await one(['count', '--classes', '6', '--tasks', '-3'], '--tasks must be at least 1; got -3.');
