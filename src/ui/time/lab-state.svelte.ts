@@ -92,8 +92,18 @@ export class TimeLab {
     return bucketTrainingSize(this.config, this.config.protocols[0] ?? 'iid', 10);
   }
 
+  /** why the last change of a setting was refused ('' when it was taken) */
+  inputError = $state('');
+
+  /** Change settings; a value out of range is refused (the old one stays) and `inputError` says why. */
   set(patch: Partial<TimeLabConfig>): void {
-    this.config = validateTimeLabConfig({ ...this.config, ...patch }).value ?? this.config;
+    const r = validateTimeLabConfig({ ...$state.snapshot(this.config), ...patch });
+    if (r.issues.length > 0 || !r.value) {
+      this.inputError = r.issues.map((i) => `${i.path}: ${i.message}`).join(' ');
+      return;
+    }
+    this.inputError = '';
+    this.config = r.value;
     this.results = {};
     this.rows = {};
     this.sweep = null;

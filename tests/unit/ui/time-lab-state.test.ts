@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { defaultTimeLabConfig } from '../../../src/core/stream/config';
+import { streamMetrics } from '../../../src/core/stream/metrics';
+import type { TimeRunHandlers, TimeRunner } from '../../../src/services/time-runner';
+import { PRESETS, TimeLab } from '../../../src/ui/time/lab-state.svelte';
+
+const R = [
+  [0.9, 0.5, 0.4],
+  [0.8, 0.9, 0.6],
+  [0.7, 0.8, 0.9],
+];
+
+/** A runner that "trains" R row by row, waiting while paused. */
+function fakeRunner(log: string[]): TimeRunner {
+  let paused = false;
+  let wake: (() => void) | null = null;
+  const runner = {
+    notice: async () => null,
+    selectBackend: async () => ({ name: 'cpu', probeMs: 0, tried: [] }),
+    prepare: async () => ({ shape: [2, 2, 1], classNames: ['a'], sizes: [1], levels: [0], rows: [] }),
+    stored: async () => ({}),
+    async run(c: { protocols: ('iid' | 'streaming')[] }, h: TimeRunHandlers) {
+      const out: Record<string, unknown> = {};
+      for (const p of c.protocols) {
+        for (let i = 0; i < 3; i++) {
+          while (paused) await new Promise<void>((r) => (wake = r));
+          h.onStep?.(p, { step: i, row: R[i], composition: [], numTensors: 0, baselineTensors: 0 });
+          await Promise.resolve();
+        }
+        const r = { matrix: R, metrics: streamMetrics(R, p), compositions: [[1, 0, 0]], protocol: p };
+        out[p] = r;
+        h.onResult?.(p, r as never, false);
+      }
+      return out;
+    },
+    sweep: async () => [],
+    pause: async () => {
+      log.push('pause');
+      paused = true;
+    },
+    resume: async () => {
+      log.push('resume');
+      paused = false;
+      wake?.();
+    },
+    cancel: async () => log.push('cancel'),
+    dispose: () => {},
+  };
+  return runner as unknown as TimeRunner;
+}
+
+describe('TimeLab (page state)', () => {
+  it('runs both protocols, collecting rows and CLEAR averages', async () => {
+    const lab = new TimeLab(fakeRunner([]), { ...defaultTimeLabConfig(), buckets: 3 });
+    expect(lab.total).toBe(6);
+    await lab.run();
+    expect(lab.status).toBe('done');
+    expect(lab.done).toBe(6);
+    expect(lab.metrics.iid?.inDomain).toBeCloseTo(0.9, 12);
+    expect(lab.metrics.streaming?.inDomain).toBeNull();
+    expect(lab.distances.streaming?.map((d) => d.distance)).toEqual([1, 2]);
+    expect(lab.backendName).toBe('cpu');
+  });
+  it('Step trains one bucket and pauses', async () => {
+    const log: string[] = [];
+    const lab = new TimeLab(fakeRunner(log), { ...defaultTimeLabConfig(), buckets: 3, protocols: ['iid'] });
+    lab.step();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(lab.status).toBe('paused');
+    expect(lab.rows.iid).toHaveLength(1);
+    expect(log).toEqual(['pause']);
+  });
+  it('changing a setting or applying a preset clears the results and validates', async () => {
+    const lab = new TimeLab(fakeRunner([]), { ...defaultTimeLabConfig(), buckets: 3 });
+    await lab.run();
+    lab.set({ buckets: 42 });
+    expect(lab.config.buckets).toBe(3); // refused: the old value stays, results too
+    expect(lab.inputError).toMatch(/buckets: .*2 to 10/);
+    expect(lab.metrics.iid).toBeDefined();
+    lab.set({ buckets: 4 });
+    expect(lab.inputError).toBe('');
+    expect(lab.results).toEqual({});
+    lab.applyPreset(PRESETS.find((p) => p.id === 'abrupt')!);
+    expect(lab.config.stream).toBe('abrupt');
+    expect(lab.config.buckets).toBe(5);
+  });
+});
