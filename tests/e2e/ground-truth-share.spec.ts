@@ -327,3 +327,54 @@ test('a names-only dataset from the Orderings tab: the Ground-truth tab says so,
   await expect(page.getByTestId('omega')).toHaveText('90');
   expect(errors).toEqual([]);
 });
+
+test('issue 17: Run ▶ in view without scrolling at 1280×800 and on a phone; strategies far apart get an x axis each', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await offline(context);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const config = { ...tinyConfig(), strategies: [{ id: 'finetune', options: {} }, { id: 'joint', options: {} }] } as ExperimentConfig;
+  await page.goto(`/${encodeConfigToHash(config)}`);
+  // (WordNet loads in the orderings worker first: slow on a busy machine)
+  await expect(page.getByTestId('gt-omega')).toHaveText('6', { timeout: 20_000 });
+  // the settings are longer than the window: the Run row stays at the panel's bottom edge, in view
+  await expect(page.getByTestId('gt-run')).toBeInViewport();
+  await expect(page.getByTestId('gt-empty')).toBeInViewport();
+  await page.screenshot({ path: 'test-results/screenshots/gt-run-in-view-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('gt-run')).toBeInViewport();
+  await page.screenshot({ path: 'test-results/screenshots/gt-run-in-view-390.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-progress')).toContainText('12 / 12 runs (6 orderings × 2) · done', { timeout: 90_000 });
+  await expect(blocks(page)).toHaveCount(12);
+  // both x-axis choices are offered and switch the chart; each panel keeps all its orderings either way
+  const hist = page.getByTestId('accuracy-histogram');
+  await hist.getByTestId('gt-xaxis-own').click();
+  await expect(hist.getByTestId('gt-xaxis-own')).toHaveClass(/on/);
+  await expect(hist.locator('g.panel[data-strategy="joint"] rect.member')).toHaveCount(6);
+  await page.screenshot({ path: 'test-results/screenshots/gt-xaxis-own-1280.png', fullPage: true });
+  await hist.getByTestId('gt-xaxis-shared').click();
+  await expect(hist.getByTestId('gt-xaxis-shared')).toHaveClass(/on/);
+  await expect(hist.locator('g.panel[data-strategy="joint"] rect.member')).toHaveCount(6);
+  await page.screenshot({ path: 'test-results/screenshots/gt-xaxis-shared-1280.png', fullPage: true });
+  // no text of the chart overlaps another (peak labels, lane labels, tick labels)
+  const overlaps = await hist.locator('svg').first().evaluate((svg) => {
+    const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent?.trim()).map((t) => ({ t: t.textContent!, r: t.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].r;
+        const b = boxes[j].r;
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].t} × ${boxes[j].t}`);
+      }
+    return out;
+  });
+  expect(overlaps).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/screenshots/gt-results-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(errors).toEqual([]);
+});

@@ -8,7 +8,9 @@
  *     n · binWidth · pdf(x), so they sit on the same scale as the bars.
  *   - Above each panel, one lane per protocol with a mark per ordering it picked (▼ EDGE hard, ▲ EDGE easy,
  *     ● RS and EDGE median), at that ordering's A(O).
- * Panels share the x axis (A(O) in %) and the y axis (orderings per bin) so strategies compare at a glance.
+ * Panels share the y axis (orderings per bin) and, by default, the x axis (A(O) in %) so strategies compare at a
+ * glance; when one strategy's truth would be a sliver of a shared axis (a strategy far better than another), each
+ * panel gets its own x axis and bins (`autoXAxis`; the chart's "x axis" control overrides it, issue 17).
  * The model and layout helpers are pure (tests/unit/ui/ground-truth-charts.test.ts); `drawAccuracyHistogram`
  * touches the DOM.
  */
@@ -52,9 +54,23 @@ export interface StackedBin {
   members: HistogramMember[];
 }
 
+/** One panel's x axis: its domain (fractions), bin edges and bin width. */
+export interface PanelScale {
+  domain: [number, number];
+  thresholds: number[];
+  binWidth: number;
+}
+
+/** 'shared': one x axis for every strategy; 'own': each strategy's panel on its own x axis. */
+export type XAxisMode = 'shared' | 'own';
+
 export interface HistogramModel {
   panels: HistogramPanel[];
-  /** x domain (fractions), equal to the first and last threshold. */
+  /** the x axis used: shared, or one per panel */
+  xAxis: XAxisMode;
+  /** per panel: its x axis (all equal to the shared one when `xAxis` is 'shared') */
+  scales: PanelScale[];
+  /** the shared x domain (fractions), equal to the first and last threshold. */
   domain: [number, number];
   thresholds: number[];
   binWidth: number;
@@ -160,27 +176,66 @@ export function gaussianCurve(g: Gaussian, n: number, binWidth: number, domain: 
   return pts;
 }
 
-/** The whole model: panels, shared bins and scales. `plannedTruth` sets the bin count (stable while filling). */
-export function histogramModel(stats: GroundTruthStats, plannedTruth: number): HistogramModel {
-  const panels = histogramPanels(stats);
+/** The x axis of `panels` (one or all of them) for `target` bins: domain, edges on nice steps, bin width. */
+function panelScale(panels: readonly HistogramPanel[], target: number): PanelScale {
   const domain0 = accuracyDomain(panels);
   // the narrowest spread of a strategy's truth (with its estimates) sets the bin width
   const spans = panels
     .map((p) => accuracyDomain([p]))
     .filter((_, i) => panels[i].members.length > 0)
     .map(([a, b]) => b - a);
-  const thresholds = binThresholds(domain0, binTarget(plannedTruth), spans.length ? Math.min(...spans) : domain0[1] - domain0[0]);
-  const domain: [number, number] = [thresholds[0], thresholds[thresholds.length - 1]];
-  const binWidth = thresholds[1] - thresholds[0];
-  const bins = panels.map((p) => stackMembers(p.members, thresholds));
+  const thresholds = binThresholds(domain0, target, spans.length ? Math.min(...spans) : domain0[1] - domain0[0]);
+  return { domain: [thresholds[0], thresholds[thresholds.length - 1]], thresholds, binWidth: thresholds[1] - thresholds[0] };
+}
+
+/**
+ * The x axis that shows every strategy: shared, unless a strategy's truth (two orderings or more) would span less
+ * than a quarter of the shared axis (a sliver of a few bins beside a strategy far away): then each its own.
+ */
+export function autoXAxis(panels: readonly HistogramPanel[]): XAxisMode {
+  if (panels.length < 2) return 'shared';
+  const [lo, hi] = accuracyDomain(panels);
+  const width = hi - lo;
+  for (const p of panels) {
+    if (p.members.length < 2) continue;
+    const values = p.members.map((m) => m.value);
+    if (Math.max(...values) - Math.min(...values) < width / 4) return 'own';
+  }
+  return 'shared';
+}
+
+/**
+ * The whole model: panels, bins and scales. `plannedTruth` sets the bin count (stable while filling); `xAxis`
+ * ('shared', 'own' or 'auto': `autoXAxis`) whether the panels share their x axis.
+ */
+export function histogramModel(stats: GroundTruthStats, plannedTruth: number, xAxis: XAxisMode | 'auto' = 'shared'): HistogramModel {
+  const panels = histogramPanels(stats);
+  const target = binTarget(plannedTruth);
+  const shared = panelScale(panels, target);
+  const mode = xAxis === 'auto' ? autoXAxis(panels) : xAxis;
+  const scales = panels.map((p) => (mode === 'own' ? panelScale([p], target) : shared));
+  const bins = panels.map((p, i) => stackMembers(p.members, scales[i].thresholds));
   const maxCount = Math.max(1, ...bins.flat().map((b) => b.members.length));
   let peak = maxCount;
-  for (const p of panels) {
+  panels.forEach((p, i) => {
     for (const g of [p.rs, p.edge]) {
-      if (g && g.std > 0) peak = Math.max(peak, (p.members.length * binWidth) / (g.std * Math.sqrt(2 * Math.PI)));
+      if (g && g.std > 0) peak = Math.max(peak, (p.members.length * scales[i].binWidth) / (g.std * Math.sqrt(2 * Math.PI)));
     }
-  }
-  return { panels, domain, thresholds, binWidth, bins, maxCount, yMax: Math.min(peak, Y_HEADROOM * maxCount) };
+  });
+  return { panels, xAxis: mode, scales, domain: shared.domain, thresholds: shared.thresholds, binWidth: shared.binWidth, bins, maxCount, yMax: Math.min(peak, Y_HEADROOM * maxCount) };
+}
+
+/**
+ * Where an estimate's "↑ EDGE peak 58" label goes: beside its mean line on its preferred side (RS right, EDGE left),
+ * on the other side when it would leave the plot [lo, hi] (into the y axis's tick labels), and kept inside.
+ * `width` is the label's width in px (about 6.2 px a character at 11 px).
+ */
+export function peakLabelPlacement(xMean: number, width: number, prefer: 'start' | 'end', lo: number, hi: number, gap = 4): { x: number; anchor: 'start' | 'end' } {
+  const fitsEnd = xMean - gap - width >= lo;
+  const fitsStart = xMean + gap + width <= hi;
+  const side = prefer === 'end' ? (fitsEnd || !fitsStart ? 'end' : 'start') : fitsStart || !fitsEnd ? 'start' : 'end';
+  if (side === 'end') return { x: Math.max(lo + width, xMean - gap), anchor: 'end' };
+  return { x: Math.min(hi - width, xMean + gap), anchor: 'start' };
 }
 
 /** The chart's numbers for the ⤓ menu's CSV: one row per strategy and evaluated ordering. */
@@ -237,14 +292,15 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
-  const x = scaleLinear()
-    .domain(model.domain)
-    .range([L.margin.left, L.width - L.margin.right]);
   const clipId = `gt-hist-clip-${Math.random().toString(36).slice(2, 9)}`;
   const defs = svg.append('defs');
 
   model.panels.forEach((panel, pi) => {
     const P = L.panels[pi];
+    const scale = model.scales[pi];
+    const x = scaleLinear()
+      .domain(scale.domain)
+      .range([L.margin.left, L.width - L.margin.right]);
     const y = scaleLinear().domain([0, model.yMax]).nice().range([P.plotBottom, P.plotTop]);
     const g = svg.append('g').attr('class', 'panel').attr('data-strategy', panel.strategy);
     defs
@@ -340,7 +396,7 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
     ] as const) {
       if (!gauss) continue;
       const colour = protocolMark(name).stroke;
-      const pts = gaussianCurve(gauss, panel.members.length, model.binWidth, model.domain);
+      const pts = gaussianCurve(gauss, panel.members.length, scale.binWidth, scale.domain);
       const cg = g.append('g').attr('class', `estimate estimate-${name}`).attr('clip-path', `url(#${clipId}-${pi})`).style('pointer-events', 'none');
       if (pts) {
         cg.append('path').attr('d', path(pts)).attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 2.5).attr('stroke-linejoin', 'round');
@@ -358,15 +414,21 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
         .attr('stroke-dasharray', '4,3');
       const peak = pts ? Math.max(...pts.map((p) => p.y)) : Infinity;
       if (peak > y.domain()[1]) {
-        // the estimate is far narrower than the truth: its peak is cut at the top, say how high it goes
+        // the estimate is far narrower than the truth: its peak is cut at the top, say how high it goes (inside the
+        // plot, clear of the y axis's tick labels; RS's label one line below EDGE's so the two never overlap)
+        const text = `↑ ${name === 'rs' ? 'RS' : 'EDGE'} peak ${Number.isFinite(peak) ? Math.round(peak) : '∞'}`;
+        const at = peakLabelPlacement(x(gauss.mean), text.length * 6.2, name === 'rs' ? 'start' : 'end', L.margin.left + 2, L.width - L.margin.right - 2);
         g.append('text')
           .attr('class', 'peak')
-          .attr('x', x(gauss.mean) + (name === 'rs' ? 4 : -4))
-          .attr('y', P.plotTop + 10)
-          .attr('text-anchor', name === 'rs' ? 'start' : 'end')
+          .attr('x', at.x)
+          .attr('y', P.plotTop + (name === 'rs' ? 24 : 10))
+          .attr('text-anchor', at.anchor)
           .attr('font-size', 11)
           .attr('fill', colour)
-          .text(`↑ ${name === 'rs' ? 'RS' : 'EDGE'} peak ${Number.isFinite(peak) ? Math.round(peak) : '∞'}`);
+          .attr('paint-order', 'stroke')
+          .attr('stroke', '#fff')
+          .attr('stroke-width', 3)
+          .text(text);
       }
     }
 
@@ -375,7 +437,7 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
       .call(
         axisBottom(x)
           .ticks(Math.max(3, Math.floor((L.width - L.margin.left) / 70)))
-          .tickFormat((d) => (100 * Number(d)).toFixed(model.domain[1] - model.domain[0] < 0.05 ? 1 : 0)),
+          .tickFormat((d) => (100 * Number(d)).toFixed(scale.domain[1] - scale.domain[0] < 0.05 ? 1 : 0)),
       )
       .attr('font-size', 12);
     g.append('g')

@@ -4,6 +4,7 @@ import { normalCdf } from '../../../src/core/stats/gaussian';
 import { pearson } from '../../../src/core/stats/pearson';
 import {
   accuracyDomain,
+  autoXAxis,
   binTarget,
   binThresholds,
   gaussianCurve,
@@ -11,6 +12,7 @@ import {
   histogramModel,
   histogramPanels,
   layoutAccuracyHistogram,
+  peakLabelPlacement,
   stackMembers,
   Y_HEADROOM,
   type HistogramPanel,
@@ -273,5 +275,47 @@ describe('page inputs', () => {
     expect(extremeKey([{ key: 'a', value: 0.5 }, { key: 'b', value: null }, { key: 'c', value: 0.2 }], 'min')).toBe('c');
     expect(extremeKey([{ key: 'a', value: 0.5 }, { key: 'c', value: 0.2 }], 'max')).toBe('a');
     expect(extremeKey([], 'max')).toBeNull();
+  });
+});
+
+describe('accuracy histogram: an x axis per strategy, labels clear of the axis (issue 17)', () => {
+  /** finetune spread over ~20 points, a second strategy packed within one point far above it */
+  function apart() {
+    const runs = [
+      ...VALUES.map((v, i) => run(`t${i}`, v, 'finetune')),
+      ...VALUES.map((_, i) => run(`t${i}`, 0.95 + 0.0005 * i, 'replay')),
+    ];
+    return deriveGroundTruth({ runs, plan: plan12(), variable: 'final', strategies: ['finetune', 'replay'], sampleCount: false });
+  }
+
+  it('auto: shared while the strategies overlap, one x axis each when one would be a sliver of the shared axis', () => {
+    expect(autoXAxis(histogramPanels(stats(12, ['finetune', 'replay'])))).toBe('shared');
+    expect(autoXAxis(histogramPanels(stats(12, ['finetune'])))).toBe('shared');
+    const s = apart();
+    expect(autoXAxis(histogramPanels(s))).toBe('own');
+    const own = histogramModel(s, 12, 'auto');
+    expect(own.xAxis).toBe('own');
+    // each panel's axis fits its own values: the packed strategy gets bins across its own narrow range
+    const [ft, rp] = own.scales;
+    expect(rp.domain[1] - rp.domain[0]).toBeLessThan((ft.domain[1] - ft.domain[0]) / 4);
+    expect(own.bins[1].filter((b) => b.members.length > 0).length).toBeGreaterThan(2);
+    expect(own.bins[1].reduce((a, b) => a + b.members.length, 0)).toBe(12);
+    // the reader's choice wins: one shared axis, every panel with the same bins
+    const shared = histogramModel(s, 12, 'shared');
+    expect(shared.xAxis).toBe('shared');
+    expect(shared.scales[0]).toEqual(shared.scales[1]);
+    expect(shared.bins[1].filter((b) => b.members.length > 0).length).toBeLessThanOrEqual(2);
+  });
+
+  it('a cut peak’s label stays inside the plot: flipped away from the y axis, never past the right edge', () => {
+    // EDGE prefers the left of its mean line; near the y axis (x = 92) it goes right instead
+    expect(peakLabelPlacement(300, 80, 'end', 92, 700)).toEqual({ x: 296, anchor: 'end' });
+    expect(peakLabelPlacement(120, 80, 'end', 92, 700)).toEqual({ x: 124, anchor: 'start' });
+    // RS prefers the right; at the right edge it goes left
+    expect(peakLabelPlacement(300, 80, 'start', 92, 700)).toEqual({ x: 304, anchor: 'start' });
+    expect(peakLabelPlacement(680, 80, 'start', 92, 700)).toEqual({ x: 676, anchor: 'end' });
+    // too wide for either side: kept inside the plot
+    const p = peakLabelPlacement(150, 400, 'end', 92, 400);
+    expect(p.anchor === 'end' ? p.x - 400 : p.x).toBeGreaterThanOrEqual(92);
   });
 });
