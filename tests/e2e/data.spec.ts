@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { unzipSync, zipSync } from 'fflate';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -195,6 +196,26 @@ test('a CIFAR-10 .tar.gz and a .zip of class folders (decoded in the worker) loa
   await expect(page.getByTestId('upload-error')).toContainText('fake-png.zip');
   await expect(page.getByTestId('upload-error')).toContainText('Still showing shapes.zip');
   await expectGrid(page, 3);
+  expect(errors).toEqual([]);
+});
+
+test('a zip with two entries of one name: the copies are left out and named, the page stays usable (issue 16 item 4)', async ({ page }) => {
+  const errors = await openData(page);
+  await expectGrid(page, 10);
+  // a zip made here: cat/9.png renamed to cat/2.png in its local header and central directory
+  const shapes = unzipSync(readFileSync(`${PARSER_FIXTURES}/zip/shapes.zip`));
+  const png = (p: string) => shapes[`shapes/${p}`];
+  const zip = Buffer.from(zipSync({ 'cat/1.png': png('circle/c1.png'), 'cat/2.png': png('circle/c2.png'), 'cat/9.png': png('square/s1.png'), 'dog/1.png': png('triangle/t0.png') }, { level: 0 }));
+  const dup = Buffer.from(zip.toString('latin1').split('cat/9.png').join('cat/2.png'), 'latin1');
+  await page.getByTestId('upload').setInputFiles(file('dup.zip', dup));
+  await expect(page.getByTestId('data-title')).toContainText('dup.zip');
+  await page.getByTestId('skipped-files').locator('summary').click();
+  await expect(page.getByTestId('skipped-files')).toContainText('cat/2.png: 2 entries of the zip have this name');
+  await expect(page.getByTestId('grid-row').first()).toContainText('cat');
+  // nothing is stuck: a built-in dataset loads again
+  await expect(page.getByTestId('builtin-digits')).toBeEnabled();
+  await page.getByTestId('builtin-digits').check();
+  await expectGrid(page, 10);
   expect(errors).toEqual([]);
 });
 
