@@ -136,6 +136,11 @@ export function createDataClient() {
       return remote.classPrototypes(id, classIndices, onProgress ? Comlink.proxy(onProgress) : undefined);
     },
 
+    /** The content hash of a file as a FileRef records it, computed in the worker (data.worker.ts `contentHash`). */
+    contentHash(file: Blob): Promise<string> {
+      return remote.contentHash(file);
+    },
+
     /** Give another worker access to the loaded dataset (see data.worker.ts `connect`). */
     connect(port: MessagePort): Promise<void> {
       return remote.connect(Comlink.transfer(port, [port]));

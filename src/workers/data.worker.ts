@@ -22,6 +22,7 @@ import { builtinDatasetPath, getBuiltinDataset, loadBuiltinDataset } from '../da
 import { countPerClass, packSamples, selectSamples, type SampleSet } from '../data/samples';
 import { classMeanPrototypes, type ClassPrototypes } from '../core/similarity/prototypes';
 import { getClassList } from '../core/classes/builtin';
+import { contentHash } from '../core/config/url-codec';
 
 export type { SampleSet };
 
@@ -394,6 +395,14 @@ const api = {
 
   summary(): DataSummary | null {
     return current?.summary ?? null;
+  },
+
+  /**
+   * The content hash a FileRef records for an uploaded file (core/config `contentHash`), read and hashed here: on
+   * the page's thread a 300 MB similarity upload froze the page for seconds (issue 16 item 7).
+   */
+  async contentHash(file: Blob): Promise<string> {
+    return contentHash(new Uint8Array(await file.arrayBuffer()));
   },
 
   /**

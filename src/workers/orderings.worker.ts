@@ -4,8 +4,19 @@ import * as Comlink from 'comlink';
 import { computeOrderingsView, type OrderingsRequest } from '../core/protocols/orderings-view';
 import { loadWordnetGraph } from '../data/wordnet-graph';
 
+/** The uploaded similarity file, sent once (transferred) instead of copied into every request. */
+let upload: { id: number; bytes: Uint8Array } | null = null;
+
 const api = {
-  async compute(req: OrderingsRequest) {
+  keepUpload(id: number, bytes: Uint8Array) {
+    upload = { id, bytes };
+  },
+  /** `uploadId`: the request's upload bytes are the kept file's (the request carries none). */
+  async compute(req: OrderingsRequest, uploadId?: number) {
+    if (uploadId !== undefined) {
+      if (req.similarity.kind !== 'upload' || upload?.id !== uploadId) throw new Error('The uploaded file is no longer in the worker: upload it again.');
+      req = { ...req, similarity: { ...req.similarity, bytes: upload.bytes } };
+    }
     const graph = req.similarity.kind === 'wordnet' ? await loadWordnetGraph(import.meta.env.BASE_URL) : undefined;
     return computeOrderingsView(req, { wordnet: graph ? () => graph : undefined });
   },

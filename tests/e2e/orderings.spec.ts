@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { contentHash, decodeConfigFromHash } from '../../src/core/config/url-codec';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -116,6 +117,14 @@ test('an uploaded similarity matrix drives the orderings; an unreadable upload s
   const hardBefore = await page.locator('tr[data-label="Exact hard (min S)"] td[data-score]').getAttribute('data-score');
   // min S over all 90 orderings of this matrix, by brute force in numpy (itertools.permutations): −0.35048837868004606
   expect(Number(hardBefore)).toBeCloseTo(-0.35048837868004606, 10);
+  // the link records the file by its content hash, computed in the data worker (issue 16 item 7)
+  const hash = contentHash(new Uint8Array(readFileSync('tests/fixtures/cli/sim6.json')));
+  await expect
+    .poll(async () => {
+      const r = decodeConfigFromHash(await page.evaluate(() => location.hash));
+      return r.ok && r.config.similarity.kind === 'upload' ? r.config.similarity.file : null;
+    })
+    .toEqual({ name: 'sim6.json', contentHash: hash });
   await page.getByTestId('upload').setInputFiles('tests/fixtures/cli/garbage.npy');
   await expect(page.getByTestId('compute-error')).toContainText(/npy/i);
   await expect(page.getByTestId('upload-error')).toContainText('garbage.npy: The .npy file is truncated');
