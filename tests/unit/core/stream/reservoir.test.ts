@@ -39,6 +39,14 @@ describe('Alg. 1 (biased reservoir sampling)', () => {
     for (const s of r.shares) expect(s).toBeCloseTo(0.25, 1);
   });
 
+  it('α = 2 on five buckets of k: the analytic mean shares 0, 0.1, 0.2, 0.3, 0.4', () => {
+    // admission α·k/i = 1, 2/3, 1/2, 2/5 for buckets 2..5: bucket 5 keeps 0.4 of the buffer, bucket 4 0.5·0.6 = 0.3,
+    // bucket 3 (2/3)·0.5·0.6 = 0.2, bucket 2 (1/3)·0.5·0.6 = 0.1, bucket 1 nothing (replaced whole at bucket 2)
+    const r = reservoirTrials([100, 100, 100, 100, 100], 100, { kind: 'fixed', value: 2 }, 500, createDefaultRng(21));
+    [0, 0.1, 0.2, 0.3, 0.4].forEach((want, j) => expect(Math.abs(r.shares[j] - want), `bucket ${j}`).toBeLessThan(0.01));
+    expect(r.shares[0]).toBe(0);
+  });
+
   it('dynamic c = 1 with buckets of size ≥ k is FIFO: the buffer is the newest k samples', () => {
     const sizes = [30, 30, 30];
     const bufs = biasedReservoir(sizes, 30, { kind: 'dynamic', c: 1 }, createDefaultRng(9));
