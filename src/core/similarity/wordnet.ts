@@ -331,7 +331,7 @@ function morphy(h: Hydrated, form: string): string[] {
     for (const f of forms) if (h.index.has(f) && !seen.has(f)) (seen.add(f), res.push(f));
     return res;
   };
-  const exc = NOUN_EXCEPTIONS[form];
+  const exc = Object.hasOwn(NOUN_EXCEPTIONS, form) ? NOUN_EXCEPTIONS[form] : undefined; // not Object.prototype's "constructor"
   if (exc) return keep([form, ...exc]);
   const rules = (forms: string[]) =>
     forms.flatMap((f) => NOUN_RULES.filter(([o]) => f.endsWith(o)).map(([o, r]) => f.slice(0, f.length - o.length) + r));

@@ -59,6 +59,17 @@ describe('item 5: WordNet pins from --link / --config give the app\'s numbers', 
   });
 });
 
+describe('class names that are Object.prototype keys', () => {
+  it('"constructor" is a class name like any other (WordNet and pins by name; it used to fail with "exc is not iterable")', async () => {
+    const r = await cli('orders', '--classes', 'constructor,dog,car,bus', '--tasks', '2', '--protocol', 'rs');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.json.sequences).toHaveLength(3);
+    expect(r.json.similarity.synsets[0]).toMatchObject({ name: 'constructor', lemma: 'builder' });
+    expect(wordnetPinsFor({ dog: 'n02086723' }, ['constructor', 'dog'])).toEqual([undefined, 'n02086723']);
+  });
+});
+
 describe('item 8: bounds before work', () => {
   it('--similarity file:/dev/zero is refused at once (a device), not read forever', async () => {
     const t0 = performance.now();
