@@ -7,7 +7,7 @@ import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
 import type { ProtocolId } from '../../core/protocols/types';
 import { inputsFromConfig, type ClipInitial, type OrderingsInputs, type SourceKind } from './page-config';
-import { resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
+import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 
 const inputsKey = (config: ExperimentConfig) => JSON.stringify(inputsFromConfig(config));
 /** The config's WordNet pins as a string (unrelated config changes then do not recompute the orderings). */
@@ -89,11 +89,14 @@ export class OrderingsInputsState {
     this.selected = this.selected.includes(i) ? this.selected.filter((x) => x !== i) : [...this.selected, i];
   }
 
-  /** A dataset picked in the menu starts with its first six classes. */
+  /** A dataset picked in the menu starts with all its classes in tasks that split them (page-inputs.ts defaultPick). */
   pickDataset(id: string): void {
     this.datasetId = id;
     const l = BUILTIN_CLASS_LISTS.find((x) => x.id === id);
     if (!l) return;
-    this.selected = l.classes.slice(0, Math.min(6, l.classes.length)).map((_, i) => i);
+    const pick = defaultPick(l.classes.length, Number(this.tasks));
+    this.selected = pick.selected;
+    this.tasks = pick.tasks;
+    this.sizesText = '';
   }
 }

@@ -64,3 +64,15 @@ export function resolveSeeds(rsEnabled: boolean, seedsText: string): { seeds: nu
     return { seeds: [], error: message(e) };
   }
 }
+
+/**
+ * What a built-in list starts with when it is picked in the menu (issue 17: CIFAR-100 used to keep 6 of its 100
+ * classes, so 10 tasks failed until "All"): every class, as CIL papers split a dataset, and the task count kept when
+ * it splits them evenly, else the usual one (10 tasks when the classes split into 10 tasks of two or more, else 5, 4,
+ * 3 or 2).
+ */
+export function defaultPick(classCount: number, tasks: number): { selected: number[]; tasks: number } {
+  const selected = Array.from({ length: classCount }, (_, i) => i);
+  if (Number.isInteger(tasks) && tasks >= 1 && tasks <= classCount && classCount % tasks === 0) return { selected, tasks };
+  return { selected, tasks: [10, 5, 4, 3, 2].find((k) => classCount % k === 0 && classCount / k >= 2) ?? 1 };
+}

@@ -19,18 +19,22 @@ export interface HistogramLayout {
   plotTop: number;
   plotBottom: number;
   domain: [number, number];
+  xTitle: string;
 }
 
 const LANE_ORDER = ['rs', 'edge', 'edge+', 'as', 'ms', 'exact'];
 
 /** Pure layout: which lanes, where, and the x domain covering the histogram and every mark. */
 export function layoutScoreHistogram(width: number, dist: ScoreDistribution, sequences: SequenceReport[]): HistogramLayout {
-  const margin = { top: 8, right: 16, bottom: 44, left: 112 };
   const laneHeight = 18;
   const protocols = LANE_ORDER.filter((p) => sequences.some((s) => s.protocol === p));
+  const names = protocols.map((p) => protocolMark(p).name.replace(/ \(.*\)$/, ''));
+  // the lane labels sit left of the plot, right-aligned: the margin fits the longest (12 px text, ≤ 7 px a character),
+  // so "Exact extreme of S" is not cut at the figure's edge (issue 17: cut at 390 px)
+  const margin = { top: 8, right: 16, bottom: 44, left: Math.max(64, 8 + 7 * Math.max(0, ...names.map((n) => n.length)) + 4) };
   const lanes = protocols.map((p, i) => ({
     protocol: p,
-    name: protocolMark(p).name.replace(/ \(.*\)$/, ''),
+    name: names[i],
     y: margin.top + i * laneHeight + laneHeight / 2,
     marks: sequences.filter((s) => s.protocol === p),
   }));
@@ -48,6 +52,8 @@ export function layoutScoreHistogram(width: number, dist: ScoreDistribution, seq
     plotTop,
     plotBottom: plotTop + plotHeight,
     domain: [lo - pad, hi + pad],
+    // the x axis's title, shorter where the full one would not fit under the plot
+    xTitle: width - margin.left - margin.right >= 330 ? 'S, similarity of adjacent tasks (paper Eq. 5)  →  easier' : 'S (paper Eq. 5)  →  easier',
   };
 }
 
@@ -130,7 +136,7 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
     .attr('y', L.height - 8)
     .attr('text-anchor', 'middle')
     .attr('font-size', 12)
-    .text('S, similarity of adjacent tasks (paper Eq. 5)  →  easier');
+    .text(L.xTitle);
   svg
     .append('text')
     .attr('transform', `translate(${L.margin.left - 44},${(L.plotTop + L.plotBottom) / 2}) rotate(-90)`)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getClassList } from '../../../src/core/classes/builtin';
 import { defaultConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { OrderingsInputsState, pinsKeyOf } from '../../../src/ui/orderings/orderings-inputs.svelte';
-import { resolveClasses, resolveSeeds, resolveSizes } from '../../../src/ui/orderings/page-inputs';
+import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from '../../../src/ui/orderings/page-inputs';
 
 const fashion = getClassList('fashion-mnist');
 
@@ -38,6 +38,30 @@ describe('Orderings page inputs, resolved', () => {
     expect(resolveSeeds(false, '  ')).toEqual({ seeds: [], error: '' });
     expect(resolveSeeds(true, '').error).toMatch(/at least one RS seed/);
     expect(resolveSeeds(true, '-1').error).toMatch(/"-1"/);
+  });
+});
+
+describe('a dataset picked in the menu (issue 17: CIFAR-100 kept 6 of its 100 classes, so 10 tasks failed)', () => {
+  it('selects every class, keeps K when it splits them, else takes the usual split', () => {
+    expect(defaultPick(100, 10)).toEqual({ selected: Array.from({ length: 100 }, (_, i) => i), tasks: 10 });
+    expect(defaultPick(100, 3).tasks).toBe(10);
+    expect(defaultPick(10, 3).tasks).toBe(5);
+    expect(defaultPick(10, 2).tasks).toBe(2);
+    expect(defaultPick(249, 3).tasks).toBe(3);
+    expect(defaultPick(7, 3).tasks).toBe(1);
+  });
+
+  it('CIFAR-100 then 10 tasks: 100 classes in 10 tasks of 10, no error', () => {
+    const s = new OrderingsInputsState(defaultConfig(), 0);
+    s.sizesText = '3,2,1';
+    s.pickDataset('cifar100');
+    expect(s.classes.names).toHaveLength(100);
+    expect(s.sizesText).toBe('');
+    expect(s.sizes).toEqual({ sizes: Array(10).fill(10), error: '' });
+    s.tasks = 10;
+    expect(s.sizes.error).toBe('');
+    s.pickDataset('custom');
+    expect(s.classes.names).toEqual(['apple', 'bicycle', 'tiger', 'lion', 'truck', 'orange']);
   });
 });
 
