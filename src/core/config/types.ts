@@ -7,6 +7,7 @@
  */
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
+import type { CurriculumConfig } from './sections/curriculum';
 
 export const CONFIG_VERSION = 1 as const;
 
@@ -218,6 +219,8 @@ export interface ExperimentConfig {
   seeds: number[];
   conformal: ConformalConfig;
   forgetting: ForgettingConfig;
+  /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
+  curriculum?: CurriculumConfig;
   backend: BackendConfig;
   ui: UiConfig;
 }

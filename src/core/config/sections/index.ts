@@ -5,6 +5,7 @@
  */
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
+import { curriculumSection } from './curriculum';
 import { conformalSection, forgettingSection } from './forgetting';
 import { groundTruthSection } from './ground-truth';
 import { protocolsSection } from './protocols';
@@ -27,6 +28,7 @@ export const SECTIONS: { readonly [K in SectionKey]: ConfigSection<K> } = {
   seeds: seedsSection,
   conformal: conformalSection,
   forgetting: forgettingSection,
+  curriculum: curriculumSection,
   backend: backendSection,
   ui: uiSection,
 };

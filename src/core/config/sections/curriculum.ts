@@ -1,0 +1,70 @@
+/**
+ * The Curriculum lab's section (docs/science.md §8): which whole datasets make the curriculum, which order(s) to
+ * train, and which scenario to read the model in.
+ *
+ * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no curriculum, so a config
+ * without it means "the lab's defaults" (CURRICULUM_FILL), and a curriculum equal to the fill-in is checked to
+ * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
+ * with `curriculumOf(config)`.
+ */
+import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
+import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
+import { list, show, suggestion } from '../checker';
+import type { ConfigSection } from './section';
+
+export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
+export type CurriculumScenario = 'cil' | 'til' | 'both';
+
+export interface CurriculumConfig {
+  /** curriculum dataset ids (src/core/curriculum/catalogue.ts), 2 to 7, distinct */
+  datasets: string[];
+  /** 'm2i' | 'i2m' | 'all' (every K! order, K ≤ 6; M2I and I2M are among them) | a hand order of dataset ids */
+  order: CurriculumOrderChoice;
+  scenario: CurriculumScenario;
+}
+
+/** The v1 fill-in (frozen once released). */
+export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
+  datasets: [...DEFAULT_CURRICULUM],
+  order: 'all',
+  scenario: 'both',
+} as CurriculumConfig);
+
+export function curriculumOf(config: { curriculum?: CurriculumConfig }): CurriculumConfig {
+  return structuredClone(config.curriculum ?? (CURRICULUM_FILL as CurriculumConfig));
+}
+
+export const curriculumSection: ConfigSection<'curriculum'> = {
+  check(c, v): CurriculumConfig | undefined {
+    if (v === undefined) return undefined;
+    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario']);
+    const out: CurriculumConfig = curriculumOf({});
+    if (o.datasets !== undefined) {
+      const set = c.distinctStrings(
+        o.datasets,
+        'curriculum.datasets',
+        MAX_CURRICULUM_DATASETS,
+        (s) => CURRICULUM_DATASET_IDS.includes(s),
+        (x) => `Must be one of ${list(CURRICULUM_DATASET_IDS)}; got ${show(x)}.${typeof x === 'string' ? suggestion(x, CURRICULUM_DATASET_IDS) : ''}`,
+        (s) => `Dataset "${s}" is listed twice; list each dataset once.`,
+      );
+      if (set && set.size < 2) c.error('curriculum.datasets', `A curriculum needs at least 2 datasets; got ${set.size}.`);
+      else if (set) out.datasets = [...(o.datasets as string[])];
+    }
+    if (o.scenario !== undefined) out.scenario = c.choice(o.scenario, 'curriculum.scenario', ['cil', 'til', 'both'] as const, CURRICULUM_FILL.scenario);
+    if (o.order !== undefined) {
+      if (o.order === 'm2i' || o.order === 'i2m' || o.order === 'all') out.order = o.order;
+      else if (Array.isArray(o.order)) {
+        const ids = o.order as unknown[];
+        const ok = ids.length === out.datasets.length && new Set(ids).size === ids.length && ids.every((x) => typeof x === 'string' && out.datasets.includes(x));
+        if (ok) out.order = [...(ids as string[])];
+        else c.error('curriculum.order', `A hand order lists each dataset of the curriculum once (${out.datasets.join(', ')}); got ${show(o.order)}.`);
+      } else c.error('curriculum.order', `Must be "m2i", "i2m", "all" or a list of the curriculum's datasets; got ${show(o.order)}.`);
+    }
+    if (out.order === 'all' && out.datasets.length > MAX_ALL_ORDERS_K) {
+      c.error('curriculum.order', `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); the curriculum has ${out.datasets.length}: choose m2i, i2m or a hand order, or fewer datasets.`);
+    }
+    const key = (x: CurriculumConfig): string => JSON.stringify([x.datasets, x.order, x.scenario]);
+    return key(out) === key(CURRICULUM_FILL) ? undefined : out;
+  },
+};
