@@ -34,6 +34,7 @@ import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
+import { curriculumCommand } from './curriculum';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -64,6 +65,9 @@ ${ANALYZE_HELP}
                  [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 1] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
                  → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy)
+  cil-lab curriculum [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|all|a,b,c] [--scenario cil|til|both]
+                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend]
+                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share)
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
@@ -168,6 +172,8 @@ const OPTIONS = {
   'per-class': { type: 'string' },
   strength: { type: 'string' },
   'train-ratio': { type: 'string' },
+  datasets: { type: 'string' },
+  scenario: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -349,6 +355,8 @@ function run(argv: string[]): string | Promise<string> {
       return reservoirCommand(v);
     case 'stream':
       return streamCommand(v, { root });
+    case 'curriculum':
+      return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     default:
       throw new UsageError(`Unknown command "${command}": cil-lab --help lists the commands.`);
   }

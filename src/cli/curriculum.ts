@@ -1,0 +1,174 @@
+/**
+ * `cil-lab curriculum [--datasets a,b,c,…] --order m2i|i2m|all|a,b,c --scenario cil|til|both [training flags of run]`:
+ * the Curriculum lab headless (docs/science.md §8; src/engine/curriculum). Each task is a whole 10-class dataset,
+ * brought to 28×28 grey. First the isolated accuracy a_j of every dataset (the same model trained on it alone), then
+ * the orders asked for (M2I = easy → hard by a_j, I2M the reverse, every K! order, or a hand order), each one
+ * class-incremental run read as CIL and as TIL (logits masked to the task's classes) from the same model.
+ *
+ * Prints `{"datasets": [...], "isolated": {name: a_j}, "runs": [{"order": [names], "scenario": "cil"|"til",
+ * "strategy", "seed", "matrix": R, "acc", "bwt", "fwt", "acc0", "gain", "m2i", "i2m"}], "summary": [{strategy,
+ * scenario, m2iAcc, i2mAcc, deltaAcc, deltaAcc0, share}], "shape", "trainPerClass", "testPerClass", "backend",
+ * "seconds"}`. Without --datasets, the lab's default curriculum (DEFAULT_CURRICULUM).
+ *
+ * Training flags: --strategy (one or a comma list), --memory, --model, --hidden, --epochs, --first-epochs, --lr,
+ * --batch-size, --seed, --backend, --augment (default on when an emoji dataset is in the curriculum), --head,
+ * --train-per-class (default 100), --test-per-class (default 50).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkCurriculum, CURRICULUM_DATASET_IDS, CURRICULUM_SHAPE_TEXT, CurriculumError, DEFAULT_CURRICULUM, type CurriculumSource } from '../core/curriculum/catalogue';
+import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
+import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
+import { loadBuiltinDataset } from '../data/registry';
+import { isBackendName, selectBackend } from '../engine/backend';
+import { joinCurriculum } from '../engine/curriculum/data';
+import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
+import { fromDecodedDataset } from '../engine/dataset';
+import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
+import type { RunSettings } from '../engine/run-config';
+import type { ImageDataset } from '../engine/types';
+import { intArg, numberArg, UsageError } from './args';
+import { augmentFor } from './run';
+
+type Values = Record<string, string | boolean | undefined>;
+const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+const listOf = (s: string): string[] => s.split(',').map((x) => x.trim()).filter(Boolean);
+const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e6) / 1e6);
+
+function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], fallback: T): T {
+  const s = str(v, key) ?? fallback;
+  if (!(allowed as readonly string[]).includes(s)) throw new UsageError(`Unknown --${key} "${s}": use ${allowed.join(', ')}.`);
+  return s as T;
+}
+
+/** The training settings from run's flags. */
+export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji: boolean): RunSettings {
+  const modelKind = oneOf(v, 'model', ['mlp', 'cnn'] as const, 'mlp');
+  const hiddenArg = str(v, 'hidden');
+  const hidden = hiddenArg === undefined ? undefined : hiddenArg.split(',').map((s) => Number(s.trim()));
+  if (hidden && hidden.some((h) => !Number.isInteger(h) || h < 1)) throw new UsageError(`--hidden must list whole layer widths ≥ 1; got "${hiddenArg}".`);
+  const lr = numberArg(str(v, 'lr'), 'lr');
+  if (lr !== undefined && !(lr > 0)) throw new UsageError(`--lr must be positive; got ${lr}.`);
+  const head = str(v, 'head');
+  if (head !== undefined && head !== 'seen' && head !== 'all') throw new UsageError(`Unknown --head "${head}": use seen or all.`);
+  const memory = intArg(str(v, 'memory'), 'memory', 1);
+  const strategyOptions: Record<string, Record<string, number>> = {};
+  if (memory !== undefined) {
+    const withMemory = strategies.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]);
+    if (withMemory.length === 0) throw new UsageError(`--memory applies to ${STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]).join(', ')}, not ${strategies.join(', ')}.`);
+    for (const s of withMemory) strategyOptions[s] = { memory };
+  }
+  return {
+    model: modelKind === 'mlp' ? { kind: 'mlp', ...(hidden ? { hidden } : {}) } : { kind: 'cnn' },
+    lr,
+    epochs: intArg(str(v, 'epochs'), 'epochs', 1),
+    firstTaskEpochs: intArg(str(v, 'first-epochs'), 'first-epochs', 1),
+    batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1),
+    head: head as 'seen' | 'all' | undefined,
+    augment: augmentFor(v, hasEmoji ? 'emoji' : 'digits'),
+    strategyOptions,
+  };
+}
+
+export async function curriculumCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const started = performance.now();
+  const ids = str(v, 'datasets') === undefined ? [...DEFAULT_CURRICULUM] : listOf(str(v, 'datasets') as string);
+  let datasets;
+  try {
+    datasets = checkCurriculum(ids);
+  } catch (e) {
+    if (e instanceof CurriculumError) throw new UsageError(`${e.message} (datasets: ${CURRICULUM_DATASET_IDS.join(', ')})`);
+    throw e;
+  }
+  const orderArg = str(v, 'order') ?? 'all';
+  const scenario = oneOf(v, 'scenario', ['cil', 'til', 'both'] as const, 'both');
+  const hand = orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'all' ? null : listOf(orderArg);
+  let handPositions: number[] | null = null;
+  if (hand) {
+    try {
+      handPositions = handOrder(hand, ids);
+    } catch (e) {
+      throw new UsageError(`--order takes m2i, i2m, all or the datasets in the order wanted: ${(e as Error).message}`);
+    }
+  }
+  if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K) throw new UsageError(`--order all trains every order only for at most ${MAX_ALL_ORDERS_K} datasets; the curriculum has ${ids.length}.`);
+  const strategies = listOf(str(v, 'strategy') ?? 'finetune') as StrategyId[];
+  for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s}": use ${STRATEGY_IDS.join(', ')}.`);
+  const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
+  if (seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seed}.`);
+  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1) ?? 100;
+  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1) ?? 50;
+  const settings = curriculumSettings(v, strategies, datasets.some((d) => d.source === 'emoji'));
+  const backendArg = str(v, 'backend') ?? 'auto';
+  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+
+  const sources: Partial<Record<CurriculumSource, ImageDataset>> = {};
+  for (const src of new Set(datasets.map((d) => d.source))) {
+    try {
+      sources[src] = fromDecodedDataset(await loadBuiltinDataset(src, async (p) => new Uint8Array(await readFile(join(options.root, 'public', p)))));
+    } catch (e) {
+      throw new UsageError(`The built-in dataset "${src}" is not prepared (${(e as Error).message.split(';')[0]}): run "npm run prepare-data" first.`);
+    }
+  }
+  const joined = joinCurriculum(datasets, sources, { trainPerClass, testPerClass });
+  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+
+  const isolated = await trainIsolated(joined, settings, seed);
+  const m2i = m2iOrder(isolated);
+  const i2m = i2mOrder(isolated);
+  const orders = orderArg === 'm2i' ? [m2i] : orderArg === 'i2m' ? [i2m] : orderArg === 'all' ? allOrders(ids.length) : [handPositions as number[]];
+  const trained: OrderRun[] = [];
+  for (const strategy of strategies) {
+    for (const order of orders) {
+      options.onNote?.(`training ${strategy} on ${order.map((p) => ids[p]).join(' → ')}`);
+      trained.push(await trainOrder(joined, settings, { order, strategy, seed }));
+    }
+  }
+  const scenarios = scenario === 'both' ? (['cil', 'til'] as const) : ([scenario] as const);
+  const runs = trained.flatMap((r) =>
+    scenarios.map((sc) => {
+      const matrix = sc === 'cil' ? r.cil : r.til;
+      const m = curriculumMetrics(matrix, isolated, r.order);
+      return {
+        order: r.order.map((p) => ids[p]),
+        scenario: sc,
+        strategy: r.strategy,
+        seed: r.seed,
+        matrix: matrix.map((row) => row.map((x) => round(x))),
+        acc: round(m.acc),
+        bwt: round(m.bwt),
+        fwt: round(m.fwt),
+        acc0: round(m.acc0),
+        gain: round(m.gain),
+        m2i: sameOrder(r.order, m2i),
+        i2m: sameOrder(r.order, i2m),
+      };
+    }),
+  );
+  const summary = [];
+  for (const strategy of strategies) {
+    for (const sc of scenarios) {
+      const pick = (o: number[]) => trained.find((r) => r.strategy === strategy && sameOrder(r.order, o));
+      const a = pick(m2i);
+      const b = pick(i2m);
+      if (!a || !b) continue;
+      const ma = curriculumMetrics(sc === 'cil' ? a.cil : a.til, isolated, m2i);
+      const mb = curriculumMetrics(sc === 'cil' ? b.cil : b.til, isolated, i2m);
+      const lead = m2iLead(ma, mb);
+      summary.push({ strategy, scenario: sc, m2iAcc: round(ma.acc), i2mAcc: round(mb.acc), deltaAcc: round(lead.deltaAcc), deltaAcc0: round(lead.deltaAcc0), share: round(lead.share) });
+    }
+  }
+  return JSON.stringify({
+    datasets: ids,
+    isolated: Object.fromEntries(ids.map((id, p) => [id, round(isolated[p])])),
+    m2i: m2i.map((p) => ids[p]),
+    i2m: i2m.map((p) => ids[p]),
+    runs,
+    summary,
+    shape: CURRICULUM_SHAPE_TEXT,
+    trainPerClass,
+    testPerClass,
+    backend: trained[0]?.backend ?? null,
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+  });
+}

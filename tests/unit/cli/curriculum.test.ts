@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { artefactBaselineAccuracy, m2iMetrics } from '../../../src/core/metrics/m2i';
+import { selectBackend } from '../../../src/engine/backend';
+import { captureCli } from './capture';
+
+const cli = captureCli();
+// tiny: 3 small datasets, 12 training / 4 test images per class, 1 epoch, a 16-unit MLP, the cpu backend
+const tiny = ['--datasets', 'digits,fashion-mnist,emoji-food', '--train-per-class', '12', '--test-per-class', '4', '--epochs', '1', '--hidden', '16', '--backend', 'cpu', '--seed', '3'];
+
+type Run = { order: string[]; scenario: string; strategy: string; matrix: number[][]; acc: number; bwt: number; fwt: number; acc0: number; m2i: boolean; i2m: boolean };
+
+describe('cil-lab curriculum', () => {
+  it('--order all trains every one of the K! orders; TIL ≥ CIL entry by entry; metrics from R and a_j', async () => {
+    await selectBackend('cpu', { strict: true });
+    const r = await cli('curriculum', '--order', 'all', '--scenario', 'both', ...tiny);
+    expect(r.code, r.err).toBe(0);
+    const j = r.json as { datasets: string[]; isolated: Record<string, number>; runs: Run[]; summary: { deltaAcc: number; deltaAcc0: number; share: number | null }[]; m2i: string[]; i2m: string[] };
+    expect(j.datasets).toEqual(['digits', 'fashion-mnist', 'emoji-food']);
+    expect(Object.keys(j.isolated)).toEqual(j.datasets);
+    expect(j.runs).toHaveLength(12); // 3! orders × 2 scenarios
+    expect(new Set(j.runs.map((x) => x.order.join('>'))).size).toBe(6);
+    expect(j.m2i).toEqual([...j.i2m].reverse());
+    // M2I: isolated accuracies descending
+    const a = j.m2i.map((d) => j.isolated[d]);
+    expect(a).toEqual([...a].sort((x, y) => y - x));
+    for (const order of new Set(j.runs.map((x) => x.order.join('>')))) {
+      const cil = j.runs.find((x) => x.order.join('>') === order && x.scenario === 'cil') as Run;
+      const til = j.runs.find((x) => x.order.join('>') === order && x.scenario === 'til') as Run;
+      cil.matrix.forEach((row, i) => row.forEach((v, k) => expect(til.matrix[i][k], `${order} ${i},${k}`).toBeGreaterThanOrEqual(v)));
+      // the CIL upper triangle is 0 with the 'seen' head
+      expect(cil.matrix[0][1]).toBe(0);
+      for (const run of [cil, til]) {
+        const m = m2iMetrics(run.matrix);
+        expect(run.acc).toBeCloseTo(m.accuracy, 5);
+        expect(run.bwt).toBeCloseTo(m.bwt as number, 5);
+        expect(run.fwt).toBeCloseTo(m.fwt as number, 5);
+        expect(run.acc0).toBeCloseTo(artefactBaselineAccuracy(run.order.map((d) => j.isolated[d])), 5);
+      }
+    }
+    expect(j.runs.filter((x) => x.m2i)).toHaveLength(2);
+    expect(j.summary).toHaveLength(2);
+  });
+
+  it('--order m2i / a hand order train one order; --scenario til prints TIL only', async () => {
+    const r = await cli('curriculum', '--order', 'emoji-food,digits,fashion-mnist', '--scenario', 'til', ...tiny);
+    expect(r.code, r.err).toBe(0);
+    expect(r.json.runs).toHaveLength(1);
+    expect(r.json.runs[0].order).toEqual(['emoji-food', 'digits', 'fashion-mnist']);
+    expect(r.json.runs[0].scenario).toBe('til');
+  });
+
+  it('bad input: one line on stderr, exit code 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--datasets', 'digits'], /at least 2/],
+      [['--datasets', 'digits,cifar'], /Unknown curriculum dataset "cifar"/],
+      [['--order', 'hardest'], /each dataset of the curriculum once/],
+      [['--scenario', 'dil'], /Unknown --scenario/],
+      [['--strategy', 'magic'], /Unknown --strategy/],
+      [['--datasets', 'digits,fashion-mnist,emoji-animals,emoji-food,emoji-vehicles,emoji-objects,emoji-clothing', '--order', 'all'], /at most 6/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await cli('curriculum', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(re);
+    }
+  });
+});
