@@ -8,13 +8,15 @@
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
+import type { OpenWorldSettings } from '../ood/config';
+import type { TimeLabConfig } from '../stream/config';
 
 export const CONFIG_VERSION = 1 as const;
 
-export type LabId = 'orderings' | 'ground-truth' | 'forgetting';
-export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting'];
+export type LabId = 'orderings' | 'ground-truth' | 'forgetting' | 'open-world' | 'time';
+export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting', 'open-world', 'time'];
 /** Each lab's name in messages ("the Ground-truth lab …"). */
-export const LAB_NAMES: Readonly<Record<LabId, string>> = { orderings: 'Orderings', 'ground-truth': 'Ground-truth', forgetting: 'Forgetting' };
+export const LAB_NAMES: Readonly<Record<LabId, string>> = { orderings: 'Orderings', 'ground-truth': 'Ground-truth', forgetting: 'Forgetting', 'open-world': 'Open-world', time: 'Time' };
 /** The labs that train models, so need a dataset with images. */
 export const TRAINING_LABS: readonly LabId[] = ['ground-truth', 'forgetting'];
 
@@ -219,6 +221,10 @@ export interface ExperimentConfig {
   seeds: number[];
   conformal: ConformalConfig;
   forgetting: ForgettingConfig;
+  /** The Open-world lab (sections/open-world.ts); absent = its defaults, read with openWorldOf. */
+  openWorld?: OpenWorldSettings;
+  /** The Time lab (sections/time.ts); absent = its defaults, read with timeOf. */
+  time?: TimeLabConfig;
   /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
   curriculum?: CurriculumConfig;
   backend: BackendConfig;

@@ -6,6 +6,8 @@
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
 import { curriculumSection } from './curriculum';
+import { openWorldSection } from './open-world';
+import { timeSection } from './time';
 import { conformalSection, forgettingSection } from './forgetting';
 import { groundTruthSection } from './ground-truth';
 import { protocolsSection } from './protocols';
@@ -28,6 +30,8 @@ export const SECTIONS: { readonly [K in SectionKey]: ConfigSection<K> } = {
   seeds: seedsSection,
   conformal: conformalSection,
   forgetting: forgettingSection,
+  openWorld: openWorldSection,
+  time: timeSection,
   curriculum: curriculumSection,
   backend: backendSection,
   ui: uiSection,
