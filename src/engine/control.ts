@@ -66,3 +66,22 @@ export class RunControl {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * The trainer's pause point, called between steps by the naive trainer (trainer.ts) and the shared one
+ * (shared-train.ts) alike: wait while paused (throw when cancelled), check the backend (`guard`), and yield to the
+ * event loop every `yieldEveryMs` so the worker reads a pause or cancel message (see the top of this file).
+ */
+export function pausePointOf(hooks: { control?: RunControl; guard?: () => void }, yieldEveryMs: number): () => Promise<void> {
+  let lastYield = performance.now();
+  return async () => {
+    await hooks.control?.checkpoint();
+    hooks.guard?.();
+    if (performance.now() - lastYield >= yieldEveryMs) {
+      await yieldToEventLoop();
+      lastYield = performance.now();
+      await hooks.control?.checkpoint();
+      hooks.guard?.();
+    }
+  };
+}

@@ -8,16 +8,8 @@
  * calibration split does not change the batch order of the examples that remain).
  */
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
+import { fmix32 } from '../core/random/fmix32';
 
-/** murmur3's fmix32 finaliser: nearby inputs give unrelated outputs. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** The random streams of one task, by purpose. The numbers are part of the results: never renumber them. */
 export const STREAM = {

@@ -28,7 +28,7 @@ import { planPrefixes, type PrefixNode } from '../core/ground-truth/prefix-plan'
 import { ensureBackend, isSoftwareGpu } from './backend';
 import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
-import { RunControl, yieldToEventLoop } from './control';
+import { RunControl, pausePointOf } from './control';
 import { validateDataset } from './dataset';
 import { accuracyOn, unitsOf, type ScoreFn } from './evaluate';
 import { ensureGradients } from './gradients';
@@ -110,17 +110,7 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const initialState = probe.getState();
   probe.dispose();
 
-  const clock = { lastYield: performance.now() };
-  const pausePoint = async (): Promise<void> => {
-    await hooks.control?.checkpoint();
-    hooks.guard?.();
-    if (performance.now() - clock.lastYield >= base.yieldEveryMs) {
-      await yieldToEventLoop();
-      clock.lastYield = performance.now();
-      await hooks.control?.checkpoint();
-      hooks.guard?.();
-    }
-  };
+  const pausePoint = pausePointOf(hooks, base.yieldEveryMs);
 
   const K = cfgs.map((c) => c.tasks.length);
   const rows: number[][][] = cfgs.map(() => []);

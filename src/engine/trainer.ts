@@ -35,7 +35,7 @@ import { augmentBatch, augmentSeed } from './augment';
 import { ensureBackend } from './backend';
 import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
-import { RunControl, yieldToEventLoop } from './control';
+import { RunControl, pausePointOf } from './control';
 import { batchImages, validateDataset } from './dataset';
 import { ensureGradients } from './gradients';
 import { accuracyOn, softmaxOn, unitsOf, type ScoreFn } from './evaluate';
@@ -132,17 +132,7 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
     const probs: ProbsRecord[] = resume ? cloneCheckpoint(resume).probs : [];
     const backends = resume ? resume.backends.slice() : [];
     if (backends[backends.length - 1] !== tf.getBackend()) backends.push(tf.getBackend());
-    const clock = { lastYield: performance.now() };
-    const pausePoint = async (): Promise<void> => {
-      await hooks.control?.checkpoint();
-      hooks.guard?.();
-      if (performance.now() - clock.lastYield >= cfg.yieldEveryMs) {
-        await yieldToEventLoop();
-        clock.lastYield = performance.now();
-        await hooks.control?.checkpoint();
-        hooks.guard?.();
-      }
-    };
+    const pausePoint = pausePointOf(hooks, cfg.yieldEveryMs);
 
     for (let t = resume ? resume.nextTask : 0; t < K; t++) {
       await pausePoint();

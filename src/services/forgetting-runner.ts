@@ -161,7 +161,7 @@ export function createForgettingRunner<W extends ForgettingWorker>(options: Forg
         trainCounts: result.trainCounts,
         calibrationCounts: result.calibrationCounts,
         classOrder: result.classOrder,
-        probs: (result.probs ?? []).map((p) => ({ afterTask: p.afterTask, split: p.split, taskIndex: p.taskIndex, probs: p.probs, width: p.width, labels: p.labels })),
+        probs: result.probs ?? [],
         backend: result.backend,
         seconds: result.seconds,
         createdAt,

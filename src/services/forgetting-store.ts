@@ -7,16 +7,10 @@
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import type { ForgettingJob } from '../core/forgetting/setup';
+import type { ProbsRecord } from '../engine/index';
 
-/** One recorded softmax-output cell, as the engine's ProbsRecord. */
-export interface StoredProbs {
-  afterTask: number;
-  split: 'calibration' | 'test';
-  taskIndex: number;
-  probs: Float32Array;
-  width: number;
-  labels: Int32Array;
-}
+/** One recorded softmax-output cell: the engine's ProbsRecord, stored as it comes. */
+export type StoredProbs = ProbsRecord;
 
 export interface ForgettingRun {
   id: string;

@@ -17,36 +17,9 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { aiaWeighted, finalAccuracyWeighted } from '../core/metrics/accuracy-matrix';
+import type { StoredRun } from '../core/ground-truth/stored-run';
 
-export interface StoredRun {
-  configHash: string;
-  /** canonical ordering key over dataset class indices */
-  orderingKey: string;
-  /** the ordering over dataset class indices */
-  tasks: number[][];
-  strategy: string;
-  seed: number;
-  /** R (K×K), SCIENCE.md conventions */
-  matrix: number[][];
-  /** the untrained model's accuracy per task (FWT) */
-  untrained: number[];
-  /** test samples per task */
-  testCounts: number[];
-  /** sample-weighted final accuracy over all classes (SCIENCE.md §2) */
-  finalAccuracy: number;
-  /** sample-weighted average incremental accuracy over the classes seen at each step */
-  aia: number;
-  /** the backend that finished the run */
-  backend: string;
-  /** every backend the run used (more than one after a fallback) */
-  backends?: string[];
-  /** training wall time reported by the engine */
-  seconds: number;
-  /** true for results the user imported (not trained here) */
-  imported?: boolean;
-  /** Date.now() when stored */
-  createdAt: number;
-}
+export type { StoredRun };
 
 export type StoredRunKey = [configHash: string, orderingKey: string, strategy: string, seed: number];
 

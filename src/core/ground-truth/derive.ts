@@ -67,7 +67,7 @@ export type AccuracyVariable = 'final' | 'aia';
 export type OrderingRole = 'truth' | 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median';
 export type ProtocolRole = Exclude<OrderingRole, 'truth'>;
 
-/** The fields of a stored run (src/services/results-store.ts StoredRun) that the statistics read. */
+/** The fields of a stored run (./stored-run.ts StoredRun) that the statistics read. */
 export interface RunRecord {
   orderingKey: string;
   strategy: string;

@@ -7,17 +7,10 @@
  * The seed is a 32-bit unsigned integer: FNV-1a over the canonical prefix key, mixed with the experiment
  * seed and finalised with murmur3's fmix32 so nearby prefixes give unrelated seeds.
  */
+import { fmix32 } from '../random/fmix32';
 import { canonicalOrdering } from './key';
 import type { Ordering } from './types';
 
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 function fnv1a(h: number, value: number): number {
   // feed the 32-bit value byte by byte

@@ -1,5 +1,5 @@
 /**
- * Imported runs in the results store (src/services/results-store.ts StoredRun): what is written, what it would replace,
+ * Imported runs in the results store (src/services/results-store.ts; the type is ../ground-truth/stored-run.ts StoredRun): what is written, what it would replace,
  * and which methods the lab then shows.
  *
  *   - An imported run is a StoredRun with `imported: true`, backend "imported", no test counts (so the lab's
@@ -12,25 +12,11 @@
  *     runs are there, checked strategies without a single run are left out (else the rankings would wait forever
  *     for a strategy nobody trains), unless a training run is in progress.
  */
+import type { StoredRun } from '../ground-truth/stored-run';
 import type { ImportedRun } from './types';
 
-/** The StoredRun fields (structurally src/services/results-store.ts StoredRun; core does not import from data). */
-export interface ImportedStoredRun {
-  configHash: string;
-  orderingKey: string;
-  tasks: number[][];
-  strategy: string;
-  seed: number;
-  matrix: number[][];
-  untrained: number[];
-  testCounts: number[];
-  finalAccuracy: number;
-  aia: number;
-  backend: string;
-  seconds: number;
-  imported: true;
-  createdAt: number;
-}
+/** An imported run: a StoredRun (../ground-truth/stored-run.ts) marked `imported`. */
+export type ImportedStoredRun = StoredRun & { imported: true };
 
 export function toStoredRuns(runs: readonly ImportedRun[], configHash: string, createdAt: number = Date.now()): ImportedStoredRun[] {
   return runs.map((r) => ({
