@@ -57,7 +57,8 @@ test('Ground-truth tab: changed inputs and a run, shared and opened in a new pag
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
   await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
-  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  // (the first S matrix waits for WordNet to load in the orderings worker: seconds on a busy machine)
+  await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 20_000 });
 
   // the inputs: dataset, classes, tasks, strategy, seeds, budget, model, training, data, backend, A(O)
   await page.getByTestId('gt-dataset').selectOption('digits');
@@ -135,7 +136,7 @@ test('Ground-truth tab: changed inputs and a run, shared and opened in a new pag
   await expect(other.getByTestId('gt-test-per-class')).toHaveValue('5');
   await expect(other.getByTestId('gt-backend')).toHaveValue('wasm');
   await expect(other.getByTestId('gt-variable-aia').locator('input')).toBeChecked();
-  await expect(other.getByTestId('gt-omega')).toHaveText('6');
+  await expect(other.getByTestId('gt-omega')).toHaveText('6', { timeout: 20_000 });
   await expect(other.getByTestId('gt-stored')).toHaveText('6');
   await expect(blocks(other)).toHaveCount(6);
   await expect(other.getByTestId('gt-progress')).toContainText('6 / 6 orderings stored');
@@ -160,7 +161,7 @@ test('Ground-truth tab: changed inputs and a run, shared and opened in a new pag
   await other.getByTestId('tasks').fill('3');
   await expect(other.getByTestId('omega')).toHaveText('90');
   await other.getByRole('button', { name: 'Ground truth', exact: true }).click();
-  await expect(other.getByTestId('gt-omega')).toHaveText('90');
+  await expect(other.getByTestId('gt-omega')).toHaveText('90', { timeout: 20_000 });
   await expect(other.getByTestId('gt-tasks')).toHaveValue('3');
   await expect(other.getByTestId('gt-stored')).toHaveText('0');
   await expect(other.getByTestId('gt-hidden')).toHaveValue('16'); // what the Orderings tab does not show stays
@@ -175,7 +176,8 @@ test('a malformed link on the Ground-truth tab keeps the experiment and says why
   await page.goto('/#v1.@@@');
   await expect(page.getByTestId('link-problem')).toContainText('The page shows the default experiment instead.');
   await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
-  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  // (the first S matrix waits for WordNet to load in the orderings worker: seconds on a busy machine)
+  await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 20_000 });
   await expect(page.getByTestId('gt-dataset')).toHaveValue('fashion-mnist');
   await page.getByTestId('link-problem-dismiss').click();
 
@@ -225,7 +227,7 @@ test('teaching mode on the Ground-truth tab: hidden controls, big type, and Step
 
   // normal mode first, for the screenshots
   await page.goto(`/${encodeConfigToHash(tinyConfig())}`);
-  await expect(page.getByTestId('gt-omega')).toHaveText('6');
+  await expect(page.getByTestId('gt-omega')).toHaveText('6', { timeout: 20_000 });
   await expect(page.getByTestId('gt-playbar')).toHaveCount(0);
   await expect(page.getByTestId('gt-run')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/gt-normal-1280.png`, fullPage: true });
@@ -236,7 +238,7 @@ test('teaching mode on the Ground-truth tab: hidden controls, big type, and Step
   // a teacher's link: teaching mode, the dataset and backend controls hidden
   await page.goto(`/?teach${encodeConfigToHash(tinyConfig({ hiddenControls: ['backend', 'dataset'] }))}`);
   await expect(page.locator('html')).toHaveClass(/teaching/);
-  await expect(page.getByTestId('gt-omega')).toHaveText('6');
+  await expect(page.getByTestId('gt-omega')).toHaveText('6', { timeout: 20_000 });
   const basePx = await page.evaluate(() => {
     const b = document.body as HTMLElement & { currentCSSZoom?: number };
     return Number.parseFloat(getComputedStyle(b).fontSize) * (b.currentCSSZoom ?? 1);

@@ -97,3 +97,31 @@ export function drawColorLegend(svg: Selection<SVGSVGElement, unknown, null, und
     .attr('fill', '#5b6372')
     .text(spec.title);
 }
+
+export interface AxisTitle {
+  text: string;
+  /** the title's anchor point (its middle; for a y title the point it is rotated about) */
+  x: number;
+  y: number;
+}
+
+/**
+ * A panel's axis titles in words with their units (docs/design.md: every chart labels its axes): the x title
+ * centred under the axis, the y title rotated along it. Appended to `g`.
+ */
+export function drawAxisTitles(
+  g: Selection<SVGGElement, unknown, null, undefined>,
+  titles: { x?: AxisTitle; y?: AxisTitle },
+  style: { size?: number; fill?: string } = {},
+): void {
+  const size = style.size ?? 12;
+  const fill = style.fill ?? '#1d2330';
+  if (titles.x) g.append('text').attr('x', titles.x.x).attr('y', titles.x.y).attr('text-anchor', 'middle').attr('font-size', size).attr('fill', fill).text(titles.x.text);
+  if (titles.y)
+    g.append('text')
+      .attr('transform', `translate(${titles.y.x},${titles.y.y}) rotate(-90)`)
+      .attr('text-anchor', 'middle')
+      .attr('font-size', size)
+      .attr('fill', fill)
+      .text(titles.y.text);
+}

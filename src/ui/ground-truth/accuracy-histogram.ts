@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { showTip } from '../common/chart-kit';
+import { drawAxisTitles, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -448,19 +448,10 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
           .tickFormat((d) => (Number.isInteger(Number(d)) ? String(d) : '')),
       )
       .attr('font-size', 12);
-    g.append('text')
-      .attr('x', (L.margin.left + L.width - L.margin.right) / 2)
-      .attr('y', P.plotBottom + 36)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text(variableAxisLabel(h.variable));
-    g.append('text')
-      .attr('transform', `translate(${L.margin.left - 34},${(P.plotTop + P.plotBottom) / 2}) rotate(-90)`)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text('orderings');
+    drawAxisTitles(g, {
+      x: { text: variableAxisLabel(h.variable), x: (L.margin.left + L.width - L.margin.right) / 2, y: P.plotBottom + 36 },
+      y: { text: 'orderings', x: L.margin.left - 34, y: (P.plotTop + P.plotBottom) / 2 },
+    });
   });
   return L;
 }

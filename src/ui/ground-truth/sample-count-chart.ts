@@ -11,7 +11,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { GroundTruthStats } from '../../core/ground-truth/derive';
-import { showTip } from '../common/chart-kit';
+import { drawAxisTitles, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { fixed, markPath } from './format';
 
@@ -173,19 +173,10 @@ export function drawSampleCount(svgEl: SVGSVGElement, tip: HTMLElement | null | 
       .attr('transform', `translate(${ox + margin.left},0)`)
       .call(axisLeft(y).ticks(5))
       .attr('font-size', 12);
-    g.append('text')
-      .attr('x', ox + (margin.left + L.panelWidth - margin.right) / 2)
-      .attr('y', oy + L.panelHeight - 8)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text('L, orderings evaluated');
-    g.append('text')
-      .attr('transform', `translate(${ox + 14},${oy + (margin.top + L.panelHeight - margin.bottom) / 2}) rotate(-90)`)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text(METRIC_LABEL[metric].axis);
+    drawAxisTitles(g, {
+      x: { text: 'L, orderings evaluated', x: ox + (margin.left + L.panelWidth - margin.right) / 2, y: oy + L.panelHeight - 8 },
+      y: { text: METRIC_LABEL[metric].axis, x: ox + 14, y: oy + (margin.top + L.panelHeight - margin.bottom) / 2 },
+    });
   });
   return L;
 }

@@ -10,7 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { AccuracyVariable, GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
-import { showTip } from '../common/chart-kit';
+import { drawAxisTitles, showTip } from '../common/chart-kit';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
 export interface ScatterPoint {
@@ -240,19 +240,10 @@ export function drawScoreScatter(svgEl: SVGSVGElement, tip: HTMLElement | null |
           .tickFormat((d) => (100 * Number(d)).toFixed(model.yDomain[1] - model.yDomain[0] < 0.05 ? 1 : 0)),
       )
       .attr('font-size', 12);
-    g.append('text')
-      .attr('x', ox + (margin.left + L.panelWidth - margin.right) / 2)
-      .attr('y', oy + L.panelHeight - 8)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text('S, similarity of adjacent tasks (paper Eq. 5)');
-    g.append('text')
-      .attr('transform', `translate(${ox + 14},${oy + (margin.top + L.panelHeight - margin.bottom) / 2}) rotate(-90)`)
-      .attr('text-anchor', 'middle')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text(variableAxisLabel(h.variable));
+    drawAxisTitles(g, {
+      x: { text: 'S, similarity of adjacent tasks (paper Eq. 5)', x: ox + (margin.left + L.panelWidth - margin.right) / 2, y: oy + L.panelHeight - 8 },
+      y: { text: variableAxisLabel(h.variable), x: ox + 14, y: oy + (margin.top + L.panelHeight - margin.bottom) / 2 },
+    });
   });
   return L;
 }
