@@ -1,7 +1,7 @@
 /** The UI's handle on the orderings worker (comlink); one worker per page, released on dispose. */
 import * as Comlink from 'comlink';
 import type { OrderingsRequest, OrderingsView } from '../core/protocols/orderings-view';
-import type { OrderingsWorkerApi } from '../workers/orderings.worker';
+import type { OrderingsWorkerApi } from '../workers/orderings-api';
 
 export type { OrderingsRequest, OrderingsView } from '../core/protocols/orderings-view';
 export type { SimilaritySpec } from '../core/similarity/resolve';

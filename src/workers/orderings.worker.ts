@@ -1,18 +1,19 @@
 /// <reference lib="webworker" />
 // Thin comlink facade over core: resolve the similarity, run the protocols. No logic of its own.
 import * as Comlink from 'comlink';
-import { computeOrderingsView, type OrderingsRequest } from '../core/protocols/orderings-view';
+import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { loadWordnetGraph } from '../data/wordnet-graph';
+import type { OrderingsWorkerApi } from './orderings-api';
 
 /** The uploaded similarity file, sent once (transferred) instead of copied into every request. */
 let upload: { id: number; bytes: Uint8Array } | null = null;
 
-const api = {
-  keepUpload(id: number, bytes: Uint8Array) {
+const api: OrderingsWorkerApi = {
+  keepUpload(id, bytes) {
     upload = { id, bytes };
   },
   /** `uploadId`: the request's upload bytes are the kept file's (the request carries none). */
-  async compute(req: OrderingsRequest, uploadId?: number) {
+  async compute(req, uploadId) {
     if (uploadId !== undefined) {
       if (req.similarity.kind !== 'upload' || upload?.id !== uploadId) throw new Error('The uploaded file is no longer in the worker: upload it again.');
       req = { ...req, similarity: { ...req.similarity, bytes: upload.bytes } };
@@ -21,5 +22,4 @@ const api = {
     return computeOrderingsView(req, { wordnet: graph ? () => graph : undefined });
   },
 };
-export type OrderingsWorkerApi = typeof api;
 Comlink.expose(api);
