@@ -101,7 +101,8 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
 
   // an EDGE ordering not trained here: the link names it again, and says its runs are not stored yet
   await page.getByTestId('fg-ordering').selectOption('edge-hard');
-  await expect(page.getByTestId('fg-ordering-text')).toBeVisible();
+  // the orderings worker computes RS / EDGE over WordNet first: measured 2–7 s on a loaded 2-core machine
+  await expect(page.getByTestId('fg-ordering-text')).toBeVisible({ timeout: 30_000 });
   await page.waitForTimeout(500);
   await page.getByTestId('share').click();
   const edgeLink = page.url();
@@ -109,7 +110,7 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   const third = await context.newPage();
   third.on('pageerror', (e) => errors.push(e.message));
   await third.goto(edgeLink);
-  await expect(third.getByTestId('fg-ordering')).toHaveValue('edge-hard');
+  await expect(third.getByTestId('fg-ordering')).toHaveValue('edge-hard', { timeout: 30_000 });
   await expect(third.getByTestId('fg-link-notice')).toContainText('not stored in this browser');
   await expect(third.getByTestId('fg-empty')).toBeVisible();
   await third.waitForTimeout(700);

@@ -191,6 +191,8 @@ export class ForgettingLab {
 
   // --- lifecycle ---
   async mount(): Promise<void> {
+    // a link's hand-made ordering is named (RS / EDGE) while the store opens
+    if (this.fromLink && this.orderingKind === 'manual') this.nameLinkedOrdering();
     const s = await this.openStore();
     this.store = s;
     this.runner = this.createRunner(s);
@@ -201,7 +203,6 @@ export class ForgettingLab {
       const last = this.storedRuns[this.storedRuns.length - 1];
       this.selectGroup(last.group, last.id);
     }
-    if (this.fromLink && this.orderingKind === 'manual') this.nameLinkedOrdering();
   }
   destroy(): void {
     this.runner?.dispose();
