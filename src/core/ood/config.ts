@@ -6,7 +6,7 @@
  * The experiment config's `openWorld` section is someone else's (src/core/config); this module is what that section
  * should hold: `OpenWorldSettings` as plain JSON.
  */
-import { datasetImageShape, STRATEGY_IDS } from '../config/schema';
+import { datasetImageShape, STRATEGY_IDS } from '../config/defaults'; // not ../config/schema: its open-world section imports this module
 import { getClassList } from '../classes/builtin';
 import { DETECTOR_IDS, HEAD_DEFAULTS, type DetectorId } from './detectors';
 
