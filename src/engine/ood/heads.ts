@@ -40,6 +40,11 @@
  * about the ID 10th–25th percentile (h_in pushes the less confident ID samples down to where the confident ones
  * already are), and m_out = −4, about the OOD median (h_out pushes pseudo-OOD mixes up above it). Both are
  * settings (`--margin-in`, `--margin-out`).
+ *
+ * Measured with these defaults (same run, 10 head epochs; AUROC %, mean over the 3 steps): near (Fashion-MNIST 6–9)
+ * Energy 65.4, BER 69.2, NTER only 68.2, OTER only 70.7, head with CE alone 71.0; far (digits) Energy 82.2, BER 70.2,
+ * NTER only 73.9, OTER only 81.4, CE alone 87.2. So here the retrained head is what helps; the energy terms do not
+ * add to it, and NTER costs far-OOD AUROC (the paper's Table 2 has every term helping on CIFAR-100).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { berTerms, HEAD_DEFAULTS, type FineTuningDetector, type HeadSettings } from '../../core/ood/detectors';
