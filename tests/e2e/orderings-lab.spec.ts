@@ -146,7 +146,7 @@ test('many classes: CIFAR-100 draws 100×100 cells as one bitmap, thins the labe
   await page.getByTestId('tasks').fill('10');
   await expect(page.getByTestId('n')).toHaveText('100');
   const map = page.getByTestId('similarity-heatmap');
-  await expect(map).toHaveAttribute('data-n', '100');
+  await expect(map).toHaveAttribute('data-n', '100', { timeout: 30_000 }); // 100 classes take seconds in the worker
   await expect(map.locator('image.cells-bitmap')).toHaveAttribute('data-cells', '10000');
   const labels = await map.locator('text.leaf-label').count();
   expect(labels).toBeGreaterThan(10);
