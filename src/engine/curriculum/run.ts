@@ -31,11 +31,11 @@ export interface OrderRun {
   seconds: number;
 }
 
-/** a_j for every dataset of the curriculum (positions 0..K−1), each trained alone. */
-export async function trainIsolated(dataset: ImageDataset, settings: RunSettings, seed: number, hooks: (p: number) => TrainHooks = () => ({})): Promise<number[]> {
+/** a_j for the datasets at `positions` of the curriculum (default: all, 0..K−1), each trained alone. */
+export async function trainIsolated(dataset: ImageDataset, settings: RunSettings, seed: number, hooks: (p: number) => TrainHooks = () => ({}), positions?: number[]): Promise<number[]> {
   const K = dataset.classNames.length / CLASSES_PER_DATASET;
   const out: number[] = [];
-  for (let p = 0; p < K; p++) {
+  for (const p of positions ?? Array.from({ length: K }, (_, q) => q)) {
     const r = await trainRun(dataset, runConfigOf(settings, { tasks: orderTasks([p]), strategy: 'finetune', seed }), hooks(p));
     out.push(r.matrix[0][0]);
   }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createCurriculumRunner, curriculumHash, memoryStore, orderJobs, type CurriculumRemote } from '../../../src/services/curriculum-runner';
+import { CurriculumLab, inputsProblem, QUICK_INPUTS, settingsOf } from '../../../src/ui/curriculum/curriculum-lab.svelte';
+
+/** A fake worker: a_j from a table, R from the order (easy first scores higher), TIL = CIL + 0.1 on the lower triangle. */
+function fakeRemote(log: string[]): CurriculumRemote {
+  const a = [0.9, 0.6, 0.3];
+  return {
+    selectBackend: async () => ({ name: 'cpu', probeMs: 0, tried: [] }) as never,
+    prepare: async () => ({ shape: [28, 28, 1], rows: [], trainCounts: [], testCounts: [] }),
+    isolated: async (_d, _s, p) => (log.push(`iso ${p}`), a[p]),
+    order: async (_d, _s, job) => {
+      log.push(`order ${job.order.join('')}`);
+      const cil = job.order.map((_, i) => job.order.map((q, j) => (j <= i ? a[q] - 0.1 * (i - j) : 0)));
+      return { order: job.order, strategy: job.strategy, seed: job.seed, cil, til: cil.map((r, i) => r.map((v, j) => (j <= i ? v + 0.05 : 0.1))), backend: 'cpu', seconds: 0 };
+    },
+    pause: () => {},
+    resume: () => {},
+    cancel: () => {},
+  };
+}
+
+describe('curriculum runner and lab state', () => {
+  it('trains a_j first, then every order; a second run trains nothing (stored)', async () => {
+    const log: string[] = [];
+    const store = memoryStore();
+    const runner = createCurriculumRunner({ remote: () => fakeRemote(log), store: async () => store });
+    const lab = new CurriculumLab(runner);
+    lab.inputs = structuredClone(QUICK_INPUTS);
+    await lab.run();
+    expect(log.slice(0, 3)).toEqual(['iso 0', 'iso 1', 'iso 2']);
+    expect(log.filter((l) => l.startsWith('order'))).toHaveLength(6);
+    expect(lab.status).toBe('done');
+    expect(lab.isolated).toEqual([0.9, 0.6, 0.3]);
+    expect(lab.points).toHaveLength(12);
+    expect(lab.leads.map((r) => r.scenario)).toEqual(['cil', 'til']);
+    expect(lab.leads[0].deltaAcc).toBeGreaterThan(0);
+    expect(lab.heatPoint?.m2i).toBe(true);
+    expect(JSON.parse(lab.exportJson()).runs).toHaveLength(12);
+    log.length = 0;
+    await lab.run();
+    expect(log).toEqual([]);
+    expect(lab.state.skipped).toBe(9);
+    lab.dispose();
+  });
+
+  it('m2i mode trains M2I and I2M once the a_j are known; inputs are checked', () => {
+    const s = settingsOf({ ...QUICK_INPUTS, order: 'm2i' });
+    expect(orderJobs(s, null)).toEqual([]);
+    expect(orderJobs(s, [0.2, 0.9, 0.5]).map((j) => (j.kind === 'order' ? j.order : []))).toEqual([
+      [1, 2, 0],
+      [0, 2, 1],
+    ]);
+    expect(curriculumHash(s)).toBe(curriculumHash(settingsOf({ ...QUICK_INPUTS, order: 'all' })));
+    expect(inputsProblem({ ...QUICK_INPUTS, datasets: ['digits'] })).toMatch(/at least 2/);
+    expect(inputsProblem({ ...QUICK_INPUTS, strategies: [] })).toMatch(/strategy/);
+    expect(inputsProblem(QUICK_INPUTS)).toBeNull();
+  });
+});
