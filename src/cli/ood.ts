@@ -26,6 +26,7 @@ import { isBackendName, selectBackend } from '../engine/backend';
 import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
+import { oodReport } from '../engine/ood/report';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
@@ -157,20 +158,5 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
 
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
   const r = await runOpenWorld(ds, { train, oodSets, detectors, head: headSettings, seed: intArg(str(v, 'ood-seed'), 'ood-seed') });
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  return JSON.stringify({
-    results: r.results,
-    accuracy: r.accuracy,
-    summary: r.summary,
-    steps: r.steps.map((s) => ({ step: s.step, accuracy: s.accuracy, confidence: s.confidence, assignment: s.assignment, setup: s.setup, detectorSeconds: s.detectorSeconds })),
-    oodSets: r.oodSets,
-    dataset: datasetArg,
-    order,
-    tasks: r.train.tasks,
-    matrix: r.train.matrix,
-    backend: r.train.backend,
-    seconds: { total: round(r.seconds.total), training: round(r.train.seconds), detectors: Object.fromEntries(Object.entries(r.seconds.detectors).map(([k, s]) => [k, round(s)])) },
-    head: { ...HEAD_DEFAULTS, ...headSettings },
-    config: r.train.config,
-  });
+  return JSON.stringify(oodReport(r.steps, r, { dataset: datasetArg, head: headSettings }));
 }

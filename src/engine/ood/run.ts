@@ -101,6 +101,17 @@ export interface OpenWorldHooks {
   onStep?: (s: OpenWorldStep) => void;
   /** called as each detector starts at a step */
   onDetector?: (e: { step: number; detector: DetectorId }) => void;
+  /**
+   * Called after each step's evaluation with the trainer's checkpoint after that task (a deep copy the receiver
+   * owns) and the step: stored together, they let a later run continue (`resumeFrom`) after that step.
+   */
+  onCheckpoint?: (c: RunCheckpoint, step: OpenWorldStep) => void;
+  /**
+   * Continue a run from the checkpoint after task `checkpoint.nextTask − 1`, with the steps 0..nextTask−1 it already
+   * evaluated (the trainer resumes exactly, trainer.ts `resumeFrom`; every OOD draw is seeded per step, so the
+   * remaining steps equal those of an uninterrupted run). The lab's store uses it after a reload (issue 13).
+   */
+  resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] };
 }
 
 /** A RunControl that, besides the caller's pause / cancel, makes the trainer wait for queued evaluations. */
@@ -161,9 +172,13 @@ export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfi
   const seed = config.seed ?? cfg.seed;
   const shuffles = config.oodSets.map((s) => oodShuffle(s.split.labels.length, deriveSeed(seed, PURPOSE.shuffle + nameHash(s.name))));
   const gate = new GatedControl(hooks.control);
-  const steps: OpenWorldStep[] = [];
+  const resume = hooks.resumeFrom;
+  if (resume && resume.steps.length !== resume.checkpoint.nextTask) throw new OodInputError(`Cannot resume: the checkpoint is after task ${resume.checkpoint.nextTask} but ${resume.steps.length} steps are given.`);
+  const steps: OpenWorldStep[] = resume ? resume.steps.slice() : [];
   const detectorTotals: Record<string, number> = Object.fromEntries(detectors.map((d) => [d, 0]));
-  let previousState: RunCheckpoint['strategy'] | undefined;
+  for (const st of steps) for (const [d, x] of Object.entries(st.detectorSeconds)) detectorTotals[d] = (detectorTotals[d] ?? 0) + x;
+  // the memory before the next task = the strategy state of the checkpoint resumed from
+  let previousState: RunCheckpoint['strategy'] | undefined = resume?.checkpoint.strategy;
   let lastYield = performance.now();
   const pausePoint = async (): Promise<void> => {
     await hooks.control?.checkpoint();
@@ -184,9 +199,10 @@ export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfi
       for (const [d, s] of Object.entries(step.detectorSeconds)) detectorTotals[d] += s;
       steps.push(step);
       hooks.onStep?.(step);
+      hooks.onCheckpoint?.(c, step);
     });
   };
-  const trainHooks: TrainHooks = { onProgress: hooks.onProgress, control: gate, guard: hooks.guard, onCheckpoint };
+  const trainHooks: TrainHooks = { onProgress: hooks.onProgress, control: gate, guard: hooks.guard, onCheckpoint, ...(resume ? { resumeFrom: resume.checkpoint } : {}) };
   const train = await trainRun(dataset, config.train, trainHooks);
   await gate.checkpoint(); // the last step's evaluation
   const results = steps.flatMap((s) => s.results);
