@@ -253,15 +253,8 @@ export function groundTruthRunKeys(config: ExperimentConfig): GroundTruthRunKeys
   };
 }
 
-/** The experiment's WordNet pins by class name ({} when its similarity is not WordNet). */
-export function wordnetPinsOf(config: ExperimentConfig): Record<string, string> {
-  return config.similarity.kind === 'wordnet' ? { ...config.similarity.pins } : {};
-}
-
-/** WordNet pins of the selected classes: the experiment's pin for a class name, else the class list's own synset. */
-export function wordnetPinsFor(pins: Readonly<Record<string, string>>, names: readonly string[], listSynsets: readonly (string | undefined)[]): (string | undefined)[] {
-  return names.map((n, i) => pins[n] ?? listSynsets[i]);
-}
+/** The experiment's WordNet pins, resolved as the Orderings page and the CLI do (one function for all three). */
+export { wordnetPinsFor, wordnetPinsOf } from '../../core/config/wordnet-pins';
 
 /** Teaching mode's readout: how many orderings are fully trained, of how many, and the next one to train. */
 export function orderingProgress(

@@ -5,6 +5,7 @@
 import type { ClassList } from '../../core/classes/builtin';
 import { parseClassNames, validateClassNames } from '../../core/classes/validate';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
+import { wordnetPinsFor } from '../../core/config/wordnet-pins';
 
 /** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in 0..2^32−1 (numpy's accepted range). */
 export function parseSeeds(text: string): number[] {
@@ -34,11 +35,12 @@ export function resolveClasses(list: ClassList | undefined, selected: readonly n
     const hasPins = Object.keys(pinned).length > 0;
     if (!list) {
       const names = validateClassNames(parseClassNames(customText));
-      return { names, pins: hasPins ? names.map((n) => pinned[n]) : undefined, error: '' };
+      return { names, pins: hasPins ? wordnetPinsFor(pinned, names) : undefined, error: '' };
     }
     const idx = [...selected].sort((a, b) => a - b);
     if (idx.length < 2) return { names: [], pins: undefined, error: 'Select at least two classes.' };
-    return { names: idx.map((i) => list.classes[i]), pins: idx.map((i) => pinned[list.classes[i]] ?? list.synsets[i]), error: '' };
+    const names = idx.map((i) => list.classes[i]);
+    return { names, pins: wordnetPinsFor(pinned, names, idx.map((i) => list.synsets[i])), error: '' };
   } catch (e) {
     return { names: [], pins: undefined, error: message(e) };
   }
