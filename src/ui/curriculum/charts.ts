@@ -119,7 +119,7 @@ export function drawDistribution(svgEl: SVGSVGElement, tip: HTMLElement | undefi
   const band = scaleBand<string>().domain(scenarios).range([m.top, m.top + bandH * scenarios.length]).padding(0.1);
   svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(6).tickFormat((v) => `${Math.round(100 * Number(v))}`));
   svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(band).tickFormat((s) => SCEN_SHORT[s as Scenario]));
-  titles(svg, 'accuracy, % (dot: ACC of an order; ring: ACC₀ of that order)', 'scenario', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 8 });
+  titles(svg, width < 520 ? 'accuracy (%)' : 'accuracy (%) — dot: ACC of an order, ring: its ACC₀', 'scenario', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 8 });
   const bin = (x.domain()[1] - x.domain()[0]) / 60;
   for (const s of scenarios) {
     const ps = points.filter((p) => p.scenario === s);
@@ -147,6 +147,15 @@ export function gainOrder(points: readonly OrderPoint[]): OrderPoint[] {
   return [...points].sort((a, b) => a.acc0 - b.acc0 || a.label.localeCompare(b.label));
 }
 
+/** A short tick label of an order: its datasets' initials ("Di Fa Fo"; emoji datasets by their category). */
+export function shortOrder(label: string): string {
+  return label
+    .split(' → ')
+    .map((name) => name.replace(/^Emoji /, '').slice(0, 2))
+    .map((s) => s.charAt(0).toUpperCase() + s.slice(1))
+    .join(' ');
+}
+
 export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, points: readonly OrderPoint[]): void {
   const height = 260;
   const m = { left: 56, right: 10, top: 12, bottom: 46 };
@@ -157,10 +166,11 @@ export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const inner = scaleBand<string>().domain(scenarios).range([0, x.bandwidth()]).padding(0.05);
   const ext = Math.max(0.05, ...points.map((p) => Math.abs(p.gain)));
   const y = scaleLinear().domain([-ext, ext]).range([height - m.bottom, m.top]).nice();
-  svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).tickFormat(() => ''));
+  const xAxis = svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).tickFormat((l) => (x.bandwidth() >= 40 ? shortOrder(String(l)) : '')));
+  xAxis.selectAll('text').attr('font-size', 9);
   svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5).tickFormat((v) => `${Math.round(100 * Number(v))}`));
   svg.append('line').attr('x1', m.left).attr('x2', width - m.right).attr('y1', y(0)).attr('y2', y(0)).attr('stroke', '#333');
-  titles(svg, 'orders, sorted by ACC₀ (lowest left; hover for the order)', 'ACC − ACC₀ (points)', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 10 });
+  titles(svg, width < 520 ? 'orders, by ACC₀ (hover a bar)' : 'orders (initials of their datasets), sorted by ACC₀ — hover a bar', 'ACC − ACC₀ (points)', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 10 });
   for (const p of points) {
     const x0 = (x(p.label) ?? 0) + (inner(p.scenario) ?? 0);
     svg.append('rect').attr('class', 'gain-bar').attr('x', x0).attr('width', inner.bandwidth()).attr('y', Math.min(y(0), y(p.gain))).attr('height', Math.abs(y(p.gain) - y(0)))

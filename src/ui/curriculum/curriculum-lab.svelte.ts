@@ -20,6 +20,8 @@ export interface CurriculumInputs {
   testPerClass: number;
   hidden: number;
   seed: number;
+  /** the backend preference (what is shown; it does not change the numbers the store keys on) */
+  backend: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 }
 
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
@@ -33,6 +35,7 @@ export const DEFAULT_INPUTS: CurriculumInputs = {
   testPerClass: 50,
   hidden: 256,
   seed: 0,
+  backend: 'auto',
 };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class — a minute or two. */
@@ -144,6 +147,12 @@ export class CurriculumLab {
     const s = settingsOf(this.inputs);
     this.ran = s;
     this.selected = null;
+    try {
+      await this.runner.selectBackend(this.inputs.backend);
+    } catch (e) {
+      this.previewError = `The ${this.inputs.backend} backend could not start: ${e instanceof Error ? e.message : String(e)}`;
+      return;
+    }
     await this.runner.run(s);
   }
   pause(): void {
@@ -163,7 +172,7 @@ export class CurriculumLab {
     this.runner.cancel();
   }
   preset(which: 'quick' | 'default'): void {
-    this.inputs = structuredClone(which === 'quick' ? QUICK_INPUTS : DEFAULT_INPUTS);
+    this.inputs = { ...structuredClone(which === 'quick' ? QUICK_INPUTS : DEFAULT_INPUTS), backend: this.inputs.backend };
   }
 
   /** Everything the lab trained, for the JSON export (the CLI's shape plus the settings). */

@@ -57,3 +57,10 @@ describe('curriculum results and charts (pure parts)', () => {
     expect(h.rows[3][4]).toBeCloseTo(0.7, 12);
   });
 });
+
+describe('short order labels', () => {
+  it('initials of the datasets, emoji by category', async () => {
+    const { shortOrder } = await import('../../../src/ui/curriculum/charts');
+    expect(shortOrder('Digits → Emoji food → Fashion-MNIST')).toBe('Di Fo Fa');
+  });
+});

@@ -1,0 +1,72 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+async function openCurriculum(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Curriculum', exact: true }).click();
+  await expect(page.getByTestId('cu-lab')).toBeVisible();
+}
+
+test('the quick preset trains a_j and all 6 orders to the end on wasm, and every chart has data', async ({ page }) => {
+  test.setTimeout(600_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openCurriculum(page);
+  await page.getByTestId('cu-preset-quick').click();
+  await page.getByTestId('cu-backend').selectOption('wasm');
+  // the datasets' samples: 3 datasets, one canvas row each, at 28×28 grey
+  await expect(page.locator('[data-testid="cu-samples"] canvas')).toHaveCount(3, { timeout: 90_000 });
+  await expect(page.getByTestId('cu-samples')).toContainText('28×28 grey');
+  await page.getByTestId('cu-run').click();
+  // 3 isolated models + 3! orders
+  await expect(page.getByTestId('cu-progress')).toContainText('done', { timeout: 540_000 });
+  expect(errors).toEqual([]);
+
+  // a_j table: one row per dataset
+  await expect(page.locator('[data-testid="cu-isolated"] tbody tr')).toHaveCount(3);
+  // summary: M2I − I2M per scenario, and ACC₀'s share
+  await expect(page.getByTestId('cu-summary')).toContainText('M2I − I2M ACC');
+  await expect(page.getByTestId('cu-summary')).toContainText('the weighting alone (ACC₀) predicts');
+
+  // M2I vs I2M bars: CIL and TIL, two bars each, each with an ACC₀ tick
+  await expect(page.locator('[data-testid="cu-lead"] rect.bar')).toHaveCount(4);
+  await expect(page.locator('[data-testid="cu-lead"] line.acc0')).toHaveCount(4);
+  await expect(page.locator('[data-testid="cu-lead"] svg text', { hasText: 'ACC (%)' })).toHaveCount(1);
+  // every order's ACC (dot) and ACC₀ (ring), two scenarios × 6 orders; M2I and I2M named
+  await expect(page.locator('[data-testid="cu-dist"] circle.acc-dot')).toHaveCount(12);
+  await expect(page.locator('[data-testid="cu-dist"] circle.acc0-ring')).toHaveCount(12);
+  await expect(page.locator('[data-testid="cu-dist"] svg text', { hasText: 'M2I' })).toHaveCount(2);
+  // ACC − ACC₀ per order
+  await expect(page.locator('[data-testid="cu-gain"] rect.gain-bar')).toHaveCount(12);
+  // R heat map of the chosen order: 3×3 cells; another order can be chosen
+  await expect(page.locator('[data-testid="cu-heat"] rect.cell')).toHaveCount(9);
+  await expect(page.locator('[data-testid="cu-heat-order"] option')).toHaveCount(6);
+  await page.getByTestId('cu-heat-scenario').selectOption('til');
+  await expect(page.getByTestId('cu-heat')).toContainText('TIL');
+
+  // every chart: export menu, legend, tooltip on hover
+  for (const id of ['cu-lead', 'cu-dist', 'cu-gain', 'cu-heat']) {
+    await expect(page.locator(`[data-testid="${id}"] figcaption button`)).not.toHaveCount(0);
+  }
+  await page.locator('[data-testid="cu-heat"] rect.cell').first().hover();
+  await expect(page.locator('[data-testid="cu-heat"] .tip')).toContainText('after training task 1');
+  await page.locator('[data-testid="cu-lead"] rect.bar').first().hover();
+  await expect(page.locator('[data-testid="cu-lead"] .tip')).toContainText('ACC₀');
+
+  await page.screenshot({ path: 'test-results/screenshots/curriculum-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'test-results/screenshots/curriculum-390.png', fullPage: true });
+
+  // stored: after a reload the same preset trains nothing again
+  await page.reload();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openCurriculum(page);
+  await page.getByTestId('cu-preset-quick').click();
+  await page.getByTestId('cu-backend').selectOption('wasm');
+  await page.getByTestId('cu-run').click();
+  await expect(page.getByTestId('cu-progress')).toContainText('read from the store', { timeout: 60_000 });
+  await expect(page.locator('[data-testid="cu-dist"] circle.acc-dot')).toHaveCount(12);
+});
