@@ -2,12 +2,13 @@
 /**
  * The Open-world lab's worker: a thin comlink facade over src/engine/ood. It fetches the built-in datasets the
  * settings need (kept for the next run), runs `runOpenWorld` one run at a time, sends each finished step back through
- * a callback proxy (the lab draws it at once), and exposes pause / resume / cancel of the run in flight.
+ * a callback proxy with the trainer's checkpoint after it (the lab draws and stores it at once; a stored checkpoint
+ * comes back as `resumeFrom` after a reload), and exposes pause / resume / cancel of the run in flight.
  */
 import * as Comlink from 'comlink';
 import type { OpenWorldSettings } from '../core/ood/config';
 import { loadBuiltinDataset } from '../data/registry';
-import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent } from '../engine/index';
+import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent, type RunCheckpoint } from '../engine/index';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { runOpenWorld, type OpenWorldResult, type OpenWorldStep } from '../engine/ood/run';
 
@@ -22,7 +23,8 @@ async function fetchBytes(path: string): Promise<Uint8Array> {
 const cache = new Map<string, ImageDataset>();
 let control: RunControl | null = null;
 
-export type OodStepFn = (step: OpenWorldStep) => void;
+/** a finished step, with the trainer's checkpoint after its task (what the lab stores to resume after it) */
+export type OodStepFn = (step: OpenWorldStep, checkpoint: RunCheckpoint) => void;
 export type OodActivityFn = (a: { phase: 'train'; progress: ProgressEvent } | { phase: 'detector'; step: number; detector: string }) => void;
 /** What the lab keeps of a finished run (the training result without its recorded softmax outputs). */
 export type OodRunResult = Omit<OpenWorldResult, 'train'> & { train: Omit<OpenWorldResult['train'], 'probs'> };
@@ -33,7 +35,8 @@ const api = {
   async selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
     return selectBackend(preferred);
   },
-  async run(settings: OpenWorldSettings, onStep: OodStepFn, onActivity?: OodActivityFn): Promise<OodRunResult> {
+  /** Run `settings`; with `resumeFrom` (a stored checkpoint and the steps before it) continue after its last step. */
+  async run(settings: OpenWorldSettings, onStep: OodStepFn, onActivity?: OodActivityFn, resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] }): Promise<OodRunResult> {
     control?.cancel();
     const mine = new RunControl();
     control = mine;
@@ -45,7 +48,8 @@ const api = {
       let lastProgress = 0;
       const r = await runOpenWorld(dataset, config, {
         control: mine,
-        onStep: (s) => onStep(s),
+        onCheckpoint: (c, s) => onStep(s, c),
+        ...(resumeFrom ? { resumeFrom } : {}),
         onProgress: (p) => {
           const now = performance.now();
           if (now - lastProgress > 250) {

@@ -1,72 +1,154 @@
+/**
+ * The Open-world runner's store and resume logic (issue 13, "stored, resumable"): each finished step is stored at
+ * once with its checkpoint; open() shows stored results without training; a run continues from the stored
+ * checkpoint (resumeFrom) or, without one, trains from scratch storing only the missing steps; Step = one step.
+ * The store is the memory store (no IndexedDB in Node), the worker a fake.
+ */
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
+import { OPEN_WORLD_PRESETS, openWorldKey } from '../../../src/core/ood/config';
 import type { OpenWorldStep } from '../../../src/engine/ood/run';
-import { createOodRunner, type OodRemote, type OodRunnerState } from '../../../src/services/ood-runner';
+import type { RunCheckpoint } from '../../../src/engine/types';
+import { createOodRunner, resumePoint, type OodRemote } from '../../../src/services/ood-runner';
+import { createMemoryOodStore, type OodStore } from '../../../src/services/ood-store';
 import type { OodRunResult } from '../../../src/workers/ood.worker';
 
-const step = (t: number): OpenWorldStep => ({ step: t, steps: 2, accuracy: 0.5, row: [], results: [], confidence: { tasks: [], ood: {} }, assignment: {}, samples: [], detectorSeconds: {}, setup: { newCount: 0, oldCount: 0 } });
+const S = OPEN_WORLD_PRESETS.quick; // 3 tasks
+const KEY = openWorldKey(S);
+const step = (t: number): OpenWorldStep => ({ step: t, steps: 3, accuracy: 0.9 - t / 10, row: [], results: [{ step: t, detector: 'msp', oodSet: 'digits:6-9', auroc: 80 + t, fpr95: 50, auprIn: 70, auprOut: 60, idCount: 10, oodCount: 5 }], confidence: { tasks: [], ood: {} }, assignment: {}, samples: [], detectorSeconds: { msp: 0.1 }, setup: { newCount: 0, oldCount: 0 } });
+const cp = (nextTask: number): RunCheckpoint => ({ nextTask, weights: [new Float32Array([nextTask])] }) as unknown as RunCheckpoint;
+const flush = async () => {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+};
 
-function fake(opts: { fail?: string } = {}) {
+function fake() {
   const calls: string[] = [];
-  let finish: (() => void) | null = null;
+  const runs: { resumeFrom: number | null }[] = [];
+  let gate: (() => void) | null = null;
   const remote: OodRemote = {
-    run: (_s, onStep, onActivity) =>
-      new Promise<OodRunResult>((resolve, reject) => {
-        onActivity?.({ phase: 'detector', step: 0, detector: 'msp' });
-        onStep(step(0));
-        finish = () => {
-          if (opts.fail) return reject(Object.assign(new Error(opts.fail), { name: opts.fail === 'cancelled' ? 'RunCancelledError' : 'Error' }));
-          onStep(step(1));
-          resolve({ steps: [step(0), step(1)] } as unknown as OodRunResult);
-        };
-      }),
+    async run(_s, onStep, _a, resumeFrom) {
+      runs.push({ resumeFrom: resumeFrom ? resumeFrom.steps.length : null });
+      for (let t = resumeFrom?.checkpoint.nextTask ?? 0; t < 3; t++) {
+        await new Promise<void>((r) => (gate = r)); // one step per release
+        onStep(step(t), cp(t + 1));
+      }
+      return { steps: [], oodSets: [{ name: 'digits:6-9', kind: 'near', count: 5 }], seconds: { total: 1, detectors: { msp: 0.3 } }, train: { tasks: [[0, 1], [2, 3], [4, 5]], matrix: [[1]], backend: 'cpu', seconds: 0.5, config: {} } } as unknown as OodRunResult;
+    },
     pause: () => void calls.push('pause'),
     resume: () => void calls.push('resume'),
     cancel: () => void calls.push('cancel'),
   };
-  return { make: () => ({ remote, dispose: () => calls.push('dispose') }), calls, finish: () => finish?.() };
+  const release = async () => {
+    await flush();
+    gate?.();
+    await flush();
+  };
+  return { make: () => ({ remote, dispose: () => void calls.push('dispose') }), calls, runs, release };
 }
 
-describe('ood-runner', () => {
-  it('shows each step as it finishes, then the result; pause and resume reach the worker', async () => {
+function countingStore(): OodStore & { puts: number[] } {
+  const inner = createMemoryOodStore();
+  const puts: number[] = [];
+  return Object.assign(Object.create(null), inner, { puts, putStep: async (s: Parameters<OodStore['putStep']>[0]) => (puts.push(s.step), inner.putStep(s)) });
+}
+
+describe('ood-runner: stored, resumable', () => {
+  it('stores each step at once with its checkpoint, then the run; open() shows it without training', async () => {
+    const store = createMemoryOodStore();
     const f = fake();
-    const runner = createOodRunner(f.make);
-    const seen: OodRunnerState[] = [];
-    runner.subscribe((s) => seen.push(s));
-    const done = runner.run(OPEN_WORLD_PRESETS.quick);
-    await Promise.resolve();
-    expect(runner.state.status).toBe('running');
+    const runner = createOodRunner({ store, make: f.make });
+    const done = runner.run(S);
+    await f.release();
+    expect((await store.steps(KEY)).map((s) => s.step)).toEqual([0]);
+    expect((await store.checkpoint(KEY))?.nextTask).toBe(1);
     expect(runner.state.steps.map((s) => s.step)).toEqual([0]);
-    expect(runner.state.activity).toBe('step 1: msp');
-    await runner.pause();
-    expect(runner.state.status).toBe('paused');
-    await runner.resume();
-    f.finish();
+    expect(runner.state.status).toBe('running');
+    await f.release();
+    await f.release();
     await done;
     expect(runner.state.status).toBe('done');
-    expect(runner.state.steps.map((s) => s.step)).toEqual([0, 1]);
-    expect(f.calls).toEqual(['pause', 'resume']);
-    expect(seen[0].status).toBe('idle');
+    expect((await store.steps(KEY)).map((s) => s.step)).toEqual([0, 1, 2]);
+    expect((await store.run(KEY))?.train.backend).toBe('cpu');
+    expect(await store.checkpoint(KEY)).toBeUndefined(); // finished: no checkpoint kept
+
+    const g = fake();
+    const again = createOodRunner({ store, make: g.make });
+    await again.open(S);
+    expect(again.state.status).toBe('done');
+    expect(again.state.steps.map((s) => s.accuracy)).toEqual([0.9, 0.8, 0.7]);
+    expect(again.state.meta?.oodSets[0].count).toBe(5);
+    expect(g.runs).toEqual([]); // nothing trained
+    await again.run(S); // every step stored: Run trains nothing
+    expect(g.runs).toEqual([]);
+    expect(again.state.status).toBe('done');
+  });
+
+  it('a reload mid-run continues from the stored checkpoint after the last stored step', async () => {
+    const store = countingStore();
+    await store.putStep({ key: KEY, step: 0, data: step(0) });
+    await store.putCheckpoint(KEY, cp(1));
+    store.puts.length = 0;
+    const f = fake();
+    const runner = createOodRunner({ store, make: f.make });
+    await runner.open(S);
+    expect(runner.state).toMatchObject({ status: 'idle', storedSteps: 1, resumable: true });
+    expect(runner.state.steps).toHaveLength(1);
+    const done = runner.run(S);
+    await f.release();
+    await f.release();
+    await done;
+    expect(f.runs).toEqual([{ resumeFrom: 1 }]);
+    expect(runner.state).toMatchObject({ status: 'done', resumedFrom: 1, restarted: false });
+    expect(store.puts).toEqual([1, 2]);
+  });
+
+  it('stored steps without a matching checkpoint: trains from scratch, keeps them, stores only the missing ones', async () => {
+    const store = countingStore();
+    await store.putStep({ key: KEY, step: 0, data: step(0) });
+    await store.putStep({ key: KEY, step: 1, data: step(1) });
+    await store.putCheckpoint(KEY, cp(1)); // the checkpoint after step 0, not step 1
+    store.puts.length = 0;
+    expect(resumePoint(await store.steps(KEY), await store.checkpoint(KEY))).toBeNull();
+    const f = fake();
+    const runner = createOodRunner({ store, make: f.make });
+    const done = runner.run(S);
+    await flush();
+    expect(runner.state.steps).toHaveLength(2); // shown while retraining
+    await f.release();
+    await f.release();
+    await f.release();
+    await done;
+    expect(f.runs).toEqual([{ resumeFrom: null }]);
+    expect(runner.state).toMatchObject({ status: 'done', restarted: true, resumedFrom: null });
+    expect(store.puts).toEqual([2]);
+  });
+
+  it('Step trains exactly one more step, then pauses (the worker too); Play plays on', async () => {
+    const store = createMemoryOodStore();
+    const f = fake();
+    const runner = createOodRunner({ store, make: f.make });
+    runner.step(S);
+    await f.release();
+    expect(runner.state.steps).toHaveLength(1);
+    expect(runner.state.status).toBe('paused');
+    expect(f.calls).toContain('pause');
+    runner.step(S);
+    await f.release();
+    expect(runner.state.steps).toHaveLength(2);
+    expect(runner.state.status).toBe('paused');
+    runner.resume();
+    await f.release();
+    await flush();
+    expect(runner.state.status).toBe('done');
     runner.dispose();
     expect(f.calls).toContain('dispose');
   });
-  it('invalid settings never reach the worker; errors and cancels are states', async () => {
-    const f = fake({ fail: 'backend lost' });
-    const runner = createOodRunner(f.make);
-    await runner.run({ ...OPEN_WORLD_PRESETS.quick, detectors: [] });
+
+  it('invalid settings never reach the worker', async () => {
+    const f = fake();
+    const runner = createOodRunner({ store: createMemoryOodStore(), make: f.make });
+    await runner.run({ ...S, detectors: [] });
     expect(runner.state.status).toBe('error');
     expect(runner.state.error).toMatch(/at least one detector/);
-    const p = runner.run(OPEN_WORLD_PRESETS.quick);
-    await Promise.resolve();
-    f.finish();
-    await p;
-    expect(runner.state).toMatchObject({ status: 'error', error: 'backend lost' });
-    const c = fake({ fail: 'cancelled' });
-    const r2 = createOodRunner(c.make);
-    const p2 = r2.run(OPEN_WORLD_PRESETS.quick);
-    await Promise.resolve();
-    c.finish();
-    await p2;
-    expect(r2.state.status).toBe('cancelled');
+    expect(f.runs).toEqual([]);
   });
 });
