@@ -10,6 +10,7 @@
  *   runs it lacks (a reload, or a cancelled preset, resumes).
  * - While a run trains, the worker delivers each finished task (its row of R and its softmax outputs); `current.live`
  *   gathers them (src/core/forgetting/live.ts), so the page draws CPCF task by task.
+ * - Two tabs on the same setup (with `coordinator`): one trains, the other shows the runs it stores (`following`).
  * - ETA: from the share of training steps done (each task weighs its classes × epochs, `runFraction`), so a single
  *   run has an estimate before it finishes; `current.fraction` is that share for the run in flight.
  */
@@ -21,7 +22,7 @@ import { trainRunConfigOf } from '../engine/run-config';
 import type { BackendInfo, BackendName, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
 import type { DatasetSpec, TaskResult } from '../workers/train-api';
 import type { ForgettingRun, ForgettingStore, StoredProbs } from './forgetting-store';
-import { createRunSession, type Controllable, type SessionContext, type SessionState } from './lab-kit/run-session';
+import { createRunSession, type Controllable, type SessionContext, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
 import type { Lease, PoolWorker } from './lab-kit/train-pool';
 
 /** The engine's run config of every run of a config, with its job. */
@@ -77,6 +78,8 @@ export interface ForgettingRunnerOptions<W extends ForgettingWorker> {
   /** the shared pool (./lab-kit/index.ts `sharedTrainPool`) or a test's */
   pool: { lease(request: { backend: BackendName | 'auto'; dataset: DatasetSpec }): Promise<Lease<W>> };
   now?: () => number;
+  /** another tab training the same setup: follow it (./lab-kit/coordinator.ts; issue 16 item 11) */
+  coordinator?: SessionCoordinator | null;
   /** Date.now() of stored runs (tests) */
   clock?: () => number;
 }
@@ -91,6 +94,7 @@ export function createForgettingRunner<W extends ForgettingWorker>(options: Forg
     resultId: (r) => jobKey(r.job),
     initialExtra: { group: null, preset: null, preparing: '', backendInfo: null },
     now: options.now,
+    coordinator: options.coordinator,
   });
   type Ctx = SessionContext<ForgettingRun, ForgettingCurrent, Extra>;
 

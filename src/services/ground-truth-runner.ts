@@ -25,7 +25,7 @@ import type { GroundTruthJob } from '../core/ground-truth/plan';
 import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import type { FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
-import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionState, type SessionStatus } from './lab-kit/run-session';
+import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionCoordinator, type SessionState, type SessionStatus } from './lab-kit/run-session';
 
 export type RunnerStatus = SessionStatus;
 
@@ -76,6 +76,8 @@ export interface GroundTruthRunnerOptions {
   etaWindow?: number;
   /** clock in ms (tests) */
   now?: () => number;
+  /** another tab training the same config: follow it (./lab-kit/coordinator.ts `webLocksCoordinator('ground-truth')`) */
+  coordinator?: SessionCoordinator | null;
 }
 
 export type RunnerListener = (state: RunnerState) => void;
@@ -117,6 +119,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     resultId: jobId,
     initialExtra: { sharing: null },
     now: options.now,
+    coordinator: options.coordinator,
   });
   type Ctx = SessionContext<StoredRun, Current, { sharing: Sharing }>;
 

@@ -81,3 +81,31 @@ for (const [name, config, check] of cases) {
     expect(errors).toEqual([]);
   });
 }
+
+test('two tabs on one setup: one trains, the other follows its stored run and trains nothing (issue 16 item 11)', async ({ page, context }) => {
+  test.setTimeout(300_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+  await page.getByTestId('fg-backend').selectOption('wasm');
+  await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
+  await page.getByTestId('fg-epochs-first').fill('2');
+  await page.getByTestId('fg-epochs').fill('30'); // long enough for the second tab to join while it trains
+  await page.waitForTimeout(700);
+  const link = page.url();
+  const other = await context.newPage();
+  other.on('pageerror', (e) => errors.push(e.message));
+  await other.goto(link);
+  await expect(other.getByTestId('fg-run')).toBeEnabled();
+  await page.getByTestId('fg-run').click();
+  await expect(page.getByTestId('fg-live')).toBeVisible({ timeout: 120_000 });
+  await other.getByTestId('fg-run').click();
+  await expect(other.getByText('Another tab is training this experiment')).toBeVisible();
+  await expect(page.getByTestId('fg-progress')).toContainText('done: 1 run', { timeout: 240_000 });
+  // the follower takes the stored run: done without training it again
+  await expect(other.getByTestId('fg-progress')).toContainText('done: 1 run', { timeout: 30_000 });
+  await expect(other.getByTestId('fg-live')).toHaveCount(0);
+  await expect(other.getByTestId('fg-runline')).toContainText('MLP');
+  expect(errors).toEqual([]);
+});

@@ -6,6 +6,7 @@
 import { createTrainClient, type TrainClient } from '../train-client';
 import { createWorkerPool, type WorkerPool } from './train-pool';
 
+export * from './coordinator';
 export * from './run-session';
 export * from './train-pool';
 

@@ -62,6 +62,11 @@ export interface SessionState<R, C> {
   runs: R[];
   /** the config the runs belong to (null before the first start) */
   configHash: string | null;
+  /**
+   * Another tab trains this config (issue 16 item 11; `coordinator`): this one shows the runs it stores, and trains
+   * what is left if that tab stops.
+   */
+  following: boolean;
 }
 
 /** What the session needs of a store: the results of one config, and storing one more. */
@@ -78,8 +83,25 @@ export interface Controllable {
   cancel(): Promise<void> | void;
 }
 
+/**
+ * Tabs of one browser on the same config (issue 16 item 11): one trains, the others follow the shared store.
+ * `webLocksCoordinator` (./coordinator.ts) is the browser's (Web Locks + BroadcastChannel); the tests pass a fake.
+ */
+export interface SessionCoordinator {
+  /** become the trainer of `key` now, or null when another tab is */
+  tryAcquire(key: string): Promise<(() => void) | null>;
+  /** wait to become the trainer (the other tab stopped); rejects when `signal` aborts */
+  acquire(key: string, signal: AbortSignal): Promise<() => void>;
+  /** a result of `key` was stored by this tab */
+  stored(key: string): void;
+  /** another tab stored a result of `key` */
+  onStored(key: string, listener: () => void): () => void;
+}
+
 export interface RunSessionOptions<J, R, X extends object> {
   store: SessionStore<R>;
+  /** coordinate with other tabs training the same config (optional) */
+  coordinator?: SessionCoordinator | null;
   /** equal ids = the same run: a job whose id a stored result has is skipped */
   jobId(job: J): string;
   resultId(result: R): string;
@@ -163,6 +185,8 @@ interface Session {
   /** step(): results still to record before pausing by itself (0: no step in progress) */
   stepsLeft: number;
   workers: Controllable[];
+  /** stop waiting for another tab (cancel while following) */
+  abort: AbortController;
 }
 
 export type SessionListener<T> = (state: T) => void;
@@ -185,6 +209,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
     current: null,
     runs: [],
     configHash: null,
+    following: false,
     ...extra(),
   } as State;
   let session: Session | null = null;
@@ -219,6 +244,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
     const s = session;
     if (!s || s.cancelled) return;
     s.cancelled = true;
+    s.abort.abort();
     for (const w of s.workers) quietly(() => w.cancel());
     s.wake?.();
     s.wake = null;
@@ -249,6 +275,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
         } catch (e) {
           notice = notStored(e);
         }
+        if (notice === null) options.coordinator?.stored(state.configHash ?? '');
         if (!live()) return;
         const done = state.done + 1;
         set({ done, runs: [...state.runs, result], ...(notice ? { notice } : {}), ...(patch ? patch(done) : {}) } as Partial<State>);
@@ -271,14 +298,50 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
     };
   }
 
-  async function loop(s: Session, jobs: J[], configHash: string, driver: SessionDriver<J, R, C, X>): Promise<void> {
+  /** What the store holds of `jobs`: the results, and the jobs still to train. */
+  async function storedOf(jobs: J[], configHash: string): Promise<{ stored: R[]; todo: J[] }> {
+    const stored = await store.getAll(configHash);
+    const have = new Set(stored.map((r) => options.resultId(r)));
+    return { stored, todo: jobs.filter((j) => !have.has(options.jobId(j))) };
+  }
+
+  /**
+   * Another tab trains this config: show what it stores until it stops, then become the trainer (or stop when
+   * cancelled). Returns the lock's release, or null when cancelled.
+   */
+  async function follow(s: Session, jobs: J[], configHash: string, coordinator: SessionCoordinator): Promise<(() => void) | null> {
+    const refresh = async (): Promise<void> => {
+      const { stored, todo } = await storedOf(jobs, configHash);
+      if (session === s && !s.cancelled) set({ runs: stored, done: jobs.length - todo.length, skipped: jobs.length - todo.length } as Partial<State>);
+    };
+    set({ following: true, notice: 'Another tab is training this experiment: this tab shows its runs as they are stored, and trains what is left if that tab stops.' } as Partial<State>);
+    const off = coordinator.onStored(configHash, () => void refresh());
     try {
-      const stored = await store.getAll(configHash);
-      const have = new Set(stored.map((r) => options.resultId(r)));
-      const todo = jobs.filter((j) => !have.has(options.jobId(j)));
-      const skipped = jobs.length - todo.length;
-      if (session === s) set({ runs: stored, skipped, done: skipped } as Partial<State>);
-      if (!s.cancelled) await driver(todo, contextOf(s));
+      await refresh();
+      return await coordinator.acquire(configHash, s.abort.signal);
+    } catch (e) {
+      if (s.cancelled) return null;
+      throw e;
+    } finally {
+      off();
+      if (session === s) set({ following: false, notice: store.notice ?? null } as Partial<State>);
+    }
+  }
+
+  async function loop(s: Session, jobs: J[], configHash: string, driver: SessionDriver<J, R, C, X>): Promise<void> {
+    let release: (() => void) | null = null;
+    try {
+      const coordinator = options.coordinator;
+      if (coordinator) {
+        release = await coordinator.tryAcquire(configHash);
+        if (!release) release = await follow(s, jobs, configHash, coordinator);
+      }
+      if (!s.cancelled) {
+        const { stored, todo } = await storedOf(jobs, configHash);
+        const skipped = jobs.length - todo.length;
+        if (session === s) set({ runs: stored, skipped, done: skipped } as Partial<State>);
+        if (!s.cancelled) await driver(todo, contextOf(s));
+      }
       if (session === s) set({ status: s.cancelled ? 'cancelled' : 'done', current: null, etaSeconds: s.cancelled ? null : 0 } as Partial<State>);
     } catch (e) {
       if (session === s) {
@@ -286,6 +349,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
         else set({ status: 'error', error: messageOf(e), current: null, etaSeconds: null } as Partial<State>);
       }
     } finally {
+      release?.();
       if (session === s) session = null;
     }
   }
@@ -306,9 +370,9 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
         await old.finished;
       }
       let finish!: () => void;
-      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), stepsLeft: 0, workers: [...(opts.workers ?? [])] };
+      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), stepsLeft: 0, workers: [...(opts.workers ?? [])], abort: new AbortController() };
       session = s;
-      set({ status: 'running', done: 0, total: jobs.length, skipped: 0, etaSeconds: null, notice: store.notice ?? null, error: null, current: null, runs: [], configHash, ...extra() } as Partial<State>);
+      set({ status: 'running', done: 0, total: jobs.length, skipped: 0, etaSeconds: null, notice: store.notice ?? null, error: null, current: null, runs: [], configHash, following: false, ...extra() } as Partial<State>);
       try {
         await loop(s, jobs, configHash, driver);
       } finally {

@@ -89,7 +89,7 @@ export class ForgettingLab {
   selectedGroup = $state<string | null>(null);
   selectedRunId = $state<string | null>(null);
   linkNotice = $state('');
-  runnerState = $state.raw<ForgettingRunnerState>({ status: 'idle', done: 0, total: 0, skipped: 0, etaSeconds: null, backend: '', notice: null, error: null, current: null, runs: [], configHash: null, group: null, preset: null, preparing: '', backendInfo: null });
+  runnerState = $state.raw<ForgettingRunnerState>({ status: 'idle', done: 0, total: 0, skipped: 0, etaSeconds: null, backend: '', notice: null, error: null, current: null, runs: [], configHash: null, following: false, group: null, preset: null, preparing: '', backendInfo: null });
   startError = $state('');
   /** seconds since Run was pressed (while active), then the last start's total */
   elapsed = $state(0);
@@ -107,6 +107,7 @@ export class ForgettingLab {
   private fromLink: boolean;
   private startedAt = 0;
   private lastCurrent = '';
+  private lastGroup = '';
   private readonly reportOf = createReportCache();
   /** the tab is shown (attach's argument; shown until attached, as in the tests) */
   private shown: () => boolean = () => true;
@@ -211,7 +212,6 @@ export class ForgettingLab {
   }
 
   private onRunner(s: ForgettingRunnerState): void {
-    const before = this.runnerState;
     this.runnerState = s;
     const cur = s.current;
     if (cur && cur.id !== this.lastCurrent) {
@@ -219,7 +219,12 @@ export class ForgettingLab {
       this.selectedGroup = cur.group;
       this.selectedRunId = cur.id;
     }
-    if (s.status === 'running' && before?.status !== 'running' && s.group && !cur) this.selectedGroup = s.group;
+    // the group of a start (or, while following another tab, of the runs it stores) is shown once known
+    const g = s.group ?? s.runs.at(-1)?.group ?? null;
+    if (g && g !== this.lastGroup && (s.status === 'running' || s.status === 'paused')) {
+      this.lastGroup = g;
+      if (!cur) this.selectedGroup = g;
+    }
   }
 
   // --- the experiment ⇄ this tab ---
@@ -347,6 +352,7 @@ export class ForgettingLab {
       return;
     }
     this.claim();
+    this.lastGroup = '';
     this.startedAt = performance.now();
     this.elapsed = 0;
     this.lastTotalSeconds = null;

@@ -281,3 +281,101 @@ describe('run session', () => {
     expect(t.mean()).toBe(1.5);
   });
 });
+
+/** Two tabs' coordinator in memory: one exclusive lock per key with a queue, and a broadcast to the other tabs. */
+function fakeTabs() {
+  const holders = new Map<string, number>();
+  const queue = new Map<string, { tab: number; grant: (release: () => void) => void }[]>();
+  const listeners: { tab: number; key: string; fn: () => void }[] = [];
+  const releaseOf = (key: string, tab: number) => () => {
+    if (holders.get(key) !== tab) return;
+    holders.delete(key);
+    const next = queue.get(key)?.shift();
+    if (next) {
+      holders.set(key, next.tab);
+      next.grant(releaseOf(key, next.tab));
+    }
+  };
+  return (tab: number) => ({
+    async tryAcquire(key: string) {
+      if (holders.has(key)) return null;
+      holders.set(key, tab);
+      return releaseOf(key, tab);
+    },
+    acquire(key: string, signal: AbortSignal) {
+      return new Promise<() => void>((resolve, reject) => {
+        const entry = { tab, grant: resolve };
+        queue.set(key, [...(queue.get(key) ?? []), entry]);
+        signal.addEventListener('abort', () => {
+          queue.set(key, (queue.get(key) ?? []).filter((e) => e !== entry));
+          reject(new Error('aborted'));
+        });
+      });
+    },
+    stored(key: string) {
+      for (const l of listeners) if (l.tab !== tab && l.key === key) l.fn();
+    },
+    onStored(key: string, fn: () => void) {
+      const l = { tab, key, fn };
+      listeners.push(l);
+      return () => listeners.splice(listeners.indexOf(l), 1);
+    },
+  });
+}
+
+describe('run session: two tabs on one config (issue 16 item 11)', () => {
+  function tab(store: ReturnType<typeof memoryStore>, coordinator: ReturnType<ReturnType<typeof fakeTabs>>) {
+    const worker = new Worker();
+    const session = createRunSession<Job, Result, Current>({ store, coordinator, jobId: (j) => j.id, resultId: (r) => r.id });
+    const driver = oneAtATime<Job, Result, Current>({ current: (j) => ({ id: j.id, progress: null }), train: (j) => worker.train(j) });
+    return { worker, session, start: () => session.start(jobs, 'shared', driver, { workers: [worker] }) };
+  }
+
+  it('one tab trains, the other follows the stored runs and trains only what is left when the first stops', async () => {
+    const store = memoryStore();
+    store.useHash('shared');
+    const tabs = fakeTabs();
+    const a = tab(store, tabs(1));
+    const b = tab(store, tabs(2));
+    const runA = a.start();
+    await a.worker.next();
+    const runB = b.start();
+    await flush();
+    expect(b.session.state).toMatchObject({ following: true, status: 'running', done: 0 });
+    expect(b.session.state.notice).toMatch(/Another tab is training/);
+    expect(b.worker.started).toEqual([]);
+    await a.worker.finish();
+    await a.worker.finish();
+    await flush();
+    // the follower shows what the trainer stored
+    expect(b.session.state).toMatchObject({ following: true, done: 2 });
+    expect(b.session.state.runs.map((r) => r.id).sort()).toEqual(['a', 'b']);
+    // the trainer stops: the follower takes over and trains the rest only
+    await a.worker.next();
+    a.session.cancel();
+    await runA;
+    await b.worker.next();
+    expect(b.session.state).toMatchObject({ following: false, skipped: 2 });
+    for (let i = 0; i < 3; i++) await b.worker.finish();
+    await runB;
+    expect(b.worker.started).toEqual(['c', 'd', 'e']);
+    expect(b.session.state).toMatchObject({ status: 'done', done: 5 });
+  });
+
+  it('a follower that is cancelled stops waiting and trains nothing', async () => {
+    const store = memoryStore();
+    const tabs = fakeTabs();
+    const a = tab(store, tabs(1));
+    const b = tab(store, tabs(2));
+    const runA = a.start();
+    await a.worker.next();
+    const runB = b.start();
+    await flush();
+    b.session.cancel();
+    await runB;
+    expect(b.session.state).toMatchObject({ status: 'cancelled', following: false });
+    expect(b.worker.started).toEqual([]);
+    a.session.cancel();
+    await runA;
+  });
+});
