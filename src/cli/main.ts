@@ -94,7 +94,7 @@ function taskSizesFor(n: number, v: Record<string, string | boolean | undefined>
   return resolveTaskSizes(n, { tasks, taskSizes: sizes });
 }
 
-const OPTIONS = {
+export const OPTIONS = {
   classes: { type: 'string' },
   'classes-file': { type: 'string' },
   dataset: { type: 'string' },

@@ -14,10 +14,17 @@
  * list: a dataset id, optionally with classes, e.g. digits, emoji, fashion-mnist:6-9; default: the held-out classes
  * of the ID dataset, and digits — or fashion-mnist when the ID data is digits), --detectors (default
  * msp,energy,ber), --head-epochs, --head-lr, --margin-in, --margin-out, --ood-seed.
+ *
+ * As the lab (issue 13, "app and CLI give the same numbers"): `--config FILE` / `--link URL` read the config's
+ * `openWorld` section (flags of the lab's settings given beside them win), and a command naming every lab setting
+ * (the one the lab shows under its Run button, src/services/ood-export.ts `oodCommandOf`) runs the lab's settings
+ * through the worker's own `openWorldInput`, so the numbers equal the lab's.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
+import { openWorldOf } from '../core/config/sections/open-world';
+import { OPEN_WORLD_DEFAULTS, validateOpenWorldSettings, type OpenWorldSettings } from '../core/ood/config';
+import { DETECTOR_IDS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { splitIntoTasks } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
@@ -26,10 +33,12 @@ import { isBackendName, selectBackend } from '../engine/backend';
 import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
+import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { oodReport } from '../engine/ood/report';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+import { loadExperimentConfig } from './config-args';
 import { augmentFor } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -58,7 +67,90 @@ function parseDetectors(text: string): DetectorId[] {
   return [...new Set(out)] as DetectorId[];
 }
 
+/** `--ood` as a list of sets ("fashion-mnist:6,7" splits on the comma: a bare number continues the previous set's list). */
+function splitOodList(text: string): string[] {
+  return text.split(',').reduce<string[]>((acc, part) => {
+    if (/^\s*\d+(-\d+)?\s*$/.test(part) && acc.length > 0 && acc[acc.length - 1].includes(':')) acc[acc.length - 1] += `,${part.trim()}`;
+    else if (part.trim()) acc.push(part.trim());
+    return acc;
+  }, []);
+}
+
+/** The flags that are Open-world lab settings (src/core/ood/config.ts); `--backend` is allowed besides them. */
+export const OOD_SETTING_FLAGS = ['dataset', 'classes', 'tasks', 'protocol', 'seeds', 'strategy', 'memory', 'epochs', 'hidden', 'train-per-class', 'test-per-class', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'] as const;
+/** A command naming all of these runs exactly as the lab does (the command the lab shows names them all). */
+const COMPLETE = ['dataset', 'classes', 'tasks', 'strategy', 'epochs', 'hidden', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'];
+const OTHER_OK = new Set(['backend', 'config', 'link']);
+
+/** The lab's settings of `base` (a config's `openWorld`, or the lab's defaults) with the flags given applied. */
+export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DEFAULTS): OpenWorldSettings {
+  const s = structuredClone(base);
+  const dataset = str(v, 'dataset');
+  if (dataset !== undefined) s.dataset = dataset as OpenWorldSettings['dataset'];
+  const classes = str(v, 'classes');
+  if (classes !== undefined) s.classes = rangeListArg(classes, 'classes');
+  s.tasks = intArg(str(v, 'tasks'), 'tasks', 1) ?? s.tasks;
+  const protocol = str(v, 'protocol');
+  if (protocol !== undefined) {
+    if (protocol !== 'rs') throw new UsageError('The lab orders classes ascending (no --protocol) or by RS (--protocol rs --seeds S).');
+    const seeds = intListArg(str(v, 'seeds'), 'seeds') ?? [1993];
+    if (seeds.length !== 1) throw new UsageError('cil-lab ood trains one ordering: give one --seeds value.');
+    s.orderSeed = seeds[0];
+  }
+  s.strategy = str(v, 'strategy') ?? s.strategy;
+  s.memory = intArg(str(v, 'memory'), 'memory', 1) ?? s.memory;
+  s.epochs = intArg(str(v, 'epochs'), 'epochs', 1) ?? s.epochs;
+  const hidden = str(v, 'hidden');
+  if (hidden !== undefined) s.hidden = hidden.split(',').map((h) => Number(h.trim()));
+  const tr = intArg(str(v, 'train-per-class'), 'train-per-class', 1);
+  if (tr !== undefined) s.trainPerClass = tr;
+  const te = intArg(str(v, 'test-per-class'), 'test-per-class', 1);
+  if (te !== undefined) s.testPerClass = te;
+  s.seed = intArg(str(v, 'seed'), 'seed') ?? s.seed;
+  const detectors = str(v, 'detectors');
+  if (detectors !== undefined) s.detectors = parseDetectors(detectors);
+  const ood = str(v, 'ood');
+  if (ood !== undefined) s.oodSets = splitOodList(ood);
+  s.headEpochs = intArg(str(v, 'head-epochs'), 'head-epochs', 1) ?? s.headEpochs;
+  s.marginIn = numberArg(str(v, 'margin-in'), 'margin-in') ?? s.marginIn;
+  s.marginOut = numberArg(str(v, 'margin-out'), 'margin-out') ?? s.marginOut;
+  return s;
+}
+
+/**
+ * The lab's settings when the command runs as the lab does: with --config FILE / --link URL (their `openWorld`
+ * section, under the flags given), or a command naming every setting (the one the lab shows). Null: the flags
+ * route below (every run flag; omitted ones take the engine's defaults).
+ */
+export function oodLabSettings(v: Values): OpenWorldSettings | null {
+  const config = loadExperimentConfig(v);
+  const given = Object.keys(v).filter((k) => v[k] !== undefined);
+  const others = given.filter((k) => !(OOD_SETTING_FLAGS as readonly string[]).includes(k) && !OTHER_OK.has(k));
+  if (!config && !COMPLETE.every((k) => given.includes(k))) return null;
+  if (others.length > 0) {
+    if (!config) return null;
+    throw new UsageError(`With --config / --link, cil-lab ood changes only the lab's settings (${OOD_SETTING_FLAGS.map((f) => `--${f}`).join(', ')}, --backend); not --${others[0]}.`);
+  }
+  return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
+}
+
+/** Run the lab's settings exactly as its worker does (src/workers/ood.worker.ts: the same `openWorldInput`). */
+async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<string> {
+  const errors = validateOpenWorldSettings(s);
+  if (errors.length > 0) throw new UsageError(errors.join(' '));
+  const backendArg = str(v, 'backend') ?? 'auto';
+  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+  const loaded = new Map<string, ImageDataset>();
+  for (const id of datasetsNeeded(s)) loaded.set(id, await loadBuiltin(id, root));
+  const { dataset, config } = openWorldInput(s, (id) => loaded.get(id) as ImageDataset);
+  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  const r = await runOpenWorld(dataset, config);
+  return JSON.stringify(oodReport(r.steps, r, { dataset: s.dataset, head: config.head }));
+}
+
 export async function oodCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const lab = oodLabSettings(v);
+  if (lab) return runLabSettings(lab, v, options.root);
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new UsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')}.`);
   const detectors = parseDetectors(str(v, 'detectors') ?? 'msp,energy,ber');
@@ -122,12 +214,7 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     ...(classes.length < ds.classNames.length ? [`${datasetArg}:${ds.classNames.map((_, i) => i).filter((c) => !classes.includes(c)).join(',')}`] : []),
     datasetArg === 'digits' ? 'fashion-mnist' : 'digits',
   ].join(',');
-  const specs = (str(v, 'ood') ?? defaultOod).split(',').reduce<string[]>((acc, part) => {
-    // "fashion-mnist:6,7" splits on the comma: a bare number continues the previous set's class list
-    if (/^\s*\d+(-\d+)?\s*$/.test(part) && acc.length > 0 && acc[acc.length - 1].includes(':')) acc[acc.length - 1] += `,${part.trim()}`;
-    else if (part.trim()) acc.push(part.trim());
-    return acc;
-  }, []);
+  const specs = splitOodList(str(v, 'ood') ?? defaultOod);
   if (specs.length === 0) throw new UsageError('--ood is empty: give OOD sets like digits,fashion-mnist:6-9.');
   const oodSets: OodSet[] = [];
   const sources = new Map<string, ImageDataset>([[datasetArg, ds]]);

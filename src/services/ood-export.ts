@@ -1,0 +1,41 @@
+/**
+ * The Open-world lab's exports (issue 13, "exported like the other labs"): the run as JSON — exactly what
+ * `cil-lab ood` prints for the same settings (src/engine/ood/report.ts) — the results rows as CSV, and the
+ * `npx cil-lab ood …` command the lab shows for its settings. That command names every setting, so the CLI runs it
+ * through the lab's own `openWorldInput` (src/cli/ood.ts `oodLabSettings`): app and CLI give the same numbers.
+ */
+import { oodKind, type OpenWorldSettings } from '../core/ood/config';
+import { oodReport, type OodReport, type OodRunMeta } from '../engine/ood/report';
+import type { OpenWorldStep } from '../engine/ood/run';
+
+/** `cil-lab ood`'s arguments for the settings (after the command name). */
+export function oodCommandArgs(s: OpenWorldSettings): string[] {
+  const a = ['--dataset', s.dataset, '--classes', s.classes.join(','), '--tasks', String(s.tasks)];
+  if (s.orderSeed !== null) a.push('--protocol', 'rs', '--seeds', String(s.orderSeed));
+  a.push('--strategy', s.strategy, '--memory', String(s.memory), '--epochs', String(s.epochs), '--hidden', s.hidden.join(','));
+  if (s.trainPerClass !== null) a.push('--train-per-class', String(s.trainPerClass));
+  if (s.testPerClass !== null) a.push('--test-per-class', String(s.testPerClass));
+  a.push('--seed', String(s.seed), '--detectors', s.detectors.join(','), '--ood', s.oodSets.join(','));
+  a.push('--head-epochs', String(s.headEpochs), '--margin-in', String(s.marginIn), '--margin-out', String(s.marginOut));
+  return a;
+}
+
+/** The command line shown under the lab's Run button. */
+export function oodCommandLine(s: OpenWorldSettings): string {
+  return ['npx cil-lab ood', ...oodCommandArgs(s)].join(' ');
+}
+
+/** The run's JSON export: `cil-lab ood`'s output for these settings. */
+export function oodExportJson(s: OpenWorldSettings, steps: readonly OpenWorldStep[], meta: OodRunMeta): OodReport {
+  return oodReport(steps, meta, { dataset: s.dataset, head: { epochs: s.headEpochs, marginIn: s.marginIn, marginOut: s.marginOut } });
+}
+
+/** The results rows (one per step × detector × OOD set) as a CSV table; metrics in %, steps counted from 1. */
+export function oodResultsTable(s: OpenWorldSettings, steps: readonly OpenWorldStep[]): { columns: string[]; rows: (string | number)[][] } {
+  const columns = ['step', 'detector', 'ood_set', 'near_or_far', 'auroc_pct', 'fpr95_pct', 'aupr_in_pct', 'aupr_out_pct', 'id_count', 'ood_count', 'accuracy_pct'];
+  const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+  const rows = steps.flatMap((st) =>
+    st.results.map((r) => [r.step + 1, r.detector, r.oodSet, oodKind(s, r.oodSet), r3(r.auroc), r3(r.fpr95), r3(r.auprIn), r3(r.auprOut), r.idCount, r.oodCount, r3(100 * st.accuracy)]),
+  );
+  return { columns, rows };
+}
