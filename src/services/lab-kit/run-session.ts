@@ -17,8 +17,11 @@
  *   in `notice`), counts it done, and honours a step in progress.
  * - ETA helpers: `ctx.stopwatch()` measures active time (paused time excluded); `runTimes(window)` is the moving
  *   average of the last runs; the driver sets `etaSeconds` with each record.
+ * - coordinator (optional; ./coordinator.ts `webLocksCoordinator(lab)`): two tabs on one config do not both train:
+ *   one holds the lock and trains, the other shows what it stores (`following`) and trains what is left once the
+ *   first stops (issue 16 item 11).
  * - State: a fresh object on every change; `subscribe` is Svelte's store contract (the listener is called at once,
- *   the unsubscribe function returned). `S` adds the lab's own fields (the Ground-truth runner's `sharing`), reset
+ *   the unsubscribe function returned). `X` adds the lab's own fields (the Ground-truth runner's `sharing`), reset
  *   to `initialExtra` at every start.
  *
  * How a new lab's runner uses it (see ../forgetting-runner.ts for a short one):
@@ -35,7 +38,9 @@
  *       return resultOf(job, r);                               // what the store keeps
  *     },
  *   });
- *   await session.start(jobs, configHashOf(experiment), driver, { workers: [client] });
+ *   const lease = await sharedTrainPool().lease({ backend: experiment.backend.train, dataset });  // ./index.ts
+ *   const client = lease.main;
+ *   try { await session.start(jobs, configHashOf(experiment), driver, { workers: [client] }); } finally { lease.release(); }
  *
  * The training workers come from the shared pool (./train-pool.ts). Nothing heavy runs here: training is in the
  * workers and storing is IndexedDB's async I/O; this module only awaits and forwards.

@@ -457,16 +457,6 @@ export class ForgettingLab {
     return '';
   });
 
-  pause(): void {
-    this.runner?.pause();
-  }
-  resume(): void {
-    this.runner?.resume();
-  }
-  cancel(): void {
-    this.runner?.cancel();
-  }
-
   /** Wire the effects (the page calls this once, in its script). */
   attach(shown: () => boolean): void {
     this.shown = shown;
