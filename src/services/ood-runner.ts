@@ -20,7 +20,7 @@ import * as Comlink from 'comlink';
 import { openWorldKey, validateOpenWorldSettings, type OpenWorldSettings } from '../core/ood/config';
 import type { OodRunMeta } from '../engine/ood/report';
 import type { OpenWorldStep } from '../engine/ood/run';
-import type { RunCheckpoint } from '../engine/types';
+import type { BackendName, RunCheckpoint } from '../engine/index';
 import type { OodActivityFn, OodRunResult, OodStepFn, OodWorkerApi } from '../workers/ood.worker';
 import { createRunSession, runTimes, type SessionContext, type SessionState, type SessionStatus } from './lab-kit/run-session';
 import type { OodStore, StoredOodStep } from './ood-store';
@@ -76,6 +76,8 @@ export interface OodRemote {
   pause(): Promise<void> | void;
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
+  /** the backend preference (../ui/common/BackendPicker.svelte); resolves to the backend in use */
+  selectBackend?(preferred: BackendName | 'auto'): Promise<{ name: string }>;
 }
 
 function defaultRemote(): { remote: OodRemote; dispose: () => void } {
@@ -87,6 +89,7 @@ function defaultRemote(): { remote: OodRemote; dispose: () => void } {
       pause: () => wrapped.pause(),
       resume: () => wrapped.resume(),
       cancel: () => wrapped.cancel(),
+      selectBackend: (p) => wrapped.selectBackend(p),
     },
     dispose: () => worker.terminate(),
   };
@@ -169,7 +172,7 @@ export function createOodRunner(options: OodRunnerOptions) {
   }
   session.subscribe(() => emit());
 
-  async function train(settings: OpenWorldSettings, key: string, ctx: Ctx): Promise<void> {
+  async function train(settings: OpenWorldSettings, key: string, backend: BackendName | 'auto', ctx: Ctx): Promise<void> {
     const st = await storeP;
     const stored = [...ctx.state.runs];
     const T = settings.tasks;
@@ -180,6 +183,7 @@ export function createOodRunner(options: OodRunnerOptions) {
     }
     const resume = resumePoint(stored, await st.checkpoint(key));
     ctx.set({ resumedFrom: resume ? resume.steps.length : null, restarted: !resume && stored.length > 0, current: { label: 'run', progress: null }, activity: resume ? `continuing after step ${resume.steps.length}…` : 'loading the data…' });
+    if (remote().selectBackend) ctx.set({ backend: (await remote().selectBackend!(backend)).name });
     const have = new Set(stored.map((s) => s.step));
     const times = runTimes(5);
     let watch = ctx.stopwatch();
@@ -241,7 +245,7 @@ export function createOodRunner(options: OodRunnerOptions) {
       emit();
     },
     /** Train what the store lacks of `settings` (continuing from a stored checkpoint when it can); resolves when it stops. */
-    async run(settings: OpenWorldSettings): Promise<void> {
+    async run(settings: OpenWorldSettings, backend: BackendName | 'auto' = 'auto'): Promise<void> {
       const errors = validateOpenWorldSettings(settings);
       if (errors.length > 0) {
         view = { settings: structuredClone(settings), key: openWorldKey(settings), steps: [], meta: null, resumable: false };
@@ -259,7 +263,7 @@ export function createOodRunner(options: OodRunnerOptions) {
         key,
         async (_todo, ctx) => {
           ctx.set({ settings: s });
-          await train(s, key, ctx);
+          await train(s, key, backend, ctx);
         },
         { workers: [worker] },
       );
@@ -268,10 +272,10 @@ export function createOodRunner(options: OodRunnerOptions) {
     pause: () => session.pause(),
     resume: () => session.resume(),
     /** Teaching mode's Step: one more step, then pause (starts the run when none is in flight). */
-    step(settings: OpenWorldSettings): void {
+    step(settings: OpenWorldSettings, backend: BackendName | 'auto' = 'auto'): void {
       if (session.active) session.step(1);
       else {
-        void this.run(settings);
+        void this.run(settings, backend);
         session.step(1);
       }
     },

@@ -325,3 +325,34 @@ export function drawHistogram(svgEl: SVGSVGElement, tip: HTMLElement | null | un
 }
 
 export const HIST_COLOURS = { id: '#0072B2', ood: '#D55E00' } as const;
+
+/** The numbers behind the charts, for the ⤓ menu's CSV (../common/ChartExport.svelte). */
+export interface ChartCsv {
+  columns: string[];
+  rows: (string | number)[][];
+}
+const r3 = (x: number): number | string => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : '');
+
+/** A line chart's series as columns over its x values. */
+export function lineCsv(model: LineModel, xName: string): ChartCsv {
+  const xs = [...new Set(model.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
+  return {
+    columns: [xName, ...model.series.map((s) => s.label)],
+    rows: xs.map((x) => [r3(x), ...model.series.map((s) => r3(s.points.find((p) => p.x === x)?.y ?? NaN))]),
+  };
+}
+
+export function barsCsv(bars: readonly Bar[]): ChartCsv {
+  return { columns: ['group', 'kind', 'mean_max_softmax_pct'], rows: bars.map((b) => [b.label, b.kind === 'ood' ? 'OOD set' : 'task', r3(b.value)]) };
+}
+
+export function stackedCsv(columns: readonly StackedColumn[], T: number): ChartCsv {
+  return {
+    columns: ['step', ...Array.from({ length: T }, (_, j) => `task_${j + 1}_pct`)],
+    rows: columns.map((c) => [c.step, ...Array.from({ length: T }, (_, j) => (j < c.shares.length ? r3(c.shares[j]) : ''))]),
+  };
+}
+
+export function histogramCsv(h: Histogram): ChartCsv {
+  return { columns: ['bin_from', 'bin_to', 'id_pct', 'ood_pct'], rows: h.id.map((v, i) => [r3(h.edges[i]), r3(h.edges[i + 1]), r3(v), r3(h.ood[i])]) };
+}

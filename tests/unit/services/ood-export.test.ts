@@ -6,7 +6,7 @@ import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import { oodExportJson, oodResultsTable } from '../../../src/services/ood-export';
 
 const S = { ...OPEN_WORLD_PRESETS.quick, tasks: 2, classes: [0, 1, 2, 3] };
-const res = (t: number, detector: 'msp' | 'energy', oodSet: string, auroc: number) => ({ step: t, detector, oodSet, auroc, fpr95: 100 - auroc, auprIn: 70.12345, auprOut: 60, idCount: 10 * (t + 1), oodCount: 5 });
+const res = (t: number, detector: 'msp' | 'energy', oodSet: string, auroc: number) => ({ step: t, detector, oodSet, auroc: auroc / 100, fpr95: (100 - auroc) / 100, auprIn: 0.7012345, auprOut: 0.6, idCount: 10 * (t + 1), oodCount: 5 });
 const step = (t: number): OpenWorldStep => ({
   step: t, steps: 2, accuracy: [0.95, 0.81234][t], row: [], samples: [], detectorSeconds: { msp: 0.1234, energy: 0.2 }, setup: { newCount: 8, oldCount: t * 4 },
   results: [res(t, 'msp', 'digits:6-9', 80 + t), res(t, 'energy', 'digits:6-9', 85), res(t, 'msp', 'fashion-mnist', 90), res(t, 'energy', 'fashion-mnist', 95 - t)],
@@ -28,7 +28,7 @@ describe('Open-world exports', () => {
     expect(j.seconds).toEqual({ total: 2.346, training: 1.235, detectors: { msp: 0.247, energy: 0.4 } });
     expect(j.head.epochs).toBe(S.headEpochs);
     const msp = j.summary.find((x) => x.detector === 'msp');
-    expect(msp?.mean.auroc).toBeCloseTo((80.5 + 90) / 2, 10);
+    expect(msp?.mean.auroc).toBeCloseTo((0.805 + 0.9) / 2, 10);
     expect(JSON.parse(JSON.stringify(j))).toEqual(j);
   });
   it('CSV: one row per step × detector × set, steps from 1, near/far, accuracy in %', () => {
