@@ -70,3 +70,19 @@ test('the quick preset trains a_j and all 6 orders to the end on wasm, and every
   await expect(page.getByTestId('cu-progress')).toContainText('read from the store', { timeout: 60_000 });
   await expect(page.locator('[data-testid="cu-dist"] circle.acc-dot')).toHaveCount(12);
 });
+
+test('the share link carries the curriculum and opens the Curriculum tab on it', async ({ page, context }) => {
+  await openCurriculum(page);
+  await page.getByTestId('cu-preset-quick').click();
+  await page.getByTestId('cu-scenario').selectOption('til');
+  await expect.poll(() => page.url(), { timeout: 5_000 }).toContain('#v1.');
+  await page.waitForTimeout(600); // the hash is written after a short delay
+  const url = page.url();
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId('cu-lab')).toBeVisible();
+  await expect(other.getByTestId('cu-ds-emoji-food')).toBeChecked();
+  await expect(other.getByTestId('cu-ds-emoji-animals')).not.toBeChecked();
+  await expect(other.getByTestId('cu-scenario')).toHaveValue('til');
+  await expect(other.getByTestId('cu-epochs')).toHaveValue('1');
+});

@@ -4,39 +4,20 @@
  * accuracies, every trained (order, scenario) point with ACC, BWT, FWT, ACC₀, and M2I against I2M. Unit-tested
  * with a fake runner (tests/unit/ui/curriculum-lab.test.ts); the page only composes.
  */
-import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM } from '../../core/curriculum/catalogue';
+import { CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
 import { MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import type { CurriculumConfig } from '../../core/config/sections/curriculum';
+import { curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
 import { isolatedOf, type CurriculumLabSettings, type CurriculumPreview, type CurriculumResult, type CurriculumRunner, type OrderRun } from '../../services/curriculum-runner';
 import { leadRows, orderPoints, type OrderPoint, type Scenario } from './results';
 
-export interface CurriculumInputs {
-  datasets: string[];
-  order: CurriculumConfig['order'];
-  scenario: CurriculumConfig['scenario'];
-  strategies: string[];
-  epochs: number;
-  trainPerClass: number;
-  testPerClass: number;
-  hidden: number;
-  seed: number;
+/** The page's inputs: the experiment's curriculum section (shared by the link) and the backend preference. */
+export interface CurriculumInputs extends CurriculumConfig {
   /** the backend preference (what is shown; it does not change the numbers the store keys on) */
   backend: 'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 }
 
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
-export const DEFAULT_INPUTS: CurriculumInputs = {
-  datasets: [...DEFAULT_CURRICULUM],
-  order: 'all',
-  scenario: 'both',
-  strategies: ['finetune', 'replay'],
-  epochs: 3,
-  trainPerClass: 100,
-  testPerClass: 50,
-  hidden: 256,
-  seed: 0,
-  backend: 'auto',
-};
+export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class — a minute or two. */
 export const QUICK_INPUTS: CurriculumInputs = { ...DEFAULT_INPUTS, datasets: ['digits', 'fashion-mnist', 'emoji-food'], strategies: ['finetune'], epochs: 1, trainPerClass: 30, testPerClass: 20, hidden: 64 };
@@ -81,13 +62,20 @@ export class CurriculumLab {
   private runner: CurriculumRunner;
   private unsubscribe: () => void;
 
-  constructor(runner: CurriculumRunner) {
+  constructor(runner: CurriculumRunner, initial?: CurriculumConfig) {
     this.runner = runner;
+    if (initial) this.inputs = { ...structuredClone(initial), backend: 'auto' };
     this.unsubscribe = runner.subscribe((s) => (this.state = s));
   }
 
   dispose(): void {
     this.unsubscribe();
+  }
+
+  /** The experiment's section of these inputs (what the share link carries). */
+  get section(): CurriculumConfig {
+    const { backend: _backend, ...rest } = $state.snapshot(this.inputs);
+    return rest as CurriculumConfig;
   }
 
   get problem(): string | null {

@@ -57,3 +57,16 @@ describe('curriculum runner and lab state', () => {
     expect(inputsProblem(QUICK_INPUTS)).toBeNull();
   });
 });
+
+describe('curriculum lab: the share link section', () => {
+  it('starts from the experiment section and gives it back without the backend', async () => {
+    const { createCurriculumRunner, memoryStore } = await import('../../../src/services/curriculum-runner');
+    const runner = createCurriculumRunner({ remote: () => fakeRemote([]), store: async () => memoryStore() });
+    const { backend: _b, ...section } = { ...QUICK_INPUTS, scenario: 'til' as const };
+    const lab = new CurriculumLab(runner, section);
+    expect(lab.inputs.scenario).toBe('til');
+    expect(lab.inputs.backend).toBe('auto');
+    expect(lab.section).toEqual(section);
+    lab.dispose();
+  });
+});

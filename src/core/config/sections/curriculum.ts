@@ -10,6 +10,7 @@
 import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion } from '../checker';
+import { STRATEGY_IDS } from '../defaults';
 import type { ConfigSection } from './section';
 
 export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
@@ -21,13 +22,30 @@ export interface CurriculumConfig {
   /** 'm2i' | 'i2m' | 'all' (every K! order, K ≤ 6; M2I and I2M are among them) | a hand order of dataset ids */
   order: CurriculumOrderChoice;
   scenario: CurriculumScenario;
+  /** the strategies trained on every order (engine ids) */
+  strategies: string[];
+  /** epochs per task; one hidden layer of `hidden` units; images per class; the seed of every run */
+  epochs: number;
+  hidden: number;
+  trainPerClass: number;
+  testPerClass: number;
+  seed: number;
 }
+
+/** Bounds of the lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */
+export const CURRICULUM_LIMITS = { epochs: 50, hidden: 1024, trainPerClass: 6000, testPerClass: 1000 } as const;
 
 /** The v1 fill-in (frozen once released). */
 export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
   datasets: [...DEFAULT_CURRICULUM],
   order: 'all',
   scenario: 'both',
+  strategies: ['finetune', 'replay'],
+  epochs: 3,
+  hidden: 256,
+  trainPerClass: 100,
+  testPerClass: 50,
+  seed: 0,
 } as CurriculumConfig);
 
 export function curriculumOf(config: { curriculum?: CurriculumConfig }): CurriculumConfig {
@@ -37,7 +55,7 @@ export function curriculumOf(config: { curriculum?: CurriculumConfig }): Curricu
 export const curriculumSection: ConfigSection<'curriculum'> = {
   check(c, v): CurriculumConfig | undefined {
     if (v === undefined) return undefined;
-    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario']);
+    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed']);
     const out: CurriculumConfig = curriculumOf({});
     if (o.datasets !== undefined) {
       const set = c.distinctStrings(
@@ -61,10 +79,27 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
         else c.error('curriculum.order', `A hand order lists each dataset of the curriculum once (${out.datasets.join(', ')}); got ${show(o.order)}.`);
       } else c.error('curriculum.order', `Must be "m2i", "i2m", "all" or a list of the curriculum's datasets; got ${show(o.order)}.`);
     }
+    if (o.strategies !== undefined) {
+      const set = c.distinctStrings(
+        o.strategies,
+        'curriculum.strategies',
+        STRATEGY_IDS.length,
+        (x) => (STRATEGY_IDS as readonly string[]).includes(x),
+        (x) => `Must be one of ${list(STRATEGY_IDS)}; got ${show(x)}.`,
+        (x) => `Strategy "${x}" is listed twice.`,
+      );
+      if (set && set.size === 0) c.error('curriculum.strategies', 'Pick at least one strategy.');
+      else if (set) out.strategies = [...(o.strategies as string[])];
+    }
+    out.epochs = c.int(o.epochs, 'curriculum.epochs', 1, CURRICULUM_LIMITS.epochs, CURRICULUM_FILL.epochs);
+    out.hidden = c.int(o.hidden, 'curriculum.hidden', 1, CURRICULUM_LIMITS.hidden, CURRICULUM_FILL.hidden);
+    out.trainPerClass = c.int(o.trainPerClass, 'curriculum.trainPerClass', 1, CURRICULUM_LIMITS.trainPerClass, CURRICULUM_FILL.trainPerClass);
+    out.testPerClass = c.int(o.testPerClass, 'curriculum.testPerClass', 1, CURRICULUM_LIMITS.testPerClass, CURRICULUM_FILL.testPerClass);
+    out.seed = c.seed(o.seed, 'curriculum.seed', CURRICULUM_FILL.seed);
     if (out.order === 'all' && out.datasets.length > MAX_ALL_ORDERS_K) {
       c.error('curriculum.order', `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); the curriculum has ${out.datasets.length}: choose m2i, i2m or a hand order, or fewer datasets.`);
     }
-    const key = (x: CurriculumConfig): string => JSON.stringify([x.datasets, x.order, x.scenario]);
+    const key = (x: CurriculumConfig): string => JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed]);
     return key(out) === key(CURRICULUM_FILL) ? undefined : out;
   },
 };
