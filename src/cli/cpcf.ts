@@ -1,6 +1,6 @@
 /**
  * `cil-lab cpcf`: one training run (the flags of `cil-lab run`) that records softmax outputs on each task's
- * calibration and test data after every task, then the CPCF series (SCIENCE.md §3): CPCF_j, a_prev,j, a_new,j,
+ * calibration and test data after every task, then the CPCF series (docs/science.md §3): CPCF_j, a_prev,j, a_new,j,
  * coverage against 1−α, Kemker's Ω, dCor and Pearson between CPCF and a_prev.
  * Infinite thresholds (calibration set too small for α) print as null with `qInfinite` (JSON has no Infinity).
  */

@@ -1,5 +1,5 @@
 /**
- * `cil-lab`: the ordering science headless (ARCHITECTURE.md, src/cli). JSON on stdout, errors on stderr,
+ * `cil-lab`: the ordering science headless (docs/architecture.md, src/cli). JSON on stdout, errors on stderr,
  * exit code 0 on success, 2 on a usage or input error, 1 on anything unexpected.
  */
 import { readFileSync, existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `cil-lab similarity --source clip …` and `cil-lab similarity --compare F1 F2 …` (SCIENCE.md §6; EDGE paper
+ * `cil-lab similarity --source clip …` and `cil-lab similarity --compare F1 F2 …` (docs/science.md §6; EDGE paper
  * App. E.3). main.ts parses the arguments and hands them here.
  *
  * CLIP: the text encoder runs in Node (transformers.js + onnxruntime-node, device cpu) on a LOCAL model folder

@@ -1,5 +1,5 @@
 /**
- * `cil-lab stats`: the statistics core (src/core/stats, SCIENCE.md §2) on JSON arrays of numbers.
+ * `cil-lab stats`: the statistics core (src/core/stats, docs/science.md §2) on JSON arrays of numbers.
  *
  *   cil-lab stats --values F                  moments, Box-Cox λ, and Shapiro–Wilk, D'Agostino–Pearson K² and
  *                                             one-sample KS (against N(mean, population std) of the same values),

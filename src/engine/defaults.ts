@@ -4,7 +4,7 @@
  * the rest, and the resolved config is what a result records.
  *
  * Sources of the defaults, where a paper or a common library gives one:
- * - Adam (lr 1e-3, β 0.9/0.999, ε 1e-8): PyTorch's defaults; SCIENCE.md §3 names no optimiser for the CPCF
+ * - Adam (lr 1e-3, β 0.9/0.999, ε 1e-8): PyTorch's defaults; docs/science.md §3 names no optimiser for the CPCF
  *   paper, so Adam is ours. The CPCF preset sets lr 2e-5, 8 epochs on the base task and 3 afterwards.
  * - EWC λ: PyCIL's `lamda = 1000`; empirical diagonal Fisher over up to 200 training samples of the task.
  * - LwF α = 1, T = 2: Avalanche's `LwF(alpha=1, temperature=2)`; T = 2 is also Hinton's and PyCIL's choice.
@@ -85,10 +85,10 @@ export const AUGMENT_DEFAULTS = {
 
 export type AugmentOptions = { -readonly [K in keyof typeof AUGMENT_DEFAULTS]: number };
 
-/** Default calibration split ratio r (SCIENCE.md §3: default 0.1). */
+/** Default calibration split ratio r (docs/science.md §3: default 0.1). */
 export const CALIBRATION_DEFAULTS = {
   ratio: 0.1,
-  /** Softmax over the classes seen so far (SCIENCE.md §3), or over the full head ('all'). */
+  /** Softmax over the classes seen so far (docs/science.md §3), or over the full head ('all'). */
   softmax: 'seen' as 'seen' | 'all',
 } as const;
 

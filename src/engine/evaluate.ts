@@ -1,5 +1,5 @@
 /**
- * Evaluation in batches: accuracy (for R) and softmax outputs (for CPCF, SCIENCE.md §3) of a scoring function
+ * Evaluation in batches: accuracy (for R) and softmax outputs (for CPCF, docs/science.md §3) of a scoring function
  * over a set of examples. The scoring function returns [n, w] scores whose arg-max is the prediction: the
  * network's logits masked to the head width, or a strategy's own classifier (NME).
  */

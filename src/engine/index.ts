@@ -1,5 +1,5 @@
 /**
- * The engine's public surface (ARCHITECTURE.md, src/engine): what src/workers and src/cli import. A comlink
+ * The engine's public surface (docs/architecture.md, src/engine): what src/workers and src/cli import. A comlink
  * facade needs only `trainRun` / `trainRunWithFallback` (plain data in and out, progress through a callback)
  * and a `RunControl` for pause / resume / cancel.
  */

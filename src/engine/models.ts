@@ -8,7 +8,7 @@
  * function, so snapshotting (checkpoints), cloning (the frozen old model of LwF/iCaRL), restoring (GDumb's
  * retraining from scratch) and, later, stacking are copies of typed arrays.
  *
- * Class-incremental learning keeps a single output head over all classes (SCIENCE.md conventions); output unit u
+ * Class-incremental learning keeps a single output head over all classes (docs/science.md conventions); output unit u
  * is the u-th class of the ordering (tasks concatenated), so the classes seen after task t are a prefix of the
  * head and "masking not-yet-seen logits" is a slice (see the `head` option in defaults.ts and each strategy).
  *

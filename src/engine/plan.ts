@@ -7,7 +7,7 @@
  * tasks map those classes to the same units, which together with the per-task seeds keeps the prefix rule
  * (training-seeds.ts): a shared prefix trains identically.
  *
- * Calibration split (SCIENCE.md §3): each class of task t gives round(r·n_c) of its n_c training images, chosen
+ * Calibration split (docs/science.md §3): each class of task t gives round(r·n_c) of its n_c training images, chosen
  * by a permutation from the task's seed, to calibration; the model never trains on them.
  */
 import { taskTrainingSeed } from '../core/orderings/training-seeds';

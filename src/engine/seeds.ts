@@ -1,7 +1,7 @@
 /**
  * Derived seeds for the engine's random streams.
  *
- * SCIENCE.md conventions: "every random choice takes an explicit seed". The prefix rule (training-seeds.ts)
+ * docs/science.md conventions: "every random choice takes an explicit seed". The prefix rule (training-seeds.ts)
  * gives one 32-bit seed per training task; inside a task several independent streams are needed (batch order,
  * calibration split, memory selection, Fisher samples, …). Each stream gets its own seed, derived from the task
  * seed and a fixed purpose number, so adding draws to one stream never shifts another (e.g. turning on the

@@ -23,7 +23,7 @@
  * 5. the strategy's task tensors are released: `tf.memory().numTensors` is back at its value from before task 0
  *    (reported to `onTaskEnd`; a test checks it for every strategy).
  *
- * The untrained model's accuracy b_j (SCIENCE.md §4, FWT) is measured once, before task 0, with the prediction
+ * The untrained model's accuracy b_j (docs/science.md §4, FWT) is measured once, before task 0, with the prediction
  * rule of the entry FWT compares it with, R[j−1][j]: with the 'all' head an arg-max over every output unit (chance
  * level), with the 'seen' head an arg-max over the classes seen before task j — which never include task j's
  * classes, so b_j = 0 like R[j−1][j] itself, and FWT is 0: a growing head cannot transfer forward to classes it

@@ -54,7 +54,7 @@ export type TrainRunConfig = StrategyConfig & {
   /** Output head masking, see TRAINER_DEFAULTS.head. */
   head?: 'seen' | 'all';
   /**
-   * Record softmax outputs after every task on every task's calibration and test data (SCIENCE.md §3, CPCF).
+   * Record softmax outputs after every task on every task's calibration and test data (docs/science.md §3, CPCF).
    * Each task's training data is split, seeded, into training and calibration data with `calibrationRatio`
    * (default 0.1); the model never trains on calibration data. Without this option nothing is held out.
    */
@@ -146,11 +146,11 @@ export interface RunCheckpoint {
 
 /** The result of one run. */
 export interface TrainRunResult {
-  /** R (K×K): R[i][j] = accuracy on task j's test data after training tasks 0..i (SCIENCE.md conventions). */
+  /** R (K×K): R[i][j] = accuracy on task j's test data after training tasks 0..i (docs/science.md conventions). */
   matrix: number[][];
   /** b_j: the untrained (initialised) model's accuracy on task j under the prediction rule of R[j−1][j] (FWT; trainer.ts). */
   untrained: number[];
-  /** test samples per task (for the sample-weighted accuracies, SCIENCE.md §2) */
+  /** test samples per task (for the sample-weighted accuracies, docs/science.md §2) */
   testCounts: number[];
   /** training samples per task actually trained on (after the calibration split) */
   trainCounts: number[];

@@ -1,7 +1,7 @@
 /**
  * The Ground-truth lab's runner: trains a plan's jobs (ordering × strategy × seed, src/core/ground-truth/plan.ts)
  * one after another in the training worker, stores every finished run at once, and tells its subscribers how far
- * it is (ARCHITECTURE.md: "Results are stored per (config hash, ordering key, strategy, seed) as soon as each run
+ * it is (docs/architecture.md: "Results are stored per (config hash, ordering key, strategy, seed) as soon as each run
  * finishes, so a reload or a crash loses at most the run in flight, and finished runs are never trained twice").
  *
  * - start(plan, trainConfigFor, configHash) first reads what the store already holds for the config; those jobs

@@ -1,5 +1,5 @@
 /**
- * The Ground-truth lab's results store (ARCHITECTURE.md: "Results are stored per (config hash, ordering key,
+ * The Ground-truth lab's results store (docs/architecture.md: "Results are stored per (config hash, ordering key,
  * strategy, seed) as soon as each run finishes, so a reload or a crash loses at most the run in flight, and
  * finished runs are never trained twice").
  *
@@ -12,7 +12,7 @@
  * Where IndexedDB is missing or refuses to open (Node, some private-browsing modes, a blocked upgrade) the store
  * keeps the runs in memory instead and says so in `notice`: the lab still works, a reload loses the results.
  *
- * `finalAccuracy` and `aia` of a stored run are the sample-weighted accuracies over the classes seen (SCIENCE.md
+ * `finalAccuracy` and `aia` of a stored run are the sample-weighted accuracies over the classes seen (docs/science.md
  * §2: `finalAccuracyWeighted` / `aiaWeighted` with the run's test counts), computed once by `storedRunOf`.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';

@@ -1,5 +1,5 @@
 /**
- * The app's experiment config and its share link (ARCHITECTURE.md "Config"; DESIGN.md, the reviewer's and the
+ * The app's experiment config and its share link (docs/architecture.md "Config"; docs/design.md, the reviewer's and the
  * teacher's journeys). One store for the whole app:
  * - `config` starts from `location.hash` (`#v1.<data>`, src/core/config/url-codec.ts). A malformed or unknown-version
  *   link does not replace anything: `problem` holds the codec's message for a dismissible banner and the page keeps

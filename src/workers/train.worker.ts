@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The training worker: a thin comlink facade over src/engine (ARCHITECTURE.md, src/workers). It holds one
+ * The training worker: a thin comlink facade over src/engine (docs/architecture.md, src/workers). It holds one
  * dataset (a built-in one it fetches itself, or the Data tab's dataset handed over a MessagePort), runs one
  * training run at a time with the engine's backend fallback, and exposes pause / resume / cancel of that run.
  * Progress and fallback notices go back through comlink callback proxies, released when the run ends.

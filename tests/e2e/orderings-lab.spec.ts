@@ -1,5 +1,5 @@
 /**
- * The Orderings lab's first screen, end to end in Chromium (DESIGN.md "Orderings"; issue 4 "Orderings lab"):
+ * The Orderings lab's first screen, end to end in Chromium (docs/design.md "Orderings"; issue 4 "Orderings lab"):
  * - the similarity heat map has N×N cells and N leaf labels in the dendrogram order the worker computed (checked
  *   against core run here in Node), task marks for the picked/hovered ordering, and a hover tooltip with the pair's value;
  * - the |Ω| / sample-size calculator gives `cil-lab bounds`'s numbers (core functions run here) and validates its inputs;

@@ -1,5 +1,5 @@
 /**
- * The built-in class lists (SCIENCE.md §6): each dataset's class names in the dataset's own label order, and one
+ * The built-in class lists (docs/science.md §6): each dataset's class names in the dataset's own label order, and one
  * pinned WordNet 3.1 noun synset per class ("n" + 8-digit offset in WordNet 3.1's data.noun), chosen by reading
  * the glosses (run `node scripts/check-pins.mjs` to review them), so that WordNet similarity never falls into a
  * wrong first sense ("tiger" the person, "seal" the wax, "ray" the beam of light).

@@ -1,6 +1,6 @@
 /**
  * Flat clusters from a linkage matrix, as `scipy.cluster.hierarchy.fcluster(Z, g, criterion="maxclust")`
- * (SCIENCE.md §1, EDGE: "clustering … into g clusters").
+ * (docs/science.md §1, EDGE: "clustering … into g clusters").
  *
  * Ported from scipy's `_hierarchy.pyx` (`get_max_dist_for_each_cluster`, `cluster_maxclust_monocrit`,
  * `cluster_monocrit`), so the labels are scipy's exactly, numbering included:

@@ -1,6 +1,6 @@
 /**
  * Agglomerative (hierarchical) clustering of a dissimilarity matrix, returning a scipy-compatible linkage
- * matrix Z (SCIENCE.md §1, EDGE: "complete-linkage agglomerative clustering on 1 − Sim").
+ * matrix Z (docs/science.md §1, EDGE: "complete-linkage agglomerative clustering on 1 − Sim").
  *
  * Z has n−1 rows (idx1, idx2, distance, count), stored row-major in a Float64Array of length 4(n−1):
  * row i is `Z[4i .. 4i+3]`. Leaves are 0..n−1 and the cluster formed by row i has id n+i, exactly as

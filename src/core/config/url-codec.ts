@@ -1,5 +1,5 @@
 /**
- * The share link: an ExperimentConfig in the URL hash, `#v1.<data>` (ARCHITECTURE.md "Config"), and the config
+ * The share link: an ExperimentConfig in the URL hash, `#v1.<data>` (docs/architecture.md "Config"), and the config
  * hash that keys stored results.
  *
  * Encoding (decision): data = base64url (RFC 4648 §5: A–Z a–z 0–9 - _, no padding) of lz-string's
@@ -18,7 +18,7 @@
  * about everything else: every failure is `{ok: false, error}` with one message saying what is wrong and what to
  * do; it never throws. An empty hash is not an error: it is the default experiment.
  *
- * configHash (keys stored results: ARCHITECTURE.md "Results are stored per (config hash, ordering key, strategy,
+ * configHash (keys stored results: docs/architecture.md "Results are stored per (config hash, ordering key, strategy,
  * seed)"): FNV-1a 64-bit, 16 hex digits, of the canonical JSON of the compact config without `ui` and `backend`.
  *   Covered (any change gives another hash): lab, dataset (id; custom class names; image file hash), classes,
  *   taskSizes, similarity (kind, WordNet pins, CLIP model/dtype/prompt/weight source, upload file hash),

@@ -1,5 +1,5 @@
 /**
- * CPCF, the Conformal Prediction Confidence Factor (SCIENCE.md §3; the CPCF paper's §II-D, Algorithm 1), with
+ * CPCF, the Conformal Prediction Confidence Factor (docs/science.md §3; the CPCF paper's §II-D, Algorithm 1), with
  * the accuracies it is compared to.
  *
  * After training task j (j ≥ 2 in the paper's 1-based numbering, `afterTask ≥ 1` here):
@@ -8,7 +8,7 @@
  * - `CPCF_j` = the mean prediction-set size over the test data of tasks 1..j−1 pooled (every test example counts
  *   once, so bigger tasks weigh more — Algorithm 1, step 5);
  * - `a_prev,j` = the mean over tasks 1..j−1 of their test accuracy after training task j (an unweighted mean
- *   of per-task accuracies, SCIENCE.md §3); `a_new,j` = the test accuracy on task j;
+ *   of per-task accuracies, docs/science.md §3); `a_new,j` = the test accuracy on task j;
  * - beyond the paper: the empirical coverage of those sets (pooled, and per task) to compare with 1 − α.
  * Accuracies here are the arg-max of the recorded probabilities (ties → the lower column, as tf.argMax).
  *

@@ -1,7 +1,7 @@
 /**
  * Distance correlation (Székely, Rizzo & Bakirov 2007), the biased V-statistic, exactly as the Python `dcor`
  * package's default `dcor.distance_correlation(x, y)` (github vnmabus/dcor, `_dcor.py`), which the CPCF paper
- * reports between the CPCF series and the a_prev series (its Tables II–III; SCIENCE.md §3).
+ * reports between the CPCF series and the a_prev series (its Tables II–III; docs/science.md §3).
  *
  * What `dcor` computes, checked in its source:
  * - `distance_covariance_sqr` = `dCov²_n(x, y) = (1/n²) Σ_ij A_ij B_ij`, with a_ij = ‖x_i − x_j‖ (exponent 1) and

@@ -1,5 +1,5 @@
 /**
- * CPCF from a training run's recorded softmax outputs (SCIENCE.md §3): the bridge between the engine's result
+ * CPCF from a training run's recorded softmax outputs (docs/science.md §3): the bridge between the engine's result
  * and the pure functions of this folder, and the bundle the Forgetting lab and `cil-lab cpcf` show.
  *
  * The engine (src/engine/trainer.ts, option `probs`) records, after every step t and for every task j, the

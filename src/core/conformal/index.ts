@@ -1,5 +1,5 @@
 /**
- * Conformal prediction and CPCF (SCIENCE.md §3): re-exports of the one-concept files of this folder.
+ * Conformal prediction and CPCF (docs/science.md §3): re-exports of the one-concept files of this folder.
  */
 export * from './probs';
 export * from './scores';

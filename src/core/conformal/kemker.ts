@@ -1,5 +1,5 @@
 /**
- * Kemker et al.'s Ω metrics (Kemker, McClure, Abitino, Hayes & Kanan, AAAI 2018; SCIENCE.md §3) and the CPCF
+ * Kemker et al.'s Ω metrics (Kemker, McClure, Abitino, Hayes & Kanan, AAAI 2018; docs/science.md §3) and the CPCF
  * paper's Ω_prev (its Eq. 6), from the accuracy matrix R.
  *
  * With T tasks (0-based steps i = 1..T−1 below; the papers' i = 2..T) and `R[i][j]` = test accuracy on task j
@@ -10,12 +10,12 @@
  * - `Ω_prev = 1/(T−1) Σ_i a_prev,i / α_ideal`, a_prev,i = mean_{j<i} R[i][j] (cpcf.ts).
  *
  * Decisions:
- * - α_ideal defaults to R[0][0], the base-task accuracy right after base training (SCIENCE.md §3); a jointly
+ * - α_ideal defaults to R[0][0], the base-task accuracy right after base training (docs/science.md §3); a jointly
  *   trained model's base-task accuracy can be supplied instead (Kemker's "offline" model).
  * - α_all,i is Kemker's "test accuracy for all of the test data for the classes seen to point i": pooled over
  *   test examples, `Σ_{j≤i} n_j R[i][j] / Σ_{j≤i} n_j`, when the per-task test counts n_j are given; without
  *   them every task weighs the same (identical when tasks have equal test sets).
- * - a_prev,i is an unweighted mean over the earlier tasks, as SCIENCE.md §3 defines it (and as CPCF uses it).
+ * - a_prev,i is an unweighted mean over the earlier tasks, as docs/science.md §3 defines it (and as CPCF uses it).
  * - Only the entries R[i][j] with j ≤ i are read: a ragged lower-triangular matrix (cpcf.ts' `accuracy`) works.
  */
 import { ConformalInputError } from './probs';

@@ -1,6 +1,6 @@
 /**
  * Softmax outputs as the conformal functions take them, and the checks every entry point shares
- * (SCIENCE.md §3).
+ * (docs/science.md §3).
  *
  * A probability matrix has one row per example and one column per class. Two layouts are accepted, so that
  * the engine's recorded outputs are used without copying:

@@ -1,5 +1,5 @@
 /**
- * The split-conformal threshold (SCIENCE.md §3; the CPCF paper's Eq. 2 and Algorithm 1, step 3):
+ * The split-conformal threshold (docs/science.md §3; the CPCF paper's Eq. 2 and Algorithm 1, step 3):
  * `q = the ⌈(n+1)(1−α)⌉-th smallest of the n calibration scores`, and `q = +∞` when that index exceeds n
  * (too few calibration points for the level α: the prediction set is then every class).
  *

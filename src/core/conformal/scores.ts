@@ -1,5 +1,5 @@
 /**
- * Conformal (non-conformity) scores of a labelled example from its softmax row (SCIENCE.md §3).
+ * Conformal (non-conformity) scores of a labelled example from its softmax row (docs/science.md §3).
  *
  * - **APS** (adaptive prediction sets; the CPCF paper's Eq. 1, Romano et al. 2020, non-randomised):
  *   `E = Σ_{k=1}^{rank(y)} π_(k)`, the probability mass of the classes ranked at or above the true class y when
@@ -14,7 +14,7 @@
  *   and RAPS equals APS.
  *
  * Decisions the papers leave open:
- * - **Non-randomised** scores everywhere (SCIENCE.md §3): no uniform U·π_y term, so the same input always gives
+ * - **Non-randomised** scores everywhere (docs/science.md §3): no uniform U·π_y term, so the same input always gives
  *   the same numbers.
  * - **Ties** in probability are broken by class index: among equal probabilities the lower index ranks first
  *   (a stable sort of the classes by descending probability — numpy's `argsort(-p, kind='stable')`). This only

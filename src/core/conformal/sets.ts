@@ -1,10 +1,10 @@
 /**
- * Prediction sets from a threshold q, their sizes and their empirical coverage (SCIENCE.md §3; the CPCF paper's
+ * Prediction sets from a threshold q, their sizes and their empirical coverage (docs/science.md §3; the CPCF paper's
  * §II-C, Eq. 3).
  *
  * Every set is a prefix of the classes sorted by descending probability (ties by class index, scores.ts), and
  * is returned in that order (most probable class first):
- * - **APS**: up to and including the first class whose cumulative mass is ≥ q (SCIENCE.md §3). Never empty.
+ * - **APS**: up to and including the first class whose cumulative mass is ≥ q (docs/science.md §3). Never empty.
  * - **LAC**: `{k : 1 − π_k ≤ q}` (Sadinle et al.). Since 1 − π is non-increasing in π this is a prefix too. It can
  *   be **empty** (q below 1 − max π) — the standard LAC behaviour, kept: an empty set says "none of these".
  * - **RAPS**: as APS on the penalised cumulative mass `Σ_{k≤o} π_(k) + λ·(o − k_reg)⁺`: up to and including the

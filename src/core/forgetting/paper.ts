@@ -1,5 +1,5 @@
 /**
- * The CPCF paper's published numbers (../shared/papers/cpcf-conformal-forgetting.txt), copied by hand so the
+ * The CPCF paper's published numbers (the CPCF paper; docs/science.md, References), copied by hand so the
  * Forgetting lab can print the paper's table layout beside our numbers:
  * - Table I: "Comparison of two EWC variants on CIFAR-10 using Ω metrics" (Ω_base, Ω_new, Ω_all, Ω_prev).
  * - Table II: "Distance correlation between CPCF and a_prev for fixed alpha (α = 0.1)", rows calibration ratio ×

@@ -1,5 +1,5 @@
 /**
- * The Ground-truth lab's derived statistics (SCIENCE.md §2; EDGE paper §5, App. E): everything its charts and
+ * The Ground-truth lab's derived statistics (docs/science.md §2; EDGE paper §5, App. E): everything its charts and
  * tables show, recomputed from the stored runs by pure functions, so a reload, a second tab or an import shows
  * the same numbers.
  *
@@ -13,7 +13,7 @@
  *     - the sample-count study (stats/sample-count.ts);
  *   and, across strategies, the rankings with ranking errors (stats/rankings.ts).
  *
- * Decisions (where SCIENCE.md §2 leaves a choice):
+ * Decisions (where docs/science.md §2 leaves a choice):
  *   - **The value of a run.** A(O) is the sample-weighted final accuracy or AIA (§2), recomputed from the run's
  *     accuracy matrix R and test counts (metrics/accuracy-matrix.ts) whenever both are complete, so the number is
  *     §2's definition whoever stored the run; a run without a usable R (an imported accuracy) contributes its
@@ -61,7 +61,7 @@ import { shapiroWilk, SHAPIRO_MIN_N } from '../stats/shapiro';
 
 // ═══════════════════════════════════════════ inputs ═══════════════════════════════════════════
 
-/** A(O): the sample-weighted final accuracy (default) or the average incremental accuracy (SCIENCE.md §2). */
+/** A(O): the sample-weighted final accuracy (default) or the average incremental accuracy (docs/science.md §2). */
 export type AccuracyVariable = 'final' | 'aia';
 
 export type OrderingRole = 'truth' | 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median';

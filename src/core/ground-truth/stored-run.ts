@@ -12,13 +12,13 @@ export interface StoredRun {
   tasks: number[][];
   strategy: string;
   seed: number;
-  /** R (K×K), SCIENCE.md conventions */
+  /** R (K×K), docs/science.md conventions */
   matrix: number[][];
   /** the untrained model's accuracy per task (FWT) */
   untrained: number[];
   /** test samples per task */
   testCounts: number[];
-  /** sample-weighted final accuracy over all classes (SCIENCE.md §2) */
+  /** sample-weighted final accuracy over all classes (docs/science.md §2) */
   finalAccuracy: number;
   /** sample-weighted average incremental accuracy over the classes seen at each step */
   aia: number;

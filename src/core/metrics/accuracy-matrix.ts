@@ -1,13 +1,13 @@
 /**
- * The accuracy matrix R and the two accuracy summaries every lab shows (SCIENCE.md §4, §2).
+ * The accuracy matrix R and the two accuracy summaries every lab shows (docs/science.md §4, §2).
  *
  * `R[i][j]` = accuracy (a fraction in [0,1]) on the test data of task j after training tasks 0..i
- * (row = training step, column = test task; 0-based here, 1-based in SCIENCE.md). R is K×K and the upper
+ * (row = training step, column = test task; 0-based here, 1-based in docs/science.md). R is K×K and the upper
  * triangle (tasks not trained yet) is part of it — FWT and the CLEAR/M2I averages read it.
  *
  * Two flavours of "accuracy over the classes seen so far":
- * - task-mean (SCIENCE.md §4 as printed): every task counts the same, `mean_j R[i][j]`;
- * - sample-weighted (SCIENCE.md §2, "Accuracy over classes seen = sample-weighted over those classes' test
+ * - task-mean (docs/science.md §4 as printed): every task counts the same, `mean_j R[i][j]`;
+ * - sample-weighted (docs/science.md §2, "Accuracy over classes seen = sample-weighted over those classes' test
  *   data"): `Σ_j n_j·R[i][j] / Σ_j n_j` with `n_j` the number of test samples of task j — exactly the accuracy
  *   on the pooled test data of those tasks, since `R[i][j] = correct_ij / n_j`. With equal test counts per task
  *   the two coincide.

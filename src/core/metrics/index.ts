@@ -1,5 +1,5 @@
 /**
- * Accuracy-matrix metrics (SCIENCE.md §4): re-exports, and `allMetrics`, the bundle the CLI prints as `metrics`
+ * Accuracy-matrix metrics (docs/science.md §4): re-exports, and `allMetrics`, the bundle the CLI prints as `metrics`
  * and the labs store per run.
  */
 import {
@@ -33,9 +33,9 @@ export interface AllMetrics {
   finalAccuracy: number;
   /** Task-mean average incremental accuracy. */
   aia: number;
-  /** Sample-weighted final accuracy (SCIENCE.md §2); null without testCounts. */
+  /** Sample-weighted final accuracy (docs/science.md §2); null without testCounts. */
   finalAccuracyWeighted: number | null;
-  /** Sample-weighted AIA (SCIENCE.md §2); null without testCounts. */
+  /** Sample-weighted AIA (docs/science.md §2); null without testCounts. */
   aiaWeighted: number | null;
   /** Lopez-Paz & Ranzato BWT; null when K = 1. */
   bwt: number | null;

@@ -1,9 +1,9 @@
 /**
- * M2I/I2M metrics (SCIENCE.md §4, §8; paper: m2i-mnist-to-imagenet-and-back, §2.3 Eqs. 1–3). 0-based indices,
+ * M2I/I2M metrics (docs/science.md §4, §8; paper: m2i-mnist-to-imagenet-and-back, §2.3 Eqs. 1–3). 0-based indices,
  * K tasks (the paper's N):
  *
  * - ACC (Eq. 1)  `Σ_{i≥j} R[i][j] / (K(K+1)/2)` — the count of i ≥ j entries. The paper prints N(N−1)/2, a typo:
- *   with it a perfect model would score above 1 (SCIENCE.md §4).
+ *   with it a perfect model would score above 1 (docs/science.md §4).
  * - BWT (Eq. 2)  `Σ_{i=1}^{K−1} Σ_{j<i} (R[i][j] − R[j][j]) / (K(K−1)/2)` — every later step against the
  *   just-trained diagonal, averaged over all K(K−1)/2 pairs (unlike GEM's BWT, which uses the last row only).
  *   Eq. 2's denominator is the count of its terms, so it is kept as printed.
@@ -59,7 +59,7 @@ export function m2iMetrics(R: AccuracyMatrix): M2iMetrics {
 }
 
 /**
- * The artefact baseline ACC₀ (SCIENCE.md §8): `isolated[j]` = accuracy of a model trained on task j alone, in the
+ * The artefact baseline ACC₀ (docs/science.md §8): `isolated[j]` = accuracy of a model trained on task j alone, in the
  * order the tasks are presented. Returns `Σ_j (K−j)·a_j / (K(K+1)/2)` (0-based j).
  */
 export function artefactBaselineAccuracy(isolated: readonly number[]): number {

@@ -1,5 +1,5 @@
 /**
- * Transfer and forgetting from the accuracy matrix (SCIENCE.md §4); 0-based indices, K tasks, last row K−1.
+ * Transfer and forgetting from the accuracy matrix (docs/science.md §4); 0-based indices, K tasks, last row K−1.
  *
  * - BWT (Lopez-Paz & Ranzato, GEM 2017): `1/(K−1) Σ_{j<K−1} (R[K−1][j] − R[j][j])` — negative = forgetting.
  * - Forgetting (Chaudhry et al., RWalk 2018): `1/(K−1) Σ_{j<K−1} (max_{l<K−1} R[l][j] − R[K−1][j])` — positive =

@@ -1,5 +1,5 @@
 /**
- * |Ω| = N! / (m_1! · … · m_K!) exactly, as a BigInt (SCIENCE.md §1, "Counting").
+ * |Ω| = N! / (m_1! · … · m_K!) exactly, as a BigInt (docs/science.md §1, "Counting").
  * Computed as a product of binomials C(remaining, m_k) so intermediate numbers stay small.
  */
 import type { TaskSizes } from './types';
@@ -24,7 +24,7 @@ export function countOrderings(sizes: TaskSizes): bigint {
   return total;
 }
 
-/** Human form of |Ω|: exact below 1e9, else scientific notation with 4 significant digits (DESIGN.md). */
+/** Human form of |Ω|: exact below 1e9, else scientific notation with 4 significant digits (docs/design.md). */
 export function formatOmega(omega: bigint): string {
   const s = omega.toString();
   if (s.length <= 9) return s.replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');

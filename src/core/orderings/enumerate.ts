@@ -1,5 +1,5 @@
 /**
- * Lazy enumeration of Ω and rank ↔ unrank (SCIENCE.md §1, "Counting").
+ * Lazy enumeration of Ω and rank ↔ unrank (docs/science.md §1, "Counting").
  *
  * An ordering is coded by its label vector: labels[c] = the task (0..K-1) of class c. Ω is exactly the set of
  * distinct permutations of the multiset {0^m_1, 1^m_2, …}, so enumeration is "next multiset permutation" in

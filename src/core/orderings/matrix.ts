@@ -23,7 +23,7 @@ export function at(m: SquareMatrix, i: number, j: number): number {
   return m.data[i * m.n + j];
 }
 
-/** Dissimilarity 1 − Sim with a zero diagonal (SCIENCE.md §1, EDGE). */
+/** Dissimilarity 1 − Sim with a zero diagonal (docs/science.md §1, EDGE). */
 export function dissimilarity(sim: SquareMatrix): SquareMatrix {
   const { n } = sim;
   const data = new Float64Array(n * n);

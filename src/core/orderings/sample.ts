@@ -1,5 +1,5 @@
 /**
- * Uniform sampling of orderings without enumerating Ω (SCIENCE.md §1, §2: "a large uniform sample").
+ * Uniform sampling of orderings without enumerating Ω (docs/science.md §1, §2: "a large uniform sample").
  *
  * Each draw is a uniform rank in [0, |Ω|) (rejection sampling on 64-bit words from numpy's PCG64 `default_rng(seed)`,
  * so any |Ω| — 1e92 or 1e900 — works), unranked into its ordering. Draws are without replacement (duplicate ranks are

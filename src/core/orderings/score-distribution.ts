@@ -1,5 +1,5 @@
 /**
- * The distribution of S(O) over Ω (SCIENCE.md §1–2): exact when |Ω| ≤ limit (every ordering enumerated), else a
+ * The distribution of S(O) over Ω (docs/science.md §1–2): exact when |Ω| ≤ limit (every ordering enumerated), else a
  * seeded uniform sample of orderings (labelled so). Reported as a fixed-width histogram plus moments, and used to
  * place any ordering within Ω: `fractionBelow(s)` = share of orderings with S < s (strictly lower, up to 1e-12).
  */
@@ -74,7 +74,7 @@ function lowerBound(a: Float64Array, x: number): number {
   return lo;
 }
 
-/** Histogram and moments of sorted scores (population std, as SCIENCE.md §2 uses). */
+/** Histogram and moments of sorted scores (population std, as docs/science.md §2 uses). */
 export function summariseScores(sorted: Float64Array, kind: ScoreDistribution['kind'], binCount = 40, seed?: number): ScoreDistribution {
   const count = sorted.length;
   const min = sorted[0];

@@ -1,5 +1,5 @@
 /**
- * The similarity score of an ordering, paper Eq. 5 (SCIENCE.md §1):
+ * The similarity score of an ordering, paper Eq. 5 (docs/science.md §1):
  *   S(O) = K / ((K−1)·N) · Σ_{i=1}^{K−1} Σ_{c∈C_i} Σ_{c'∈C_{i+1}} Sim(c, c')
  * and the per-pair mean (the same sum divided by the number of adjacent-task class pairs Σ m_i·m_{i+1}),
  * which is what the authors' code reports. Higher S = adjacent tasks more alike = expected easier.

@@ -1,5 +1,5 @@
 /**
- * Resolving and validating task sizes m_1..m_K (SCIENCE.md §1: equal sizes M = N/K unless the user sets sizes).
+ * Resolving and validating task sizes m_1..m_K (docs/science.md §1: equal sizes M = N/K unless the user sets sizes).
  * Every problem becomes an `OrderingError` whose message says what is wrong and how to fix it.
  */
 import type { TaskSizes } from './types';

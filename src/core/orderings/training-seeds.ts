@@ -1,5 +1,5 @@
 /**
- * Seeds for training (SCIENCE.md "every random choice takes a seed"; the prefix rule of the data issue):
+ * Seeds for training (docs/science.md "every random choice takes a seed"; the prefix rule of the data issue):
  * the randomness of training task t of ordering O depends only on (experiment seed, tasks 1..t of O).
  * Two orderings that share a prefix of tasks therefore train that prefix identically, which is what lets a
  * later issue train shared prefixes once. Order *inside* a task does not matter (tasks are canonicalised).

@@ -1,5 +1,5 @@
 /**
- * An ordering O (SCIENCE.md §1): an ordered partition of the classes 0..N-1 into K tasks.
+ * An ordering O (docs/science.md §1): an ordered partition of the classes 0..N-1 into K tasks.
  * `tasks[t]` lists the class indices of task t (0-based). The order *inside* a task does not matter;
  * canonical form keeps each task sorted ascending. The order *of* tasks does matter.
  */
@@ -17,7 +17,7 @@ export interface SquareMatrix {
   data: Float64Array;
 }
 
-/** A protocol's output sequence, as the CLI's public `sequences` field (ARCHITECTURE.md, contracts). */
+/** A protocol's output sequence, as the CLI's public `sequences` field (docs/architecture.md, contracts). */
 export interface Sequence {
   protocol: string; // 'rs' | 'edge' | 'edge+' | 'exact' | 'as' | 'ms'
   label: string; // e.g. 'RS seed 0', 'EDGE hard'

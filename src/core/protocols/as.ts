@@ -1,5 +1,5 @@
 /**
- * AS baseline, "Adversarial Sampling" (paper §E.4; SCIENCE.md §1 "Other baselines"): the class sequence is
+ * AS baseline, "Adversarial Sampling" (paper §E.4; docs/science.md §1 "Other baselines"): the class sequence is
  * built greedily — each next class is the one least similar (hard) / most similar (easy) to ALL classes chosen
  * so far — and then split into tasks of the given sizes (the first m_1 classes form task 1, and so on).
  *

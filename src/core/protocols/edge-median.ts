@@ -1,5 +1,5 @@
 /**
- * EDGE's third ordering, the random "median" one (SCIENCE.md §1): a seeded random ordering drawn with numpy's
+ * EDGE's third ordering, the random "median" one (docs/science.md §1): a seeded random ordering drawn with numpy's
  * `default_rng(seed).permutation(N)` (PCG64); seed 0 reproduces the authors' reference choice.
  */
 import { splitIntoTasks } from '../orderings/key';

@@ -1,5 +1,5 @@
 /**
- * EDGE+ (ours, beyond the paper; SCIENCE.md §1): local search on S (paper Eq. 5) from a start ordering,
+ * EDGE+ (ours, beyond the paper; docs/science.md §1): local search on S (paper Eq. 5) from a start ordering,
  * usually an EDGE result, towards lower S (hard, `'min'`) or higher S (easy, `'max'`).
  *
  * Neighbourhood of an ordering (all moves keep task i at size m_i):

@@ -1,5 +1,5 @@
 /**
- * EDGE hard and easy orderings (paper Alg. 1 and Alg. 2; SCIENCE.md §1 "EDGE"). The random ("median")
+ * EDGE hard and easy orderings (paper Alg. 1 and Alg. 2; docs/science.md §1 "EDGE"). The random ("median")
  * ordering is built elsewhere (edge-median.ts).
  *
  * Pipeline, for the given similarity matrix Sim (N×N) and task sizes m_1..m_K:

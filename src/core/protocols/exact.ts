@@ -1,5 +1,5 @@
 /**
- * Exact extremes of S over Ω (SCIENCE.md §1, "EDGE+ … where |Ω| is small enough to enumerate (≤ 10^6
+ * Exact extremes of S over Ω (docs/science.md §1, "EDGE+ … where |Ω| is small enough to enumerate (≤ 10^6
  * orderings), the exact arg-min/arg-max of S"), by enumerating every ordering with `forEachOrdering`.
  *
  * Speed: orderings arrive in lexicographic order of their label vectors, and consecutive label vectors share a

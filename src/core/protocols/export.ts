@@ -1,5 +1,5 @@
 /**
- * Class orders in the formats people paste into their own runs (ARCHITECTURE.md contracts):
+ * Class orders in the formats people paste into their own runs (docs/architecture.md contracts):
  * PyCIL/PILOT (`"class_order": [...]` in the JSON config), Mammoth (`--custom_class_order`),
  * Avalanche (`fixed_class_order=[...]`), CSV (one row per sequence) and JSON.
  *

@@ -1,5 +1,5 @@
 /**
- * MS baseline (paper §E.4, SCIENCE.md §1): draw `samples` (default 200) random orderings from one seeded
+ * MS baseline (paper §E.4, docs/science.md §1): draw `samples` (default 200) random orderings from one seeded
  * numpy `default_rng(seed)` (successive `permutation(N)` calls) and keep the min-S (hard) and max-S (easy) one.
  * Ties keep the earliest draw.
  */

@@ -1,5 +1,5 @@
 /**
- * RS protocol (SCIENCE.md §1): the community's class orders, `np.random.seed(s); np.random.permutation(N)`
+ * RS protocol (docs/science.md §1): the community's class orders, `np.random.seed(s); np.random.permutation(N)`
  * (PyCIL, PILOT, OpenCIL) with seeds 0, 42, 1993 by default; the first m_1 classes form task 1, and so on.
  * Bit-identical to numpy's legacy RandomState, so the order equals the one a user's PyTorch run used.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs the requested protocols on one similarity matrix and task sizes (SCIENCE.md §1) and reports their
+ * Runs the requested protocols on one similarity matrix and task sizes (docs/science.md §1) and reports their
  * orderings with S, the per-pair mean, and — when Ω is small enough to enumerate and 'exact' is asked for —
  * the exact extremes and each ordering's distance to them ("how far each generator is from the exact extreme").
  * A protocol that cannot run (Ω too large to enumerate) becomes a note, never a failure of the others.
@@ -28,7 +28,7 @@ function aimOf(label: string): SequenceReport['aim'] {
 }
 
 /**
- * EDGE's greedy construction (paper Alg. 1/2, as SCIENCE.md pins it) is not guaranteed to bracket random orderings:
+ * EDGE's greedy construction (paper Alg. 1/2, as docs/science.md pins it) is not guaranteed to bracket random orderings:
  * on small problems (e.g. 6 classes in 3 tasks, where the middle task touches both others) its hard ordering can
  * score above an RS ordering. Say so plainly rather than hide it; EDGE+ and the exact search are the remedy.
  */

@@ -1,4 +1,4 @@
-/** Building the public `Sequence` record (ARCHITECTURE.md contracts) from tasks and a similarity matrix. */
+/** Building the public `Sequence` record (docs/architecture.md contracts) from tasks and a similarity matrix. */
 import { canonicalOrdering } from '../orderings/key';
 import { similarityScore } from '../orderings/score';
 import type { Ordering, Sequence, SquareMatrix } from '../orderings/types';

@@ -1,7 +1,7 @@
 /**
  * numpy's `np.random.default_rng(seed)` — `Generator(PCG64(SeedSequence(seed)))` — bit for bit.
  *
- * Why: SCIENCE.md §1 (Random/median) pins EDGE's random ordering to the authors' reference choice
+ * Why: docs/science.md §1 (Random/median) pins EDGE's random ordering to the authors' reference choice
  * `default_rng(0).permutation(N)`, and the MS baseline draws its 200 random orderings from one
  * seeded generator, so the Generator API keeps its state across calls.
  *

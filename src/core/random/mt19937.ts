@@ -1,7 +1,7 @@
 /**
  * The Mersenne Twister MT19937 bit generator exactly as numpy implements it
  * (numpy/random/src/mt19937/mt19937.{h,c}), so that numpy's legacy `RandomState` can be
- * reproduced bit for bit (SCIENCE.md §1, RS protocol).
+ * reproduced bit for bit (docs/science.md §1, RS protocol).
  *
  * Only the integer seeding is implemented: numpy's `MT19937._legacy_seeding(seed)` calls
  * `mt19937_seed(state, seed)` for a Python int in [0, 2^32-1], which is Matsumoto–Nishimura's

@@ -3,7 +3,7 @@
  * a 128-bit LCG `state = state * PCG_DEFAULT_MULTIPLIER_128 + inc` with the XSL-RR output
  * `rotr64(hi64 ^ lo64, state >> 122)`, advanced BEFORE each output
  * (`pcg_setseq_128_xsl_rr_64_random_r`). It backs `np.random.default_rng(seed)`, whose
- * `permutation` SCIENCE.md §1 uses for EDGE's random ("median") ordering.
+ * `permutation` docs/science.md §1 uses for EDGE's random ("median") ordering.
  *
  * Why 16-bit limbs: the hot path (one 128×128-bit multiply per draw) must be fast without BigInt.
  * With eight 16-bit limbs every partial product is < 2^32 and a column sum of at most eight of them

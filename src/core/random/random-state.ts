@@ -2,7 +2,7 @@
  * numpy's legacy `np.random.RandomState(seed)` (numpy/random/mtrand.pyx), bit for bit.
  *
  * Why: the community's class orders for CIL benchmarks come from
- * `np.random.seed(s); np.random.permutation(N)` (PyCIL, PILOT, OpenCIL; SCIENCE.md §1, RS protocol).
+ * `np.random.seed(s); np.random.permutation(N)` (PyCIL, PILOT, OpenCIL; docs/science.md §1, RS protocol).
  * Reproducing them exactly lets a user's CIFAR-100 order here equal the one their PyTorch run used
  * (seed 1993, N = 100 starts 68, 56, 78, 8, 23, 84, 90, 65, 74, 76).
  *

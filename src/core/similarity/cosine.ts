@@ -1,5 +1,5 @@
 /**
- * Cosine similarity of class embeddings (SCIENCE.md §1 EDGE, §6): L2-normalise every row, then take dot products,
+ * Cosine similarity of class embeddings (docs/science.md §1 EDGE, §6): L2-normalise every row, then take dot products,
  * Sim(i, j) = ⟨xᵢ/‖xᵢ‖, xⱼ/‖xⱼ‖⟩ — what the paper does with CLIP text embeddings, and what
  * `E / np.linalg.norm(E, axis=1, keepdims=True) @ (…).T` gives in numpy.
  *

@@ -1,5 +1,5 @@
 /**
- * The text CLIP embeds for a class (SCIENCE.md §6 "CLIP text"; EDGE paper App. E.3).
+ * The text CLIP embeds for a class (docs/science.md §6 "CLIP text"; EDGE paper App. E.3).
  *
  * - `bare`: the class name exactly as given — what the EDGE authors' code does (`clip.tokenize(name)` on the
  *   dataset's own names, e.g. CIFAR-100's `lawn_mower`, underscores included). Decision: underscores are KEPT by

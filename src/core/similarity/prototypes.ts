@@ -1,5 +1,5 @@
 /**
- * Image prototypes as a similarity source (SCIENCE.md §6, "cosine of class-mean features of the actual data"; the
+ * Image prototypes as a similarity source (docs/science.md §6, "cosine of class-mean features of the actual data"; the
  * EDGE paper's "image-based similarity").
  *
  * Decisions (the papers leave them open):

@@ -1,5 +1,5 @@
 /**
- * One entry point from "which similarity source" to a validated class×class matrix (SCIENCE.md §6),
+ * One entry point from "which similarity source" to a validated class×class matrix (docs/science.md §6),
  * shared by the CLI and the orderings worker. Loading bytes (fetch, fs) is the caller's job.
  */
 import type { SquareMatrix } from '../orderings/types';

@@ -1,5 +1,5 @@
 /**
- * Validation of a class×class similarity matrix `Sim` (SCIENCE.md §1 EDGE, §6 "Uploaded").
+ * Validation of a class×class similarity matrix `Sim` (docs/science.md §1 EDGE, §6 "Uploaded").
  *
  * Errors (`SimilarityError`, one sentence saying what is wrong and where):
  *   empty; not square (a row of the wrong length, or a flat buffer of the wrong length); a size that differs from

@@ -1,5 +1,5 @@
 /**
- * WordNet Wu–Palmer class similarity, fully offline (SCIENCE.md §6, "WordNet (offline default)").
+ * WordNet Wu–Palmer class similarity, fully offline (docs/science.md §6, "WordNet (offline default)").
  *
  * Pure TypeScript: no DOM, no fs. The caller supplies the pruned WordNet 3.1 noun graph built by
  * scripts/prepare-wordnet.mjs (public/data/wordnet-nouns.json in the browser, `buildWordnetGraph()` in Node);
@@ -482,7 +482,7 @@ function choose(h: Hydrated, name: string, forms: string[], synsets: number[], s
 }
 
 /**
- * The most object-like noun sense for a custom class name (SCIENCE.md §6: "tiger" the person is a trap):
+ * The most object-like noun sense for a custom class name (docs/science.md §6: "tiger" the person is a trap):
  * among the name's senses (see `lookupSynsets`), the lowest tier in `LEX_TIER` wins (named individuals —
  * synsets with only instance hypernyms — rank half a tier worse), ties go to WordNet's sense order.
  * A multi-word name that is not in WordNet falls back to its longest known tail ("aquarium fish" → "fish",
@@ -630,7 +630,7 @@ export interface WordnetSimilarityResult {
 export type SynsetPins = ReadonlyArray<string | null | undefined> | Readonly<Record<string, string>>;
 
 /**
- * Wu–Palmer similarity matrix of the given classes (SCIENCE.md §6): each class gets its pinned synset, else
+ * Wu–Palmer similarity matrix of the given classes (docs/science.md §6): each class gets its pinned synset, else
  * `pickSense`'s most object-like sense (or its head noun's). Throws one Error naming every class WordNet does
  * not know, and one naming every pin that is not a noun synset id of the graph.
  */

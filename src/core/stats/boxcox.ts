@@ -1,5 +1,5 @@
 /**
- * Box-Cox power transformation with λ by maximum likelihood (SCIENCE.md §2; EDGE paper Table A3 λ column), as
+ * Box-Cox power transformation with λ by maximum likelihood (docs/science.md §2; EDGE paper Table A3 λ column), as
  * `scipy.stats.boxcox(x)`:
  *
  *   y = (x^λ − 1)/λ (λ ≠ 0), log x (λ = 0)                 — scipy.special.boxcox: expm1(λ·log x)/λ, log x for |λ| < 1e-19

@@ -1,5 +1,5 @@
 /**
- * A protocol's estimate of the performance distribution and how good it is (SCIENCE.md §2):
+ * A protocol's estimate of the performance distribution and how good it is (docs/science.md §2):
  *
  *   - `gaussianEstimate(values)`: the Gaussian N(μ̂, σ̂²) fitted to the protocol's L values with the paper's
  *     population variance (divide by L) — RS from its seeds' orderings, EDGE from {hard, easy, median}, any

@@ -1,5 +1,5 @@
 /**
- * The normal distribution N(μ, σ²) and the Gaussian fit the protocols' estimates use (SCIENCE.md §2:
+ * The normal distribution N(μ, σ²) and the Gaussian fit the protocols' estimates use (docs/science.md §2:
  * "Gaussian N(μ̂, σ̂²) from its L orderings with the paper's population variance (divide by L)").
  *
  * pdf / cdf / sf / quantile follow scipy.stats.norm(loc=μ, scale=σ): cdf = Φ((x−μ)/σ) with Cephes `ndtr`

@@ -1,6 +1,6 @@
 /**
  * Jensen–Shannon divergence between a protocol's Gaussian estimate and the ground-truth distribution of A(O),
- * exactly as SCIENCE.md §2 pins it:
+ * exactly as docs/science.md §2 pins it:
  *
  *   - one grid of `JSD_BINS` = 64 equal bins spanning [min(truth) − 3σ_truth, max(truth) + 3σ_truth];
  *   - truth  P = histogram mass per bin (count / n);
@@ -142,7 +142,7 @@ export function jsdAgainstGrid(grid: JsdGrid, g: Gaussian): number {
   return jensenShannonBits(grid.truthMass, gaussianBinMass(g, grid.edges));
 }
 
-/** JSD (bits) between the Gaussian estimate `g` and the empirical truth values (SCIENCE.md §2). */
+/** JSD (bits) between the Gaussian estimate `g` and the empirical truth values (docs/science.md §2). */
 export function jsdToTruth(truth: ArrayLike<number>, g: Gaussian): number {
   return jsdAgainstGrid(jsdGrid(truth), g);
 }

@@ -1,5 +1,5 @@
 /**
- * One-sample Kolmogorov–Smirnov test against the normal with the sample's own mean and std (SCIENCE.md §2;
+ * One-sample Kolmogorov–Smirnov test against the normal with the sample's own mean and std (docs/science.md §2;
  * EDGE paper Table A3 "KS p"), as `scipy.stats.kstest(x, 'norm', args=(mean, std))` with its default
  * method='auto' (which, for the two-sided test, is always the exact distribution `kstwo`).
  *

@@ -1,5 +1,5 @@
 /**
- * Moments of a sample (SCIENCE.md §2): mean, population and sample variance / standard deviation, min, max.
+ * Moments of a sample (docs/science.md §2): mean, population and sample variance / standard deviation, min, max.
  *
  * The protocols' Gaussian estimates use the **population** variance (divide by L, the paper's choice);
  * the sample (Bessel-corrected, divide by L−1) versions are here for the reader who wants them.

@@ -1,5 +1,5 @@
 /**
- * D'Agostino–Pearson K² omnibus test of normality (SCIENCE.md §2; EDGE paper Table A3 "D'Agostino's p"), as
+ * D'Agostino–Pearson K² omnibus test of normality (docs/science.md §2; EDGE paper Table A3 "D'Agostino's p"), as
  * `scipy.stats.normaltest(x)`: K² = Z_skew² + Z_kurt², p = P(χ²₂ > K²) = exp(−K²/2).
  *
  *   - `skewTest` (scipy.stats.skewtest): D'Agostino's transformation of the biased sample skewness

@@ -1,5 +1,5 @@
 /**
- * Pearson's correlation coefficient with its two-sided p-value (SCIENCE.md §2: "Pearson R between S(O) and A(O)
+ * Pearson's correlation coefficient with its two-sided p-value (docs/science.md §2: "Pearson R between S(O) and A(O)
  * over the evaluated orderings (with its p-value)"), as `scipy.stats.pearsonr(x, y)`:
  *
  *   r = Σ(x−x̄)(y−ȳ) / √(Σ(x−x̄)² Σ(y−ȳ)²), clipped to [−1, 1];

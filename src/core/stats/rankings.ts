@@ -1,5 +1,5 @@
 /**
- * Strategy rankings under the truth and under each protocol, and the ranking error (SCIENCE.md §2; EDGE paper
+ * Strategy rankings under the truth and under each protocol, and the ranking error (docs/science.md §2; EDGE paper
  * App. E.1.3, Tables A5/A6): for several strategies, each protocol's values (Truth = every ordering, EDGE = its
  * three, RS = its seeds') are summarised by
  *   - lower bound  `min`  (higher is better),

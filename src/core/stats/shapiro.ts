@@ -1,5 +1,5 @@
 /**
- * Shapiro–Wilk W test of normality (SCIENCE.md §2; EDGE paper Table A3), as `scipy.stats.shapiro(x)`: a port of
+ * Shapiro–Wilk W test of normality (docs/science.md §2; EDGE paper Table A3), as `scipy.stats.shapiro(x)`: a port of
  * scipy's double-precision translation of Royston's Algorithm AS R94 (`swilk`, scipy/stats/
  * _ansari_swilk_statistics.pyx), including its details:
  *   - the data are sorted and shifted by x[⌊n/2⌋] of the *unsorted* input (scipy gh-15777; W is shift-invariant,

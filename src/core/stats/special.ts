@@ -1,5 +1,5 @@
 /**
- * Special functions for the statistics core (SCIENCE.md §2): the error function and the normal distribution
+ * Special functions for the statistics core (docs/science.md §2): the error function and the normal distribution
  * function, the inverse normal, log-gamma, the regularised incomplete beta and gamma functions, and the Student t
  * and χ² tails built on them. Plain double-precision functions, no dependencies.
  *

@@ -1,5 +1,5 @@
 /**
- * 1-Wasserstein distance between a protocol's Gaussian estimate and the empirical truth (SCIENCE.md §2):
+ * 1-Wasserstein distance between a protocol's Gaussian estimate and the empirical truth (docs/science.md §2):
  *
  *   W1 = ∫₀¹ |F_truth⁻¹(u) − F_est⁻¹(u)| du  ≈  (1/4096) Σ_k |F_truth⁻¹(u_k) − F_est⁻¹(u_k)|,  u_k = (k + ½)/4096,
  *
@@ -70,7 +70,7 @@ export function w1Distance(truth: ArrayLike<number>, g: Gaussian): number {
   return w1AgainstQuantiles(truthQuantiles(truth), g);
 }
 
-/** W1 in accuracy points (×100), as SCIENCE.md §2 reports it, for accuracies given as fractions. */
+/** W1 in accuracy points (×100), as docs/science.md §2 reports it, for accuracies given as fractions. */
 export function w1Points(truth: ArrayLike<number>, g: Gaussian): number {
   return 100 * w1Distance(truth, g);
 }

@@ -1,5 +1,5 @@
 /**
- * CLIP text embeddings with transformers.js (SCIENCE.md §6 "CLIP text"; EDGE paper §4.2, App. E.3):
+ * CLIP text embeddings with transformers.js (docs/science.md §6 "CLIP text"; EDGE paper §4.2, App. E.3):
  * `AutoTokenizer` + `CLIPTextModelWithProjection`, `text_embeds` L2-normalised here (the model does not).
  * Runs in Node (onnxruntime-node, device 'cpu') and in a browser worker (onnxruntime-web, 'webgpu' or 'wasm');
  * no DOM. transformers.js is imported lazily, so importing this module (for CLIP_MODELS, ClipLoadError, types)

@@ -1,5 +1,5 @@
 /**
- * Elastic Weight Consolidation (Kirkpatrick et al. 2017) with the two variants of SCIENCE.md §3 (CPCF paper):
+ * Elastic Weight Consolidation (Kirkpatrick et al. 2017) with the two variants of docs/science.md §3 (CPCF paper):
  *
  * - single-penalisation: only the Fisher of the last task and the weights θ* after it,
  *   `L = CE + (λ/2) Σ_i F_i (θ_i − θ*_i)²`;
@@ -19,7 +19,7 @@ import type { StateValue } from '../types';
 import type { Strategy, TaskContext } from './types';
 
 /**
- * The penalty weight of each stored task j (0-based) while training task t (SCIENCE.md §3):
+ * The penalty weight of each stored task j (0-based) while training task t (docs/science.md §3):
  * multi → λ / 2^{t−j−1}; single → λ for the last task only.
  */
 export function ewcPenaltyWeight(mode: 'single' | 'multi', lambda: number, t: number, j: number): number {

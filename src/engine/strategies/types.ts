@@ -1,5 +1,5 @@
 /**
- * The one small interface every CIL strategy implements (ARCHITECTURE.md: "a strategy is one file implementing
+ * The one small interface every CIL strategy implements (docs/architecture.md: "a strategy is one file implementing
  * one small interface: what to add to the loss, what to do before/after a task, how to predict").
  *
  * The trainer owns the loop: for task t it calls `beforeTask`, trains on `trainingSet` with cross-entropy over

@@ -1,5 +1,5 @@
 /**
- * Exporting a chart (DESIGN.md: every chart has a small "⤓" menu: SVG, PNG, CSV). The pure parts (CSV text, file
+ * Exporting a chart (docs/design.md: every chart has a small "⤓" menu: SVG, PNG, CSV). The pure parts (CSV text, file
  * names, the SVG serialiser walking any DOM-like tree, the layout of a grid of canvases) are tested without a browser
  * in tests/unit/ui/chart-export.test.ts; the rest (computed styles, canvas, downloads) needs the DOM.
  *

@@ -1,5 +1,5 @@
 /**
- * Task colours, the same everywhere (DESIGN.md): Okabe–Ito for ≤ 8 tasks, d3's Tableau10 beyond (cycled).
+ * Task colours, the same everywhere (docs/design.md): Okabe–Ito for ≤ 8 tasks, d3's Tableau10 beyond (cycled).
  * Text colour is chosen for contrast on each fill.
  */
 import { schemeTableau10 } from 'd3-scale-chromatic';

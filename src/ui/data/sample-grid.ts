@@ -268,7 +268,7 @@ export function isUniform(rgba: ArrayLike<number>): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Numbers as DESIGN.md wants them.
+// Numbers as docs/design.md wants them.
 
 /** Counts with thin-space thousands: 60000 → "60 000". */
 export function formatCount(n: number): string {

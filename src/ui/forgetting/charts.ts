@@ -1,5 +1,5 @@
 /**
- * The Forgetting lab's charts (SCIENCE.md §3; DESIGN.md "Forgetting"): pure models (tested in
+ * The Forgetting lab's charts (docs/science.md §3; docs/design.md "Forgetting"): pure models (tested in
  * tests/unit/ui/forgetting-charts.test.ts) and d3 drawing into an <svg>.
  *
  * - cpcf: CPCF_j (left axis, mean prediction-set size in classes) and a_prev,j / a_new,j (right axis, accuracy %)

@@ -1,5 +1,5 @@
 /**
- * The hero chart of the Ground-truth lab (DESIGN.md; EDGE paper Fig. 1 / A4): the distribution of A(O) over the
+ * The hero chart of the Ground-truth lab (docs/design.md; EDGE paper Fig. 1 / A4): the distribution of A(O) over the
  * truth orderings, one panel per strategy, filling in live.
  *
  *   - Truth = grey bars built from one block per ordering (a unit histogram), so every ordering can be hovered and

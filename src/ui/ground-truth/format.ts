@@ -47,7 +47,7 @@ export function markPath(shape: MarkShape, r = 6): string {
   return `M${c},0A${c},${c} 0 1,1 -${c},0A${c},${c} 0 1,1 ${c},0Z`;
 }
 
-/** Grey of the truth bars (DESIGN.md: truth = grey bars). */
+/** Grey of the truth bars (docs/design.md: truth = grey bars). */
 export const TRUTH_FILL = '#b8bec9';
 export const TRUTH_FILL_HOVER = '#6b7380';
 /** The selected ordering's outline. */

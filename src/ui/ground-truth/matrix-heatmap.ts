@@ -1,5 +1,5 @@
 /**
- * One ordering's accuracy matrix R as a heat map (SCIENCE.md conventions: R[i][j] = accuracy on task j's test data
+ * One ordering's accuracy matrix R as a heat map (docs/science.md conventions: R[i][j] = accuracy on task j's test data
  * after training tasks 1..i; row = training step, column = test task). d3.interpolateBlues over [0, 100] %, the
  * value of every cell written in it as a percentage, tasks labelled T1..TK in their task colours (the same colours
  * as the Orderings lab's chips) with their classes listed under the map. The upper triangle (tasks not trained yet:

@@ -1,5 +1,5 @@
 /**
- * S(O) against A(O) (SCIENCE.md §2 "Pearson R between S(O) and A(O) over the evaluated orderings"; EDGE paper
+ * S(O) against A(O) (docs/science.md §2 "Pearson R between S(O) and A(O) over the evaluated orderings"; EDGE paper
  * §4: higher inter-task similarity S should mean an easier ordering). One panel per strategy: a grey dot per
  * evaluated truth ordering, the least-squares line through them, and the protocol orderings marked on top
  * (● RS blue; ▼ EDGE hard, ▲ EDGE easy, ● EDGE median orange). Pearson R and its p-value in the panel's title.

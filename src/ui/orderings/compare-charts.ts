@@ -1,5 +1,5 @@
 /**
- * Drawing logic of the "compare two similarity sources" panel (paper App. E.3.1; ARCHITECTURE.md: a chart's d3
+ * Drawing logic of the "compare two similarity sources" panel (paper App. E.3.1; docs/architecture.md: a chart's d3
  * code lives in a plain .ts beside its component). Two charts:
  * - a scatter of pair similarities, one dot per class pair i < j, x = source A, y = source B, on one shared scale
  *   so that the dashed y = x line is "the two sources agree" (MAE is the mean vertical distance to it);

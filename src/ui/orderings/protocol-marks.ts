@@ -1,4 +1,4 @@
-/** Protocol marks, the same in every chart and table (DESIGN.md, visual language). */
+/** Protocol marks, the same in every chart and table (docs/design.md, visual language). */
 export interface ProtocolMark {
   fill: string;
   stroke: string;

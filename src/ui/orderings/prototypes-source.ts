@@ -1,5 +1,5 @@
 /**
- * Image prototypes as the Orderings page's similarity source (SCIENCE.md §6; the computation is
+ * Image prototypes as the Orderings page's similarity source (docs/science.md §6; the computation is
  * core/similarity/prototypes.ts, run in the data worker): which built-in image dataset a class list has, and how
  * the source is described. Pure (tests/unit/ui/orderings-prototypes.test.ts).
  */

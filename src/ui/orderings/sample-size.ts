@@ -1,5 +1,5 @@
 /**
- * The |Ω| / sample-size calculator beside the S histogram (EDGE paper Theorems 1–2; SCIENCE.md §1 "Sample-size
+ * The |Ω| / sample-size calculator beside the S histogram (EDGE paper Theorems 1–2; docs/science.md §1 "Sample-size
  * bounds"): parse and check ε, δ and R as typed, run core/protocols/bounds.ts (the same functions as
  * `cil-lab bounds`), and word the answers. Pure (tests/unit/ui/orderings-sample-size.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Drawing logic of the "S over Ω" chart (ARCHITECTURE.md: a chart's d3 code lives in a plain .ts beside its
+ * Drawing logic of the "S over Ω" chart (docs/architecture.md: a chart's d3 code lives in a plain .ts beside its
  * component). Grey bars = the distribution of S over every ordering (or a uniform sample, labelled so); above them
  * one lane per protocol with a mark per ordering: ▼ aims at hard (min S), ▲ at easy (max S), ● random.
  */

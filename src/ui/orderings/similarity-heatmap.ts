@@ -1,5 +1,5 @@
 /**
- * Drawing logic of the Orderings page's first chart (DESIGN.md "Orderings": similarity heat map + dendrogram): the
+ * Drawing logic of the Orderings page's first chart (docs/design.md "Orderings": similarity heat map + dendrogram): the
  * class×class similarity matrix with rows and columns in EDGE's dendrogram leaf order, the dendrogram of that very
  * clustering beside it (complete linkage on 1 − Sim, the linkage matrix EDGE cuts; see core/protocols/edge.ts), and
  * task-coloured marks beside the class labels showing the tasks of one ordering, so a reader sees that EDGE hard

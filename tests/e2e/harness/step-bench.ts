@@ -1,5 +1,5 @@
 /**
- * Milliseconds per training step of the CPCF paper's MLP (784-256-128-10, ReLU; SCIENCE.md §3), batch 64, Adam:
+ * Milliseconds per training step of the CPCF paper's MLP (784-256-128-10, ReLU; docs/science.md §3), batch 64, Adam:
  * forward + backward + update on one batch with the loss read back (what the trainer does when it reports progress
  * every step), on the backend already selected. Random inputs from a seeded generator; the numbers do not affect
  * the timing. Shared by the Node half (scripts/bench-train.ts) and the browser half (bench.worker.ts) of

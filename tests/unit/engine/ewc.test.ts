@@ -11,7 +11,7 @@ beforeAll(async () => {
   await selectBackend('cpu', { strict: true });
 });
 
-describe('EWC penalty weights (SCIENCE.md §3)', () => {
+describe('EWC penalty weights (docs/science.md §3)', () => {
   it('multi-penalisation: λ_j = λ / 2^{t−j−1}', () => {
     expect([0, 1, 2].map((j) => ewcPenaltyWeight('multi', 8, 3, j))).toEqual([2, 4, 8]);
     expect(ewcPenaltyWeight('multi', 1000, 5, 0)).toBe(1000 / 16);

@@ -51,7 +51,7 @@ describe('validateAccuracyMatrix', () => {
   });
 });
 
-describe('finalAccuracy and averageIncrementalAccuracy (SCIENCE.md §4)', () => {
+describe('finalAccuracy and averageIncrementalAccuracy (docs/science.md §4)', () => {
   it('2×2 by hand', () => {
     // ACC = (R[1][0] + R[1][1]) / 2 = (0.6 + 0.8) / 2 = 0.7
     expect(finalAccuracy(R2)).toBeCloseTo(0.7, 15);
@@ -77,7 +77,7 @@ describe('finalAccuracy and averageIncrementalAccuracy (SCIENCE.md §4)', () => 
   });
 });
 
-describe('sample-weighted accuracies (SCIENCE.md §2)', () => {
+describe('sample-weighted accuracies (docs/science.md §2)', () => {
   it('2×2 by hand, n = [100, 300]', () => {
     // final = (100·0.6 + 300·0.8) / 400 = (60 + 240) / 400 = 0.75
     expect(finalAccuracyWeighted(R2, [100, 300])).toBeCloseTo(0.75, 15);

@@ -13,7 +13,7 @@ import { closeOrNull, R2, R3, type MetricsFixtureCase } from './hand-matrices';
 
 const cases = fixture.cases as MetricsFixtureCase[];
 
-describe("CLEAR's raw averages (SCIENCE.md §4)", () => {
+describe("CLEAR's raw averages (docs/science.md §4)", () => {
   it('2×2 by hand', () => {
     // Accuracy = (R00 + R10 + R11) / 3 = (0.9 + 0.6 + 0.8) / 3 = 2.3 / 3
     expect(clearAccuracy(R2)).toBeCloseTo(2.3 / 3, 15);

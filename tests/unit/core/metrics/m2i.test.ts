@@ -11,7 +11,7 @@ import { closeOrNull, R2, R3, type MetricsFixtureCase } from './hand-matrices';
 
 const cases = fixture.cases as MetricsFixtureCase[];
 
-describe('M2I/I2M metrics (SCIENCE.md §4)', () => {
+describe('M2I/I2M metrics (docs/science.md §4)', () => {
   it('2×2 by hand', () => {
     // ACC = (0.9 + 0.6 + 0.8) / (2·3/2) = 2.3 / 3   (the printed N(N−1)/2 = 1 would give 2.3 > 1)
     expect(m2iAccuracy(R2)).toBeCloseTo(2.3 / 3, 15);
@@ -45,7 +45,7 @@ describe('M2I/I2M metrics (SCIENCE.md §4)', () => {
   });
 });
 
-describe('artefact baseline ACC₀ (SCIENCE.md §8)', () => {
+describe('artefact baseline ACC₀ (docs/science.md §8)', () => {
   it('3 tasks by hand', () => {
     // ACC₀ = (3·0.9 + 2·0.6 + 1·0.3) / 6 = (2.7 + 1.2 + 0.3) / 6 = 4.2 / 6 = 0.7
     expect(artefactBaselineAccuracy([0.9, 0.6, 0.3])).toBeCloseTo(0.7, 15);

@@ -6,7 +6,7 @@ describe('countOrderings (|Ω| = N!/Πm_i!)', () => {
   it('matches exact Python integers on every fixture (incl. 100/10 and 1000/10)', () => {
     for (const { sizes, omega } of fixture.counts) expect(countOrderings(sizes).toString()).toBe(omega);
   });
-  it('gives the SCIENCE.md anchors', () => {
+  it('gives the docs/science.md anchors', () => {
     expect(countOrderings([2, 2, 2])).toBe(90n);
     expect(countOrderings([2, 2, 2, 2])).toBe(2520n);
     expect(countOrderings([2, 2, 2, 2, 2])).toBe(113400n);

@@ -23,7 +23,7 @@ function runOp(rs: RandomState, op: Op): unknown {
 }
 
 describe('RandomState (numpy legacy MT19937), bit-identical to numpy', () => {
-  it('reproduces the SCIENCE.md anchor: seed 1993, N=100 starts 68, 56, 78, 8, 23, 84, 90, 65, 74, 76', () => {
+  it('reproduces the docs/science.md anchor: seed 1993, N=100 starts 68, 56, 78, 8, 23, 84, 90, 65, 74, 76', () => {
     expect(randomStatePermutation(1993, 100).slice(0, 10)).toEqual([68, 56, 78, 8, 23, 84, 90, 65, 74, 76]);
   });
 

@@ -13,7 +13,7 @@ import {
 } from '../../../../src/core/stats/jsd';
 import { expectClose, fixture } from './fixture';
 
-describe('JSD against the independent numpy implementation of SCIENCE.md §2', () => {
+describe('JSD against the independent numpy implementation of docs/science.md §2', () => {
   for (const c of fixture.quality) {
     it(c.name, () => {
       const g = { mean: c.mean, std: c.std };

@@ -10,7 +10,7 @@ import {
 } from '../../../../src/core/stats/w1';
 import { expectClose, fixture } from './fixture';
 
-describe('W1 against the independent numpy implementation of SCIENCE.md §2', () => {
+describe('W1 against the independent numpy implementation of docs/science.md §2', () => {
   for (const c of fixture.quality) {
     it(c.name, () => {
       const g = { mean: c.mean, std: c.std };
