@@ -14,6 +14,7 @@ import { loadBuiltinDataset } from '../data/registry';
 import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset } from '../engine/index';
 import { runConfigOf, streamPreview, streamSpecOf, type StreamPreview } from '../engine/stream/lab';
 import { trainStream, type StreamCheckpoint, type StreamProgress, type StreamRunResult, type StreamStepEnd } from '../engine/stream/train';
+import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -86,15 +87,8 @@ const api = {
   async sweep(sizes: number[], k: number, trials: number, seed: number): Promise<SweepEntry[]> {
     return ALPHA_SWEEP.map((alpha) => ({ alpha, composition: reservoirTrials(sizes, k, alpha, trials, createDefaultRng(seed)).composition }));
   },
-  pause(): void {
-    control?.pause();
-  },
-  resume(): void {
-    control?.resume();
-  },
-  cancel(): void {
-    control?.cancel();
-  },
+  /** Pause / resume / cancel the run in flight (no effect without one). */
+  ...controlMethods(() => control),
 };
 
 export type TimeWorkerApi = typeof api;

@@ -31,6 +31,7 @@ import {
   type TrainRunResult,
 } from '../engine/index';
 import type { DatasetSpec, NoticeFn, ProgressFn, RunDoneFn, SharedProgressFn, TaskFn, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from './train-api';
+import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -232,15 +233,7 @@ const api: TrainWorkerApi = {
   },
 
   /** Pause / resume / cancel the run in flight (no effect without one). */
-  pause(): void {
-    control?.pause();
-  },
-  resume(): void {
-    control?.resume();
-  },
-  cancel(): void {
-    control?.cancel();
-  },
+  ...controlMethods(() => control),
 
   /** tf.memory() of the active backend (tests check that a run leaves the tensor count at its baseline). */
   memory(): WorkerMemory {
