@@ -22,7 +22,8 @@
  *   figure.chart + .tip) is ../lab.css, global under `.lab` (LabLayout's frame): a page's <style> keeps only what
  *   is its own.
  * - Numbers: ../format.ts (pct, fixed, fmt, pValue, count, duration, progressText).
- * - Charts: ../chart-kit.ts (tooltip, heat-map colour legend), ../ChartExport.svelte (⤓ menu), ../palette.ts.
+ * - Charts: ChartFigure.svelte (title, ⤓ menu, hint, legend, tooltip and the <svg> a lab's pure `draw` fills),
+ *   ../chart-kit.ts (tooltip, heat-map colour legend), ../ChartExport.svelte (⤓ menu), ../palette.ts.
  * - The backend preference: ../BackendPicker.svelte.
  * - State and effects of a page go in a `.svelte.ts` module beside it (runes outside components; unit-tested
  *   without a browser), e.g. ui/ground-truth/lab-state.svelte.ts; the page only composes.
@@ -32,5 +33,6 @@ export { default as LabLayout } from './LabLayout.svelte';
 export { default as RunControls } from './RunControls.svelte';
 export { default as PlayBar } from './PlayBar.svelte';
 export { default as Legend } from './Legend.svelte';
+export { default as ChartFigure } from './ChartFigure.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
