@@ -11,6 +11,7 @@ import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
 import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent } from '../engine/index';
 import type { RunSettings } from '../engine/run-config';
+import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -98,15 +99,8 @@ const api = {
       control = null;
     }
   },
-  pause(): void {
-    control?.pause();
-  },
-  resume(): void {
-    control?.resume();
-  },
-  cancel(): void {
-    control?.cancel();
-  },
+  /** Pause / resume / cancel the run in flight (no effect without one). */
+  ...controlMethods(() => control),
 };
 
 /** One dataset alone: trainIsolated over a one-dataset view of the joined set (same labels, same model). */
