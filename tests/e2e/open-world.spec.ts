@@ -2,16 +2,18 @@
  * The Open-world lab end to end in Chromium (issue 13): the quick preset (digits 0–5 in 3 tasks, near = digits 6–9,
  * far = Fashion-MNIST; MSP, Energy, BER) runs to the end in the OOD worker; the step curves, the confidence and
  * assignment charts and the Table-1 table appear, and a click on a table cell draws the ROC curve and the score
- * histograms. Nothing leaves 127.0.0.1. Screenshot: test-results/screenshots/open-world.png.
+ * histograms. The steps are stored: a reload shows them without training; the JSON export is the shown numbers.
+ * Teaching mode: the PlayBar's Step learns exactly one more task. Nothing leaves 127.0.0.1.
+ * Screenshots: test-results/screenshots/open-world*.png (1280×800 and 390 px wide).
  */
-import { expect, test } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
-test('the quick preset runs to the end and every chart is drawn', async ({ page, context }) => {
+async function offline(page: Page): Promise<{ outside: string[]; errors: string[] }> {
   const outside: string[] = [];
-  await context.route(
+  await page.context().route(
     (url) => url.hostname !== '127.0.0.1',
     (route) => {
       outside.push(route.request().url());
@@ -20,13 +22,22 @@ test('the quick preset runs to the end and every chart is drawn', async ({ page,
   );
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  return { outside, errors };
+}
+
+test('the quick preset runs to the end, is stored (a reload shows it without training) and exports the shown numbers', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { outside, errors } = await offline(page);
   await page.goto('/');
   await page.getByRole('button', { name: 'Open world', exact: true }).click();
   await page.getByTestId('ow-preset-quick').click();
   await expect(page.getByTestId('ow-dataset')).toHaveValue('digits');
+  await expect(page.getByTestId('ow-command')).toContainText('npx cil-lab ood --dataset digits --classes 0,1,2,3,4,5 --tasks 3');
   await page.getByTestId('ow-run').click();
   await expect(page.getByTestId('ow-curves')).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId('ow-progress')).toContainText('done', { timeout: 110_000 });
+  await expect(page.getByTestId('ow-store-line')).toContainText('stored in this browser at once');
+  await expect(page.getByTestId('ow-progress')).toContainText('done', { timeout: 150_000 });
   // marks of 3 detectors and the accuracy series at 3 steps
   await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(12);
   // after the last step: 3 tasks and 2 OOD sets
@@ -35,7 +46,59 @@ test('the quick preset runs to the end and every chart is drawn', async ({ page,
   await page.locator('[data-testid="ow-table"] tbody tr').first().locator('button').first().click();
   await expect(page.getByTestId('ow-roc')).toBeVisible();
   await expect(page.locator('[data-testid="ow-hist"] svg[role="img"] rect').first()).toBeVisible();
+  await expect(page.locator('[data-testid="ow-curves"] [data-testid="chart-export-button"]')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/open-world.png', fullPage: true });
+
+  // the JSON export = cil-lab ood's output, and it is what the page shows
+  const download = page.waitForEvent('download');
+  await page.getByTestId('ow-export-json').click();
+  const json = JSON.parse(readFileSync((await (await download).path()) as string, 'utf8'));
+  expect(Object.keys(json)).toEqual(['results', 'accuracy', 'summary', 'steps', 'oodSets', 'dataset', 'order', 'tasks', 'matrix', 'backend', 'seconds', 'head', 'config']);
+  expect(json.accuracy).toHaveLength(3);
+  expect(json.results).toHaveLength(3 * 3 * 2);
+  const shownAcc = (await page.getByTestId('ow-summary').locator('.stat').nth(1).locator('.v').textContent())?.trim();
+  expect(shownAcc).toBe(`${((100 * json.accuracy.reduce((a: number, b: number) => a + b, 0)) / 3).toFixed(1)}%`);
+  const firstCell = (await page.locator('[data-testid="ow-table"] tbody tr').first().locator('td').first().textContent())?.trim();
+  expect(firstCell).toBe((100 * json.summary[0].perSet[0].auroc).toFixed(1));
+  const csvDownload = page.waitForEvent('download');
+  await page.getByTestId('ow-export-csv').click();
+  const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8').trim().split('\n');
+  expect(csv).toHaveLength(1 + 18);
+
+  // reload: the stored steps are shown at once, nothing trains
+  await page.reload();
+  await page.getByRole('button', { name: 'Open world', exact: true }).click();
+  await expect(page.getByTestId('ow-dataset')).toHaveValue('digits');
+  await expect(page.getByTestId('ow-store-line')).toContainText('All 3 steps are stored in this browser', { timeout: 15_000 });
+  await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(12);
+  await expect(page.getByTestId('ow-run')).toBeDisabled();
+  expect((await page.locator('[data-testid="ow-table"] tbody tr').first().locator('td').first().textContent())?.trim()).toBe(firstCell);
+  await page.screenshot({ path: 'test-results/screenshots/open-world-reloaded.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/screenshots/open-world-390.png', fullPage: true });
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
+});
+
+test('teaching mode: the PlayBar, and Step learns exactly one more task', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { outside, errors } = await offline(page);
+  await page.goto('/?teach');
+  await page.getByRole('button', { name: 'Open world', exact: true }).click();
+  await page.getByTestId('ow-preset-quick').click();
+  await expect(page.getByTestId('ow-playbar')).toBeVisible();
+  await expect(page.getByTestId('ow-run')).toBeHidden(); // the PlayBar replaces the Run row
+  await expect(page.getByTestId('ow-classes')).toBeHidden(); // under "More settings"
+  await page.getByTestId('ow-step').click();
+  await expect(page.getByTestId('ow-readout')).toContainText('Step 1 of 3', { timeout: 90_000 });
+  await expect(page.getByTestId('ow-play')).toBeVisible(); // paused after the step
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('ow-readout')).toHaveAttribute('data-done', '1');
+  await page.screenshot({ path: 'test-results/screenshots/open-world-teaching.png', fullPage: true });
+  await page.getByTestId('ow-step').click();
+  await expect(page.getByTestId('ow-readout')).toContainText('Step 2 of 3', { timeout: 90_000 });
   expect(errors).toEqual([]);
   expect(outside).toEqual([]);
 });
