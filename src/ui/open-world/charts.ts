@@ -235,13 +235,20 @@ export function drawLines(svgEl: SVGSVGElement, tip: HTMLElement | null | undefi
 
 /** Vertical bars with values in % (confidence per task and per OOD set). */
 export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, bars: readonly Bar[], yLabel: string, xLabel: string, height = 240): void {
-  const svg = frame(svgEl, width, height);
   const x = scaleBand<string>()
     .domain(bars.map((b) => b.label))
     .range([M.left, width - M.right])
     .padding(0.25);
-  const y = scaleLinear().domain([0, 100]).range([height - M.bottom, M.top]);
-  svg.append('g').attr('transform', `translate(0,${height - M.bottom})`).call(axisBottom(x));
+  // on a narrow screen long group names ("digits:6-9", "fashion-mnist") would run into each other: every other
+  // name moves one line down, and the chart grows by that line so the axis title stays clear
+  const longest = Math.max(0, ...bars.map((b) => b.label.length));
+  const stagger = x.step() < longest * 6.5 + 6;
+  const bottom = M.bottom + (stagger ? 12 : 0);
+  height += stagger ? 12 : 0;
+  const svg = frame(svgEl, width, height);
+  const y = scaleLinear().domain([0, 100]).range([height - bottom, M.top]);
+  const xAxis = svg.append('g').attr('transform', `translate(0,${height - bottom})`).call(axisBottom(x));
+  if (stagger) xAxis.selectAll<SVGTextElement, string>('.tick text').attr('dy', (_d, i) => (i % 2 ? '1.95em' : '0.71em'));
   svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
   axisTitles(svg, width, height, xLabel, yLabel);
   svg
