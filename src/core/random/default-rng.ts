@@ -27,7 +27,7 @@ import {
   pcg64StateValues,
   type Pcg64State,
 } from './pcg64';
-import { TWO_32, checkSafeNonNegative, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
+import { TWO_32, checkSafeNonNegative, checkUint32Seed, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
 // SeedSequence constants (bit_generator.pyx).
 const DEFAULT_POOL_SIZE = 4;
@@ -100,21 +100,13 @@ function seedWords(seed: number): number[] {
   return words;
 }
 
-function checkSeed(seed: number): void {
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new RangeError(
-      `default_rng seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`,
-    );
-  }
-}
-
 /**
  * `PCG64(seed)`: SeedSequence → `generate_state(4, np.uint64)` → `pcg64_set_seed`.
  * uint64 word k is `w32[2k] | w32[2k+1] << 32`; initstate = w64[0] << 64 | w64[1],
  * initseq = w64[2] << 64 | w64[3].
  */
 export function pcg64FromSeed(seed: number): Pcg64State {
-  checkSeed(seed);
+  checkUint32Seed('default_rng', seed);
   const w = seedSequenceGenerateState(seedSequencePool(seedWords(seed)), 8);
   const u64 = (k: number): bigint => (BigInt(w[2 * k + 1]) << 32n) | BigInt(w[2 * k]);
   return pcg64Seed((u64(0) << 64n) | u64(1), (u64(2) << 64n) | u64(3));

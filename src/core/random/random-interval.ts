@@ -66,3 +66,13 @@ export function checkSafeNonNegative(name: string, x: number): void {
     throw new RangeError(`${name} must be a non-negative safe integer, got ${String(x)}`);
   }
 }
+
+/**
+ * A numpy seed given as one int: an integer in [0, 2^32 − 1], else a RangeError naming `owner`
+ * ('default_rng', 'RandomState'). numpy would reject non-integers with a TypeError/ValueError.
+ */
+export function checkUint32Seed(owner: string, seed: number): void {
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`${owner} seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`);
+  }
+}

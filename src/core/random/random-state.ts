@@ -18,7 +18,7 @@
  *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
  */
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
-import { checkSafeNonNegative, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
+import { checkSafeNonNegative, checkUint32Seed, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
 
 /** A seeded legacy numpy RandomState. Every method advances the shared MT19937 stream. */
@@ -38,21 +38,9 @@ export interface RandomState {
   randint(low: number, high?: number): number;
 }
 
-/**
- * Validate a legacy seed the way `_legacy_seeding` does for an int, but as a RangeError
- * (and also rejecting non-integers, which numpy would reject with a TypeError/ValueError).
- */
-function checkLegacySeed(seed: number): void {
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new RangeError(
-      `RandomState seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`,
-    );
-  }
-}
-
 /** Create a legacy RandomState seeded like `np.random.RandomState(seed)` / `np.random.seed(seed)`. */
 export function createRandomState(seed: number): RandomState {
-  checkLegacySeed(seed);
+  checkUint32Seed('RandomState', seed);
   const st = mt19937Seed(seed);
   const buf = new Uint32Array(2);
   const src: BitSource = { next32: () => mt19937Next32(st), next64: (out) => mt19937Next64(st, out) };
