@@ -18,15 +18,12 @@
  * skipped. A quote that is never closed is reported on the line where it opens.
  */
 import { readDelimited } from '../formats/csv';
+import { RUN_FIELD_ALIASES } from './column-aliases';
 import { parseOrderText } from './parse-order';
 import type { ParsedFile, RawRow } from './types';
 
 const COLUMNS = {
-  method: ['method', 'strategy', 'model', 'model_name', 'learner'],
-  order: ['tasks', 'order', 'class_order', 'ordering', 'classes'],
-  final: ['final_accuracy', 'final_acc', 'final', 'acc', 'accuracy', 'last_accuracy', 'top1'],
-  aia: ['aia', 'average_incremental_accuracy', 'avg_acc', 'avg_accuracy', 'average_accuracy'],
-  seed: ['seed'],
+  ...RUN_FIELD_ALIASES,
   matrix: ['matrix', 'matrix_json', 'accuracy_matrix'],
 } as const;
 

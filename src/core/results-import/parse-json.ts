@@ -10,15 +10,12 @@
  * list of task lists, or a string in the CSV forms (parse-order.ts).
  */
 import { placeJsonError } from '../formats/json-errors';
+import { RUN_FIELD_ALIASES } from './column-aliases';
 import { orderFromJson, parseOrderText } from './parse-order';
 import type { ImportFormat, ImportProblem, ParsedFile, RawOrder, RawRow } from './types';
 
 const KEYS = {
-  method: ['method', 'strategy', 'model', 'model_name', 'learner'],
-  order: ['tasks', 'order', 'class_order', 'ordering', 'classes'],
-  final: ['final_accuracy', 'final_acc', 'final', 'acc', 'accuracy', 'last_accuracy', 'top1'],
-  aia: ['aia', 'average_incremental_accuracy', 'avg_acc', 'avg_accuracy', 'average_accuracy'],
-  seed: ['seed'],
+  ...RUN_FIELD_ALIASES,
   matrix: ['matrix', 'accuracy_matrix', 'matrix_json'],
   curve: ['curve', 'acc_curve', 'accuracy_curve', 'top1_curve'],
 } as const;
