@@ -7,42 +7,24 @@
  *   normalised features of every class's exemplars, recomputed with the current network;
  * - prediction: nearest mean of exemplars (NME) over the classes seen so far.
  */
-import * as tf from '@tensorflow/tfjs-core';
 import type { IcarlOptions } from '../defaults';
-import { distillation, headPrefix } from '../losses';
 import { classMemoryExamples, classMemoryFromState, classMemoryToState, type ClassMemory } from '../memory';
-import type { Network } from '../models';
 import { concatExamples } from './concat';
 import { classMean, nearestMeanScores, updateHerdingMemory } from './exemplars';
-import { frozenCopy } from './lwf';
+import { oldModelDistillation } from './lwf';
 import type { Strategy } from './types';
 
 export function createIcarl(options: IcarlOptions): Strategy {
   let exemplars: ClassMemory = new Map();
   let means = new Float32Array(0); // units × featureSize, units 0..meansCount−1
   let meansCount = 0;
-  let old: Network | null = null;
-  let oldWidth = 0;
-  const release = (): void => {
-    old?.dispose();
-    old = null;
-  };
+  const kd = oldModelDistillation(options.temperature, options.distillWeight);
+  const release = (): void => kd.release();
   return {
     id: 'icarl',
-    async beforeTask(ctx) {
-      release();
-      oldWidth = ctx.seenBefore;
-      if (ctx.t > 0 && oldWidth > 0) old = await frozenCopy(ctx.network);
-    },
+    beforeTask: (ctx) => kd.beforeTask(ctx),
     trainingSet: (ctx) => concatExamples(ctx.trainExamples(ctx.t), classMemoryExamples(exemplars)),
-    lossTerms(_ctx, batch) {
-      const frozen = old;
-      if (!frozen) return null;
-      return tf.tidy(() => {
-        const target = headPrefix(frozen.logits(batch.x), oldWidth);
-        return tf.mul(distillation(headPrefix(batch.logits, oldWidth), target, options.temperature), options.distillWeight) as tf.Scalar;
-      });
-    },
+    lossTerms: (_ctx, batch) => kd.lossTerm(batch),
     async afterTask(ctx) {
       release();
       exemplars = await updateHerdingMemory(ctx, exemplars, options.memory);
