@@ -37,7 +37,7 @@ import { createNetwork, initWeights, type Network } from './models';
 import { planRun, type RunPlan } from './plan';
 import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
 import { createStrategy, type Strategy } from './strategies/index';
-import { initialWeightsSeed, networkSpec, taskContext, trainTask } from './trainer';
+import { initialWeightsSeed, networkSpec, planSummary, taskContext, trainTask } from './trainer';
 import type { ImageDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
 
 export interface SharedTrainOptions {
@@ -149,11 +149,7 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
     results[o] = {
       matrix: rows[o],
       untrained: untrained[o],
-      testCounts: plan.tasks.map((tp) => tp.test.length),
-      trainCounts: plan.tasks.map((tp) => tp.train.length),
-      calibrationCounts: plan.tasks.map((tp) => tp.calibration.length),
-      tasks: cfg.tasks.map((c) => c.slice()),
-      classOrder: plan.classOrder.slice(),
+      ...planSummary(plan, cfg),
       backend: tf.getBackend(),
       backends: backends.slice(),
       // wall time of the shared training so far, spread evenly over the runs finished

@@ -90,6 +90,17 @@ function safeDispose(f: () => void): void {
   }
 }
 
+/** The fields of a run's result that come from its plan and config (shared with trainShared). */
+export function planSummary(plan: RunPlan, cfg: ResolvedTrainConfig): Pick<TrainRunResult, 'testCounts' | 'trainCounts' | 'calibrationCounts' | 'tasks' | 'classOrder'> {
+  return {
+    testCounts: plan.tasks.map((tp) => tp.test.length),
+    trainCounts: plan.tasks.map((tp) => tp.train.length),
+    calibrationCounts: plan.tasks.map((tp) => tp.calibration.length),
+    tasks: cfg.tasks.map((c) => c.slice()),
+    classOrder: plan.classOrder.slice(),
+  };
+}
+
 /** The seed of the initial weights: the experiment seed only, so every ordering starts from the same model. */
 export function initialWeightsSeed(seed: number): number {
   return deriveSeed(seed, STREAM.init);
@@ -196,11 +207,7 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
     return {
       matrix,
       untrained,
-      testCounts: plan.tasks.map((tp) => tp.test.length),
-      trainCounts: plan.tasks.map((tp) => tp.train.length),
-      calibrationCounts: plan.tasks.map((tp) => tp.calibration.length),
-      tasks: cfg.tasks.map((c) => c.slice()),
-      classOrder: plan.classOrder.slice(),
+      ...planSummary(plan, cfg),
       backend: tf.getBackend(),
       backends,
       seconds: (resume?.seconds ?? 0) + (performance.now() - started) / 1000,
