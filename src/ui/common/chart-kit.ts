@@ -40,6 +40,16 @@ export function showTip(tip: HTMLElement | null | undefined, text: string | null
   tip.style.top = `${y}px`;
 }
 
+/** A chart of equal panels in `columns` columns: the svg's size, one panel's size and its plot margins. */
+export interface PanelGridLayout {
+  width: number;
+  height: number;
+  columns: number;
+  panelWidth: number;
+  panelHeight: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+}
+
 export interface ColorLegendSpec {
   /** the gradient bar's box in the SVG's coordinates */
   x: number;

@@ -11,7 +11,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { GroundTruthStats } from '../../core/ground-truth/derive';
-import { drawAxisTitles, showTip } from '../common/chart-kit';
+import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { fixed, markPath } from './format';
 
@@ -79,14 +79,7 @@ export function sampleCountModel(stats: GroundTruthStats): SampleCountModel {
   return { series, maxL, yMax: { jsd: yMax.jsd > 0 ? yMax.jsd * 1.08 : 1, w1: yMax.w1 > 0 ? yMax.w1 * 1.08 : 1 }, strategies, missing };
 }
 
-export interface SampleCountLayout {
-  width: number;
-  height: number;
-  columns: number;
-  panelWidth: number;
-  panelHeight: number;
-  margin: { top: number; right: number; bottom: number; left: number };
-}
+export type SampleCountLayout = PanelGridLayout;
 
 /** JSD and W1 side by side when each gets ≥ 280 px, else stacked. */
 export function layoutSampleCount(width: number): SampleCountLayout {

@@ -10,7 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { AccuracyVariable, GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
-import { drawAxisTitles, showTip } from '../common/chart-kit';
+import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
 export interface ScatterPoint {
@@ -112,14 +112,7 @@ export function scatterTitle(p: ScatterPanel): string {
   return `${p.strategy} · Pearson R = ${fixed(p.r, 3)} (p ${p.p !== null && p.p < 0.001 ? '< 0.001' : `= ${pValue(p.p)}`}, n = ${p.n})`;
 }
 
-export interface ScatterLayout {
-  width: number;
-  height: number;
-  columns: number;
-  panelWidth: number;
-  panelHeight: number;
-  margin: { top: number; right: number; bottom: number; left: number };
-}
+export type ScatterLayout = PanelGridLayout;
 
 /** Two panels a row when each gets at least 300 px, else one; each plot about 4:3. */
 export function layoutScatter(width: number, panelCount: number): ScatterLayout {
