@@ -24,8 +24,21 @@ import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 export type AccuracyChoice = ExperimentConfig['ui']['accuracy'];
 export type TrainBackend = ExperimentConfig['backend']['train'];
 
+/** The training settings the page's controls and its resolved state hold alike. */
+interface TrainingFields {
+  epochs: number;
+  lr: number;
+  batchSize: number;
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  backend: TrainBackend;
+  accuracy: AccuracyChoice;
+  /** ui.selectedOrdering: an ordering key over dataset class indices, or null. */
+  selectedOrdering: string | null;
+}
+
 /** The page's controls. */
-export interface GroundTruthInputs {
+export interface GroundTruthInputs extends TrainingFields {
   datasetId: BuiltinDatasetId;
   /** The config's dataset when this lab cannot train on it (its name, e.g. "cifar100"); null when it can. */
   foreignDataset: string | null;
@@ -40,15 +53,6 @@ export interface GroundTruthInputs {
   rsSeedsText: string;
   /** MLP hidden widths ("256, 128"); null when the config's model is not an MLP (a CNN from a config file). */
   hiddenText: string | null;
-  epochs: number;
-  lr: number;
-  batchSize: number;
-  trainPerClass: number | null;
-  testPerClass: number | null;
-  backend: TrainBackend;
-  accuracy: AccuracyChoice;
-  /** ui.selectedOrdering: an ordering key over dataset class indices, or null. */
-  selectedOrdering: string | null;
 }
 
 const FALLBACK_DATASET: BuiltinDatasetId = 'fashion-mnist';
@@ -102,7 +106,7 @@ export function inputsKey(config: ExperimentConfig): string {
 }
 
 /** The page's current inputs, resolved; null parts are invalid right now (the config keeps what it had). */
-export interface GroundTruthState {
+export interface GroundTruthState extends TrainingFields {
   /** null: the user has not picked a dataset this lab can train on (the config's dataset, classes and tasks stay). */
   datasetId: BuiltinDatasetId | null;
   classes: number[];
@@ -115,14 +119,6 @@ export interface GroundTruthState {
   rsSeeds: number[] | null;
   /** null: invalid right now, or the model is not an MLP (it stays as it is). */
   hidden: number[] | null;
-  epochs: number;
-  lr: number;
-  batchSize: number;
-  trainPerClass: number | null;
-  testPerClass: number | null;
-  backend: TrainBackend;
-  accuracy: AccuracyChoice;
-  selectedOrdering: string | null;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
