@@ -27,7 +27,7 @@ import {
   pcg64StateValues,
   type Pcg64State,
 } from './pcg64';
-import { TWO_32, checkSafeNonNegative, checkUint32Seed, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
+import { TWO_32, checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
 // SeedSequence constants (bit_generator.pyx).
 const DEFAULT_POOL_SIZE = 4;
@@ -174,15 +174,7 @@ export function createDefaultRng(seed: number): DefaultRng {
       return pcg64NextDouble(st);
     },
     integers(low: number, high?: number, endpoint = false): number {
-      let lo = low;
-      let hi = high;
-      if (hi === undefined) {
-        hi = lo;
-        lo = 0;
-      }
-      if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
-        throw new RangeError(`integers bounds must be safe integers, got low=${String(lo)}, high=${String(hi)}`);
-      }
+      const [lo, hi] = integerBounds('integers', low, high);
       const top = endpoint ? hi : hi - 1; // numpy draws on the closed interval [low, top]
       if (lo > top) throw new RangeError(`integers: ${endpoint ? 'low > high' : 'low >= high'} (low=${lo}, high=${hi})`);
       const rng = top - lo;

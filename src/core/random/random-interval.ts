@@ -76,3 +76,15 @@ export function checkUint32Seed(owner: string, seed: number): void {
     throw new RangeError(`${owner} seed must be an integer between 0 and 2^32 - 1 (4294967295), got ${String(seed)}`);
   }
 }
+
+/**
+ * numpy's integer bounds `(low, high)`, where one argument means `(0, low)`; both must be safe integers, else a
+ * RangeError naming `method` ('integers', 'randint').
+ */
+export function integerBounds(method: string, low: number, high: number | undefined): [number, number] {
+  const [lo, hi] = high === undefined ? [0, low] : [low, high];
+  if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+    throw new RangeError(`${method} bounds must be safe integers, got low=${String(lo)}, high=${String(hi)}`);
+  }
+  return [lo, hi];
+}

@@ -18,7 +18,7 @@
  *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
  */
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
-import { checkSafeNonNegative, checkUint32Seed, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
+import { checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
 
 /** A seeded legacy numpy RandomState. Every method advances the shared MT19937 stream. */
@@ -59,15 +59,7 @@ export function createRandomState(seed: number): RandomState {
       return mt19937NextDouble(st);
     },
     randint(low: number, high?: number): number {
-      let lo = low;
-      let hi = high;
-      if (hi === undefined) {
-        hi = lo;
-        lo = 0;
-      }
-      if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
-        throw new RangeError(`randint bounds must be safe integers, got low=${String(lo)}, high=${String(hi)}`);
-      }
+      const [lo, hi] = integerBounds('randint', low, high);
       if (lo >= hi) throw new RangeError(`randint: low >= high (low=${lo}, high=${hi})`);
       const rng = hi - 1 - lo; // numpy draws on the closed interval [low, high-1]
       if (!Number.isSafeInteger(rng)) throw new RangeError(`randint: range high - low is too large (${hi} - ${lo})`);
