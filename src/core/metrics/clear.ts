@@ -1,5 +1,5 @@
 /**
- * CLEAR's five summaries of R (docs/science.md §4; paper: clear-benchmark, supplement §3, Eqs. 1–5). All five are
+ * CLEAR's five summaries of R (docs/science.md §4; paper: [CLEAR] in docs/science.md, References, supplement §3, Eqs. 1–5). All five are
  * raw AVERAGES of entries of R — not differences against the diagonal as in GEM's BWT/FWT (transfer.ts) —
  * so they are named and labelled as averages. 0-based indices, K tasks:
  *

@@ -1,5 +1,5 @@
 /**
- * M2I/I2M metrics (docs/science.md §4, §8; paper: m2i-mnist-to-imagenet-and-back, §2.3 Eqs. 1–3). 0-based indices,
+ * M2I/I2M metrics (docs/science.md §4, §8; paper: [M2I] in docs/science.md, References, §2.3 Eqs. 1–3). 0-based indices,
  * K tasks (the paper's N):
  *
  * - ACC (Eq. 1)  `Σ_{i≥j} R[i][j] / (K(K+1)/2)` — the count of i ≥ j entries. The paper prints N(N−1)/2, a typo:

@@ -1,5 +1,5 @@
 /**
- * Sample-size bounds (docs/science.md §1, "Sample-size bounds"; paper: edge-lie-of-the-average).
+ * Sample-size bounds (docs/science.md §1, "Sample-size bounds"; paper: [EDGE] in docs/science.md, References).
  *
  * Theorem 1 — how many orderings L, drawn without replacement from Ω, make the sample mean ε-close to the
  * mean over Ω with probability ≥ 1 − δ:

@@ -1,5 +1,5 @@
 /**
- * Agreement between two similarity sources for the same classes (docs/science.md §6 last bullet; EDGE paper
+ * Agreement between two similarity sources for the same classes (docs/science.md §6 "Agreement between two sources"; EDGE paper
  * App. E.3.1 "MAE" and "CSG", App. E.3.2 Spearman's ρ):
  *
  * - **MAE** = mean |a_ij − b_ij| over the off-diagonal pairs i < j only. (Both diagonals are 1, so including them

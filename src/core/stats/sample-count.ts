@@ -1,5 +1,5 @@
 /**
- * The sample-count study (docs/science.md §2 last bullet; EDGE paper App. E.5, Fig. A6): how well the Gaussian estimate
+ * The sample-count study (docs/science.md §2 "Sample-count study"; EDGE paper App. E.5, Fig. A6): how well the Gaussian estimate
  * matches the truth (JSD, W1) as the number of evaluated orderings L grows, for
  *   - RS:               L random orderings;
  *   - EDGE-plus-random: EDGE's 3 orderings (hard, easy, median) plus L − 3 random ones (defined for L ≥ 3; `null`

@@ -1,6 +1,6 @@
 /**
  * CLEAR's two evaluation protocols as plans of which samples train and which test at each step (docs/science.md
- * §7; paper: clear-benchmark §4.1–4.2). Samples are positions in the stream's concatenated buckets.
+ * §7; paper: [CLEAR] in docs/science.md, References §4.1–4.2). Samples are positions in the stream's concatenated buckets.
  *
  * - iid: every bucket is split, per class and seeded, into 70% training and 30% test data (ratio configurable);
  *   R[i][j] = accuracy on bucket j's test part after training through bucket i.

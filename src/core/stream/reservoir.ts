@@ -1,6 +1,6 @@
 /**
  * Biased reservoir sampling at bucket level, exactly as CLEAR's supplement Alg. 1 (docs/science.md §7;
- * paper: clear-benchmark, supplement §4). Buckets S_1..S_N arrive whole; the buffer B holds at most k samples.
+ * paper: [CLEAR] in docs/science.md, References, supplement §4). Buckets S_1..S_N arrive whole; the buffer B holds at most k samples.
  *
  * Per bucket t (0-based here):
  * 1. i = Σ_{j≤t} |S_j| — every sample seen so far, the whole of bucket t included (not a per-sample count);

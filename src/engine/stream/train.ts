@@ -1,5 +1,5 @@
 /**
- * One Time-lab run through the engine (docs/science.md §7; paper: clear-benchmark §4, supplement §4): a protocol
+ * One Time-lab run through the engine (docs/science.md §7; paper: [CLEAR] in docs/science.md, References §4, supplement §4): a protocol
  * (iid or streaming), a training mode and a buffer over the K buckets of a stream, giving R[i][j] = accuracy on
  * bucket j's test samples after training through bucket i, every cell (upper triangle included), and CLEAR's
  * averages of it (src/core/stream/metrics.ts).

@@ -1,5 +1,5 @@
 /**
- * The sample-count study (docs/science.md §2 last bullet; EDGE paper App. E.5, Fig. A6): how close the Gaussian
+ * The sample-count study (docs/science.md §2 "Sample-count study"; EDGE paper App. E.5, Fig. A6): how close the Gaussian
  * estimate gets to the truth (JSD in bits, W1 in accuracy points) as the number of evaluated orderings L grows,
  * for RS (L random orderings; blue circles) and EDGE plus random (EDGE's three orderings and L − 3 random ones;
  * orange triangles), each averaged over seeded repeats. Two panels, JSD and W1; one line per strategy and protocol,
