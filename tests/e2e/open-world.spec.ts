@@ -81,7 +81,7 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   expect(outside).toEqual([]);
 });
 
-test('teaching mode: the PlayBar, and Step learns exactly one more task', async ({ page }) => {
+test('teaching mode: the PlayBar, Step learns exactly one more task, and a reload continues from the stored step', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const { outside, errors } = await offline(page);
@@ -97,8 +97,15 @@ test('teaching mode: the PlayBar, and Step learns exactly one more task', async 
   await page.waitForTimeout(1500);
   await expect(page.getByTestId('ow-readout')).toHaveAttribute('data-done', '1');
   await page.screenshot({ path: 'test-results/screenshots/open-world-teaching.png', fullPage: true });
+  // a reload after step 1: the stored step is shown, and the run continues from its checkpoint (no retraining)
+  await page.reload();
+  await page.getByRole('button', { name: 'Open world', exact: true }).click();
+  await expect(page.getByTestId('ow-store-line')).toContainText('1 of 3 steps are stored in this browser; Run ▶ continues after step 1', { timeout: 15_000 });
+  await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(4);
   await page.getByTestId('ow-step').click();
   await expect(page.getByTestId('ow-readout')).toContainText('Step 2 of 3', { timeout: 90_000 });
+  await expect(page.getByTestId('ow-store-line')).toContainText('Continued after step 1 from the stored checkpoint');
+  await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(8);
   expect(errors).toEqual([]);
   expect(outside).toEqual([]);
 });
