@@ -60,31 +60,22 @@ export function resolveStrategyOptions<S extends StrategyId>(id: S, given: Parti
   return out as StrategyOptionsMap[S];
 }
 
+/** Each strategy's factory, by id. */
+const FACTORIES: { [S in StrategyId]: (options: StrategyOptionsMap[S]) => Strategy } = {
+  finetune: () => createFinetune(),
+  joint: () => createJoint(),
+  ewc: createEwc,
+  lwf: createLwf,
+  si: createSi,
+  replay: createReplay,
+  icarl: createIcarl,
+  agem: createAgem,
+  gdumb: createGdumb,
+  ncm: () => createNcm(),
+};
+
 /** A fresh strategy instance (no state: a run starts it, or restores it with setState). */
 export function createStrategy<S extends StrategyId>(id: S, options: StrategyOptionsMap[S]): Strategy {
-  const o = options as StrategyOptionsMap[StrategyId];
-  switch (id) {
-    case 'finetune':
-      return createFinetune();
-    case 'joint':
-      return createJoint();
-    case 'ewc':
-      return createEwc(o as StrategyOptionsMap['ewc']);
-    case 'lwf':
-      return createLwf(o as StrategyOptionsMap['lwf']);
-    case 'si':
-      return createSi(o as StrategyOptionsMap['si']);
-    case 'replay':
-      return createReplay(o as StrategyOptionsMap['replay']);
-    case 'icarl':
-      return createIcarl(o as StrategyOptionsMap['icarl']);
-    case 'agem':
-      return createAgem(o as StrategyOptionsMap['agem']);
-    case 'gdumb':
-      return createGdumb(o as StrategyOptionsMap['gdumb']);
-    case 'ncm':
-      return createNcm();
-    default:
-      throw new StrategyConfigError(`Unknown strategy "${String(id)}".`);
-  }
+  if (!Object.hasOwn(FACTORIES, id)) throw new StrategyConfigError(`Unknown strategy "${String(id)}".`);
+  return (FACTORIES[id] as (options: StrategyOptionsMap[S]) => Strategy)(options);
 }
