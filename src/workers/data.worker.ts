@@ -110,7 +110,13 @@ export interface PrototypeResult {
 /** Prototypes of every class of a built-in dataset, by dataset id (the pixels are not kept, only the means). */
 const prototypeCache = new Map<string, Promise<{ name: string; shape: [number, number, number]; listIndex: number[]; protos: ClassPrototypes }>>();
 
-let current: { data: HeldDataset; summary: DataSummary; decoded?: DecodedDataset } | null = null;
+/** The dataset the worker holds (the last load's). */
+interface Held {
+  data: HeldDataset;
+  summary: DataSummary;
+  decoded?: DecodedDataset;
+}
+let current: Held | null = null;
 let active: { cancelled: boolean; controller: AbortController } | null = null;
 
 function begin() {
@@ -130,6 +136,29 @@ function checkNotCancelled(job: { cancelled: boolean }) {
     const e = new Error('Loading was cancelled.');
     e.name = 'LoadCancelled';
     throw e;
+  }
+}
+
+type Job = ReturnType<typeof begin>;
+
+/**
+ * One load under a fresh job (cancelling the one before): `work` builds the dataset, reporting through a throttled
+ * `report`; its samples go back to the UI and it becomes `current`. A cancelled job fails as LoadCancelled.
+ */
+async function runLoad(onProgress: ProgressFn | undefined, sampling: SamplingOptions, work: (job: Job, report: ProgressFn) => Promise<Held>): Promise<LoadResult> {
+  const job = begin();
+  const report = throttled(onProgress);
+  try {
+    const held = await work(job, report);
+    const samples = sampleSets(held.data, sampling);
+    current = held;
+    return transferResult({ summary: held.summary, samples });
+  } catch (e) {
+    if (job.cancelled) checkNotCancelled(job);
+    throw e;
+  } finally {
+    if (active === job) active = null;
+    release(onProgress);
   }
 }
 
@@ -295,9 +324,7 @@ async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
 const api = {
   /** Load a built-in dataset (public/data/<id>/), reporting the bytes of each file as they arrive. */
   async loadBuiltin(id: string, sampling: SamplingOptions, onProgress?: ProgressFn): Promise<LoadResult> {
-    const job = begin();
-    const report = throttled(onProgress);
-    try {
+    return runLoad(onProgress, sampling, async (job, report) => {
       const entry = getBuiltinDataset(id);
       const expected = new Map<string, number>();
       const loaded = new Map<string, number>();
@@ -339,26 +366,15 @@ const api = {
         train: { images: decoded.train.images, labels: decoded.train.labels, ...(decoded.train.styles ? { styles: decoded.train.styles } : {}) },
         test: { images: decoded.test.images, labels: decoded.test.labels, ...(decoded.test.styles ? { styles: decoded.test.styles } : {}) },
       };
-      const summary = summaryOfBuiltin(decoded);
-      const samples = sampleSets(data, sampling);
-      current = { data, summary, decoded };
-      return transferResult({ summary, samples });
-    } catch (e) {
-      if (job.cancelled) checkNotCancelled(job);
-      throw e;
-    } finally {
-      if (active === job) active = null;
-      release(onProgress);
-    }
+      return { data, summary: summaryOfBuiltin(decoded), decoded };
+    });
   },
 
   /** Parse the user's files (bytes transferred from the UI). */
   async loadFiles(files: NamedFile[], opts: UserLoadOptions, onProgress?: ProgressFn): Promise<LoadResult> {
-    const job = begin();
-    const report = throttled(onProgress);
     const label = files.map((f) => f.name).join(', ');
     const total = files.reduce((s, f) => s + f.bytes.length, 0);
-    try {
+    return runLoad(onProgress, opts, async (job, report) => {
       const parsed = await parseUserFiles(files, {
         classNames: opts.classNames,
         decodeImage,
@@ -369,16 +385,8 @@ const api = {
       });
       checkNotCancelled(job);
       const { data, summary } = fromUser(parsed, files, opts.classNames);
-      const samples = sampleSets(data, opts);
-      current = { data, summary };
-      return transferResult({ summary, samples });
-    } catch (e) {
-      if (job.cancelled) checkNotCancelled(job);
-      throw e;
-    } finally {
-      if (active === job) active = null;
-      release(onProgress);
-    }
+      return { data, summary };
+    });
   },
 
   /** Cancel the load in flight (a download stops at once; parsing stops at its next progress step). */
