@@ -328,28 +328,18 @@ function testOf(fn: () => TestResult): Maybe<TestResult> {
 
 function normalityTests(values: ArrayLike<number>): NormalityTests {
   const n = values.length;
+  /** The test's statistic, p-value and any warning, once there are at least `minN` values. */
+  const gated = (minN: number, run: (v: ArrayLike<number>) => { statistic: number; pvalue: number; warning?: string }): Maybe<TestResult> =>
+    n < minN
+      ? no(`needs at least ${minN} values; ${n} so far`)
+      : testOf(() => {
+          const r = run(values);
+          return { statistic: r.statistic, pvalue: r.pvalue, ...(r.warning ? { warning: r.warning } : {}) };
+        });
   return {
-    shapiro:
-      n < SHAPIRO_MIN_N
-        ? no(`needs at least ${SHAPIRO_MIN_N} values; ${n} so far`)
-        : testOf(() => {
-            const r = shapiroWilk(values);
-            return { statistic: r.statistic, pvalue: r.pvalue, ...(r.warning ? { warning: r.warning } : {}) };
-          }),
-    normaltest:
-      n < NORMALTEST_MIN_N
-        ? no(`needs at least ${NORMALTEST_MIN_N} values; ${n} so far`)
-        : testOf(() => {
-            const r = dagostinoPearson(values);
-            return { statistic: r.statistic, pvalue: r.pvalue, ...(r.warning ? { warning: r.warning } : {}) };
-          }),
-    ks:
-      n < SHAPIRO_MIN_N
-        ? no(`needs at least ${SHAPIRO_MIN_N} values; ${n} so far`)
-        : testOf(() => {
-            const r = ksNormal(values);
-            return { statistic: r.statistic, pvalue: r.pvalue };
-          }),
+    shapiro: gated(SHAPIRO_MIN_N, shapiroWilk),
+    normaltest: gated(NORMALTEST_MIN_N, dagostinoPearson),
+    ks: gated(SHAPIRO_MIN_N, ksNormal),
   };
 }
 
