@@ -11,6 +11,7 @@ import { loadBuiltinDataset } from '../data/registry';
 import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent, type RunCheckpoint } from '../engine/index';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { runOpenWorld, type OpenWorldResult, type OpenWorldStep } from '../engine/ood/run';
+import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -67,15 +68,8 @@ const api = {
       release(onActivity);
     }
   },
-  pause(): void {
-    control?.pause();
-  },
-  resume(): void {
-    control?.resume();
-  },
-  cancel(): void {
-    control?.cancel();
-  },
+  /** Pause / resume / cancel the run in flight (no effect without one). */
+  ...controlMethods(() => control),
 };
 
 export type OodWorkerApi = typeof api;
