@@ -9,8 +9,9 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import type { AccuracyVariable, GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
+import type { GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
 import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
+import type { HistogramHandlers } from './accuracy-histogram';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
 export interface ScatterPoint {
@@ -131,13 +132,8 @@ export function leadRole(roles: readonly OrderingRole[]): ProtocolRole | null {
   return null;
 }
 
-export interface ScatterHandlers {
-  variable: AccuracyVariable;
-  selectedKey: string | null;
-  selectedStrategy: string | null;
-  describe: (key: string) => string;
-  onSelect: (key: string, strategy: string) => void;
-}
+/** The same handlers as the histogram's: the variable, the selection, the tooltip text and the click. */
+export type ScatterHandlers = HistogramHandlers;
 
 export function drawScoreScatter(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: ScatterModel, h: ScatterHandlers): ScatterLayout {
   const L = layoutScatter(width, model.panels.length);
