@@ -88,9 +88,26 @@ async function fetchBytes(path: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Let go of a comlink callback proxy from the UI (its message port closes). */
-function release(cb: unknown): void {
-  (cb as Partial<Record<typeof Comlink.releaseProxy, () => void>> | undefined)?.[Comlink.releaseProxy]?.();
+/** Let go of comlink callback proxies from the UI (their message ports close), in the order given. */
+function release(...cbs: unknown[]): void {
+  for (const cb of cbs) (cb as Partial<Record<typeof Comlink.releaseProxy, () => void>> | undefined)?.[Comlink.releaseProxy]?.();
+}
+
+/** Take the worker's one run slot; busy (the run's callbacks let go) while another run holds it. */
+function claimRun(...cbs: unknown[]): RunControl {
+  if (control) {
+    release(...cbs);
+    throw busy();
+  }
+  const c = new RunControl();
+  control = c;
+  return c;
+}
+
+/** Give the run slot back (if `c` still holds it) and let go of the run's callbacks. */
+function endRun(c: RunControl, ...cbs: unknown[]): void {
+  if (control === c) control = null;
+  release(...cbs);
 }
 
 /** At most one progress message per 100 ms, and always the last step of an epoch. */
@@ -157,14 +174,7 @@ const api: TrainWorkerApi = {
    * run continues from its last finished task, reported through `onNotice`.
    */
   async run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult> {
-    if (control) {
-      release(onProgress);
-      release(onNotice);
-      release(onTask);
-      throw busy();
-    }
-    const c = new RunControl();
-    control = c;
+    const c = claimRun(onProgress, onNotice, onTask);
     const delivering: Promise<void>[] = [];
     try {
       if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
@@ -180,10 +190,7 @@ const api: TrainWorkerApi = {
       const buffers = (result.probs ?? []).flatMap((p) => [p.probs.buffer as ArrayBuffer, p.labels.buffer as ArrayBuffer]);
       return buffers.length > 0 ? Comlink.transfer(result, buffers) : result;
     } finally {
-      if (control === c) control = null;
-      release(onProgress);
-      release(onNotice);
-      release(onTask);
+      endRun(c, onProgress, onNotice, onTask);
     }
   },
 
@@ -195,14 +202,7 @@ const api: TrainWorkerApi = {
    * Resolves with the backend that finished and the population size used.
    */
   async runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn): Promise<{ backend: string; population: number }> {
-    if (control) {
-      release(onRunDone);
-      release(onProgress);
-      release(onNotice);
-      throw busy();
-    }
-    const c = new RunControl();
-    control = c;
+    const c = claimRun(onRunDone, onProgress, onNotice);
     const delivering: Promise<void>[] = [];
     let population = 1;
     let last = -Infinity;
@@ -225,10 +225,7 @@ const api: TrainWorkerApi = {
       await Promise.all(delivering);
       return { backend: tf.getBackend(), population };
     } finally {
-      if (control === c) control = null;
-      release(onRunDone);
-      release(onProgress);
-      release(onNotice);
+      endRun(c, onRunDone, onProgress, onNotice);
     }
   },
 
