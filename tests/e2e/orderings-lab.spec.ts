@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { defaultConfig } from '../../src/core/config/schema';
 import { getClassList } from '../../src/core/classes/builtin';
 import { theorem1SampleSize, theorem2SampleSize } from '../../src/core/protocols/bounds';
-import { formatSequences } from '../../src/core/protocols/export';
+import { formatSequence, formatSequences } from '../../src/core/protocols/export';
 import { computeOrderingsView, type OrderingsView } from '../../src/core/protocols/orderings-view';
 import { PROTOCOL_IDS } from '../../src/core/protocols/types';
 import { classMeanPrototypes } from '../../src/core/similarity/prototypes';
@@ -103,7 +103,7 @@ test('the similarity heat map: N×N cells, N leaf labels in the worker’s dendr
   await expect(map).toHaveAttribute('data-shown', 'EDGE easy');
   await page.mouse.move(5, 5);
   await expect(map).toHaveAttribute('data-shown', 'EDGE hard');
-  await page.locator('tr[data-label="RS seed 0"] th button').click();
+  await page.locator('tr[data-label="RS seed 0"] th button.show').click();
   await expect(map).toHaveAttribute('data-shown', 'RS seed 0');
   await expect(page.getByTestId('heatmap-ordering')).toHaveValue('RS seed 0');
   await page.getByTestId('heatmap-ordering').selectOption('EDGE hard');
@@ -225,6 +225,13 @@ test('Export orderings → PyCIL copies and downloads formatSequences(…, "pyci
   await page.getByTestId('orderings-export-button').click();
   await page.getByTestId('orderings-export-format-pycil').click();
   await expect(page.getByTestId('orderings-export-text')).toHaveValue(expected);
+  // one row's own copy: that ordering alone as {"class_order": [...]}, RS as numpy drew it (issue 16 item 15)
+  const rs0 = view.sequences.find((q) => q.label === 'RS seed 0')!;
+  await page.locator('tr[data-label="RS seed 0"]').getByTestId('row-copy').click();
+  await expect(page.locator('tr[data-label="RS seed 0"]').getByTestId('row-copy')).toHaveText('copied');
+  const one = await page.evaluate(() => navigator.clipboard.readText());
+  expect(one).toBe(formatSequence(rs0, 'pycil'));
+  expect(JSON.parse(one)).toEqual({ class_order: rs0.order });
   await page.getByTestId('orderings-export-copy').click();
   await expect(page.getByTestId('orderings-export-status')).toContainText('Copied the PyCIL / PILOT text (14 orderings)');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected);
