@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { describe, expect, it } from 'vitest';
+import { captureCli } from '../cli/capture';
 import { augmentFor } from '../../../src/cli/run';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { configTasks } from '../../../src/core/forgetting/from-config';
@@ -13,25 +13,17 @@ import { forgettingRunConfigs } from '../../../src/services/forgetting-runner';
 import { trainConfigFor } from '../../../src/ui/ground-truth/lab-state.svelte';
 import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
+const cli = captureCli();
 
 /** What `cil-lab <command> --config FILE` trains for a config: the resolved run config it reports. */
 async function cliRun(command: 'run' | 'cpcf', config: ExperimentConfig) {
   const dir = mkdtempSync(join(tmpdir(), 'cil-run-config-'));
   const file = join(dir, 'experiment.json');
   writeFileSync(file, JSON.stringify(config));
-  const code = await main([command, '--config', file, '--backend', 'cpu']);
+  const { code, json, err } = await cli(command, '--config', file, '--backend', 'cpu');
   expect(err).not.toMatch(/cil-lab:/);
   expect(code).toBe(0);
-  return JSON.parse(out).config;
+  return json.config;
 }
 
 function check(input: unknown): ExperimentConfig {
