@@ -14,7 +14,8 @@
  *
  * Types only from the engine (no tfjs): the UI may import this module without pulling the engine into its bundle.
  */
-import { trainingOptionsOf, type ExperimentConfig } from '../core/config/schema';
+import { augmentsByDefault, trainingOptionsOf } from '../core/config/derived';
+import type { ExperimentConfig } from '../core/config/schema';
 import type { StrategyId } from './defaults';
 import type { TrainRunConfig } from './types';
 
@@ -30,10 +31,8 @@ export type RunSettings = Omit<TrainRunConfig, 'tasks' | 'seed' | 'strategy' | '
   strategyOptions?: Partial<Record<string, Record<string, number | string>>>;
 };
 
-/** The one augmentation rule: seeded augmentation of the training batches by default for emoji only. */
-export function augmentsByDefault(datasetId: string): boolean {
-  return datasetId === 'emoji';
-}
+/** The one augmentation rule lives with the config (core/config/derived.ts). */
+export { augmentsByDefault };
 
 /** The run settings of an experiment config (model, optimiser, epochs, head, augmentation, recorded outputs). */
 export function runSettingsOf(config: ExperimentConfig): RunSettings {
@@ -48,8 +47,8 @@ export function runSettingsOf(config: ExperimentConfig): RunSettings {
     epochs: t.epochs,
     firstTaskEpochs: t.firstTaskEpochs,
     head: t.head,
-    augment: augmentsByDefault(config.dataset.id),
-    ...(config.lab === 'forgetting' ? { probs: { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } } : {}),
+    augment: t.augment,
+    ...(t.probs ? { probs: t.probs } : {}),
     strategyOptions: Object.fromEntries(config.strategies.map((s) => [s.id, { ...(s.options as Record<string, number | string>) }])),
   };
 }

@@ -29,10 +29,17 @@ export function protocolOptionsOf(config: ExperimentConfig): ProtocolOptions {
   };
 }
 
+/** The one augmentation rule: seeded augmentation of the training batches by default for emoji only (its test
+ * styles are never trained on). */
+export function augmentsByDefault(datasetId: string): boolean {
+  return datasetId === 'emoji';
+}
+
 /**
  * The training engine's per-run settings of a config (the fields of src/engine/types.ts TrainRunConfig other
  * than tasks, seed and strategy; plain data, so core does not import the engine). `probs` is set in the
- * Forgetting lab, which records softmax outputs on a held-out calibration split.
+ * Forgetting lab, which records softmax outputs on a held-out calibration split. src/engine/run-config.ts builds
+ * every run from these.
  */
 export function trainingOptionsOf(config: ExperimentConfig) {
   const t = config.training;
@@ -46,7 +53,7 @@ export function trainingOptionsOf(config: ExperimentConfig) {
     epochs: t.epochs,
     firstTaskEpochs: t.firstTaskEpochs,
     head: t.head,
-    augment: config.dataset.id === 'emoji', // seeded training-batch augmentation (engine augment.ts): emoji's test styles are never trained on (issue 3)
+    augment: augmentsByDefault(config.dataset.id),
     probs: config.lab === 'forgetting' ? { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } : undefined,
   };
 }
