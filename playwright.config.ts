@@ -15,6 +15,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },
+    // the built site registers a service worker (src/shell/sw-register.ts): blocked here, so a spec's routes see
+    // every request and no test reloads for cross-origin isolation; tests/e2e/hosted.spec.ts allows it
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
