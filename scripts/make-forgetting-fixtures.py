@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Reference values for src/core/stats/dcor-permutation.ts (docs/science.md §3 "Correlations"): the permutation
+test of distance correlation (one series, exact; one series and several seeds pooled, Monte Carlo) and mean ± sd.
+
+An independent numpy implementation written from docs/science.md §3, not a translation of the TypeScript:
+- dCor: the biased V-statistic from double-centred |x_i − x_j| matrices (numpy broadcasting),
+  dCor = sqrt(max(0, dCov²(x,y) / sqrt(dVar²(x)·dVar²(y)))), 0 when a series is constant — what the Python `dcor`
+  package's default `distance_correlation` computes. `dcor` is not installed here (and scipy has no dCor), so it is
+  written out; src/core/conformal's own fixtures pin values from dcor's test suite.
+- exact p (n ≤ 8): every permutation of y from itertools.permutations, p = #{dCor(x, y[π]) ≥ observed} / n!;
+- Monte Carlo p: numpy.random.default_rng(seed); resample r draws rng.permutation(n) for each series in order;
+  p = (1 + #{stat_r ≥ observed}) / (1 + R), with stat = mean dCor over the series;
+- "≥" with a relative tolerance of 1e-12 (ties up to rounding count);
+- mean ± sd: np.mean and np.std(ddof=1).
+
+The CPCF/a_prev series of the first case are from a real run: `node bin/cil-lab.mjs cpcf --dataset fashion-mnist
+--classes 0-9 --task-sizes 5,1,1,1,1,1 --strategy finetune --hidden 256,128 --epochs 3 --first-epochs 8 --lr 2e-5
+--batch-size 64 --head all --seed 0` (full data); the others are drawn below with a fixed seed.
+
+Run: python3 scripts/make-forgetting-fixtures.py   (writes tests/fixtures/forgetting-dcor.json)
+"""
+import itertools
+import json
+import math
+import os
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "forgetting-dcor.json")
+REL = 1e-12
+
+
+def centred(x):
+    x = np.asarray(x, dtype=np.float64)
+    d = np.abs(x[:, None] - x[None, :])
+    return d - d.mean(axis=0, keepdims=True) - d.mean(axis=1, keepdims=True) + d.mean()
+
+
+def dcor(x, y):
+    A, B = centred(x), centred(y)
+    vx, vy = (A * A).mean(), (B * B).mean()
+    den = math.sqrt(abs(vx * vy))
+    if den == 0:
+        return 0.0
+    return math.sqrt(max(0.0, (A * B).mean() / den))
+
+
+def at_least(v, obs):
+    return v >= obs - REL * max(1.0, abs(obs))
+
+
+def exact_test(x, y):
+    y = np.asarray(y, dtype=np.float64)
+    obs = dcor(x, y)
+    vals = [dcor(x, y[list(p)]) for p in itertools.permutations(range(len(y)))]
+    return {"dcor": obs, "p": sum(at_least(v, obs) for v in vals) / len(vals), "permutations": len(vals), "nullMean": float(np.mean(vals))}
+
+
+def mc_test(pairs, resamples, seed):
+    rng = np.random.default_rng(seed)
+    obs = float(np.mean([dcor(x, y) for x, y in pairs]))
+    count, total = 0, 0.0
+    for _ in range(resamples):
+        s = np.mean([dcor(x, np.asarray(y, dtype=np.float64)[rng.permutation(len(y))]) for x, y in pairs])
+        total += s
+        count += at_least(s, obs)
+    return {"dcor": obs, "p": (1 + count) / (1 + resamples), "permutations": resamples, "nullMean": total / resamples}
+
+
+def main():
+    g = np.random.default_rng(20251125)
+    cpcf = [6.5522, 7.364333333333334, 7.8991428571428575, 8.65325, 9.300777777777778]
+    aprev = [0.1498, 0.242, 0.06346666666666667, 0.04755, 0.036]
+    monotone_x = [1.0, 2.0, 3.0, 4.0, 5.0]
+    monotone_y = [0.9, 0.7, 0.6, 0.3, 0.1]
+    rx, ry = g.normal(size=5).tolist(), g.normal(size=5).tolist()
+    six_x, six_y = g.normal(size=6).tolist(), g.uniform(size=6).tolist()
+    exact = []
+    for name, x, y in [("cpcf-fashion-seed0", cpcf, aprev), ("monotone", monotone_x, monotone_y), ("random5", rx, ry), ("random6", six_x, six_y), ("constant-y", monotone_x, [0.5] * 5)]:
+        exact.append({"name": name, "x": x, "y": y, **exact_test(x, y)})
+    big_x = g.normal(size=12)
+    big_y = (big_x ** 2 + 0.5 * g.normal(size=12)).tolist()
+    mc_single = {"name": "quadratic12", "x": big_x.tolist(), "y": big_y, "resamples": 999, "seed": 3, **mc_test([(big_x.tolist(), big_y)], 999, 3)}
+    pairs = []
+    for _ in range(3):
+        x = g.normal(size=5)
+        pairs.append((x.tolist(), (-x + 0.3 * g.normal(size=5)).tolist()))
+    mc_pooled = {"name": "pooled3x5", "pairs": [{"x": x, "y": y} for x, y in pairs], "resamples": 999, "seed": 7, **mc_test(pairs, 999, 7)}
+    values = [0.8533524752953111, 0.61, 0.92, 0.47, 0.77]
+    msd = {"values": values, "mean": float(np.mean(values)), "sd": float(np.std(values, ddof=1))}
+    with open(OUT, "w") as f:
+        json.dump({"note": "made by scripts/make-forgetting-fixtures.py (numpy, independent of the TypeScript)", "exact": exact, "mcSingle": mc_single, "mcPooled": mc_pooled, "meanSd": msd}, f, indent=1)
+    print("wrote", OUT)
+    for e in exact:
+        print(e["name"], round(e["dcor"], 4), "p", round(e["p"], 4), "null mean", round(e["nullMean"], 4))
+    print("mc single p", mc_single["p"], "pooled p", mc_pooled["p"], mc_pooled["dcor"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+/**
+ * A permutation test for distance correlation, and mean ± sd over seeds (docs/science.md §3 "Correlations").
+ *
+ * dCor is the biased V-statistic of `dcor.distance_correlation` (src/core/conformal/dcor.ts). Under H0 (x and y
+ * independent) every pairing of the x values with the y values is equally likely, so the p-value is the share of
+ * pairings whose dCor is at least the observed one (the test of Székely, Rizzo & Bakirov 2007, §4; `dcor`'s
+ * `independence.distance_covariance_test` permutes y the same way, with a Monte Carlo sample):
+ *
+ * - **One series** (`dcorPermutationTest`): with n ≤ `exactMax` (default 8, 40 320 pairings) every permutation of y
+ *   is enumerated (Heap's algorithm) and `p = #{π : dCor(x, y∘π) ≥ dCor(x, y)} / n!` — exact, no randomness;
+ *   the identity is among them, so p ≥ 1/n!. With n = 5 (the CPCF paper's 6 tasks) the smallest possible p is
+ *   1/120 ≈ 0.0083. Larger n: `resamples` permutations drawn with numpy's `default_rng(seed).permutation(n)`
+ *   (src/core/random/default-rng.ts) and `p = (1 + #{r : dCor_r ≥ dCor}) / (1 + resamples)`, dcor's convention.
+ * - **Several seeds** (`pooledDcorPermutationTest`): the statistic is the mean dCor over the seeds' series; under
+ *   H0 each seed's y is permuted independently (the seeds are independent runs), so the null is drawn by one
+ *   permutation per seed per resample, in seed order, all from one `default_rng(seed)` stream;
+ *   `p = (1 + #{r : mean_r ≥ mean}) / (1 + resamples)`. One seed is `dcorPermutationTest`.
+ *
+ * "≥" counts values within 1e-12 (relative) of the observed one as equal: permuted pairings that give the same
+ * dCor up to rounding (e.g. a reversed series) must count.
+ *
+ * `nullMean` is the mean dCor under H0 (over the pairings enumerated or drawn): with few points dCor is far from
+ * 0 even for independent series (≈ 0.5 at n = 5), which is what a single 5-point dCor must be read against.
+ *
+ * Mean ± sd: the sample standard deviation (ddof = 1, numpy `std(ddof=1)`); sd = NaN for one value.
+ */
+import { distanceStatsSqr } from '../conformal/dcor';
+import { createDefaultRng } from '../random/default-rng';
+import { mean, sampleStd } from './moments';
+
+export interface MeanSd {
+  mean: number;
+  /** sample sd (ddof = 1); NaN with fewer than 2 values */
+  sd: number;
+  n: number;
+}
+
+/** Mean and sample sd (ddof = 1) of the finite values given; NaN mean for none. */
+export function meanSd(values: readonly number[]): MeanSd {
+  const v = values.filter((x) => Number.isFinite(x));
+  return { mean: v.length ? mean(v) : NaN, sd: v.length > 1 ? sampleStd(v) : NaN, n: v.length };
+}
+
+export interface DcorTest {
+  /** the observed dCor (mean over seeds for the pooled test) */
+  dcor: number;
+  p: number;
+  /** true: every permutation enumerated; false: Monte Carlo */
+  exact: boolean;
+  /** permutations evaluated (n! when exact, else the resamples) */
+  permutations: number;
+  /** mean dCor over the permutations: its expectation under independence */
+  nullMean: number;
+  /** points per series */
+  n: number;
+}
+
+export interface PermutationOptions {
+  /** Monte Carlo resamples (default 9 999) */
+  resamples?: number;
+  /** seed of numpy's default_rng for the Monte Carlo draws (default 0) */
+  seed?: number;
+  /** enumerate every permutation up to this n (default 8; one series only) */
+  exactMax?: number;
+}
+
+const REL = 1e-12;
+const atLeast = (v: number, obs: number) => v >= obs - REL * Math.max(1, Math.abs(obs));
+
+/** Double-centred distance matrix of a 1-D series, n×n row-major (the same as conformal/dcor.ts's). */
+function centred(x: readonly number[]): Float64Array {
+  const n = x.length;
+  const d = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(x[i])) throw new RangeError(`the series holds a non-finite value at ${i}: ${x[i]}.`);
+    for (let j = 0; j < n; j++) d[i * n + j] = Math.abs(x[i] - x[j]);
+  }
+  const row = new Float64Array(n);
+  let grand = 0;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += d[i * n + j];
+    row[i] = s / n;
+    grand += s;
+  }
+  grand /= n * n;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] -= row[i] + row[j] - grand;
+  return d;
+}
+
+/** One series' pieces: dCor(x, y∘π) from the centred matrices, with y's rows and columns permuted by π. */
+function pairing(x: readonly number[], y: readonly number[]) {
+  const n = x.length;
+  if (y.length !== n) throw new RangeError(`the two series differ in length: ${n} and ${y.length}.`);
+  if (n < 2) throw new RangeError(`a permutation test needs at least 2 points; got ${n}.`);
+  const A = centred(x);
+  const B = centred(y);
+  let vx = 0;
+  let vy = 0;
+  for (let k = 0; k < n * n; k++) {
+    vx += A[k] * A[k];
+    vy += B[k] * B[k];
+  }
+  const denom = Math.sqrt(Math.abs((vx / (n * n)) * (vy / (n * n))));
+  const dcorOf = (perm: ArrayLike<number>): number => {
+    if (denom === 0) return 0;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const pi = perm[i] * n;
+      const ai = i * n;
+      for (let j = 0; j < n; j++) s += A[ai + j] * B[pi + perm[j]];
+    }
+    return Math.sqrt(Math.max(0, s / (n * n) / denom));
+  };
+  return { n, dcorOf };
+}
+
+/** Every permutation of 0..n−1 (Heap's algorithm), given to `visit` (the array is reused: copy to keep). */
+function forEachPermutation(n: number, visit: (p: Int32Array) => void): void {
+  const p = Int32Array.from({ length: n }, (_, i) => i);
+  const c = new Int32Array(n);
+  visit(p);
+  let i = 0;
+  while (i < n) {
+    if (c[i] < i) {
+      const k = i % 2 === 0 ? 0 : c[i];
+      const t = p[k];
+      p[k] = p[i];
+      p[i] = t;
+      visit(p);
+      c[i]++;
+      i = 0;
+    } else {
+      c[i] = 0;
+      i++;
+    }
+  }
+}
+
+/** The permutation test of dCor(x, y) for one pair of series. */
+export function dcorPermutationTest(x: readonly number[], y: readonly number[], o: PermutationOptions = {}): DcorTest {
+  const { n, dcorOf } = pairing(x, y);
+  const identity = Int32Array.from({ length: n }, (_, i) => i);
+  const observed = dcorOf(identity);
+  // the observed value as conformal/dcor.ts computes it (the table's number), so p is about that very number
+  const reported = Math.sqrt(Math.max(0, distanceStatsSqr(x, y).correlationXy));
+  const exactMax = o.exactMax ?? 8;
+  if (n <= exactMax) {
+    let count = 0;
+    let total = 0;
+    let sum = 0;
+    forEachPermutation(n, (p) => {
+      const v = dcorOf(p);
+      total++;
+      sum += v;
+      if (atLeast(v, observed)) count++;
+    });
+    return { dcor: reported, p: count / total, exact: true, permutations: total, nullMean: sum / total, n };
+  }
+  const resamples = checkResamples(o.resamples);
+  const rng = createDefaultRng(o.seed ?? 0);
+  let count = 0;
+  let sum = 0;
+  for (let r = 0; r < resamples; r++) {
+    const v = dcorOf(rng.permutation(n));
+    sum += v;
+    if (atLeast(v, observed)) count++;
+  }
+  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+}
+
+function checkResamples(r: number | undefined): number {
+  const v = r ?? 9999;
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`resamples must be a whole number ≥ 1; got ${v}.`);
+  return v;
+}
+
+/**
+ * The permutation test of the mean dCor over several independent series (one per seed): Monte Carlo with one
+ * permutation per series per resample. One series gives `dcorPermutationTest` (exact when small).
+ */
+export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]; y: readonly number[] }[], o: PermutationOptions = {}): DcorTest {
+  if (pairs.length === 0) throw new RangeError('the pooled test needs at least one series.');
+  if (pairs.length === 1) return dcorPermutationTest(pairs[0].x, pairs[0].y, o);
+  const parts = pairs.map((q) => pairing(q.x, q.y));
+  const n = parts[0].n;
+  const observed = mean(parts.map((q) => q.dcorOf(Int32Array.from({ length: q.n }, (_, i) => i))));
+  const reported = mean(pairs.map((q) => Math.sqrt(Math.max(0, distanceStatsSqr(q.x, q.y).correlationXy))));
+  const resamples = checkResamples(o.resamples);
+  const rng = createDefaultRng(o.seed ?? 0);
+  let count = 0;
+  let sum = 0;
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (const q of parts) s += q.dcorOf(rng.permutation(q.n));
+    const v = s / parts.length;
+    sum += v;
+    if (atLeast(v, observed)) count++;
+  }
+  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+}
