@@ -1,0 +1,86 @@
+// The built-in lessons (src/core/lessons.ts): every lesson's link decodes with the app's codec and validates with the
+// project's validator, opens its own lab in teaching mode, and the `?lesson=` parameter round-trips.
+import { describe, expect, it } from 'vitest';
+import { decodeConfigFromHash } from '../../../src/core/config/url-codec';
+import { validateConfig } from '../../../src/core/config/validate';
+import { LESSONS, LESSON_TEXT_MAX, lessonById, lessonConfig, lessonFromParam, lessonLink, lessonParam, withLessonParam } from '../../../src/core/lessons';
+import { openLink } from '../../../src/services/share-link.svelte';
+
+describe('built-in lessons', () => {
+  it('has the four lessons the issue asks for, and one more', () => {
+    const titles = LESSONS.map((l) => l.title);
+    for (const t of ['Is one seed enough?', 'Similar classes in one task', 'Does replay change which order is hard?', 'What does CPCF see that accuracy does not?']) expect(titles).toContain(t);
+    expect(LESSONS.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(LESSONS.map((l) => l.id)).size).toBe(LESSONS.length);
+  });
+
+  for (const lesson of LESSONS) {
+    it(`${lesson.id}: its link decodes, validates, opens the ${lesson.lab} lab in teaching mode, and keeps the lesson's settings`, () => {
+      const { search, hash } = lessonLink(lesson);
+      expect(search).toBe(`?lesson=${lesson.id}`);
+      const decoded = decodeConfigFromHash(hash);
+      expect(decoded.ok, decoded.ok ? '' : decoded.error).toBe(true);
+      if (!decoded.ok) return;
+      const v = validateConfig(decoded.config);
+      expect(v.errors).toEqual([]);
+      expect(decoded.config.lab).toBe(lesson.lab);
+      expect(decoded.config.ui.teaching).toBe(true);
+      // what the page does with the URL: the same config, no problem
+      const opened = openLink(hash, search);
+      expect(opened.error).toBeNull();
+      expect(opened.config).toEqual(lessonConfig(lesson));
+      // the lesson's own settings survived the defaults (not silently replaced by them)
+      const c = decoded.config as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(lesson.config)) {
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
+          for (const [k, x] of Object.entries(value)) expect((c[key] as Record<string, unknown>)[k], `${key}.${k}`).toEqual(x);
+        } else expect(c[key], key).toEqual(value);
+      }
+      // texts: two or three sentences, and a question
+      expect(lesson.text.split(/[.!?](\s|$)/).filter((s) => s.trim().length > 3).length).toBeGreaterThanOrEqual(2);
+      expect(lesson.question).toMatch(/\?$/);
+    });
+  }
+
+  it('keeps the small configs small (each runs in a minute or two on a CPU)', () => {
+    for (const lesson of LESSONS) {
+      const c = lessonConfig(lesson);
+      if (lesson.lab === 'ground-truth') {
+        expect(c.dataset.id).toBe('digits');
+        expect(c.classes.length).toBeLessThanOrEqual(6);
+        expect(c.data.trainPerClass).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+});
+
+describe('the ?lesson= parameter', () => {
+  it('names a built-in lesson by id', () => {
+    const l = lessonById('one-seed')!;
+    expect(lessonParam(l)).toBe('one-seed');
+    expect(lessonFromParam('one-seed')).toEqual({ id: 'one-seed', title: l.title, text: l.text, question: l.question });
+  });
+  it("carries a teacher's lesson's texts (unicode included) and reads them back", () => {
+    const mine = { title: 'Ω and me — ÿ', text: 'Two sentences. “Quoted”.', question: 'Why 42?' };
+    const p = lessonParam(mine);
+    expect(p.startsWith('u.')).toBe(true);
+    expect(p).toMatch(/^u\.[A-Za-z0-9_-]+$/); // safe in a URL as it is
+    expect(lessonFromParam(p)).toEqual({ id: null, ...mine });
+    // through URLSearchParams, as the page reads it
+    const search = withLessonParam('?teach', p);
+    expect(new URLSearchParams(search).get('lesson')).toBe(p);
+    expect(new URLSearchParams(search).has('teach')).toBe(true);
+  });
+  it('refuses unknown, damaged and title-less values, and clips long texts', () => {
+    expect(lessonFromParam(null)).toBeNull();
+    expect(lessonFromParam('no-such-lesson')).toBeNull();
+    expect(lessonFromParam('u.@@@')).toBeNull();
+    expect(lessonFromParam(lessonParam({ title: '  ', text: 'x', question: 'y' }))).toBeNull();
+    const long = lessonFromParam(lessonParam({ title: 't', text: 'a'.repeat(5000), question: 'q' }));
+    expect(long?.text.length).toBe(LESSON_TEXT_MAX);
+  });
+  it('withLessonParam removes the parameter and keeps the others', () => {
+    expect(withLessonParam('?lesson=one-seed&teach', null)).toBe('?teach=');
+    expect(withLessonParam('?lesson=one-seed', null)).toBe('');
+  });
+});
