@@ -34,5 +34,6 @@ export { default as RunControls } from './RunControls.svelte';
 export { default as PlayBar } from './PlayBar.svelte';
 export { default as Legend } from './Legend.svelte';
 export { default as ChartFigure } from './ChartFigure.svelte';
+export { default as PaperCite } from './PaperCite.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
