@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { serviceWorker } from './scripts/sw-plugin.ts';
 
 /**
  * The Content-Security-Policy of public/_headers (the one place it is written), for the build's <meta> tag. Without
@@ -55,7 +56,7 @@ function ortPublicImports(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte(), cspMeta(), ortPublicImports()],
+  plugins: [svelte(), cspMeta(), ortPublicImports(), serviceWorker()],
   // onnxruntime-web's default build bundles its 27 MB .wasm as an asset; the app serves it from public/ort/ instead
   // (scripts/prepare-ort.mjs; the embed worker sets wasmPaths), so resolve the build that loads it from there.
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
