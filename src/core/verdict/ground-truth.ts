@@ -1,0 +1,177 @@
+/**
+ * The Ground-truth lab's verdict (docs/verdicts.md §Ground truth): after (or during) a run, per strategy,
+ *   1. which estimate — the RS orderings or EDGE's three — is closer to the truth's distribution (JSD, W1);
+ *   2. where EDGE hard and EDGE easy land in the truth (is the "hard" ordering below the truth's mean?);
+ *   3. how well similarity S predicts accuracy (Pearson R, p, n);
+ *   4. whether the truth looks normal after Box-Cox (the premise of the Gaussian estimates);
+ * in plain sentences with the numbers, from the statistics the lab already derives (core/ground-truth/derive.ts).
+ *
+ * While the truth is incomplete the verdict is **provisional**: it says n of N, and gives 95% intervals (Pearson R by
+ * Fisher z, the truth's mean by t with the finite-population correction, ./intervals.ts) — but only when the finished
+ * orderings are a uniform random sample of the planned ones (`partial.uniform`); otherwise it says that they are not,
+ * and that the final numbers can differ by more than any interval would suggest.
+ * Pure; tested in tests/unit/core/verdict/ground-truth.test.ts.
+ */
+import type { GroundTruthStats, StrategyStats } from '../ground-truth/derive';
+import { meanInterval, pearsonInterval } from './intervals';
+import type { Verdict, VerdictSentence } from './types';
+import { ALPHA, CONFIDENCE, compareErrors, correlationWord, countText, num, pText, pctText, plural, significance } from './wording';
+
+/** How complete the truth is, from the lab's scheduler (ui/ground-truth/lab-state.svelte.ts `partialSample`). */
+export interface PartialSample {
+  /** Truth orderings finished. */
+  n: number;
+  /** Truth orderings planned. */
+  total: number;
+  /** The finished ones are a seeded uniform random sample of the planned ones (so intervals mean something). */
+  uniform: boolean;
+}
+
+export interface GroundTruthVerdictInput {
+  stats: GroundTruthStats;
+  /** From the scheduler; when absent, n and N come from the statistics and the sample is not assumed uniform. */
+  partial?: PartialSample | null;
+}
+
+const pts = (v: number) => num(100 * v, 1);
+const levelText = `${Math.round(CONFIDENCE * 100)}%`;
+
+function estimateSentence(s: StrategyStats, prefix: string): VerdictSentence | null {
+  const rq = s.rs.quality.value;
+  const eq = s.edge.quality.value;
+  if (!rq || !eq) return null;
+  const rsName = `${plural(s.rs.need, 'RS ordering')}`;
+  const numbers =
+    rq.jsd !== null && eq.jsd !== null
+      ? `JSD ${num(eq.jsd)} vs ${num(rq.jsd)} bits, W1 ${num(eq.w1, 2)} vs ${num(rq.w1, 2)} points`
+      : `W1 ${num(eq.w1, 2)} vs ${num(rq.w1, 2)} points`;
+  const byJsd = rq.jsd !== null && eq.jsd !== null ? compareErrors(eq.jsd, rq.jsd) : null;
+  const byW1 = compareErrors(eq.w1, rq.w1);
+  const verdicts = byJsd === null ? [byW1] : [byJsd, byW1];
+  let text: string;
+  if (verdicts.every((v) => v === 'same')) text = `EDGE’s three orderings estimate the truth’s distribution about as well as the ${rsName} (${numbers}).`;
+  else if (verdicts.every((v) => v !== 'worse')) text = `EDGE’s three orderings estimate the truth’s distribution better than the ${rsName} (${numbers}).`;
+  else if (verdicts.every((v) => v !== 'better')) text = `EDGE’s three orderings estimate the truth’s distribution worse than the ${rsName} (${numbers}).`;
+  else text = `EDGE’s three orderings and the ${rsName} are each closer to the truth by one measure (${numbers}).`;
+  return { id: `estimates:${s.strategy}`, kind: 'finding', text: prefix + text };
+}
+
+/** Share of the truth's values strictly below v. */
+function shareBelow(values: readonly number[], v: number): number {
+  let below = 0;
+  for (const x of values) if (x < v) below++;
+  return values.length ? below / values.length : NaN;
+}
+
+function edgeClaimSentence(s: StrategyStats, prefix: string): VerdictSentence | null {
+  const m = s.truth.moments;
+  const hard = s.edge.draws.find((d) => d.role === 'edge-hard')?.value ?? null;
+  const easy = s.edge.draws.find((d) => d.role === 'edge-easy')?.value ?? null;
+  if (!m || s.truth.values.length < 2 || hard === null || easy === null) return null;
+  const mean = m.mean;
+  const hb = shareBelow(s.truth.values, hard);
+  const eb = shareBelow(s.truth.values, easy);
+  const hardOk = hard < mean;
+  const easyOk = easy > mean;
+  const where = (v: number, b: number) => `${pctText(v)} (${pctText(b, 0)} of the truth’s orderings score lower)`;
+  let text: string;
+  if (hardOk && easyOk) {
+    text = `EDGE hard scores ${where(hard, hb)} and EDGE easy ${where(easy, eb)}: below and above the truth’s mean of ${pctText(mean)}, as they claim.`;
+  } else {
+    const bits: string[] = [];
+    if (!hardOk) bits.push(`EDGE hard scores ${where(hard, hb)}, not below the truth’s mean of ${pctText(mean)}: by accuracy it is not a hard ordering here`);
+    if (!easyOk) bits.push(`EDGE easy scores ${where(easy, eb)}, not above the truth’s mean${hardOk ? ` of ${pctText(mean)}` : ''}: by accuracy it is not an easy ordering here`);
+    text = `${bits.join('; and ')}.`;
+  }
+  return { id: `edge-claim:${s.strategy}`, kind: 'finding', text: prefix + text };
+}
+
+function correlationSentence(s: StrategyStats, prefix: string, partial: PartialSample | null): VerdictSentence | null {
+  const r = s.pearson.value;
+  if (!r) return null;
+  const stat = `R = ${num(r.statistic, 2)}, ${pText(r.pvalue)}, n = ${countText(r.n)}`;
+  let interval = '';
+  if (partial?.uniform) {
+    const ci = pearsonInterval(r.statistic, r.n, CONFIDENCE);
+    if (ci) interval = `; ${levelText} interval ${num(ci.lo, 2)} to ${num(ci.hi, 2)}`;
+  }
+  const word = correlationWord(r.statistic);
+  const sig = significance(r.pvalue);
+  let text: string;
+  if (r.statistic >= 0 || word === 'hardly at all') {
+    text = `Similarity S predicts accuracy ${word} (${stat}${interval}): ${sig}.`;
+  } else {
+    text = `Similarity S and accuracy are ${word} negatively correlated (${stat}${interval}; ${sig}): here orderings with more alike neighbouring tasks scored lower, against the premise that they are easier.`;
+  }
+  return { id: `correlation:${s.strategy}`, kind: 'finding', text: prefix + text };
+}
+
+function normalitySentence(s: StrategyStats, prefix: string): VerdictSentence | null {
+  const nr = s.normality.value;
+  const sw = nr?.after.shapiro.value;
+  if (!nr || !sw) return null;
+  const tests = [nr.after.shapiro.value, nr.after.normaltest.value, nr.after.ks.value].filter((t): t is NonNullable<typeof t> => !!t);
+  const rejecting = tests.filter((t) => t.pvalue < ALPHA).length;
+  const agree = tests.length > 1 ? ` (${rejecting} of the ${tests.length} tests reject at ${Math.round(ALPHA * 100)}%)` : '';
+  const head = `After Box-Cox (λ = ${num(nr.lambda, 2)}), Shapiro–Wilk ${sw.pvalue < ALPHA ? 'rejects' : 'does not reject'} normality (W = ${num(sw.statistic, 3)}, ${pText(sw.pvalue)}, n = ${countText(nr.n)})${agree}`;
+  const meaning =
+    sw.pvalue < ALPHA
+      ? ': a Gaussian misdescribes the shape of the spread, so read the Gaussian estimates’ JSD and W1 with care.'
+      : ': a Gaussian is a fair model of the spread — the premise of the RS and EDGE estimates.';
+  return { id: `normality:${s.strategy}`, kind: 'note', text: prefix + head + meaning };
+}
+
+function truthSentence(s: StrategyStats, prefix: string, partial: PartialSample | null, variableWord: string): VerdictSentence | null {
+  const m = s.truth.moments;
+  if (!m || s.truth.values.length === 0) return null;
+  if (!partial) {
+    return {
+      id: `truth:${s.strategy}`,
+      kind: 'note',
+      text: `${prefix}The truth: ${plural(m.n, 'ordering')}, ${variableWord} ${pctText(m.mean)} ± ${pts(m.std)} (mean ± sd), from ${pctText(m.min)} to ${pctText(m.max)}.`,
+    };
+  }
+  const of = `${countText(s.truth.evaluated)} of ${countText(s.truth.planned)} orderings`;
+  if (!partial.uniform) {
+    return {
+      id: `truth:${s.strategy}`,
+      kind: 'note',
+      text: `${prefix}So far (${of}): mean ${pctText(m.mean)} ± ${pts(m.std)} (sd); these orderings are not a random sample of the planned ones, so the final mean can lie outside any interval drawn from them.`,
+    };
+  }
+  const ci = meanInterval(s.truth.values, CONFIDENCE, s.truth.planned);
+  return {
+    id: `truth:${s.strategy}`,
+    kind: 'note',
+    text:
+      `${prefix}So far (${of}, a uniform random sample of them): mean ${pctText(m.mean)} ± ${pts(m.std)} (sd)` +
+      (ci ? `; the mean of all ${countText(s.truth.planned)} is within ${pctText(ci.lo)} – ${pctText(ci.hi)} (${levelText} interval).` : '.'),
+  };
+}
+
+export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
+  const { stats } = input;
+  const variableWord = stats.variable === 'aia' ? 'average incremental accuracy' : 'final accuracy';
+  const strategies = stats.strategies.filter((s) => s.truth.evaluated > 0);
+  const first = strategies[0];
+  if (!first) return { sentences: [], provisional: false, provisionalNote: '' };
+  const incomplete = strategies.some((s) => !s.truth.complete);
+  const partial: PartialSample | null = incomplete
+    ? (input.partial ?? { n: first.truth.evaluated, total: first.truth.planned, uniform: false })
+    : null;
+  const out: VerdictSentence[] = [];
+  const several = strategies.length > 1;
+  for (const s of strategies) {
+    const prefix = several ? `${s.strategy}: ` : '';
+    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), correlationSentence(s, prefix, partial), truthSentence(s, prefix, partial, variableWord), normalitySentence(s, prefix)]) {
+      if (sentence) out.push(sentence);
+    }
+  }
+  const provisionalNote = partial
+    ? `Provisional: ${countText(partial.n)} of ${countText(partial.total)} truth orderings trained` +
+      (partial.uniform
+        ? ' — a seeded uniform random sample of them, so the intervals say how far the final numbers may lie.'
+        : ' — not a random sample of them (they finish in training order), so the final numbers can differ by more than these suggest.')
+    : '';
+  return { sentences: out, provisional: !!partial, provisionalNote };
+}

@@ -1,0 +1,86 @@
+/**
+ * The wording rules of every verdict, in one place (documented for readers in docs/verdicts.md; keep both in step).
+ * Pure formatting helpers too: core may not import the UI's format module, so the few formats verdicts need are here
+ * (same conventions as src/ui/common/format.ts: one decimal for percentages, a true minus sign, p < 0.001).
+ */
+
+/** Significance level of every "significant at 5%" / "rejects normality" sentence. */
+export const ALPHA = 0.05;
+/** Confidence level of the intervals shown while a run is partial. */
+export const CONFIDENCE = 0.95;
+
+/** |R| below each bound gets the word beside it (Cohen's conventional 0.1 / 0.3 / 0.5). */
+export const CORRELATION_WORDS: readonly { below: number; word: string }[] = [
+  { below: 0.1, word: 'hardly at all' },
+  { below: 0.3, word: 'weakly' },
+  { below: 0.5, word: 'moderately' },
+  { below: Infinity, word: 'strongly' },
+];
+
+/** Two estimate errors (JSD, W1) within this relative difference of each other are "about as good". */
+export const SAME_QUALITY_RELATIVE = 0.1;
+
+/** Two similarity scores S are "the same" when they differ by at most this × max(1, |S|) (float noise, not science). */
+export const SAME_SCORE_RELATIVE = 1e-9;
+
+/** Largest K for which the verdict tries every order of an EDGE ordering's own tasks (K! orders). */
+export const REORDER_MAX_TASKS = 7;
+/** Largest |Ω| for which the verdict counts the distinct values of S (every ordering scored). */
+export const DISTINCT_S_MAX_OMEGA = 20_000;
+
+export function correlationWord(r: number): string {
+  const a = Math.abs(r);
+  return CORRELATION_WORDS.find((w) => a < w.below)!.word;
+}
+
+export function sameScore(a: number, b: number): boolean {
+  return Math.abs(a - b) <= SAME_SCORE_RELATIVE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Lower is better for both numbers; 'same' when they are within SAME_QUALITY_RELATIVE of the larger. */
+export function compareErrors(mine: number, other: number): 'better' | 'worse' | 'same' {
+  if (Math.abs(mine - other) <= SAME_QUALITY_RELATIVE * Math.max(Math.abs(mine), Math.abs(other))) return 'same';
+  return mine < other ? 'better' : 'worse';
+}
+
+/** A number with `digits` decimals and a true minus sign. */
+export function num(v: number, digits = 3): string {
+  return v.toFixed(digits).replace(/^-/, '−');
+}
+
+/** S as the Orderings table prints it (4 decimals). */
+export function sText(v: number): string {
+  return num(v, 4);
+}
+
+/** A fraction as a percentage, one decimal, with the sign: "32.0%". */
+export function pctText(v: number, digits = 1): string {
+  return `${num(100 * v, digits)}%`;
+}
+
+/** "p = 0.060" / "p < 0.001". */
+export function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
+}
+
+/** "significant at 5%" / "not significant at 5%". */
+export function significance(p: number): string {
+  return p < ALPHA ? `significant at ${Math.round(ALPHA * 100)}%` : `not significant at ${Math.round(ALPHA * 100)}%`;
+}
+
+/** A count with thin-space thousands. */
+export function countText(n: number): string {
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${countText(n)} ${n === 1 ? one : many}`;
+}
+
+/** "a, b and c". */
+export function listText(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

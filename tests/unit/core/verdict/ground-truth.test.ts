@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { deriveGroundTruth, type PlanDraw, type PlanLike, type PlanOrdering, type RunRecord } from '../../../../src/core/ground-truth/derive';
+import { groundTruthVerdict } from '../../../../src/core/verdict/ground-truth';
+import { meanInterval, pearsonInterval } from '../../../../src/core/verdict/intervals';
+
+// 12 truth orderings t0..t11 with S = i and accuracies below; RS = t1, t4, t9; EDGE hard = t0, easy = t11, median = t6.
+const ACC = [0.33, 0.3, 0.31, 0.28, 0.29, 0.3, 0.27, 0.32, 0.3, 0.29, 0.31, 0.26];
+function plan(n = ACC.length): PlanLike {
+  const orderings: PlanOrdering[] = [];
+  for (let i = 0; i < n; i++) orderings.push({ key: `t${i}`, tasks: [[i]], roles: ['truth'], score: i });
+  const add = (key: string, role: PlanDraw['role']) => (orderings.find((o) => o.key === key)!.roles as string[]).push(role);
+  const draws: PlanDraw[] = [
+    { role: 'rs', label: 'RS seed 0', key: 't1' },
+    { role: 'rs', label: 'RS seed 42', key: 't4' },
+    { role: 'rs', label: 'RS seed 1993', key: 't9' },
+    { role: 'edge-hard', label: 'EDGE hard', key: 't0' },
+    { role: 'edge-easy', label: 'EDGE easy', key: `t${n - 1}` },
+    { role: 'edge-median', label: 'EDGE median', key: 't6' },
+  ];
+  for (const d of draws) add(d.key, d.role);
+  return { orderings, protocolOrderings: draws, exhaustive: true, truthLabel: `all ${n} orderings` };
+}
+const run = (i: number, strategy = 'finetune'): RunRecord => ({ orderingKey: `t${i}`, strategy, seed: 0, matrix: [], testCounts: [], finalAccuracy: ACC[i], aia: ACC[i] });
+
+describe('groundTruthVerdict, a complete run', () => {
+  const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: plan(), variable: 'final', sampleCount: false });
+  const v = groundTruthVerdict({ stats });
+  const byId = Object.fromEntries(v.sentences.map((s) => [s.id.split(':')[0], s.text]));
+  const s = stats.strategies[0];
+  it('is not provisional', () => {
+    expect(v.provisional).toBe(false);
+    expect(v.provisionalNote).toBe('');
+  });
+  it('compares the two estimates with their JSD and W1', () => {
+    const e = s.edge.quality.value!;
+    const r = s.rs.quality.value!;
+    expect(byId.estimates).toContain(`JSD ${e.jsd!.toFixed(3)} vs ${r.jsd!.toFixed(3)} bits, W1 ${e.w1.toFixed(2)} vs ${r.w1.toFixed(2)} points`);
+    const word = e.jsd! < r.jsd! && e.w1 < r.w1 ? 'better than' : e.jsd! > r.jsd! && e.w1 > r.w1 ? 'worse than' : '';
+    if (word) expect(byId.estimates).toContain(word);
+  });
+  it('says EDGE hard is not hard when it scores above the truth’s mean', () => {
+    // EDGE hard = t0 scores 33.0%, the highest but one: 11 of 12 orderings score lower
+    expect(byId['edge-claim']).toContain('EDGE hard scores 33.0% (92% of the truth’s orderings score lower), not below the truth’s mean of 29.7%');
+    expect(byId['edge-claim']).toContain('EDGE easy scores 26.0% (0% of the truth’s orderings score lower), not above the truth’s mean');
+  });
+  it('words the correlation by its size, sign and p-value', () => {
+    const p = s.pearson.value!;
+    // scipy.stats.pearsonr(range(12), ACC): r = −0.41291, p = 0.18219 → "moderately", not significant
+    expect(p.statistic).toBeCloseTo(-0.41291, 5);
+    expect(byId.correlation).toContain('moderately negatively correlated (R = −0.41, p = 0.182, n = 12; not significant at 5%)');
+    expect(byId.correlation).not.toContain('interval');
+  });
+  it('reports normality after Box-Cox with Shapiro–Wilk', () => {
+    const sw = s.normality.value!.after.shapiro.value!;
+    expect(byId.normality).toContain(`Shapiro–Wilk ${sw.pvalue < 0.05 ? 'rejects' : 'does not reject'} normality (W = ${sw.statistic.toFixed(3)}, p = ${sw.pvalue.toFixed(3)}, n = 12)`);
+  });
+  it('gives the truth as mean ± sd with its range', () => {
+    expect(byId.truth).toMatch(/^The truth: 12 orderings, final accuracy 29\.7% ± [0-9.]+ \(mean ± sd\), from 26\.0% to 33\.0%\.$/);
+  });
+});
+
+describe('groundTruthVerdict while the run is partial', () => {
+  const done = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11];
+  const stats = deriveGroundTruth({ runs: done.map((i) => run(i)), plan: plan(), variable: 'final', sampleCount: false });
+  it('is provisional with n of N, and gives intervals only for a uniform sample', () => {
+    const uniform = groundTruthVerdict({ stats, partial: { n: 11, total: 12, uniform: true } });
+    expect(uniform.provisional).toBe(true);
+    expect(uniform.provisionalNote).toContain('Provisional: 11 of 12 truth orderings trained — a seeded uniform random sample');
+    const p = stats.strategies[0].pearson.value!;
+    const ci = pearsonInterval(p.statistic, p.n)!;
+    const f = (x: number) => x.toFixed(2).replace(/^-/, '−');
+    expect(uniform.sentences.find((s) => s.id.startsWith('correlation'))!.text).toContain(`95% interval ${f(ci.lo)} to ${f(ci.hi)}`);
+    const values = done.map((i) => ACC[i]);
+    const mi = meanInterval(values, 0.95, 12)!;
+    expect(uniform.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain(
+      `So far (11 of 12 orderings, a uniform random sample of them)`,
+    );
+    expect(uniform.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain(`within ${(100 * mi.lo).toFixed(1)}% – ${(100 * mi.hi).toFixed(1)}% (95% interval)`);
+  });
+  it('without a uniform sample (or without word from the scheduler) it gives no interval and says why', () => {
+    for (const v of [groundTruthVerdict({ stats, partial: { n: 11, total: 12, uniform: false } }), groundTruthVerdict({ stats })]) {
+      expect(v.provisional).toBe(true);
+      expect(v.provisionalNote).toContain('11 of 12 truth orderings trained — not a random sample');
+      expect(v.sentences.some((s) => s.text.includes('interval ') && s.id.startsWith('correlation'))).toBe(false);
+      expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain('not a random sample');
+    }
+  });
+  it('prefixes each sentence with its strategy when there are several, and says nothing before any truth value', () => {
+    const two = deriveGroundTruth({ runs: [...ACC.map((_, i) => run(i)), ...ACC.map((_, i) => run(i, 'ewc'))], plan: plan(), variable: 'final', sampleCount: false });
+    const v = groundTruthVerdict({ stats: two });
+    expect(v.sentences.filter((s) => s.text.startsWith('finetune: ')).length).toBeGreaterThan(2);
+    expect(v.sentences.filter((s) => s.text.startsWith('ewc: ')).length).toBeGreaterThan(2);
+    const empty = deriveGroundTruth({ runs: [], plan: plan(), variable: 'final', sampleCount: false });
+    expect(groundTruthVerdict({ stats: empty }).sentences).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { countOrderings } from '../../../../src/core/orderings/count';
+import { matrixFromRows } from '../../../../src/core/orderings/matrix';
+import { runProtocols } from '../../../../src/core/protocols/run';
+import type { SequenceReport } from '../../../../src/core/protocols/types';
+import { distinctScores, orderingsVerdict, reorderRange } from '../../../../src/core/verdict/orderings';
+import raw from '../../../fixtures/verdict.json';
+import { expectClose } from '../stats/fixture';
+
+// The Orderings page's default (Fashion-MNIST classes 0-5, WordNet, 3 tasks of 2) and its reference values from an
+// independent Python EDGE, RS, median and brute force (scripts/make-verdict-fixtures.py).
+const d = (raw as any).defaultOrderings;
+const sim = matrixFromRows(d.sim);
+const report = runProtocols(sim, d.sizes, { protocols: ['rs', 'edge', 'edge+', 'exact'], distribution: true });
+const input = { ...report, taskSizes: d.sizes, matrix: d.sim };
+const score = (label: string) => report.sequences.find((s) => s.label === label)!.score;
+
+describe('the default experiment: EDGE easy = EDGE hard is the science, not a bug', () => {
+  it('our EDGE, RS and median give the independent reference values', () => {
+    expect(report.sequences.find((s) => s.label === 'EDGE hard')!.tasks).toEqual(d.edgeHard.tasks);
+    expect(report.sequences.find((s) => s.label === 'EDGE easy')!.tasks).toEqual(d.edgeEasy.tasks);
+    expectClose(score('EDGE hard'), d.edgeHard.score, 1e-12);
+    expectClose(score('EDGE easy'), d.edgeEasy.score, 1e-12);
+    for (const seed of ['0', '42', '1993']) expectClose(score(`RS seed ${seed}`), d.rs[seed], 1e-12);
+    expectClose(score('EDGE median (seed 0)'), d.median, 1e-12);
+    expectClose(report.exact!.min, d.exactMin, 1e-12);
+    expectClose(report.exact!.max, d.exactMax, 1e-12);
+  });
+  it('counts the distinct values of S and the range over re-orderings of EDGE’s own tasks as the brute force does', () => {
+    expect(distinctScores(sim, d.sizes, countOrderings(d.sizes))).toBe(d.distinctS);
+    const hr = reorderRange(d.edgeHard.tasks, sim)!;
+    const er = reorderRange(d.edgeEasy.tasks, sim)!;
+    expectClose(hr.min, d.hardReorder.min, 1e-12);
+    expectClose(hr.max, d.hardReorder.max, 1e-12);
+    expectClose(er.min, d.easyReorder.min, 1e-12);
+    expectClose(er.max, d.easyReorder.max, 1e-12);
+  });
+  it('says it as a finding with its reasons and what to try', () => {
+    const v = orderingsVerdict(input);
+    const byId = Object.fromEntries(v.sentences.map((s) => [s.id, s]));
+    expect(v.provisional).toBe(false);
+    expect(v.sentences[0].id).toBe('edge-tie');
+    expect(byId['edge-tie'].text).toBe('On this experiment EDGE cannot tell hard from easy: EDGE hard and EDGE easy both have S = 1.5289 — the S of RS seed 1993.');
+    expect(byId['median-harder'].text).toContain('(“median”, S = 1.4630) has a lower S than EDGE hard');
+    expect(byId['few-values'].text).toContain('With 6 classes in 3 tasks there are only 90 orderings and 7 distinct values of S');
+    expect(byId['task-order'].text).toContain('EDGE hard’s own tasks in another order reach S = 1.4630, and EDGE easy’s reach S = 1.5527');
+    expect(byId['task-order'].text).toContain('middle task');
+    expect(byId.gap.text).toContain('S = 1.4118 (hardest) and 1.5527 (easiest)');
+    expect(byId.gap.kind).toBe('try');
+    expect(byId.lesson.text).toContain('3 random seeds span more of S (1.4630 – 1.5476) than EDGE’s three orderings (1.4630 – 1.5289)');
+    expect(byId['try-larger'].text).toContain('CIFAR-100');
+    // the two bracket warnings of core/protocols/run.ts are what the verdict replaces on the page
+    expect(report.notes.some((n) => n.startsWith('EDGE hard (S = 1.5289) is not below'))).toBe(true);
+  });
+});
+
+describe('orderingsVerdict on other cases', () => {
+  const seq = (label: string, protocol: SequenceReport['protocol'], score: number, fractionBelow?: number): SequenceReport => ({
+    protocol,
+    label,
+    tasks: [[0], [1], [2]],
+    order: [0, 1, 2],
+    score,
+    aim: /hard/.test(label) ? 'hard' : /easy/.test(label) ? 'easy' : 'random',
+    pairMean: score / 2,
+    ...(fractionBelow !== undefined ? { fractionBelow } : {}),
+  });
+  const base = { taskSizes: [1, 1, 1], matrix: [[1, 0.5, 0.2], [0.5, 1, 0.4], [0.2, 0.4, 1]], omega: '6' };
+  it('says EDGE does what it claims when hard is below every RS ordering and easy above', () => {
+    const v = orderingsVerdict({
+      ...base,
+      sequences: [seq('RS seed 0', 'rs', 1.0), seq('RS seed 42', 'rs', 1.1), seq('EDGE hard', 'edge', 0.8, 0), seq('EDGE easy', 'edge', 1.3, 0.8), seq('EDGE median (seed 0)', 'edge', 1.05)],
+      distribution: { kind: 'exact', count: 6 },
+    });
+    expect(v.sentences.map((s) => s.id)).toEqual(['edge-brackets', 'omega-below']);
+    expect(v.sentences[0].text).toBe('EDGE does what it claims here: EDGE hard (S = 0.8000) is below all 2 RS orderings and EDGE easy (S = 1.3000) above them (RS: 1.0000 – 1.1000).');
+    expect(v.sentences[1].text).toContain('0% for EDGE hard and 80% for EDGE easy');
+  });
+  it('names each miss when EDGE does not bracket the RS orderings', () => {
+    const v = orderingsVerdict({ ...base, sequences: [seq('RS seed 0', 'rs', 1.0), seq('EDGE hard', 'edge', 1.05), seq('EDGE easy', 'edge', 1.2)] });
+    expect(v.sentences[0].id).toBe('edge-misses');
+    expect(v.sentences[0].text).toBe('On this experiment EDGE hard (S = 1.0500) is not below every RS ordering (lowest RS: 1.0000).');
+    expect(v.sentences.map((s) => s.id)).toContain('add-exact');
+  });
+  it('says nothing without EDGE', () => {
+    expect(orderingsVerdict({ ...base, sequences: [seq('RS seed 0', 'rs', 1)] }).sentences).toEqual([]);
+  });
+});
