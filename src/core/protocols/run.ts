@@ -32,7 +32,7 @@ function aimOf(label: string): SequenceReport['aim'] {
  * on small problems (e.g. 6 classes in 3 tasks, where the middle task touches both others) its hard ordering can
  * score above an RS ordering. Say so plainly rather than hide it; EDGE+ and the exact search are the remedy.
  */
-function bracketNotes(sequences: Sequence[]): string[] {
+export function bracketNotes(sequences: readonly Sequence[]): string[] {
   const rs = sequences.filter((s) => s.protocol === 'rs').map((s) => s.score);
   const hard = sequences.find((s) => s.label === 'EDGE hard');
   const easy = sequences.find((s) => s.label === 'EDGE easy');
