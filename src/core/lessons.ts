@@ -13,7 +13,7 @@
  *
  * Layering: pure TS, imports only src/core.
  */
-import { encodeConfigToHash, fromBase64Url, toBase64Url } from './config/url-codec';
+import { decodeConfigFromHash, encodeConfigToHash, fromBase64Url, toBase64Url } from './config/url-codec';
 import { validateConfig } from './config/validate';
 import type { ExperimentConfig, LabId } from './config/types';
 
@@ -201,4 +201,14 @@ export function withLessonParam(search: string, param: string | null): string {
   else p.set('lesson', param);
   const q = p.toString();
   return q ? `?${q}` : '';
+}
+
+/**
+ * The hash of a teacher's lesson: the experiment of `hash` in teaching mode (a lesson is for a projector), or null
+ * when `hash` does not open.
+ */
+export function teachingHash(hash: string): string | null {
+  const r = decodeConfigFromHash(hash);
+  if (!r.ok) return null;
+  return encodeConfigToHash({ ...r.config, ui: { ...r.config.ui, teaching: true } });
 }
