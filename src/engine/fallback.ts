@@ -169,13 +169,21 @@ export async function trainSharedWithFallback(
 ): Promise<TrainRunResult[]> {
   const results: TrainRunResult[] = new Array(configs.length);
   const finished = new Set<number>();
+  // pull mode: what this worker pulled (a retry trains the pulled orderings not finished first) and what went elsewhere
+  const pulled: number[] = [];
+  const taken: number[] = [];
   await withFallback<void, { nextTask?: number }>(
     async (attempt) => {
-      const todo = configs.map((_, i) => i).filter((i) => !finished.has(i));
+      const pull = hooks.next;
+      const todo = pull ? configs.map((_, i) => i) : configs.map((_, i) => i).filter((i) => !finished.has(i));
+      const at = new Map(todo.map((i, k) => [i, k]));
+      let redo = pulled.filter((i) => !finished.has(i));
+      let toldTaken = false;
       await trainShared(
         dataset,
         todo.map((i) => configs[i]),
-        options,
+        // the order, in the indices of this attempt (finished orderings are not trained again)
+        options.order ? { ...options, order: options.order.filter((i) => at.has(i)).map((i) => at.get(i) as number) } : options,
         {
           control: hooks.control,
           onProgress: hooks.onProgress,
@@ -189,6 +197,24 @@ export async function trainSharedWithFallback(
             results[i] = r;
             hooks.onRunDone?.(i, r);
           },
+          ...(pull
+            ? {
+                next: async () => {
+                  const before = toldTaken ? [] : taken.filter((i) => !pulled.includes(i));
+                  toldTaken = true;
+                  if (redo.length > 0) {
+                    const [index, ...rest] = redo;
+                    redo = rest;
+                    return { index, taken: before };
+                  }
+                  // finished orderings are never dealt again: the caller deals each once
+                  const got = await pull();
+                  if (got.index !== null) pulled.push(got.index);
+                  taken.push(...(got.taken ?? []));
+                  return { index: got.index, taken: [...before, ...(got.taken ?? [])] };
+                },
+              }
+            : {}),
         },
       );
     },

@@ -45,6 +45,19 @@ export interface SharedTrainOptions {
   population?: number | 'auto';
   /** false: no prefix sharing either — every ordering from scratch, one after another (the naive path, for comparison) */
   share?: boolean;
+  /**
+   * The order in which the orderings are to finish (indices into the configs; any left out follow depth-first):
+   * e.g. the seeded sample order of src/core/ground-truth/schedule.ts. Default: depth-first.
+   */
+  order?: number[];
+}
+
+/** The answer to a pull (`SharedTrainHooks.next`). */
+export interface SharedNext {
+  /** the next ordering to train here (index into the configs), or null: no more */
+  index: number | null;
+  /** orderings another worker took since the last answer: never trained here (their prefixes' copies are let go) */
+  taken?: number[];
 }
 
 export interface SharedProgress {
@@ -68,6 +81,12 @@ export interface SharedTrainHooks {
   onProgress?: (p: SharedProgress) => void;
   /** an ordering finished: `index` into the configs given */
   onRunDone?: (index: number, result: TrainRunResult) => void;
+  /**
+   * Pull mode (several workers sharing one order): asked whenever nothing pulled is left to train; the orderings
+   * are trained in the order they are pulled, each from the nearest prefix trained here (a prefix trained by
+   * another worker is trained again here). Overrides `options.order`.
+   */
+  next?: () => SharedNext | Promise<SharedNext>;
 }
 
 /** What must be equal for runs to share training: the resolved config without the ordering (and UI pacing). */
@@ -138,12 +157,50 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   }
 
   const snapshots = new Map<PrefixNode, Snapshot>();
-  const childrenLeft = new Map<PrefixNode, number>();
   const done = new Set<PrefixNode>();
   const ready: PrefixNode[] = nodes.filter((n) => n.parent === null);
   const snapshotOf = (n: PrefixNode): Snapshot => (n.parent ? (snapshots.get(n.parent) as Snapshot) : { weights: initial, state: initialState });
 
+  // --- the order of work (see the header): each ordering's rank, lower finishes first; Infinity = not ours (yet)
+  const rank = new Float64Array(cfgs.length).fill(Infinity);
+  const pull = hooks.next ?? null;
+  if (!pull) {
+    // depth-first: the order of the orderings' leaves in the trie (nodes are depth-first); an explicit order first
+    let r = 0;
+    for (const o of options.order ?? []) if (o >= 0 && o < cfgs.length && rank[o] === Infinity) rank[o] = r++;
+    for (const n of nodes) if (n.children.length === 0) for (const o of n.orderings) if (rank[o] === Infinity) rank[o] = r++;
+  }
+  let pulls = 0;
+  /** orderings another worker took (pull mode): never trained here */
+  const gone = new Set<number>();
+  const finished = new Set<number>();
+  // orderings through a node not finished here and not gone: a node none of whose orderings are left is not trained
+  const left = new Map<PrefixNode, number>(nodes.map((n) => [n, n.orderings.length]));
+  const pathOf: PrefixNode[][] = [];
+  for (const n of nodes) {
+    if (n.children.length > 0) continue;
+    const path: PrefixNode[] = [];
+    for (let x: PrefixNode | null = n; x; x = x.parent) path.unshift(x);
+    for (const o of n.orderings) pathOf[o] = path;
+  }
+  const priority = (n: PrefixNode): number => {
+    let p = Infinity;
+    for (const o of n.orderings) if (rank[o] < p) p = rank[o];
+    return p;
+  };
+  /** A node's copy is let go once each child has trained or has no ordering left. */
+  const maybeFree = (n: PrefixNode | null): void => {
+    if (n && snapshots.has(n) && n.children.every((c) => done.has(c) || (left.get(c) as number) === 0)) snapshots.delete(n);
+  };
+  /** Ordering `o` finished here or went elsewhere: its nodes have one ordering fewer left. */
+  const leave = (o: number): void => {
+    for (const n of pathOf[o] ?? []) left.set(n, (left.get(n) as number) - 1);
+    for (const n of pathOf[o] ?? []) maybeFree(n);
+  };
+
   const finishRun = (o: number): void => {
+    if (finished.has(o)) return;
+    finished.add(o);
     const plan = plans[o];
     const cfg = cfgs[o];
     results[o] = {
@@ -157,10 +214,11 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
       config: cfg,
     };
     progress.runsDone++;
+    leave(o);
     hooks.onRunDone?.(o, results[o]);
   };
 
-  /** Row `node.depth` of R for every ordering through `node`, from its trained model. */
+  /** Row `node.depth` of R for every ordering through `node` (not gone elsewhere), from its trained model. */
   const evaluate = async (node: PrefixNode, network: Network, strategy: Strategy, ctx: ReturnType<typeof taskContext>): Promise<void> => {
     const t = node.depth;
     const o0 = node.orderings[0];
@@ -168,20 +226,13 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
     const seen: number[] = [];
     for (let j = 0; j <= t; j++) seen.push(await accuracyOn(dataset, dataset.test, plans[o0].tasks[j].test, testUnits[o0][j], score, base.evalBatchSize));
     for (const o of node.orderings) {
+      if (gone.has(o)) continue;
       const row = seen.slice();
       for (let j = t + 1; j < K[o]; j++) {
         row.push(base.head === 'all' ? await accuracyOn(dataset, dataset.test, plans[o].tasks[j].test, testUnits[o][j], score, base.evalBatchSize) : 0);
       }
       rows[o][t] = row;
     }
-  };
-
-  const release = (node: PrefixNode): void => {
-    const parent = node.parent;
-    if (!parent) return;
-    const left = (childrenLeft.get(parent) ?? parent.children.length) - 1;
-    childrenLeft.set(parent, left);
-    if (left === 0) snapshots.delete(parent);
   };
 
   /** After a node trained and was evaluated: keep its copy for its children, finish its leaf orderings. */
@@ -191,9 +242,10 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
       ready.push(...node.children);
     }
     done.add(node);
-    release(node);
+    maybeFree(node.parent);
+    maybeFree(node);
     progress.tasksDone++;
-    for (const o of node.orderings) if (rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
+    for (const o of node.orderings) if (!gone.has(o) && rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
     report();
   };
 
@@ -201,19 +253,40 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const members: { strategy: Strategy; network: Network }[] = [];
   try {
     report();
-    while (ready.length > 0) {
+    for (;;) {
       await pausePoint();
-      // depth-first (pre-order): the ready node that comes first in the trie's depth-first order
-      ready.sort((a, b) => a.index - b.index);
+      // the ready node of the ordering due first (ties: depth-first); nodes with no ordering left are dropped
+      for (let i = ready.length - 1; i >= 0; i--) if ((left.get(ready[i]) as number) === 0) ready.splice(i, 1);
+      const prio = new Map(ready.map((n) => [n, priority(n)]));
+      ready.sort((a, b) => (prio.get(a) as number) - (prio.get(b) as number) || a.index - b.index);
+      if (pull && (ready.length === 0 || prio.get(ready[0]) === Infinity)) {
+        // pull mode: nothing of ours is left to train: ask for the next ordering (the caller deals them to free workers)
+        const got = await pull();
+        for (const o of got.taken ?? []) {
+          if (o < 0 || o >= cfgs.length || gone.has(o) || finished.has(o) || rank[o] !== Infinity) continue;
+          gone.add(o);
+          leave(o);
+        }
+        const o = got.index;
+        if (o === null || o === undefined) break;
+        if (o < 0 || o >= cfgs.length || finished.has(o)) throw new RangeError(`Shared training was asked for ordering ${o}, which is not among the ${cfgs.length} left.`);
+        if (gone.has(o)) throw new RangeError(`Shared training was asked for ordering ${o}, which it was told another worker took.`);
+        rank[o] = pulls++;
+        // its prefix nodes that are not trained (nor ready) here: the first untrained one on its path is ready now
+        const first = (pathOf[o] ?? []).find((n) => !done.has(n));
+        if (first && !ready.includes(first)) ready.push(first);
+        continue;
+      }
+      if (ready.length === 0) break;
       const first = ready.shift() as PrefixNode;
       if (P === 1) {
         await trainNode(first);
         continue;
       }
-      // a population: `first` and up to P−1 more ready nodes of its depth (same training-set size, checked below)
+      // a population: `first` and up to P−1 more ready nodes of its depth that are due (training-set size checked below)
       const wave = [first];
       for (let i = 0; i < ready.length && wave.length < P; ) {
-        if (ready[i].depth === first.depth) wave.push(...ready.splice(i, 1));
+        if (ready[i].depth === first.depth && prio.get(ready[i]) !== Infinity) wave.push(...ready.splice(i, 1));
         else i++;
       }
       await trainWave(wave);

@@ -10,11 +10,11 @@
  *   TrainWorkerError instead of hanging; the client is then unusable (dispose it and make a new one).
  */
 import * as Comlink from 'comlink';
-import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
+import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
 import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
 import { sharedDataClient, type DataClient } from './data-client';
 
-export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
+export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
 export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
@@ -99,9 +99,10 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       onRunDone: (index: number, result: TrainRunResult) => void,
       onProgress?: (p: SharedProgress) => void,
       onNotice?: (n: FallbackNotice) => void,
+      next?: () => SharedNext | Promise<SharedNext>,
     ): Promise<{ backend: string; population: number }> {
       return call(() =>
-        remote.runShared(configs, options, Comlink.proxy(onRunDone), onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined),
+        remote.runShared(configs, options, Comlink.proxy(onRunDone), onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined, next ? Comlink.proxy(next) : undefined),
       );
     },
 

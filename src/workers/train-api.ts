@@ -9,6 +9,7 @@ import type {
   FallbackNotice,
   ProbsRecord,
   ProgressEvent,
+  SharedNext,
   SharedProgress,
   SharedTrainOptions,
   TrainRunConfig,
@@ -67,6 +68,8 @@ export type ProgressFn = (e: ProgressEvent) => void;
 export type NoticeFn = (n: FallbackNotice) => void;
 export type RunDoneFn = (index: number, result: TrainRunResult) => void;
 export type SharedProgressFn = (p: SharedProgress) => void;
+/** Pull mode of `runShared`: the next ordering to train (the UI deals one order to several workers). */
+export type NextFn = () => SharedNext | Promise<SharedNext>;
 export type TaskFn = (r: TaskResult) => void;
 
 /** What the training worker exposes over comlink (callbacks arrive as comlink proxies, released when a run ends). */
@@ -80,8 +83,11 @@ export interface TrainWorkerApi {
   datasetSummary(): TrainDatasetSummary | null;
   /** Train one run on the held dataset; rejects with a RunCancelledError (by name) when cancelled. */
   run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult>;
-  /** Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. */
-  runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn): Promise<{ backend: string; population: number }>;
+  /**
+   * Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. With
+   * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts).
+   */
+  runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn, next?: NextFn): Promise<{ backend: string; population: number }>;
   /** Pause / resume / cancel the run in flight (no effect without one). */
   pause(): void;
   resume(): void;

@@ -30,7 +30,7 @@ import {
   type TrainRunConfig,
   type TrainRunResult,
 } from '../engine/index';
-import type { DatasetSpec, NoticeFn, ProgressFn, RunDoneFn, SharedProgressFn, TaskFn, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from './train-api';
+import type { DatasetSpec, NextFn, NoticeFn, ProgressFn, RunDoneFn, SharedProgressFn, TaskFn, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from './train-api';
 import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
@@ -199,10 +199,11 @@ const api: TrainWorkerApi = {
    * population training where the backend gains from it. Each ordering's result goes to `onRunDone` as soon as it
    * is finished (the caller stores it at once); progress at most 10 times a second (and whenever a task ends). The
    * same pause / resume / cancel as `run`; a failed backend hands the unfinished orderings to the next one.
+   * With `next` (pull mode) it trains only the orderings `next` deals, in that order.
    * Resolves with the backend that finished and the population size used.
    */
-  async runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn): Promise<{ backend: string; population: number }> {
-    const c = claimRun(onRunDone, onProgress, onNotice);
+  async runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn, next?: NextFn): Promise<{ backend: string; population: number }> {
+    const c = claimRun(onRunDone, onProgress, onNotice, next);
     const delivering: Promise<void>[] = [];
     let population = 1;
     let last = -Infinity;
@@ -221,11 +222,13 @@ const api: TrainWorkerApi = {
           void Promise.resolve(onProgress?.(p)).catch(() => {});
         },
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
+        // pull mode: the UI deals the orderings (every result already delivered is stored before the next is asked)
+        ...(next ? { next: async () => await next() } : {}),
       });
       await Promise.all(delivering);
       return { backend: tf.getBackend(), population };
     } finally {
-      endRun(c, onRunDone, onProgress, onNotice);
+      endRun(c, onRunDone, onProgress, onNotice, next);
     }
   },
 

@@ -132,6 +132,67 @@ describe('shared training equals naive training (cpu backend, to 1e-5)', () => {
   }, 120_000);
 });
 
+describe('the sample order (issue 17): orderings finish in the order asked, with depth-first\'s R (cpu, exact)', () => {
+  beforeAll(async () => {
+    await selectBackend('cpu', { strict: true });
+  });
+  // a seeded permutation of the 10 orderings, as src/core/ground-truth/schedule.ts draws them
+  const order = [7, 2, 9, 0, 5, 8, 3, 1, 6, 4];
+  for (const population of [1, 3] as const) {
+    it(`population ${population}: finished orderings are the first n of the order at every moment; every R equals depth-first's and naive's`, async () => {
+      const cs = configs({ strategy: 'ewc' });
+      const want = await naive(cs);
+      const depthFirst = await trainShared(ds, cs, { population });
+      const finishedOrder: number[] = [];
+      let tasksPlanned = 0;
+      let tasksDone = 0;
+      const before = tf.memory().numTensors;
+      const got = await trainShared(ds, cs, { population, order }, { onRunDone: (o) => finishedOrder.push(o), onProgress: (p) => ((tasksPlanned = p.tasksPlanned), (tasksDone = p.tasksDone)) });
+      if (population === 1) expect(finishedOrder).toEqual(order);
+      else {
+        // a population trains up to P same-depth nodes at once: within P − 1 of the order
+        finishedOrder.forEach((o, n) => expect(order.indexOf(o)).toBeLessThanOrEqual(n + population - 1));
+        expect([...finishedOrder].sort()).toEqual([...order].sort());
+      }
+      // nothing is trained twice
+      expect(tasksDone).toBe(tasksPlanned);
+      expect(tasksPlanned).toBe(planPrefixes(orderings()).sharedTasks);
+      got.forEach((r, o) => expect(r.matrix, `ordering ${o}`).toEqual(depthFirst[o].matrix));
+      expectSameMatrices(got, want, 1e-5);
+      expect(tf.memory().numTensors).toBe(before);
+    }, 120_000);
+  }
+  it('pull mode: two workers dealt one order share it; each trains what it pulled (a prefix the other trained again), with the same R', async () => {
+    const cs = configs({ strategy: 'finetune', head: 'all' });
+    const depthFirst = await trainShared(ds, cs, { population: 1 });
+    // a dispatcher dealing `order` alternately to two workers, run one after the other (worker A takes the even
+    // positions, B the odd ones; each is told what the other took)
+    const mine = (w: number) => order.filter((_, k) => k % 2 === w);
+    const runWorker = async (w: number): Promise<{ done: number[]; results: TrainRunResult[]; pulled: number[] }> => {
+      const done: number[] = [];
+      const pulled: number[] = [];
+      let k = 0;
+      const results = await trainShared(ds, cs, { population: 1 }, {
+        onRunDone: (o) => done.push(o),
+        next: () => {
+          const index = k < mine(w).length ? mine(w)[k++] : null;
+          if (index !== null) pulled.push(index);
+          return { index, taken: pulled.length === 1 ? mine(1 - w) : [] };
+        },
+      });
+      return { done, results, pulled };
+    };
+    const a = await runWorker(0);
+    const b = await runWorker(1);
+    expect(a.done).toEqual(mine(0));
+    expect(b.done).toEqual(mine(1));
+    for (const o of a.done) expect(a.results[o].matrix).toEqual(depthFirst[o].matrix);
+    for (const o of b.done) expect(b.results[o].matrix).toEqual(depthFirst[o].matrix);
+    // what the other worker took is never trained here
+    expect(a.results.filter(Boolean).length).toBe(mine(0).length);
+  }, 120_000);
+});
+
 describe('shared training on wasm agrees with naive within 1e-3', () => {
   beforeAll(async () => {
     await selectBackend('wasm', { strict: true });
