@@ -5,8 +5,13 @@
  *
  * - lease({backend, dataset, helpers}) gives a `main` worker set up with the backend (`backend` is what the probe
  *   chose) and the dataset, plus, when asked and useful, `helpers`: more workers on the same backend and dataset for
- *   the fast path on CPU backends (wasm, cpu): one per further core, at most 3 (a GPU backend has one device to
- *   share, so it gets none; docs/architecture.md). A helper that fails to start is dropped: one worker is enough.
+ *   the fast path on CPU backends (wasm, cpu): one per further core the browser reports (navigator.hardwareConcurrency),
+ *   at most MAX_TRAIN_WORKERS in all (a GPU backend has one device to share, so it gets none; docs/architecture.md).
+ *   A helper that fails to start is dropped: one worker is enough.
+ * - warm(request) prepares the workers a lease of `request` would get (backend probed, dataset loaded) and gives
+ *   them back idle, so a lab can start them while its user reads the page (issue 19: the first result ≤ 1 s after
+ *   Run needs worker start-up and wasm init out of the way); a lease waits for a warm-up in flight instead of
+ *   starting more workers beside it.
  * - A worker remembers its backend choice and its built-in dataset, so a lease on the same setup does not probe or
  *   load again (the Data tab's dataset is always handed over again: it may have changed).
  * - release() returns the workers to the pool (idle, ready for the next lease). A worker that died
@@ -43,13 +48,31 @@ export interface Lease<W> {
 
 export interface WorkerPoolOptions<W> {
   create: () => W;
-  /** cores to use at most (default: navigator.hardwareConcurrency, at most 4) */
+  /** cores to use at most (default: navigator.hardwareConcurrency, at most MAX_TRAIN_WORKERS) */
   cores?: number;
 }
 
+/**
+ * Training workers of one lease at most, whatever the cores. Memory, not cores, is the bound: each worker holds its
+ * own copy of the dataset (Fashion-MNIST 55 MB, CIFAR-100 184 MB as bytes), a tfjs/wasm heap and its kept prefix
+ * copies (src/core/ground-truth/schedule.ts MAX_KEPT_NODES), ≈ 150–400 MB a worker; Chromium kills a tab (workers
+ * included) a little past 4 GB (src/core/config/limits.ts), so 8 workers stay below half of it.
+ */
+export const MAX_TRAIN_WORKERS = 8;
+
 /** Helper workers for a backend: CPU backends split the work across cores; a GPU has one device to share. */
 export function helperCount(backend: string, cores: number): number {
-  return backend === 'wasm' || backend === 'cpu' ? Math.max(0, Math.min(4, cores) - 1) : 0;
+  return backend === 'wasm' || backend === 'cpu' ? Math.max(0, Math.min(MAX_TRAIN_WORKERS, cores) - 1) : 0;
+}
+
+/**
+ * Threads each of `workers` training workers should use so that together they use no more than `cores` (at least
+ * 1). The hook for threaded wasm (src/engine/backend.ts, when the page is cross-origin isolated): a worker of a
+ * lease with helpers must not ask for every core, or W workers × `cores` threads oversubscribe the machine; pass
+ * `threadsPerWorker(cores, 1 + lease.helpers.length)` when selecting the backend.
+ */
+export function threadsPerWorker(cores: number, workers: number): number {
+  return Math.max(1, Math.floor(Math.max(1, cores) / Math.max(1, workers)));
 }
 
 interface Slot<W> {
@@ -61,8 +84,9 @@ interface Slot<W> {
   dataset: string | null;
 }
 
+/** The cores the browser reports (navigator.hardwareConcurrency), at most MAX_TRAIN_WORKERS; 1 outside a browser. */
 export function defaultCores(): number {
-  return typeof navigator !== 'undefined' ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+  return typeof navigator !== 'undefined' ? Math.max(1, Math.min(MAX_TRAIN_WORKERS, navigator.hardwareConcurrency || 1)) : 1;
 }
 
 export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOptions<W>) {
@@ -104,48 +128,33 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     return slot.backend.info;
   }
 
-  return {
+  let warming: Promise<void> | null = null;
+
+  const pool = {
     /** Workers set up for `request`; rejects (and gives the main worker back) when the backend or dataset fails. */
     async lease(request: LeaseRequest): Promise<Lease<W>> {
-      const main = take();
-      let backend: BackendInfo;
-      try {
-        backend = await prepare(main, request.backend, request.dataset);
-      } catch (e) {
-        // a worker that failed half-way is in an unknown state: start afresh next time
-        drop(main);
-        throw e;
-      }
-      const helpers: Slot<W>[] = [];
-      const n = request.helpers ? helperCount(backend.name, cores) : 0;
-      if (n > 0) {
-        for (let i = 0; i < n; i++) helpers.push(take());
-        const ok = await Promise.all(
-          helpers.map((h) =>
-            prepare(h, backend.name as BackendName, request.dataset).then(
-              () => true,
-              () => false,
-            ),
-          ),
-        );
-        for (let i = helpers.length - 1; i >= 0; i--) {
-          if (!ok[i]) {
-            drop(helpers[i]);
-            helpers.splice(i, 1);
-          }
+      // a warm-up in flight holds the workers this lease wants: wait for it rather than start more beside them
+      while (warming) await warming;
+      return leaseNow(request);
+    },
+
+    /**
+     * Prepare the workers a lease of `request` would get and leave them idle (see the header). Never rejects: a
+     * failure here is met again, and reported, by the lease itself.
+     */
+    warm(request: LeaseRequest): Promise<void> {
+      if (warming) return warming;
+      const w = (async () => {
+        try {
+          (await leaseNow(request)).release();
+        } catch {
+          // the lease says why
+        } finally {
+          warming = null;
         }
-      }
-      let released = false;
-      return {
-        main: main.worker,
-        helpers: helpers.map((h) => h.worker),
-        backend,
-        release() {
-          if (released) return;
-          released = true;
-          for (const s of [main, ...helpers]) give(s);
-        },
-      };
+      })();
+      warming = w;
+      return w;
     },
 
     /** Workers alive now (busy or idle). */
@@ -156,6 +165,11 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     /** Workers leased now. */
     get busy(): number {
       return slots.filter((s) => s.busy).length;
+    },
+
+    /** The cores this pool uses at most (main worker + helpers). */
+    get cores(): number {
+      return cores;
     },
 
     /** A leased worker that died: take it out of the pool (its lease's release then skips it). */
@@ -169,6 +183,49 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
       for (const s of slots.splice(0)) s.worker.dispose();
     },
   };
+  return pool;
+
+  async function leaseNow(request: LeaseRequest): Promise<Lease<W>> {
+    const main = take();
+    let backend: BackendInfo;
+    try {
+      backend = await prepare(main, request.backend, request.dataset);
+    } catch (e) {
+      // a worker that failed half-way is in an unknown state: start afresh next time
+      drop(main);
+      throw e;
+    }
+    const helpers: Slot<W>[] = [];
+    const n = request.helpers ? helperCount(backend.name, cores) : 0;
+    if (n > 0) {
+      for (let i = 0; i < n; i++) helpers.push(take());
+      const ok = await Promise.all(
+        helpers.map((h) =>
+          prepare(h, backend.name as BackendName, request.dataset).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      for (let i = helpers.length - 1; i >= 0; i--) {
+        if (!ok[i]) {
+          drop(helpers[i]);
+          helpers.splice(i, 1);
+        }
+      }
+    }
+    let released = false;
+    return {
+      main: main.worker,
+      helpers: helpers.map((h) => h.worker),
+      backend,
+      release() {
+        if (released) return;
+        released = true;
+        for (const s of [main, ...helpers]) give(s);
+      },
+    };
+  }
 }
 
 export type WorkerPool<W extends PoolWorker> = ReturnType<typeof createWorkerPool<W>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkerPool, helperCount, type PoolWorker } from '../../../../src/services/lab-kit/train-pool';
+import { createWorkerPool, helperCount, MAX_TRAIN_WORKERS, threadsPerWorker, type PoolWorker } from '../../../../src/services/lab-kit/train-pool';
 import type { BackendInfo, BackendName } from '../../../../src/engine/index';
 import type { DatasetSpec } from '../../../../src/workers/train-api';
 
@@ -61,7 +61,9 @@ describe('training worker pool', () => {
 
   it('helpers on CPU backends only, one per further core, on the main worker’s backend; a failing helper is dropped', async () => {
     expect(helperCount('wasm', 4)).toBe(3);
-    expect(helperCount('cpu', 8)).toBe(3);
+    // every core the browser reports, up to the memory bound
+    expect(helperCount('cpu', 6)).toBe(5);
+    expect(helperCount('cpu', 64)).toBe(MAX_TRAIN_WORKERS - 1);
     expect(helperCount('webgpu', 8)).toBe(0);
     expect(helperCount('wasm', 1)).toBe(0);
     let k = 0;
@@ -80,5 +82,28 @@ describe('training worker pool', () => {
     await expect(pool.lease({ backend: 'auto', dataset: digits })).rejects.toThrow(/no images/);
     expect(w.disposed).toBe(true);
     expect(pool.size).toBe(0);
+  });
+
+  it('warm prepares a lease’s workers and leaves them idle; a lease during a warm-up waits for it and makes no more', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = createWorkerPool({ create: () => (workers.push(new FakeWorker('wasm')), workers.at(-1)!), cores: 3 });
+    const warming = pool.warm({ backend: 'auto', dataset: digits, helpers: true });
+    const lease = pool.lease({ backend: 'auto', dataset: digits, helpers: true });
+    await warming;
+    const l = await lease;
+    expect(workers).toHaveLength(3);
+    expect(l.helpers).toHaveLength(2);
+    // prepared once, by the warm-up
+    for (const w of workers) expect(w.calls.filter((c) => c.startsWith('load:'))).toEqual(['load:digits']);
+    l.release();
+    // a failing warm-up does not reject
+    const bad = createWorkerPool({ create: () => new FakeWorker('wasm', true), cores: 1 });
+    await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeUndefined();
+  });
+
+  it('threads per worker: the cores shared out, at least one', () => {
+    expect(threadsPerWorker(8, 2)).toBe(4);
+    expect(threadsPerWorker(2, 2)).toBe(1);
+    expect(threadsPerWorker(3, 8)).toBe(1);
   });
 });
