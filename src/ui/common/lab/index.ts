@@ -35,5 +35,6 @@ export { default as PlayBar } from './PlayBar.svelte';
 export { default as Legend } from './Legend.svelte';
 export { default as ChartFigure } from './ChartFigure.svelte';
 export { default as PaperCite } from './PaperCite.svelte';
+export { default as Verdict } from './Verdict.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
