@@ -24,7 +24,7 @@ export const SAME_QUALITY_RELATIVE = 0.1;
 export const SAME_SCORE_RELATIVE = 1e-9;
 
 /** Largest K for which the verdict tries every order of an EDGE ordering's own tasks (K! orders). */
-export const REORDER_MAX_TASKS = 7;
+export const REORDER_MAX_TASKS = 6;
 /** Largest |Ω| for which the verdict counts the distinct values of S (every ordering scored). */
 export const DISTINCT_S_MAX_OMEGA = 20_000;
 

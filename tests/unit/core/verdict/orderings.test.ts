@@ -86,3 +86,16 @@ describe('orderingsVerdict on other cases', () => {
     expect(orderingsVerdict({ ...base, sequences: [seq('RS seed 0', 'rs', 1)] }).sentences).toEqual([]);
   });
 });
+
+describe('termSegments', () => {
+  it('marks the first occurrence of each glossary term across the sentences, text kept whole', async () => {
+    const { termSegments } = await import('../../../../src/core/verdict/terms');
+    const { isGlossaryKey } = await import('../../../../src/core/glossary');
+    const sentences = ['EDGE hard has S = 1.5 and RS seeds, JSD 0.2 vs 0.3 bits.', 'Again S = 2, JSD, W1 and EDGE+ (“median”), R = 0.20.'];
+    const segs = termSegments(sentences);
+    expect(segs.map((s) => s.map((x) => x.text).join(''))).toEqual(sentences);
+    const keys = segs.map((s) => s.filter((x) => x.key).map((x) => `${x.key}:${x.text}`));
+    expect(keys).toEqual([['s:S', 'rs:RS', 'jsd:JSD'], ['w1:W1', 'edge-plus:EDGE+', 'median:“median”', 'pearson:R']]);
+    for (const s of segs) for (const x of s) if (x.key) expect(isGlossaryKey(x.key)).toBe(true);
+  });
+});
