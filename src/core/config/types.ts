@@ -139,6 +139,12 @@ export interface TrainingConfig {
   optimiser: { kind: 'adam'; beta1: number; beta2: number; epsilon: number };
   /** 'seen': output head masked to the classes seen so far; 'all': every unit from the start (CPCF's MLP). */
   head: 'seen' | 'all';
+  /**
+   * Initial weights (src/engine/models.ts): 'he-glorot' (He-uniform hidden layers, Glorot-uniform output, zero
+   * biases; every build before the field) or 'pytorch' (torch.nn.Linear's U(±1/√fan_in) for weights and biases).
+   * Fill-in 'he-glorot'. docs/science.md appendix "Initialisation and matching PyTorch".
+   */
+  init: 'he-glorot' | 'pytorch';
 }
 
 /** Images per class used from each split: the first n of each class in file order; null = all. */
@@ -165,7 +171,7 @@ export interface ConformalConfig {
  * table of this file): each trains several runs the other fields cannot list (MLP and EWC, a grid of calibration
  * ratios, four learning rates, three orderings).
  */
-export const FORGETTING_PRESET_IDS = ['digits', 'fashion', 'grid', 'ewc-variants', 'lr', 'edge'] as const;
+export const FORGETTING_PRESET_IDS = ['digits', 'fashion', 'fashion-paper', 'grid', 'ewc-variants', 'lr', 'edge'] as const;
 export type ForgettingPresetId = (typeof FORGETTING_PRESET_IDS)[number];
 
 /** The Forgetting lab (docs/science.md §3). Added in v1 (additive; fill-in: no preset, what every earlier link meant). */
