@@ -35,6 +35,7 @@ import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
+import { SWEEP_HELP, sweepCommand } from './sweep';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -75,8 +76,9 @@ ${ANALYZE_HELP}
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
                  the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
+${SWEEP_HELP}
 
-orders, run, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
+orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
@@ -174,6 +176,9 @@ export const OPTIONS = {
   'train-ratio': { type: 'string' },
   datasets: { type: 'string' },
   scenario: { type: 'string' },
+  shard: { type: 'string' },
+  shards: { type: 'string' },
+  'allow-missing': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -185,12 +190,16 @@ function run(argv: string[]): string | Promise<string> {
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: command === 'similarity', strict: true }));
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
   } catch (e) {
     throw new UsageError(oneLineParseError(e as Error, command));
   }
   // --config FILE / --link URL: the shared experiment's settings, under the flags given on the command line
-  const v = ['orders', 'run', 'cpcf', 'count', 'similarity'].includes(command) ? withConfig(values, command) : values;
+  const v = ['orders', 'run', 'cpcf', 'count', 'similarity'].includes(command)
+    ? withConfig(values, command)
+    : command === 'sweep' && positionals[0] !== 'merge'
+      ? withConfig(values, 'run')
+      : values;
   switch (command) {
     case 'count': {
       const classes = classInput(v);
@@ -355,6 +364,8 @@ function run(argv: string[]): string | Promise<string> {
       return reservoirCommand(v);
     case 'stream':
       return streamCommand(v, { root });
+    case 'sweep':
+      return sweepCommand(v, positionals, { root, env: process.env, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'curriculum':
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     default:

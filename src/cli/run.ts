@@ -28,7 +28,7 @@ import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defa
 import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
-import type { ImageDataset, ImageSplit, TrainRunConfig } from '../engine/types';
+import type { ImageDataset, ImageSplit, TrainRunConfig, TrainRunResult } from '../engine/types';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { intListArg } from './args';
 
@@ -234,7 +234,6 @@ export interface RunExtras {
   report?: (result: Awaited<ReturnType<typeof trainRun>>) => Record<string, unknown>;
 }
 
-/** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 /** `--head seen|all`: softmax over the classes seen so far (default) or the full output head (the CPCF paper's MLP). */
 function headArg(v: Values): 'seen' | 'all' | undefined {
   const h = str(v, 'head');
@@ -243,11 +242,31 @@ function headArg(v: Values): 'seen' | 'all' | undefined {
   return h;
 }
 
-export async function runCommand(
-  v: Values,
-  options: { root: string; onNote?: (note: string) => void },
-  extras: RunExtras = {},
-): Promise<string> {
+/**
+ * Everything `run` decides before training: the dataset, the runs' configs (one per planned ordering) and the
+ * training path. Shared by `cil-lab run` and `cil-lab sweep` (which trains a slice of `configs`), so a sweep's runs
+ * are exactly the runs `run` would train.
+ */
+export interface PlannedRuns {
+  ds: ImageDataset;
+  datasetArg: string;
+  builtin: boolean;
+  classes: number[];
+  sizes: number[];
+  /** `--train-per-class` / `--test-per-class` (undefined: all examples) */
+  subset: { trainPerClass?: number; testPerClass?: number };
+  strategy: StrategyId;
+  planned: { label: string; order: number[] }[];
+  configs: TrainRunConfig[];
+  /** the backend the runs train on ('wasm' | 'cpu'), after selection */
+  backend: string;
+  /** `--fast on|off` (on by default) and no recorded outputs: several runs may take the fast path */
+  fastAllowed: boolean;
+  population: number | 'auto';
+  notes: string[];
+}
+
+export async function planRunCommand(v: Values, options: { root: string }, extras: RunExtras = {}): Promise<PlannedRuns> {
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
   const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
@@ -294,7 +313,7 @@ export async function runCommand(
     augment: augmentFor(v, datasetArg),
     head: headArg(v),
   };
-  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  const backend = await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
 
   const many = manyOrderings(v, classes, sizes);
   const planned = many ?? orderings(v, classes);
@@ -302,47 +321,59 @@ export async function runCommand(
   const { seed, ...shared } = base;
   const settings: RunSettings = { ...shared, strategyOptions: { [strategy]: strategyOptions(v, strategy) }, probs: extras.probs && { softmax: shared.head, ...extras.probs } };
   const configs = planned.map(({ order }) => runConfigOf(settings, { tasks: splitIntoTasks(order, sizes), strategy, seed }));
-  // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
-  // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
   const fastArg = str(v, 'fast') ?? 'on';
   if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg}".`);
   const popArg = str(v, 'population') ?? 'auto';
   const population = popArg === 'auto' ? 'auto' : Number(popArg);
   if (population !== 'auto' && !(Number.isInteger(population) && population >= 1)) throw new RunUsageError(`--population takes auto or a whole number ≥ 1; got "${popArg}".`);
-  const fast = configs.length > 1 && fastArg === 'on' && !extras.probs;
+  return { ds, datasetArg, builtin, classes, sizes, subset: { trainPerClass, testPerClass }, strategy, planned, configs, backend: backend.name, fastAllowed: fastArg === 'on' && !extras.probs, population, notes };
+}
+
+/** The record of one finished run (the fields of `run`'s output; `cil-lab analyze` and the app's Import read them). */
+export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, extras: RunExtras = {}): Record<string, unknown> {
+  const { label, order } = p.planned[k];
+  const metrics = allMetrics(result.matrix, { untrained: result.untrained, testCounts: result.testCounts });
+  return {
+    label,
+    dataset: p.builtin ? p.datasetArg : resolve(p.datasetArg),
+    classes: p.classes.map((c) => p.ds.classNames[c]),
+    order,
+    tasks: result.tasks,
+    strategy: p.strategy,
+    seed: result.config.seed,
+    // the Ground-truth lab's A(O) (sample-weighted), under the names `cil-lab analyze` and the lab's import read
+    final_accuracy: metrics.finalAccuracyWeighted,
+    aia: metrics.aiaWeighted,
+    matrix: result.matrix,
+    metrics,
+    untrained: result.untrained,
+    testCounts: result.testCounts,
+    trainCounts: result.trainCounts,
+    backend: result.backend,
+    seconds: Math.round(result.seconds * 1000) / 1000,
+    config: result.config,
+    ...(extras.report ? extras.report(result) : {}),
+  };
+}
+
+/** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
+export async function runCommand(
+  v: Values,
+  options: { root: string; onNote?: (note: string) => void },
+  extras: RunExtras = {},
+): Promise<string> {
+  const p = await planRunCommand(v, options, extras);
+  const { configs, planned } = p;
+  // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
+  // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
+  const fast = configs.length > 1 && p.fastAllowed;
   const t0 = performance.now();
-  const results = fast ? await trainShared(ds, configs, { population }) : [];
-  if (!fast) for (const c of configs) results.push(await trainRun(ds, c));
+  const results = fast ? await trainShared(p.ds, configs, { population: p.population }) : [];
+  if (!fast) for (const c of configs) results.push(await trainRun(p.ds, c));
   const seconds = (performance.now() - t0) / 1000;
 
-  const runs = [];
-  for (let k = 0; k < planned.length; k++) {
-    const { label, order } = planned[k];
-    const result = results[k];
-    const metrics = allMetrics(result.matrix, { untrained: result.untrained, testCounts: result.testCounts });
-    runs.push({
-      label,
-      dataset: builtin ? datasetArg : resolve(datasetArg),
-      classes: classes.map((c) => ds.classNames[c]),
-      order,
-      tasks: result.tasks,
-      strategy,
-      seed: result.config.seed,
-      // the Ground-truth lab's A(O) (sample-weighted), under the names `cil-lab analyze` and the lab's import read
-      final_accuracy: metrics.finalAccuracyWeighted,
-      aia: metrics.aiaWeighted,
-      matrix: result.matrix,
-      metrics,
-      untrained: result.untrained,
-      testCounts: result.testCounts,
-      trainCounts: result.trainCounts,
-      backend: result.backend,
-      seconds: Math.round(result.seconds * 1000) / 1000,
-      config: result.config,
-      ...(extras.report ? extras.report(result) : {}),
-    });
-  }
-  for (const n of notes) options.onNote?.(n);
+  const runs = planned.map((_, k) => runRecord(p, k, results[k], extras));
+  for (const n of p.notes) options.onNote?.(n);
   if (runs.length === 1) return JSON.stringify(runs[0]);
   const trie = planPrefixes(configs.map((c) => c.tasks));
   const training = { path: fast ? 'fast (prefix sharing + population)' : 'one run at a time', tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks, naiveTasks: trie.naiveTasks, seconds: Math.round(seconds * 10) / 10 };
