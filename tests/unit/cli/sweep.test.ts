@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/core/config/schema';
+import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { importResults } from '../../../src/core/results-import/import-results';
 import { captureCli } from './capture';
 
@@ -172,5 +174,28 @@ describe('cil-lab sweep', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/not a cil-lab sweep shard file/);
     for (const r of [range, bad]) expect(r.err.trim().split('\n').length).toBe(1);
+  }, 120_000);
+
+  it('--link: a shared experiment as one shard equals run --link with the same flags', async () => {
+    const c = defaultConfig();
+    c.classes = [0, 1, 2, 3];
+    c.taskSizes = [2, 2];
+    c.data.trainPerClass = 20;
+    c.data.testPerClass = 10;
+    c.training.epochs = 1;
+    c.training.firstTaskEpochs = 1;
+    if (c.model.kind === 'mlp') c.model.hidden = [16];
+    const link = `http://127.0.0.1:5173/${encodeConfigToHash(c)}`;
+    const dir = mkdtempSync(join(tmpdir(), 'cil-sweep-link-'));
+    const out = join(dir, 's.jsonl');
+    const s = await cli('sweep', '--link', link, '--orderings', 'all', '--backend', 'cpu', '--shard', '0/1', '--out', out);
+    expect(s.code).toBe(0);
+    expect(s.json).toMatchObject({ runs: 6, trained: 6 });
+    const r = await cli('run', '--link', link, '--orderings', 'all', '--backend', 'cpu');
+    expect(r.code).toBe(0);
+    const m = await cli('sweep', 'merge', out);
+    expect(m.code).toBe(0);
+    expect(m.json.runs.map(noTime)).toEqual(r.json.runs.map(noTime));
+    expect(m.json.runs[0].config.model.hidden).toEqual([16]);
   }, 120_000);
 });
