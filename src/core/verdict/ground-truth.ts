@@ -112,8 +112,8 @@ function normalitySentence(s: StrategyStats, prefix: string): VerdictSentence | 
   if (!nr || !sw) return null;
   const tests = [nr.after.shapiro.value, nr.after.normaltest.value, nr.after.ks.value].filter((t): t is NonNullable<typeof t> => !!t);
   const rejecting = tests.filter((t) => t.pvalue < ALPHA).length;
-  const agree = tests.length > 1 ? ` (${rejecting} of the ${tests.length} tests reject at ${Math.round(ALPHA * 100)}%)` : '';
-  const head = `After Box-Cox (λ = ${num(nr.lambda, 2)}), Shapiro–Wilk ${sw.pvalue < ALPHA ? 'rejects' : 'does not reject'} normality (W = ${num(sw.statistic, 3)}, ${pText(sw.pvalue)}, n = ${countText(nr.n)})${agree}`;
+  const agree = tests.length > 1 ? `; ${rejecting} of the ${tests.length} tests reject at ${Math.round(ALPHA * 100)}%` : '';
+  const head = `After Box-Cox (λ = ${num(nr.lambda, 2)}), Shapiro–Wilk ${sw.pvalue < ALPHA ? 'rejects' : 'does not reject'} normality (W = ${num(sw.statistic, 3)}, ${pText(sw.pvalue)}, n = ${countText(nr.n)}${agree})`;
   const meaning =
     sw.pvalue < ALPHA
       ? ': a Gaussian misdescribes the shape of the spread, so read the Gaussian estimates’ JSD and W1 with care.'
@@ -135,14 +135,14 @@ function truthSentence(s: StrategyStats, prefix: string, partial: PartialSample 
   if (!partial.uniform) {
     return {
       id: `truth:${s.strategy}`,
-      kind: 'note',
+      kind: 'finding',
       text: `${prefix}So far (${of}): mean ${pctText(m.mean)} ± ${pts(m.std)} (sd); these orderings are not a random sample of the planned ones, so the final mean can lie outside any interval drawn from them.`,
     };
   }
   const ci = meanInterval(s.truth.values, CONFIDENCE, s.truth.planned);
   return {
     id: `truth:${s.strategy}`,
-    kind: 'note',
+    kind: 'finding',
     text:
       `${prefix}So far (${of}, a uniform random sample of them): mean ${pctText(m.mean)} ± ${pts(m.std)} (sd)` +
       (ci ? `; the mean of all ${countText(s.truth.planned)} is within ${pctText(ci.lo)} – ${pctText(ci.hi)} (${levelText} interval).` : '.'),
