@@ -56,6 +56,7 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
 ${ANALYZE_HELP}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
+               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
   cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
@@ -148,6 +149,7 @@ export const OPTIONS = {
   test: { type: 'string' },
   alpha: { type: 'string' },
   'calibration-ratio': { type: 'string' },
+  preset: { type: 'string' },
   score: { type: 'string' },
   values: { type: 'string' },
   truth: { type: 'string' },
