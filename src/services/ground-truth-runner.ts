@@ -24,7 +24,8 @@
 import type { GroundTruthJob } from '../core/ground-truth/plan';
 import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
-import type { FallbackNotice, ProgressEvent, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
+import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule';
+import type { FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionCoordinator, type SessionState, type SessionStatus } from './lab-kit/run-session';
 
 export type RunnerStatus = SessionStatus;
@@ -34,9 +35,11 @@ export type RunnerState = SessionState<StoredRun, { orderingKey: string; strateg
   /**
    * The fast path's plan and progress (prefix sharing + population, issue 7), over every group of this start:
    * tasks trained so far and planned, what the naive path would train, the population size in use. Null on the
-   * naive path.
+   * naive path. `order`: how the orderings finish — 'sample' (in the seeded sample order, dealt to the workers one
+   * by one: the finished ones are a uniform random sample at every moment, within workers − 1) or 'depth-first'
+   * (the memory fallback of core/ground-truth/schedule.ts: whole first-task subtrees per worker, not a sample).
    */
-  sharing: { tasksDone: number; tasksPlanned: number; naiveTasks: number; population: number } | null;
+  sharing: { tasksDone: number; tasksPlanned: number; naiveTasks: number; population: number; order: Schedule['mode'] } | null;
 };
 
 /** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
@@ -63,6 +66,7 @@ export interface RunnerClient {
     onRunDone: (index: number, result: RunnerRunResult) => void,
     onProgress?: (p: SharedProgress) => void,
     onNotice?: (n: FallbackNotice) => void,
+    next?: () => SharedNext | Promise<SharedNext>,
   ): Promise<{ backend: string; population: number }>;
 }
 
@@ -147,69 +151,112 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     });
 
   /**
-   * The fast path: the jobs of one (strategy, seed) differ only in their ordering, so each such group trains in one
-   * `runShared` call (prefix sharing + population in the worker); every run is stored the moment it finishes,
-   * as on the naive path. ETA = active time per task trained so far × tasks left (the trie's nodes, not runs:
-   * runs finish unevenly, the first after K tasks, the rest faster).
+   * The fast path: the jobs of one (strategy, seed) differ only in their ordering, so each such group trains with
+   * `runShared` (prefix sharing + population in the worker); every run is stored the moment it finishes, as on the
+   * naive path. The orderings finish in the sample order (`order`: ordering keys, first first; see
+   * core/ground-truth/schedule.ts): one worker trains them in that order; several workers are dealt them one by
+   * one from that order as each becomes free (pull mode: a worker trains the prefix of its ordering that it has
+   * not trained itself, so a first task may be trained on two workers), so the finished orderings are the first n
+   * of the order within workers − 1. When the order would keep too many copies (deep tries), the schedule falls back
+   * to a seeded depth-first walk and whole first-task subtrees per worker (nothing trained twice, not a sample).
+   * ETA = active time per task trained so far × tasks left.
    */
-  async function sharedLoop(ctx: Ctx, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string): Promise<void> {
+  async function sharedLoop(ctx: Ctx, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, order: string[] | null, orderSeed: number, maxKept?: number): Promise<void> {
     const groups = new Map<string, GroundTruthJob[]>();
     for (const job of todo) groups.set(`${job.strategy}\u0000${job.seed}`, [...(groups.get(`${job.strategy}\u0000${job.seed}`) ?? []), job]);
+    const rankOfKey = new Map((order ?? []).map((k, r) => [k, r]));
     const planned = [...groups.values()].map((g) => {
       const configs = g.map(trainConfigFor);
       const trie = planPrefixes(configs.map((c) => c.tasks));
-      return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks };
+      const schedule = scheduleOrderings(
+        configs.map((c) => c.tasks),
+        (i) => rankOfKey.get(g[i].orderingKey) ?? rankOfKey.size + i,
+        orderSeed,
+        maxKept,
+      );
+      return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks, schedule };
     });
-    const sharing = { tasksDone: 0, tasksPlanned: planned.reduce((n, g) => n + g.shared, 0), naiveTasks: planned.reduce((n, g) => n + g.naive, 0), population: 1 };
+    const sharing = { tasksDone: 0, tasksPlanned: planned.reduce((n, g) => n + g.shared, 0), naiveTasks: planned.reduce((n, g) => n + g.naive, 0), population: 1, order: planned[0]?.schedule.mode ?? 'sample' };
     ctx.set({ sharing: { ...sharing } });
     const active = ctx.stopwatch();
-    const eta = (): number | null => (sharing.tasksDone === 0 ? null : (active() / sharing.tasksDone) * (sharing.tasksPlanned - sharing.tasksDone));
-    // the workers of this start: split each group across them by first task (whole subtrees of the trie, so nothing
-    // shared is trained twice), balancing the number of orderings
+    const eta = (): number | null => (sharing.tasksDone === 0 ? null : (active() / sharing.tasksDone) * Math.max(0, sharing.tasksPlanned - sharing.tasksDone));
     const workers = ctx.workers as RunnerClient[];
     let tasksBefore = 0;
-    for (const group of planned) {
+    let plannedBefore = 0;
+    const plannedAfter = (from: number): number => planned.slice(from).reduce((n, g) => n + g.shared, 0);
+    for (const [gi, group] of planned.entries()) {
       if (!(await ctx.pausePoint())) return;
       const puts: Promise<void>[] = [];
       ctx.set({ current: currentOf(group.jobs[0]) });
-      const parts = splitBySubtree(group.configs, workers.length);
+      sharing.order = group.schedule.mode;
+      const pull = group.schedule.mode === 'sample' && workers.length > 1;
+      // the parts: pull mode deals every ordering to whichever worker is free; otherwise one worker trains the
+      // group in order, or (depth-first fallback) whole first-task subtrees per worker, each in the walk's order
+      const parts = pull ? workers.map(() => group.configs.map((_, i) => i)) : group.schedule.mode === 'sample' ? [group.configs.map((_, i) => i)] : splitBySubtree(group.configs, workers.length);
       const partTasks = parts.map(() => 0);
+      // pull mode: the tasks each worker will have trained (its orderings' prefixes), for the plan's count
+      const prefixKeys = group.configs.map((c) => c.tasks.map((_, t) => c.tasks.slice(0, t + 1).map((task) => task.slice().sort((a, b) => a - b).join(',')).join('|')));
+      const dealt = workers.map(() => new Set<string>());
+      let cursor = 0;
+      const takenSince: number[][] = workers.map(() => []);
+      const groupPlanned = (): number => {
+        if (!pull) return group.shared;
+        const anywhere = new Set(dealt.flatMap((d) => [...d]));
+        let n = dealt.reduce((m, d) => m + d.size, 0);
+        for (const i of group.schedule.order.slice(cursor)) for (const k of prefixKeys[i]) if (!anywhere.has(k)) (anywhere.add(k), n++);
+        return n;
+      };
+      const next = (k: number) => (): SharedNext => {
+        const taken = takenSince[k];
+        takenSince[k] = [];
+        if (!ctx.live() || cursor >= group.schedule.order.length) return { index: null, taken };
+        const index = group.schedule.order[cursor++];
+        for (const key of prefixKeys[index]) dealt[k].add(key);
+        takenSince.forEach((l, j) => j !== k && l.push(index));
+        sharing.tasksPlanned = plannedBefore + groupPlanned() + plannedAfter(gi + 1);
+        return { index, taken };
+      };
       // counted as done once stored (as on the naive path): a reload then finds every run the page counted
       const onRunDone = (i: number, result: RunnerRunResult): void => {
         if (ctx.live()) puts.push(ctx.record(storedRunOf(configHash, group.jobs[i], result), () => ({ backend: result.backend, etaSeconds: eta() })));
       };
       try {
         const outs = await Promise.all(
-          parts.map((part, k) =>
-            part.length === 0
-              ? null
-              : workers[k].runShared!(
-                  part.map((i) => group.configs[i]),
-                  { population: 'auto' },
-                  (j, result) => onRunDone(part[j], result),
-                  (p) => {
-                    if (!ctx.live()) return;
-                    partTasks[k] = p.tasksDone;
-                    sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
-                    sharing.population = p.population;
-                    const current = ctx.state.current;
-                    ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });
-                  },
-                  (n) => ctx.notice(n.message, n.to),
-                ).catch((e: unknown) => {
-                  // one worker failed or was cancelled: stop the others too, then report the first reason
-                  for (const w of workers) quietly(() => w.cancel());
-                  throw e;
-                }),
-          ),
+          parts.map((part, k) => {
+            if (part.length === 0) return null;
+            const w = workers[k];
+            const at = new Map(part.map((i, j) => [i, j]));
+            const orderHere = group.schedule.order.filter((i) => at.has(i)).map((i) => at.get(i) as number);
+            return w.runShared!(
+              part.map((i) => group.configs[i]),
+              pull ? { population: 'auto' } : { population: 'auto', order: orderHere },
+              (j, result) => onRunDone(part[j], result),
+              (p) => {
+                if (!ctx.live()) return;
+                partTasks[k] = p.tasksDone;
+                sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
+                sharing.population = p.population;
+                const current = ctx.state.current;
+                ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });
+              },
+              (n) => ctx.notice(n.message, n.to),
+              ...(pull ? [next(k)] : []),
+            ).catch((e: unknown) => {
+              // one worker failed or was cancelled: stop the others too, then report the first reason
+              for (const o of workers) quietly(() => o.cancel());
+              throw e;
+            });
+          }),
         );
         const out = outs.find((o) => o !== null);
         if (out) ctx.set({ backend: out.backend });
       } finally {
         await Promise.all(puts);
       }
-      tasksBefore += group.shared;
+      tasksBefore += partTasks.reduce((a, b) => a + b, 0);
+      plannedBefore += pull ? groupPlanned() : group.shared;
       sharing.tasksDone = tasksBefore;
+      sharing.tasksPlanned = plannedBefore + plannedAfter(gi + 1);
       ctx.set({ sharing: { ...sharing }, current: null });
     }
   }
@@ -223,7 +270,13 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
      * Train the plan's jobs that the store does not hold yet for `configHash`. Resolves when the runner stops
      * (done, cancelled or error: see `state.status`). A start while another is active cancels that one first.
      */
-    async start(plan: { jobs: GroundTruthJob[] }, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, options: { fast?: boolean; client?: RunnerClient; helpers?: RunnerClient[] } = {}): Promise<void> {
+    async start(
+      plan: { jobs: GroundTruthJob[] },
+      trainConfigFor: (job: GroundTruthJob) => TrainRunConfig,
+      configHash: string,
+      /** `order`: ordering keys in the order the fast path is to finish them (core/ground-truth/schedule.ts sampleOrder; default: plan order); `orderSeed`: the depth-first fallback's seed; `maxKept`: its bound (tests) */
+      options: { fast?: boolean; client?: RunnerClient; helpers?: RunnerClient[]; order?: string[]; orderSeed?: number; maxKept?: number } = {},
+    ): Promise<void> {
       if (options.client) client = options.client;
       if (!client) throw new Error('The Ground-truth runner has no training worker: give one to createGroundTruthRunner or to start.');
       const helpers = (options.helpers ?? []).filter((h) => !!h.runShared);
@@ -234,7 +287,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         configHash,
         async (todo, ctx) => {
           await showBackend(ctx);
-          if (fast && client.runShared && todo.length > 1) await sharedLoop(ctx, todo, trainConfigFor, configHash);
+          if (fast && client.runShared && todo.length > 1) await sharedLoop(ctx, todo, trainConfigFor, configHash, options.order ?? null, options.orderSeed ?? 0, options.maxKept);
           else await naiveDriver(todo, ctx);
         },
         { workers: [client, ...helpers] },

@@ -4,7 +4,8 @@ import { planGroundTruth, type GroundTruthJob } from '../../../src/core/ground-t
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { aiaWeighted, finalAccuracyWeighted } from '../../../src/core/metrics/accuracy-matrix';
 import { createMemoryResultsStore, type StoredRun } from '../../../src/services/results-store';
-import type { FallbackNotice, ProgressEvent, TrainRunConfig } from '../../../src/engine/index';
+import type { FallbackNotice, ProgressEvent, SharedNext, SharedTrainOptions, TrainRunConfig } from '../../../src/engine/index';
+import { sampleOrder } from '../../../src/core/ground-truth/schedule';
 
 const sim = matrixFromRows([0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0.2 + 0.1 * ((i + j) % 3)))));
 /** 4 classes in 2 tasks: 6 orderings; × 2 strategies = 12 jobs */
@@ -388,11 +389,17 @@ describe('memory results store', () => {
   });
 });
 
-/** A fast-path client: runShared finishes every ordering it is given (in order), unless cancelled first. */
+/**
+ * A fast-path client: runShared finishes the orderings it is given in `options.order` (default: as given), or, in
+ * pull mode, those `next` deals, unless cancelled first; a prefix it trained before is not counted again.
+ */
 class SharedFake implements RunnerClient {
   given: TrainRunConfig[][] = [];
+  options: SharedTrainOptions[] = [];
+  taken: number[] = [];
   cancelled = 0;
   hold: Promise<void> | null = null;
+  constructor(private log: string[] = []) {}
   async run(config: TrainRunConfig): Promise<RunnerRunResult> {
     return fakeResult(config);
   }
@@ -401,44 +408,103 @@ class SharedFake implements RunnerClient {
   cancel() {
     this.cancelled++;
   }
-  async runShared(configs: TrainRunConfig[], _o: unknown, onRunDone: (i: number, r: RunnerRunResult) => void, onProgress?: (p: { tasksDone: number; tasksPlanned: number; naiveTasks: number; runsDone: number; runs: number; population: number; step: null }) => void) {
+  async runShared(
+    configs: TrainRunConfig[],
+    options: SharedTrainOptions,
+    onRunDone: (i: number, r: RunnerRunResult) => void,
+    onProgress?: (p: { tasksDone: number; tasksPlanned: number; naiveTasks: number; runsDone: number; runs: number; population: number; step: null }) => void,
+    _onNotice?: unknown,
+    next?: () => SharedNext | Promise<SharedNext>,
+  ) {
     this.given.push(configs);
-    for (let i = 0; i < configs.length; i++) {
+    this.options.push(options);
+    const trained = new Set<string>();
+    let tasksDone = 0;
+    let runsDone = 0;
+    const trainOne = async (i: number) => {
       if (this.hold) await this.hold;
       if (this.cancelled) {
         const e = new Error('The run was cancelled.');
         e.name = 'RunCancelledError';
         throw e;
       }
+      configs[i].tasks.forEach((_, t) => {
+        const key = JSON.stringify(configs[i].tasks.slice(0, t + 1).map((x) => x.slice().sort()));
+        if (!trained.has(key)) (trained.add(key), tasksDone++);
+      });
+      this.log.push(JSON.stringify(configs[i].tasks));
       onRunDone(i, fakeResult(configs[i]));
-      onProgress?.({ tasksDone: i + 1, tasksPlanned: configs.length, naiveTasks: 2 * configs.length, runsDone: i + 1, runs: configs.length, population: 1, step: null });
-    }
+      onProgress?.({ tasksDone, tasksPlanned: configs.length, naiveTasks: 2 * configs.length, runsDone: ++runsDone, runs: configs.length, population: 1, step: null });
+      // another worker gets its turn between two orderings, as a real one would
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    if (next) {
+      for (;;) {
+        const got = await next();
+        this.taken.push(...(got.taken ?? []));
+        if (got.index === null) break;
+        await trainOne(got.index);
+      }
+    } else for (const i of options.order ?? configs.map((_, k) => k)) await trainOne(i);
     return { backend: 'wasm', population: 1 };
   }
 }
 
 describe('fast path (runShared)', () => {
-  it('splits each (strategy, seed) group across workers by whole first-task subtrees and stores every run', async () => {
-    const main = new SharedFake();
-    const helper = new SharedFake();
+  it('one worker finishes the orderings in the order given (the sample order), group by group', async () => {
+    const log: string[] = [];
+    const main = new SharedFake(log);
+    const order = sampleOrder(plan, 5);
+    const runner = createGroundTruthRunner({ client: main, store: createMemoryResultsStore() });
+    await runner.start(plan, configFor, 'h0', { order, orderSeed: 5 });
+    expect(runner.state).toMatchObject({ status: 'done', done: 12 });
+    const keyOf = (tasks: string) => plan.orderings.find((o) => JSON.stringify(o.tasks) === tasks)!.key;
+    // two groups (finetune, replay), each in the sample order
+    expect(log.map(keyOf)).toEqual([...order, ...order]);
+    expect(runner.state.sharing).toMatchObject({ order: 'sample', tasksPlanned: 24, tasksDone: 24 });
+  });
+  it('two workers are dealt one sample order as each gets free: the finished orderings are its first n within one, each stored once', async () => {
+    const log: string[] = [];
+    const main = new SharedFake(log);
+    const helper = new SharedFake(log);
     const store = createMemoryResultsStore();
+    const order = sampleOrder(plan, 1);
     const runner = createGroundTruthRunner({ client: main, store });
-    await runner.start(plan, configFor, 'h', { helpers: [helper] });
+    await runner.start(plan, configFor, 'h', { helpers: [helper], order });
     expect(runner.state.status).toBe('done');
     expect(runner.state.done).toBe(12);
     expect((await store.getAll('h')).length).toBe(12);
-    // 2 groups (finetune, replay), each split into two non-empty parts
-    expect(main.given.length).toBe(2);
-    expect(helper.given.length).toBe(2);
+    // both workers get every config of a group and train only what they are dealt (pull mode)
+    expect(main.given.map((g) => g.length)).toEqual([6, 6]);
+    expect(helper.given.map((g) => g.length)).toEqual([6, 6]);
+    expect(main.options.every((o) => o.order === undefined)).toBe(true);
+    const keyOf = (tasks: string) => plan.orderings.find((o) => JSON.stringify(o.tasks) === tasks)!.key;
+    const keys = log.map(keyOf);
+    for (let g = 0; g < 2; g++) {
+      const group = keys.slice(6 * g, 6 * g + 6);
+      expect([...group].sort()).toEqual([...order].sort());
+      group.forEach((k, n) => expect(order.indexOf(k)).toBeLessThanOrEqual(n + 1));
+    }
+    // each worker was told what the other took
+    expect(main.taken.length + helper.taken.length).toBeGreaterThan(0);
+    // 2 tasks of 2: nothing is shared, so nothing is trained twice either
+    expect(runner.state.sharing).toMatchObject({ tasksPlanned: 24, naiveTasks: 24, tasksDone: 24 });
+  });
+  it('the depth-first fallback (too many copies to keep) splits each group across workers by whole first-task subtrees', async () => {
+    const main = new SharedFake();
+    const helper = new SharedFake();
+    const runner = createGroundTruthRunner({ client: main, store: createMemoryResultsStore() });
+    await runner.start(plan, configFor, 'hd', { helpers: [helper], order: sampleOrder(plan, 0), maxKept: 0 });
+    expect(runner.state).toMatchObject({ status: 'done', done: 12 });
+    expect(runner.state.sharing?.order).toBe('depth-first');
     for (let g = 0; g < 2; g++) {
       const firsts = (cs: TrainRunConfig[]) => new Set(cs.map((c) => c.tasks[0].slice().sort().join(',')));
       const a = firsts(main.given[g]);
       const b = firsts(helper.given[g]);
       expect([...a].some((k) => b.has(k))).toBe(false); // no subtree is trained by both
       expect(main.given[g].length + helper.given[g].length).toBe(6);
+      expect(main.options[g].order).toHaveLength(main.given[g].length);
     }
-    // 2 tasks of 2: the first task fixes the second, so nothing is shared (12 nodes per group, as naive)
-    expect(runner.state.sharing).toMatchObject({ tasksPlanned: 24, naiveTasks: 24 });
   });
   it('a cancel reaches every worker; finished runs stay stored', async () => {
     const main = new SharedFake();
