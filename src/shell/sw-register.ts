@@ -90,6 +90,8 @@ export async function registerServiceWorker(opts: RegisterOptions = {}): Promise
     console.info(`[cil-lab] no service worker: ${(e as Error)?.message ?? String(e)}`);
     return undefined;
   }
+  // a harness that stubs register() (Playwright with request routing or serviceWorkers: 'block') resolves to undefined
+  if (!reg) return undefined;
   if (reloadForIsolation()) return reg;
   sw.controller?.postMessage({ type: 'cache-data' });
 
