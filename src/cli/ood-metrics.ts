@@ -8,25 +8,20 @@
  *   that need only logits (msp, maxlogit, energy, gen, odin — ODIN here is its score function on the given logits,
  *   without the input perturbation); prints `{"msp": [...], …}` in the order asked.
  *
- * Bad input (a missing file, not JSON, ragged rows, an unknown detector, an empty list) is a `UsageError`: one line
+ * Bad input (a missing file, a folder or device, not JSON, ragged rows, an unknown detector, an empty list) is a `UsageError`: one line
  * on stderr, exit code 2.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { oodMetrics } from '../core/ood/metrics';
 import { checkRows, checkScores } from '../core/ood/rows';
 import { LOGIT_DETECTOR_NAMES, LOGIT_DETECTORS, type LogitDetector } from '../core/ood/scores';
 import { UsageError } from './args';
+import { readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
 function readJson(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`Cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-  }
+  // the bounded reader (inputs.ts): a folder, a device or a file past the size bound is one clear line
+  const text = readTextInput(path, what);
   try {
     return JSON.parse(text);
   } catch (e) {

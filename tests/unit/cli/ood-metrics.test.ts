@@ -35,6 +35,10 @@ describe('cil-lab ood-metrics', () => {
       [['--id', file([]), '--ood', file([1])], /the scores is empty/],
       [['--id', file({ a: 1 }), '--ood', file([1])], /must hold a JSON array/],
       [['--id', file([1, 'x']), '--ood', file([1])], /score 1 is not a finite number/],
+      // the bounded reader (inputs.ts readTextInput): a folder or a device is refused, never read forever
+      [['--id', dir, '--ood', file([1])], /Cannot read the ID score file .*it is a folder/],
+      [['--id', file([1]), '--ood', '/dev/zero'], /Cannot read the OOD score file "\/dev\/zero": it is a device/],
+      [['--id', file('[1,\u0000]'), '--ood', file([1])], /is not a text file/],
     ];
     for (const [args, re] of cases) {
       const r = await cli('ood-metrics', ...args);
