@@ -6,7 +6,7 @@
 import { enumerateOrderings } from '../../src/core/orderings/enumerate';
 import { sampleOrderingsByShuffle } from '../../src/core/orderings/sample';
 import { planPrefixes } from '../../src/core/ground-truth/prefix-plan';
-import { fnv1a64, jumpHash, unitKey, unitDepth } from '../../src/core/sweep/shard';
+import { hash64, jumpHash, unitKey, unitDepth } from '../../src/core/sweep/shard';
 const cases: [string, number[][][]][] = [
   ['6 classes, 3 tasks of 2, all (90)', [...enumerateOrderings([2, 2, 2])]],
   ['8 classes, 4 tasks of 2, all (2520)', [...enumerateOrderings([2, 2, 2, 2])]],
@@ -18,7 +18,7 @@ for (const [name, ords] of cases) {
   const one = planPrefixes(ords).sharedTasks;
   for (const n of [4, 16]) {
     const row = (depth: number) => {
-      const shard = runs.map((r) => jumpHash(fnv1a64(unitKey(r, depth)), n));
+      const shard = runs.map((r) => jumpHash(hash64(unitKey(r, depth)), n));
       const per = Array.from({ length: n }, (_, s) => { const o = ords.filter((_, i) => shard[i] === s); return o.length ? planPrefixes(o).sharedTasks : 0; });
       const total = per.reduce((a, b) => a + b, 0);
       return `depth ${depth}: total ${total} (${(total / one).toFixed(2)}× one process), largest shard ${Math.max(...per)} (ideal ${Math.ceil(one / n)})`;

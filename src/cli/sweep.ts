@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
-import { fnv1a64, jumpHash, planShards, runKey, unitKey, type SweepRun } from '../core/sweep/shard';
+import { hash64, jumpHash, planShards, runKey, unitKey, type SweepRun } from '../core/sweep/shard';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import { UsageError } from './args';
@@ -309,7 +309,7 @@ export function sweepMerge(files: string[], v: Values, onNote?: (n: string) => v
   const missing = h.keys.filter((k) => !byKey.has(k));
   if (missing.length > 0) {
     // which shard (of the first file's split) each missing run belongs to
-    const shardOfKey = (k: string): number => jumpHash(fnv1a64(unitKey(runOfKey(k), h.unit_depth)), h.shards);
+    const shardOfKey = (k: string): number => jumpHash(hash64(unitKey(runOfKey(k), h.unit_depth)), h.shards);
     const shards = [...new Set(missing.map(shardOfKey))].sort((a, b) => a - b);
     const msg = `${missing.length} of ${h.keys.length} runs are missing (shard${shards.length > 1 ? 's' : ''} ${shards.map((s) => `${s}/${h.shards}`).join(', ')}): ${listed(missing)}`;
     if (v['allow-missing'] !== true) throw new UsageError(`${msg}. Run those shards (again), or give --allow-missing.`);

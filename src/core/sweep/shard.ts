@@ -12,6 +12,7 @@
  * goes to the same shard for a given n, and going from n to n + 1 shards moves only the units that now belong to
  * the new shard (about 1/(n + 1) of them). For n ≤ MIN_UNITS / UNITS_PER_SHARD (16) the depth does not depend on n.
  */
+import { fnv1a64 } from '../config/url-codec';
 
 /** Fewest units an experiment is split into (when it has that many prefixes at some depth). */
 export const MIN_UNITS = 256;
@@ -36,18 +37,11 @@ export function unitKey(run: SweepRun, depth: number): string {
   return `${run.strategy}/${run.seed}/${run.tasks.slice(0, depth).map(canonTask).join('|')}`;
 }
 
-const FNV_OFFSET = 0xcbf29ce484222325n;
-const FNV_PRIME = 0x100000001b3n;
 const MASK64 = (1n << 64n) - 1n;
 
-/** 64-bit FNV-1a of the UTF-8 bytes of `text`. */
-export function fnv1a64(text: string): bigint {
-  let h = FNV_OFFSET;
-  for (const b of new TextEncoder().encode(text)) {
-    h ^= BigInt(b);
-    h = (h * FNV_PRIME) & MASK64;
-  }
-  return h;
+/** 64-bit FNV-1a of the UTF-8 bytes of `text` (the config hash's FNV-1a, url-codec.ts), as a bigint. */
+export function hash64(text: string): bigint {
+  return BigInt(`0x${fnv1a64(new TextEncoder().encode(text))}`);
 }
 
 /** Jump consistent hash (Lamping & Veach 2014): a bucket in [0, n) for a 64-bit key. */
@@ -83,5 +77,5 @@ export interface ShardPlan {
 /** The shard of every run of an experiment split into `n` shards. */
 export function planShards(runs: readonly SweepRun[], n: number): ShardPlan {
   const depth = unitDepth(runs, n);
-  return { depth, shardOf: runs.map((r) => jumpHash(fnv1a64(unitKey(r, depth)), n)) };
+  return { depth, shardOf: runs.map((r) => jumpHash(hash64(unitKey(r, depth)), n)) };
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { enumerateOrderings } from '../../../../src/core/orderings/enumerate';
-import { fnv1a64, jumpHash, MIN_UNITS, planShards, runKey, unitDepth, unitKey } from '../../../../src/core/sweep/shard';
+import { hash64, jumpHash, MIN_UNITS, planShards, runKey, unitDepth, unitKey } from '../../../../src/core/sweep/shard';
 
 const FIXTURE: [string, bigint, number[]][] = [
   ['', 0xcbf29ce484222325n, [0, 1, 1, 1, 1, 90]],
@@ -20,7 +20,7 @@ const FIXTURE: [string, bigint, number[]][] = [
 describe('sweep shard assignment', () => {
   it('FNV-1a 64 and jump consistent hash match an independent Python implementation', () => {
     for (const [text, hash, buckets] of FIXTURE) {
-      expect(fnv1a64(text)).toBe(hash);
+      expect(hash64(text)).toBe(hash);
       expect([1, 2, 3, 7, 10, 100].map((n) => jumpHash(hash, n))).toEqual(buckets);
     }
     expect(() => jumpHash(1n, 0)).toThrow(/at least|≥ 1/);
@@ -28,7 +28,7 @@ describe('sweep shard assignment', () => {
 
   it('going from n to n+1 shards moves a key only to the new shard', () => {
     for (let i = 0; i < 500; i++) {
-      const h = fnv1a64(`key ${i}`);
+      const h = hash64(`key ${i}`);
       for (let n = 1; n < 12; n++) {
         const a = jumpHash(h, n);
         const b = jumpHash(h, n + 1);
