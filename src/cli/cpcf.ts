@@ -3,11 +3,27 @@
  * calibration and test data after every task, then the CPCF series (docs/science.md §3): CPCF_j, a_prev,j, a_new,j,
  * coverage against 1−α, Kemker's Ω, dCor and Pearson between CPCF and a_prev.
  * Infinite thresholds (calibration set too small for α) print as null with `qInfinite` (JSON has no Infinity).
+ *
+ * Over seeds (docs/science.md §3 "Our dCor beside the paper's"):
+ * - `--seeds 0-4` (or `0,1,2`) trains the same run at each seed; without it, a config's seeds (`--config`/`--link`)
+ *   when it lists several, else `--seed`. (With `--protocol rs`, `--seeds` keeps its meaning of RS seeds.)
+ * - `--preset digits|fashion|fashion-paper`: the Forgetting lab's paper preset (src/core/forgetting/setup.ts): its
+ *   dataset, 10 classes in tasks 5,1,1,1,1,1, MLP 256-128, full head, batch 64, lr 2e-5, epochs, images per class
+ *   and 5 seeds (seed, seed+1, …); any flag given wins. One strategy per command (`--strategy finetune|ewc`).
+ * - Output: one seed prints the run's object as before; several print `{runs: [...]}`. Both add `summary`: dCor
+ *   mean ± sd over the seeds, the pooled permutation p (Monte Carlo, 9 999 resamples seeded by the first seed; exact
+ *   for one seed of ≤ 8 points), base accuracy mean ± sd, the paper's figure for this dataset/model/α/ratio, and
+ *   `notComparable` — the plain reasons the numbers are not the paper's (empty when they are). One line with the
+ *   same goes to stderr.
  */
 import { cpcfFromRun } from '../core/conformal/from-run';
 import type { ScoreName } from '../core/conformal/scores';
+import { DCOR_RESAMPLES, PAPER_STATISTIC_NOTE, meanSdText, pText, summariseDcor } from '../core/forgetting/compare';
+import { paperColumnOf, paperDcor } from '../core/forgetting/paper';
+import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
 import { UsageError } from './args';
+import { loadExperimentConfig } from './config-args';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -22,14 +38,73 @@ function fraction(v: Values, key: string, fallback: number, lo: number, hi: numb
 }
 
 const finite = (xs: number[]) => xs.map((x) => (Number.isFinite(x) ? x : null));
+const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 
-export async function cpcfCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+/** The paper presets `--preset` takes (the ones with a regime). */
+const CLI_PRESETS = PRESETS.filter((p) => p.regime);
+
+/** The flags a paper preset stands for; the command line's win. */
+export function presetFlags(id: string, v: Values): Values {
+  const p = CLI_PRESETS.find((x) => x.id === id);
+  if (!p || !p.regime || !p.dataset) throw new UsageError(`Unknown --preset "${id}": use ${CLI_PRESETS.map((x) => x.id).join(', ')}.`);
+  const r = p.regime;
+  const job = baseJob(p.dataset);
+  const seed = Number(str(v, 'seed') ?? '0');
+  const out: Values = {
+    dataset: p.dataset,
+    classes: '0-9',
+    'task-sizes': job.tasks.map((t) => t.length).join(','),
+    hidden: job.hidden.join(','),
+    'first-epochs': String(r.firstTaskEpochs),
+    epochs: String(r.epochs),
+    lr: String(job.lr),
+    'batch-size': String(job.batchSize),
+    head: job.head,
+    'calibration-ratio': String(job.calibrationRatio),
+    seeds: Number.isInteger(seed) ? `${seed}-${seed + r.seeds - 1}` : undefined,
+  };
+  if (r.trainPerClass !== null) out['train-per-class'] = String(r.trainPerClass);
+  if (r.testPerClass !== null) out['test-per-class'] = String(r.testPerClass);
+  const given = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
+  return { ...out, ...given };
+}
+
+/** The training seeds: --seeds (a list or ranges: "0-4", "0,3,7"), a config's seeds, or --seed. */
+function trainingSeeds(v: Values): number[] | null {
+  if (str(v, 'protocol')) return null;
+  const s = str(v, 'seeds');
+  if (s !== undefined) {
+    const out: number[] = [];
+    for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+      const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+      if (!m) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-4.`);
+      const a = Number(m[1]);
+      const b = m[2] === undefined ? a : Number(m[2]);
+      if (b < a) throw new UsageError(`--seeds: range "${part}" runs backwards.`);
+      if (b - a > 999) throw new UsageError(`--seeds: range "${part}" is over 1 000 seeds.`);
+      for (let k = a; k <= b; k++) out.push(k);
+    }
+    if (out.length === 0) throw new UsageError('--seeds is empty.');
+    if (new Set(out).size !== out.length) throw new UsageError('--seeds lists a seed twice.');
+    return out;
+  }
+  if (str(v, 'seed') === undefined || v.config !== undefined || v.link !== undefined) {
+    const config = loadExperimentConfig(v);
+    if (config && config.seeds.length > 1 && str(v, 'seed') === String(config.seeds[0])) return [...config.seeds];
+  }
+  return null;
+}
+
+export async function cpcfCommand(v0: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const preset = str(v0, 'preset');
+  const v = preset ? presetFlags(preset, v0) : v0;
   const alpha = fraction(v, 'alpha', 0.1, 0, 1);
   const calibrationRatio = fraction(v, 'calibration-ratio', 0.1, 0, 1);
   const score = ((v.score as string | undefined) ?? 'aps') as ScoreName;
   if (!['aps', 'lac', 'raps'].includes(score)) throw new UsageError(`Unknown --score "${score}": use aps, lac or raps.`);
-  try {
-    return await runCommand(v, options, {
+  const seeds = trainingSeeds(v);
+  const runOne = (seedFlags: Values) =>
+    runCommand(seedFlags, options, {
       probs: { calibrationRatio },
       report: (result) => {
         const r = cpcfFromRun(result, { alpha, score });
@@ -51,8 +126,73 @@ export async function cpcfCommand(v: Values, options: { root: string; onNote?: (
         };
       },
     });
+  try {
+    const t0 = performance.now();
+    const texts: string[] = [];
+    if (seeds) for (const s of seeds) texts.push(await runOne({ ...v, seed: String(s), seeds: undefined }));
+    else texts.push(await runOne(v));
+    const seconds = (performance.now() - t0) / 1000;
+    const parsed = texts.map((t) => JSON.parse(t) as Record<string, unknown>);
+    // several orderings (--protocol rs / --orderings) print {runs}; the summary is over every run given
+    const runs = parsed.flatMap((p) => (Array.isArray(p.runs) ? (p.runs as Record<string, unknown>[]) : [p]));
+    const summary = summaryOf(runs, { alpha, calibrationRatio, seconds });
+    options.onNote?.(summary.line);
+    const { line: _line, ...rest } = summary;
+    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest });
+    return JSON.stringify({ runs, summary: rest });
   } catch (e) {
     if (e instanceof RunUsageError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** dCor mean ± sd and permutation p over the runs, the paper's figure, and why they are not comparable. */
+function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrationRatio: number; seconds: number }) {
+  const first = runs[0];
+  const config = first.config as { lr: number; epochs: number; firstTaskEpochs: number; batchSize: number; head: 'all' | 'seen'; seed: number };
+  const tasks = first.tasks as number[][];
+  const trainCounts = first.trainCounts as number[];
+  const calibrationCounts = first.calibrationCounts as number[];
+  const dataset = String(first.dataset);
+  const perClass = Math.round((trainCounts[0] + calibrationCounts[0]) / Math.max(1, tasks[0].length));
+  const strategy = String(first.strategy);
+  const model = strategy === 'finetune' ? 'MLP' : strategy === 'ewc' ? 'EWC' : null;
+  const column = paperColumnOf(dataset);
+  const table = Math.abs(o.alpha - 0.1) < 1e-9 ? 'II' : Math.abs(o.calibrationRatio - 0.1) < 1e-9 ? 'III' : null;
+  const paperValue = model && table ? paperDcor(table, table === 'II' ? o.calibrationRatio : o.alpha, model, column) : null;
+  const s = summariseDcor(
+    {
+      dataset,
+      taskSizes: tasks.map((t) => t.length),
+      lr: config.lr,
+      firstTaskEpochs: config.firstTaskEpochs,
+      epochs: config.epochs,
+      // the paper's full data is ≈6 000 per class: "all" of Fashion-MNIST counts as the paper's size
+      trainPerClass: dataset === 'fashion-mnist' && perClass >= 5900 ? null : perClass,
+      head: config.head,
+      batchSize: config.batchSize,
+    },
+    runs.map((r) => ({ seed: Number((r.config as { seed: number }).seed), cpcf: r.cpcf as number[], aPrev: r.aPrev as number[], baseAccuracy: (r.matrix as number[][])[0][0] })),
+    { seed: config.seed, resamples: DCOR_RESAMPLES },
+  );
+  if (!model) s.notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);
+  if (!table) s.notes.push('the paper’s tables fix α = 0.1 or the calibration ratio at 0.1');
+  const comparable = s.notes.length === 0 && paperValue !== null;
+  const line =
+    `dCor(CPCF, a_prev) ${meanSdText(s.dcor)}, permutation ${pText(s.p)}${s.exact ? ' (exact)' : ` (${DCOR_RESAMPLES} resamples)`}, null mean ${s.nullMean.toFixed(3)}; ` +
+    `base accuracy ${meanSdText({ mean: 100 * s.baseAccuracy.mean, sd: 100 * s.baseAccuracy.sd, n: s.baseAccuracy.n }, 1).replace(/ \(/, ' % (')}; ` +
+    `paper ${paperValue === null ? '–' : paperValue.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
+  return {
+    line,
+    seeds: runs.map((r) => Number((r.config as { seed: number }).seed)),
+    dcor: { mean: s.dcor.mean, sd: Number.isFinite(s.dcor.sd) ? s.dcor.sd : null, values: s.values },
+    permutation: { p: s.p, exact: s.exact, resamples: s.exact ? null : DCOR_RESAMPLES, nullMean: s.nullMean, points: s.points },
+    baseAccuracy: { mean: s.baseAccuracy.mean, sd: Number.isFinite(s.baseAccuracy.sd) ? s.baseAccuracy.sd : null },
+    paper: paperValue === null ? null : { dcor: paperValue, table, column, model, key: table === 'II' ? o.calibrationRatio : o.alpha },
+    comparable,
+    notComparable: s.notes,
+    paperNote: PAPER_STATISTIC_NOTE,
+    lr: lrText(config.lr),
+    seconds: Math.round(o.seconds * 10) / 10,
+  };
 }

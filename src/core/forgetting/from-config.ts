@@ -13,7 +13,7 @@
 import type { ExperimentConfig } from '../config/schema';
 import { STRATEGY_OPTION_FILL } from '../config/schema';
 import { canonicalOrdering, orderingKey, parseOrderingKey } from '../orderings/key';
-import { baseJob, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';
+import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';
 
 export const FORGETTING_DATASETS: readonly ForgettingDataset[] = ['digits', 'fashion-mnist', 'emoji'];
 /** The lab trains the first 10 classes of a dataset. */
@@ -23,7 +23,7 @@ export const isForgettingDataset = (id: string): id is ForgettingDataset => (FOR
 
 /** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
 export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
-  return preset === 'digits' ? 'digits' : preset === 'fashion' ? 'fashion-mnist' : chosen;
+  return presetDatasetOf(preset, chosen);
 }
 
 /** The config's ordering: `ui.selectedOrdering`, else its classes split by `taskSizes` (tasks as sets). */
@@ -60,7 +60,8 @@ export function forgettingJobsOf(config: ExperimentConfig, o: { edgeOrderings?: 
   const data = { trainPerClass: config.data.trainPerClass, testPerClass: config.data.testPerClass };
   const preset = config.forgetting.preset;
   if (preset) {
-    const fixed = preset === 'digits' || preset === 'fashion';
+    // a paper preset fixes its data, epochs and seeds (its regime); the others take the config's images per class
+    const fixed = presetInfo(preset).regime !== undefined;
     return presetJobs(preset, { dataset: presetDataset(preset, dataset), lr: t.lr, seed, edgeOrderings: o.edgeOrderings, ...(fixed ? {} : data) });
   }
   const s = config.strategies.find((x) => x.id === 'finetune' || x.id === 'ewc') ?? { id: 'finetune' as const, options: {} };

@@ -7,6 +7,7 @@
  * same recorded softmax outputs (one run per calibration ratio and model).
  */
 import { PAPER_GRID_VALUES, gridKey, paperColumnOf, paperDcor, PAPER_TABLE_I, type PaperModel } from './paper';
+import { summariseDcor, type DcorSummary, type SeedSeries } from './compare';
 
 export type ForgettingDataset = 'digits' | 'fashion-mnist' | 'emoji';
 export type ForgettingStrategy = 'finetune' | 'ewc';
@@ -97,26 +98,84 @@ export function orderingText(tasks: readonly (readonly number[])[]): string {
 
 // --- presets ---
 
-export type PresetId = 'digits' | 'fashion' | 'grid' | 'ewc-variants' | 'lr' | 'edge';
+export type PresetId = 'digits' | 'fashion' | 'fashion-paper' | 'grid' | 'ewc-variants' | 'lr' | 'edge';
 
 /** What the result view of a preset shows. */
 export type PresetView = 'table-ii-iii' | 'grid' | 'table-i' | 'lr' | 'edge';
+
+/**
+ * The training regime of a paper preset (docs/science.md §3 "The paper's set-up as presets"): images per class,
+ * epochs (base task, then each later task) and the seeds it trains (seed, seed+1, …). `where`: 'browser' finishes in
+ * a few minutes in the app; 'cli' is the paper's full regime, meant for `cil-lab cpcf --preset` (it runs in the app
+ * too, slowly).
+ */
+export interface PresetRegime {
+  trainPerClass: number | null;
+  testPerClass: number | null;
+  firstTaskEpochs: number;
+  epochs: number;
+  seeds: number;
+  where: 'browser' | 'cli';
+  /** one line: how this regime relates to the paper's */
+  note: string;
+}
 
 export interface PresetInfo {
   id: PresetId;
   name: string;
   description: string;
   view: PresetView;
+  /** the dataset a paper preset fixes (the others use the chosen one) */
+  dataset?: ForgettingDataset;
+  /** a paper preset's regime (the others use the subsets of PRESET_SUBSETS, epochs 8/3, one seed) */
+  regime?: PresetRegime;
 }
 
+/** Seeds a paper preset trains per model (mean ± sd and a permutation p over them). */
+export const PAPER_PRESET_SEEDS = 5;
+
 export const PRESETS: readonly PresetInfo[] = [
-  { id: 'digits', name: 'Paper setup · digits', description: 'MLP 64-256-128-10 vs EWC, base task 0–4 (8 epochs) then one class per task (3 epochs), calibration 0.10; Tables II/III row 0.10 and every α.', view: 'table-ii-iii' },
-  { id: 'fashion', name: 'Paper setup · Fashion-MNIST', description: 'The same with MLP 784-256-128-10 on a Fashion-MNIST subset.', view: 'table-ii-iii' },
+  {
+    id: 'digits',
+    name: 'Paper regime · digits (the paper’s step count)',
+    description: 'MLP 64-256-128-10 vs EWC at lr 2e-5, 5 seeds. Digits have ≈130 training images per class, not MNIST’s 6 000, so the epochs are raised to the paper’s number of Adam steps: 300 on the base task 0–4, then 85 per class. A few minutes.',
+    view: 'table-ii-iii',
+    dataset: 'digits',
+    regime: { trainPerClass: null, testPerClass: null, firstTaskEpochs: 300, epochs: 85, seeds: PAPER_PRESET_SEEDS, where: 'browser', note: 'all 1 437 training images; epochs 300/85 give the paper’s ≈3 400 base-task and ≈255 per-task Adam steps at batch 64' },
+  },
+  {
+    id: 'fashion',
+    name: 'Paper setup · Fashion-MNIST (browser variant)',
+    description: 'MLP 784-256-128-10 vs EWC at lr 2e-5, the paper’s 8 / 3 epochs, 5 seeds, on 1 000 training / 500 test images per class: a sixth of the paper’s data and steps, so about a minute or two.',
+    view: 'table-ii-iii',
+    dataset: 'fashion-mnist',
+    regime: { trainPerClass: 1000, testPerClass: 500, firstTaskEpochs: 8, epochs: 3, seeds: PAPER_PRESET_SEEDS, where: 'browser', note: 'the paper’s epochs on a sixth of its data (1 000 of 6 000 training images per class): a sixth of its Adam steps' },
+  },
+  {
+    id: 'fashion-paper',
+    name: 'Paper regime · Fashion-MNIST, full data (CLI)',
+    description: 'The paper’s regime: all 60 000 training and 10 000 test images, 8 / 3 epochs, lr 2e-5, 5 seeds, MLP and EWC. About a minute per run in Node (10 runs); run it with “cil-lab cpcf --preset fashion-paper”. It runs here too, slowly.',
+    view: 'table-ii-iii',
+    dataset: 'fashion-mnist',
+    regime: { trainPerClass: null, testPerClass: null, firstTaskEpochs: 8, epochs: 3, seeds: PAPER_PRESET_SEEDS, where: 'cli', note: 'the paper’s regime: full data, 8 / 3 epochs' },
+  },
   { id: 'grid', name: 'Calibration ratio × α grid', description: 'MLP and EWC at calibration {0.05, 0.10, 0.15, 0.20} (one run each); every α {0.05 … 0.20} from the same outputs (Tables II–III).', view: 'grid' },
   { id: 'ewc-variants', name: 'EWC single vs multi', description: 'Single-penalisation (last Fisher) vs multi-penalisation (one Fisher per task, λ/2^(t−j−1)): the Ω table (Table I).', view: 'table-i' },
   { id: 'lr', name: 'Learning rates', description: 'MLP at lr 2e-5, 1e-4, 1e-3, 1e-2: a_prev per task ("learn fast, forget fast", Fig. 2).', view: 'lr' },
   { id: 'edge', name: 'EDGE hard vs easy (beyond the paper)', description: 'CPCF and a_prev under EDGE’s hard and easy orderings (and RS seed 0), sizes 5,1,1,1,1,1.', view: 'edge' },
 ];
+
+/** The preset's info. */
+export function presetInfo(id: PresetId): PresetInfo {
+  const p = PRESETS.find((x) => x.id === id);
+  if (!p) throw new RangeError(`unknown preset "${id}".`);
+  return p;
+}
+
+/** The dataset a preset's runs are on: a paper preset's own, else the chosen one. */
+export function presetDatasetOf(id: PresetId, chosen: ForgettingDataset): ForgettingDataset {
+  return presetInfo(id).dataset ?? chosen;
+}
 
 /** Per-dataset bounds so a preset finishes in about a minute on wasm (subset sizes per class). */
 export const PRESET_SUBSETS: Record<ForgettingDataset, { trainPerClass: number | null; testPerClass: number | null }> = {
@@ -163,15 +222,21 @@ export function baseJob(dataset: ForgettingDataset, overrides: Partial<Forgettin
 
 const modelLabel = (s: ForgettingStrategy) => (s === 'ewc' ? 'EWC' : 'MLP');
 
-/** The training runs of a preset. */
+/** The training runs of a preset (a paper preset: each model at seeds seed, seed+1, …, its regime's count). */
 export function presetJobs(id: PresetId, o: PresetOptions): ForgettingJob[] {
-  const dataset: ForgettingDataset = id === 'digits' ? 'digits' : id === 'fashion' ? 'fashion-mnist' : o.dataset;
+  const info = presetInfo(id);
+  const dataset: ForgettingDataset = info.dataset ?? o.dataset;
   const sub = { trainPerClass: o.trainPerClass !== undefined ? o.trainPerClass : PRESET_SUBSETS[dataset].trainPerClass, testPerClass: o.testPerClass !== undefined ? o.testPerClass : PRESET_SUBSETS[dataset].testPerClass };
   const job = (over: Partial<ForgettingJob>) => baseJob(dataset, { lr: o.lr, seed: o.seed, ...sub, ...over });
+  if (info.regime) {
+    const r = info.regime;
+    return (['finetune', 'ewc'] as const).flatMap((s) =>
+      Array.from({ length: r.seeds }, (_, k) =>
+        job({ strategy: s, label: `${modelLabel(s)} · seed ${o.seed + k}`, seed: o.seed + k, trainPerClass: r.trainPerClass, testPerClass: r.testPerClass, firstTaskEpochs: r.firstTaskEpochs, epochs: r.epochs }),
+      ),
+    );
+  }
   switch (id) {
-    case 'digits':
-    case 'fashion':
-      return (['finetune', 'ewc'] as const).map((s) => job({ strategy: s, label: modelLabel(s) }));
     case 'grid':
       return PAPER_GRID_VALUES.flatMap((r) => (['finetune', 'ewc'] as const).map((s) => job({ strategy: s, calibrationRatio: r, label: `${modelLabel(s)} · calib ${gridKey(r)}` })));
     case 'ewc-variants':
@@ -183,6 +248,8 @@ export function presetJobs(id: PresetId, o: PresetOptions): ForgettingJob[] {
       if (orderings.length === 0) throw new RangeError('the EDGE preset needs the EDGE orderings first.');
       return orderings.map((x) => job({ tasks: x.tasks.map((t) => [...t]), orderingLabel: x.label, label: x.label }));
     }
+    default:
+      throw new RangeError(`preset "${id}" has no runs.`);
   }
 }
 
@@ -194,11 +261,15 @@ export function lrText(lr: number): string {
 
 // --- tables from finished runs ---
 
-/** What a table needs of a finished run: its job and a way to get dCor / Ω at a given α. */
+/** What a table needs of a finished run: its job, dCor / the series / Ω at a given α, and its base accuracy. */
 export interface RunSummary {
   job: ForgettingJob;
   /** dCor(CPCF, a_prev) at α */
   dcor(alpha: number): number;
+  /** the CPCF and a_prev series at α (null when the run has no report) */
+  series?(alpha: number): { cpcf: number[]; aPrev: number[] } | null;
+  /** R[1][1], the base task's accuracy right after training it */
+  baseAccuracy?: number;
   omega: { omegaBase: number; omegaNew: number; omegaAll: number; omegaPrev: number };
 }
 
@@ -207,25 +278,47 @@ export interface DcorRow {
   key: number;
   model: PaperModel;
   paper: number | null;
+  /** dCor of the first run (one seed), or the mean over the seeds */
   ours: number | null;
+  /** over the seeds: mean ± sd, permutation p, comparability (null without runs or series) */
+  summary: DcorSummary | null;
 }
 
 /**
  * Table II (vary the calibration ratio at α = 0.1) and Table III (vary α at calibration 0.1) rows for the runs
- * given, with the paper's value for the dataset's column beside ours. Rows without a run have ours = null.
+ * given, with the paper's value for the dataset's column beside ours. A cell gathers every run of its calibration
+ * ratio and model (a paper preset has one per seed): `ours` is their mean dCor and `summary` their mean ± sd,
+ * pooled permutation p (seeded by the first run's seed) and comparability notes. Rows without a run have null.
  */
-export function dcorTables(runs: readonly RunSummary[], dataset: string): { column: string | null; tableII: DcorRow[]; tableIII: DcorRow[] } {
+export function dcorTables(runs: readonly RunSummary[], dataset: string, o: { resamples?: number } = {}): { column: string | null; tableII: DcorRow[]; tableIII: DcorRow[] } {
   const column = paperColumnOf(dataset);
   const find = (ratio: number, model: PaperModel) =>
-    runs.find((r) => Math.abs(r.job.calibrationRatio - ratio) < 1e-9 && modelLabel(r.job.strategy) === model && r.job.dataset === dataset);
+    runs.filter((r) => Math.abs(r.job.calibrationRatio - ratio) < 1e-9 && modelLabel(r.job.strategy) === model && r.job.dataset === dataset);
+  const cell = (rs: RunSummary[], alpha: number): Pick<DcorRow, 'ours' | 'summary'> => {
+    if (rs.length === 0) return { ours: null, summary: null };
+    const series: SeedSeries[] = [];
+    for (const r of rs) {
+      const x = r.series?.(alpha);
+      if (x && x.cpcf.length > 0) series.push({ seed: r.job.seed, cpcf: x.cpcf, aPrev: x.aPrev, baseAccuracy: r.baseAccuracy ?? NaN });
+    }
+    const j = rs[0].job;
+    const summary =
+      series.length > 0 && series.every((x) => x.cpcf.length === series[0].cpcf.length)
+        ? summariseDcor(
+            { dataset: j.dataset, taskSizes: j.tasks.map((t) => t.length), lr: j.lr, firstTaskEpochs: j.firstTaskEpochs, epochs: j.epochs, trainPerClass: j.trainPerClass, head: j.head, batchSize: j.batchSize },
+            series,
+            { seed: j.seed, resamples: o.resamples },
+          )
+        : null;
+    const vals = rs.map((r) => r.dcor(alpha)).filter(Number.isFinite);
+    return { ours: summary ? summary.dcor.mean : vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN, summary };
+  };
   const tableII: DcorRow[] = [];
   const tableIII: DcorRow[] = [];
   for (const v of PAPER_GRID_VALUES) {
     for (const model of ['MLP', 'EWC'] as const) {
-      const a = find(v, model);
-      tableII.push({ key: v, model, paper: paperDcor('II', v, model, column), ours: a ? a.dcor(0.1) : null });
-      const b = find(0.1, model);
-      tableIII.push({ key: v, model, paper: paperDcor('III', v, model, column), ours: b ? b.dcor(v) : null });
+      tableII.push({ key: v, model, paper: paperDcor('II', v, model, column), ...cell(find(v, model), 0.1) });
+      tableIII.push({ key: v, model, paper: paperDcor('III', v, model, column), ...cell(find(0.1, model), v) });
     }
   }
   return { column, tableII, tableIII };

@@ -376,14 +376,15 @@ export class ForgettingLab {
     if (lrOverride !== undefined) this.presetLr = lrOverride;
     this.preset = id;
     const base = baseJob(this.datasetId);
-    this.firstTaskEpochs = base.firstTaskEpochs;
-    this.epochs = base.epochs;
+    const regime = PRESETS.find((x) => x.id === id)?.regime;
+    this.firstTaskEpochs = regime?.firstTaskEpochs ?? base.firstTaskEpochs;
+    this.epochs = regime?.epochs ?? base.epochs;
     this.head = base.head;
     this.calibrationRatio = base.calibrationRatio;
     this.strategy = base.strategy;
     this.orderingKind = 'paper';
     if (id !== 'lr') this.lr = this.presetLr;
-    if (id === 'digits' || id === 'fashion') this.pickDataset(presetDataset(id, this.datasetId));
+    if (regime) this.pickDataset(presetDataset(id, this.datasetId));
     let edgeOrderings: { label: string; tasks: number[][] }[] | undefined;
     if (id === 'edge') {
       try {

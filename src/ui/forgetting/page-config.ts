@@ -18,7 +18,7 @@
  */
 import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../../core/config/schema';
 import type { ScoreName } from '../../core/conformal/scores';
-import { PAPER_LR, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
+import { PAPER_LR, PRESETS, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
 import { FORGETTING_CLASSES, isForgettingDataset, jobKey, presetDataset } from '../../core/forgetting/from-config';
 
 export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
@@ -251,7 +251,7 @@ export function findStoredRuns(runs: readonly StoredRunRef[], want: { preset: Pr
       const first = runs.find((x) => x.group === r.group)!;
       const j = first.job;
       if (job && (j.dataset !== presetDataset(want.preset, job.dataset) || j.seed !== job.seed)) continue;
-      if (job && want.preset !== 'digits' && want.preset !== 'fashion' && (j.trainPerClass !== job.trainPerClass || j.testPerClass !== job.testPerClass)) continue;
+      if (job && !PRESETS.find((x) => x.id === want.preset)?.regime && (j.trainPerClass !== job.trainPerClass || j.testPerClass !== job.testPerClass)) continue;
       if (want.preset !== 'lr' && j.lr !== want.presetLr) continue;
       return { group: r.group, runId: null };
     }

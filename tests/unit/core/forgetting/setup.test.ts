@@ -10,6 +10,8 @@ import {
   paperTaskSizes,
   paperTasks,
   parseOrdering,
+  presetDatasetOf,
+  presetInfo,
   presetJobs,
   runFraction,
   tableI,
@@ -17,6 +19,8 @@ import {
   trainConfigOf,
   type RunSummary,
 } from '../../../../src/core/forgetting/setup';
+import { distanceCorrelation } from '../../../../src/core/conformal/dcor';
+import { pooledDcorPermutationTest } from '../../../../src/core/stats/dcor-permutation';
 import { memoryForgettingStore, openForgettingStore, type ForgettingRun } from '../../../../src/services/forgetting-store';
 
 describe('orderings', () => {
@@ -40,15 +44,30 @@ describe('orderings', () => {
 });
 
 describe('presets', () => {
-  it('digits: MLP and EWC at calibration 0.1, paper epochs, lr, full head', () => {
-    const jobs = presetJobs('digits', { dataset: 'emoji', lr: PAPER_LR, seed: 0 });
-    expect(jobs.map((j) => j.label)).toEqual(['MLP', 'EWC']);
+  it('digits: the paper regime by steps — MLP and EWC at 5 seeds, all images, epochs 300/85, lr, full head', () => {
+    const jobs = presetJobs('digits', { dataset: 'emoji', lr: PAPER_LR, seed: 3 });
+    expect(jobs.map((j) => j.label)).toEqual(['MLP · seed 3', 'MLP · seed 4', 'MLP · seed 5', 'MLP · seed 6', 'MLP · seed 7', 'EWC · seed 3', 'EWC · seed 4', 'EWC · seed 5', 'EWC · seed 6', 'EWC · seed 7']);
+    expect(jobs.map((j) => j.seed)).toEqual([3, 4, 5, 6, 7, 3, 4, 5, 6, 7]);
     for (const j of jobs) {
       expect(j.dataset).toBe('digits');
       expect(j.tasks).toEqual([[0, 1, 2, 3, 4], [5], [6], [7], [8], [9]]);
-      expect([j.firstTaskEpochs, j.epochs, j.lr, j.calibrationRatio, j.head]).toEqual([8, 3, 2e-5, 0.1, 'all']);
+      expect([j.firstTaskEpochs, j.epochs, j.lr, j.calibrationRatio, j.head, j.batchSize]).toEqual([300, 85, 2e-5, 0.1, 'all', 64]);
+      expect([j.trainPerClass, j.testPerClass]).toEqual([null, null]);
       expect(j.hidden).toEqual([256, 128]);
     }
+  });
+  it('fashion (browser variant) and fashion-paper (the full-data regime) fix their data, epochs and seeds', () => {
+    const browser = presetJobs('fashion', { dataset: 'digits', lr: PAPER_LR, seed: 0, trainPerClass: 30, testPerClass: 10 });
+    expect(browser).toHaveLength(10);
+    expect(browser[0]).toMatchObject({ dataset: 'fashion-mnist', trainPerClass: 1000, testPerClass: 500, firstTaskEpochs: 8, epochs: 3 });
+    const full = presetJobs('fashion-paper', { dataset: 'emoji', lr: PAPER_LR, seed: 0 });
+    expect(full).toHaveLength(10);
+    expect(full[9]).toMatchObject({ dataset: 'fashion-mnist', strategy: 'ewc', trainPerClass: null, testPerClass: null, firstTaskEpochs: 8, epochs: 3, seed: 4 });
+    expect(presetInfo('fashion-paper').regime?.where).toBe('cli');
+    expect(presetInfo('digits').regime?.where).toBe('browser');
+    expect(presetDatasetOf('fashion-paper', 'digits')).toBe('fashion-mnist');
+    expect(presetDatasetOf('grid', 'emoji')).toBe('emoji');
+    expect(() => presetInfo('nope' as never)).toThrow(/unknown preset/);
   });
   it('grid: one run per calibration ratio and model; EWC variants; lrs; edge', () => {
     const grid = presetJobs('grid', { dataset: 'digits', lr: FAST_LR, seed: 1 });
@@ -63,7 +82,7 @@ describe('presets', () => {
     expect(() => presetJobs('edge', { dataset: 'digits', lr: FAST_LR, seed: 0 })).toThrow(/EDGE orderings/);
     const edge = presetJobs('edge', { dataset: 'digits', lr: FAST_LR, seed: 0, edgeOrderings: [{ label: 'EDGE hard', tasks: [[9, 8, 7, 6, 5], [4], [3], [2], [1], [0]] }] });
     expect(edge[0].tasks[0]).toEqual([9, 8, 7, 6, 5]);
-    expect(presetJobs('fashion', { dataset: 'digits', lr: FAST_LR, seed: 0 })[0]).toMatchObject({ dataset: 'fashion-mnist', trainPerClass: 800, testPerClass: 200 });
+    expect(presetJobs('grid', { dataset: 'fashion-mnist', lr: FAST_LR, seed: 0 })[0]).toMatchObject({ dataset: 'fashion-mnist', trainPerClass: 800, testPerClass: 200, firstTaskEpochs: 8, epochs: 3 });
   });
   it('lrText and the engine config of a job', () => {
     expect(lrText(2e-5)).toBe('2e-5');
@@ -101,13 +120,41 @@ describe('paper tables', () => {
     const t = dcorTables([s('finetune', 0.1), s('ewc', 0.1)], 'digits');
     expect(t.column).toBe('MNIST');
     expect(t.tableII).toHaveLength(8);
-    expect(t.tableII.find((r) => r.key === 0.1 && r.model === 'EWC')).toEqual({ key: 0.1, model: 'EWC', paper: 0.6754, ours: 1.2 });
+    expect(t.tableII.find((r) => r.key === 0.1 && r.model === 'EWC')).toEqual({ key: 0.1, model: 'EWC', paper: 0.6754, ours: 1.2, summary: null });
     expect(t.tableII.find((r) => r.key === 0.05 && r.model === 'MLP')?.ours).toBeNull();
     expect(t.tableIII.find((r) => r.key === 0.2 && r.model === 'MLP')?.ours).toBeCloseTo(0.3);
     const t1 = tableI([s('ewc', 0.1, 'multi')]);
     expect(t1[0].ours).toBeNull();
     expect(t1[1].ours?.omegaPrev).toBe(0.3);
     expect(t1[1].paper?.omegaPrev).toBe(0.342);
+  });
+});
+
+describe('paper tables over seeds', () => {
+  it('a cell gathers every seed of its model: mean ± sd, the pooled permutation p, the notes', () => {
+    const series = [
+      { cpcf: [1, 2, 3, 4, 5], aPrev: [0.9, 0.7, 0.6, 0.3, 0.1] },
+      { cpcf: [1.2, 2.1, 2.8, 4.5, 4.9], aPrev: [0.95, 0.8, 0.5, 0.35, 0.2] },
+      { cpcf: [2, 1, 3, 5, 4], aPrev: [0.5, 0.6, 0.4, 0.2, 0.3] },
+    ];
+    const runs: RunSummary[] = series.map((x, k) => ({
+      job: baseJob('fashion-mnist', { strategy: 'finetune', seed: k, trainPerClass: 1000 }),
+      dcor: () => distanceCorrelation(x.cpcf, x.aPrev),
+      series: () => x,
+      baseAccuracy: 0.85,
+      omega: { omegaBase: 0, omegaNew: 0, omegaAll: 0, omegaPrev: 0 },
+    }));
+    const t = dcorTables(runs, 'fashion-mnist', { resamples: 499 });
+    const row = t.tableII.find((r) => r.key === 0.1 && r.model === 'MLP')!;
+    const values = series.map((x) => distanceCorrelation(x.cpcf, x.aPrev));
+    expect(row.summary?.values).toEqual(values);
+    expect(row.summary?.dcor.n).toBe(3);
+    expect(row.ours).toBeCloseTo(values.reduce((a, b) => a + b, 0) / 3, 12);
+    expect(row.summary?.p).toBe(pooledDcorPermutationTest(series.map((x) => ({ x: x.cpcf, y: x.aPrev })), { resamples: 499, seed: 0 }).p);
+    expect(row.paper).toBe(0.2118);
+    expect(row.summary?.comparable).toBe(false);
+    expect(row.summary?.notes).toEqual(['less data: 1000 training images per class, the paper ≈6000']);
+    expect(t.tableII.find((r) => r.model === 'EWC' && r.key === 0.1)?.summary).toBeNull();
   });
 });
 
