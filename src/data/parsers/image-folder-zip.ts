@@ -227,7 +227,7 @@ export function listImageFolderZip(
       fileName,
     );
   }
-  let strip = Math.min(...imageDirs.map((d) => d.length - 1));
+  let strip = imageDirs.reduce((m, d) => Math.min(m, d.length - 1), Infinity); // not Math.min(...): 10^5 arguments overflow the stack
   for (let level = 0; level < strip; level++) {
     const name = imageDirs[0][level];
     if (imageDirs.some((d) => d[level] !== name)) {
