@@ -13,9 +13,15 @@
  * Training flags: --strategy (one or a comma list), --memory, --model, --hidden, --epochs, --first-epochs, --lr,
  * --batch-size, --seed, --backend, --augment (default on when an emoji dataset is in the curriculum), --head,
  * --train-per-class (default 100), --test-per-class (default 50).
+ *
+ * `--config FILE` / `--link URL` (as `cil-lab ood`): the experiment's Curriculum section (datasets, order, scenario,
+ * strategies, epochs, hidden units, images per class, seed) becomes the flags, so the command trains what the lab
+ * trains for that link (the lab's other training settings are the engine's defaults, as here); flags given on the
+ * command line win.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
 import { checkCurriculum, CURRICULUM_DATASET_IDS, CURRICULUM_SHAPE_TEXT, CurriculumError, DEFAULT_CURRICULUM, type CurriculumSource } from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
@@ -28,6 +34,7 @@ import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defa
 import type { RunSettings } from '../engine/run-config';
 import type { ImageDataset } from '../engine/types';
 import { intArg, numberArg, UsageError } from './args';
+import { loadExperimentConfig } from './config-args';
 import { augmentFor } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -70,8 +77,32 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
   };
 }
 
-export async function curriculumCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+/** The flags a config's Curriculum section stands for (the lab's settingsOf: one hidden layer, the lab's subset). */
+export function curriculumFlags(c: CurriculumConfig): Values {
+  return {
+    datasets: c.datasets.join(','),
+    order: Array.isArray(c.order) ? c.order.join(',') : c.order,
+    scenario: c.scenario,
+    strategy: c.strategies.join(','),
+    epochs: String(c.epochs),
+    hidden: String(c.hidden),
+    'train-per-class': String(c.trainPerClass),
+    'test-per-class': String(c.testPerClass),
+    seed: String(c.seed),
+  };
+}
+
+/** --config FILE / --link URL: the config's Curriculum section under the flags given. */
+function withCurriculumConfig(v: Values): Values {
+  const config = loadExperimentConfig(v);
+  if (!config) return v;
+  const given = Object.fromEntries(Object.entries(v).filter(([k, x]) => x !== undefined && k !== 'config' && k !== 'link'));
+  return { ...curriculumFlags(curriculumOf(config)), ...given };
+}
+
+export async function curriculumCommand(flags: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const started = performance.now();
+  const v = withCurriculumConfig(flags);
   const ids = str(v, 'datasets') === undefined ? [...DEFAULT_CURRICULUM] : listOf(str(v, 'datasets') as string);
   let datasets;
   try {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { artefactBaselineAccuracy, m2iMetrics } from '../../../src/core/metrics/m2i';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatConfigFile } from '../../../src/core/config/config-file';
+import { defaultConfig } from '../../../src/core/config/schema';
+import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
 
@@ -64,4 +70,26 @@ describe('cil-lab curriculum', () => {
       expect(r.err).toMatch(re);
     }
   });
+
+  it('--link / --config: the experiment\'s Curriculum section, as the equivalent flags; a flag given wins', async () => {
+    const c = defaultConfig();
+    c.curriculum = { datasets: ['digits', 'fashion-mnist'], order: 'm2i', scenario: 'cil', strategies: ['finetune'], epochs: 1, hidden: 16, trainPerClass: 12, testPerClass: 4, seed: 3 };
+    const link = `http://127.0.0.1:5173/${encodeConfigToHash(c)}`;
+    const flags = ['--datasets', 'digits,fashion-mnist', '--order', 'm2i', '--scenario', 'cil', '--strategy', 'finetune', '--epochs', '1', '--hidden', '16', '--train-per-class', '12', '--test-per-class', '4', '--seed', '3'];
+    const byFlags = await cli('curriculum', ...flags, '--backend', 'cpu');
+    const byLink = await cli('curriculum', '--link', link, '--backend', 'cpu');
+    expect(byLink.code, byLink.err).toBe(0);
+    expect({ ...byLink.json, seconds: 0 }).toEqual({ ...byFlags.json, seconds: 0 });
+    expect(byLink.json.runs).toHaveLength(1);
+    const file = join(mkdtempSync(join(tmpdir(), 'cil-curriculum-')), 'experiment.json');
+    writeFileSync(file, formatConfigFile(c));
+    const byFile = await cli('curriculum', '--config', file, '--backend', 'cpu');
+    expect(byFile.code, byFile.err).toBe(0);
+    expect(byFile.json.runs).toEqual(byFlags.json.runs);
+    const til = await cli('curriculum', '--link', link, '--backend', 'cpu', '--scenario', 'til');
+    expect(til.json.runs.map((r: Run) => r.scenario)).toEqual(['til']);
+    const bad = await cli('curriculum', '--link', 'http://x/page');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--link needs the share link/);
+  }, 60_000);
 });
