@@ -36,13 +36,19 @@ export interface Lesson extends LessonTexts {
   config: Record<string, unknown>;
 }
 
-/** Digits (8×8 images), 6 classes in 3 tasks: all 90 orderings train in about a minute on wasm. */
+/**
+ * Digits (8×8 images), 6 classes in 3 tasks: all 90 orderings train in about a minute on wasm. lr 0.01: with 80
+ * images per class a task is only 9 Adam steps, and at 1e-3 the model barely learns (final accuracies 11–23 % with
+ * fine-tuning, below the 33 % of a model that knows its last task); at 0.01 fine-tuning lands at 29–33 % (it keeps
+ * only the last task) and replay at 92–98 % (`cil-lab run --dataset digits --classes 0-5 --tasks 3 --hidden 64
+ * --epochs 3 --lr 0.01 --train-per-class 80 --test-per-class 30 --orderings 12`).
+ */
 const SMALL_DIGITS = {
   dataset: { id: 'digits' },
   classes: [0, 1, 2, 3, 4, 5],
   taskSizes: [2, 2, 2],
   model: { kind: 'mlp', hidden: [64] },
-  training: { epochs: 3, firstTaskEpochs: 3, lr: 1e-3 },
+  training: { epochs: 3, firstTaskEpochs: 3, lr: 0.01 },
   data: { trainPerClass: 80, testPerClass: 30 },
   seeds: [0],
 };
@@ -56,10 +62,10 @@ export const LESSONS: readonly Lesson[] = [
     time: 'about 1 min',
     text:
       'Papers usually train a few class orders drawn with random seeds (often 0, 42 and 1993) and report their average. ' +
-      'Here every one of the 90 orders of six digit classes in three tasks is trained, one grey block each, so you see the whole spread. ' +
-      'The blue marks are the three seeded orders, the orange ones EDGE’s.',
+      'Here every one of the 90 orders of six digit classes in three tasks is trained with replay, one grey block each, so you see the whole spread. ' +
+      'The blue marks are the three seeded orders (RS).',
     question: 'If a paper had trained only seed 0’s order, how far from the middle of the histogram could its accuracy be? Do three seeds show the spread?',
-    config: { ...SMALL_DIGITS, lab: 'ground-truth', strategies: [{ id: 'finetune', options: {} }] },
+    config: { ...SMALL_DIGITS, lab: 'ground-truth', strategies: [{ id: 'replay', options: { memory: 200, selection: 'reservoir' } }] },
   },
   {
     id: 'similar-classes',
@@ -83,7 +89,7 @@ export const LESSONS: readonly Lesson[] = [
     text:
       'The same 90 orders of six digit classes, each trained twice: with plain fine-tuning, which forgets, and with replay, which keeps 200 old images in memory. ' +
       'Each strategy gets its own histogram. Click the worst and best block of each to see the order and its accuracy matrix.',
-    question: 'Is the hardest order under fine-tuning also the hardest under replay? Does replay shrink the spread between orders, or only move it up?',
+    question: 'Is the hardest order under fine-tuning also the hardest under replay? Why is fine-tuning’s histogram so narrow: what does it still know at the end?',
     config: {
       ...SMALL_DIGITS,
       lab: 'ground-truth',
