@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { serviceWorker } from './scripts/sw-plugin.ts';
+import { tfjsThreadedFactory } from './scripts/tfjs-threads-plugin.ts';
 
 /**
  * The Content-Security-Policy of public/_headers (the one place it is written), for the build's <meta> tag. Without
@@ -62,7 +63,8 @@ export default defineConfig({
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-  worker: { format: 'es' },
+  // (the training workers bundle tfjs-backend-wasm: its threaded build needs tfjsThreadedFactory to survive minification)
+  worker: { format: 'es', plugins: () => [tfjsThreadedFactory()] },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
