@@ -179,7 +179,13 @@ async function sweepShard(v: Values, options: { root: string; env: Readonly<Reco
   let fresh = true;
   let cutPartial = false;
   if (existsSync(out)) {
-    const parsed = parseShardFile(readFileSync(out), out);
+    const bytes = readFileSync(out);
+    const parsed = parseShardFile(bytes, out);
+    // a file without a complete header is cut to nothing only when it is the start of a sweep header (a shard killed
+    // while writing it); any other file is not ours to overwrite
+    if (!parsed.header && parsed.partial && !new TextDecoder().decode(bytes.subarray(0, 64)).trimStart().startsWith('{"cil_lab_sweep"')) {
+      throw new UsageError(`${out} is not a cil-lab sweep shard file (its first line is not a sweep header): give another --out.`);
+    }
     if (parsed.header) {
       fresh = false;
       const h = parsed.header;

@@ -168,6 +168,13 @@ describe('cil-lab sweep', () => {
     }
     const noOut = await cli('sweep', ...SMALL, '--shard', '0/2');
     expect(noOut.err).toMatch(/Give --out/);
+    // a file that is not a shard file is never overwritten, with or without a final newline
+    const foreign = join(dir, 'results.json');
+    writeFileSync(foreign, '{"runs": []}');
+    const refused = await cli('sweep', ...SMALL, '--shard', '0/2', '--out', foreign);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/is not a cil-lab sweep shard file/);
+    expect(readFileSync(foreign, 'utf8')).toBe('{"runs": []}');
     const notShard = join(dir, 'x.jsonl');
     writeFileSync(notShard, '{"runs": []}\n');
     const bad = await cli('sweep', 'merge', notShard);
