@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { dcorPermutationTest, pooledDcorPermutationTest } from '../../../src/core/stats/dcor-permutation';
 
 let out = '';
 let err = '';
@@ -31,6 +32,44 @@ describe('cil-lab cpcf', () => {
     expect(r.calibrationCounts.every((n: number) => n > 0)).toBe(true);
     expect(r.dcor).toBeGreaterThanOrEqual(0);
     expect(Object.keys(r.omega)).toEqual(expect.arrayContaining(['omegaBase', 'omegaNew', 'omegaAll', 'omegaPrev']));
+    // one seed: the summary is the exact permutation test of this run's 5 points; not the paper's setup
+    expect(r.summary.seeds).toEqual([0]);
+    expect(r.summary.dcor).toEqual({ mean: r.dcor, sd: null, values: [r.dcor] });
+    expect(r.summary.permutation).toMatchObject({ exact: true, resamples: null, points: 5 });
+    expect(r.summary.permutation.p).toBeCloseTo(dcorPermutationTest(r.cpcf, r.aPrev).p, 12);
+    expect(r.summary.paper).toEqual({ dcor: 0.4996, table: 'II', column: 'MNIST', model: 'MLP', key: 0.2 }); // calibration 0.2 at α 0.1: Table II row 0.20
+    expect(r.summary.comparable).toBe(false);
+    expect(r.summary.notComparable).toEqual(expect.arrayContaining(['one seed: no spread', 'epochs 3 / 2, the paper 8 / 3']));
+    expect(err).toMatch(/note: dCor\(CPCF, a_prev\) [0-9.]+ \(1 seed\), permutation p (=|<) [0-9.]+ \(exact\)/);
+  });
+  it('--preset digits --seeds 0-1: runs each seed and prints dCor mean ± sd, the pooled permutation p and the paper figure', async () => {
+    const code = await main(['cpcf', '--preset', 'digits', '--strategy', 'ewc', '--seeds', '0-1', '--epochs', '1', '--first-epochs', '2', '--train-per-class', '20', '--test-per-class', '5', '--backend', 'cpu']);
+    expect(err).not.toMatch(/cil-lab:/);
+    expect(code).toBe(0);
+    const r = JSON.parse(out);
+    expect(r.runs).toHaveLength(2);
+    expect(r.runs.map((x: { seed: number }) => x.seed)).toEqual([0, 1]);
+    // the preset's settings, the flags given winning
+    expect(r.runs[0].config).toMatchObject({ lr: 2e-5, batchSize: 64, epochs: 1, firstTaskEpochs: 2, head: 'all' });
+    expect(r.runs[0].tasks).toEqual([[0, 1, 2, 3, 4], [5], [6], [7], [8], [9]]);
+    const values = r.runs.map((x: { dcor: number }) => x.dcor);
+    expect(r.summary.dcor.values).toEqual(values);
+    expect(r.summary.dcor.mean).toBeCloseTo((values[0] + values[1]) / 2, 12);
+    expect(r.summary.dcor.sd).toBeCloseTo(Math.abs(values[0] - values[1]) / Math.SQRT2, 12);
+    const pooled = pooledDcorPermutationTest(r.runs.map((x: { cpcf: number[]; aPrev: number[] }) => ({ x: x.cpcf, y: x.aPrev })), { resamples: 9999, seed: 0 });
+    expect(r.summary.permutation).toEqual({ p: pooled.p, exact: false, resamples: 9999, nullMean: pooled.nullMean, points: 5 });
+    expect(r.summary.baseAccuracy.mean).toBeCloseTo((r.runs[0].matrix[0][0] + r.runs[1].matrix[0][0]) / 2, 12);
+    expect(r.summary.paper).toEqual({ dcor: 0.6754, table: 'II', column: 'MNIST', model: 'EWC', key: 0.1 });
+    expect(r.summary.comparable).toBe(false);
+    expect(r.summary.notComparable[0]).toMatch(/different dataset: 8×8 digits/);
+    expect(r.summary.paperNote).toMatch(/does not say what its dCor is computed over/);
+  }, 180_000);
+  it('rejects an unknown preset and bad --seeds with exit 2', async () => {
+    expect(await main(['cpcf', '--preset', 'grid'])).toBe(2);
+    expect(err).toMatch(/Unknown --preset "grid": use digits, fashion, fashion-paper/);
+    err = '';
+    expect(await main(['cpcf', '--dataset', 'digits', '--tasks', '5', '--seeds', '3-1'])).toBe(2);
+    expect(err).toMatch(/--seeds: range "3-1" runs backwards/);
   });
   it('rejects α outside (0, 1), an unknown score and an unknown head with exit 2', async () => {
     expect(await main(['cpcf', '--dataset', 'digits', '--tasks', '5', '--alpha', '1.5'])).toBe(2);
