@@ -62,6 +62,11 @@ export function summariesOf(runs: readonly ForgettingRun[], alpha: number, score
         const x = reportOf(r, a, score);
         return x instanceof Error ? NaN : x.dcor;
       },
+      series: (a: number) => {
+        const x = reportOf(r, a, score);
+        return x instanceof Error ? null : { cpcf: x.cpcf, aPrev: x.aPrev };
+      },
+      baseAccuracy: r.matrix[0]?.[0] ?? NaN,
       omega: good ? good.omega : { omegaBase: NaN, omegaNew: NaN, omegaAll: NaN, omegaPrev: NaN },
     };
   });

@@ -22,6 +22,19 @@ describe('Forgetting runs from the experiment config', () => {
     expect(forgettingJobsOf(configOf({ preset: 'edge' }), { edgeOrderings: [{ label: 'EDGE hard', tasks: paper }] })).toHaveLength(1);
   });
 
+  it('the paper presets validate as configs, keep their regime whatever the config’s data, and each run’s config is valid', () => {
+    for (const id of ['digits', 'fashion', 'fashion-paper'] as const) {
+      const config = configOf({ preset: id, datasetId: 'emoji', trainPerClass: 30, testPerClass: 10, seed: 2 });
+      expect(validateConfig(config).errors).toEqual([]);
+      const jobs = forgettingJobsOf(config);
+      expect(jobs.map(jobKey)).toEqual(presetJobs(id, { dataset: 'emoji', lr: config.training.lr, seed: 2 }).map(jobKey));
+      expect(jobs.map((j) => j.seed)).toEqual([2, 3, 4, 5, 6, 2, 3, 4, 5, 6]);
+      expect(jobs[0].dataset).toBe(id === 'digits' ? 'digits' : 'fashion-mnist');
+      for (const job of [jobs[0], jobs[9]]) expect(validateConfig(jobConfig({ ...config, forgetting: { preset: null } }, job)).errors).toEqual([]);
+    }
+    expect(validateConfig({ ...configOf(), forgetting: { preset: 'fashion-full' } }).errors[0]?.message).toMatch(/fashion-paper/);
+  });
+
   it('jobConfig gives back the job: the config of a run describes that run', () => {
     const config = configOf({ preset: 'ewc-variants' });
     for (const job of forgettingJobsOf(config)) {
