@@ -139,21 +139,25 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     },
 
     /**
-     * Prepare the workers a lease of `request` would get and leave them idle (see the header). Never rejects: a
-     * failure here is met again, and reported, by the lease itself.
+     * Prepare the workers a lease of `request` would get and leave them idle (see the header); a warm-up asked
+     * while another is in flight runs after it. Resolves with the backend chosen and the workers prepared, or null
+     * when preparing failed (never rejects: the lease meets the failure again and reports it).
      */
-    warm(request: LeaseRequest): Promise<void> {
-      if (warming) return warming;
-      const w = (async () => {
+    warm(request: LeaseRequest): Promise<{ backend: BackendInfo; workers: number } | null> {
+      const run = async (): Promise<{ backend: BackendInfo; workers: number } | null> => {
         try {
-          (await leaseNow(request)).release();
+          const l = await leaseNow(request);
+          l.release();
+          return { backend: l.backend, workers: 1 + l.helpers.length };
         } catch {
-          // the lease says why
-        } finally {
-          warming = null;
+          return null;
         }
-      })();
-      warming = w;
+      };
+      const w = (warming ?? Promise.resolve()).then(run);
+      const settled = w.then(() => {
+        if (warming === settled) warming = null;
+      });
+      warming = settled;
       return w;
     },
 

@@ -17,6 +17,10 @@
  *   opened in this browser, or the same strategy in a changed experiment (another strategy added, a larger budget)
  *   resumes from them.
  * - Teaching mode's Play / Pause / Step trains one ordering at a time (the naive path).
+ * - Training workers are leased from the lab kit's shared pool (services/lab-kit/train-pool.ts: every core the
+ *   browser reports on CPU backends), warmed up when the page first idles so Run starts at once (issue 19).
+ * - The fast path finishes the orderings in the seeded sample order (core/ground-truth/schedule.ts), so the
+ *   finished ones are a uniform random sample at every moment; `partialSample` says how many and whether they are.
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
@@ -24,15 +28,18 @@ import { STRATEGY_IDS, datasetClassListId, validateConfig, type BuiltinDatasetRe
 import { deriveGroundTruth, statisticsJson, statisticsTable, type AccuracyVariable, type GroundTruthStats } from '../../core/ground-truth/derive';
 import { planGroundTruth, type GroundTruthJob, type GroundTruthPlan } from '../../core/ground-truth/plan';
 import { planPrefixes } from '../../core/ground-truth/prefix-plan';
+import { sampleOrder, scheduleOrderings } from '../../core/ground-truth/schedule';
 import { matrixFromRows } from '../../core/orderings/matrix';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { strategiesShown } from '../../core/results-import/stored-runs';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 import { createGroundTruthRunner, type GroundTruthRunner, type RunnerClient, type RunnerState } from '../../services/ground-truth-runner';
+import { sharedTrainPool } from '../../services/lab-kit';
+import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { createOrderingsClient, type OrderingsRequest } from '../../services/orderings-client';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
 import type { ShareLinkStore } from '../../services/share-link.svelte';
-import { createTrainClient, type BackendInfo, type DatasetSpec, type TrainRunConfig } from '../../services/train-client';
+import type { BackendInfo, DatasetSpec, TrainRunConfig } from '../../services/train-client';
 import { trainRunConfigOf } from '../../engine/run-config';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { taskColours } from '../common/palette';
@@ -72,9 +79,12 @@ export interface GroundTruthLabDeps {
   /** the app's experiment and its share link */
   link: Pick<ShareLinkStore, 'config' | 'update' | 'teaching'>;
   orderings?: LabOrderingsClient;
+  /** the training workers (default: the app's shared pool, services/lab-kit `sharedTrainPool`) */
+  pool?: WorkerPool<LabTrainClient>;
+  /** tests: a pool of these workers instead (with `cores`) */
   createTrainClient?: () => LabTrainClient;
   openStore?: () => Promise<ResultsStore>;
-  /** cores for the fast path's helper workers (default: navigator.hardwareConcurrency, at most 4) */
+  /** cores for the fast path's workers of a pool made from `createTrainClient` (default: navigator.hardwareConcurrency) */
   cores?: number;
   /** ms clock (tests) */
   now?: () => number;
@@ -87,9 +97,8 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export class GroundTruthLab {
   readonly link: GroundTruthLabDeps['link'];
   private readonly orderings: LabOrderingsClient;
-  private readonly makeClient: () => LabTrainClient;
+  private readonly pool: WorkerPool<LabTrainClient>;
   private readonly openStore: () => Promise<ResultsStore>;
-  private readonly cores: number;
   private readonly now: () => number;
 
   // --- the experiment's inputs (editable while nothing runs) ---
@@ -136,10 +145,11 @@ export class GroundTruthLab {
   forgottenRuns = $state.raw<StoredRun[] | null>(null);
   workersInUse = $state(1);
   lastRunSeconds = $state<number | null>(null);
+  /** the warm-up (`warmUp`): '' not asked, 'warming', or what is ready */
+  warm = $state<{ state: '' | 'warming' | 'ready'; backend: string; workers: number; seconds: number }>({ state: '', backend: '', workers: 0, seconds: 0 });
 
-  private client: LabTrainClient | null = null;
-  /** more training workers for the fast path on CPU backends (one per further core, at most 3); made on first use */
-  private helpers: LabTrainClient[] = [];
+  /** the inputs the pool's workers were last warmed up for (`warmUp`) */
+  private warmKey = '';
   private unsubscribe: (() => void) | null = null;
   private seenKey: string;
   private simRequest = 0;
@@ -147,9 +157,8 @@ export class GroundTruthLab {
   constructor(deps: GroundTruthLabDeps) {
     this.link = deps.link;
     this.orderings = deps.orderings ?? createOrderingsClient();
-    this.makeClient = deps.createTrainClient ?? (() => createTrainClient() as LabTrainClient);
+    this.pool = deps.pool ?? (deps.createTrainClient ? createWorkerPool<LabTrainClient>({ create: deps.createTrainClient, cores: deps.cores }) : (sharedTrainPool() as unknown as WorkerPool<LabTrainClient>));
     this.openStore = deps.openStore ?? (() => openResultsStore());
-    this.cores = deps.cores ?? (typeof navigator !== 'undefined' ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1);
     this.now = deps.now ?? (() => performance.now());
     this.applyInputs(inputsFromConfig(this.link.config));
     this.seenKey = inputsKey(this.link.config);
@@ -366,12 +375,11 @@ export class GroundTruthLab {
 
   // ---------------------------------------------------------------- the worker, the store and the runner
 
-  /** Make the training worker, open the store and the runner (the page's onMount). */
+  /** Open the store and the runner (the page's onMount); the workers are leased per start from the pool. */
   async mount(): Promise<void> {
-    this.client = this.makeClient();
     const s = keyedRunStore(await this.openStore());
     this.store = s;
-    const runner = createGroundTruthRunner({ client: this.client, store: s });
+    const runner = createGroundTruthRunner({ store: s });
     this.runner = runner;
     this.unsubscribe = runner.subscribe((st) => (this.runnerState = st));
   }
@@ -379,10 +387,38 @@ export class GroundTruthLab {
   destroy(): void {
     this.runner?.cancel();
     this.unsubscribe?.();
-    this.client?.dispose();
-    for (const h of this.helpers) h.dispose();
     this.store?.close();
     this.orderings.dispose();
+  }
+
+  /** The images the workers train on, from the inputs. */
+  private datasetSpec(): DatasetSpec {
+    return {
+      kind: 'builtin',
+      id: this.datasetId,
+      ...(this.trainPerClass !== null ? { trainPerClass: this.trainPerClass } : {}),
+      ...(this.testPerClass !== null ? { testPerClass: this.testPerClass } : {}),
+      seed: 0,
+    } as DatasetSpec;
+  }
+
+  /**
+   * Start the workers a Run would lease (backend probed, wasm initialised, dataset loaded) and leave them idle in
+   * the pool, so the first result after Run waits for training only (issue 19). The page calls it on its first
+   * idle moment and again when the backend or the data change; a Run pressed meanwhile waits for it instead of
+   * starting more workers beside it.
+   */
+  async warmUp(): Promise<void> {
+    if (this.foreignDataset || this.active) return;
+    const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching };
+    const key = JSON.stringify(request);
+    if (key === this.warmKey) return;
+    this.warmKey = key;
+    const t0 = this.now();
+    this.warm = { state: 'warming', backend: '', workers: 0, seconds: 0 };
+    const got = await this.pool.warm(request);
+    if (key !== this.warmKey) return;
+    this.warm = got ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 } : { state: '', backend: '', workers: 0, seconds: 0 };
   }
 
   /** the store keys of this experiment's runs (issue 16, item 16: each run by what determines it; page-config.ts) */
@@ -435,64 +471,94 @@ export class GroundTruthLab {
 
   /** Train the plan's runs not stored yet; `stepRuns` > 0 (teaching mode's Step): pause after that many. */
   async run(stepRuns = 0): Promise<void> {
-    const client = this.client;
     const runner = this.runner;
     const thePlan = this.plan;
     const hash = this.storeKey();
-    if (!thePlan || !hash || !client || !runner) return;
+    if (!thePlan || !hash || !runner) return;
     const config = $state.snapshot(this.checked.config) as ExperimentConfig;
-    const spec: DatasetSpec = {
-      kind: 'builtin',
-      id: this.datasetId,
-      ...(this.trainPerClass !== null ? { trainPerClass: this.trainPerClass } : {}),
-      ...(this.testPerClass !== null ? { testPerClass: this.testPerClass } : {}),
-      seed: 0,
-    } as DatasetSpec;
+    // teaching mode steps one ordering at a time (the naive path); otherwise the fast path unless switched off
+    const fast = this.fastPath && !this.teaching;
     this.startError = '';
+    const startedAt = this.now();
+    let lease: Awaited<ReturnType<WorkerPool<LabTrainClient>['lease']>>;
     try {
-      this.preparing = 'Choosing the backend…';
-      this.backendInfo = await client.selectBackend(this.backendPref);
-      this.preparing = `Loading ${this.dataset.name}…`;
-      await client.loadDataset(spec);
+      // the fast path on a CPU backend gets one more worker per further core (the pool's helpers)
+      this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.dataset.name})…`;
+      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(), helpers: fast });
+      this.backendInfo = lease.backend;
     } catch (e) {
       this.startError = errorText(e);
       return;
     } finally {
       this.preparing = '';
     }
-    const fast = this.fastPath && !this.teaching;
-    const ready = fast ? await this.startHelpers(spec) : [];
-    this.workersInUse = 1 + ready.length;
-    const startedAt = this.now();
+    this.workersInUse = 1 + lease.helpers.length;
     this.lastRunSeconds = null;
-    // teaching mode steps one ordering at a time (the naive path); otherwise the fast path unless switched off
-    const started = runner.start(thePlan, trainConfigFor(config), hash, { fast, helpers: ready });
-    if (stepRuns > 0) runner.step(stepRuns);
-    await started;
+    try {
+      const started = runner.start(thePlan, trainConfigFor(config), hash, { fast, client: lease.main, helpers: lease.helpers, order: this.sampleKeys ?? undefined, orderSeed: this.sampleSeed });
+      if (stepRuns > 0) runner.step(stepRuns);
+      await started;
+    } finally {
+      // after a failure (a worker that died, train-client.ts TrainWorkerError, or a backend that gave up) the
+      // workers leave the pool: the next start gets fresh ones; otherwise they go back to it, ready
+      if (runner.state.status === 'error') for (const w of [lease.main, ...lease.helpers]) this.pool.discard(w);
+      lease.release();
+    }
     this.lastRunSeconds = (this.now() - startedAt) / 1000;
     if (this.store && this.checked.hash === hash) this.storedRuns = await this.store.getAll(hash);
   }
 
-  /** The fast path's helper workers on CPU backends (wasm, cpu): one per further core; none when they fail. */
-  private async startHelpers(spec: DatasetSpec): Promise<LabTrainClient[]> {
-    const info = this.backendInfo;
-    if (!info || (info.name !== 'wasm' && info.name !== 'cpu') || this.cores <= 1) return [];
-    try {
-      this.preparing = `Starting ${this.cores - 1} more training worker${this.cores > 2 ? 's' : ''}…`;
-      while (this.helpers.length < this.cores - 1) this.helpers.push(this.makeClient());
-      await Promise.all(
-        this.helpers.map(async (h) => {
-          await h.selectBackend(info.name as ExperimentConfig['backend']['train']);
-          await h.loadDataset(spec);
-        }),
-      );
-      return this.helpers;
-    } catch {
-      return []; // one worker is enough: train on the main one
-    } finally {
-      this.preparing = '';
+  /** The ordering keys in the seeded sample order the fast path finishes them in (core/ground-truth/schedule.ts). */
+  readonly sampleKeys = $derived(this.plan ? sampleOrder(this.plan, this.sampleSeed) : null);
+  /** 'sample', or 'depth-first' when the sample order would keep too many copies (deep tries; schedule.ts). */
+  readonly scheduleMode = $derived.by(() => {
+    const plan = this.plan;
+    const keys = this.sampleKeys;
+    if (!plan || !keys || plan.orderings.length < 2) return 'sample' as const;
+    const rank = new Map(keys.map((k, r) => [k, r]));
+    return scheduleOrderings(
+      plan.orderings.map((o) => o.tasks),
+      (i) => rank.get(plan.orderings[i].key) ?? i,
+      this.sampleSeed,
+    ).mode;
+  });
+
+  /**
+   * How far the truth is, and whether what is finished is a random sample of it (issue 17: partial statistics are
+   * honest only then). `n`: truth orderings every run of which (each strategy and seed) is finished; `uniform`: those
+   * are the first n of the seeded sample order, give or take the workers in parallel − 1 (the fast path's orderings
+   * finish in that order; the naive path trains the protocols' orderings first, so it is not). Per strategy the
+   * same, over that strategy's runs. Null before there is a plan. (For GroundTruthResults / the verdict: mark
+   * statistics as partial while n < total, and as "not a random sample" when !uniform.)
+   */
+  readonly partialSample = $derived.by((): { n: number; total: number; uniform: boolean; byStrategy: Record<string, { n: number; uniform: boolean }> } | null => {
+    const plan = this.plan;
+    const keys = this.sampleKeys;
+    if (!plan || !keys) return null;
+    const truth = new Set(plan.orderings.filter((o) => o.roles.includes('truth')).map((o) => o.key));
+    const truthKeys = keys.filter((k) => truth.has(k));
+    // orderings may finish out of order by the workers in parallel − 1 (this start's, or the pool's at most)
+    const slack = Math.max(0, Math.max(this.workersInUse, this.pool.cores) - 1);
+    const seeds = Math.max(1, this.parsed.seeds.length);
+    const count = new Map<string, number>();
+    const byStrat = new Map<string, Map<string, number>>();
+    for (const r of this.runs) {
+      count.set(r.orderingKey, (count.get(r.orderingKey) ?? 0) + 1);
+      const m = byStrat.get(r.strategy) ?? new Map<string, number>();
+      m.set(r.orderingKey, (m.get(r.orderingKey) ?? 0) + 1);
+      byStrat.set(r.strategy, m);
     }
-  }
+    const judge = (finished: (k: string) => boolean): { n: number; uniform: boolean } => {
+      const n = truthKeys.filter(finished).length;
+      // every finished one lies among the first n + slack of the order
+      const uniform = this.scheduleMode === 'sample' && truthKeys.slice(n + slack).every((k) => !finished(k));
+      return { n, uniform };
+    };
+    const all = judge((k) => (count.get(k) ?? 0) >= this.runsPerOrdering);
+    const byStrategy: Record<string, { n: number; uniform: boolean }> = {};
+    for (const id of this.strategyIds) byStrategy[id] = judge((k) => (byStrat.get(id)?.get(k) ?? 0) >= seeds);
+    return { ...all, total: truthKeys.length, byStrategy };
+  });
 
   pause(): void {
     this.runner?.pause();

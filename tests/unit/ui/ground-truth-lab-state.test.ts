@@ -236,6 +236,35 @@ describe('GroundTruthLab: plan, runs and the store', () => {
   });
 });
 
+describe('GroundTruthLab: workers from the pool, the sample order (issues 17, 19)', () => {
+  it('warmUp prepares the pool’s worker once; Run leases it without loading again and gives it back', async () => {
+    const { lab, trainers } = await makeLab();
+    await lab.warmUp();
+    expect(lab.warm).toMatchObject({ state: 'ready', backend: 'wasm', workers: 1 });
+    expect(trainers).toHaveLength(1);
+    await lab.warmUp(); // same inputs: nothing to do
+    await lab.run();
+    expect(lab.status).toBe('done');
+    expect(trainers).toHaveLength(1);
+    expect(trainers[0].datasets).toHaveLength(1);
+    await lab.run(); // a second start reuses the same idle worker
+    expect(trainers).toHaveLength(1);
+  });
+  it('partialSample: the finished truth orderings are a sample when they are the first n of the seeded order', async () => {
+    const { lab } = await makeLab();
+    const keys = lab.sampleKeys!;
+    const truth = keys.filter((k) => lab.plan!.orderings.find((o) => o.key === k)!.roles.includes('truth'));
+    expect(lab.scheduleMode).toBe('sample');
+    expect(lab.partialSample).toMatchObject({ n: 0, total: 6, uniform: true });
+    const runOf = (k: string) => ({ orderingKey: k, strategy: 'finetune', seed: 0 }) as never;
+    lab.storedRuns = truth.slice(0, 2).map(runOf);
+    expect(lab.partialSample).toMatchObject({ n: 2, total: 6, uniform: true, byStrategy: { finetune: { n: 2, uniform: true } } });
+    // the first and the last of the order: not the first two (one worker, no slack)
+    lab.storedRuns = [truth[0], truth[5]].map(runOf);
+    expect(lab.partialSample).toMatchObject({ n: 2, uniform: false });
+  });
+});
+
 describe('trainConfigFor', () => {
   it('gives each job the experiment’s training options and its own strategy’s options', () => {
     const c = tinyConfig({ strategies: [{ id: 'finetune', options: {} }, { id: 'replay', options: { memory: 50, selection: 'herding' } }] } as Partial<ExperimentConfig>);

@@ -89,7 +89,7 @@ describe('training worker pool', () => {
     const pool = createWorkerPool({ create: () => (workers.push(new FakeWorker('wasm')), workers.at(-1)!), cores: 3 });
     const warming = pool.warm({ backend: 'auto', dataset: digits, helpers: true });
     const lease = pool.lease({ backend: 'auto', dataset: digits, helpers: true });
-    await warming;
+    expect(await warming).toMatchObject({ backend: { name: 'wasm' }, workers: 3 });
     const l = await lease;
     expect(workers).toHaveLength(3);
     expect(l.helpers).toHaveLength(2);
@@ -98,7 +98,7 @@ describe('training worker pool', () => {
     l.release();
     // a failing warm-up does not reject
     const bad = createWorkerPool({ create: () => new FakeWorker('wasm', true), cores: 1 });
-    await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeUndefined();
+    await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeNull();
   });
 
   it('threads per worker: the cores shared out, at least one', () => {
