@@ -6,8 +6,8 @@
  * - App shell (index.html, assets/*, the tfjs .wasm files): cached at install, served cache-first. A new build is
  *   a new worker that installs next to the old one and waits; the page offers "Reload" (src/shell/UpdateNotice).
  * - Built-in data (data/*): cached in the background once the worker controls a page (message 'cache-data'), each
- *   file checked against its SHA-256 so a stale HTTP-cache copy is never kept; served cache-first while the cached
- *   copy has the manifest's hash, otherwise from the network (and the old copy when offline).
+ *   file checked against its SHA-256 so a stale HTTP-cache copy is never kept; served from the cache while the
+ *   cached copy has the manifest's hash, otherwise from the network (and an older copy when offline).
  * - Anything else under the scope (onnxruntime files, self-hosted models): network first, a copy kept for offline.
  * - Requests to other origins (the Hugging Face hub's CLIP downloads) are not touched: transformers.js caches what
  *   it downloads itself.
@@ -88,14 +88,6 @@ function cacheData() {
       try {
         const hit = await cache.match(u);
         if (hit && hit.headers.get(REV_HEADER) === rev) continue;
-        if (hit) {
-          // kept by the fetch handler, not checked yet
-          const buf = await hit.arrayBuffer();
-          if ((await sha256(buf)) === rev) {
-            await cache.put(u, stamped(buf, hit, rev));
-            continue;
-          }
-        }
         // the HTTP cache may already hold it (the page just loaded it); a stale copy fails the hash and is fetched anew
         for (const mode of ['default', 'reload']) {
           const res = await fetch(u, { cache: mode });
@@ -154,7 +146,8 @@ async function respond(event, url) {
     const hit = await caches.open(DATA).then((c) => c.match(key));
     if (hit && hit.headers.get(REV_HEADER) === rev) return hit;
     try {
-      return await networkFirst(event, req, key, DATA);
+      // not kept from here: cacheData() keeps data files only once checked against their hash
+      return await fetch(req);
     } catch (e) {
       if (hit) return hit; // an older copy beats nothing when offline
       throw e;
