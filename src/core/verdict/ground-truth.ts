@@ -25,6 +25,8 @@ export interface PartialSample {
   total: number;
   /** The finished ones are a seeded uniform random sample of the planned ones (so intervals mean something). */
   uniform: boolean;
+  /** The same per strategy (each strategy's finished orderings), when the scheduler says. */
+  byStrategy?: Record<string, { n: number; uniform: boolean }>;
 }
 
 export interface GroundTruthVerdictInput {
@@ -163,7 +165,8 @@ export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
   const several = strategies.length > 1;
   for (const s of strategies) {
     const prefix = several ? `${s.strategy}: ` : '';
-    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), correlationSentence(s, prefix, partial), truthSentence(s, prefix, partial, variableWord), normalitySentence(s, prefix)]) {
+    const mine = s.truth.complete ? null : partial && { ...partial, uniform: partial.byStrategy?.[s.strategy]?.uniform ?? partial.uniform };
+    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), correlationSentence(s, prefix, mine), truthSentence(s, prefix, mine, variableWord), normalitySentence(s, prefix)]) {
       if (sentence) out.push(sentence);
     }
   }

@@ -97,3 +97,15 @@ describe('groundTruthVerdict while the run is partial', () => {
     expect(groundTruthVerdict({ stats: empty }).sentences).toEqual([]);
   });
 });
+
+describe('groundTruthVerdict, several strategies part-way', () => {
+  it('takes each strategy’s own uniform flag, and a complete strategy gets no partial wording', () => {
+    const runs = [...ACC.map((_, i) => run(i)), ...[0, 1, 2, 3, 4, 5, 6, 9, 11].map((i) => run(i, 'ewc'))];
+    const stats = deriveGroundTruth({ runs, plan: plan(), variable: 'final', sampleCount: false });
+    const v = groundTruthVerdict({ stats, partial: { n: 9, total: 12, uniform: false, byStrategy: { finetune: { n: 12, uniform: true }, ewc: { n: 9, uniform: true } } } });
+    expect(v.provisional).toBe(true);
+    const truth = (strategy: string) => v.sentences.find((s) => s.id === `truth:${strategy}`)!.text;
+    expect(truth('finetune')).toMatch(/^finetune: The truth: 12 orderings/);
+    expect(truth('ewc')).toContain('ewc: So far (9 of 12 orderings, a uniform random sample of them)');
+  });
+});
