@@ -21,7 +21,7 @@ const OUT = process.env.HOSTED_DIST ?? `dist-hosted-${port}`;
 const WITH_HEADERS = port + 60;
 const NO_HEADERS = port + 61;
 const UPDATES = port + 62;
-const SHOTS = 'test-results/screenshots';
+const SHOTS = process.env.HOSTED_SHOTS ?? 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
 
 test.use({ serviceWorkers: 'allow' });
@@ -136,6 +136,11 @@ test('served under /lab/sub/ with the headers: isolated, threaded wasm, a ground
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await expect(badge).toHaveText(`wasm · ${cores} thread${cores === 1 ? '' : 's'}, cross-origin isolated`);
   await badge.screenshot({ path: `${SHOTS}/hosted-badge-isolated.png` });
+  await page.screenshot({ path: `${SHOTS}/hosted-ground-truth-1280.png` });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await badge.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/hosted-ground-truth-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByTestId('gt-run').click();
   await expect(page.getByTestId('gt-progress')).toContainText('done', { timeout: 120_000 });

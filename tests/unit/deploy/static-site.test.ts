@@ -55,7 +55,7 @@ describe('deploy/static (nginx)', () => {
     const conf = readFileSync('deploy/static/nginx.conf', 'utf8');
     for (const v of ['no-cache', 'public, max-age=31536000, immutable', 'public, max-age=86400, must-revalidate'])
       expect(conf).toContain(`add_header Cache-Control "${v}" always;`);
-    expect(conf.match(/include \/etc\/nginx\/snippets\/cil-lab-headers\.conf;/g)).toHaveLength(3);
+    expect(conf.match(/include \/etc\/nginx\/snippets\/cil_lab_headers\.conf;/g)).toHaveLength(3);
   });
 });
 
