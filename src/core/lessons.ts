@@ -127,14 +127,17 @@ export const LESSONS: readonly Lesson[] = [
     title: 'Tested on tomorrow',
     lab: 'time',
     action: 'Press Run ▶',
-    time: 'under 1 min',
+    time: 'about 1 min',
     text:
       'Clothing images whose look drifts from one time bucket to the next (rotated, bolder, on a brighter background). ' +
       'The iid protocol tests on held-out images of the bucket just trained; the streaming protocol trains on today’s bucket and tests on tomorrow’s.',
     question: 'Which is lower: in-domain or next-domain accuracy? Which of the two would you report for a model that will be used tomorrow?',
+    // 60 images per class and bucket, 5 epochs: iid in-domain 68 %, next-domain 36 %; streaming next-domain 35 %
+    // (`cil-lab stream --protocol iid|streaming --buckets 4 --per-class 60 --epochs 5`; with 30 and 2 epochs the
+    // model barely learns, 26 %)
     config: {
       lab: 'time',
-      time: { buckets: 4, perClass: 30, epochs: 2, k: 210 },
+      time: { buckets: 4, perClass: 60, epochs: 5, k: 420 },
     },
   },
 ];
