@@ -14,7 +14,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { PURPOSE } from '../../src/shell/intro';
-import { lessonById } from '../../src/core/lessons';
+import { LESSONS, lessonById, lessonLink } from '../../src/core/lessons';
 
 const SHOTS = 'test-results/first-five-minutes';
 mkdirSync(SHOTS, { recursive: true });
@@ -203,5 +203,24 @@ test("a teacher's own lesson: saved from the current experiment, listed, and its
   await expect(page.getByTestId('lesson-question-shown')).toContainText('Which ordering has the lowest S?');
   await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
   await expect(activeTab(page)).toHaveText('Orderings');
+  expect(errors).toEqual([]);
+});
+
+test('every built-in lesson opens its own tab in teaching mode, with its question, and no page error', async ({ page, context }) => {
+  await offline(context);
+  const errors = watchErrors(page);
+  const tabName: Record<string, string> = { orderings: 'Orderings', 'ground-truth': 'Ground truth', forgetting: 'Forgetting', time: 'Time', 'open-world': 'Open world', curriculum: 'Curriculum' };
+  for (const lesson of LESSONS) {
+    const { search, hash } = lessonLink(lesson);
+    await page.goto(`/${search}${hash}`);
+    await expect(activeTab(page), lesson.id).toHaveText(tabName[lesson.lab]);
+    await expect(page.getByTestId('lesson-question-shown')).toContainText(lesson.question);
+    await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId(`paper-cite-${lesson.lab}`)).toBeVisible();
+  }
+  // the Orderings lesson's experiment: CIFAR-10 in 5 tasks of 2 (|Ω| = 113 400)
+  const orderings = lessonLink(lessonById('similar-classes')!);
+  await page.goto(`/${orderings.search}${orderings.hash}`);
+  await expect(page.getByTestId('calc-omega')).toHaveAttribute('data-exact', '113400', { timeout: 30_000 });
   expect(errors).toEqual([]);
 });
