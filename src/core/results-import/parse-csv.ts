@@ -53,7 +53,7 @@ export function parseCsv(text: string, knownNames: readonly string[] = []): Pars
     file.problems.push({
       where: `line ${recs[0].line}`,
       line: recs[0].line,
-      reason: `the header (${header.join(', ') || 'empty'}) lacks ${missing}; expected columns: method, order, final_accuracy [, aia] [, seed] [, matrix]`,
+      reason: `the header (${header.slice(0, 12).join(', ') || 'empty'}${header.length > 12 ? `, … ${header.length} columns in all` : ''}) lacks ${missing}; expected columns: method, order, final_accuracy [, aia] [, seed] [, matrix]`,
     });
     return file;
   }
