@@ -29,6 +29,15 @@ function pick(obj: Record<string, unknown>, names: readonly string[]): unknown {
   return undefined;
 }
 
+/** The first 60 characters of a JSON value (a list nested 10^5 deep overflows JSON.stringify's stack: said, not thrown). */
+function jsonStart(v: unknown): string {
+  try {
+    return JSON.stringify(v).slice(0, 60);
+  } catch {
+    return Array.isArray(v) ? '[[[…' : typeof v;
+  }
+}
+
 /** One run object → RawRow, or the reason it cannot be one. */
 export function rowFromObject(obj: unknown, where: string, line: number, knownNames: readonly string[]): RawRow | ImportProblem {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { where, line, reason: `expected an object like {"order": [...], "acc": 0.71}, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)}` };
@@ -41,7 +50,7 @@ export function rowFromObject(obj: unknown, where: string, line: number, knownNa
   } catch (e) {
     return { where, line, reason: (e as Error).message };
   }
-  if (!order) return { where, line, reason: `the order ${JSON.stringify(orderValue).slice(0, 60)} is neither a list of classes nor a list of task lists` };
+  if (!order) return { where, line, reason: `the order ${jsonStart(orderValue)} is neither a list of classes nor a list of task lists` };
   const row: RawRow = { where, line, order };
   const method = pick(o, KEYS.method);
   if (typeof method === 'string' && method.trim()) row.method = method.trim();

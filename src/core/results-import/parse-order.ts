@@ -45,11 +45,14 @@ const tokenOf = (v: unknown): string => (typeof v === 'string' ? v.trim() : Stri
 /** A JSON value (array of tokens, or array of arrays) as a RawOrder; null when it is neither. */
 export function orderFromJson(value: unknown): RawOrder | null {
   if (!Array.isArray(value) || value.length === 0) return null;
+  const isToken = (t: unknown) => typeof t === 'number' || typeof t === 'string';
   if (value.every((t) => Array.isArray(t))) {
+    // task lists of tokens only: a deeper list is no order (String() of a list nested 10^5 deep overflowed the stack)
+    if (!(value as unknown[][]).every((t) => t.every(isToken))) return null;
     const tasks = (value as unknown[][]).map((t) => t.map(tokenOf));
     return { kind: 'tasks', tasks };
   }
-  if (value.every((t) => typeof t === 'number' || typeof t === 'string')) return { kind: 'flat', tokens: value.map(tokenOf) };
+  if (value.every(isToken)) return { kind: 'flat', tokens: value.map(tokenOf) };
   return null;
 }
 
