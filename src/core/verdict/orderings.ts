@@ -167,14 +167,17 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
           'so different constructions easily land on the same S.',
       );
     }
-    const hr = reorderRange(hard.tasks, sim);
-    const er = reorderRange(easy.tasks, sim);
+    // only for the orderings that miss what they aim at
+    const hardMissed = tie || hardMisses || medianHarder;
+    const easyMissed = tie || easyMisses || medianEasier;
+    const hr = hardMissed ? reorderRange(hard.tasks, sim) : null;
+    const er = easyMissed ? reorderRange(easy.tasks, sim) : null;
     const hardReorders = hr !== null && hr.min < hard.score && !sameScore(hr.min, hard.score);
     const easyReorders = er !== null && er.max > easy.score && !sameScore(er.max, easy.score);
     if (hardReorders || easyReorders) {
       const bits: string[] = [];
       if (hardReorders) bits.push(`EDGE hard’s own tasks in another order reach S = ${sText(hr!.min)}`);
-      if (easyReorders) bits.push(`EDGE easy’s reach S = ${sText(er!.max)}`);
+      if (easyReorders) bits.push(`${hardReorders ? 'EDGE easy’s' : 'EDGE easy’s own tasks in another order'} reach S = ${sText(er!.max)}`);
       const middle =
         k === 3
           ? ' With 3 tasks the middle task touches both others, so which task sits in the middle decides much of S; EDGE instead starts its order with the task least (hard) or most (easy) like the others.'

@@ -4,6 +4,7 @@ import { matrixFromRows } from '../../../../src/core/orderings/matrix';
 import { runProtocols } from '../../../../src/core/protocols/run';
 import type { SequenceReport } from '../../../../src/core/protocols/types';
 import { distinctScores, orderingsVerdict, reorderRange } from '../../../../src/core/verdict/orderings';
+import { similarityScore as similarityScoreOf } from '../../../../src/core/orderings/score';
 import raw from '../../../fixtures/verdict.json';
 import { expectClose } from '../stats/fixture';
 
@@ -97,5 +98,36 @@ describe('termSegments', () => {
     const keys = segs.map((s) => s.filter((x) => x.key).map((x) => `${x.key}:${x.text}`));
     expect(keys).toEqual([['s:S', 'rs:RS', 'jsd:JSD'], ['w1:W1', 'edge-plus:EDGE+', 'median:“median”', 'pearson:R']]);
     for (const s of segs) for (const x of s) if (x.key) expect(isGlossaryKey(x.key)).toBe(true);
+  });
+});
+
+describe('the re-ordering reason names only the ordering that misses', () => {
+  it('EDGE easy misses, EDGE hard brackets: only easy’s re-ordering is given', () => {
+    // 4 classes in 4 tasks of 1: S is the similarity of neighbours, so the order is everything
+    const matrix = [
+      [1, 0.9, 0.1, 0.2],
+      [0.9, 1, 0.3, 0.1],
+      [0.1, 0.3, 1, 0.8],
+      [0.2, 0.1, 0.8, 1],
+    ];
+    const sim = matrixFromRows(matrix);
+    const mk = (label: string, protocol: SequenceReport['protocol'], tasks: number[][]): SequenceReport => {
+      const score = similarityScoreOf(tasks, sim);
+      return { protocol, label, tasks, order: tasks.flat(), score, aim: /hard/.test(label) ? 'hard' : /easy/.test(label) ? 'easy' : 'random', pairMean: 0 };
+    };
+    const seqs = [
+      mk('RS seed 0', 'rs', [[0], [2], [1], [3]]),
+      mk('RS seed 42', 'rs', [[2], [3], [0], [1]]),
+      mk('EDGE hard', 'edge', [[2], [0], [3], [1]]),
+      mk('EDGE easy', 'edge', [[2], [0], [1], [3]]),
+    ];
+    const [rs0, rs42, hard, easy] = seqs.map((s) => s.score);
+    expect(hard).toBeLessThan(Math.min(rs0, rs42));
+    expect(easy).toBeLessThanOrEqual(Math.max(rs0, rs42));
+    const v = orderingsVerdict({ sequences: seqs, taskSizes: [1, 1, 1, 1], matrix, omega: '24' });
+    const why = v.sentences.find((s) => s.id === 'task-order')!.text;
+    expect(why).toContain('EDGE easy’s own tasks in another order reach S = ');
+    expect(why).not.toContain('EDGE hard’s');
+    expect(why).toContain('EDGE orders its tasks greedily');
   });
 });
