@@ -15,11 +15,17 @@
  * - the untrained accuracies b_j are evaluated per ordering on the initial model, as `trainRun` does.
  * Tested: shared-train.test.ts compares R with naive runs on the cpu backend (to 1e-5) and on wasm.
  *
- * The order of work: nodes are taken depth-first (the first ordering completes after K tasks, so results arrive
- * early and steadily); a population takes the next ready node and up to P−1 more ready nodes of the same depth
- * whose training sets have the same size. A node's model and state are kept until all its children have trained
- * (depth-first keeps about P·K copies alive). Each ordering is reported through `onRunDone` as soon as its last
- * task is evaluated, so the caller can store it at once.
+ * The order of work: each ordering has a rank (lower finishes first) — its position in `options.order` (e.g. the
+ * seeded sample order of src/core/ground-truth/schedule.ts, so the finished orderings are a uniform random sample at
+ * every moment), by default its leaf's depth-first position, or, in pull mode (`hooks.next`, several workers sharing
+ * one order), the order in which it was pulled. The next node trained is the ready node (its parent trained) of the
+ * lowest-ranked unfinished ordering through it; with P = 1 that completes the orderings exactly in rank order, each
+ * training only its prefix nodes not trained yet. A population takes that node and up to P−1 more ready nodes of the
+ * same depth, next in rank (the orderings then finish within P−1 of the order). A node's model and state are kept
+ * until each of its children has trained (or, in pull mode, has no ordering left here): depth-first keeps one copy
+ * per depth, the sample order for 3 tasks only the first-task nodes. Each ordering is reported through `onRunDone`
+ * as soon as its last task is evaluated, so the caller can store it at once. docs/architecture.md, "Ground-truth
+ * scheduling".
  *
  * Softmax recording (`probs`, CPCF) is not supported here: the Forgetting lab trains one run at a time.
  */
