@@ -15,7 +15,7 @@
 import type { GroundTruthStats, StrategyStats } from '../ground-truth/derive';
 import { meanInterval, pearsonInterval } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
-import { ALPHA, CONFIDENCE, compareErrors, correlationWord, countText, num, pText, pctText, plural, significance } from './wording';
+import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, correlationWord, countText, num, pText, pctText, plural, significance } from './wording';
 
 /** How complete the truth is, from the lab's scheduler (ui/ground-truth/lab-state.svelte.ts `partialSample`). */
 export interface PartialSample {
@@ -86,6 +86,47 @@ function edgeClaimSentence(s: StrategyStats, prefix: string): VerdictSentence | 
     text = `${bits.join('; and ')}.`;
   }
   return { id: `edge-claim:${s.strategy}`, kind: 'finding', text: prefix + text };
+}
+
+/**
+ * Why EDGE hard / easy are not what they claim by accuracy, when S says so too: the share of the truth's orderings with
+ * a lower (higher) S than EDGE hard (easy). Said only when that ordering misses by accuracy.
+ */
+function edgeWhySentence(s: StrategyStats, prefix: string): VerdictSentence | null {
+  const m = s.truth.moments;
+  if (!m) return null;
+  const hardDraw = s.edge.draws.find((d) => d.role === 'edge-hard');
+  const easyDraw = s.edge.draws.find((d) => d.role === 'edge-easy');
+  const point = (key: string | undefined) => s.points.find((p) => p.key === key);
+  const hard = point(hardDraw?.key);
+  const easy = point(easyDraw?.key);
+  const truthScores = s.points.filter((p) => p.roles.includes('truth') && p.value !== null && p.score !== null).map((p) => p.score as number);
+  if (!hard || !easy || hard.score === null || easy.score === null || hard.value === null || easy.value === null || truthScores.length < 2) return null;
+  const hardMissed = !(hard.value < m.mean);
+  const easyMissed = !(easy.value > m.mean);
+  if (!hardMissed && !easyMissed) return null;
+  if (truthScores.every((v) => Math.abs(v - truthScores[0]) <= 1e-9 * Math.max(1, Math.abs(v)))) {
+    return { id: `edge-why:${s.strategy}`, kind: 'why', text: `${prefix}S is the same for every ordering here, so EDGE’s hard and easy orderings are arbitrary: nothing in the similarity separates them.` };
+  }
+  const lower = truthScores.filter((v) => v < hard.score!).length / truthScores.length;
+  const higher = truthScores.filter((v) => v > easy.score!).length / truthScores.length;
+  // near its extreme of S (within EXTREME_SHARE of the truth's orderings): then S, not EDGE, is what misses
+  const bits: string[] = [];
+  if (hardMissed) {
+    bits.push(
+      lower <= EXTREME_SHARE
+        ? `EDGE hard is among the lowest S (${pctText(lower, 0)} of the truth’s orderings lower), yet not hard: S does not predict accuracy well here`
+        : `EDGE hard is not hard by similarity either: ${pctText(lower, 0)} of the truth’s orderings have a lower S`,
+    );
+  }
+  if (easyMissed) {
+    bits.push(
+      higher <= EXTREME_SHARE
+        ? `EDGE easy is among the highest S (${pctText(higher, 0)} higher), yet not easy: S does not predict accuracy well here`
+        : `EDGE easy is not easy by similarity either: ${pctText(higher, 0)} of the truth’s orderings have a higher S`,
+    );
+  }
+  return { id: `edge-why:${s.strategy}`, kind: 'why', text: `${prefix}${bits.join('; ')}.` };
 }
 
 function correlationSentence(s: StrategyStats, prefix: string, partial: PartialSample | null): VerdictSentence | null {
@@ -166,7 +207,7 @@ export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
   for (const s of strategies) {
     const prefix = several ? `${s.strategy}: ` : '';
     const mine = s.truth.complete ? null : partial && { ...partial, uniform: partial.byStrategy?.[s.strategy]?.uniform ?? partial.uniform };
-    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), correlationSentence(s, prefix, mine), truthSentence(s, prefix, mine, variableWord), normalitySentence(s, prefix)]) {
+    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), edgeWhySentence(s, prefix), correlationSentence(s, prefix, mine), truthSentence(s, prefix, mine, variableWord), normalitySentence(s, prefix)]) {
       if (sentence) out.push(sentence);
     }
   }

@@ -23,6 +23,9 @@ export const SAME_QUALITY_RELATIVE = 0.1;
 /** Two similarity scores S are "the same" when they differ by at most this × max(1, |S|) (float noise, not science). */
 export const SAME_SCORE_RELATIVE = 1e-9;
 
+/** An ordering whose S has at most this share of the truth's orderings beyond it is "among the lowest / highest S". */
+export const EXTREME_SHARE = 0.1;
+
 /** Largest K for which the verdict tries every order of an EDGE ordering's own tasks (K! orders). */
 export const REORDER_MAX_TASKS = 6;
 /** Largest |Ω| for which the verdict counts the distinct values of S (every ordering scored). */

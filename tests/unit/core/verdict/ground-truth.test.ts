@@ -5,7 +5,7 @@ import { meanInterval, pearsonInterval } from '../../../../src/core/verdict/inte
 
 // 12 truth orderings t0..t11 with S = i and accuracies below; RS = t1, t4, t9; EDGE hard = t0, easy = t11, median = t6.
 const ACC = [0.33, 0.3, 0.31, 0.28, 0.29, 0.3, 0.27, 0.32, 0.3, 0.29, 0.31, 0.26];
-function plan(n = ACC.length): PlanLike {
+function plan(n = ACC.length, edge: [string, string, string] = ['t0', `t${n - 1}`, 't6']): PlanLike {
   const orderings: PlanOrdering[] = [];
   for (let i = 0; i < n; i++) orderings.push({ key: `t${i}`, tasks: [[i]], roles: ['truth'], score: i });
   const add = (key: string, role: PlanDraw['role']) => (orderings.find((o) => o.key === key)!.roles as string[]).push(role);
@@ -13,9 +13,9 @@ function plan(n = ACC.length): PlanLike {
     { role: 'rs', label: 'RS seed 0', key: 't1' },
     { role: 'rs', label: 'RS seed 42', key: 't4' },
     { role: 'rs', label: 'RS seed 1993', key: 't9' },
-    { role: 'edge-hard', label: 'EDGE hard', key: 't0' },
-    { role: 'edge-easy', label: 'EDGE easy', key: `t${n - 1}` },
-    { role: 'edge-median', label: 'EDGE median', key: 't6' },
+    { role: 'edge-hard', label: 'EDGE hard', key: edge[0] },
+    { role: 'edge-easy', label: 'EDGE easy', key: edge[1] },
+    { role: 'edge-median', label: 'EDGE median', key: edge[2] },
   ];
   for (const d of draws) add(d.key, d.role);
   return { orderings, protocolOrderings: draws, exhaustive: true, truthLabel: `all ${n} orderings` };
@@ -42,6 +42,21 @@ describe('groundTruthVerdict, a complete run', () => {
     // EDGE hard = t0 scores 33.0%, the highest but one: 11 of 12 orderings score lower
     expect(byId['edge-claim']).toContain('EDGE hard scores 33.0% (92% of the truth’s orderings score lower), not below the truth’s mean of 29.7%');
     expect(byId['edge-claim']).toContain('EDGE easy scores 26.0% (0% of the truth’s orderings score lower), not above the truth’s mean');
+  });
+  it('says whether S or EDGE misses when EDGE hard / easy miss by accuracy', () => {
+    // EDGE hard = t0 has the lowest S (0) of the 12; EDGE easy = t11 the highest (11): 0% lower / 0% higher
+    expect(byId['edge-why']).toBe(
+      'EDGE hard is among the lowest S (0% of the truth’s orderings lower), yet not hard: S does not predict accuracy well here; ' +
+        'EDGE easy is among the highest S (0% higher), yet not easy: S does not predict accuracy well here.',
+    );
+    expect(v.sentences.find((x) => x.id.startsWith('edge-why'))!.kind).toBe('why');
+  });
+  it('… and says when EDGE is not at its extreme of S either', () => {
+    // EDGE hard = t7 (S = 7: 7 of 12 lower, 32.0%), EDGE easy = t2 (S = 2: 9 of 12 higher, 31.0% > mean): hard misses, easy is fine
+    const st = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: plan(ACC.length, ['t7', 't2', 't6']), variable: 'final', sampleCount: false });
+    const w = groundTruthVerdict({ stats: st });
+    expect(w.sentences.find((x) => x.id === 'edge-claim:finetune')!.text).toContain('EDGE hard scores 32.0% (83% of the truth’s orderings score lower), not below the truth’s mean of 29.7%');
+    expect(w.sentences.find((x) => x.id === 'edge-why:finetune')!.text).toBe('EDGE hard is not hard by similarity either: 58% of the truth’s orderings have a lower S.');
   });
   it('words the correlation by its size, sign and p-value', () => {
     const p = s.pearson.value!;
