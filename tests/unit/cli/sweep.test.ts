@@ -175,6 +175,14 @@ describe('cil-lab sweep', () => {
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/is not a cil-lab sweep shard file/);
     expect(readFileSync(foreign, 'utf8')).toBe('{"runs": []}');
+    // a shard killed while writing its header: the next run starts the file afresh
+    const TINY = ['--dataset', 'fashion-mnist', '--classes', '0-3', '--tasks', '2', '--train-per-class', '10', '--test-per-class', '5', '--epochs', '1', '--hidden', '8', '--backend', 'cpu', '--orderings', 'all'];
+    const cutHeader = join(dir, 'cut.jsonl');
+    writeFileSync(cutHeader, '{"cil_lab_sweep":1,"experim');
+    const restarted = await cli('sweep', ...TINY, '--shard', '0/1', '--out', cutHeader);
+    expect(restarted.code, restarted.err).toBe(0);
+    expect(restarted.json).toMatchObject({ trained: 6, alreadyDone: 0, partialLineRemoved: true });
+    expect(lines(cutHeader).map((l) => JSON.parse(l))[0]).toMatchObject({ cil_lab_sweep: 1, shard: 0, shards: 1, runs: 6 });
     const notShard = join(dir, 'x.jsonl');
     writeFileSync(notShard, '{"runs": []}\n');
     const bad = await cli('sweep', 'merge', notShard);
