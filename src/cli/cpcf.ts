@@ -135,7 +135,8 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     const parsed = texts.map((t) => JSON.parse(t) as Record<string, unknown>);
     // several orderings (--protocol rs / --orderings) print {runs}; the summary is over every run given
     const runs = parsed.flatMap((p) => (Array.isArray(p.runs) ? (p.runs as Record<string, unknown>[]) : [p]));
-    const summary = summaryOf(runs, { alpha, calibrationRatio, seconds });
+    const tpc = str(v, 'train-per-class');
+    const summary = summaryOf(runs, { alpha, calibrationRatio, seconds, trainPerClass: tpc === undefined ? null : Number(tpc) });
     options.onNote?.(summary.line);
     const { line: _line, ...rest } = summary;
     if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest });
@@ -147,14 +148,11 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
 }
 
 /** dCor mean ± sd and permutation p over the runs, the paper's figure, and why they are not comparable. */
-function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrationRatio: number; seconds: number }) {
+function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrationRatio: number; seconds: number; trainPerClass: number | null }) {
   const first = runs[0];
   const config = first.config as { lr: number; epochs: number; firstTaskEpochs: number; batchSize: number; head: 'all' | 'seen'; seed: number };
   const tasks = first.tasks as number[][];
-  const trainCounts = first.trainCounts as number[];
-  const calibrationCounts = first.calibrationCounts as number[];
   const dataset = String(first.dataset);
-  const perClass = Math.round((trainCounts[0] + calibrationCounts[0]) / Math.max(1, tasks[0].length));
   const strategy = String(first.strategy);
   const model = strategy === 'finetune' ? 'MLP' : strategy === 'ewc' ? 'EWC' : null;
   const column = paperColumnOf(dataset);
@@ -167,8 +165,8 @@ function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrat
       lr: config.lr,
       firstTaskEpochs: config.firstTaskEpochs,
       epochs: config.epochs,
-      // the paper's full data is ≈6 000 per class: "all" of Fashion-MNIST counts as the paper's size
-      trainPerClass: dataset === 'fashion-mnist' && perClass >= 5900 ? null : perClass,
+      // --train-per-class as given (none: all the dataset has, as the lab's presets count it)
+      trainPerClass: o.trainPerClass,
       head: config.head,
       batchSize: config.batchSize,
     },

@@ -62,6 +62,7 @@ describe('cil-lab cpcf', () => {
     expect(r.summary.paper).toEqual({ dcor: 0.6754, table: 'II', column: 'MNIST', model: 'EWC', key: 0.1 });
     expect(r.summary.comparable).toBe(false);
     expect(r.summary.notComparable[0]).toMatch(/different dataset: 8×8 digits/);
+    expect(r.summary.notComparable).toContain('less data: 20 training images per class, the paper ≈6000');
     expect(r.summary.paperNote).toMatch(/does not say what its dCor is computed over/);
   }, 180_000);
   it('rejects an unknown preset and bad --seeds with exit 2', async () => {
