@@ -7,6 +7,8 @@ import { parseConfigFile } from '../core/config/config-file';
 import type { ExperimentConfig } from '../core/config/schema';
 import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
+import { INIT_SCHEMES, STRATEGY_DEFAULTS, type InitScheme, type StrategyId } from '../engine/defaults';
+import { resolveStrategyOptions } from '../engine/strategies/index';
 import { UsageError } from './args';
 import { PINS_KEY, readTextInput } from './inputs';
 
@@ -70,6 +72,9 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
       out.strategy = strategy.id;
       const o = strategy.options as Record<string, number | string>;
       if (typeof o.memory === 'number') out.memory = String(o.memory);
+      // every other hyper-parameter (EWC's λ and mode, LwF's α and T, …): --strategy-options key=value,…
+      const rest = Object.entries(o).filter(([k]) => k !== 'memory');
+      if (rest.length > 0) out['strategy-options'] = rest.map(([k, x]) => `${k}=${x}`).join(',');
     }
     if (config.model.kind === 'mlp') {
       out.model = 'mlp';
@@ -80,6 +85,7 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     out.lr = String(config.training.lr);
     out['batch-size'] = String(config.training.batchSize);
     out.head = config.training.head;
+    if (config.training.init !== 'he-glorot') out.init = config.training.init;
     out.seed = String(config.seeds[0] ?? 0);
     if (config.data.trainPerClass !== null) out['train-per-class'] = String(config.data.trainPerClass);
     if (config.data.testPerClass !== null) out['test-per-class'] = String(config.data.testPerClass);
@@ -105,4 +111,40 @@ export function withConfig(v: Values, command: string): Values {
   }
   if (given.tasks !== undefined) delete fromConfig['task-sizes'];
   return { ...fromConfig, ...given };
+}
+
+/** `--init he-glorot|pytorch`: the initial weights' scheme (src/engine/models.ts); undefined when not given. */
+export function initFlag(v: Values): InitScheme | undefined {
+  const s = v.init;
+  if (typeof s !== 'string') return undefined;
+  if (!(INIT_SCHEMES as readonly string[]).includes(s)) throw new UsageError(`Unknown --init "${s}": use ${INIT_SCHEMES.join(' or ')}.`);
+  return s as InitScheme;
+}
+
+/**
+ * `--strategy-options key=value,…`: the strategy's hyper-parameters other than `--memory` (EWC `lambda=5000,mode=single`,
+ * LwF `alpha=1,temperature=2`, …), checked with the engine's rules. A value that reads as a number is a number.
+ */
+export function strategyOptionsFlag(v: Values, strategy: StrategyId): Record<string, number | string> {
+  const s = v['strategy-options'];
+  if (typeof s !== 'string') return {};
+  const out: Record<string, number | string> = {};
+  const known = Object.keys(STRATEGY_DEFAULTS[strategy] ?? {});
+  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
+    if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
+    const [, key, raw] = m;
+    if (key === 'memory') throw new UsageError('--strategy-options: give the memory with --memory.');
+    if (!known.includes(key)) {
+      throw new UsageError(`--strategy-options: ${strategy} has no option "${key}"${known.length ? ` (it has ${known.join(', ')})` : ''}.`);
+    }
+    const n = Number(raw);
+    out[key] = typeof STRATEGY_DEFAULTS[strategy][key as never] === 'number' && raw.trim() !== '' && Number.isFinite(n) ? n : raw.trim();
+  }
+  try {
+    resolveStrategyOptions(strategy, out as never);
+  } catch (e) {
+    throw new UsageError(`--strategy-options: ${(e as Error).message}`);
+  }
+  return out;
 }

@@ -31,6 +31,7 @@ import { trainRun } from '../engine/trainer';
 import type { ImageDataset, ImageSplit, TrainRunConfig, TrainRunResult } from '../engine/types';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { intListArg } from './args';
+import { initFlag, strategyOptionsFlag } from './config-args';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -205,8 +206,8 @@ function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: 
   return sampleOrderingsByShuffle(sizes, n, seed).map((tasks, i) => ({ label: `sample ${i} (seed ${seed})`, order: toClasses(tasks) }));
 }
 
-function strategyOptions(v: Values, strategy: StrategyId): Record<string, number> {
-  const out: Record<string, number> = {};
+function strategyOptions(v: Values, strategy: StrategyId): Record<string, number | string> {
+  const out: Record<string, number | string> = strategyOptionsFlag(v, strategy);
   const memory = int(v, 'memory', 1);
   if (memory !== undefined) {
     if (!('memory' in STRATEGY_DEFAULTS[strategy])) {
@@ -312,6 +313,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     batchSize: int(v, 'batch-size', 1),
     augment: augmentFor(v, datasetArg),
     head: headArg(v),
+    init: initFlag(v),
   };
   const backend = await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
 

@@ -3,7 +3,7 @@
  * config is recorded in the result, and its JSON keys a checkpoint to the run it belongs to.
  */
 import { resolveAugmentOptions } from './augment';
-import { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, TRAINER_DEFAULTS } from './defaults';
+import { CALIBRATION_DEFAULTS, INIT_SCHEMES, MODEL_DEFAULTS, TRAINER_DEFAULTS } from './defaults';
 import { resolveStrategyOptions } from './strategies/index';
 import type { ResolvedTrainConfig, TrainRunConfig } from './types';
 
@@ -61,6 +61,8 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
   if (optimizer !== 'adam' && optimizer !== 'sgd') throw new TrainConfigError(`optimizer must be "adam" or "sgd"; got ${String(optimizer)}.`);
   const head = config.head ?? TRAINER_DEFAULTS.head;
   if (head !== 'seen' && head !== 'all') throw new TrainConfigError(`head must be "seen" or "all"; got ${String(head)}.`);
+  const init = config.init ?? TRAINER_DEFAULTS.init;
+  if (!INIT_SCHEMES.includes(init)) throw new TrainConfigError(`init must be ${INIT_SCHEMES.map((s) => `"${s}"`).join(' or ')}; got ${String(init)}.`);
   let probs: ResolvedTrainConfig['probs'] = null;
   if (config.probs) {
     const ratio = config.probs.calibrationRatio ?? CALIBRATION_DEFAULTS.ratio;
@@ -97,6 +99,8 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
     firstTaskEpochs: nonNegativeInt('First-task epochs', config.firstTaskEpochs ?? epochs),
     evalBatchSize: positiveInt('The evaluation batch size', config.evalBatchSize ?? TRAINER_DEFAULTS.evalBatchSize),
     head,
+    // the default is left out: a run without the option resolves (and keys its checkpoints) as before it existed
+    ...(init === 'pytorch' ? { init } : {}),
     probs,
     augment,
     progressEvery: positiveInt('progressEvery', config.progressEvery ?? TRAINER_DEFAULTS.progressEvery),

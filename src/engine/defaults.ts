@@ -13,6 +13,10 @@
  *   data (iCaRL's CIFAR-100 runs use 2000 for 100 classes, i.e. 20 per class; 200 over 10 classes is the same).
  * - A-GEM reference batch 64 (Chaudhry et al. 2019 use 256 on larger data; we keep it at the batch size).
  */
+/** How initial weights are drawn (models.ts header). */
+export type InitScheme = 'he-glorot' | 'pytorch';
+export const INIT_SCHEMES: readonly InitScheme[] = ['he-glorot', 'pytorch'];
+
 export const TRAINER_DEFAULTS = {
   /** 'adam' (default) or plain 'sgd' (no momentum), created fresh at every task. */
   optimizer: 'adam' as 'adam' | 'sgd',
@@ -32,6 +36,11 @@ export const TRAINER_DEFAULTS = {
    * growing head of PyCIL/Avalanche); 'all': every output unit takes part from the start (the CPCF paper's MLP).
    */
   head: 'seen' as 'seen' | 'all',
+  /**
+   * Initial weights (models.ts): 'he-glorot' (He-uniform hidden, Glorot-uniform output, zero biases) or 'pytorch'
+   * (torch.nn.Linear's U(±1/√fan_in) for weights and biases: the distribution a plain PyTorch script starts from).
+   */
+  init: 'he-glorot' as InitScheme,
   /** Report progress (and read the loss back from the device) every this many steps. */
   progressEvery: 1,
   /** Yield to the event loop when this many milliseconds passed since the last yield (keeps a worker responsive). */

@@ -13,11 +13,18 @@
  * head and "masking not-yet-seen logits" is a slice (see the `head` option in defaults.ts and each strategy).
  *
  * Initialisation is seeded from our numpy-compatible generator, never from tfjs's random ops (which differ by
- * backend): He-uniform (limit √(6/fan_in)) for layers followed by ReLU, Glorot-uniform (√(6/(fan_in+fan_out)))
- * for the output layer, zero biases — the Keras/PyTorch conventions for these activations.
+ * backend). Two schemes (`NetworkSpec.init`, the config's `training.init`; docs/science.md appendix
+ * "Initialisation and matching PyTorch"):
+ * - 'he-glorot' (the default): He-uniform (limit √(6/fan_in)) for layers followed by ReLU, Glorot-uniform
+ *   (√(6/(fan_in+fan_out))) for the output layer, zero biases — the Keras conventions for these activations;
+ * - 'pytorch': what torch.nn.Linear / nn.Conv2d's reset_parameters draw: kaiming_uniform(a=√5) for the weights,
+ *   i.e. U(±1/√fan_in) (gain √(2/(1+5)) · √(3/fan_in)), and U(±1/√fan_in) for the biases too, every layer alike
+ *   (fan_in = inputs of a dense layer, 9·channels of a 3×3 conv). The numbers are ours (the same seed gives the
+ *   same weights on every backend), the distribution is PyTorch's.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng } from '../core/random/default-rng';
+import type { InitScheme } from './defaults';
 
 export interface NetworkSpec {
   kind: 'mlp' | 'cnn';
@@ -30,12 +37,16 @@ export interface NetworkSpec {
   /** CNN: filters of the two conv blocks, and the dense width */
   filters?: number[];
   dense?: number;
+  /** initialisation scheme (see the header); absent = 'he-glorot' */
+  init?: InitScheme;
 }
+
 
 export interface ParamInfo {
   name: string;
   shape: number[];
-  init: 'he' | 'glorot' | 'zeros';
+  /** 'uniform-fan-in': U(±1/√fan_in), PyTorch's weights and biases */
+  init: 'he' | 'glorot' | 'zeros' | 'uniform-fan-in';
   fanIn: number;
   fanOut: number;
 }
@@ -43,8 +54,13 @@ export interface ParamInfo {
 /** Spatial size after a 2×2 max-pool with stride 2 and 'same' padding. */
 const pooled = (n: number): number => Math.ceil(n / 2);
 
-/** The weight tensors of a network, in forward order. */
+/** The weight tensors of a network, in forward order, each with how the spec's scheme initialises it. */
 export function paramInfo(spec: NetworkSpec): ParamInfo[] {
+  const info = paramLayout(spec);
+  return spec.init === 'pytorch' ? info.map((p) => ({ ...p, init: 'uniform-fan-in' as const })) : info;
+}
+
+function paramLayout(spec: NetworkSpec): ParamInfo[] {
   const [h, w, c] = spec.inputShape;
   const out: ParamInfo[] = [];
   const dense = (name: string, fanIn: number, fanOut: number, init: 'he' | 'glorot'): void => {
@@ -79,6 +95,20 @@ export function paramInfo(spec: NetworkSpec): ParamInfo[] {
   return out;
 }
 
+/** The half-width of the uniform distribution a weight tensor is drawn from (0 for zeros). */
+export function initLimit(p: Pick<ParamInfo, 'init' | 'fanIn' | 'fanOut'>): number {
+  switch (p.init) {
+    case 'zeros':
+      return 0;
+    case 'he':
+      return Math.sqrt(6 / p.fanIn);
+    case 'glorot':
+      return Math.sqrt(6 / (p.fanIn + p.fanOut));
+    case 'uniform-fan-in':
+      return 1 / Math.sqrt(p.fanIn);
+  }
+}
+
 /** Seeded initial weights (see the header for the scheme). Same spec + seed → the same numbers everywhere. */
 export function initWeights(spec: NetworkSpec, seed: number): Float32Array[] {
   const rng = createDefaultRng(seed >>> 0);
@@ -86,7 +116,7 @@ export function initWeights(spec: NetworkSpec, seed: number): Float32Array[] {
     const n = p.shape.reduce((a, b) => a * b, 1);
     const out = new Float32Array(n);
     if (p.init === 'zeros') return out;
-    const limit = p.init === 'he' ? Math.sqrt(6 / p.fanIn) : Math.sqrt(6 / (p.fanIn + p.fanOut));
+    const limit = initLimit(p);
     for (let i = 0; i < n; i++) out[i] = (2 * rng.random() - 1) * limit;
     return out;
   });

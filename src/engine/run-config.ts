@@ -47,6 +47,7 @@ export function runSettingsOf(config: ExperimentConfig): RunSettings {
     epochs: t.epochs,
     firstTaskEpochs: t.firstTaskEpochs,
     head: t.head,
+    ...(t.init ? { init: t.init } : {}),
     augment: t.augment,
     ...(t.probs ? { probs: t.probs } : {}),
     strategyOptions: Object.fromEntries(config.strategies.map((s) => [s.id, { ...(s.options as Record<string, number | string>) }])),

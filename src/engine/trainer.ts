@@ -77,9 +77,10 @@ export interface TrainHooks {
 
 export function networkSpec(ds: ImageDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
   const m = cfg.model;
+  const init = cfg.init ? { init: cfg.init } : {};
   return m.kind === 'mlp'
-    ? { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden }
-    : { kind: 'cnn', inputShape: ds.shape, outputs, filters: m.filters, dense: m.dense };
+    ? { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden, ...init }
+    : { kind: 'cnn', inputShape: ds.shape, outputs, filters: m.filters, dense: m.dense, ...init };
 }
 
 function safeDispose(f: () => void): void {

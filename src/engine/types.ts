@@ -4,7 +4,7 @@
  * strings, arrays and typed arrays, so a comlink facade can pass it across a worker boundary as is
  * (structured clone; typed arrays may be transferred).
  */
-import type { AugmentOptions, StrategyId, StrategyOptionsMap } from './defaults';
+import type { AugmentOptions, InitScheme, StrategyId, StrategyOptionsMap } from './defaults';
 
 /** One split of an image dataset: N images, each H×W×C uint8 (row-major, channels last), and N labels. */
 export interface ImageSplit {
@@ -54,6 +54,11 @@ export type TrainRunConfig = StrategyConfig & {
   /** Output head masking, see TRAINER_DEFAULTS.head. */
   head?: 'seen' | 'all';
   /**
+   * Initial weights (models.ts): 'he-glorot' (default) or 'pytorch' (torch.nn.Linear's U(±1/√fan_in) for weights
+   * and biases; docs/science.md appendix "Initialisation and matching PyTorch").
+   */
+  init?: InitScheme;
+  /**
    * Record softmax outputs after every task on every task's calibration and test data (docs/science.md §3, CPCF).
    * Each task's training data is split, seeded, into training and calibration data with `calibrationRatio`
    * (default 0.1); the model never trains on calibration data. Without this option nothing is held out.
@@ -88,6 +93,9 @@ export interface ResolvedTrainConfig {
   firstTaskEpochs: number;
   evalBatchSize: number;
   head: 'seen' | 'all';
+  /** present only when not the default 'he-glorot', so the resolved config (checkpoint keys, recorded configs) of a
+   * run without it is what builds before the option made */
+  init?: 'pytorch';
   probs: { calibrationRatio: number; softmax: 'seen' | 'all' } | null;
   /** the augmentation magnitudes, or null for none */
   augment: AugmentOptions | null;

@@ -102,6 +102,7 @@ export const V1_FILL = {
     batchSize: 64,
     optimiser: { kind: 'adam', beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
     head: 'seen',
+    init: 'he-glorot',
   } as Omit<TrainingConfig, 'firstTaskEpochs'>,
   data: { trainPerClass: 300, testPerClass: 100 } as DataConfig,
   seeds: [0],

@@ -53,6 +53,8 @@ export function trainingOptionsOf(config: ExperimentConfig) {
     epochs: t.epochs,
     firstTaskEpochs: t.firstTaskEpochs,
     head: t.head,
+    // left out at its fill-in: the engine's default, so a run's resolved config is what builds before the field made
+    init: t.init === 'he-glorot' ? undefined : t.init,
     augment: augmentsByDefault(config.dataset.id),
     probs: config.lab === 'forgetting' ? { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } : undefined,
   };

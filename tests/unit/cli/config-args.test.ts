@@ -68,3 +68,50 @@ describe('cil-lab --link / --config: the same experiment as the app', () => {
     expect(err).toMatch(/uploaded file "sim\.npy": give it again with --similarity file:PATH/);
   });
 });
+
+describe('training flags from a config: --init and --strategy-options (issue 19)', () => {
+  it("configToFlags maps training.init (only when not the default) and every strategy option but memory", async () => {
+    const { configToFlags } = await import('../../../src/cli/config-args');
+    const c = sharedConfig();
+    expect(configToFlags(c, 'run').init).toBeUndefined();
+    c.training.init = 'pytorch';
+    c.strategies = [{ id: 'ewc', options: { lambda: 5000, mode: 'single', fisherSamples: 50 } }];
+    const f = configToFlags(c, 'run');
+    expect(f.init).toBe('pytorch');
+    expect(f['strategy-options']).toBe('lambda=5000,mode=single,fisherSamples=50');
+    c.strategies = [{ id: 'replay', options: { memory: 30, selection: 'herding' } }];
+    expect(configToFlags(c, 'run')).toMatchObject({ memory: '30', 'strategy-options': 'selection=herding' });
+  });
+  it('initFlag and strategyOptionsFlag check their values with the engine rules', async () => {
+    const { initFlag, strategyOptionsFlag } = await import('../../../src/cli/config-args');
+    expect(initFlag({})).toBeUndefined();
+    expect(initFlag({ init: 'pytorch' })).toBe('pytorch');
+    expect(() => initFlag({ init: 'xavier' })).toThrow(/Unknown --init "xavier": use he-glorot or pytorch/);
+    expect(strategyOptionsFlag({ 'strategy-options': 'lambda=5000, mode=single' }, 'ewc')).toEqual({ lambda: 5000, mode: 'single' });
+    expect(() => strategyOptionsFlag({ 'strategy-options': 'lamda=5' }, 'ewc')).toThrow(/ewc has no option "lamda"/);
+    expect(() => strategyOptionsFlag({ 'strategy-options': 'mode=both' }, 'ewc')).toThrow(/mode must be one of single, multi/);
+    expect(() => strategyOptionsFlag({ 'strategy-options': 'lambda=-1' }, 'ewc')).toThrow(/non-negative/);
+    expect(() => strategyOptionsFlag({ 'strategy-options': 'memory=5' }, 'replay')).toThrow(/--memory/);
+  });
+  it('cil-lab run --config trains with the config\'s EWC λ and mode and its init; flags win', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cil-config-'));
+    const file = join(dir, 'experiment.json');
+    const c = defaultConfig();
+    c.dataset = { id: 'digits' };
+    c.classes = [0, 1, 2, 3];
+    c.taskSizes = [2, 2];
+    c.strategies = [{ id: 'ewc', options: { lambda: 5000, mode: 'single', fisherSamples: 20 } }];
+    c.training = { ...c.training, epochs: 1, firstTaskEpochs: 1, init: 'pytorch' };
+    c.data = { trainPerClass: 8, testPerClass: 4 };
+    writeFileSync(file, formatConfigFile(c));
+    expect(await main(['run', '--config', file, '--backend', 'cpu'])).toBe(0);
+    const r = JSON.parse(out);
+    expect(r.config.strategyOptions).toEqual({ lambda: 5000, mode: 'single', fisherSamples: 20 });
+    expect(r.config.init).toBe('pytorch');
+    out = '';
+    expect(await main(['run', '--config', file, '--backend', 'cpu', '--strategy-options', 'lambda=7', '--init', 'he-glorot'])).toBe(0);
+    const r2 = JSON.parse(out);
+    expect(r2.config.strategyOptions).toEqual({ lambda: 7, mode: 'multi', fisherSamples: 200 });
+    expect('init' in r2.config).toBe(false);
+  });
+});

@@ -41,13 +41,13 @@ describe('one run config from the experiment config', () => {
       classes: [0, 1, 2, 3],
       taskSizes: [2, 2],
       strategies: [{ id: 'replay', options: { memory: 12 } }],
-      training: { ...defaultConfig().training, epochs: 1, firstTaskEpochs: 1, lr: 0.002, batchSize: 16, head: 'all' },
+      training: { ...defaultConfig().training, epochs: 1, firstTaskEpochs: 1, lr: 0.002, batchSize: 16, head: 'all', init: 'pytorch' },
       data: { trainPerClass: 12, testPerClass: 4 },
       seeds: [3],
     });
     const job = { orderingKey: '0,1|2,3', tasks: configTasks(config), strategy: 'replay', seed: 3 };
     const page = resolveTrainConfig(trainConfigFor(config)(job));
-    expect(page).toMatchObject({ strategy: 'replay', lr: 0.002, batchSize: 16, epochs: 1, head: 'all', seed: 3, probs: null, augment: null, tasks: [[0, 1], [2, 3]] });
+    expect(page).toMatchObject({ strategy: 'replay', lr: 0.002, batchSize: 16, epochs: 1, head: 'all', init: 'pytorch', seed: 3, probs: null, augment: null, tasks: [[0, 1], [2, 3]] });
     expect(page.strategyOptions.memory).toBe(12);
     expect(await cliRun('run', config)).toEqual(page);
   });
@@ -63,7 +63,8 @@ describe('one run config from the experiment config', () => {
     expect(lab).toEqual(page);
     expect(lab).toMatchObject({ strategy: 'ewc', lr: 1e-3, head: 'all', seed: 2, probs: { calibrationRatio: 0.2, softmax: 'all' } });
     expect(lab.strategyOptions).toMatchObject({ lambda: 500, mode: 'single' });
-    // the CLI has no flags for EWC's λ and mode yet (src/cli/config-args.ts maps only --memory): compare on fine-tuning
+    // the CLI takes EWC's λ and mode from the config (--strategy-options, src/cli/config-args.ts)
+    expect(await cliRun('cpcf', config)).toEqual(lab);
     const finetune = foldForgettingInputs(defaultConfig(), { ...inputs, strategy: 'finetune' }, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
     const [ft] = forgettingRunConfigs(finetune);
     const ftLab = resolveTrainConfig(ft.config);
@@ -93,5 +94,18 @@ describe('one run config from the experiment config', () => {
     (a.model as { hidden: number[] }).hidden.push(3);
     expect(tasks[0]).toEqual([1, 0]);
     expect(settings.model.hidden).toEqual([8]);
+  });
+});
+
+describe("the default init is left out of a run's resolved config (issue 19)", () => {
+  it("a config without training.init resolves as before the field (no init key: checkpoints and recorded configs unchanged); 'pytorch' is carried", () => {
+    const job = { tasks: [[0, 1], [2, 3]], strategy: 'finetune', seed: 0 };
+    const plain = resolveTrainConfig(trainRunConfigOf(defaultConfig(), job));
+    expect('init' in plain).toBe(false);
+    expect('init' in runSettingsOf(defaultConfig())).toBe(false);
+    const pt = defaultConfig();
+    pt.training.init = 'pytorch';
+    expect(resolveTrainConfig(trainRunConfigOf(pt, job)).init).toBe('pytorch');
+    expect(() => resolveTrainConfig({ ...trainRunConfigOf(defaultConfig(), job), init: 'xavier' as never })).toThrow(/init must be/);
   });
 });

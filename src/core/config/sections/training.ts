@@ -103,7 +103,7 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
 
 function trainingOf(c: Checker, v: unknown): TrainingConfig {
   const f = V1_FILL.training;
-  const o = c.object(v, 'training', ['epochs', 'firstTaskEpochs', 'lr', 'batchSize', 'optimiser', 'head']);
+  const o = c.object(v, 'training', ['epochs', 'firstTaskEpochs', 'lr', 'batchSize', 'optimiser', 'head', 'init']);
   const epochs = c.int(o.epochs, 'training.epochs', 0, CONFIG_LIMITS.epochs, f.epochs);
   let optimiser: TrainingConfig['optimiser'] = { ...f.optimiser };
   if (o.optimiser !== undefined) {
@@ -126,6 +126,7 @@ function trainingOf(c: Checker, v: unknown): TrainingConfig {
     batchSize: c.int(o.batchSize, 'training.batchSize', 1, CONFIG_LIMITS.batchSize, f.batchSize),
     optimiser,
     head: c.choice(o.head, 'training.head', ['seen', 'all'] as const, f.head),
+    init: c.choice(o.init, 'training.init', ['he-glorot', 'pytorch'] as const, f.init),
   };
 }
 

@@ -61,6 +61,7 @@ describe('the config covers the code it configures', () => {
     expect(d.training.epochs).toBe(TRAINER_DEFAULTS.epochs);
     expect(d.training.optimiser).toEqual({ kind: 'adam', beta1: TRAINER_DEFAULTS.beta1, beta2: TRAINER_DEFAULTS.beta2, epsilon: TRAINER_DEFAULTS.epsilon });
     expect(d.training.head).toBe(TRAINER_DEFAULTS.head);
+    expect(d.training.init).toBe(TRAINER_DEFAULTS.init);
     expect(d.model).toEqual({ kind: 'mlp', hidden: MODEL_DEFAULTS.mlp.hidden });
     expect(validateConfig({ model: { kind: 'cnn' } }).config.model).toEqual({ kind: 'cnn', ...MODEL_DEFAULTS.cnn });
     expect(d.conformal.calibrationRatio).toBe(CALIBRATION_DEFAULTS.ratio);

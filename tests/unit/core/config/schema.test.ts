@@ -46,7 +46,7 @@ const FROZEN_V1_DEFAULT: ExperimentConfig = {
   groundTruth: { budget: 500, sampleSeed: 0 },
   model: { kind: 'mlp', hidden: [256, 128] },
   strategies: [{ id: 'finetune', options: {} }],
-  training: { epochs: 3, firstTaskEpochs: 3, lr: 1e-3, batchSize: 64, optimiser: { kind: 'adam', beta1: 0.9, beta2: 0.999, epsilon: 1e-8 }, head: 'seen' },
+  training: { epochs: 3, firstTaskEpochs: 3, lr: 1e-3, batchSize: 64, optimiser: { kind: 'adam', beta1: 0.9, beta2: 0.999, epsilon: 1e-8 }, head: 'seen', init: 'he-glorot' },
   data: { trainPerClass: 300, testPerClass: 100 },
   seeds: [0],
   conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', raps: { lambda: 0.01, kReg: 5 }, softmax: 'seen' },

@@ -133,6 +133,24 @@ describe('share links: round trip', () => {
     expect(old.ok && configHash(old.config)).toBe('30a509bfee3cba8a');
   });
 
+  it('training.init (issue 19) is additive: old links and hashes unchanged, "pytorch" round-trips and changes the hash', () => {
+    // the same golden links as above, made before the field existed
+    expect(encodeConfigToHash(defaultConfig())).toBe('#v1.N4XyAA');
+    const old = decodeConfigFromHash(
+      '#v1.N4IgxgNghgzjCmMQC4DaAGANARkwJkwGZMAWTAVkwDZMB2TADkwE4BdTcAewDsAzTgE4BbKBBShRABwAWUFOgB06SuFEBLAEYCoAFzU8ASrv3yF2FdslJkoANYH4AcxQEQ0IRoAmc5IuwBfDhgwQXgUEEskIM5eHREAD3DRMUC3KA1w_gFHeB09bmcgnW0dJzVEFFRQNU9w-AB3MBAOTkk9HmtQIU5PMOQQGDUCiDD_f3YQHVhbAGU1AC8KtEpcVZwcCeKoIaHnGxBeNQEYHQAVaYBRSU4waWsmEGl4KFr-5Oa3AVN0H_Q8MaAA',
+    );
+    expect(old.ok && old.config.training.init).toBe('he-glorot');
+    expect(old.ok && configHash(old.config)).toBe('30a509bfee3cba8a');
+    const pt = defaultConfig();
+    pt.training.init = 'pytorch';
+    const link = encodeConfigToHash(pt);
+    expect(link).not.toBe('#v1.N4XyAA');
+    const back = decodeConfigFromHash(link);
+    expect(back.ok && back.config.training.init).toBe('pytorch');
+    expect(configHash(pt)).not.toBe(configHash(defaultConfig()));
+    expect(validateConfig({ training: { init: 'xavier' } }).errors.map((e) => e.path)).toEqual(['training.init']);
+  });
+
   for (const [name, input] of Object.entries(RICH_INPUTS)) {
     it(`a rich config (${name})`, () => {
       const config = valid(input);
