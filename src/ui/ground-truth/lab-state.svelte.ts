@@ -418,6 +418,8 @@ export class GroundTruthLab {
     this.warm = { state: 'warming', backend: '', workers: 0, seconds: 0 };
     const got = await this.pool.warm(request);
     if (key !== this.warmKey) return;
+    // the backend the workers chose is the one Run will use (and a preferred one that failed is said now)
+    if (got && !this.active) this.backendInfo = got.backend;
     this.warm = got ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 } : { state: '', backend: '', workers: 0, seconds: 0 };
   }
 
