@@ -24,8 +24,8 @@ function isRows(x: Sample): x is readonly ArrayLike<number>[] {
   return x.length > 0 && typeof (x as ArrayLike<unknown>)[0] === 'object';
 }
 
-/** The double-centred distance matrix of a sample (n×n, row-major). */
-function centredDistances(x: Sample, what: string): Float64Array {
+/** The double-centred distance matrix of a sample (n×n, row-major); also the permutation test's (core/stats). */
+export function centredDistances(x: Sample, what: string): Float64Array {
   const n = x.length;
   const d = new Float64Array(n * n);
   if (isRows(x)) {
