@@ -24,7 +24,7 @@
  *
  * Mean ± sd: the sample standard deviation (ddof = 1, numpy `std(ddof=1)`); sd = NaN for one value.
  */
-import { distanceStatsSqr } from '../conformal/dcor';
+import { centredDistances, distanceStatsSqr } from '../conformal/dcor';
 import { createDefaultRng } from '../random/default-rng';
 import { mean, sampleStd } from './moments';
 
@@ -67,34 +67,13 @@ export interface PermutationOptions {
 const REL = 1e-12;
 const atLeast = (v: number, obs: number) => v >= obs - REL * Math.max(1, Math.abs(obs));
 
-/** Double-centred distance matrix of a 1-D series, n×n row-major (the same as conformal/dcor.ts's). */
-function centred(x: readonly number[]): Float64Array {
-  const n = x.length;
-  const d = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(x[i])) throw new RangeError(`the series holds a non-finite value at ${i}: ${x[i]}.`);
-    for (let j = 0; j < n; j++) d[i * n + j] = Math.abs(x[i] - x[j]);
-  }
-  const row = new Float64Array(n);
-  let grand = 0;
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += d[i * n + j];
-    row[i] = s / n;
-    grand += s;
-  }
-  grand /= n * n;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) d[i * n + j] -= row[i] + row[j] - grand;
-  return d;
-}
-
 /** One series' pieces: dCor(x, y∘π) from the centred matrices, with y's rows and columns permuted by π. */
 function pairing(x: readonly number[], y: readonly number[]) {
   const n = x.length;
   if (y.length !== n) throw new RangeError(`the two series differ in length: ${n} and ${y.length}.`);
   if (n < 2) throw new RangeError(`a permutation test needs at least 2 points; got ${n}.`);
-  const A = centred(x);
-  const B = centred(y);
+  const A = centredDistances(x, 'x');
+  const B = centredDistances(y, 'y');
   let vx = 0;
   let vy = 0;
   for (let k = 0; k < n * n; k++) {
