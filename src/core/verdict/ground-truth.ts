@@ -211,11 +211,15 @@ export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
       if (sentence) out.push(sentence);
     }
   }
+  // the truth may be complete while RS/EDGE orderings outside a sampled truth are still training
+  const estimatesPending = strategies.some((s) => s.rs.have < s.rs.need || s.edge.have < s.edge.need);
   const provisionalNote = partial
     ? `Provisional: ${countText(partial.n)} of ${countText(partial.total)} truth orderings trained` +
       (partial.uniform
         ? ' — a seeded uniform random sample of them, so the intervals say how far the final numbers may lie.'
         : ' — not a random sample of them (they finish in training order), so the final numbers can differ by more than these suggest.')
-    : '';
-  return { sentences: out, provisional: !!partial, provisionalNote };
+    : estimatesPending
+      ? 'Provisional: the truth is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.'
+      : '';
+  return { sentences: out, provisional: !!partial || estimatesPending, provisionalNote };
 }

@@ -124,3 +124,18 @@ describe('groundTruthVerdict, several strategies part-way', () => {
     expect(truth('ewc')).toContain('ewc: So far (9 of 12 orderings, a uniform random sample of them)');
   });
 });
+
+describe('groundTruthVerdict with the truth complete but an estimate pending', () => {
+  it('is provisional and says the estimates follow', () => {
+    // every truth ordering trained for finetune, but the plan's EDGE easy points at an ordering outside the truth
+    const p = plan();
+    (p.orderings as PlanOrdering[]).push({ key: 'x', tasks: [[99]], roles: ['edge-easy'], score: 20 });
+    (p.protocolOrderings as PlanDraw[])[4] = { role: 'edge-easy', label: 'EDGE easy', key: 'x' };
+    const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: p, variable: 'final', sampleCount: false });
+    const v = groundTruthVerdict({ stats });
+    expect(v.provisional).toBe(true);
+    expect(v.provisionalNote).toBe('Provisional: the truth is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.');
+    expect(v.sentences.some((s) => s.id.startsWith('estimates'))).toBe(false);
+    expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toMatch(/^The truth: 12 orderings/);
+  });
+});
