@@ -12,6 +12,7 @@ import { fromDecodedDataset } from '../../../src/engine/dataset';
 import type { ImageDataset } from '../../../src/engine/types';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from './groundtruth-bench';
+import { peerBench, type PeerBenchConfig, type PeerBenchResult } from './peer-bench';
 import { timeTrainingStep } from './step-bench';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
@@ -28,8 +29,16 @@ const api = {
     gtDataset ??= benchDataset(fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes)));
     return { ...(await benchMode(gtDataset, mode, orderings, population)), backend: info.name };
   },
+  /** scripts/bench-peer.mjs (peer-bench.ts): every ordering of a config on our fast path, in this worker. */
+  async peerBench(backend: string, cfg: PeerBenchConfig): Promise<PeerBenchResult & { backend: string }> {
+    const info = await selectBackend(backend as BackendName, { strict: true });
+    await ensureGradients();
+    fashion ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
+    return { ...(await peerBench(fashion, cfg)), backend: info.name };
+  },
 };
 
+let fashion: ImageDataset | null = null;
 let gtDataset: ImageDataset | null = null;
 
 async function fetchBytes(path: string): Promise<Uint8Array> {

@@ -15,6 +15,7 @@ import { planGroundTruth } from '../../../src/core/ground-truth/plan';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { openResultsStore } from '../../../src/services/results-store';
 import type { BenchWorkerApi } from './bench.worker';
+import type { PeerBenchConfig } from './peer-bench';
 
 /**
  * rAF frames (drawn by the compositor, so a busy GPU process can delay them) and the page's event-loop lag (a
@@ -65,6 +66,8 @@ const harness = {
   groundTruthBench: (backend: string, mode: 'naive' | 'prefix' | 'population' | 'naive-stock', orderings: 'all' | 'subset', population?: number) =>
     bench().groundTruth(backend, mode, orderings, population),
   bench: (backend: string, opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().msPerStep(backend, opts),
+  /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
+  peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
 };
 
 declare global {

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:peer` (issue 19): the honest side-by-side. One config (scripts/peer/bench-peer-lib.mjs benchConfig:
+ * Fashion-MNIST 0–5 in 3 tasks of 2, all 90 orderings, 300/100 images per class, MLP 784-256-128-6, Adam 1e-3,
+ * batch 64, 3 epochs, finetune, full head, PyTorch's initialisation) trained
+ *
+ * 1. by PyTorch on the CPU, one ordering after another, as a researcher does (scripts/peer/torch_groundtruth.py,
+ *    Debian's python3-torch; installed here with apt-get when missing and we are root, otherwise the command is
+ *    printed and the peer skipped). It gets every core (`--threads`, os.availableParallelism());
+ * 2. by us in Node on our fast path: `cil-lab run --orderings all --init pytorch --head all --backend wasm`;
+ * 3. by us in Chromium (Debian's /usr/bin/chromium, --enable-unsafe-webgpu; the benchmarks' harness,
+ *    scripts/bench-harness.mjs, tests/e2e/harness/peer-bench.ts) in a Web Worker on wasm (and `--backends=wasm,webgl,webgpu`).
+ *
+ * Prints seconds, the first result, steps/s and the final-accuracy distributions (mean, sd, min, max) with the
+ * agreement test (means within 1 point, sds within 25 %), then, last line, JSON:
+ * {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds", "firstResultSeconds",
+ * "finalMean", "finalSd"}], "ratio": peer seconds / best Chromium seconds}.
+ *
+ * `--quick`: a smoke test of the whole pipeline on a small config (6 orderings of 4 classes, 1 epoch).
+ * `--no-peer`, `--no-node`, `--no-chromium`: leave a side out. Speed is printed, never asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { benchConfig, cliArgs, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from './peer/bench-peer-lib.mjs';
+import { repoRoot } from '../tests/e2e/harness/serve-harness.mjs';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const BACKENDS = argv.find((a) => a.startsWith('--backends='))?.slice('--backends='.length).split(',') ?? ['wasm'];
+const cfg = benchConfig(quick);
+const APT = 'apt-get install -y python3-torch';
+
+/** A python3 that imports torch: Debian's /usr/bin/python3 first (python3-torch installs there), then PATH's. */
+function torchPython() {
+  for (const py of ['/usr/bin/python3', 'python3']) {
+    const r = spawnSync(py, ['-c', 'import torch, numpy; print(torch.__version__)'], { encoding: 'utf8' });
+    if (r.status === 0) return { py, version: r.stdout.trim() };
+  }
+  return null;
+}
+
+function ensureTorch() {
+  let found = torchPython();
+  if (found) return found;
+  if (process.getuid?.() !== 0) {
+    console.log(`peer: PyTorch is not installed; install it with "sudo ${APT}" (Debian's python3-torch) and run again. Peer skipped.`);
+    return null;
+  }
+  console.log(`peer: PyTorch is not installed; running "${APT}" …`);
+  const r = spawnSync('sh', ['-c', `DEBIAN_FRONTEND=noninteractive ${APT}`], { stdio: 'inherit' });
+  found = r.status === 0 ? torchPython() : null;
+  if (!found) console.log(`peer: "${APT}" did not give a python3 with torch (exit ${r.status}); peer skipped.`);
+  return found;
+}
+
+function runPeer() {
+  const torch = ensureTorch();
+  if (!torch) return null;
+  const threads = availableParallelism();
+  const args = [join(repoRoot, 'scripts', 'peer', 'torch_groundtruth.py'), ...peerArgs(cfg, threads)];
+  console.log(`peer: torch ${torch.version}, ${threads} threads: ${torch.py} ${args.map((a) => a.replace(repoRoot + '/', '')).join(' ')}`);
+  const r = spawnSync(torch.py, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const out = JSON.parse(r.stdout.trim().split('\n').pop());
+    const finals = out.runs.map((x) => x.final_accuracy);
+    return { where: 'pytorch', backend: `cpu (${out.threads} threads)`, seconds: out.seconds, firstResultSeconds: out.firstResultSeconds, steps: out.steps, dist: summarize(finals) };
+  } catch {
+    console.log(`peer: the PyTorch script failed (exit ${r.status}); peer skipped.`);
+    return null;
+  }
+}
+
+function runNode() {
+  const args = cliArgs(cfg, 'wasm');
+  console.log(`node: node bin/cil-lab.mjs ${args.join(' ')}`);
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'cil-lab.mjs'), ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  const wall = (performance.now() - t0) / 1000;
+  try {
+    const out = JSON.parse(r.stdout);
+    const finals = out.runs.map((x) => x.final_accuracy);
+    // the training itself (the CLI's own clock); the process's wall time includes loading tsx and the data
+    console.log(`node: ${out.training.seconds} s training (${wall.toFixed(1)} s wall, process start and data loading included), ${out.training.tasksTrained} tasks trained`);
+    return { where: 'node', backend: out.runs[0].backend, seconds: out.training.seconds, firstResultSeconds: NaN, steps: out.training.tasksTrained * stepsPerTask(cfg), dist: summarize(finals) };
+  } catch {
+    console.log(`node: cil-lab run failed (exit ${r.status}); Node skipped.`);
+    return null;
+  }
+}
+
+async function runChromium() {
+  const { openHarness, withHarnessBrowser } = await import('./bench-harness.mjs');
+  return withHarnessBrowser(async (browser, url) => {
+    const out = [];
+    for (const backend of BACKENDS) {
+      const page = await openHarness(browser, url);
+      const r = await page.evaluate(([b, c]) => window.harness.peerBench(b, c).catch((e) => ({ error: String(e?.message ?? e) })), [backend, cfg]);
+      await page.close();
+      if ('error' in r) {
+        console.log(`chromium ${backend}: unavailable (${r.error})`);
+        continue;
+      }
+      console.log(`chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings, first result after ${r.firstResultSeconds.toFixed(2)} s`);
+      out.push({ where: 'chromium', backend: r.backend, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals) });
+    }
+    return out;
+  });
+}
+
+console.log(`bench:peer${quick ? ' --quick' : ''}: ${JSON.stringify(cfg)}`);
+const peer = argv.includes('--no-peer') ? null : runPeer();
+const ours = [];
+if (!argv.includes('--no-node')) {
+  const n = runNode();
+  if (n) ours.push(n);
+}
+if (!argv.includes('--no-chromium')) {
+  if (existsSync('/usr/bin/chromium')) ours.push(...(await runChromium()));
+  else console.log('chromium: /usr/bin/chromium is missing (node scripts/ensure-chromium.mjs); Chromium skipped.');
+}
+console.log(formatTable(peer, ours));
+const chromium = ours.filter((o) => o.where === 'chromium');
+if (peer && chromium.length) console.log(`ratio: PyTorch ${peer.seconds.toFixed(1)} s / our best Chromium ${Math.min(...chromium.map((o) => o.seconds)).toFixed(1)} s`);
+console.log(finalJson(peer, ours));

@@ -1,0 +1,115 @@
+// The pure parts of `npm run bench:peer` (scripts/bench-peer.mjs): the benchmark's configs, the distribution summary,
+// the comparison of two distributions of final accuracies, the printed table and the last JSON line. No I/O here, so
+// tests/unit/scripts/bench-peer.test.ts checks them without training anything.
+
+/**
+ * The config both sides train. `default`: the issue-19 config (Fashion-MNIST 0–5 in 3 tasks of 2, all 90 orderings,
+ * the first 300/100 images per class, MLP 784-256-128-6, Adam 1e-3, batch 64, 3 epochs, finetune, full head from the
+ * start, seed 0) with the options that match PyTorch (docs/science.md appendix "Initialisation and matching
+ * PyTorch"). `quick`: a smoke test of the same pipeline (classes 0–3 in 2 tasks of 2: 6 orderings, 60/30 images per
+ * class, 1 epoch).
+ */
+export function benchConfig(quick) {
+  return quick
+    ? { classes: 4, tasks: 2, trainPerClass: 60, testPerClass: 30, epochs: 1, batchSize: 64, lr: 1e-3, hidden: [256, 128], head: 'all', init: 'pytorch', seed: 0 }
+    : { classes: 6, tasks: 3, trainPerClass: 300, testPerClass: 100, epochs: 3, batchSize: 64, lr: 1e-3, hidden: [256, 128], head: 'all', init: 'pytorch', seed: 0 };
+}
+
+/** Arguments of scripts/peer/torch_groundtruth.py for a config. */
+export function peerArgs(cfg, threads) {
+  return [
+    '--classes', `0-${cfg.classes - 1}`,
+    '--tasks', String(cfg.tasks),
+    '--train-per-class', String(cfg.trainPerClass),
+    '--test-per-class', String(cfg.testPerClass),
+    '--epochs', String(cfg.epochs),
+    '--batch-size', String(cfg.batchSize),
+    '--lr', String(cfg.lr),
+    '--hidden', cfg.hidden.join(','),
+    '--head', cfg.head,
+    '--init', cfg.init,
+    '--label-map', 'class-id',
+    '--seed', String(cfg.seed),
+    '--orderings', 'all',
+    ...(threads ? ['--threads', String(threads)] : []),
+  ];
+}
+
+/** Arguments of `cil-lab run` (our fast path in Node) for a config. */
+export function cliArgs(cfg, backend = 'wasm') {
+  return [
+    'run', '--dataset', 'fashion-mnist',
+    '--classes', `0-${cfg.classes - 1}`,
+    '--tasks', String(cfg.tasks),
+    '--train-per-class', String(cfg.trainPerClass),
+    '--test-per-class', String(cfg.testPerClass),
+    '--epochs', String(cfg.epochs),
+    '--batch-size', String(cfg.batchSize),
+    '--lr', String(cfg.lr),
+    '--hidden', cfg.hidden.join(','),
+    '--head', cfg.head,
+    '--init', cfg.init,
+    '--seed', String(cfg.seed),
+    '--strategy', 'finetune',
+    '--orderings', 'all',
+    '--backend', backend,
+  ];
+}
+
+/** Optimiser steps of one task: epochs × batches over the task's training images. */
+export function stepsPerTask(cfg) {
+  return cfg.epochs * Math.ceil((cfg.trainPerClass * (cfg.classes / cfg.tasks)) / cfg.batchSize);
+}
+
+/** mean, population sd (ddof 0, as the histograms), min, max of a list of numbers. */
+export function summarize(values) {
+  const n = values.length;
+  if (n === 0) return { n: 0, mean: NaN, sd: NaN, min: NaN, max: NaN };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / n);
+  return { n, mean, sd, min: Math.min(...values), max: Math.max(...values) };
+}
+
+/**
+ * Do two distributions of final accuracies agree within noise (the issue's criterion)? Means within `meanTol`
+ * (1 point of accuracy = 0.01), sds within `sdTol` (25 %) of the peer's.
+ */
+export function compareDistributions(peer, ours, { meanTol = 0.01, sdTol = 0.25 } = {}) {
+  const meanDiff = ours.mean - peer.mean;
+  const sdRatio = ours.sd / peer.sd;
+  const meanOk = Math.abs(meanDiff) <= meanTol;
+  const sdOk = Number.isFinite(sdRatio) && Math.abs(sdRatio - 1) <= sdTol;
+  return { meanDiff, sdRatio, meanOk, sdOk, agree: meanOk && sdOk };
+}
+
+const f = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+
+/** The printed table: one row per side, seconds, steps/s, the distribution, and the agreement with the peer. */
+export function formatTable(peer, ours) {
+  const rows = [['where', 'backend', 'seconds', 'first result s', 'steps/s', 'mean', 'sd', 'min', 'max', 'vs peer']];
+  const row = (r, vs) => [r.where, r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs];
+  if (peer) rows.push(row({ ...peer, where: 'pytorch' }, ''));
+  for (const o of ours) {
+    const c = peer ? compareDistributions(peer.dist, o.dist) : null;
+    rows.push(row(o, c ? `mean ${c.meanDiff >= 0 ? '+' : ''}${f(c.meanDiff)}, sd ×${f(c.sdRatio, 2)}: ${c.agree ? 'agree' : 'DIFFER'}` : ''));
+  }
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
+  return rows.map((r) => r.map((c, j) => String(c).padEnd(widths[j])).join('  ').trimEnd()).join('\n');
+}
+
+const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
+
+/**
+ * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds",
+ * "firstResultSeconds", "finalMean", "finalSd"}], "ratio": peer seconds / best Chromium seconds} (null where a side
+ * did not run).
+ */
+export function finalJson(peer, ours) {
+  const chromium = ours.filter((o) => o.where === 'chromium' && Number.isFinite(o.seconds));
+  const best = chromium.length ? Math.min(...chromium.map((o) => o.seconds)) : NaN;
+  return JSON.stringify({
+    peer: peer ? { seconds: r3(peer.seconds), finalMean: r3(peer.dist.mean), finalSd: r3(peer.dist.sd) } : null,
+    ours: ours.map((o) => ({ where: o.where, backend: o.backend, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd) })),
+    ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
+  });
+}

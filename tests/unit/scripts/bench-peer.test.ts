@@ -1,0 +1,73 @@
+/**
+ * The pure parts of `npm run bench:peer` (scripts/peer/bench-peer-lib.mjs): the two sides get the same config, the
+ * distribution summary (checked against numpy: population sd, ddof 0), the agreement test of issue 19 (means within
+ * 1 point, sds within 25 %), and the exact shape of the last JSON line. The benchmark itself is not run here.
+ */
+import { describe, expect, it } from 'vitest';
+import { benchConfig, cliArgs, compareDistributions, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
+
+describe('bench:peer, pure parts', () => {
+  it('summarize: mean, population sd, min, max (numpy: np.mean, np.std(ddof=0))', () => {
+    // numpy: x = [0.25, 0.5, 0.3, 0.45]; np.mean(x) = 0.375, np.std(x) = 0.10307764064044152
+    const s = summarize([0.25, 0.5, 0.3, 0.45]);
+    expect(s.n).toBe(4);
+    expect(s.mean).toBeCloseTo(0.375, 12);
+    expect(s.sd).toBeCloseTo(0.10307764064044152, 12);
+    expect([s.min, s.max]).toEqual([0.25, 0.5]);
+    expect(Number.isNaN(summarize([]).mean)).toBe(true);
+  });
+
+  it('compareDistributions: the issue\'s criterion, both ways of failing', () => {
+    const peer = { mean: 0.284, sd: 0.078 };
+    expect(compareDistributions(peer, { mean: 0.29, sd: 0.07 })).toMatchObject({ meanOk: true, sdOk: true, agree: true });
+    // the unmatched engine of the issue: mean +3.4 points, sd a third
+    const c = compareDistributions(peer, { mean: 0.318, sd: 0.026 });
+    expect(c.meanOk).toBe(false);
+    expect(c.sdOk).toBe(false);
+    expect(c.meanDiff).toBeCloseTo(0.034, 12);
+    expect(c.sdRatio).toBeCloseTo(1 / 3, 12);
+    expect(compareDistributions(peer, { mean: 0.284, sd: 0.1 }).agree).toBe(false);
+    expect(compareDistributions(peer, { mean: 0.2941, sd: 0.078 }).agree).toBe(false);
+  });
+
+  it('both sides train the same config: classes, tasks, images, epochs, batch, lr, widths, head, init, seed', () => {
+    for (const quick of [false, true]) {
+      const cfg = benchConfig(quick);
+      const p = peerArgs(cfg, 2);
+      const o = cliArgs(cfg);
+      const flag = (args: string[], k: string) => args[args.indexOf(k) + 1];
+      for (const k of ['--classes', '--tasks', '--train-per-class', '--test-per-class', '--epochs', '--batch-size', '--lr', '--hidden', '--head', '--init', '--seed']) {
+        expect(flag(p, k), k).toBe(flag(o, k));
+      }
+      expect(flag(o, '--init')).toBe('pytorch');
+      expect(flag(o, '--orderings')).toBe('all');
+      expect(flag(p, '--threads')).toBe('2');
+    }
+    // the default: 600 images per task, batch 64 → 10 batches × 3 epochs
+    expect(stepsPerTask(benchConfig(false))).toBe(30);
+  });
+
+  it('the last line has exactly the issue\'s keys; ratio = peer seconds / best Chromium seconds', () => {
+    const dist = (mean: number, sd: number) => ({ n: 90, mean, sd, min: 0.1, max: 0.5 });
+    const peer = { where: 'pytorch', backend: 'cpu', seconds: 150, firstResultSeconds: 1.7, steps: 8100, dist: dist(0.2841, 0.0781) };
+    const ours = [
+      { where: 'node', backend: 'wasm', seconds: 40, firstResultSeconds: NaN, steps: 5850, dist: dist(0.28, 0.07) },
+      { where: 'chromium', backend: 'wasm', seconds: 30, firstResultSeconds: 1.2, steps: 5850, dist: dist(0.28, 0.07) },
+      { where: 'chromium', backend: 'webgl', seconds: 60, firstResultSeconds: 2, steps: 5850, dist: dist(0.28, 0.07) },
+    ];
+    const j = JSON.parse(finalJson(peer, ours));
+    expect(Object.keys(j)).toEqual(['peer', 'ours', 'ratio']);
+    expect(j.peer).toEqual({ seconds: 150, finalMean: 0.284, finalSd: 0.078 });
+    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd']);
+    expect(j.ours[0].firstResultSeconds).toBeNull();
+    expect(j.ratio).toBe(5);
+    // no Chromium or no peer: no ratio
+    expect(JSON.parse(finalJson(peer, ours.slice(0, 1))).ratio).toBeNull();
+    expect(JSON.parse(finalJson(null, ours)).ratio).toBeNull();
+    const table = formatTable(peer, ours);
+    expect(table.split('\n')).toHaveLength(5);
+    expect(table).toMatch(/steps\/s/);
+    expect(table).toMatch(/pytorch\s+cpu\s+150\.0\s+1\.70\s+54\.0/);
+    expect(table).toMatch(/agree/);
+  });
+});
