@@ -18,7 +18,7 @@ import { similarityScore, similarityScoreOfLabels } from '../orderings/score';
 import type { SquareMatrix } from '../orderings/types';
 import type { SequenceReport } from '../protocols/types';
 import type { Verdict, VerdictSentence } from './types';
-import { DISTINCT_S_MAX_OMEGA, REORDER_MAX_TASKS, countText, listText, pctText, plural, sText, sameScore } from './wording';
+import { DISTINCT_S_MAX_OMEGA, REORDER_MAX_TASKS, REORDER_MAX_WORK, countText, listText, pctText, plural, sText, sameScore } from './wording';
 
 /** The parts of the Orderings page's view (core/protocols/orderings-view.ts OrderingsView) the verdict reads. */
 export interface OrderingsVerdictInput {
@@ -36,6 +36,11 @@ export interface OrderingsVerdictInput {
 export function reorderRange(tasks: readonly (readonly number[])[], sim: SquareMatrix): { min: number; max: number } | null {
   const k = tasks.length;
   if (k > REORDER_MAX_TASKS || k < 2) return null;
+  // K! orders, each summing about (K − 1)·(N/K)² similarities: skip when that is more than REORDER_MAX_WORK
+  const n = tasks.reduce((a, t) => a + t.length, 0);
+  let orders = 1;
+  for (let i = 2; i <= k; i++) orders *= i;
+  if (orders * (k - 1) * (n / k) ** 2 > REORDER_MAX_WORK) return null;
   let min = Infinity;
   let max = -Infinity;
   const idx = tasks.map((_, i) => i);

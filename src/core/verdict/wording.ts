@@ -28,6 +28,8 @@ export const EXTREME_SHARE = 0.1;
 
 /** Largest K for which the verdict tries every order of an EDGE ordering's own tasks (K! orders). */
 export const REORDER_MAX_TASKS = 6;
+/** … and at most this many similarity look-ups in all (K! orders × (K − 1)·(N/K)² each), so the page stays quick. */
+export const REORDER_MAX_WORK = 2e7;
 /** Largest |Ω| for which the verdict counts the distinct values of S (every ordering scored). */
 export const DISTINCT_S_MAX_OMEGA = 20_000;
 

@@ -131,3 +131,14 @@ describe('the re-ordering reason names only the ordering that misses', () => {
     expect(why).toContain('EDGE orders its tasks greedily');
   });
 });
+
+describe('reorderRange bounds', () => {
+  it('gives up beyond 6 tasks or too much work, not silently wrong', () => {
+    const sim = matrixFromRows(Array.from({ length: 7 }, (_, i) => Array.from({ length: 7 }, (_, j) => (i === j ? 1 : 0.5))));
+    expect(reorderRange([[0], [1], [2], [3], [4], [5], [6]], sim)).toBeNull();
+    expect(reorderRange([[0], [1], [2], [3], [4], [5]], sim)).toEqual({ min: (6 / (5 * 6)) * 5 * 0.5, max: (6 / (5 * 6)) * 5 * 0.5 });
+    const big = { n: 3000, data: new Float64Array(0) };
+    const tasks = Array.from({ length: 6 }, (_, t) => Array.from({ length: 500 }, (_, i) => t * 500 + i));
+    expect(reorderRange(tasks, big)).toBeNull();
+  });
+});
