@@ -18,6 +18,7 @@ import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds';
 import { EXPORT_FORMATS, formatSequences, type ExportFormat } from '../core/protocols/export';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
+import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
@@ -292,6 +293,8 @@ function run(argv: string[]): string | Promise<string> {
         sequences: view.sequences,
         exact: view.exact,
         notes: view.notes,
+        // the Orderings page's "What this shows", in the same words (core/verdict/orderings.ts)
+        verdict: orderingsVerdict(view).sentences,
       });
     }
     case 'score': {

@@ -43,6 +43,21 @@ describe('cil-lab analyze', () => {
     expect(r.json.skipped.map((s: any) => s.line)).toEqual(expected.malformed.map((m: any) => m.line));
     checkAgainstPython(r.json, 'final');
   });
+  it("says the Ground-truth lab's verdict in the same words, with the fixture's numbers", async () => {
+    const r = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3');
+    expect(r.code).toBe(0);
+    const byId = new Map<string, string>(r.json.verdict.map((s: any) => [s.id, s.text]));
+    for (const m of ['ewc', 'finetune']) {
+      const e = expected.methods.final[m];
+      // R and n from numpy/scipy, written as the verdict rounds them
+      expect(byId.get(`correlation:${m}`)).toContain(`R = ${e.pearson.r.toFixed(2)}`);
+      expect(byId.get(`correlation:${m}`)).toContain('n = 90');
+      // EDGE vs RS: the direction numpy's JSDs give, with both numbers
+      const word = e.edge.jsd > e.rs.jsd ? 'worse' : 'better';
+      expect(byId.get(`estimates:${m}`)).toContain(`estimate the truth’s distribution ${word} than the 3 RS orderings`);
+      expect(byId.get(`estimates:${m}`)).toContain(`JSD ${e.edge.jsd.toFixed(3)} vs ${e.rs.jsd.toFixed(3)} bits`);
+    }
+  });
   it('the same numbers with the similarity from a file, and for AIA', async () => {
     const a = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--similarity', `file:${FX}/fmnist6-wordnet.json`, '--classes', expected.classes.join(','), '--task-sizes', '2,2,2');
     expect(a.code).toBe(0);

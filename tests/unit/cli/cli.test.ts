@@ -74,6 +74,19 @@ describe('cil-lab orders', () => {
     }
     expect(r.json.exact.enumerated).toBe(90);
   });
+  it("says the Orderings page's verdict in the same words: on Fashion-MNIST 0–5 EDGE hard and easy tie", async () => {
+    const r = await cli('orders', '--dataset', 'fashion-mnist', '--subset', '0-5', '--tasks', '3');
+    expect(r.code).toBe(0);
+    const score = (label: string) => r.json.sequences.find((s: any) => s.label === label).score as number;
+    const byId = new Map<string, string>(r.json.verdict.map((s: any) => [s.id, s.text]));
+    // the tie is the finding because the printed scores tie; the exact extremes are the printed ones
+    expect(score('EDGE hard')).toBeCloseTo(score('EDGE easy'), 12);
+    expect(byId.get('edge-tie')).toContain(`S = ${score('EDGE hard').toFixed(4)}`);
+    expect(byId.get('gap')).toContain(`S = ${r.json.exact.min.toFixed(4)} (hardest) and ${r.json.exact.max.toFixed(4)} (easiest)`);
+    // CIFAR-100 in 10 tasks: EDGE separates them, so no tie is claimed
+    const c = await cli('orders', '--dataset', 'cifar100', '--tasks', '10', '--protocol', 'rs,edge');
+    expect(c.json.verdict.map((s: any) => s.id)).not.toContain('edge-tie');
+  });
   it('uses an uploaded similarity and prints PyCIL / Mammoth / Avalanche / CSV', async () => {
     const base = ['orders', '--classes', 'cat,dog,car,truck,apple,pear', '--tasks', '3', '--protocol', 'edge', '--similarity', `file:${fx('sim6.json')}`];
     const pycil = await cli(...base, '--format', 'pycil');
