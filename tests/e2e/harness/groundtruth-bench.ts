@@ -46,7 +46,8 @@ export function benchDataset(fashion: ImageDataset): ImageDataset {
   );
 }
 
-function keepClasses(s: ImageDataset['train'], n: number): ImageDataset['train'] {
+/** The examples of classes 0..n−1 of a split. */
+export function keepClasses(s: ImageDataset['train'], n: number): ImageDataset['train'] {
   const keep: number[] = [];
   for (let i = 0; i < s.labels.length; i++) if (s.labels[i] < n) keep.push(i);
   return takeSplit(s, Int32Array.from(keep), s.images.length / s.labels.length);
@@ -58,7 +59,8 @@ export function benchConfigs(orderings: 'all' | 'subset'): TrainRunConfig[] {
   return chosen.map((tasks) => ({ tasks, seed: 0, strategy: 'finetune', model: { kind: 'mlp', hidden: [256, 128] }, lr: 1e-3, batchSize: 64, epochs: 3, optimizer: 'adam' }) as TrainRunConfig);
 }
 
-const finalAccuracy = (r: TrainRunResult): number => {
+/** A run's final accuracy, sample-weighted over every task's test examples (as `cil-lab run` reports it). */
+export const finalAccuracy = (r: TrainRunResult): number => {
   const last = r.matrix[r.matrix.length - 1];
   const n = r.testCounts.reduce((a, b) => a + b, 0);
   return last.reduce((a, v, j) => a + v * r.testCounts[j], 0) / n;

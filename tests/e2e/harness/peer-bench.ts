@@ -7,9 +7,10 @@
  */
 import { planPrefixes } from '../../../src/core/ground-truth/prefix-plan';
 import { enumerateOrderings } from '../../../src/core/orderings/enumerate';
-import { subsetPerClass, takeSplit } from '../../../src/engine/dataset';
+import { subsetPerClass } from '../../../src/engine/dataset';
 import { trainShared } from '../../../src/engine/shared-train';
-import type { ImageDataset, TrainRunConfig, TrainRunResult } from '../../../src/engine/types';
+import type { ImageDataset, TrainRunConfig } from '../../../src/engine/types';
+import { finalAccuracy, keepClasses } from './groundtruth-bench';
 
 export interface PeerBenchConfig {
   classes: number;
@@ -32,18 +33,6 @@ export interface PeerBenchResult {
   finals: number[];
   orderings: number;
 }
-
-function keepClasses(s: ImageDataset['train'], n: number): ImageDataset['train'] {
-  const keep: number[] = [];
-  for (let i = 0; i < s.labels.length; i++) if (s.labels[i] < n) keep.push(i);
-  return takeSplit(s, Int32Array.from(keep), s.images.length / s.labels.length);
-}
-
-const finalAccuracy = (r: TrainRunResult): number => {
-  const last = r.matrix[r.matrix.length - 1];
-  const n = r.testCounts.reduce((a, b) => a + b, 0);
-  return last.reduce((a, v, j) => a + v * r.testCounts[j], 0) / n;
-};
 
 export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig): Promise<PeerBenchResult> {
   const ds = subsetPerClass(
