@@ -31,6 +31,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { planPrefixes, type PrefixNode } from '../core/ground-truth/prefix-plan';
+import { orderingPaths } from '../core/ground-truth/schedule';
 import { ensureBackend, isSoftwareGpu } from './backend';
 import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
@@ -182,13 +183,7 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const finished = new Set<number>();
   // orderings through a node not finished here and not gone: a node none of whose orderings are left is not trained
   const left = new Map<PrefixNode, number>(nodes.map((n) => [n, n.orderings.length]));
-  const pathOf: PrefixNode[][] = [];
-  for (const n of nodes) {
-    if (n.children.length > 0) continue;
-    const path: PrefixNode[] = [];
-    for (let x: PrefixNode | null = n; x; x = x.parent) path.unshift(x);
-    for (const o of n.orderings) pathOf[o] = path;
-  }
+  const pathOf = orderingPaths({ nodes });
   const priority = (n: PrefixNode): number => {
     let p = Infinity;
     for (const o of n.orderings) if (rank[o] < p) p = rank[o];

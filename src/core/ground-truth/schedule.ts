@@ -71,7 +71,7 @@ export function keptPeak(trie: PrefixPlan, order: readonly number[]): number {
 }
 
 /** Each ordering's path in the trie, root first (index = the ordering's index in the trie's input). */
-export function orderingPaths(trie: PrefixPlan): PrefixNode[][] {
+export function orderingPaths(trie: Pick<PrefixPlan, 'nodes'>): PrefixNode[][] {
   const paths: PrefixNode[][] = [];
   for (const n of trie.nodes) {
     if (n.children.length > 0) continue;
