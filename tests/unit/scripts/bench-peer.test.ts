@@ -4,6 +4,7 @@
  * 1 point, sds within 25 %), and the exact shape of the last JSON line. The benchmark itself is not run here.
  */
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, cliArgs, compareDistributions, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
 
 describe('bench:peer, pure parts', () => {
