@@ -16,8 +16,9 @@ import { orderingKey } from '../core/orderings/key';
 import { sampleOrderings } from '../core/orderings/sample';
 import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds';
-import { EXPORT_FORMATS, formatSequences, type ExportFormat } from '../core/protocols/export';
+import { EXPORT_FORMATS, formatSequences, ordersDocument, type ExportFormat } from '../core/protocols/export';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
+import { V1_FILL } from '../core/config/defaults';
 import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
@@ -39,6 +40,9 @@ import { curriculumCommand } from './curriculum';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The distribution of S over Ω that `orders` computes: the experiment config's default (the page's, unless a link changes it). */
+const ORDERS_DISTRIBUTION = V1_FILL.protocols.distribution;
 
 const HELP = `cil-lab — class orderings for class-incremental learning (JSON on stdout)
 
@@ -277,6 +281,9 @@ function run(argv: string[]): string | Promise<string> {
             protocols,
             rsSeeds: intListArg(v.seeds as string | undefined, 'seeds'),
             exactLimit,
+            // S over Ω as the page computes it (exact up to the limit, else the config's default sample): the verdict's
+            // "Ω below" sentence reads it, so the page's JSON export and this one say the same
+            distribution: { limit: exactLimit, ...ORDERS_DISTRIBUTION },
           },
         },
         { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined },
@@ -284,18 +291,8 @@ function run(argv: string[]): string | Promise<string> {
       for (const note of view.notes) process.stderr.write(`note: ${note}\n`);
       if (protocols.length === 0) process.stderr.write('note: no protocol is enabled, so there are no orderings (--protocol rs,edge,… or all).\n');
       if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
-      return JSON.stringify({
-        classes: view.classes,
-        dataset: classes.dataset,
-        taskSizes: sizes,
-        omega: view.omega,
-        similarity: { source: view.similarityDescription, synsets: view.synsets },
-        sequences: view.sequences,
-        exact: view.exact,
-        notes: view.notes,
-        // the Orderings page's "What this shows", in the same words (core/verdict/orderings.ts)
-        verdict: orderingsVerdict(view).sentences,
-      });
+      // the page's JSON export is the same document (core/protocols/export.ts), with its "What this shows" in the same words
+      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, verdict: orderingsVerdict(view).sentences }));
     }
     case 'score': {
       const order = intListArg(v.order as string | undefined, 'order');

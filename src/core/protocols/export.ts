@@ -100,15 +100,24 @@ export interface OrdersReport {
   notes: string[];
 }
 
+/** What the document says besides the report: the dataset's id, the task sizes and the page's verdict sentences. */
+export interface OrdersMeta {
+  dataset?: string;
+  taskSizes: number[];
+  /** The Orderings page's "What this shows" ({id, kind, text} per sentence, core/verdict/orderings.ts), when given. */
+  verdict?: readonly { id: string; kind: string; text: string }[];
+}
+
 /**
- * The JSON document `cil-lab orders --format json` prints (src/cli/main.ts builds the same object; a unit test keeps
+ * The JSON document `cil-lab orders --format json` prints (src/cli/main.ts prints this very object; a unit test keeps
  * the two equal): classes, dataset (a built-in list's id, absent for custom names), task sizes, |Ω| as an exact
- * string, the similarity's provenance, every sequence with S, the exact extremes when enumerated, and the notes.
+ * string, the similarity's provenance, every sequence with S, the exact extremes when enumerated, the notes,
+ * and the Orderings page's verdict sentences when given.
  * A sequence's share of Ω below (`fractionBelow`, from the page's histogram) is left out: the CLI does not compute
  * the distribution (the histogram's own CSV carries it).
  */
-export function ordersDocument(report: OrdersReport, meta: { dataset?: string; taskSizes: number[] }): Record<string, unknown> {
-  return {
+export function ordersDocument(report: OrdersReport, meta: OrdersMeta): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
     classes: report.classes,
     dataset: meta.dataset,
     taskSizes: meta.taskSizes,
@@ -122,13 +131,15 @@ export function ordersDocument(report: OrdersReport, meta: { dataset?: string; t
     exact: report.exact,
     notes: report.notes,
   };
+  if (meta.verdict) doc.verdict = meta.verdict;
+  return doc;
 }
 
 /**
  * The text of `cil-lab orders --format F` for a report: `formatSequences` for pycil, mammoth, avalanche and csv
  * (with the class names), the `ordersDocument` for json (indented by two spaces; the CLI prints it on one line).
  */
-export function formatOrders(report: OrdersReport, format: ExportFormat, meta: { dataset?: string; taskSizes: number[] }): string {
+export function formatOrders(report: OrdersReport, format: ExportFormat, meta: OrdersMeta): string {
   if (format === 'json') return JSON.stringify(ordersDocument(report, meta), null, 2);
   return formatSequences(report.sequences, format, { classes: report.classes });
 }

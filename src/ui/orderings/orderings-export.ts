@@ -3,7 +3,7 @@
  * `cil-lab orders --format F` prints for the same experiment (core/protocols/export.ts `formatOrders`; a unit test
  * checks the page's text against the CLI's for the default experiment). Pure (tests/unit/ui/orderings-export.test.ts).
  */
-import { formatOrders, type ExportFormat, type OrdersReport } from '../../core/protocols/export';
+import { formatOrders, type ExportFormat, type OrdersMeta, type OrdersReport } from '../../core/protocols/export';
 
 export interface ExportChoice {
   format: ExportFormat;
@@ -41,7 +41,7 @@ export function exportFileName(stem: string, format: ExportFormat): string {
 }
 
 /** The export text of the page's current result (equal to `cil-lab orders … --format F`; a file ends with "\n"). */
-export function exportText(report: OrdersReport, format: ExportFormat, meta: { dataset?: string; taskSizes: number[] }): string {
+export function exportText(report: OrdersReport, format: ExportFormat, meta: OrdersMeta): string {
   return formatOrders(report, format, meta);
 }
 

@@ -9,6 +9,7 @@ import { main } from '../../../src/cli/main';
 import { defaultConfig, experimentClassNames } from '../../../src/core/config/schema';
 import { getClassList } from '../../../src/core/classes/builtin';
 import { EXPORT_FORMATS } from '../../../src/core/protocols/export';
+import { orderingsVerdict } from '../../../src/core/verdict/orderings';
 import { computeOrderingsView, type OrderingsView } from '../../../src/core/protocols/orderings-view';
 import { PROTOCOL_IDS } from '../../../src/core/protocols/types';
 import type { WordnetGraph } from '../../../src/core/similarity/wordnet';
@@ -77,11 +78,13 @@ describe('the page’s export = cil-lab orders for the default experiment', () =
     });
   }
 
-  it('json: the same document (indented on the page, one line from the CLI)', async () => {
-    const page = exportText(view, 'json', meta());
+  it('json: the same document, verdict included (indented on the page, one line from the CLI)', async () => {
+    const page = exportText(view, 'json', { ...meta(), verdict: orderingsVerdict(view).sentences });
     const printed = await cli(...args, '--format', 'json');
     expect(JSON.parse(page)).toEqual(JSON.parse(printed));
     expect(page).toContain('\n  "classes": [');
+    // the page's verdict (computed with its histogram) says what the CLI's says (computed without)
+    expect((JSON.parse(page) as { verdict: { id: string }[] }).verdict.map((s) => s.id)).toContain('edge-tie');
   });
 
   it('the command the page shows prints that text', async () => {
