@@ -311,7 +311,7 @@ describe('validation: every field is checked', () => {
     expect(validateConfig({ forgetting: { preset: 'ewc-variants' } }).config.forgetting).toEqual({ preset: 'ewc-variants' });
     expect(validateConfig({ forgetting: { preset: null } }).config.forgetting).toEqual({ preset: null });
     expect(validateConfig({ forgetting: {} }).config.forgetting).toEqual({ preset: null });
-    expectError({ forgetting: { preset: 'grids' } }, 'forgetting.preset', /"digits", "fashion", "grid", "ewc-variants", "lr", "edge", or null.*Did you mean "grid"\?/);
+    expectError({ forgetting: { preset: 'grids' } }, 'forgetting.preset', /"digits", "fashion", "fashion-paper", "grid", "ewc-variants", "lr", "edge", or null.*Did you mean "grid"\?/);
     expectError({ forgetting: { preset: 3 } }, 'forgetting.preset', /or null/);
     expectError({ forgetting: { presets: 'grid' } }, 'forgetting.presets', /Unknown setting.*Did you mean "preset"\?/);
     expect(compactConfig(validateConfig({ forgetting: { preset: null } }).config)).toEqual({});
