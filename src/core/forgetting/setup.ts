@@ -302,8 +302,9 @@ export function dcorTables(runs: readonly RunSummary[], dataset: string, o: { re
       if (x && x.cpcf.length > 0) series.push({ seed: r.job.seed, cpcf: x.cpcf, aPrev: x.aPrev, baseAccuracy: r.baseAccuracy ?? NaN });
     }
     const j = rs[0].job;
+    // a live run has one point after its second task: a permutation test needs two, so no summary yet
     const summary =
-      series.length > 0 && series.every((x) => x.cpcf.length === series[0].cpcf.length)
+      series.length > 0 && series[0].cpcf.length >= 2 && series.every((x) => x.cpcf.length === series[0].cpcf.length)
         ? summariseDcor(
             { dataset: j.dataset, taskSizes: j.tasks.map((t) => t.length), lr: j.lr, firstTaskEpochs: j.firstTaskEpochs, epochs: j.epochs, trainPerClass: j.trainPerClass, head: j.head, batchSize: j.batchSize },
             series,

@@ -156,6 +156,20 @@ describe('paper tables over seeds', () => {
     expect(row.summary?.notes).toEqual(['less data: 1000 training images per class, the paper ≈6000']);
     expect(t.tableII.find((r) => r.model === 'EWC' && r.key === 0.1)?.summary).toBeNull();
   });
+
+  it('a live run with one point so far (after its second task) gives no summary yet, and no error', () => {
+    const live: RunSummary = {
+      job: baseJob('digits', { strategy: 'finetune' }),
+      dcor: () => NaN,
+      series: () => ({ cpcf: [1.4], aPrev: [0.8] }),
+      baseAccuracy: 1,
+      omega: { omegaBase: 0, omegaNew: 0, omegaAll: 0, omegaPrev: 0 },
+    };
+    const t = dcorTables([live], 'digits');
+    const row = t.tableII.find((r) => r.key === 0.1 && r.model === 'MLP')!;
+    expect(row.summary).toBeNull();
+    expect(row.ours).toBeNaN();
+  });
 });
 
 describe('store', () => {
