@@ -153,7 +153,8 @@ test('many classes: CIFAR-100 draws 100×100 cells as one bitmap, thins the labe
   expect(labels).toBeLessThan(100);
   await expect(map.locator('path.link')).toHaveCount(99);
   await expect(map.locator('rect.task-mark')).toHaveCount(100);
-  // hover reads a pair from the bitmap
+  // hover reads a pair from the bitmap (scrolled into view first: the first screen's intro sits above the lab)
+  await map.locator('image.cells-bitmap').scrollIntoViewIfNeeded();
   const img = (await map.locator('image.cells-bitmap').boundingBox())!;
   await page.mouse.move(img.x + img.width * 0.3, img.y + img.height * 0.6);
   await expect(page.getByTestId('heatmap-tip')).toContainText(/ – .*\nsimilarity: −?\d\.\d{3}/);
