@@ -192,7 +192,8 @@ test('served without headers (GitHub Pages): the service worker makes the page i
   expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   // the once-per-tab guard is cleared again once the page is isolated (src/shell/sw-register.ts), so a later load that
   // is not isolated (say, after an update) may reload once more; a browser that cannot isolate keeps it set: no loop
-  expect(await page.evaluate(() => sessionStorage.getItem('cil-lab:isolation-reload'))).toBeNull();
+  // (the app clears it when it registers the worker, just after the page loads: poll)
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('cil-lab:isolation-reload')), { timeout: 15_000 }).toBeNull();
   await expectDefaultOrderings(page);
   await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
   await expect(page.getByTestId('runtime-badge').filter({ visible: true })).toContainText('cross-origin isolated');
