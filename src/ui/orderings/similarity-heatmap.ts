@@ -345,17 +345,26 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     const ctx = canvas.getContext('2d');
     if (ctx) {
       const img = ctx.createImageData(n, n);
-      for (let r = 0; r < n; r++)
+      // n² cells (10⁶ for 1 000 classes): the colours come from a table, not d3's interpolator and a regex per cell
+      // (that took seconds on the main thread, issue 16's long-task drill)
+      const table = colourTable(interpolateBlues);
+      const px = img.data;
+      for (let r = 0; r < n; r++) {
+        const i = leaves[r];
+        const row = matrix[i];
         for (let c = 0; c < n; c++) {
-          const i = leaves[r];
           const j = leaves[c];
-          const rgb = i === j ? { r: 227, g: 230, b: 235 } : parseRgb(colour(matrix[i][j]));
           const p = 4 * (r * n + c);
-          img.data[p] = rgb.r;
-          img.data[p + 1] = rgb.g;
-          img.data[p + 2] = rgb.b;
-          img.data[p + 3] = 255;
+          const k = i === j ? -1 : colourStep(row[j], domain);
+          if (k === -1) px.set(DIAGONAL_RGB, p);
+          else if (k >= 0) {
+            px[p] = table[3 * k];
+            px[p + 1] = table[3 * k + 1];
+            px[p + 2] = table[3 * k + 2];
+          } // else NaN: black (d3's scale gives it no colour)
+          px[p + 3] = 255;
         }
+      }
       ctx.putImageData(img, 0, 0);
     }
     cellsG
@@ -557,6 +566,26 @@ function pointer(ev: MouseEvent, svgEl: SVGSVGElement): [number, number] {
   const sx = vb && vb.width > 0 && r.width > 0 ? vb.width / r.width : 1;
   const sy = vb && vb.height > 0 && r.height > 0 ? vb.height / r.height : 1;
   return [(ev.clientX - r.left) * sx, (ev.clientY - r.top) * sy];
+}
+
+/** Steps of the bitmap's colour table over the domain (a step is 1/1024 of the range: below one 8-bit level of Blues). */
+export const COLOUR_STEPS = 1024;
+const DIAGONAL_RGB = [227, 230, 235]; // #e3e6eb, as the SVG cells' diagonal
+
+/** An interpolator's colours at t = k / COLOUR_STEPS (k = 0…COLOUR_STEPS) as r, g, b bytes, three per step. */
+export function colourTable(interpolate: (t: number) => string): Uint8Array {
+  const out = new Uint8Array(3 * (COLOUR_STEPS + 1));
+  for (let k = 0; k <= COLOUR_STEPS; k++) {
+    const { r, g, b } = parseRgb(interpolate(k / COLOUR_STEPS));
+    out.set([r, g, b], 3 * k);
+  }
+  return out;
+}
+
+/** The step of `colourTable` nearest to a value of the domain (clamped to it, as the scale clamps); −2 for NaN. */
+export function colourStep(v: number, [d0, d1]: readonly [number, number]): number {
+  if (Number.isNaN(v)) return -2;
+  return Math.round(Math.min(COLOUR_STEPS, Math.max(0, ((v - d0) / (d1 - d0)) * COLOUR_STEPS)));
 }
 
 /** "rgb(r, g, b)" (d3's colour output) as numbers. */

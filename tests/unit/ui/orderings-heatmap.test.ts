@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { scaleSequential } from 'd3-scale';
+import { interpolateBlues } from 'd3-scale-chromatic';
 import fixture from '../core/protocols/dendrogram9.fixture';
 import { linkage, linkageRows } from '../../../src/core/clustering/linkage';
 import { matrixFromRows, dissimilarity } from '../../../src/core/orderings/matrix';
@@ -8,6 +10,9 @@ import {
   cellAt,
   cellRect,
   cellTip,
+  colourStep,
+  colourTable,
+  COLOUR_STEPS,
   dendroTicks,
   dendrogramLinks,
   heightScale,
@@ -157,5 +162,22 @@ describe('task marks and the tooltip', () => {
   it('parseRgb reads d3’s colours', () => {
     expect(parseRgb('rgb(8, 48, 107)')).toEqual({ r: 8, g: 48, b: 107 });
     expect(parseRgb('#e3e6eb')).toEqual({ r: 227, g: 230, b: 235 });
+  });
+
+  it('the bitmap’s colour table gives d3’s clamped sequential scale within one 8-bit level', () => {
+    const domain: [number, number] = [-0.2, 0.93];
+    const scale = scaleSequential(interpolateBlues).domain(domain).clamp(true);
+    const table = colourTable(interpolateBlues);
+    expect(table.length).toBe(3 * (COLOUR_STEPS + 1));
+    for (let k = 0; k <= 400; k++) {
+      const v = -0.5 + (1.7 * k) / 400; // beyond both ends too: clamped as the scale clamps
+      const s = colourStep(v, domain);
+      const want = parseRgb(scale(v));
+      const got = { r: table[3 * s], g: table[3 * s + 1], b: table[3 * s + 2] };
+      for (const c of ['r', 'g', 'b'] as const) expect(Math.abs(got[c] - want[c]), `${v} ${c}`).toBeLessThanOrEqual(1);
+    }
+    expect(colourStep(-9, domain)).toBe(0);
+    expect(colourStep(9, domain)).toBe(COLOUR_STEPS);
+    expect(colourStep(Number.NaN, domain)).toBe(-2);
   });
 });
