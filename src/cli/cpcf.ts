@@ -178,7 +178,7 @@ function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrat
   const comparable = s.notes.length === 0 && paperValue !== null;
   const line =
     `dCor(CPCF, a_prev) ${meanSdText(s.dcor)}, permutation ${pText(s.p)}${s.exact ? ' (exact)' : ` (${DCOR_RESAMPLES} resamples)`}, null mean ${s.nullMean.toFixed(3)}; ` +
-    `base accuracy ${meanSdText({ mean: 100 * s.baseAccuracy.mean, sd: 100 * s.baseAccuracy.sd, n: s.baseAccuracy.n }, 1).replace(/ \(/, ' % (')}; ` +
+    `base accuracy ${meanSdText({ mean: 100 * s.baseAccuracy.mean, sd: 100 * s.baseAccuracy.sd, n: s.baseAccuracy.n }, 1, '%')}; ` +
     `paper ${paperValue === null ? '–' : paperValue.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
   return {
     line,

@@ -93,11 +93,12 @@ export function summariseDcor(setup: CompareSetup, runs: readonly SeedSeries[], 
   return { dcor: meanSd(values), values, p: test.p, exact: test.exact, nullMean: test.nullMean, points, baseAccuracy, notes, comparable: notes.length === 0 };
 }
 
-/** "0.853 ± 0.041 (5 seeds)" / "0.853 (1 seed)". */
-export function meanSdText(m: MeanSd, digits = 3): string {
+/** "0.853 ± 0.041 (5 seeds)" / "0.853 (1 seed)"; with a unit, "86.9 ± 0.2 % (5 seeds)" / "100.0 % (1 seed)". */
+export function meanSdText(m: MeanSd, digits = 3, unit = ''): string {
   if (!Number.isFinite(m.mean)) return '–';
   const seeds = `${m.n} seed${m.n === 1 ? '' : 's'}`;
-  return Number.isFinite(m.sd) ? `${m.mean.toFixed(digits)} ± ${m.sd.toFixed(digits)} (${seeds})` : `${m.mean.toFixed(digits)} (${seeds})`;
+  const u = unit ? ` ${unit}` : '';
+  return Number.isFinite(m.sd) ? `${m.mean.toFixed(digits)} ± ${m.sd.toFixed(digits)}${u} (${seeds})` : `${m.mean.toFixed(digits)}${u} (${seeds})`;
 }
 
 /** "p = 0.013" / "p < 0.001" (the smallest Monte Carlo p is 1/(R+1)). */

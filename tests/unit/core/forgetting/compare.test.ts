@@ -44,6 +44,9 @@ describe('comparability with the CPCF paper', () => {
   });
   it('formats mean ± sd and p', () => {
     expect(meanSdText({ mean: 0.8534, sd: 0.0412, n: 5 })).toBe('0.853 ± 0.041 (5 seeds)');
+    // a unit goes after the numbers, before the seed count
+    expect(meanSdText({ mean: 86.94, sd: 0.21, n: 5 }, 1, '%')).toBe('86.9 ± 0.2 % (5 seeds)');
+    expect(meanSdText({ mean: 100, sd: NaN, n: 1 }, 1, '%')).toBe('100.0 % (1 seed)');
     expect(meanSdText({ mean: 0.8534, sd: NaN, n: 1 })).toBe('0.853 (1 seed)');
     expect(meanSdText({ mean: NaN, sd: NaN, n: 0 })).toBe('–');
     expect(pText(0.0001)).toBe('p < 0.001');
