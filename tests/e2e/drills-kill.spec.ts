@@ -3,7 +3,7 @@
  *
  * The Ground-truth lab's DIGITS experiment of ground-truth.spec.ts (digits, 6 classes in 3 tasks, finetune + replay,
  * hidden 64, 80/30 images per class, wasm: 90 orderings × 2 = 180 runs) is run and killed at seeded random points
- * (mulberry32, seed 16: a random count of finished runs to wait for, then a random delay, so the kill lands while
+ * (numpy's RandomState, seed 16: a random count of finished runs to wait for, then a random delay, so the kill lands while
  * runs are in flight), each time in another way:
  *   - crash: the renderer is crashed (CDP Page.crash: what an OOM kill or a kill -9 of the tab's process does),
  *   - close: the tab is closed without beforeunload,
@@ -22,57 +22,13 @@
  * Prints one summary line starting with "kill drill".
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-
-interface Setup {
-  dataset: 'digits';
-  strategies: string[];
-  epochs: string;
-  hidden: string;
-  train: string;
-  test: string;
-  backend: 'wasm';
-}
-
-/** Open the Ground-truth tab and enter an experiment (as ground-truth.spec.ts's `setUp`). */
-async function setUp(page: Page, s: Setup): Promise<void> {
-  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
-  await page.getByTestId('gt-dataset').selectOption(s.dataset);
-  for (const id of ['finetune', 'replay', 'ewc']) {
-    const box = page.getByTestId(`gt-strategy-${id}`);
-    if (s.strategies.includes(id)) await box.check();
-    else await box.uncheck();
-  }
-  await page.getByTestId('gt-epochs').fill(s.epochs);
-  await page.getByTestId('gt-hidden').fill(s.hidden);
-  await page.getByTestId('gt-train-per-class').fill(s.train);
-  await page.getByTestId('gt-test-per-class').fill(s.test);
-  await page.getByTestId('gt-backend').selectOption(s.backend);
-}
-
-const num = (s: string | null): number => Number((s ?? '').replace(/\u2009/g, '').trim());
-
-/** Finished runs of the session, skipped ones included, from the progress line ("37 / 180 runs …"); −1 before. */
-async function done(page: Page): Promise<number> {
-  const text = (await page.getByTestId('gt-progress').textContent()) ?? '';
-  const m = /^\s*([\d\u2009]+) \//.exec(text);
-  return m ? num(m[1]) : -1;
-}
+import { createRandomState } from '../../src/core/random/random-state';
+import { DIGITS, done, num, setUp } from './harness/ground-truth-setup';
 
 async function stored(page: Page): Promise<number> {
   return num(await page.getByTestId('gt-stored').textContent());
 }
 
-/** Seeded PRNG (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Rec {
   createdAt: number;
@@ -114,8 +70,6 @@ async function records(page: Page): Promise<Map<string, Rec>> {
   return new Map(rows.map(([k, createdAt, finalAccuracy]) => [k, { createdAt, finalAccuracy }]));
 }
 
-// the DIGITS experiment of ground-truth.spec.ts: 180 runs, long enough that every kill lands mid-run
-const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '6', hidden: '64', train: '80', test: '30', backend: 'wasm' };
 const TOTAL = 180;
 const SEED = 16;
 const KILLS = ['crash', 'close', 'reload', 'navigate'] as const;
@@ -123,7 +77,8 @@ type Kill = (typeof KILLS)[number];
 
 test('kill the tab at random points of a ground-truth run: nothing finished is lost or trained again', async ({ context }) => {
   test.setTimeout(600_000);
-  const rand = mulberry32(SEED);
+  const rs = createRandomState(SEED);
+  const rand = () => rs.randomSample();
   const errors: string[] = [];
   const crashedOnPurpose = new WeakSet<Page>();
   const watch = (p: Page): Page => {

@@ -1,52 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { DIGITS, done, setUp } from './harness/ground-truth-setup';
 
 mkdirSync('test-results/screenshots', { recursive: true });
-
-interface Setup {
-  dataset: 'digits' | 'fashion-mnist' | 'emoji';
-  /** class chips to toggle after picking the dataset (its first 6 classes are selected) */
-  toggle?: string[];
-  tasks?: string;
-  strategies: string[];
-  epochs: string;
-  hidden: string;
-  train: string;
-  test: string;
-  backend: 'wasm' | 'webgpu' | 'auto';
-}
-
-/** Open the Ground-truth tab and enter an experiment (the same entries give the same config hash). */
-async function setUp(page: Page, s: Setup): Promise<void> {
-  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
-  await page.getByTestId('gt-dataset').selectOption(s.dataset);
-  for (const name of s.toggle ?? []) await page.getByTestId('gt-class-chips').getByRole('button', { name, exact: true }).click();
-  if (s.tasks) await page.getByTestId('gt-tasks').fill(s.tasks);
-  for (const id of ['finetune', 'replay', 'ewc']) {
-    const box = page.getByTestId(`gt-strategy-${id}`);
-    if (s.strategies.includes(id)) await box.check();
-    else await box.uncheck();
-  }
-  await page.getByTestId('gt-epochs').fill(s.epochs);
-  await page.getByTestId('gt-hidden').fill(s.hidden);
-  await page.getByTestId('gt-train-per-class').fill(s.train);
-  await page.getByTestId('gt-test-per-class').fill(s.test);
-  await page.getByTestId('gt-backend').selectOption(s.backend);
-}
-
-/** Finished runs of the session, from the progress line ("37 / 180 runs …"). */
-async function done(page: Page): Promise<number> {
-  const text = (await page.getByTestId('gt-progress').textContent()) ?? '';
-  const m = /^\s*([\d\u2009]+) \//.exec(text);
-  return m ? Number(m[1].replace(/\u2009/g, '')) : -1;
-}
 
 async function numbers(page: Page, selector: string): Promise<number[]> {
   return page.locator(selector).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
 }
 
-// 6 epochs: enough work that the fast path (two workers here) is still running when the test pauses and reloads
-const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '6', hidden: '64', train: '80', test: '30', backend: 'wasm' };
 
 test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fills live, pauses, survives a reload, and every table fills', async ({ page }) => {
   test.setTimeout(180_000);

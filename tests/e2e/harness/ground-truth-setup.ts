@@ -1,0 +1,49 @@
+/**
+ * The Ground-truth lab's set-up steps, shared by the specs that train it (ground-truth.spec.ts, drills-kill.spec.ts):
+ * enter an experiment on the tab (the same entries give the same config hash) and read the progress line.
+ */
+import type { Page } from '@playwright/test';
+
+export interface Setup {
+  dataset: 'digits' | 'fashion-mnist' | 'emoji';
+  /** class chips to toggle after picking the dataset (its first 6 classes are selected) */
+  toggle?: string[];
+  tasks?: string;
+  strategies: string[];
+  epochs: string;
+  hidden: string;
+  train: string;
+  test: string;
+  backend: 'wasm' | 'webgpu' | 'auto';
+}
+
+/** Open the Ground-truth tab and enter an experiment. */
+export async function setUp(page: Page, s: Setup): Promise<void> {
+  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
+  await page.getByTestId('gt-dataset').selectOption(s.dataset);
+  for (const name of s.toggle ?? []) await page.getByTestId('gt-class-chips').getByRole('button', { name, exact: true }).click();
+  if (s.tasks) await page.getByTestId('gt-tasks').fill(s.tasks);
+  for (const id of ['finetune', 'replay', 'ewc']) {
+    const box = page.getByTestId(`gt-strategy-${id}`);
+    if (s.strategies.includes(id)) await box.check();
+    else await box.uncheck();
+  }
+  await page.getByTestId('gt-epochs').fill(s.epochs);
+  await page.getByTestId('gt-hidden').fill(s.hidden);
+  await page.getByTestId('gt-train-per-class').fill(s.train);
+  await page.getByTestId('gt-test-per-class').fill(s.test);
+  await page.getByTestId('gt-backend').selectOption(s.backend);
+}
+
+/** A count as the page prints it (thin-space thousands). */
+export const num = (s: string | null): number => Number((s ?? '').replace(/\u2009/g, '').trim());
+
+/** Finished runs of the session (skipped ones included) from the progress line ("37 / 180 runs …"); −1 before. */
+export async function done(page: Page): Promise<number> {
+  const text = (await page.getByTestId('gt-progress').textContent()) ?? '';
+  const m = /^\s*([\d\u2009]+) \//.exec(text);
+  return m ? num(m[1]) : -1;
+}
+
+/** 6 digits in 3 tasks, finetune + replay, 6 epochs: 180 runs, long enough that a pause, a reload or a kill lands mid-run. */
+export const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '6', hidden: '64', train: '80', test: '30', backend: 'wasm' };
