@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 // Thin comlink facade over core: resolve the similarity, run the protocols. No logic of its own.
 import * as Comlink from 'comlink';
+import { matrixFromRows } from '../core/orderings/matrix';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { loadWordnetGraph } from '../data/wordnet-graph';
 import type { OrderingsWorkerApi } from './orderings-api';
@@ -19,7 +20,9 @@ const api: OrderingsWorkerApi = {
       req = { ...req, similarity: { ...req.similarity, bytes: upload.bytes } };
     }
     const graph = req.similarity.kind === 'wordnet' ? await loadWordnetGraph(import.meta.env.BASE_URL) : undefined;
-    return computeOrderingsView(req, { wordnet: graph ? () => graph : undefined });
+    const view = computeOrderingsView(req, { wordnet: graph ? () => graph : undefined });
+    const matrix = matrixFromRows(view.matrix);
+    return Comlink.transfer({ ...view, matrix }, [matrix.data.buffer]);
   },
 };
 Comlink.expose(api);

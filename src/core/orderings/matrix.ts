@@ -14,7 +14,12 @@ export function matrixFromRows(rows: ArrayLike<ArrayLike<number>>): SquareMatrix
 /** Nested rows of a SquareMatrix (for JSON output). */
 export function matrixToRows(m: SquareMatrix): number[][] {
   const out: number[][] = [];
-  for (let i = 0; i < m.n; i++) out.push(Array.from(m.data.subarray(i * m.n, (i + 1) * m.n)));
+  // a plain loop: Array.from(subarray) took ~60 ms for 1 000 × 1 000 in Chromium (the page unpacks the worker's matrix)
+  for (let i = 0; i < m.n; i++) {
+    const row = new Array<number>(m.n);
+    for (let j = 0; j < m.n; j++) row[j] = m.data[i * m.n + j];
+    out.push(row);
+  }
   return out;
 }
 

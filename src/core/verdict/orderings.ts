@@ -108,7 +108,6 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
   const k = input.taskSizes.length;
   const n = input.matrix.length;
   const omega = BigInt(input.omega);
-  const sim = matrixFromRows(input.matrix);
   const rsMin = rs.length ? Math.min(...rs.map((s) => s.score)) : null;
   const rsMax = rs.length ? Math.max(...rs.map((s) => s.score)) : null;
   const tie = sameScore(hard.score, easy.score);
@@ -163,6 +162,8 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
 
   // ── why, when EDGE misses ──
   if (problem) {
+    // built only here: copying 10⁶ entries for nothing cost the page ~16 ms per result (issue 16's long-task drill)
+    const sim = matrixFromRows(input.matrix);
     const distinct = distinctScores(sim, input.taskSizes, omega);
     if (distinct !== null) {
       say(

@@ -346,23 +346,30 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     if (ctx) {
       const img = ctx.createImageData(n, n);
       // n² cells (10⁶ for 1 000 classes): the colours come from a table, not d3's interpolator and a regex per cell
-      // (that took seconds on the main thread, issue 16's long-task drill)
-      const table = colourTable(interpolateBlues);
-      const px = img.data;
+      // (that took seconds on the main thread), one 32-bit write per pixel and colourStep's arithmetic inline (the
+      // loop took ~100 ms with a call and four byte writes per cell; issue 16's long-task drill)
+      const rgba = rgbaTable(colourTable(interpolateBlues));
+      const px = new Uint32Array(img.data.buffer);
+      const [d0, d1] = domain;
+      const span = d1 - d0;
       for (let r = 0; r < n; r++) {
         const i = leaves[r];
         const row = matrix[i];
+        const base = r * n;
         for (let c = 0; c < n; c++) {
           const j = leaves[c];
-          const p = 4 * (r * n + c);
-          const k = i === j ? -1 : colourStep(row[j], domain);
-          if (k === -1) px.set(DIAGONAL_RGB, p);
-          else if (k >= 0) {
-            px[p] = table[3 * k];
-            px[p + 1] = table[3 * k + 1];
-            px[p + 2] = table[3 * k + 2];
-          } // else NaN: black (d3's scale gives it no colour)
-          px[p + 3] = 255;
+          if (i === j) {
+            px[base + c] = rgba[COLOUR_STEPS + 1];
+            continue;
+          }
+          const v = row[j];
+          if (v !== v) {
+            px[base + c] = rgba[COLOUR_STEPS + 2]; // NaN: black (d3's scale gives it no colour)
+            continue;
+          }
+          // = colourStep(v, domain)
+          const t = ((v - d0) / span) * COLOUR_STEPS;
+          px[base + c] = rgba[Math.round(t < 0 ? 0 : t > COLOUR_STEPS ? COLOUR_STEPS : t)];
         }
       }
       ctx.putImageData(img, 0, 0);
@@ -498,6 +505,36 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
   return { layout: L, leaves, setTasks };
 }
 
+/** Up to this many classes each gets its own mark (with its data-class); above, one path per task and strip. */
+const MARKS_PER_CLASS_MAX = 200;
+
+/**
+ * Many classes: the task strips as one path per task and strip (runs of adjacent rows in the same task merged),
+ * instead of 3 elements per class — 1 000 classes were 3 000 elements redrawn on every hover of an ordering's row.
+ */
+function drawMergedTaskMarks(marks: G, L: DendroHeatmapLayout, leaves: readonly number[], s: { label: string; taskOf: readonly number[]; colours: readonly string[]; k: number }): void {
+  const h = Math.max(0.5, L.cell - L.gap);
+  const rows: string[] = Array(s.k).fill('');
+  const cols: string[] = Array(s.k).fill('');
+  for (let r = 0; r < leaves.length; ) {
+    const t = s.taskOf[leaves[r]];
+    let end = r + 1;
+    while (end < leaves.length && s.taskOf[leaves[end]] === t) end++;
+    if (t >= 0) {
+      const y = L.heat.y + r * L.cell;
+      const len = (end - r - 1) * L.cell + h;
+      rows[t] += `M${L.rowStrip.x},${y}h${L.rowStrip.width}v${len}h${-L.rowStrip.width}Z`;
+      cols[t] += `M${L.heat.x + r * L.cell},${L.colStrip.y}h${len}v${L.colStrip.height}h${-len}Z`;
+    }
+    r = end;
+  }
+  for (let t = 0; t < s.k; t++) {
+    if (!rows[t]) continue;
+    marks.append('path').attr('class', 'task-mark-merged').attr('data-task', t + 1).attr('d', rows[t]).attr('fill', s.colours[t]).append('title').text(`T${t + 1} of ${s.label}`);
+    marks.append('path').attr('class', 'task-mark-col').attr('d', cols[t]).attr('fill', s.colours[t]);
+  }
+}
+
 function drawTaskMarks(
   marks: G,
   tl: G,
@@ -511,7 +548,9 @@ function drawTaskMarks(
     return;
   }
   const numbers = L.cell >= 12;
-  for (let r = 0; r < leaves.length; r++) {
+  if (leaves.length > MARKS_PER_CLASS_MAX) {
+    drawMergedTaskMarks(marks, L, leaves, s);
+  } else for (let r = 0; r < leaves.length; r++) {
     const t = s.taskOf[leaves[r]];
     if (t < 0) continue;
     const fill = s.colours[t];
@@ -580,6 +619,19 @@ export function colourTable(interpolate: (t: number) => string): Uint8Array {
     out.set([r, g, b], 3 * k);
   }
   return out;
+}
+
+/**
+ * colourTable's steps as opaque RGBA pixels (ImageData's byte order, whatever the machine's endianness), then the
+ * diagonal's grey at COLOUR_STEPS + 1 and black (NaN) at COLOUR_STEPS + 2.
+ */
+export function rgbaTable(rgb: Uint8Array): Uint32Array {
+  const steps = rgb.length / 3;
+  const bytes = new Uint8Array(4 * (steps + 2));
+  for (let k = 0; k < steps; k++) bytes.set([rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2], 255], 4 * k);
+  bytes.set([...DIAGONAL_RGB, 255], 4 * steps);
+  bytes.set([0, 0, 0, 255], 4 * (steps + 1));
+  return new Uint32Array(bytes.buffer);
 }
 
 /** The step of `colourTable` nearest to a value of the domain (clamped to it, as the scale clamps); −2 for NaN. */

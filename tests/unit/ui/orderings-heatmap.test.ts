@@ -12,6 +12,7 @@ import {
   cellTip,
   colourStep,
   colourTable,
+  rgbaTable,
   COLOUR_STEPS,
   dendroTicks,
   dendrogramLinks,
@@ -179,5 +180,15 @@ describe('task marks and the tooltip', () => {
     expect(colourStep(-9, domain)).toBe(0);
     expect(colourStep(9, domain)).toBe(COLOUR_STEPS);
     expect(colourStep(Number.NaN, domain)).toBe(-2);
+  });
+
+  it('the bitmap’s RGBA table holds the colour table’s bytes in ImageData order, then the diagonal grey and NaN black', () => {
+    const table = colourTable(interpolateBlues);
+    const rgba = rgbaTable(table);
+    expect(rgba.length).toBe(COLOUR_STEPS + 3);
+    const bytes = new Uint8Array(rgba.buffer);
+    for (const k of [0, 1, 512, COLOUR_STEPS]) expect([...bytes.subarray(4 * k, 4 * k + 4)]).toEqual([table[3 * k], table[3 * k + 1], table[3 * k + 2], 255]);
+    expect([...bytes.subarray(4 * (COLOUR_STEPS + 1), 4 * (COLOUR_STEPS + 2))]).toEqual([227, 230, 235, 255]); // #e3e6eb
+    expect([...bytes.subarray(4 * (COLOUR_STEPS + 2))]).toEqual([0, 0, 0, 255]);
   });
 });
