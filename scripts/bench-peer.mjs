@@ -96,14 +96,15 @@ async function runChromium() {
     const out = [];
     for (const backend of BACKENDS) {
       const page = await openHarness(browser, url);
-      const r = await page.evaluate(([b, c]) => window.harness.peerBench(b, c).catch((e) => ({ error: String(e?.message ?? e) })), [backend, cfg]);
+      // as the Ground-truth lab trains: one worker per core the browser reports, each pulling first-task subtrees
+      const r = await page.evaluate(([b, c]) => window.harness.peerBenchPool(b, c).catch((e) => ({ error: String(e?.message ?? e) })), [backend, cfg]);
       await page.close();
       if ('error' in r) {
         console.log(`chromium ${backend}: unavailable (${r.error})`);
         continue;
       }
-      console.log(`chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings, first result after ${r.firstResultSeconds.toFixed(2)} s`);
-      out.push({ where: 'chromium', backend: r.backend, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals) });
+      console.log(`chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s`);
+      out.push({ where: 'chromium', backend: r.backend, workers: r.workers, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals) });
     }
     return out;
   });

@@ -87,7 +87,7 @@ const f = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 /** The printed table: one row per side, seconds, steps/s, the distribution, and the agreement with the peer. */
 export function formatTable(peer, ours) {
   const rows = [['where', 'backend', 'seconds', 'first result s', 'steps/s', 'mean', 'sd', 'min', 'max', 'vs peer']];
-  const row = (r, vs) => [r.where, r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs];
+  const row = (r, vs) => [r.where, r.workers > 1 ? `${r.backend}, ${r.workers} workers` : r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs];
   if (peer) rows.push(row({ ...peer, where: 'pytorch' }, ''));
   for (const o of ours) {
     const c = peer ? compareDistributions(peer.dist, o.dist) : null;
@@ -100,7 +100,7 @@ export function formatTable(peer, ours) {
 const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
 /**
- * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds",
+ * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "workers", "seconds",
  * "firstResultSeconds", "finalMean", "finalSd"}], "ratio": peer seconds / best Chromium seconds} (null where a side
  * did not run).
  */
@@ -109,7 +109,7 @@ export function finalJson(peer, ours) {
   const best = chromium.length ? Math.min(...chromium.map((o) => o.seconds)) : NaN;
   return JSON.stringify({
     peer: peer ? { seconds: r3(peer.seconds), finalMean: r3(peer.dist.mean), finalSd: r3(peer.dist.sd) } : null,
-    ours: ours.map((o) => ({ where: o.where, backend: o.backend, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd) })),
+    ours: ours.map((o) => ({ where: o.where, backend: o.backend, workers: o.workers ?? 1, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd) })),
     ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
   });
 }

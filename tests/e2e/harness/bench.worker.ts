@@ -30,11 +30,18 @@ const api = {
     return { ...(await benchMode(gtDataset, mode, orderings, population)), backend: info.name };
   },
   /** scripts/bench-peer.mjs (peer-bench.ts): every ordering of a config on our fast path, in this worker. */
-  async peerBench(backend: string, cfg: PeerBenchConfig): Promise<PeerBenchResult & { backend: string }> {
+  async peerBench(backend: string, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult & { backend: string }> {
     const info = await selectBackend(backend as BackendName, { strict: true });
     await ensureGradients();
     fashion ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
-    return { ...(await peerBench(fashion, cfg)), backend: info.name };
+    return { ...(await peerBench(fashion, cfg, indices)), backend: info.name };
+  },
+  /** A pool worker's set-up before the clock starts (as the lab warms its workers while the page is read). */
+  async peerPrepare(backend: string): Promise<string> {
+    const info = await selectBackend(backend as BackendName, { strict: true });
+    await ensureGradients();
+    fashion ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
+    return info.name;
   },
 };
 

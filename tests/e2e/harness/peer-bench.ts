@@ -30,17 +30,39 @@ export interface PeerBenchResult {
   seconds: number;
   firstResultSeconds: number;
   steps: number;
+  /** the final accuracy of each ordering trained, in the order of `indices` (all orderings: enumeration order) */
   finals: number[];
   orderings: number;
 }
 
-export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig): Promise<PeerBenchResult> {
+/** Every ordering of the config, in enumeration order (the same list on every worker). */
+export function peerOrderings(cfg: PeerBenchConfig): number[][][] {
+  const sizes = Array.from({ length: cfg.tasks }, () => cfg.classes / cfg.tasks);
+  return Array.from(enumerateOrderings(sizes), (o) => o.map((t) => [...t]));
+}
+
+/**
+ * The orderings' indices grouped by their first task, groups in order of first appearance: the units a pool of
+ * workers pulls, as the Ground-truth lab's workers do (a group is one subtree of the prefix trie, so no task is
+ * trained twice across workers).
+ */
+export function firstTaskGroups(orderings: number[][][]): number[][] {
+  const groups = new Map<string, number[]>();
+  orderings.forEach((o, i) => {
+    const key = [...o[0]].sort((a, b) => a - b).join(',');
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  return [...groups.values()];
+}
+
+/** `indices`: only these orderings (one worker's share of a pool); default all. */
+export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult> {
   const ds = subsetPerClass(
     { shape: fashion.shape, classNames: fashion.classNames.slice(0, cfg.classes), train: keepClasses(fashion.train, cfg.classes), test: keepClasses(fashion.test, cfg.classes) },
     { trainPerClass: cfg.trainPerClass, testPerClass: cfg.testPerClass },
   );
-  const sizes = Array.from({ length: cfg.tasks }, () => cfg.classes / cfg.tasks);
-  const orderings = Array.from(enumerateOrderings(sizes), (o) => o.map((t) => [...t]));
+  const all = peerOrderings(cfg);
+  const orderings = indices ? indices.map((i) => all[i]) : all;
   const configs: TrainRunConfig[] = orderings.map(
     (tasks) =>
       ({

@@ -14,8 +14,9 @@ import { createTrainClient, isRunCancelled } from '../../../src/services/train-c
 import { planGroundTruth } from '../../../src/core/ground-truth/plan';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { openResultsStore } from '../../../src/services/results-store';
+import { defaultCores } from '../../../src/services/lab-kit/train-pool';
 import type { BenchWorkerApi } from './bench.worker';
-import type { PeerBenchConfig } from './peer-bench';
+import { firstTaskGroups, peerOrderings, type PeerBenchConfig } from './peer-bench';
 
 /**
  * rAF frames (drawn by the compositor, so a busy GPU process can delay them) and the page's event-loop lag (a
@@ -68,7 +69,49 @@ const harness = {
   bench: (backend: string, opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().msPerStep(backend, opts),
   /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
   peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
+  peerBenchPool,
 };
+
+/**
+ * scripts/bench-peer.mjs, the way the Ground-truth lab trains: `workers` bench workers (default: the cores the
+ * browser reports, as the lab's pool, src/services/lab-kit/train-pool.ts, at most MAX_TRAIN_WORKERS), set up before
+ * the clock starts, each pulling the next first-task subtree of the orderings until none is left. Seconds and the
+ * first result are the page's clock from the first pull; finals come back in enumeration order.
+ */
+async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = defaultCores()) {
+  const remotes = Array.from({ length: Math.max(1, workers) }, () => ({
+    worker: new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' }),
+  })).map((w) => ({ ...w, api: Comlink.wrap<BenchWorkerApi>(w.worker) }));
+  try {
+    const names = await Promise.all(remotes.map((r) => r.api.peerPrepare(backend)));
+    const orderings = peerOrderings(cfg);
+    const groups = firstTaskGroups(orderings);
+    const finals: number[] = new Array(orderings.length).fill(NaN);
+    let next = 0;
+    let steps = 0;
+    let first = Infinity;
+    const t0 = performance.now();
+    await Promise.all(
+      remotes.map(async (r) => {
+        while (next < groups.length) {
+          const group = groups[next++];
+          const start = (performance.now() - t0) / 1000;
+          const res = await r.api.peerBench(backend, cfg, group);
+          first = Math.min(first, start + res.firstResultSeconds);
+          steps += res.steps;
+          group.forEach((i, k) => (finals[i] = res.finals[k]));
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    return { backend: names[0], seconds, firstResultSeconds: first, steps, finals, orderings: orderings.length, workers: remotes.length };
+  } finally {
+    for (const r of remotes) {
+      r.api[Comlink.releaseProxy]();
+      r.worker.terminate();
+    }
+  }
+}
 
 declare global {
   interface Window {

@@ -4,6 +4,7 @@
  * 1 point, sds within 25 %), and the exact shape of the last JSON line. The benchmark itself is not run here.
  */
 import { describe, expect, it } from 'vitest';
+import { firstTaskGroups, peerOrderings } from '../../e2e/harness/peer-bench';
 // @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, cliArgs, compareDistributions, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
 
@@ -53,13 +54,15 @@ describe('bench:peer, pure parts', () => {
     const peer = { where: 'pytorch', backend: 'cpu', seconds: 150, firstResultSeconds: 1.7, steps: 8100, dist: dist(0.2841, 0.0781) };
     const ours = [
       { where: 'node', backend: 'wasm', seconds: 40, firstResultSeconds: NaN, steps: 5850, dist: dist(0.28, 0.07) },
-      { where: 'chromium', backend: 'wasm', seconds: 30, firstResultSeconds: 1.2, steps: 5850, dist: dist(0.28, 0.07) },
+      { where: 'chromium', backend: 'wasm', workers: 2, seconds: 30, firstResultSeconds: 1.2, steps: 5850, dist: dist(0.28, 0.07) },
       { where: 'chromium', backend: 'webgl', seconds: 60, firstResultSeconds: 2, steps: 5850, dist: dist(0.28, 0.07) },
     ];
     const j = JSON.parse(finalJson(peer, ours));
     expect(Object.keys(j)).toEqual(['peer', 'ours', 'ratio']);
     expect(j.peer).toEqual({ seconds: 150, finalMean: 0.284, finalSd: 0.078 });
-    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd']);
+    // the keys, and the workers the side trained on (Chromium: one per core, as the lab's pool)
+    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'workers', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd']);
+    expect(j.ours.map((o: { workers: number }) => o.workers)).toEqual([1, 2, 1]);
     expect(j.ours[0].firstResultSeconds).toBeNull();
     expect(j.ratio).toBe(5);
     // no Chromium or no peer: no ratio
@@ -70,5 +73,17 @@ describe('bench:peer, pure parts', () => {
     expect(table).toMatch(/steps\/s/);
     expect(table).toMatch(/pytorch\s+cpu\s+150\.0\s+1\.70\s+54\.0/);
     expect(table).toMatch(/agree/);
+    expect(table).toMatch(/chromium\s+wasm, 2 workers\s+30\.0/);
+  });
+
+  it('the Chromium pool pulls first-task subtrees: 90 orderings of 6 classes in 3 tasks → 15 groups of 6, every ordering once', () => {
+    const cfg = benchConfig(false) as Parameters<typeof peerOrderings>[0];
+    const orderings = peerOrderings(cfg);
+    expect(orderings).toHaveLength(90);
+    const groups = firstTaskGroups(orderings);
+    expect(groups.map((g) => g.length)).toEqual(Array(15).fill(6));
+    expect(groups.flat().sort((a, b) => a - b)).toEqual([...Array(90).keys()]);
+    // a group is one subtree: its orderings share the first task
+    for (const g of groups) expect(new Set(g.map((i) => [...orderings[i][0]].sort().join(','))).size).toBe(1);
   });
 });
