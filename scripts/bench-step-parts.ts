@@ -17,7 +17,7 @@ await selectBackend(backend, { strict: true });
 await ensureGradients();
 const spec: NetworkSpec = { kind: 'mlp', inputShape: [28, 28, 1], outputs: 10, hidden: [256, 128] };
 const net = createNetwork(spec, initWeights(spec, 0));
-const x = tf.randomUniform([64, 28, 28, 1], 0, 1, 'float32', 1);
+const x = tf.randomUniform([64, 28, 28, 1], 0, 1, 'float32', 1) as tf.Tensor4D;
 const y = tf.tensor1d(Array.from({ length: 64 }, (_, i) => i % 10), 'int32');
 
 async function time(name: string, f: () => Promise<void>): Promise<number> {
@@ -49,7 +49,7 @@ const { value, grads } = tf.variableGrads(loss, net.variables);
 value.dispose();
 const adam = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);
 await time(`Adam update, ${net.variables.length} parameter tensors`, async () => {
-  adam.applyGradients(grads as Parameters<tf.Optimizer['applyGradients']>[0]);
+  adam.applyGradients(grads as Parameters<typeof adam.applyGradients>[0]);
   await net.variables[0].data();
 });
 const total = net.variables.reduce((a, v) => a + v.size, 0);
@@ -57,13 +57,13 @@ const flat = tf.variable(tf.zeros([total]), true, 'flat-params');
 const flatGrad = { 'flat-params': tf.randomUniform([total]) };
 const adamFlat = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);
 await time(`Adam update, one flat tensor of ${total}`, async () => {
-  adamFlat.applyGradients(flatGrad as unknown as Parameters<tf.Optimizer['applyGradients']>[0]);
+  adamFlat.applyGradients(flatGrad as unknown as Parameters<typeof adamFlat.applyGradients>[0]);
   await flat.data();
 });
 const stepAdam = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);
 const step = async () => {
   const r = tf.variableGrads(loss, net.variables);
-  stepAdam.applyGradients(r.grads as Parameters<tf.Optimizer['applyGradients']>[0]);
+  stepAdam.applyGradients(r.grads as Parameters<typeof stepAdam.applyGradients>[0]);
   await r.value.data();
   r.value.dispose();
   tf.dispose(r.grads);
