@@ -1,8 +1,7 @@
 /** The UI's handle on the orderings worker (comlink); one worker per page, released on dispose. */
 import * as Comlink from 'comlink';
-import type { OrderingsRequest, OrderingsView } from '../core/protocols/orderings-view';
-import { matrixToRows } from '../core/orderings/matrix';
-import type { OrderingsWorkerApi, PackedOrderingsView } from '../workers/orderings-api';
+import { unpackOrderingsView, type OrderingsRequest, type OrderingsView } from '../core/protocols/orderings-view';
+import type { OrderingsWorkerApi } from '../workers/orderings-api';
 
 export type { OrderingsRequest, OrderingsView } from '../core/protocols/orderings-view';
 export type { SimilaritySpec } from '../core/similarity/resolve';
@@ -36,10 +35,10 @@ export function createOrderingsClient() {
     },
     async compute(req: OrderingsRequest): Promise<OrderingsView> {
       const sim = req.similarity;
-      if (sim.kind !== 'upload') return unpack(await remote.compute(req));
+      if (sim.kind !== 'upload') return unpackOrderingsView(await remote.compute(req));
       const k = keep(sim.bytes);
       await k.sent;
-      return unpack(await remote.compute({ ...req, similarity: { ...sim, bytes: new Uint8Array(0) } }, k.id));
+      return unpackOrderingsView(await remote.compute({ ...req, similarity: { ...sim, bytes: new Uint8Array(0) } }, k.id));
     },
     dispose() {
       remote[Comlink.releaseProxy]();
@@ -48,7 +47,3 @@ export function createOrderingsClient() {
   };
 }
 
-/** The view's matrix back as rows (from the transferred flat buffer: no structured clone of 10^6 numbers). */
-function unpack(view: PackedOrderingsView): OrderingsView {
-  return { ...view, matrix: matrixToRows(view.matrix) };
-}

@@ -1,8 +1,7 @@
 /// <reference lib="webworker" />
 // Thin comlink facade over core: resolve the similarity, run the protocols. No logic of its own.
 import * as Comlink from 'comlink';
-import { matrixFromRows } from '../core/orderings/matrix';
-import { computeOrderingsView } from '../core/protocols/orderings-view';
+import { computePackedOrderingsView } from '../core/protocols/orderings-view';
 import { loadWordnetGraph } from '../data/wordnet-graph';
 import type { OrderingsWorkerApi } from './orderings-api';
 
@@ -20,8 +19,9 @@ const api: OrderingsWorkerApi = {
       req = { ...req, similarity: { ...req.similarity, bytes: upload.bytes } };
     }
     const graph = req.similarity.kind === 'wordnet' ? await loadWordnetGraph(import.meta.env.BASE_URL) : undefined;
-    const view = computeOrderingsView(req, { wordnet: graph ? () => graph : undefined });
-    const matrix = matrixFromRows(view.matrix);
+    const view = computePackedOrderingsView(req, { wordnet: graph ? () => graph : undefined });
+    // a copy is transferred: the resolved matrix may share its buffer with the kept upload
+    const matrix = { n: view.matrix.n, data: view.matrix.data.slice() };
     return Comlink.transfer({ ...view, matrix }, [matrix.data.buffer]);
   },
 };

@@ -23,7 +23,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { createRandomState } from '../../src/core/random/random-state';
-import { DIGITS, done, num, setUp } from './harness/ground-truth-setup';
+import { DIGITS, done, num, setUp, steadyCount } from './harness/ground-truth-setup';
 
 async function stored(page: Page): Promise<number> {
   return num(await page.getByTestId('gt-stored').textContent());
@@ -102,18 +102,7 @@ test('kill the tab at random points of a ground-truth run: nothing finished is l
   const reopen = async (p: Page, atLeast: number): Promise<{ n: number; recs: Map<string, Rec> }> => {
     await setUp(p, DIGITS);
     await expect(p.getByTestId('gt-omega')).toHaveText('90', { timeout: 60_000 });
-    let n = -1;
-    await expect
-      .poll(
-        async () => {
-          const a = await stored(p);
-          await p.waitForTimeout(400);
-          n = await stored(p);
-          return a === n && n >= atLeast;
-        },
-        { timeout: 60_000, message: `Runs stored ≥ ${atLeast}` },
-      )
-      .toBe(true);
+    const n = await steadyCount(p, stored, { gapMs: 400, timeout: 60_000, message: `Runs stored ≥ ${atLeast}`, ok: (k) => k >= atLeast });
     const recs = await records(p);
     expect(recs.size, 'Runs stored = the records in IndexedDB').toBe(n);
     return { n, recs };

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { DIGITS, done, setUp } from './harness/ground-truth-setup';
+import { DIGITS, done, setUp, steadyCount } from './harness/ground-truth-setup';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -39,19 +39,7 @@ test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fil
   await expect(page.getByTestId('gt-progress')).toContainText('paused');
   // runs the workers finished before Pause arrived may still be on their way to IndexedDB (the fast path finishes
   // many in a burst); once they are stored, nothing moves
-  let atPause = -1;
-  await expect
-    .poll(
-      async () => {
-        const before = await done(page);
-        await page.waitForTimeout(500);
-        const after = await done(page);
-        atPause = after;
-        return after === before;
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true);
+  const atPause = await steadyCount(page, done, { gapMs: 500, timeout: 15_000 });
   await page.waitForTimeout(1500);
   expect(await done(page)).toBe(atPause);
   await page.getByTestId('gt-resume').click();

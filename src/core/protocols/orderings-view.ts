@@ -7,6 +7,7 @@ import { leavesList } from '../clustering/fcluster';
 import { linkageRows } from '../clustering/linkage';
 import type { WordnetGraph } from '../similarity/wordnet';
 import { matrixToRows } from '../orderings/matrix';
+import type { SquareMatrix } from '../orderings/types';
 import { resolveSimilarity, type SimilaritySpec } from '../similarity/resolve';
 import { edgeLinkage } from './edge';
 import { runProtocols } from './run';
@@ -41,7 +42,22 @@ export interface OrderingsView extends ProtocolReport {
   synsets?: { name: string; synsetId: string; lemma: string; gloss: string; source: string }[];
 }
 
+/**
+ * A view with its similarity matrix flat, as the orderings worker sends it (the buffer transferred): structured-cloning
+ * 1 000 rows of 1 000 numbers took ~270 ms of the page's thread (issue 16's long-task drill).
+ */
+export type PackedOrderingsView = Omit<OrderingsView, 'matrix'> & { matrix: SquareMatrix };
+
 export function computeOrderingsView(req: OrderingsRequest, deps: { wordnet?: () => WordnetGraph }): OrderingsView {
+  return unpackOrderingsView(computePackedOrderingsView(req, deps));
+}
+
+/** The view's matrix as rows (the CLI's JSON and the page's charts read rows). */
+export function unpackOrderingsView(view: PackedOrderingsView): OrderingsView {
+  return { ...view, matrix: matrixToRows(view.matrix) };
+}
+
+export function computePackedOrderingsView(req: OrderingsRequest, deps: { wordnet?: () => WordnetGraph }): PackedOrderingsView {
   const sim = resolveSimilarity(req.similarity, req.classes, deps);
   const z = edgeLinkage(sim.matrix, 'complete');
   const report = runProtocols(sim.matrix, req.taskSizes, req.options, { linkage: z });
@@ -51,7 +67,7 @@ export function computeOrderingsView(req: OrderingsRequest, deps: { wordnet?: ()
     classes: req.classes,
     taskSizes: req.taskSizes.slice(),
     similarityDescription: sim.description,
-    matrix: matrixToRows(sim.matrix),
+    matrix: sim.matrix,
     dendrogram: { method: 'complete', linkage: linkageRows(z), leaves: Array.from(leavesList(z, sim.matrix.n)) },
     synsets: sim.synsets?.map((s) => ({ name: s.name, synsetId: s.synsetId, lemma: s.lemma, gloss: s.gloss, source: s.source })),
   };

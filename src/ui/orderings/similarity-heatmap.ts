@@ -27,6 +27,13 @@ import { offDiagonalExtent } from './compare-charts';
 
 /** Up to this many classes every cell is an SVG rect; beyond, the cells are one bitmap. */
 export const SVG_CELL_LIMIT = 60;
+
+/**
+ * Beyond this many classes the lab shows less at once (issue 16's long-task drill, 1 000 classes): the heat map is
+ * drawn in a task of its own and its task marks are one shape per task (not per class); an ordering's row shows its
+ * first tasks and a "show all" button.
+ */
+export const MANY_CLASSES = 200;
 /** The dendrogram's axis title (one line when there is room, else two). */
 export const AXIS_TITLE: [string, string] = ['dissimilarity 1 − Sim', '(complete linkage)'];
 
@@ -346,30 +353,20 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     if (ctx) {
       const img = ctx.createImageData(n, n);
       // n² cells (10⁶ for 1 000 classes): the colours come from a table, not d3's interpolator and a regex per cell
-      // (that took seconds on the main thread), one 32-bit write per pixel and colourStep's arithmetic inline (the
-      // loop took ~100 ms with a call and four byte writes per cell; issue 16's long-task drill)
+      // (that took seconds on the main thread), and one 32-bit write per pixel (the loop took ~100 ms with four byte
+      // writes per cell and the domain unpacked in every call; issue 16's long-task drill)
       const rgba = rgbaTable(colourTable(interpolateBlues));
       const px = new Uint32Array(img.data.buffer);
       const [d0, d1] = domain;
-      const span = d1 - d0;
       for (let r = 0; r < n; r++) {
         const i = leaves[r];
         const row = matrix[i];
         const base = r * n;
         for (let c = 0; c < n; c++) {
           const j = leaves[c];
-          if (i === j) {
-            px[base + c] = rgba[COLOUR_STEPS + 1];
-            continue;
-          }
-          const v = row[j];
-          if (v !== v) {
-            px[base + c] = rgba[COLOUR_STEPS + 2]; // NaN: black (d3's scale gives it no colour)
-            continue;
-          }
-          // = colourStep(v, domain)
-          const t = ((v - d0) / span) * COLOUR_STEPS;
-          px[base + c] = rgba[Math.round(t < 0 ? 0 : t > COLOUR_STEPS ? COLOUR_STEPS : t)];
+          // the diagonal grey; NaN (step −2) black, as d3's scale gives it no colour
+          const k = i === j ? COLOUR_STEPS + 1 : stepOf(row[j], d0, d1);
+          px[base + c] = rgba[k < 0 ? COLOUR_STEPS + 2 : k];
         }
       }
       ctx.putImageData(img, 0, 0);
@@ -505,9 +502,6 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
   return { layout: L, leaves, setTasks };
 }
 
-/** Up to this many classes each gets its own mark (with its data-class); above, one path per task and strip. */
-const MARKS_PER_CLASS_MAX = 200;
-
 /**
  * Many classes: the task strips as one path per task and strip (runs of adjacent rows in the same task merged),
  * instead of 3 elements per class — 1 000 classes were 3 000 elements redrawn on every hover of an ordering's row.
@@ -548,7 +542,7 @@ function drawTaskMarks(
     return;
   }
   const numbers = L.cell >= 12;
-  if (leaves.length > MARKS_PER_CLASS_MAX) {
+  if (leaves.length > MANY_CLASSES) {
     drawMergedTaskMarks(marks, L, leaves, s);
   } else for (let r = 0; r < leaves.length; r++) {
     const t = s.taskOf[leaves[r]];
@@ -636,7 +630,12 @@ export function rgbaTable(rgb: Uint8Array): Uint32Array {
 
 /** The step of `colourTable` nearest to a value of the domain (clamped to it, as the scale clamps); −2 for NaN. */
 export function colourStep(v: number, [d0, d1]: readonly [number, number]): number {
-  if (Number.isNaN(v)) return -2;
+  return stepOf(v, d0, d1);
+}
+
+/** colourStep with the domain's ends as numbers (the bitmap's loop calls it 10⁶ times). */
+function stepOf(v: number, d0: number, d1: number): number {
+  if (v !== v) return -2;
   return Math.round(Math.min(COLOUR_STEPS, Math.max(0, ((v - d0) / (d1 - d0)) * COLOUR_STEPS)));
 }
 

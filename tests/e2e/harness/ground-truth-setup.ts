@@ -1,8 +1,9 @@
 /**
  * The Ground-truth lab's set-up steps, shared by the specs that train it (ground-truth.spec.ts, drills-kill.spec.ts):
- * enter an experiment on the tab (the same entries give the same config hash) and read the progress line.
+ * enter an experiment on the tab (the same entries give the same config hash), read the progress line, and wait
+ * for a count to settle.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export interface Setup {
   dataset: 'digits' | 'fashion-mnist' | 'emoji';
@@ -47,3 +48,23 @@ export async function done(page: Page): Promise<number> {
 
 /** 6 digits in 3 tasks, finetune + replay, 6 epochs: 180 runs, long enough that a pause, a reload or a kill lands mid-run. */
 export const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '6', hidden: '64', train: '80', test: '30', backend: 'wasm' };
+
+/**
+ * Wait until a count read from the page stops moving (two reads `gapMs` apart agree) and passes `ok`; returns it.
+ * Runs finished in a burst may still be on their way to IndexedDB when the page is looked at.
+ */
+export async function steadyCount(page: Page, read: (page: Page) => Promise<number>, opts: { gapMs: number; timeout: number; message?: string; ok?: (n: number) => boolean }): Promise<number> {
+  let n = -1;
+  await expect
+    .poll(
+      async () => {
+        const before = await read(page);
+        await page.waitForTimeout(opts.gapMs);
+        n = await read(page);
+        return n === before && (opts.ok?.(n) ?? true);
+      },
+      { timeout: opts.timeout, message: opts.message },
+    )
+    .toBe(true);
+  return n;
+}
