@@ -270,6 +270,7 @@ test('comparing WordNet with CLIP: MAE, Spearman ρ and CSG in range, one dot pe
 });
 
 test('embedding time per 100 class names (CIFAR-100) with the fixture on WebGPU and on wasm', async ({ page, context }) => {
+  test.setTimeout(240_000); // ~55–80 s idle; 12 embeddings on SwiftShader WebGPU and the 15 000-element comparison
   const net = await offline(context);
   await page.goto('/');
   await page.getByTestId('dataset').selectOption('cifar100');
@@ -308,6 +309,12 @@ test('embedding time per 100 class names (CIFAR-100) with the fixture on WebGPU 
   await page.getByTestId('compare').locator('summary').click();
   await expect(page.getByTestId('compare-scatter').locator('circle.dot')).toHaveCount(4950, { timeout: 30_000 });
   await expect(page.getByTestId('compare-heatmap-b').locator('rect.cell')).toHaveCount(10_000);
-  await page.getByTestId('compare').screenshot({ path: 'test-results/screenshots/clip-compare-cifar100-1280.png' });
   expect(net.outside).toEqual([]);
+  // the picture is for people, not an assertion: under load SwiftShader's frames can stall for a minute and the
+  // screenshot then waits for "stable" past the test's limit (one clean-clone CI run in four, 2026-11-26); it gets
+  // 60 s and a note when it does not come
+  await page
+    .getByTestId('compare')
+    .screenshot({ path: 'test-results/screenshots/clip-compare-cifar100-1280.png', timeout: 60_000 })
+    .catch((e: Error) => test.info().annotations.push({ type: 'screenshot skipped', description: e.message.split('\n')[0] }));
 });
