@@ -7,7 +7,8 @@
  * (tests/e2e/harness/serve-harness.mjs), in Debian's /usr/bin/chromium with --enable-unsafe-webgpu (WebGPU on
  * SwiftShader here: no GPU).
  *
- * Prints one line per backend and, last, `{"results": [{"backend", "where": "chromium", "msPerStep"}]}`.
+ * Then the same step on the fused kernels the trainer uses on wasm (`step: 'fused'`; src/engine/kernels/fused-mlp.ts).
+ * Prints one line per backend and, last, `{"results": [{"backend", "where": "chromium", "step", "msPerStep"}]}`.
  * `--with-node` first runs the Node half (`tsx scripts/bench-train.ts`, when it exists) and prints the merged
  * JSON last: that is `npm run bench:train`.
  */
@@ -28,8 +29,16 @@ async function browserResults() {
         continue;
       }
       const ms = Math.round(r.msPerStep * 100) / 100;
-      results.push({ backend, where: 'chromium', msPerStep: ms });
+      results.push({ backend, where: 'chromium', step: 'tfjs', msPerStep: ms });
       console.log(`chromium ${backend}: ${r.msPerStep.toFixed(2)} ms/step over ${r.steps} steps (MLP 784-256-128-10, batch 64, Adam; Chromium ${version}, in a worker)`);
+    }
+    // the fused step the trainer takes on wasm (src/engine/kernels/fused-mlp.ts), inputs half zeros as Fashion-MNIST
+    const f = await page.evaluate(() => window.harness.benchFused().then((x) => x, (e) => ({ error: String(e?.message ?? e) })));
+    if ('error' in f) console.log(`chromium wasm fused step: unavailable (${f.error})`);
+    else {
+      const tfjs = results.find((x) => x.backend === 'wasm');
+      results.push({ backend: 'wasm', where: 'chromium', step: 'fused', msPerStep: Math.round(f.msPerStep * 100) / 100 });
+      console.log(`chromium wasm: ${f.msPerStep.toFixed(2)} ms/step over ${f.steps} steps on the fused kernels${tfjs ? `, ${(tfjs.msPerStep / f.msPerStep).toFixed(1)}× tfjs's` : ''}`);
     }
     return results;
   });

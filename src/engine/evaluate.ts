@@ -14,6 +14,50 @@ export function unitsOf(split: ImageSplit, examples: Int32Array, unitOfClass: In
   return Int32Array.from(examples, (e) => unitOfClass[split.labels[e]]);
 }
 
+/** The arg-max (first maximum) of each example's scores, in batches of `batchSize`. */
+export async function predictionsOn(ds: ImageDataset, split: ImageSplit, examples: Int32Array, score: ScoreFn, batchSize: number): Promise<Int32Array> {
+  const out = new Int32Array(examples.length);
+  for (let at = 0; at < examples.length; at += batchSize) {
+    const idx = examples.subarray(at, Math.min(examples.length, at + batchSize));
+    const pred = tf.tidy(() => tf.argMax(score(batchImages(ds, split, idx)), 1));
+    out.set((await pred.data()) as Int32Array, at);
+    pred.dispose();
+  }
+  return out;
+}
+
+/** The examples of several lists, each once, in increasing order (what one prediction pass evaluates). */
+export function sortedUnion(lists: Int32Array[]): Int32Array {
+  const all = new Int32Array(lists.reduce((n, l) => n + l.length, 0));
+  let o = 0;
+  for (const l of lists) {
+    all.set(l, o);
+    o += l.length;
+  }
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
+  return all.slice(0, n);
+}
+
+/**
+ * Predictions by example: `predAt[e]` is the predicted unit of example e (−1 where not predicted), from predictions
+ * `pred` of the examples `examples`.
+ */
+export function predictionTable(splitSize: number, examples: Int32Array, pred: Int32Array): Int32Array {
+  const predAt = new Int32Array(splitSize).fill(-1);
+  for (let k = 0; k < examples.length; k++) predAt[examples[k]] = pred[k];
+  return predAt;
+}
+
+/** Fraction of `examples` whose prediction (by `predictionTable`) is their unit; NaN for none. */
+export function accuracyFrom(predAt: Int32Array, examples: Int32Array, units: Int32Array): number {
+  if (examples.length === 0) return NaN;
+  let correct = 0;
+  for (let k = 0; k < examples.length; k++) if (predAt[examples[k]] === units[k]) correct++;
+  return correct / examples.length;
+}
+
 /** Fraction of `examples` whose arg-max score is their unit. */
 export async function accuracyOn(ds: ImageDataset, split: ImageSplit, examples: Int32Array, units: Int32Array, score: ScoreFn, batchSize: number): Promise<number> {
   if (examples.length === 0) return NaN;

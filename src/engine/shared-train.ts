@@ -37,14 +37,15 @@ import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
 import { validateDataset } from './dataset';
-import { accuracyOn, unitsOf, type ScoreFn } from './evaluate';
+import { accuracyFrom, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
 import { ensureGradients } from './gradients';
+import { fusedApplies } from './kernels/fused-mlp';
 import { headPrefix } from './losses';
 import { createNetwork, initWeights, type Network } from './models';
 import { planRun, type RunPlan } from './plan';
 import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
 import { createStrategy, type Strategy } from './strategies/index';
-import { initialWeightsSeed, networkSpec, planSummary, taskContext, trainTask } from './trainer';
+import { initialWeightsSeed, networkSpec, planSummary, taskContext, testPredictions, trainTask } from './trainer';
 import type { ImageDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
 
 export interface SharedTrainOptions {
@@ -132,7 +133,9 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
   const probe = createStrategy(base.strategy, base.strategyOptions as never);
   const backendName = tf.getBackend();
   const softwareGpu = backendName === 'webgl' || backendName === 'webgpu' ? await isSoftwareGpu(backendName) : false;
-  const P = populationSupported(spec, probe) ? choosePopulation(options.population ?? 'auto', backendName, spec, base.batchSize, { softwareGpu }) : 1;
+  // where the fused step applies (wasm), one model at a time: it is faster there than any tfjs population
+  const fused = await fusedApplies({ backend: backendName, spec, augment: base.augment, strategy: probe });
+  const P = populationSupported(spec, probe) && !fused ? choosePopulation(options.population ?? 'auto', backendName, spec, base.batchSize, { softwareGpu }) : 1;
   const initialState = probe.getState();
   probe.dispose();
 
@@ -153,9 +156,12 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
     const net = createNetwork(spec, initial, { trainable: false });
     try {
       const full: ScoreFn = (x) => net.logits(x);
+      // one prediction pass: every ordering covers the same classes, and the initial model's prediction of an example
+      // is the same unit in each (only which class that unit stands for differs)
+      const predAt = base.head === 'all' ? await testPredictions(dataset, sortedUnion(plans[0].tasks.map((tp) => tp.test)), net, full, true, outputs, base) : null;
       for (let o = 0; o < cfgs.length; o++) {
         const b: number[] = [];
-        for (let j = 0; j < K[o]; j++) b.push(base.head === 'all' ? await accuracyOn(dataset, dataset.test, plans[o].tasks[j].test, testUnits[o][j], full, base.evalBatchSize) : 0);
+        for (let j = 0; j < K[o]; j++) b.push(predAt ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
         untrained.push(b);
       }
     } finally {
@@ -224,14 +230,16 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
     const t = node.depth;
     const o0 = node.orderings[0];
     const score: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), ctx.headWidth);
+    // one prediction pass over the test examples that can score: the seen tasks' ('seen' head), or every class's
+    // ('all' head: the same set in every ordering through the node, each with its own units)
+    const lists = plans[o0].tasks.slice(0, base.head === 'all' ? K[o0] : t + 1).map((tp) => tp.test);
+    const predAt = await testPredictions(dataset, sortedUnion(lists), network, score, !strategy.predictScores, ctx.headWidth, base);
     const seen: number[] = [];
-    for (let j = 0; j <= t; j++) seen.push(await accuracyOn(dataset, dataset.test, plans[o0].tasks[j].test, testUnits[o0][j], score, base.evalBatchSize));
+    for (let j = 0; j <= t; j++) seen.push(accuracyFrom(predAt, plans[o0].tasks[j].test, testUnits[o0][j]));
     for (const o of node.orderings) {
       if (gone.has(o)) continue;
       const row = seen.slice();
-      for (let j = t + 1; j < K[o]; j++) {
-        row.push(base.head === 'all' ? await accuracyOn(dataset, dataset.test, plans[o].tasks[j].test, testUnits[o][j], score, base.evalBatchSize) : 0);
-      }
+      for (let j = t + 1; j < K[o]; j++) row.push(base.head === 'all' ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
       rows[o][t] = row;
     }
   };

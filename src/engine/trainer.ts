@@ -36,9 +36,10 @@ import { ensureBackend } from './backend';
 import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
-import { batchImages, validateDataset } from './dataset';
+import { batchImages, imageSize, validateDataset } from './dataset';
 import { ensureGradients } from './gradients';
-import { accuracyOn, softmaxOn, unitsOf, type ScoreFn } from './evaluate';
+import { acquireFusedMlp, fusedApplies, fusedForwardApplies, releaseFusedMlp } from './kernels/fused-mlp';
+import { accuracyFrom, predictionsOn, predictionTable, softmaxOn, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
 import { batchAccuracy, crossEntropy, headPrefix } from './losses';
 import { createNetwork, initWeights, type Network, type NetworkSpec } from './models';
 import { planRun, type RunPlan } from './plan';
@@ -136,9 +137,8 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
       // the prediction rule of R[j−1][j], which FWT subtracts b_j from (see the header): with the 'seen' head the
       // units before task j never include task j's units, so b_j is 0 without evaluating
       const full: ScoreFn = (x) => network.logits(x);
-      for (let j = 0; j < K; j++) {
-        untrained.push(cfg.head === 'all' ? await accuracyOn(dataset, dataset.test, plan.tasks[j].test, testUnits[j], full, cfg.evalBatchSize) : 0);
-      }
+      const predAt = cfg.head === 'all' ? await testPredictions(dataset, sortedUnion(plan.tasks.map((tp) => tp.test)), network, full, true, plan.outputs, cfg) : null;
+      for (let j = 0; j < K; j++) untrained.push(predAt ? accuracyFrom(predAt, plan.tasks[j].test, testUnits[j]) : 0);
     }
     const matrix: number[][] = resume ? resume.matrix.map((r) => r.slice()) : [];
     const probs: ProbsRecord[] = resume ? cloneCheckpoint(resume).probs : [];
@@ -161,8 +161,11 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
       await strategy.afterTask(ctx);
 
       const score: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), ctx.headWidth);
+      // one prediction pass over the tasks that can score (with the 'seen' head no unit of a later task can win)
+      const upto = cfg.head === 'all' ? K : t + 1;
+      const predAt = await testPredictions(dataset, sortedUnion(plan.tasks.slice(0, upto).map((tp) => tp.test)), network, score, !strategy.predictScores, ctx.headWidth, cfg);
       const row: number[] = [];
-      for (let j = 0; j < K; j++) row.push(await accuracyOn(dataset, dataset.test, plan.tasks[j].test, testUnits[j], score, cfg.evalBatchSize));
+      for (let j = 0; j < K; j++) row.push(j < upto ? accuracyFrom(predAt, plan.tasks[j].test, testUnits[j]) : plan.tasks[j].test.length === 0 ? NaN : 0);
       if (cfg.probs) {
         const width = cfg.probs.softmax === 'seen' ? ctx.seen : ctx.outputs;
         const probScore: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), width);
@@ -221,6 +224,34 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
     safeDispose(() => strategy.dispose());
     safeDispose(() => network.dispose());
   }
+}
+
+/**
+ * Predicted units of test examples `examples` (increasing, e.g. `sortedUnion`), as a table by example
+ * (`predictionTable`): `plain` when the scores are the network's logits masked to `width` units, which on wasm go
+ * through the fused forward pass (kernels/fused-mlp.ts); otherwise, and on every other backend, tfjs through `score`.
+ * Each example's prediction depends on that example alone, so one pass serves every task and ordering that needs it.
+ */
+export async function testPredictions(
+  dataset: ImageDataset,
+  examples: Int32Array,
+  network: Network,
+  score: ScoreFn,
+  plain: boolean,
+  width: number,
+  cfg: Pick<ResolvedTrainConfig, 'batchSize' | 'evalBatchSize'>,
+): Promise<Int32Array> {
+  const mlp = plain && (await fusedForwardApplies(tf.getBackend(), network.spec)) ? await acquireFusedMlp(network.spec, cfg.batchSize) : null;
+  let pred: Int32Array;
+  if (mlp) {
+    try {
+      mlp.setWeights(await network.readWeights());
+      pred = mlp.predict(dataset.test.images, imageSize(dataset), examples, width);
+    } finally {
+      releaseFusedMlp(mlp);
+    }
+  } else pred = await predictionsOn(dataset, dataset.test, examples, score, cfg.evalBatchSize);
+  return predictionTable(dataset.test.labels.length, examples, pred);
 }
 
 export function taskContext(
@@ -296,43 +327,65 @@ export async function trainTask(
   const n = set.length;
   const steps = Math.ceil(n / cfg.batchSize);
   const vars = ctx.network.variables;
+  // the fused step (kernels/fused-mlp.ts) where it applies: the same batches, its own kernels, weights resident there
+  const fused = (await fusedApplies({ backend: tf.getBackend(), spec: ctx.network.spec, augment: cfg.augment, strategy })) ? await acquireFusedMlp(ctx.network.spec, cfg.batchSize) : null;
+  if (fused) {
+    fused.setWeights(await ctx.network.readWeights());
+    fused.resetOptimizer({ kind: cfg.optimizer, lr: cfg.lr, beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon });
+  }
+  const images = ctx.dataset.train.images;
+  const size = imageSize(ctx.dataset);
   let counter = 0;
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    const perm = rng.permutation(n);
-    for (let s = 0; s < steps; s++) {
-      await pausePoint();
-      counter++;
-      const report = hooks.onProgress !== undefined && (counter % cfg.progressEvery === 0 || s === steps - 1);
-      const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize)), (k) => set[k]);
-      const { x, y } = augmentRng && cfg.augment ? augmentedBatch(ctx, idx, augmentRng, cfg.augment) : ctx.batch(idx);
-      const held: tf.Tensor[] = [x, y];
-      try {
-        const accHolder: tf.Scalar[] = [];
-        const { value, grads } = tf.tidy(() =>
-          tf.variableGrads(() => {
-            const logits = headPrefix(ctx.network.logits(x), ctx.headWidth);
-            if (report) accHolder.push(tf.keep(batchAccuracy(logits, y)));
-            const ce = crossEntropy(logits, y);
-            const extra = strategy.lossTerms?.(ctx, { x, labels: y, logits }) ?? null;
-            return extra ? tf.add(ce, extra) : ce;
-          }, vars),
-        );
-        held.push(value, ...accHolder, ...Object.values(grads));
-        let applied = grads;
-        if (strategy.adjustGradients) {
-          applied = strategy.adjustGradients(ctx, grads);
-          if (applied !== grads) held.push(...Object.values(applied));
+  try {
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const perm = rng.permutation(n);
+      for (let s = 0; s < steps; s++) {
+        await pausePoint();
+        counter++;
+        const report = hooks.onProgress !== undefined && (counter % cfg.progressEvery === 0 || s === steps - 1);
+        const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize)), (k) => set[k]);
+        if (fused) {
+          fused.setBatch(images, size, idx, Int32Array.from(idx, ctx.unitOf));
+          const r = fused.step(idx.length, ctx.headWidth);
+          if (report && hooks.onProgress) hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss: r.loss, accuracy: r.correct / idx.length, tasks: ctx.taskCount, epochs });
+          continue;
         }
-        optimizer.applyGradients(applied);
-        strategy.afterStep?.(ctx, applied);
-        if (report && hooks.onProgress) {
-          const loss = (await value.data())[0];
-          const accuracy = accHolder.length > 0 ? (await accHolder[0].data())[0] : NaN;
-          hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss, accuracy, tasks: ctx.taskCount, epochs });
+        const { x, y } = augmentRng && cfg.augment ? augmentedBatch(ctx, idx, augmentRng, cfg.augment) : ctx.batch(idx);
+        const held: tf.Tensor[] = [x, y];
+        try {
+          const accHolder: tf.Scalar[] = [];
+          const { value, grads } = tf.tidy(() =>
+            tf.variableGrads(() => {
+              const logits = headPrefix(ctx.network.logits(x), ctx.headWidth);
+              if (report) accHolder.push(tf.keep(batchAccuracy(logits, y)));
+              const ce = crossEntropy(logits, y);
+              const extra = strategy.lossTerms?.(ctx, { x, labels: y, logits }) ?? null;
+              return extra ? tf.add(ce, extra) : ce;
+            }, vars),
+          );
+          held.push(value, ...accHolder, ...Object.values(grads));
+          let applied = grads;
+          if (strategy.adjustGradients) {
+            applied = strategy.adjustGradients(ctx, grads);
+            if (applied !== grads) held.push(...Object.values(applied));
+          }
+          optimizer.applyGradients(applied);
+          strategy.afterStep?.(ctx, applied);
+          if (report && hooks.onProgress) {
+            const loss = (await value.data())[0];
+            const accuracy = accHolder.length > 0 ? (await accHolder[0].data())[0] : NaN;
+            hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss, accuracy, tasks: ctx.taskCount, epochs });
+          }
+        } finally {
+          for (const h of held) h.dispose();
         }
-      } finally {
-        for (const h of held) h.dispose();
       }
+    }
+  } finally {
+    if (fused) {
+      // the weights go back to the network (evaluation, snapshots and the next task read them there)
+      ctx.network.setWeights(fused.weights());
+      releaseFusedMlp(fused);
     }
   }
 }

@@ -13,7 +13,7 @@ import type { ImageDataset } from '../../../src/engine/types';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from './groundtruth-bench';
 import { peerBench, type PeerBenchConfig, type PeerBenchResult } from './peer-bench';
-import { timeTrainingStep } from './step-bench';
+import { timeFusedStep, timeTrainingStep } from './step-bench';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -21,6 +21,10 @@ const api = {
   async msPerStep(backend: string, opts: { warmup?: number; minSteps?: number; minMs?: number } = {}): Promise<{ backend: string; msPerStep: number; steps: number }> {
     const info = await selectBackend(backend as BackendName, { strict: true });
     return { backend: info.name, ...(await timeTrainingStep(opts)) };
+  },
+  /** The same step on the fused kernels the trainer uses on wasm (step-bench.ts `timeFusedStep`). */
+  async fusedMsPerStep(opts: { warmup?: number; minSteps?: number; minMs?: number } = {}): Promise<{ msPerStep: number; steps: number }> {
+    return timeFusedStep(opts);
   },
   /** The ground-truth benchmark (groundtruth-bench.ts): one way of training, on one backend, in this worker. */
   async groundTruth(backend: string, mode: BenchMode, orderings: 'all' | 'subset', population = 8): Promise<BenchModeResult & { backend: string }> {

@@ -67,6 +67,7 @@ const harness = {
   groundTruthBench: (backend: string, mode: 'naive' | 'prefix' | 'population' | 'naive-stock', orderings: 'all' | 'subset', population?: number) =>
     bench().groundTruth(backend, mode, orderings, population),
   bench: (backend: string, opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().msPerStep(backend, opts),
+  benchFused: (opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().fusedMsPerStep(opts),
   /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
   peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
   peerBenchPool,
