@@ -34,8 +34,12 @@ export function compress(a: usize, B: i32, k: i32, rowPtr: usize, rowIdx: usize,
     }
   }
   store<i32>(rowPtr + (<usize>B << 2), q);
-  if (colPtr == 0) return q; // rows only (a forward pass for prediction needs no CSC)
-  // CSC: counts, prefix sums, then the entries in row order (so each column lists its rows increasing)
+  if (colPtr != 0) columns(B, k, q, rowPtr, rowIdx, rowVal, colPtr, colIdx, colVal, cursor); // none for prediction
+  return q;
+}
+
+/** The CSC lists from the CSR lists (q entries): counts, prefix sums, then the entries in row order. */
+function columns(B: i32, k: i32, q: i32, rowPtr: usize, rowIdx: usize, rowVal: usize, colPtr: usize, colIdx: usize, colVal: usize, cursor: usize): void {
   memory.fill(cursor, 0, <usize>k << 2);
   for (let p: i32 = 0; p < q; p++) {
     const c = cursor + (<usize>load<i32>(rowIdx + (<usize>p << 2)) << 2);
@@ -60,6 +64,31 @@ export function compress(a: usize, B: i32, k: i32, rowPtr: usize, rowIdx: usize,
       store<f32>(colVal + (<usize>at << 2), load<f32>(rowVal + (<usize>p << 2)));
     }
   }
+}
+
+/**
+ * `compress` for the input layer straight from the images: `bytes` holds B rows of k uint8 pixels (row stride k, a
+ * multiple of 16); a pixel's value is scale[pixel] (a table of 256 f32: v / 255 as the rest of the engine scales
+ * images). Skips 16 zero pixels at a time. Same lists as `compress` of the scaled rows.
+ */
+export function compressBytes(bytes: usize, B: i32, k: i32, scale: usize, rowPtr: usize, rowIdx: usize, rowVal: usize, colPtr: usize, colIdx: usize, colVal: usize, cursor: usize): i32 {
+  const zero = i8x16.splat(0);
+  let q: i32 = 0;
+  for (let b: i32 = 0; b < B; b++) {
+    store<i32>(rowPtr + (<usize>b << 2), q);
+    const row = bytes + <usize>(b * k);
+    for (let i: i32 = 0; i < k; i += 16) {
+      if (!v128.any_true(i8x16.ne(v128.load(row + <usize>i), zero))) continue;
+      for (let j: i32 = 0; j < 16; j++) {
+        const v = <i32>load<u8>(row + <usize>(i + j));
+        store<i32>(rowIdx + (<usize>q << 2), i + j);
+        store<f32>(rowVal + (<usize>q << 2), load<f32>(scale + (<usize>v << 2)));
+        q += <i32>(v != 0);
+      }
+    }
+  }
+  store<i32>(rowPtr + (<usize>B << 2), q);
+  if (colPtr != 0) columns(B, k, q, rowPtr, rowIdx, rowVal, colPtr, colIdx, colVal, cursor);
   return q;
 }
 

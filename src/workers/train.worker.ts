@@ -110,6 +110,9 @@ function endRun(c: RunControl, ...cbs: unknown[]): void {
   release(...cbs);
 }
 
+/** The shared (ground-truth) path's progress messages: at most one per this many ms. */
+const SHARED_PROGRESS_MS = 250;
+
 /** At most one progress message per 100 ms, and always the last step of an epoch. */
 function throttled(cb: ProgressFn | undefined): ProgressFn | undefined {
   if (!cb) return undefined;
@@ -207,7 +210,10 @@ const api: TrainWorkerApi = {
     const delivering: Promise<void>[] = [];
     let population = 1;
     let last = -Infinity;
-    let lastTasks = -1;
+    // progress crosses to the page at most every SHARED_PROGRESS_MS (each message redraws the page's progress, and the
+    // page shares the cores with the workers); one held back is sent when training ends, so the final count arrives
+    let heldBack: SharedProgress | null = null;
+    const send = (p: SharedProgress): void => void Promise.resolve(onProgress?.(p)).catch(() => {});
     try {
       if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
       await trainSharedWithFallback(held.dataset, configs, options, {
@@ -216,15 +222,19 @@ const api: TrainWorkerApi = {
         onProgress: (p) => {
           population = p.population;
           const now = performance.now();
-          if (p.tasksDone === lastTasks && now - last < 100) return;
+          if (now - last < SHARED_PROGRESS_MS) {
+            heldBack = p;
+            return;
+          }
           last = now;
-          lastTasks = p.tasksDone;
-          void Promise.resolve(onProgress?.(p)).catch(() => {});
+          heldBack = null;
+          send(p);
         },
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
         // pull mode: the UI deals the orderings (every result already delivered is stored before the next is asked)
         ...(next ? { next: async () => await next() } : {}),
       });
+      if (heldBack) send(heldBack);
       await Promise.all(delivering);
       return { backend: tf.getBackend(), population };
     } finally {

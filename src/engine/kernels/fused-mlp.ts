@@ -16,7 +16,7 @@
  * is not bit-identical to the same run on cpu; it is identical on every wasm engine (IEEE f32x4 only: Node and
  * every browser give the same bits), and tested against tfjs's step and against float64 numpy.
  *
- * Layout: widths are padded to a multiple of 4 with zero rows and columns (`pad4`); padding stays zero through
+ * Layout: widths are padded to a multiple of 4 (the input to 16) with zero rows and columns; padding stays zero through
  * training (its activations are ReLU(0) = 0, its gradients 0, so Adam never moves it).
  */
 import type { NetworkSpec } from '../models';
@@ -25,6 +25,7 @@ import { MLP_STEP_WASM_BASE64 } from './mlp-step.wasm';
 interface KernelExports {
   memory: WebAssembly.Memory;
   compress(a: number, B: number, k: number, rowPtr: number, rowIdx: number, rowVal: number, colPtr: number, colIdx: number, colVal: number, cursor: number): number;
+  compressBytes(bytes: number, B: number, k: number, scale: number, rowPtr: number, rowIdx: number, rowVal: number, colPtr: number, colIdx: number, colVal: number, cursor: number): number;
   forward(rowPtr: number, rowIdx: number, rowVal: number, B: number, w: number, n: number, bias: number, out: number, relu: number): void;
   softmaxXent(z: number, B: number, n: number, h: number, labels: number, dz: number, correctAt: number): number;
   gradW(colPtr: number, colIdx: number, colVal: number, k: number, dz: number, n: number, dw: number): void;
@@ -34,7 +35,7 @@ interface KernelExports {
   sgd(w: number, g: number, len: number, negLr: number): void;
 }
 
-/** v / 255 in float32 for every byte value: what batchImages stores (`src / 255` into a Float32Array), by lookup. */
+/** v / 255 in float32 for every byte value: what batchImages stores (`src / 255` into a Float32Array); the kernels look it up. */
 const SCALE = Float32Array.from({ length: 256 }, (_, v) => v / 255);
 
 export const pad4 = (n: number): number => Math.ceil(n / 4) * 4;
@@ -89,7 +90,7 @@ interface LayerBuffers {
   b: number;
   gw: number;
   gb: number;
-  /** this layer's input activations [B × k] */
+  /** this layer's input activations [B × k] (the first layer's input is `FusedMlp.bytes` instead) */
   act: number;
   rowPtr: number;
   rowIdx: number;
@@ -126,6 +127,9 @@ export class FusedMlp {
   private readonly dz: [number, number];
   private readonly labels: number;
   private readonly correctAt: number;
+  /** the batch's images as bytes [B × k of the first layer] and the byte → float table */
+  private readonly bytes: number;
+  private readonly scale: number;
   private accBeta1 = 0;
   private accBeta2 = 0;
   private opt: FusedOptimizer | null = null;
@@ -142,7 +146,8 @@ export class FusedMlp {
       at += Math.ceil(floats / 4) * 16;
       return off;
     };
-    const dims = this.widths.map(pad4);
+    // the input width to a multiple of 16 (the byte rows are scanned 16 pixels at a time), the others to 4
+    const dims = this.widths.map((w, i) => (i === 0 ? Math.ceil(w / 16) * 16 : pad4(w)));
     const L = dims.length - 1;
     // the parameter block and its three shadows (gradients, Adam's m and v) are contiguous, in the same layout
     const paramFloats = Array.from({ length: L }, (_, l) => dims[l] * dims[l + 1] + dims[l + 1]).reduce((a, b) => a + b, 0);
@@ -167,7 +172,7 @@ export class FusedMlp {
         b: bOff,
         gw: wOff - this.params + this.grads,
         gb: bOff - this.params + this.grads,
-        act: take(B * k),
+        act: l === 0 ? 0 : take(B * k),
         rowPtr: take(B + 1),
         rowIdx: take(B * k),
         rowVal: take(B * k),
@@ -181,10 +186,13 @@ export class FusedMlp {
     this.dz = [take(B * maxWidth), take(B * maxWidth)];
     this.labels = take(B);
     this.correctAt = take(4);
+    this.bytes = take(Math.ceil((B * dims[0]) / 4));
+    this.scale = take(256);
     const need = Math.ceil(at / 65536);
     const have = exports.memory.buffer.byteLength / 65536;
     if (need > have) exports.memory.grow(need - have);
     new Uint8Array(exports.memory.buffer, 65536, at - 65536).fill(0);
+    this.f32(this.scale, 256).set(SCALE);
   }
 
   /** A kernel instance for `spec` (an MLP) and batches of up to `batchSize`; null where WebAssembly SIMD is missing. */
@@ -220,14 +228,20 @@ export class FusedMlp {
 
   /** Copies of the weights in paramInfo order, unpadded. */
   weights(): Float32Array[] {
+    return this.unpadded((l) => [l.w, l.b]);
+  }
+
+  /** Kernel [in × out] and bias [out] per layer, unpadded, from the padded blocks `at` gives. */
+  private unpadded(at: (layer: LayerBuffers) => [number, number]): Float32Array[] {
     const out: Float32Array[] = [];
     this.layers.forEach((layer, l) => {
       const kin = this.widths[l];
       const nout = this.widths[l + 1];
-      const src = this.f32(layer.w, layer.k * layer.n);
+      const [wOff, bOff] = at(layer);
+      const src = this.f32(wOff, layer.k * layer.n);
       const w = new Float32Array(kin * nout);
       for (let i = 0; i < kin; i++) w.set(src.subarray(i * layer.n, i * layer.n + nout), i * nout);
-      out.push(w, this.f32(layer.b, layer.n).slice(0, nout));
+      out.push(w, this.f32(bOff, layer.n).slice(0, nout));
     });
     return out;
   }
@@ -242,16 +256,22 @@ export class FusedMlp {
     this.accBeta2 = Math.fround(opt.beta2);
   }
 
-  /** Rows `at`..`at+nb` of examples `idx` into the input buffer (uint8 × 1/255, as batchImages scales them). */
+  /** Rows `at`..`at+nb` of examples `idx` into the byte rows of the input (scaled by `compressBytes`'s table). */
   private gather(images: Uint8Array, size: number, idx: ArrayLike<number>, at: number, nb: number): void {
     if (size !== this.widths[0]) throw new RangeError(`Images of ${size} values, the network takes ${this.widths[0]}.`);
-    const first = this.layers[0];
-    const x = this.f32(first.act, nb * first.k);
+    const k = this.layers[0].k;
+    const rows = new Uint8Array(this.k.memory.buffer, this.bytes, nb * k);
     for (let r = 0; r < nb; r++) {
       const base = idx[at + r] * size;
-      const o = r * first.k;
-      for (let p = 0; p < size; p++) x[o + p] = SCALE[images[base + p]];
+      rows.set(images.subarray(base, base + size), r * k);
     }
+  }
+
+  /** The input layer's lists (CSR; and CSC unless `rowsOnly`) of the first `nb` byte rows. */
+  private compressInput(nb: number, rowsOnly: boolean): void {
+    const a = this.layers[0];
+    if (rowsOnly) this.k.compressBytes(this.bytes, nb, a.k, this.scale, a.rowPtr, a.rowIdx, a.rowVal, 0, 0, 0, 0);
+    else this.k.compressBytes(this.bytes, nb, a.k, this.scale, a.rowPtr, a.rowIdx, a.rowVal, a.colPtr, a.colIdx, a.colVal, a.cursor);
   }
 
   /**
@@ -267,9 +287,10 @@ export class FusedMlp {
     for (let at = 0; at < idx.length; at += this.batchSize) {
       const nb = Math.min(this.batchSize, idx.length - at);
       this.gather(images, size, idx, at, nb);
+      this.compressInput(nb, true);
       for (let l = 0; l < L; l++) {
         const a = this.layers[l];
-        k.compress(a.act, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, 0, 0, 0, 0);
+        if (l > 0) k.compress(a.act, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, 0, 0, 0, 0);
         k.forward(a.rowPtr, a.rowIdx, a.rowVal, nb, a.w, a.n, a.b, l < L - 1 ? this.layers[l + 1].act : this.logits, l < L - 1 ? 1 : 0);
       }
       const z = this.f32(this.logits, nb * last.n);
@@ -301,9 +322,10 @@ export class FusedMlp {
     const L = this.layers.length;
     const last = this.layers[L - 1];
     if (!(headWidth >= 1 && headWidth <= this.widths[L])) throw new RangeError(`Head width ${headWidth} is outside 1..${this.widths[L]}.`);
+    this.compressInput(nb, false);
     for (let l = 0; l < L; l++) {
       const a = this.layers[l];
-      k.compress(a.act, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, a.colPtr, a.colIdx, a.colVal, a.cursor);
+      if (l > 0) k.compress(a.act, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, a.colPtr, a.colIdx, a.colVal, a.cursor);
       k.forward(a.rowPtr, a.rowIdx, a.rowVal, nb, a.w, a.n, a.b, l < L - 1 ? this.layers[l + 1].act : this.logits, l < L - 1 ? 1 : 0);
     }
     const lossSum = k.softmaxXent(this.logits, nb, last.n, headWidth, this.labels, this.dz[0], this.correctAt);
@@ -345,16 +367,7 @@ export class FusedMlp {
 
   /** The gradients of the last `gradients` call in paramInfo order, unpadded (for tests). */
   gradientsOut(): Float32Array[] {
-    const out: Float32Array[] = [];
-    this.layers.forEach((layer, l) => {
-      const kin = this.widths[l];
-      const nout = this.widths[l + 1];
-      const src = this.f32(layer.gw, layer.k * layer.n);
-      const w = new Float32Array(kin * nout);
-      for (let i = 0; i < kin; i++) w.set(src.subarray(i * layer.n, i * layer.n + nout), i * nout);
-      out.push(w, this.f32(layer.gb, layer.n).slice(0, nout));
-    });
-    return out;
+    return this.unpadded((l) => [l.gw, l.gb]);
   }
 }
 
