@@ -1,6 +1,6 @@
 /**
- * Evaluation in batches: accuracy (for R) and softmax outputs (for CPCF, docs/science.md §3) of a scoring function
- * over a set of examples. The scoring function returns [n, w] scores whose arg-max is the prediction: the
+ * Evaluation in batches: predictions (for R: `predictionsOn`, then `accuracyFrom` per task) and softmax outputs (for
+ * CPCF, docs/science.md §3) of a scoring function over a set of examples. The scoring function returns [n, w] scores whose arg-max is the prediction: the
  * network's logits masked to the head width, or a strategy's own classifier (NME).
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -55,23 +55,6 @@ export function accuracyFrom(predAt: Int32Array, examples: Int32Array, units: In
   if (examples.length === 0) return NaN;
   let correct = 0;
   for (let k = 0; k < examples.length; k++) if (predAt[examples[k]] === units[k]) correct++;
-  return correct / examples.length;
-}
-
-/** Fraction of `examples` whose arg-max score is their unit. */
-export async function accuracyOn(ds: ImageDataset, split: ImageSplit, examples: Int32Array, units: Int32Array, score: ScoreFn, batchSize: number): Promise<number> {
-  if (examples.length === 0) return NaN;
-  let correct = 0;
-  for (let at = 0; at < examples.length; at += batchSize) {
-    const idx = examples.subarray(at, Math.min(examples.length, at + batchSize));
-    const pred = tf.tidy(() => {
-      const x = batchImages(ds, split, idx);
-      return tf.argMax(score(x), 1);
-    });
-    const p = (await pred.data()) as Int32Array;
-    pred.dispose();
-    for (let k = 0; k < idx.length; k++) if (p[k] === units[at + k]) correct++;
-  }
   return correct / examples.length;
 }
 
