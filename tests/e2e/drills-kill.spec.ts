@@ -1,8 +1,10 @@
 /**
  * Drill (issue 16): kill the tab at random points of a ground-truth run → nothing finished lost or retrained.
  *
- * The Ground-truth lab's DIGITS experiment of ground-truth.spec.ts (digits, 6 classes in 3 tasks, finetune + replay,
- * hidden 64, 80/30 images per class, wasm: 90 orderings × 2 = 180 runs) is run and killed at seeded random points
+ * The Ground-truth lab's default experiment with two strategies (`KILL_RUN`: Fashion-MNIST, 6 classes in 3 tasks,
+ * finetune + replay, MLP 256,128, 3 epochs, 300/100 images per class, wasm: 90 orderings × 2 = 180 runs; about 40 s
+ * of training here, so the last kill, at most 75 % of the runs + 2 s in, still lands mid-run: digits, the spec's
+ * earlier experiment, now trains all 180 runs in a few seconds) is run and killed at seeded random points
  * (numpy's RandomState, seed 16: a random count of finished runs to wait for, then a random delay, so the kill lands while
  * runs are in flight), each time in another way:
  *   - crash: the renderer is crashed (CDP Page.crash: what an OOM kill or a kill -9 of the tab's process does),
@@ -23,7 +25,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { createRandomState } from '../../src/core/random/random-state';
-import { DIGITS, done, num, setUp, steadyCount } from './harness/ground-truth-setup';
+import { done, num, setUp, steadyCount, type Setup } from './harness/ground-truth-setup';
 
 async function stored(page: Page): Promise<number> {
   return num(await page.getByTestId('gt-stored').textContent());
@@ -71,6 +73,7 @@ async function records(page: Page): Promise<Map<string, Rec>> {
 }
 
 const TOTAL = 180;
+const KILL_RUN: Setup = { dataset: 'fashion-mnist', strategies: ['finetune', 'replay'], epochs: '3', hidden: '256,128', train: '300', test: '100', backend: 'wasm' };
 const SEED = 16;
 const KILLS = ['crash', 'close', 'reload', 'navigate'] as const;
 type Kill = (typeof KILLS)[number];
@@ -100,7 +103,7 @@ test('kill the tab at random points of a ground-truth run: nothing finished is l
 
   /** Enter the experiment and wait until the lab shows what the store holds (≥ `atLeast`, steady, = IndexedDB's). */
   const reopen = async (p: Page, atLeast: number): Promise<{ n: number; recs: Map<string, Rec> }> => {
-    await setUp(p, DIGITS);
+    await setUp(p, KILL_RUN);
     await expect(p.getByTestId('gt-omega')).toHaveText('90', { timeout: 60_000 });
     const n = await steadyCount(p, stored, { gapMs: 400, timeout: 60_000, message: `Runs stored ≥ ${atLeast}`, ok: (k) => k >= atLeast });
     const recs = await records(p);
