@@ -47,6 +47,12 @@ function fromLimbs(limbs: ArrayLike<number>): bigint {
 }
 
 /** `pcg_setseq_128_step_r`: state = state * MULT + inc (mod 2^128), in place. */
+/**
+ * 2^-16. A limb sum `acc` is a whole number below 2^53, so `acc * INV_65536` is exact and its floor is the carry; this
+ * replaces `acc % 65536`, which V8 computes with a slow fmod call for numbers past 2^31 (draws about 2× faster).
+ */
+const INV_65536 = 1 / 65536;
+
 function step(st: Pcg64State): void {
   const s = st.state;
   const inc = st.inc;
@@ -58,21 +64,21 @@ function step(st: Pcg64State): void {
   let carry: number;
 
   acc = s0 * m0 + inc[0];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[0] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[0] = lo;
   acc = carry + s0 * m1 + s1 * m0 + inc[1];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[1] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[1] = lo;
   acc = carry + s0 * m2 + s1 * m1 + s2 * m0 + inc[2];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[2] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[2] = lo;
   acc = carry + s0 * m3 + s1 * m2 + s2 * m1 + s3 * m0 + inc[3];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[3] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[3] = lo;
   acc = carry + s0 * m4 + s1 * m3 + s2 * m2 + s3 * m1 + s4 * m0 + inc[4];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[4] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[4] = lo;
   acc = carry + s0 * m5 + s1 * m4 + s2 * m3 + s3 * m2 + s4 * m1 + s5 * m0 + inc[5];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[5] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[5] = lo;
   acc = carry + s0 * m6 + s1 * m5 + s2 * m4 + s3 * m3 + s4 * m2 + s5 * m1 + s6 * m0 + inc[6];
-  lo = acc % 65536; carry = (acc - lo) / 65536; s[6] = lo;
+  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[6] = lo;
   acc = carry + s0 * m7 + s1 * m6 + s2 * m5 + s3 * m4 + s4 * m3 + s5 * m2 + s6 * m1 + s7 * m0 + inc[7];
-  s[7] = acc % 65536; // the carry out of bit 128 is discarded (mod 2^128)
+  s[7] = acc - Math.floor(acc * INV_65536) * 65536; // the carry out of bit 128 is discarded (mod 2^128)
 }
 
 /**
