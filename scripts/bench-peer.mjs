@@ -11,19 +11,26 @@
  * 3. by us in Chromium (Debian's /usr/bin/chromium, --enable-unsafe-webgpu; the benchmarks' harness,
  *    scripts/bench-harness.mjs, tests/e2e/harness/peer-bench.ts) in a Web Worker on wasm (and `--backends=wasm,webgl,webgpu`).
  *
+ * 4. by PyTorch again on our draws (the paired peer: scripts/peer/export-draws.ts writes the initial weights, every
+ *    task's batch order and the label map the engine draws; torch_groundtruth.py --draws replays them), so each of
+ *    its runs pairs with ours run by run. Sides 1 and 2–3 draw independently: their means differ by about a
+ *    standard error (≈ 1.1 points on the default) however exact both are; side 4 shows what is left when the draws
+ *    are the same (float32 summation order). `--no-paired` leaves it out.
+ *
  * Prints seconds, the first result, steps/s and the final-accuracy distributions (mean, sd, min, max) with the
- * agreement test (means within 1 point, sds within 25 %), then, last line, JSON:
+ * agreement test (means within 1 point, sds within 25 %; and the mean difference against twice its standard error),
+ * the run-by-run comparison with the paired peer, then, last line, JSON:
  * {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds", "firstResultSeconds",
- * "finalMean", "finalSd"}], "ratio": peer seconds / best Chromium seconds}.
+ * "finalMean", "finalSd", "paired"}], "ratio": peer seconds / best Chromium seconds, "pairedPeer"}.
  *
  * `--quick`: a smoke test of the whole pipeline on a small config (6 orderings of 4 classes, 1 epoch).
  * `--no-peer`, `--no-node`, `--no-chromium`: leave a side out. Speed is printed, never asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchConfig, cliArgs, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from './peer/bench-peer-lib.mjs';
+import { benchConfig, cliArgs, finalJson, formatTable, peerArgs, runKey, sameTolerance, stepsPerTask, summarize } from './peer/bench-peer-lib.mjs';
 import { repoRoot } from '../tests/e2e/harness/serve-harness.mjs';
 
 const argv = process.argv.slice(2);
@@ -55,20 +62,41 @@ function ensureTorch() {
   return found;
 }
 
-function runPeer() {
-  const torch = ensureTorch();
+let torchFound;
+/** `draws`: a draws file (scripts/peer/export-draws.ts) for the paired peer, PyTorch replaying our draws. */
+function runPeer(draws = null) {
+  const torch = torchFound === undefined ? (torchFound = ensureTorch()) : torchFound;
   if (!torch) return null;
   const threads = availableParallelism();
-  const args = [join(repoRoot, 'scripts', 'peer', 'torch_groundtruth.py'), ...peerArgs(cfg, threads)];
-  console.log(`peer: torch ${torch.version}, ${threads} threads: ${torch.py} ${args.map((a) => a.replace(repoRoot + '/', '')).join(' ')}`);
+  const name = draws ? 'paired peer' : 'peer';
+  const args = [join(repoRoot, 'scripts', 'peer', 'torch_groundtruth.py'), ...peerArgs(cfg, threads), ...(draws ? ['--draws', draws] : [])];
+  console.log(`${name}: torch ${torch.version}, ${threads} threads: ${torch.py} ${args.map((a) => a.replace(repoRoot + '/', '')).join(' ')}`);
   const r = spawnSync(torch.py, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const out = JSON.parse(r.stdout.trim().split('\n').pop());
     const finals = out.runs.map((x) => x.final_accuracy);
-    return { where: 'pytorch', backend: `cpu (${out.threads} threads)`, seconds: out.seconds, firstResultSeconds: out.firstResultSeconds, steps: out.steps, dist: summarize(finals) };
+    const runs = out.runs.map((x) => ({ key: runKey(x.tasks), final: x.final_accuracy }));
+    return { where: 'pytorch', backend: `cpu (${out.threads} threads)`, seconds: out.seconds, firstResultSeconds: out.firstResultSeconds, steps: out.steps, dist: summarize(finals), runs };
   } catch {
-    console.log(`peer: the PyTorch script failed (exit ${r.status}); peer skipped.`);
+    console.log(`${name}: the PyTorch script failed (exit ${r.status}); skipped.`);
     return null;
+  }
+}
+
+/** PyTorch on our draws: the initial weights and batch orders the engine draws, exported to a temporary file. */
+function runPairedPeer() {
+  if (torchFound === null) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'cil-lab-draws-'));
+  const file = join(dir, 'draws.json');
+  try {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'peer', 'export-draws.ts'), ...(quick ? ['--quick'] : []), file], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) {
+      console.log(`paired peer: exporting our draws failed (exit ${r.status}); skipped.`);
+      return null;
+    }
+    return runPeer(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -81,9 +109,10 @@ function runNode() {
   try {
     const out = JSON.parse(r.stdout);
     const finals = out.runs.map((x) => x.final_accuracy);
+    const runs = out.runs.map((x) => ({ key: runKey(x.tasks), final: x.final_accuracy }));
     // the training itself (the CLI's own clock); the process's wall time includes loading tsx and the data
     console.log(`node: ${out.training.seconds} s training (${wall.toFixed(1)} s wall, process start and data loading included), ${out.training.tasksTrained} tasks trained`);
-    return { where: 'node', backend: out.runs[0].backend, seconds: out.training.seconds, firstResultSeconds: NaN, steps: out.training.tasksTrained * stepsPerTask(cfg), dist: summarize(finals) };
+    return { where: 'node', backend: out.runs[0].backend, seconds: out.training.seconds, firstResultSeconds: NaN, steps: out.training.tasksTrained * stepsPerTask(cfg), dist: summarize(finals), runs };
   } catch {
     console.log(`node: cil-lab run failed (exit ${r.status}); Node skipped.`);
     return null;
@@ -104,7 +133,8 @@ async function runChromium() {
         continue;
       }
       console.log(`chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s`);
-      out.push({ where: 'chromium', backend: r.backend, workers: r.workers, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals) });
+      const runs = r.finals.map((final, i) => ({ key: runKey(r.tasks[i]), final }));
+      out.push({ where: 'chromium', backend: r.backend, workers: r.workers, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals), runs });
     }
     return out;
   });
@@ -112,6 +142,7 @@ async function runChromium() {
 
 console.log(`bench:peer${quick ? ' --quick' : ''}: ${JSON.stringify(cfg)}`);
 const peer = argv.includes('--no-peer') ? null : runPeer();
+const paired = argv.includes('--no-peer') || argv.includes('--no-paired') ? null : runPairedPeer();
 const ours = [];
 if (!argv.includes('--no-node')) {
   const n = runNode();
@@ -121,7 +152,9 @@ if (!argv.includes('--no-chromium')) {
   if (existsSync('/usr/bin/chromium')) ours.push(...(await runChromium()));
   else console.log('chromium: /usr/bin/chromium is missing (node scripts/ensure-chromium.mjs); Chromium skipped.');
 }
-console.log(formatTable(peer, ours));
+const tol = sameTolerance(cfg);
+console.log(formatTable(peer, ours, paired, tol));
 const chromium = ours.filter((o) => o.where === 'chromium');
 if (peer && chromium.length) console.log(`ratio: PyTorch ${peer.seconds.toFixed(1)} s / our best Chromium ${Math.min(...chromium.map((o) => o.seconds)).toFixed(1)} s`);
-console.log(finalJson(peer, ours));
+if (paired) console.log(`paired: PyTorch on our draws (the same initial weights, batch orders and label map); "the same" = within half a test image (${tol.toExponential(1)})`);
+console.log(finalJson(peer, ours, paired, tol));

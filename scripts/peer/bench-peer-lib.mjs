@@ -82,16 +82,61 @@ export function compareDistributions(peer, ours, { meanTol = 0.01, sdTol = 0.25 
   return { meanDiff, sdRatio, meanOk, sdOk, agree: meanOk && sdOk };
 }
 
+/**
+ * Standard error of the difference of two independent means (`summarize` outputs; population sds → sample
+ * variances sd²·n/(n − 1)): two implementations that draw their own initial weights and batch orders give two
+ * independent samples, whose means differ by about this much however exact both are.
+ */
+export function diffStandardError(a, b) {
+  return Math.sqrt((a.sd * a.sd) / (a.n - 1) + (b.sd * b.sd) / (b.n - 1));
+}
+
+/**
+ * Run-by-run comparison of two lists of runs ({key, final}) trained from the same draws (the paired peer,
+ * scripts/peer/draws.ts): the runs whose keys both lists have, the mean and largest |difference| of their final
+ * accuracies, and how many are the same to within `tol` (half a test image: the same count of correct answers).
+ */
+export function pairRuns(peerRuns, ourRuns, tol) {
+  const ours = new Map(ourRuns.map((r) => [r.key, r.final]));
+  const diffs = [];
+  for (const r of peerRuns) if (ours.has(r.key)) diffs.push(ours.get(r.key) - r.final);
+  const n = diffs.length;
+  if (n === 0) return { n: 0, meanDiff: NaN, meanAbsDiff: NaN, maxAbsDiff: NaN, same: 0 };
+  const abs = diffs.map(Math.abs);
+  return {
+    n,
+    meanDiff: diffs.reduce((a, b) => a + b, 0) / n,
+    meanAbsDiff: abs.reduce((a, b) => a + b, 0) / n,
+    maxAbsDiff: Math.max(...abs),
+    same: abs.filter((d) => d <= tol).length,
+  };
+}
+
+/** The key that pairs a run across sides: its tasks (dataset class ids, in order). */
+export const runKey = (tasks) => JSON.stringify(tasks);
+
+/** Half a test image of the config, as an accuracy: two runs closer than this answered the same count right. */
+export const sameTolerance = (cfg) => 0.5 / (cfg.classes * cfg.testPerClass);
+
 const f = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 
-/** The printed table: one row per side, seconds, steps/s, the distribution, and the agreement with the peer. */
-export function formatTable(peer, ours) {
-  const rows = [['where', 'backend', 'seconds', 'first result s', 'steps/s', 'mean', 'sd', 'min', 'max', 'vs peer']];
-  const row = (r, vs) => [r.where, r.workers > 1 ? `${r.backend}, ${r.workers} workers` : r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs];
-  if (peer) rows.push(row({ ...peer, where: 'pytorch' }, ''));
+/**
+ * The printed table: one row per side, seconds, steps/s, the distribution; for each of our sides its agreement
+ * with the peer (PyTorch's own draws: the issue's criterion and the difference against twice its standard error)
+ * and, when the paired peer ran (PyTorch on our draws), the run-by-run comparison with it. `tol`: `sameTolerance`.
+ */
+export function formatTable(peer, ours, paired = null, tol = 0) {
+  const rows = [['where', 'backend', 'seconds', 'first result s', 'steps/s', 'mean', 'sd', 'min', 'max', 'vs PyTorch (its own draws)', 'vs PyTorch (our draws), run by run']];
+  const row = (r, vs, vsPaired) => [r.where, r.workers > 1 ? `${r.backend}, ${r.workers} workers` : r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs, vsPaired];
+  if (peer) rows.push(row({ ...peer, where: 'pytorch' }, '', ''));
+  if (paired) rows.push(row({ ...paired, where: 'pytorch, our draws' }, '', ''));
   for (const o of ours) {
     const c = peer ? compareDistributions(peer.dist, o.dist) : null;
-    rows.push(row(o, c ? `mean ${c.meanDiff >= 0 ? '+' : ''}${f(c.meanDiff)}, sd ×${f(c.sdRatio, 2)}: ${c.agree ? 'agree' : 'DIFFER'}` : ''));
+    const se = peer ? diffStandardError(peer.dist, o.dist) : NaN;
+    const vs = c ? `mean ${c.meanDiff >= 0 ? '+' : ''}${f(c.meanDiff)} (2 SE ${f(2 * se)}), sd ×${f(c.sdRatio, 2)}: ${c.agree ? 'agree' : Math.abs(c.meanDiff) <= 2 * se && c.sdOk ? 'within noise' : 'DIFFER'}` : '';
+    const p = paired && o.runs ? pairRuns(paired.runs, o.runs, tol) : null;
+    const vsPaired = p && p.n > 0 ? `${p.same}/${p.n} the same, mean Δ ${p.meanDiff >= 0 ? '+' : ''}${f(p.meanDiff)}, max |Δ| ${f(p.maxAbsDiff)}` : '';
+    rows.push(row(o, vs, vsPaired));
   }
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
   return rows.map((r) => r.map((c, j) => String(c).padEnd(widths[j])).join('  ').trimEnd()).join('\n');
@@ -101,15 +146,22 @@ const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
 /**
  * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "workers", "seconds",
- * "firstResultSeconds", "finalMean", "finalSd"}], "ratio": peer seconds / best Chromium seconds} (null where a side
- * did not run).
+ * "firstResultSeconds", "finalMean", "finalSd", "paired": {"runs", "same", "meanDiff", "maxAbsDiff"}}], "ratio": peer
+ * seconds / best Chromium seconds, "pairedPeer": {"seconds", "finalMean", "finalSd"}} (null where a side did not
+ * run). The issue's keys first; `paired` and `pairedPeer` are the run-by-run comparison with PyTorch on our draws.
  */
-export function finalJson(peer, ours) {
+export function finalJson(peer, ours, paired = null, tol = 0) {
   const chromium = ours.filter((o) => o.where === 'chromium' && Number.isFinite(o.seconds));
   const best = chromium.length ? Math.min(...chromium.map((o) => o.seconds)) : NaN;
+  const r4 = (x) => (Number.isFinite(x) ? Math.round(x * 10000) / 10000 : null);
+  const pairedOf = (o) => {
+    const p = paired && o.runs ? pairRuns(paired.runs, o.runs, tol) : null;
+    return p && p.n > 0 ? { runs: p.n, same: p.same, meanDiff: r4(p.meanDiff), maxAbsDiff: r4(p.maxAbsDiff) } : null;
+  };
   return JSON.stringify({
     peer: peer ? { seconds: r3(peer.seconds), finalMean: r3(peer.dist.mean), finalSd: r3(peer.dist.sd) } : null,
-    ours: ours.map((o) => ({ where: o.where, backend: o.backend, workers: o.workers ?? 1, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd) })),
+    ours: ours.map((o) => ({ where: o.where, backend: o.backend, workers: o.workers ?? 1, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd), paired: pairedOf(o) })),
     ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
+    pairedPeer: paired ? { seconds: r3(paired.seconds), finalMean: r3(paired.dist.mean), finalSd: r3(paired.dist.sd) } : null,
   });
 }

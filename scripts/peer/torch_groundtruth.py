@@ -22,11 +22,15 @@ appendix "Initialisation and matching PyTorch"):
   --init he-glorot    CIL Lab's default scheme: He-uniform U(±√(6/fan_in)) hidden, Glorot-uniform output, zero biases
   --label-map class-id   output unit = the class's index among the run's classes (sorted): the plain script's way
   --label-map order      output unit = position of the class in the ordering (PyCIL's and CIL Lab's way)
+  --draws FILE           replay CIL Lab's own draws (scripts/peer/export-draws.ts): the initial weights, every
+                         task's batch order and the label map are read from FILE instead of drawn by torch, so
+                         both sides train the same runs step for step and their final accuracies pair up run by
+                         run (what is left is float32 summation order); the orderings are FILE's, in its order
 
 Usage: /usr/bin/python3 scripts/peer/torch_groundtruth.py [--data public/data/fashion-mnist] [--classes 0-5]
        [--tasks 3] [--train-per-class 300] [--test-per-class 100] [--epochs 3] [--batch-size 64] [--lr 1e-3]
        [--eps 1e-8] [--hidden 256,128] [--head all|seen] [--init pytorch|he-glorot] [--label-map class-id|order]
-       [--seed 0] [--orderings all|N] [--threads N] [--runs-out FILE]
+       [--seed 0] [--orderings all|N] [--threads N] [--runs-out FILE] [--draws FILE]
 """
 import argparse
 import itertools
@@ -76,6 +80,60 @@ def load_split(data_dir, meta, split, per_class, classes):
     return images[keep].astype(np.float32) / 255.0, labels[keep]
 
 
+def load_draws(args, dims):
+    """CIL Lab's draws (scripts/peer/draws.ts), checked against this run's options."""
+    with open(args.draws) as f:
+        draws = json.load(f)
+    if draws.get('format') != 'cil-lab-draws/1':
+        sys.exit(f'{args.draws}: not a CIL Lab draws file (format {draws.get("format")!r})')
+    opt = draws['optimizer']
+    want = {
+        'train-per-class': (draws['trainPerClass'], args.train_per_class),
+        'batch-size': (draws['batchSize'], args.batch_size),
+        'epochs': (draws['epochs'], args.epochs),
+        'lr': (opt['lr'], args.lr),
+        'eps': (opt['epsilon'], args.eps),
+        'head': (draws['head'], args.head),
+        'layers': ([[l['in'], l['out']] for l in draws['layers']], [[dims[i], dims[i + 1]] for i in range(len(dims) - 1)]),
+    }
+    bad = [f'--{k} {mine} (the draws have {theirs})' for k, (theirs, mine) in want.items() if theirs != mine]
+    if opt['kind'] != 'adam' or opt['beta1'] != 0.9 or opt['beta2'] != 0.999:
+        bad.append(f'the optimiser {opt} (this script trains Adam with betas 0.9, 0.999)')
+    if bad:
+        sys.exit(f'{args.draws} was written for other settings: ' + '; '.join(bad))
+    return draws
+
+
+def example_rows(ytr, per_class):
+    """Row of the training subset for each example code class * per_class + rank (draws.ts exampleCodes)."""
+    import numpy as np
+
+    rows = np.full(int(ytr.max() + 1) * per_class, -1, dtype=np.int64)
+    rank = {}
+    for i, c in enumerate(ytr.tolist()):
+        r = rank.get(c, 0)
+        rank[c] = r + 1
+        rows[c * per_class + r] = i
+    return rows
+
+
+def set_weights(model, layers):
+    """The engine's initial weights: kernel [in, out] row-major (nn.Linear.weight is its transpose) and bias."""
+    import base64
+
+    import numpy as np
+    import torch
+    from torch import nn
+
+    linears = [m for m in model if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for lin, l in zip(linears, layers):
+            w = np.frombuffer(base64.b64decode(l['weight']), dtype='<f4').reshape(l['in'], l['out'])
+            b = np.frombuffer(base64.b64decode(l['bias']), dtype='<f4')
+            lin.weight.copy_(torch.from_numpy(w.T.copy()))
+            lin.bias.copy_(torch.from_numpy(b.copy()))
+
+
 def summary(values):
     n = len(values)
     mean = sum(values) / n
@@ -103,6 +161,7 @@ def main():
     ap.add_argument('--orderings', default='all', help='"all", or N: the first N orderings (a quick run)')
     ap.add_argument('--threads', type=int, default=0, help='torch.set_num_threads (0: torch\'s default)')
     ap.add_argument('--runs-out', default=None, help='also write the per-run results to this file')
+    ap.add_argument('--draws', default=None, help="replay CIL Lab's draws from this file (scripts/peer/export-draws.ts)")
     args = ap.parse_args()
 
     import numpy as np
@@ -140,16 +199,25 @@ def main():
                 layers.append(nn.ReLU())
         return nn.Sequential(*layers)
 
-    orderings = orderings_of(n, args.tasks)
+    draws = load_draws(args, dims) if args.draws else None
+    if draws:
+        # positions of the classes in `classes`, as orderings_of gives them
+        pos = {c: i for i, c in enumerate(classes)}
+        orderings = [[[pos[c] for c in task] for task in o['tasks']] for o in draws['orderings']]
+        row_of_code = example_rows(ytr, args.train_per_class)
+    else:
+        orderings = orderings_of(n, args.tasks)
     if args.orderings != 'all':
         orderings = orderings[: int(args.orderings)]
     runs = []
     steps = 0
     t0 = time.perf_counter()
-    for positions in orderings:
+    for oi, positions in enumerate(orderings):
         tasks = [[classes[p] for p in task] for task in positions]
         order = [c for task in tasks for c in task]
-        if args.label_map == 'order':
+        if draws:
+            unit = {int(c): u for c, u in draws['orderings'][oi]['units'].items()}
+        elif args.label_map == 'order':
             unit = {c: u for u, c in enumerate(order)}
         else:
             unit = {c: u for u, c in enumerate(sorted(classes))}
@@ -158,17 +226,27 @@ def main():
         r0 = time.perf_counter()
         torch.manual_seed(args.seed)
         model = build()
+        if draws:
+            set_weights(model, draws['layers'])
         loss_fn = nn.CrossEntropyLoss()
         seen_units = []
-        for task in tasks:
+        for ti, task in enumerate(tasks):
             seen_units += [unit[c] for c in task]
-            mask = torch.from_numpy(np.isin(ytr, task))
-            loader = DataLoader(TensorDataset(xtr_t[mask], ytr_u[mask]), batch_size=args.batch_size, shuffle=True)
+            if draws:
+                # the engine's batches: each epoch's examples in its order, cut into batches of batch_size
+                epochs_rows = [torch.from_numpy(row_of_code[np.asarray(codes)]) for codes in draws['orderings'][oi]['epochs'][ti]]
+                batches = lambda e: ((xtr_t[r], ytr_u[r]) for r in torch.split(epochs_rows[e], args.batch_size))
+                n_epochs = len(epochs_rows)
+            else:
+                mask = torch.from_numpy(np.isin(ytr, task))
+                loader = DataLoader(TensorDataset(xtr_t[mask], ytr_u[mask]), batch_size=args.batch_size, shuffle=True)
+                batches = lambda e: loader
+                n_epochs = args.epochs
             opt = torch.optim.Adam(model.parameters(), lr=args.lr, eps=args.eps)
             cols = torch.tensor(sorted(seen_units))
             model.train()
-            for _ in range(args.epochs):
-                for xb, yb in loader:
+            for e in range(n_epochs):
+                for xb, yb in batches(e):
                     opt.zero_grad()
                     logits = model(xb)
                     if args.head == 'seen':
@@ -195,7 +273,7 @@ def main():
         'peer': 'pytorch',
         'torch': torch.__version__,
         'threads': torch.get_num_threads(),
-        'options': {k: getattr(args, k) for k in ['classes', 'tasks', 'train_per_class', 'test_per_class', 'epochs', 'batch_size', 'lr', 'eps', 'hidden', 'head', 'init', 'label_map', 'seed']},
+        'options': {k: getattr(args, k) for k in ['classes', 'tasks', 'train_per_class', 'test_per_class', 'epochs', 'batch_size', 'lr', 'eps', 'hidden', 'head', 'init', 'label_map', 'seed', 'draws']},
         'orderings': len(runs),
         'seconds': seconds,
         'firstResultSeconds': runs[0]['seconds'] if runs else None,

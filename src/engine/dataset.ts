@@ -81,6 +81,16 @@ export function subsetPerClass(ds: ImageDataset, opts: { trainPerClass?: number;
   return { shape: ds.shape, classNames: ds.classNames, train: pick(ds.train, opts.trainPerClass), test: pick(ds.test, opts.testPerClass) };
 }
 
+/**
+ * One epoch's examples in batch order: `set` under a permutation drawn from `rng` (a task's 'batches' stream,
+ * seeds.ts). Batch s is `order.slice(s·B, (s+1)·B)`. The trainer, population training and the PyTorch peer's
+ * draw export (scripts/peer/export-draws.ts) all take their batches from here, so they cannot drift apart.
+ */
+export function epochOrder(rng: { permutation(n: number): number[] }, set: Int32Array): Int32Array {
+  const perm = rng.permutation(set.length);
+  return Int32Array.from(perm, (k) => set[k]);
+}
+
 /** A float32 batch [n, H, W, C] with pixels scaled to [0, 1]. A fresh array each time: tfjs may keep it. */
 export function batchImages(ds: ImageDataset, split: ImageSplit, indices: ArrayLike<number>): tf.Tensor4D {
   const size = imageSize(ds);

@@ -24,7 +24,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
 import { augmentBatch, augmentSeed } from './augment';
-import { batchImages } from './dataset';
+import { batchImages, epochOrder } from './dataset';
 import { crossEntropy, headPrefix } from './losses';
 import { networkOver, paramInfo, type Network, type NetworkSpec } from './models';
 import type { Strategy, TaskContext } from './strategies/types';
@@ -117,12 +117,12 @@ export async function trainPopulationTask(
     const steps = Math.ceil(n / cfg.batchSize);
     const t = members[0].ctx.t;
     for (let epoch = 0; epoch < epochs; epoch++) {
-      const perms = rngs.map((r) => r.permutation(n));
+      const orders = members.map((m, p) => epochOrder(rngs[p], m.set));
       for (let s = 0; s < steps; s++) {
         await pausePoint();
         const lo = s * cfg.batchSize;
         const hi = Math.min(n, (s + 1) * cfg.batchSize);
-        const idx = members.map((m, p) => Int32Array.from(perms[p].slice(lo, hi), (k) => m.set[k]));
+        const idx = orders.map((o) => o.slice(lo, hi));
         const batches = members.map((m, p) => {
           const ds = m.ctx.dataset;
           const rng = augmentRngs[p];

@@ -36,7 +36,7 @@ import { ensureBackend } from './backend';
 import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
-import { batchImages, imageSize, validateDataset } from './dataset';
+import { batchImages, epochOrder, imageSize, validateDataset } from './dataset';
 import { ensureGradients } from './gradients';
 import { acquireFusedMlp, fusedApplies, fusedForwardApplies, releaseFusedMlp } from './kernels/fused-mlp';
 import { accuracyFrom, predictionsOn, predictionTable, softmaxOn, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
@@ -338,12 +338,12 @@ export async function trainTask(
   let counter = 0;
   try {
     for (let epoch = 0; epoch < epochs; epoch++) {
-      const perm = rng.permutation(n);
+      const order = epochOrder(rng, set);
       for (let s = 0; s < steps; s++) {
         await pausePoint();
         counter++;
         const report = hooks.onProgress !== undefined && (counter % cfg.progressEvery === 0 || s === steps - 1);
-        const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize)), (k) => set[k]);
+        const idx = order.slice(s * cfg.batchSize, Math.min(n, (s + 1) * cfg.batchSize));
         if (fused) {
           fused.setBatch(images, size, idx, Int32Array.from(idx, ctx.unitOf));
           const r = fused.step(idx.length, ctx.headWidth);

@@ -77,7 +77,8 @@ const harness = {
  * scripts/bench-peer.mjs, the way the Ground-truth lab trains: `workers` bench workers (default: the cores the
  * browser reports, as the lab's pool, src/services/lab-kit/train-pool.ts, at most MAX_TRAIN_WORKERS), set up before
  * the clock starts, each pulling the next first-task subtree of the orderings until none is left. Seconds and the
- * first result are the page's clock from the first pull; finals come back in enumeration order.
+ * first result are the page's clock from the first pull; finals come back in enumeration order, `tasks` the orderings
+ * in that order.
  */
 async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = defaultCores()) {
   const remotes = Array.from({ length: Math.max(1, workers) }, () => ({
@@ -105,7 +106,7 @@ async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = de
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { backend: names[0], seconds, firstResultSeconds: first, steps, finals, orderings: orderings.length, workers: remotes.length };
+    return { backend: names[0], seconds, firstResultSeconds: first, steps, finals, tasks: orderings, orderings: orderings.length, workers: remotes.length };
   } finally {
     for (const r of remotes) {
       r.api[Comlink.releaseProxy]();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstTaskGroups, peerOrderings } from '../../e2e/harness/peer-bench';
 // @ts-expect-error a plain .mjs script without type declarations
-import { benchConfig, cliArgs, compareDistributions, finalJson, formatTable, peerArgs, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
+import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, formatTable, pairRuns, peerArgs, runKey, sameTolerance, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
 
 describe('bench:peer, pure parts', () => {
   it('summarize: mean, population sd, min, max (numpy: np.mean, np.std(ddof=0))', () => {
@@ -58,10 +58,12 @@ describe('bench:peer, pure parts', () => {
       { where: 'chromium', backend: 'webgl', seconds: 60, firstResultSeconds: 2, steps: 5850, dist: dist(0.28, 0.07) },
     ];
     const j = JSON.parse(finalJson(peer, ours));
-    expect(Object.keys(j)).toEqual(['peer', 'ours', 'ratio']);
+    expect(Object.keys(j)).toEqual(['peer', 'ours', 'ratio', 'pairedPeer']);
+    expect(j.pairedPeer).toBeNull();
     expect(j.peer).toEqual({ seconds: 150, finalMean: 0.284, finalSd: 0.078 });
     // the keys, and the workers the side trained on (Chromium: one per core, as the lab's pool)
-    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'workers', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd']);
+    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'workers', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd', 'paired']);
+    expect(j.ours[0].paired).toBeNull();
     expect(j.ours.map((o: { workers: number }) => o.workers)).toEqual([1, 2, 1]);
     expect(j.ours[0].firstResultSeconds).toBeNull();
     expect(j.ratio).toBe(5);
@@ -72,7 +74,7 @@ describe('bench:peer, pure parts', () => {
     expect(table.split('\n')).toHaveLength(5);
     expect(table).toMatch(/steps\/s/);
     expect(table).toMatch(/pytorch\s+cpu\s+150\.0\s+1\.70\s+54\.0/);
-    expect(table).toMatch(/agree/);
+    expect(table).toMatch(/: agree/);
     expect(table).toMatch(/chromium\s+wasm, 2 workers\s+30\.0/);
   });
 
@@ -85,5 +87,53 @@ describe('bench:peer, pure parts', () => {
     expect(groups.flat().sort((a, b) => a - b)).toEqual([...Array(90).keys()]);
     // a group is one subtree: its orderings share the first task
     for (const g of groups) expect(new Set(g.map((i) => [...orderings[i][0]].sort().join(','))).size).toBe(1);
+  });
+
+  it('diffStandardError: the standard error of two independent means (numpy: sqrt(var(a, ddof=1)/na + var(b, ddof=1)/nb))', () => {
+    // numpy: a = [0.30, 0.25, 0.41, 0.28], b = [0.33, 0.22, 0.35, 0.31, 0.29] → 0.04143267631552017
+    const a = summarize([0.3, 0.25, 0.41, 0.28]);
+    const b = summarize([0.33, 0.22, 0.35, 0.31, 0.29]);
+    expect(diffStandardError(a, b)).toBeCloseTo(0.04143267631552017, 12);
+    expect(diffStandardError(b, a)).toBeCloseTo(0.04143267631552017, 12);
+  });
+
+  it('an independent difference inside twice its standard error is "within noise", outside it "DIFFER"', () => {
+    const dist = (mean: number, sd: number) => ({ n: 90, mean, sd, min: 0.1, max: 0.5 });
+    const peer = { where: 'pytorch', backend: 'cpu', seconds: 185, firstResultSeconds: 2, steps: 8100, dist: dist(0.29, 0.0712) };
+    // 2 SE = 2·sqrt(0.0712²/89 + 0.0751²/89) ≈ 0.0219: +1.02 points is noise, +3 points is not
+    const near = { where: 'node', backend: 'wasm', seconds: 21, firstResultSeconds: NaN, steps: 5850, dist: dist(0.3002, 0.0751) };
+    const far = { ...near, dist: dist(0.32, 0.0751) };
+    expect(formatTable(peer, [near])).toMatch(/mean \+0\.0102 \(2 SE 0\.0219\), sd ×1\.05: within noise/);
+    expect(formatTable(peer, [far])).toMatch(/mean \+0\.0300 \(2 SE 0\.0219\), sd ×1\.05: DIFFER/);
+  });
+
+  it('pairRuns: run by run over the keys both sides trained; "the same" within half a test image', () => {
+    const cfg = benchConfig(false);
+    const tol = sameTolerance(cfg);
+    expect(tol).toBeCloseTo(0.5 / 600, 15);
+    const k = (i: number) => runKey([[i, 5], [1, 2], [3, 4]]);
+    const peer = [0.3, 0.25, 0.41, 0.28].map((final, i) => ({ key: k(i), final }));
+    // run 0 the same, run 1 one image better (1/600), run 2 a float's difference, run 3 only the peer trained; run 9 only ours
+    const ours = [
+      { key: k(0), final: 0.3 },
+      { key: k(1), final: 0.25 + 1 / 600 },
+      { key: k(2), final: 0.41 + 1e-8 },
+      { key: k(9), final: 0.9 },
+    ];
+    const p = pairRuns(peer, ours, tol);
+    expect(p.n).toBe(3);
+    expect(p.same).toBe(2);
+    expect(p.maxAbsDiff).toBeCloseTo(1 / 600, 12);
+    expect(p.meanDiff).toBeCloseTo((1 / 600 + 1e-8) / 3, 12);
+    expect(p.meanAbsDiff).toBeCloseTo((1 / 600 + 1e-8) / 3, 12);
+    expect(pairRuns(peer, [], tol).n).toBe(0);
+    // the paired comparison in the table and in the last line
+    const dist = { n: 4, mean: 0.31, sd: 0.06, min: 0.25, max: 0.41 };
+    const side = { where: 'node', backend: 'wasm', seconds: 1, firstResultSeconds: NaN, steps: 10, dist, runs: ours };
+    const pairedPeer = { where: 'pytorch', backend: 'cpu', seconds: 3, firstResultSeconds: 1, steps: 10, dist, runs: peer };
+    expect(formatTable(null, [side], pairedPeer, tol)).toMatch(/2\/3 the same, mean Δ \+0\.0006, max \|Δ\| 0\.0017/);
+    const j = JSON.parse(finalJson(null, [side], pairedPeer, tol));
+    expect(j.ours[0].paired).toEqual({ runs: 3, same: 2, meanDiff: 0.0006, maxAbsDiff: 0.0017 });
+    expect(j.pairedPeer).toEqual({ seconds: 3, finalMean: 0.31, finalSd: 0.06 });
   });
 });
