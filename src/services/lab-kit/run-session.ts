@@ -428,6 +428,65 @@ function structuredCloneShallow<X extends object>(x: X): X {
   return { ...x };
 }
 
+/** Timers for `paced` (the tests pass fake ones). */
+export interface PaceClock {
+  now(): number;
+  setTimeout(f: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: PaceClock = {
+  now: () => performance.now(),
+  setTimeout: (f, ms) => setTimeout(f, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * A session listener for a page: while the session runs, the page sees at most one state every `ms` (the latest;
+ * default 500 ms), so recomputing statistics and redrawing charts per finished run does not take the CPU the
+ * training workers need (issue 19: on two cores, 90 results of the Ground-truth default in ~15 s cost the page's
+ * main thread ~30 ms each). Shown at once, whatever the pace: a change of status (paused, done, cancelled, error:
+ * the final state is never held back), the first result of a start, and every state while not running. `cancel()`
+ * drops a state held back (the page unmounts). The session's own `subscribe` is unchanged: runners and tests see
+ * every state.
+ */
+export function paced<S extends { status: SessionStatus; done: number; skipped: number; configHash?: string | null }>(listener: (state: S) => void, ms = 500, clock: PaceClock = realClock): ((state: S) => void) & { cancel(): void } {
+  let shown: S | null = null;
+  let lastAt = -Infinity;
+  let held: S | null = null;
+  let timer: unknown = null;
+  const show = (st: S): void => {
+    if (timer !== null) clock.clearTimeout(timer);
+    timer = null;
+    held = null;
+    shown = st;
+    lastAt = clock.now();
+    listener(st);
+  };
+  const at = (st: S): boolean =>
+    shown === null ||
+    st.status !== 'running' ||
+    st.status !== shown.status ||
+    st.configHash !== shown.configHash ||
+    (shown.done <= shown.skipped && st.done > st.skipped) ||
+    clock.now() - lastAt >= ms;
+  const fn = (st: S): void => {
+    if (at(st)) return show(st);
+    held = st;
+    timer ??= clock.setTimeout(() => {
+      timer = null;
+      if (held) show(held);
+    }, Math.max(0, lastAt + ms - clock.now()));
+  };
+  return Object.assign(fn, {
+    cancel(): void {
+      if (timer !== null) clock.clearTimeout(timer);
+      timer = null;
+      held = null;
+    },
+  });
+}
+
 /**
  * The driver most labs need: one job at a time, in order. `train` runs one job (its worker callbacks go to
  * `ctx.progress` / `ctx.notice`) and returns the result to store; the ETA is the moving average of the last

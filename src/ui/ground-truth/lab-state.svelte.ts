@@ -34,7 +34,7 @@ import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-size
 import { strategiesShown } from '../../core/results-import/stored-runs';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 import { createGroundTruthRunner, type GroundTruthRunner, type RunnerClient, type RunnerState } from '../../services/ground-truth-runner';
-import { sharedTrainPool } from '../../services/lab-kit';
+import { paced, sharedTrainPool } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { createOrderingsClient, type OrderingsRequest } from '../../services/orderings-client';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
@@ -151,6 +151,7 @@ export class GroundTruthLab {
   /** the inputs the pool's workers were last warmed up for (`warmUp`) */
   private warmKey = '';
   private unsubscribe: (() => void) | null = null;
+  private pacer: ReturnType<typeof paced<RunnerState>> | null = null;
   private seenKey: string;
   private simRequest = 0;
 
@@ -381,11 +382,15 @@ export class GroundTruthLab {
     this.store = s;
     const runner = createGroundTruthRunner({ store: s });
     this.runner = runner;
-    this.unsubscribe = runner.subscribe((st) => (this.runnerState = st));
+    // at most two states a second while training (lab kit `paced`): 90 results in seconds would otherwise recompute
+    // the statistics and redraw every chart 90 times on the main thread, taking CPU from the training workers
+    this.pacer = paced((st: RunnerState) => (this.runnerState = st));
+    this.unsubscribe = runner.subscribe(this.pacer);
   }
 
   destroy(): void {
     this.runner?.cancel();
+    this.pacer?.cancel();
     this.unsubscribe?.();
     this.store?.close();
     this.orderings.dispose();
