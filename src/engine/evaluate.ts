@@ -11,7 +11,10 @@ export type ScoreFn = (x: tf.Tensor4D) => tf.Tensor2D;
 
 /** Output unit of each example. */
 export function unitsOf(split: ImageSplit, examples: Int32Array, unitOfClass: Int32Array): Int32Array {
-  return Int32Array.from(examples, (e) => unitOfClass[split.labels[e]]);
+  const out = new Int32Array(examples.length);
+  const labels = split.labels;
+  for (let i = 0; i < examples.length; i++) out[i] = unitOfClass[labels[examples[i]]];
+  return out;
 }
 
 /** The arg-max (first maximum) of each example's scores, in batches of `batchSize`. */

@@ -12,6 +12,7 @@
  */
 import { taskTrainingSeed } from '../core/orderings/training-seeds';
 import { indicesByClass } from './dataset';
+import { concatExamples as concat } from './strategies/concat';
 import { streamRng } from './seeds';
 import type { ImageDataset, ResolvedTrainConfig } from './types';
 import { TrainConfigError } from './config';
@@ -39,12 +40,23 @@ export interface RunPlan {
   outputs: number;
 }
 
-const concat = (parts: ArrayLike<number>[]): Int32Array => Int32Array.from(parts.flatMap((p) => Array.from(p)));
+/**
+ * The examples of each class of a split, computed once per labels array: a ground truth plans every ordering over
+ * the same dataset (90 plans on the default, in every worker). Callers only read the lists.
+ */
+const byClassCache = new WeakMap<object, Map<number, Int32Array[]>>();
+function byClass(labels: ArrayLike<number> & object, nClasses: number): Int32Array[] {
+  let m = byClassCache.get(labels);
+  if (!m) byClassCache.set(labels, (m = new Map()));
+  let out = m.get(nClasses);
+  if (!out) m.set(nClasses, (out = indicesByClass(labels, nClasses)));
+  return out;
+}
 
 export function planRun(ds: ImageDataset, cfg: ResolvedTrainConfig): RunPlan {
   const nClasses = ds.classNames.length;
-  const trainBy = indicesByClass(ds.train.labels, nClasses);
-  const testBy = indicesByClass(ds.test.labels, nClasses);
+  const trainBy = byClass(ds.train.labels, nClasses);
+  const testBy = byClass(ds.test.labels, nClasses);
   const classOrder = cfg.tasks.flat();
   const unitOfClass = new Int32Array(nClasses).fill(-1);
   for (const c of classOrder) {
@@ -59,7 +71,7 @@ export function planRun(ds: ImageDataset, cfg: ResolvedTrainConfig): RunPlan {
     const seed = taskTrainingSeed(cfg.seed, cfg.tasks, t);
     const train: Int32Array[] = [];
     const calibration: Int32Array[] = [];
-    const rng = streamRng(seed, 'calibration');
+    const rng = ratio > 0 ? streamRng(seed, 'calibration') : null;
     for (const c of classes) {
       const idx = trainBy[c];
       const nCal = ratio > 0 ? Math.round(ratio * idx.length) : 0;
@@ -69,11 +81,11 @@ export function planRun(ds: ImageDataset, cfg: ResolvedTrainConfig): RunPlan {
         continue;
       }
       if (nCal >= idx.length) throw new TrainConfigError(`Class ${c} has ${idx.length} training images: too few to hold out a calibration ratio of ${ratio}.`);
-      const perm = rng.permutation(idx.length);
+      const perm = rng!.permutation(idx.length);
       calibration.push(Int32Array.from(perm.slice(0, nCal).map((k) => idx[k])).sort());
       train.push(Int32Array.from(perm.slice(nCal).map((k) => idx[k])).sort());
     }
-    const plan: TaskPlan = { classes, firstUnit, seed, train: concat(train), calibration: concat(calibration), test: concat(classes.map((c) => testBy[c])) };
+    const plan: TaskPlan = { classes, firstUnit, seed, train: concat(...train), calibration: concat(...calibration), test: concat(...classes.map((c) => testBy[c])) };
     firstUnit += classes.length;
     return plan;
   });
