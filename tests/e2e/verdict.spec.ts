@@ -43,7 +43,11 @@ test('the default Orderings page opens on its verdict: EDGE cannot tell hard fro
   expect(errors).toEqual([]);
 });
 
-/** Fashion-MNIST's default 6 classes in 3 tasks, finetune only, a tiny MLP on wasm: 90 orderings in ~15 s. */
+/**
+ * Fashion-MNIST's default 6 classes in 3 tasks, finetune only, a small MLP on wasm: 90 orderings in several seconds
+ * (40 epochs of 100 images per class, so that a pause lands mid-run: with the fused step and the paced page, 1 epoch
+ * of 20 images finished all 90 before the test could press Pause).
+ */
 async function smallGroundTruth(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
   await expect(page.getByTestId('gt-strategy-finetune')).toBeVisible({ timeout: 60_000 });
@@ -52,9 +56,9 @@ async function smallGroundTruth(page: Page): Promise<void> {
     if (id === 'finetune') await box.check();
     else await box.uncheck();
   }
-  await page.getByTestId('gt-epochs').fill('1');
+  await page.getByTestId('gt-epochs').fill('40');
   await page.getByTestId('gt-hidden').fill('16');
-  await page.getByTestId('gt-train-per-class').fill('20');
+  await page.getByTestId('gt-train-per-class').fill('100');
   await page.getByTestId('gt-test-per-class').fill('10');
   await page.getByTestId('gt-backend').selectOption('wasm');
   await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 30_000 });
