@@ -56,9 +56,9 @@ export function exampleCodes(labels: Uint8Array | ArrayLike<number>, perClass: n
 /** The draws of `configs` (one per ordering, same everything else) on `ds` (already cut to `trainPerClass`). */
 export function drawsOf(ds: ImageDataset, configs: TrainRunConfig[], trainPerClass: number): DrawsFile {
   if (configs.length === 0) throw new Error('No runs to export.');
-  const first = resolveTrainConfig(configs[0]);
-  for (const c of configs) {
-    const cfg = resolveTrainConfig(c);
+  const resolved = configs.map(resolveTrainConfig);
+  const first = resolved[0];
+  for (const cfg of resolved) {
     if (cfg.strategy !== 'finetune' || cfg.model.kind !== 'mlp' || cfg.augment) throw new Error('The draws are written for finetune MLP runs without augmentation only.');
     if (cfg.seed !== first.seed) throw new Error('Every run must have the same seed.');
   }
@@ -72,8 +72,7 @@ export function drawsOf(ds: ImageDataset, configs: TrainRunConfig[], trainPerCla
     const [fanIn, fanOut] = info[i].shape;
     layers.push({ in: fanIn, out: fanOut, weight: base64(init[i]), bias: base64(init[i + 1]) });
   }
-  const orderings = configs.map((c) => {
-    const cfg = resolveTrainConfig(c);
+  const orderings = resolved.map((cfg) => {
     const plan = planRun(ds, cfg);
     const units: Record<string, number> = {};
     plan.classOrder.forEach((cls, u) => (units[String(cls)] = u));

@@ -101,6 +101,7 @@ def load_draws(args, dims):
         bad.append(f'the optimiser {opt} (this script trains Adam with betas 0.9, 0.999)')
     if bad:
         sys.exit(f'{args.draws} was written for other settings: ' + '; '.join(bad))
+    draws['weights'] = initial_weights(draws['layers'])
     return draws
 
 
@@ -117,21 +118,32 @@ def example_rows(ytr, per_class):
     return rows
 
 
-def set_weights(model, layers):
-    """The engine's initial weights: kernel [in, out] row-major (nn.Linear.weight is its transpose) and bias."""
+def initial_weights(layers):
+    """The engine's initial weights, decoded once: per layer (weight [out, in], bias) as torch tensors. The file
+    holds the kernel [in, out] row-major (nn.Linear.weight is its transpose) and the bias, float32 in base64."""
     import base64
 
     import numpy as np
+    import torch
+
+    out = []
+    for l in layers:
+        w = np.frombuffer(base64.b64decode(l['weight']), dtype='<f4').reshape(l['in'], l['out'])
+        b = np.frombuffer(base64.b64decode(l['bias']), dtype='<f4')
+        out.append((torch.from_numpy(w.T.copy()), torch.from_numpy(b.copy())))
+    return out
+
+
+def set_weights(model, weights):
+    """Copy `initial_weights` into the model's nn.Linear layers, in order."""
     import torch
     from torch import nn
 
     linears = [m for m in model if isinstance(m, nn.Linear)]
     with torch.no_grad():
-        for lin, l in zip(linears, layers):
-            w = np.frombuffer(base64.b64decode(l['weight']), dtype='<f4').reshape(l['in'], l['out'])
-            b = np.frombuffer(base64.b64decode(l['bias']), dtype='<f4')
-            lin.weight.copy_(torch.from_numpy(w.T.copy()))
-            lin.bias.copy_(torch.from_numpy(b.copy()))
+        for lin, (w, b) in zip(linears, weights):
+            lin.weight.copy_(w)
+            lin.bias.copy_(b)
 
 
 def summary(values):
@@ -227,7 +239,7 @@ def main():
         torch.manual_seed(args.seed)
         model = build()
         if draws:
-            set_weights(model, draws['layers'])
+            set_weights(model, draws['weights'])
         loss_fn = nn.CrossEntropyLoss()
         seen_units = []
         for ti, task in enumerate(tasks):

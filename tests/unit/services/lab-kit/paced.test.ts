@@ -45,13 +45,19 @@ function fakeClock() {
   return { clock, advance, pending: () => timers.length };
 }
 
+/** A `paced` listener (500 ms) on a fake clock, and the tags it let through. */
+function pacedWithFakeClock() {
+  const { clock, advance, pending } = fakeClock();
+  const seen: string[] = [];
+  const l = paced<S>((s) => seen.push(s.tag), 500, clock);
+  return { l, seen, advance, pending };
+}
+
 const st = (tag: string, over: Partial<S> = {}): S => ({ status: 'running', done: 0, skipped: 0, configHash: 'h', tag, ...over });
 
 describe('paced: a page sees a running session at most once per interval', () => {
   it('holds back states within the interval and shows the latest when it ends', () => {
-    const { clock, advance } = fakeClock();
-    const seen: string[] = [];
-    const l = paced<S>((s) => seen.push(s.tag), 500, clock);
+    const { l, seen, advance } = pacedWithFakeClock();
     l(st('start'));
     l(st('p1'));
     advance(100);
@@ -68,9 +74,7 @@ describe('paced: a page sees a running session at most once per interval', () =>
   });
 
   it('the first result of a start is shown at once (first-result latency), later ones paced', () => {
-    const { clock, advance } = fakeClock();
-    const seen: string[] = [];
-    const l = paced<S>((s) => seen.push(s.tag), 500, clock);
+    const { l, seen, advance } = pacedWithFakeClock();
     // two runs were stored before: skipped; the first new one still shows at once
     l(st('start', { done: 2, skipped: 2 }));
     advance(10);
@@ -83,9 +87,7 @@ describe('paced: a page sees a running session at most once per interval', () =>
   });
 
   it('a change of status, a new config and every state while not running are shown at once; the final state is never held back', () => {
-    const { clock, advance, pending } = fakeClock();
-    const seen: string[] = [];
-    const l = paced<S>((s) => seen.push(s.tag), 500, clock);
+    const { l, seen, advance, pending } = pacedWithFakeClock();
     l(st('start'));
     l(st('held'));
     l(st('paused', { status: 'paused' }));
@@ -103,9 +105,7 @@ describe('paced: a page sees a running session at most once per interval', () =>
   });
 
   it('cancel() drops a held state (the page unmounts)', () => {
-    const { clock, advance } = fakeClock();
-    const seen: string[] = [];
-    const l = paced<S>((s) => seen.push(s.tag), 500, clock);
+    const { l, seen, advance } = pacedWithFakeClock();
     l(st('start'));
     l(st('held'));
     l.cancel();
