@@ -46,8 +46,12 @@ export async function done(page: Page): Promise<number> {
   return m ? num(m[1]) : -1;
 }
 
-/** 6 digits in 3 tasks, finetune + replay, 24 epochs: 180 runs, long enough that a pause or a reload lands mid-run (with 6 epochs the fused step on wasm left only a few seconds for it). */
-export const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '24', hidden: '64', train: '80', test: '30', backend: 'wasm' };
+/**
+ * 6 digits in 3 tasks, finetune + replay, 60 epochs: 180 runs, long enough that a pause or a reload lands mid-run
+ * (with 6 epochs the fused step on wasm left only a few seconds for it; with 24, once the page was paced, the runs
+ * left after Resume finished before the reload).
+ */
+export const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'replay'], epochs: '60', hidden: '64', train: '80', test: '30', backend: 'wasm' };
 
 /**
  * Wait until a count read from the page stops moving (two reads `gapMs` apart agree) and passes `ok`; returns it.
