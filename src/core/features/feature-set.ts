@@ -1,0 +1,97 @@
+/**
+ * A feature set: one feature vector per image, with its class and split — what a frozen backbone (an image encoder
+ * run in the browser or in Node, the embedded backbone, or a researcher's own export) gives the pre-trained CIL
+ * methods and the `head` model. The same layout as the `.npz` a researcher opens with `np.load`
+ * (src/data/features/npz.ts): `features` (n × d), `labels`, `split`, `class_names`.
+ *
+ * Pure: the type, its bounds and one checker that every source and upload passes through.
+ */
+import { CONFIG_LIMITS, grouped } from '../config/limits';
+
+export interface FeatureSet {
+  /** n × d, row-major. */
+  features: Float32Array;
+  n: number;
+  d: number;
+  /** The dataset's class index of each row (0 ≤ label < classNames.length). */
+  labels: Int32Array;
+  /** 0 = train, 1 = test, per row. */
+  split: Uint8Array;
+  /** Name of class k at index k. */
+  classNames: string[];
+}
+
+/** What one feature set may ask of a tab or a Node process (float32: 100 M values are 400 MB). */
+export const FEATURE_LIMITS = {
+  values: 100_000_000,
+  dims: 16_384,
+  rows: 2_000_000,
+  classes: CONFIG_LIMITS.classes,
+  classNameLength: CONFIG_LIMITS.classNameLength,
+} as const;
+
+export class FeatureSetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FeatureSetError';
+  }
+}
+
+/** Throws a FeatureSetError naming the bound when n × d features cannot be held; call before allocating. */
+export function checkFeatureShape(n: number, d: number): void {
+  if (!Number.isSafeInteger(n) || n < 1) throw new FeatureSetError(`A feature set needs at least one row; it has ${n}.`);
+  if (!Number.isSafeInteger(d) || d < 1) throw new FeatureSetError(`A feature vector needs at least one dimension; it has ${d}.`);
+  if (n > FEATURE_LIMITS.rows) throw new FeatureSetError(`${grouped(n)} rows of features are more than the ${grouped(FEATURE_LIMITS.rows)} a feature set may hold.`);
+  if (d > FEATURE_LIMITS.dims) throw new FeatureSetError(`Feature vectors of ${grouped(d)} dimensions are more than the ${grouped(FEATURE_LIMITS.dims)} allowed.`);
+  if (n * d > FEATURE_LIMITS.values)
+    throw new FeatureSetError(`${grouped(n)} × ${grouped(d)} = ${grouped(n * d)} feature values are more than the ${grouped(FEATURE_LIMITS.values)} (400 MB as float32) a feature set may hold.`);
+}
+
+/**
+ * Checks a feature set whole: shapes agree, every value finite, labels within the class names, split 0 or 1, every
+ * class name non-empty, trimmed and unique. Returns the set; throws a FeatureSetError with one sentence otherwise.
+ */
+export function checkFeatureSet(set: FeatureSet): FeatureSet {
+  const { n, d, features, labels, split, classNames } = set;
+  checkFeatureShape(n, d);
+  if (features.length !== n * d) throw new FeatureSetError(`The features hold ${grouped(features.length)} values, not ${grouped(n)} rows × ${grouped(d)} = ${grouped(n * d)}.`);
+  if (labels.length !== n) throw new FeatureSetError(`There are ${grouped(labels.length)} labels for ${grouped(n)} rows of features.`);
+  if (split.length !== n) throw new FeatureSetError(`There are ${grouped(split.length)} split entries for ${grouped(n)} rows of features.`);
+  if (classNames.length < 1) throw new FeatureSetError('A feature set needs the names of its classes.');
+  if (classNames.length > FEATURE_LIMITS.classes) throw new FeatureSetError(`${grouped(classNames.length)} classes are more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
+  const seen = new Set<string>();
+  classNames.forEach((name, k) => {
+    if (typeof name !== 'string' || name.trim() === '') throw new FeatureSetError(`Class ${k} has an empty name.`);
+    if (name.length > FEATURE_LIMITS.classNameLength) throw new FeatureSetError(`Class ${k}'s name is longer than ${FEATURE_LIMITS.classNameLength} characters.`);
+    if (seen.has(name)) throw new FeatureSetError(`The class name ${JSON.stringify(name)} appears twice.`);
+    seen.add(name);
+  });
+  for (let i = 0; i < features.length; i++) {
+    if (!Number.isFinite(features[i])) {
+      const row = Math.floor(i / d);
+      throw new FeatureSetError(`Row ${row}, dimension ${i - row * d} of the features is ${features[i]}; every value must be a finite number.`);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const y = labels[i];
+    if (y < 0 || y >= classNames.length) throw new FeatureSetError(`Row ${i} has label ${y}, outside the ${classNames.length} classes (0–${classNames.length - 1}).`);
+    if (split[i] !== 0 && split[i] !== 1) throw new FeatureSetError(`Row ${i} has split ${split[i]}; use 0 for train and 1 for test.`);
+  }
+  return set;
+}
+
+/** How many rows of each class in each split: counts[split][class]. */
+export function featureCounts(set: FeatureSet): [number[], number[]] {
+  const counts: [number[], number[]] = [new Array(set.classNames.length).fill(0), new Array(set.classNames.length).fill(0)];
+  for (let i = 0; i < set.n; i++) counts[set.split[i]][set.labels[i]]++;
+  return counts;
+}
+
+/** The rows of `split` whose label is in `classes`, in file order (indices into the set). */
+export function rowsOf(set: FeatureSet, split: 0 | 1, classes: readonly number[]): Int32Array {
+  const wanted = new Uint8Array(set.classNames.length);
+  for (const c of classes) wanted[c] = 1;
+  const out: number[] = [];
+  for (let i = 0; i < set.n; i++) if (set.split[i] === split && wanted[set.labels[i]]) out.push(i);
+  return Int32Array.from(out);
+}

@@ -1,0 +1,206 @@
+/**
+ * Feature sets as NumPy `.npz` files: the file `cil-lab features --out F.npz` writes, the app's features download
+ * and what the feature upload reads. A researcher opens it with `np.load(F)`:
+ *
+ *   features     float32 (n, d)   one row per image
+ *   labels       int64   (n,)     the dataset's class index
+ *   split        uint8   (n,)     0 = train, 1 = test
+ *   class_names  <U…     (C,)     name of class k at index k
+ *
+ * Written as `np.savez` writes (a zip of .npy members, stored, not compressed); read from `np.savez` or
+ * `np.savez_compressed` files, with any float dtype for `features` and any integer dtype for `labels`/`split`
+ * (`split` may be missing: every row is then train, and the caller must hold out a test split itself). Members are
+ * checked from the zip's directory before anything is inflated (a zip bomb is refused with the bound), and every
+ * failure is a FeatureSetError with one sentence.
+ */
+import { unzipSync, zipSync, type UnzipFileInfo } from 'fflate';
+import { readNpyHeader, isNpy, formatShape, NpyError, type NpyHeader } from '../../core/formats/npy';
+import { checkFeatureSet, checkFeatureShape, FEATURE_LIMITS, FeatureSetError, type FeatureSet } from '../../core/features/feature-set';
+import { grouped } from '../../core/config/limits';
+
+/** The members read from an .npz (a file may hold others, which are ignored). */
+const MEMBERS = ['features', 'labels', 'split', 'class_names'] as const;
+/** Bytes all wanted members may inflate to, as their directory entries declare: the feature bound as float64, and room for the rest. */
+export const NPZ_INFLATED_LIMIT = FEATURE_LIMITS.values * 8 + 64 * FEATURE_LIMITS.rows + 4_000_000;
+
+/** Whether the bytes start like a zip (an .npz is a zip). */
+export function isNpz(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
+}
+
+function npyHeaderText(descr: string, shape: readonly number[]): string {
+  // numpy's own layout: the dict, spaces, a newline, the whole preamble a multiple of 64 bytes
+  const dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${formatShape(shape)}, }`;
+  const unpadded = 10 + dict.length + 1;
+  return dict + ' '.repeat((64 - (unpadded % 64)) % 64) + '\n';
+}
+
+/** One .npy file (format 1.0) of raw little-endian data. */
+export function npyBytes(descr: string, shape: readonly number[], data: Uint8Array): Uint8Array {
+  const header = npyHeaderText(descr, shape);
+  const out = new Uint8Array(10 + header.length + data.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0], 0);
+  out[8] = header.length & 0xff;
+  out[9] = header.length >> 8;
+  for (let i = 0; i < header.length; i++) out[10 + i] = header.charCodeAt(i);
+  out.set(data, 10 + header.length);
+  return out;
+}
+
+function littleEndianBytes(view: ArrayBufferView): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength); // every platform the app runs on is little-endian
+}
+
+/** Class names as a '<U' array: UTF-32 LE code points, each name padded with zeros to the longest. */
+function unicodeArray(names: readonly string[]): { descr: string; data: Uint8Array } {
+  const points = names.map((s) => Array.from(s, (ch) => ch.codePointAt(0)!));
+  const width = Math.max(1, ...points.map((p) => p.length));
+  const data = new Uint32Array(names.length * width);
+  points.forEach((p, i) => data.set(p, i * width));
+  return { descr: `<U${width}`, data: littleEndianBytes(data) };
+}
+
+/** The .npz bytes of a feature set (checked first). */
+export function writeFeaturesNpz(set: FeatureSet): Uint8Array {
+  checkFeatureSet(set);
+  const labels64 = new BigInt64Array(set.n);
+  for (let i = 0; i < set.n; i++) labels64[i] = BigInt(set.labels[i]);
+  const names = unicodeArray(set.classNames);
+  return zipSync(
+    {
+      'features.npy': npyBytes('<f4', [set.n, set.d], littleEndianBytes(set.features)),
+      'labels.npy': npyBytes('<i8', [set.n], littleEndianBytes(labels64)),
+      'split.npy': npyBytes('|u1', [set.n], set.split),
+      'class_names.npy': npyBytes(names.descr, [set.classNames.length], names.data),
+    },
+    { level: 0 },
+  );
+}
+
+function dtypeOf(member: string, header: NpyHeader): { kind: string; size: number; little: boolean } {
+  const m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(header.descr);
+  if (!m) throw new FeatureSetError(`${member}.npy has dtype ${JSON.stringify(header.descr)}, which cannot be read here.`);
+  return { kind: m[2], size: Number(m[3]), little: m[1] !== '>' };
+}
+
+/** A numeric member's values, C order, read straight into the target array type (no float64 copy of the features). */
+function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(member: string, bytes: Uint8Array, header: NpyHeader, out: T, count: number, integers: boolean): T {
+  const { kind, size, little } = dtypeOf(member, header);
+  const ok = integers ? (kind === 'i' || kind === 'u' || kind === 'b') && [1, 2, 4, 8].includes(size) : (kind === 'f' && [2, 4, 8].includes(size)) || ((kind === 'i' || kind === 'u') && size <= 4);
+  if (!ok) throw new FeatureSetError(`${member}.npy has dtype ${header.descr}; save it as ${integers ? 'integers (e.g. .astype("int64"))' : 'float32 (e.g. .astype("float32"))'}.`);
+  if (header.fortranOrder && header.shape.length > 1) throw new FeatureSetError(`${member}.npy is stored in Fortran order; save np.ascontiguousarray(${member}).`);
+  const need = count * size;
+  if (bytes.length - header.dataStart < need) throw new FeatureSetError(`${member}.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataStart, need);
+  for (let i = 0; i < count; i++) {
+    const at = i * size;
+    let x: number;
+    if (kind === 'f') {
+      x = size === 4 ? view.getFloat32(at, little) : size === 8 ? view.getFloat64(at, little) : halfAt(view, at, little);
+    } else if (kind === 'i') {
+      x = size === 1 ? view.getInt8(at) : size === 2 ? view.getInt16(at, little) : size === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
+    } else {
+      x = size === 1 ? view.getUint8(at) : size === 2 ? view.getUint16(at, little) : size === 4 ? view.getUint32(at, little) : Number(view.getBigUint64(at, little));
+    }
+    if (integers && (x < -2_147_483_648 || x > 2_147_483_647)) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}, too large to be a class index or split.`);
+    if (out instanceof Uint8Array && (x < 0 || x > 255)) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}; use 0 for train and 1 for test.`);
+    out[i] = x;
+  }
+  return out;
+}
+
+function halfAt(view: DataView, at: number, little: boolean): number {
+  const h = view.getUint16(at, little);
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+function readClassNames(bytes: Uint8Array, header: NpyHeader): string[] {
+  const m = /^([<>|=])([US])(\d+)$/.exec(header.descr);
+  if (!m) {
+    const hint = header.descr === '|O' ? ' (an object array, which would need pickle)' : '';
+    throw new FeatureSetError(`class_names.npy has dtype ${header.descr}${hint}; save np.array(names, dtype=str).`);
+  }
+  if (header.shape.length !== 1) throw new FeatureSetError(`class_names.npy has shape ${formatShape(header.shape)}; it must be a 1-D array of names.`);
+  const [count] = header.shape;
+  if (count > FEATURE_LIMITS.classes) throw new FeatureSetError(`class_names.npy names ${grouped(count)} classes, more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
+  const width = Number(m[3]);
+  const unit = m[2] === 'U' ? 4 : 1;
+  if (bytes.length - header.dataStart < count * width * unit) throw new FeatureSetError('class_names.npy is truncated.');
+  const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataStart);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let s = '';
+    for (let j = 0; j < width; j++) {
+      const code = unit === 4 ? view.getUint32((i * width + j) * 4, m[1] !== '>') : view.getUint8(i * width + j);
+      if (code === 0) break;
+      if (code > 0x10ffff) throw new FeatureSetError(`class_names.npy entry ${i} holds an invalid character.`);
+      s += String.fromCodePoint(code);
+    }
+    names.push(s);
+  }
+  return names;
+}
+
+/**
+ * Reads a feature set from .npz bytes and checks it (checkFeatureSet). Without `class_names`, classes are named
+ * "class 0", "class 1", … up to the largest label; without `split`, every row is train.
+ */
+export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): FeatureSet {
+  if (!isNpz(bytes)) throw new FeatureSetError(`${fileName} is not an .npz file (a zip of .npy arrays, as np.savez writes).`);
+  let declared = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter: (f: UnzipFileInfo) => {
+        const wanted = (MEMBERS as readonly string[]).includes(f.name.replace(/\.npy$/, ''));
+        if (!wanted) return false;
+        declared += f.originalSize;
+        if (declared > NPZ_INFLATED_LIMIT) throw new FeatureSetError(`${fileName}'s arrays would inflate to more than ${grouped(NPZ_INFLATED_LIMIT)} bytes, more than a feature set may hold.`);
+        return true;
+      },
+    });
+  } catch (e) {
+    if (e instanceof FeatureSetError) throw e;
+    throw new FeatureSetError(`${fileName} cannot be unzipped (${(e as Error).message}); is it a complete .npz file?`);
+  }
+  const member = (name: string): { bytes: Uint8Array; header: NpyHeader } | null => {
+    const b = files[`${name}.npy`];
+    if (!b) return null;
+    if (!isNpy(b)) throw new FeatureSetError(`${name}.npy in ${fileName} is not a .npy array.`);
+    try {
+      return { bytes: b, header: readNpyHeader(b) };
+    } catch (e) {
+      throw new FeatureSetError(`${name}.npy in ${fileName}: ${(e as NpyError).message}`);
+    }
+  };
+  const f = member('features');
+  if (!f) throw new FeatureSetError(`${fileName} has no "features" array; save it with np.savez(F, features=X, labels=y, split=s, class_names=names).`);
+  if (f.header.shape.length !== 2) throw new FeatureSetError(`"features" has shape ${formatShape(f.header.shape)}; it must be 2-D (rows × dimensions).`);
+  const [n, d] = f.header.shape;
+  checkFeatureShape(n, d);
+  const l = member('labels');
+  if (!l) throw new FeatureSetError(`${fileName} has no "labels" array (one class index per row of features).`);
+  if (l.header.shape.length !== 1 || l.header.shape[0] !== n)
+    throw new FeatureSetError(`"labels" has shape ${formatShape(l.header.shape)}; it must be (${n},), one per row of features.`);
+  const s = member('split');
+  if (s && (s.header.shape.length !== 1 || s.header.shape[0] !== n))
+    throw new FeatureSetError(`"split" has shape ${formatShape(s.header.shape)}; it must be (${n},), one per row of features.`);
+  const features = readNumbers('features', f.bytes, f.header, new Float32Array(n * d), n * d, false);
+  const labels = readNumbers('labels', l.bytes, l.header, new Int32Array(n), n, true);
+  const split = s ? readNumbers('split', s.bytes, s.header, new Uint8Array(n), n, true) : new Uint8Array(n);
+  const c = member('class_names');
+  let classNames: string[];
+  if (c) classNames = readClassNames(c.bytes, c.header);
+  else {
+    let max = -1;
+    for (let i = 0; i < n; i++) max = Math.max(max, labels[i]);
+    if (max + 1 > FEATURE_LIMITS.classes) throw new FeatureSetError(`"labels" go up to ${max}, more than the ${grouped(FEATURE_LIMITS.classes)} classes allowed.`);
+    classNames = Array.from({ length: max + 1 }, (_, k) => `class ${k}`);
+  }
+  return checkFeatureSet({ features, n, d, labels, split, classNames });
+}
