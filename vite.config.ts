@@ -49,7 +49,8 @@ function ortPublicImports(): Plugin {
     configureServer(server) {
       const prefix = `${server.config.base.replace(/\/$/, '')}/ort/`;
       server.middlewares.use((req, _res, next) => {
-        if (req.url?.startsWith(prefix) && /[?&]import(&|$)/.test(req.url)) req.url = req.url.replace(/([?&])import(&|$)/, (_m, a: string, b: string) => (b ? a : '')).replace(/\?$/, '');
+        if (req.url?.startsWith(prefix) && /[?&]import(&|$)/.test(req.url))
+          req.url = req.url.replace(/([?&])import(&|$)/, (_m, a: string, b: string) => (b ? a : '')).replace(/\?$/, '');
         next();
       });
     },

@@ -17,7 +17,10 @@ import { nodeHalf, openHarness, withHarnessBrowser } from './bench-harness.mjs';
 
 const full = process.argv.includes('--full');
 const withNode = process.argv.includes('--with-node');
-const only = process.argv.find((a) => a.startsWith('--backends='))?.slice('--backends='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--backends='))
+  ?.slice('--backends='.length)
+  .split(',');
 const BACKENDS = only ?? ['wasm', 'webgl', 'webgpu'];
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -31,7 +34,10 @@ async function browserResults() {
       const modes = backend === 'wasm' ? ['naive', 'prefix', 'population', 'naive-stock'] : ['naive', 'prefix', 'population'];
       for (const mode of modes) {
         const orderings = full || (backend === 'wasm' && (mode === 'naive' || mode === 'prefix')) ? 'all' : 'subset';
-        const r = await page.evaluate(([b, m, o]) => window.harness.groundTruthBench(b, m, o).catch((e) => ({ error: String(e?.message ?? e) })), [backend, mode, orderings]);
+        const r = await page.evaluate(
+          ([b, m, o]) => window.harness.groundTruthBench(b, m, o).catch((e) => ({ error: String(e?.message ?? e) })),
+          [backend, mode, orderings],
+        );
         if ('error' in r) {
           console.log(`chromium ${backend} ${mode}: unavailable (${r.error})`);
           break;

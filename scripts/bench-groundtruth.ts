@@ -58,7 +58,9 @@ for (const backend of ['wasm', 'cpu'] as const) {
   if (backend === 'wasm') {
     // the engine before this issue: tfjs's stock matMul gradient (transpose flags, wasm's slow path)
     const before = await benchMode(ds, 'naive-stock', full ? 'all' : 'subset');
-    console.log(`node wasm naive with the stock matMul gradient (before): ${before.seconds.toFixed(1)} s for 90 orderings${before.extrapolated ? ` (${before.measuredSeconds.toFixed(1)} s for ${before.orderings}, ×${90 / before.orderings})` : ''}`);
+    console.log(
+      `node wasm naive with the stock matMul gradient (before): ${before.seconds.toFixed(1)} s for 90 orderings${before.extrapolated ? ` (${before.measuredSeconds.toFixed(1)} s for ${before.orderings}, ×${90 / before.orderings})` : ''}`,
+    );
     summary.naiveStockGradientSeconds = round(before.seconds);
     summary.speedupOverStockNaive = round(before.seconds / Math.min(summary.prefixSeconds as number, summary.populationSeconds as number), 2);
   }

@@ -94,22 +94,30 @@ const plusRes = edgePlus(e100, sim100);
 const sizes10 = [2, 2, 2, 2, 2];
 const sim10 = randomCosine(10, 512, 3);
 let visited = 0;
-const enumMs = timeMs(() => {
-  visited = forEachOrdering(sizes10, () => {});
-}, 21, 5);
+const enumMs = timeMs(
+  () => {
+    visited = forEachOrdering(sizes10, () => {});
+  },
+  21,
+  5,
+);
 const exactMs = timeMs(() => exactExtremes(sim10, sizes10), 21, 5);
 const enumeratePerSecond = visited / (enumMs / 1000);
 const exactPerSecond = visited / (exactMs / 1000);
 
 console.log(`EDGE hard+easy, 100 classes / 10 tasks:   ${fmt(edge100, 3)} ms (median of 51; target ≤ 5 ms)`);
-console.log(`  S hard ${fmt(e100.hard.score, 4)} (g=${e100.hard.granularity}, ${e100.hard.variant}), S easy ${fmt(e100.easy.score, 4)} (g=${e100.easy.granularity}, ${e100.easy.variant})`);
+console.log(
+  `  S hard ${fmt(e100.hard.score, 4)} (g=${e100.hard.granularity}, ${e100.hard.variant}), S easy ${fmt(e100.easy.score, 4)} (g=${e100.easy.granularity}, ${e100.easy.variant})`,
+);
 console.log(`EDGE hard+easy, 1000 classes / 10 tasks:  ${fmt(edge1000)} ms (median of 11; target ≤ 100 ms)`);
 console.log(`EDGE+ both directions, 100 / 10:          ${fmt(plus100)} ms (median of 21; target ≤ 100 ms)`);
 console.log(
   `  hard ${fmt(plusRes.hard.startScore, 4)} → ${fmt(plusRes.hard.score, 4)} (${plusRes.hard.moves.swap} swaps, ${plusRes.hard.moves.relocate + plusRes.hard.moves.reverse} task moves); ` +
     `easy ${fmt(plusRes.easy.startScore, 4)} → ${fmt(plusRes.easy.score, 4)} (${plusRes.easy.moves.swap} swaps, ${plusRes.easy.moves.relocate + plusRes.easy.moves.reverse} task moves)`,
 );
-console.log(`Enumeration, 10 classes / 5 tasks (${visited} orderings): ${fmt(enumMs)} ms → ${(enumeratePerSecond / 1e6).toFixed(1)} M orderings/s (target ≥ 1 M/s)`);
+console.log(
+  `Enumeration, 10 classes / 5 tasks (${visited} orderings): ${fmt(enumMs)} ms → ${(enumeratePerSecond / 1e6).toFixed(1)} M orderings/s (target ≥ 1 M/s)`,
+);
 console.log(`  with exact scoring (exactExtremes): ${fmt(exactMs)} ms → ${(exactPerSecond / 1e6).toFixed(1)} M orderings/s`);
 
 // Python peer: scipy linkage + the same EDGE construction (scripts/make-edge-fixtures.py --bench)

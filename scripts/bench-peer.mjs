@@ -35,7 +35,10 @@ import { repoRoot } from '../tests/e2e/harness/serve-harness.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
-const BACKENDS = argv.find((a) => a.startsWith('--backends='))?.slice('--backends='.length).split(',') ?? ['wasm'];
+const BACKENDS = argv
+  .find((a) => a.startsWith('--backends='))
+  ?.slice('--backends='.length)
+  .split(',') ?? ['wasm'];
 const cfg = benchConfig(quick);
 const APT = 'apt-get install -y python3-torch';
 
@@ -76,7 +79,15 @@ function runPeer(draws = null) {
     const out = JSON.parse(r.stdout.trim().split('\n').pop());
     const finals = out.runs.map((x) => x.final_accuracy);
     const runs = out.runs.map((x) => ({ key: runKey(x.tasks), final: x.final_accuracy }));
-    return { where: 'pytorch', backend: `cpu (${out.threads} threads)`, seconds: out.seconds, firstResultSeconds: out.firstResultSeconds, steps: out.steps, dist: summarize(finals), runs };
+    return {
+      where: 'pytorch',
+      backend: `cpu (${out.threads} threads)`,
+      seconds: out.seconds,
+      firstResultSeconds: out.firstResultSeconds,
+      steps: out.steps,
+      dist: summarize(finals),
+      runs,
+    };
   } catch {
     console.log(`${name}: the PyTorch script failed (exit ${r.status}); skipped.`);
     return null;
@@ -89,7 +100,11 @@ function runPairedPeer() {
   const dir = mkdtempSync(join(tmpdir(), 'cil-lab-draws-'));
   const file = join(dir, 'draws.json');
   try {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'peer', 'export-draws.ts'), ...(quick ? ['--quick'] : []), file], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit'] });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'peer', 'export-draws.ts'), ...(quick ? ['--quick'] : []), file], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     if (r.status !== 0) {
       console.log(`paired peer: exporting our draws failed (exit ${r.status}); skipped.`);
       return null;
@@ -104,15 +119,30 @@ function runNode() {
   const args = cliArgs(cfg, 'wasm');
   console.log(`node: node bin/cil-lab.mjs ${args.join(' ')}`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'cil-lab.mjs'), ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'cil-lab.mjs'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 256 * 2 ** 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const wall = (performance.now() - t0) / 1000;
   try {
     const out = JSON.parse(r.stdout);
     const finals = out.runs.map((x) => x.final_accuracy);
     const runs = out.runs.map((x) => ({ key: runKey(x.tasks), final: x.final_accuracy }));
     // the training itself (the CLI's own clock); the process's wall time includes loading tsx and the data
-    console.log(`node: ${out.training.seconds} s training (${wall.toFixed(1)} s wall, process start and data loading included), ${out.training.tasksTrained} tasks trained`);
-    return { where: 'node', backend: out.runs[0].backend, seconds: out.training.seconds, firstResultSeconds: NaN, steps: out.training.tasksTrained * stepsPerTask(cfg), dist: summarize(finals), runs };
+    console.log(
+      `node: ${out.training.seconds} s training (${wall.toFixed(1)} s wall, process start and data loading included), ${out.training.tasksTrained} tasks trained`,
+    );
+    return {
+      where: 'node',
+      backend: out.runs[0].backend,
+      seconds: out.training.seconds,
+      firstResultSeconds: NaN,
+      steps: out.training.tasksTrained * stepsPerTask(cfg),
+      dist: summarize(finals),
+      runs,
+    };
   } catch {
     console.log(`node: cil-lab run failed (exit ${r.status}); Node skipped.`);
     return null;
@@ -132,9 +162,20 @@ async function runChromium() {
         console.log(`chromium ${backend}: unavailable (${r.error})`);
         continue;
       }
-      console.log(`chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s`);
+      console.log(
+        `chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s`,
+      );
       const runs = r.finals.map((final, i) => ({ key: runKey(r.tasks[i]), final }));
-      out.push({ where: 'chromium', backend: r.backend, workers: r.workers, seconds: r.seconds, firstResultSeconds: r.firstResultSeconds, steps: r.steps, dist: summarize(r.finals), runs });
+      out.push({
+        where: 'chromium',
+        backend: r.backend,
+        workers: r.workers,
+        seconds: r.seconds,
+        firstResultSeconds: r.firstResultSeconds,
+        steps: r.steps,
+        dist: summarize(r.finals),
+        runs,
+      });
     }
     return out;
   });
@@ -155,6 +196,10 @@ if (!argv.includes('--no-chromium')) {
 const tol = sameTolerance(cfg);
 console.log(formatTable(peer, ours, paired, tol));
 const chromium = ours.filter((o) => o.where === 'chromium');
-if (peer && chromium.length) console.log(`ratio: PyTorch ${peer.seconds.toFixed(1)} s / our best Chromium ${Math.min(...chromium.map((o) => o.seconds)).toFixed(1)} s`);
-if (paired) console.log(`paired: PyTorch on our draws (the same initial weights, batch orders and label map); "the same" = within half a test image (${tol.toExponential(1)})`);
+if (peer && chromium.length)
+  console.log(`ratio: PyTorch ${peer.seconds.toFixed(1)} s / our best Chromium ${Math.min(...chromium.map((o) => o.seconds)).toFixed(1)} s`);
+if (paired)
+  console.log(
+    `paired: PyTorch on our draws (the same initial weights, batch orders and label map); "the same" = within half a test image (${tol.toExponential(1)})`,
+  );
 console.log(finalJson(peer, ours, paired, tol));

@@ -14,7 +14,17 @@ import { initWeights } from '../src/engine/models';
 import { planRun } from '../src/engine/plan';
 import { initialWeightsSeed, networkSpec } from '../src/engine/trainer';
 
-const values: Record<string, string> = { dataset: 'fashion-mnist', classes: '0-5', tasks: '3', 'train-per-class': '300', 'test-per-class': '100', epochs: '3', orderings: 'all', backend: 'cpu', init: 'pytorch' };
+const values: Record<string, string> = {
+  dataset: 'fashion-mnist',
+  classes: '0-5',
+  tasks: '3',
+  'train-per-class': '300',
+  'test-per-class': '100',
+  epochs: '3',
+  orderings: 'all',
+  backend: 'cpu',
+  init: 'pytorch',
+};
 const p = await planRunCommand(values, { root: join(import.meta.dirname, '..') });
 const parts: Record<string, number[]> = { resolve: [], planRun: [], unitsOf: [], initWeights: [] };
 const time = (name: string, f: () => unknown): unknown => {

@@ -18,7 +18,10 @@ await ensureGradients();
 const spec: NetworkSpec = { kind: 'mlp', inputShape: [28, 28, 1], outputs: 10, hidden: [256, 128] };
 const net = createNetwork(spec, initWeights(spec, 0));
 const x = tf.randomUniform([64, 28, 28, 1], 0, 1, 'float32', 1) as tf.Tensor4D;
-const y = tf.tensor1d(Array.from({ length: 64 }, (_, i) => i % 10), 'int32');
+const y = tf.tensor1d(
+  Array.from({ length: 64 }, (_, i) => i % 10),
+  'int32',
+);
 
 async function time(name: string, f: () => Promise<void>): Promise<number> {
   for (let i = 0; i < 3; i++) await f();
@@ -78,4 +81,5 @@ for (const k of prof.kernels) {
   byName.set(k.name, e);
 }
 console.log(`tf.profile of one step on ${backend}: ${prof.kernels.length} kernels`);
-for (const [name, e] of [...byName].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`  ${name.padEnd(20)} ×${String(e.n).padEnd(4)} ${e.ms.toFixed(2)} ms`);
+for (const [name, e] of [...byName].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12))
+  console.log(`  ${name.padEnd(20)} ×${String(e.n).padEnd(4)} ${e.ms.toFixed(2)} ms`);

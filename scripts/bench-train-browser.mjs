@@ -23,22 +23,38 @@ async function browserResults() {
     const page = await openHarness(browser, url);
     const version = browser.version();
     for (const backend of BACKENDS) {
-      const r = await page.evaluate((b) => window.harness.bench(b).then((x) => x, (e) => ({ error: String(e?.message ?? e) })), backend);
+      const r = await page.evaluate(
+        (b) =>
+          window.harness.bench(b).then(
+            (x) => x,
+            (e) => ({ error: String(e?.message ?? e) }),
+          ),
+        backend,
+      );
       if ('error' in r) {
         console.log(`chromium ${backend}: unavailable (${r.error})`);
         continue;
       }
       const ms = Math.round(r.msPerStep * 100) / 100;
       results.push({ backend, where: 'chromium', step: 'tfjs', msPerStep: ms });
-      console.log(`chromium ${backend}: ${r.msPerStep.toFixed(2)} ms/step over ${r.steps} steps (MLP 784-256-128-10, batch 64, Adam; Chromium ${version}, in a worker)`);
+      console.log(
+        `chromium ${backend}: ${r.msPerStep.toFixed(2)} ms/step over ${r.steps} steps (MLP 784-256-128-10, batch 64, Adam; Chromium ${version}, in a worker)`,
+      );
     }
     // the fused step the trainer takes on wasm (src/engine/kernels/fused-mlp.ts), inputs half zeros as Fashion-MNIST
-    const f = await page.evaluate(() => window.harness.benchFused().then((x) => x, (e) => ({ error: String(e?.message ?? e) })));
+    const f = await page.evaluate(() =>
+      window.harness.benchFused().then(
+        (x) => x,
+        (e) => ({ error: String(e?.message ?? e) }),
+      ),
+    );
     if ('error' in f) console.log(`chromium wasm fused step: unavailable (${f.error})`);
     else {
       const tfjs = results.find((x) => x.backend === 'wasm');
       results.push({ backend: 'wasm', where: 'chromium', step: 'fused', msPerStep: Math.round(f.msPerStep * 100) / 100 });
-      console.log(`chromium wasm: ${f.msPerStep.toFixed(2)} ms/step over ${f.steps} steps on the fused kernels${tfjs ? `, ${(tfjs.msPerStep / f.msPerStep).toFixed(1)}× tfjs's` : ''}`);
+      console.log(
+        `chromium wasm: ${f.msPerStep.toFixed(2)} ms/step over ${f.steps} steps on the fused kernels${tfjs ? `, ${(tfjs.msPerStep / f.msPerStep).toFixed(1)}× tfjs's` : ''}`,
+      );
     }
     return results;
   });

@@ -31,7 +31,9 @@ try {
   const { msPerStep } = await timeFusedStep();
   results.push({ backend: 'wasm', where: 'node', step: 'fused', msPerStep: Math.round(msPerStep * 100) / 100 });
   const tfjs = results.find((r) => r.backend === 'wasm' && r.step === 'tfjs');
-  console.log(`node wasm: ${msPerStep.toFixed(2)} ms/step on the fused kernels (the same step; inputs half zeros, as Fashion-MNIST)${tfjs ? `, ${(tfjs.msPerStep / msPerStep).toFixed(1)}× tfjs's` : ''}`);
+  console.log(
+    `node wasm: ${msPerStep.toFixed(2)} ms/step on the fused kernels (the same step; inputs half zeros, as Fashion-MNIST)${tfjs ? `, ${(tfjs.msPerStep / msPerStep).toFixed(1)}× tfjs's` : ''}`,
+  );
 } catch (e) {
   console.log(`node wasm fused step: unavailable (${(e as Error).message})`);
 }

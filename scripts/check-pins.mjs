@@ -32,7 +32,11 @@ for (const line of readFileSync(join(DEFAULT_DICT_DIR, 'data.noun'), 'utf8').spl
   synsets.set('n' + head[0], { lex: LEXNAMES[Number(head[1])], words, gloss: line.slice(bar + 3).trim() });
 }
 
-const norm = (s) => s.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const norm = (s) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 let bad = 0;
 let shown = 0;
 for (const list of BUILTIN_CLASS_LISTS) {
@@ -50,8 +54,7 @@ for (const list of BUILTIN_CLASS_LISTS) {
     if (differsOnly && same) return;
     shown++;
     console.log(
-      `${String(i).padStart(3)} ${same ? '=' : '~'} ${name.padEnd(30)} ${id} ${s.lex.padEnd(17)} ${s.words.join(', ')}\n` +
-        `${' '.repeat(6)}${s.gloss}`,
+      `${String(i).padStart(3)} ${same ? '=' : '~'} ${name.padEnd(30)} ${id} ${s.lex.padEnd(17)} ${s.words.join(', ')}\n` + `${' '.repeat(6)}${s.gloss}`,
     );
   });
 }

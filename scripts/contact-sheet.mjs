@@ -94,7 +94,8 @@ function draw(ds, layout, rows, scale, columnsOfRows) {
     row.cells.forEach((cell, k) => {
       const x0 = cellX(bx, k);
       if (!cell) {
-        for (let yy = 0; yy < tileH; yy++) for (let xx = 0; xx < tileW; xx++) if ((xx + yy) % 6 === 0) canvas.fill(200, ((y0 + yy) * W + x0 + xx) * 4, ((y0 + yy) * W + x0 + xx) * 4 + 3);
+        for (let yy = 0; yy < tileH; yy++)
+          for (let xx = 0; xx < tileW; xx++) if ((xx + yy) % 6 === 0) canvas.fill(200, ((y0 + yy) * W + x0 + xx) * 4, ((y0 + yy) * W + x0 + xx) * 4 + 3);
         return;
       }
       const img = ds[cell.split].images.subarray(cell.index * h * w * c, (cell.index + 1) * h * w * c);

@@ -327,13 +327,7 @@ const s8 = (name, dims, data) => tensor(name, INT8, dims, data);
 const attrInt = (name, v) => concat([pStr(1, name), pInt(20, 2), pInt(3, v)]);
 
 function node(opType, inputs, outputs, attrs = [], name = outputs[0]) {
-  return concat([
-    ...inputs.map((i) => pStr(1, i)),
-    ...outputs.map((o) => pStr(2, o)),
-    pStr(3, name),
-    pStr(4, opType),
-    ...attrs.map((a) => pMsg(5, a)),
-  ]);
+  return concat([...inputs.map((i) => pStr(1, i)), ...outputs.map((o) => pStr(2, o)), pStr(3, name), pStr(4, opType), ...attrs.map((a) => pMsg(5, a))]);
 }
 
 /** ValueInfoProto for a tensor; dims are numbers (dim_value) or strings (dim_param). */
@@ -385,13 +379,7 @@ function poolNodes() {
   ];
 }
 function constInits() {
-  return [
-    i64('c_zero', [], [0]),
-    i64('c_one', [], [1]),
-    i64('c_axes1', [1], [1]),
-    f32('c_one_f', [], [1]),
-    f32('pos_emb', [MAX_POSITIONS, HIDDEN], W.pos),
-  ];
+  return [i64('c_zero', [], [0]), i64('c_one', [], [1]), i64('c_axes1', [1], [1]), f32('c_one_f', [], [1]), f32('pos_emb', [MAX_POSITIONS, HIDDEN], W.pos)];
 }
 
 const fp32Model = model(
@@ -527,7 +515,15 @@ writeFileSync(join(out, 'reference.json'), json(reference));
 
 let total = 0;
 const list = [];
-for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'reference.json', 'onnx/text_model.onnx', 'onnx/text_model_quantized.onnx']) {
+for (const f of [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'reference.json',
+  'onnx/text_model.onnx',
+  'onnx/text_model_quantized.onnx',
+]) {
   const size = statSync(join(out, f)).size;
   total += size;
   list.push(`${f} ${size} B`);

@@ -27,5 +27,15 @@ const ref = await page.evaluate(() => (location.hash.length > 0 ? 'link written'
 const tasks = await page.evaluate((start) => /** @type {any} */ (window).__longtasks.filter((t) => t.start >= start), t0);
 const longest = Math.max(0, ...tasks.map((t) => t.ms));
 const sum = tasks.reduce((s, t) => s + t.ms, 0);
-console.log(JSON.stringify({ file: name, untilShownMs: Date.now() - wall, longTasks: tasks.length, each: tasks.map((t) => Math.round(t.ms)), longestMs: Math.round(longest), sumMs: Math.round(sum), ref }));
+console.log(
+  JSON.stringify({
+    file: name,
+    untilShownMs: Date.now() - wall,
+    longTasks: tasks.length,
+    each: tasks.map((t) => Math.round(t.ms)),
+    longestMs: Math.round(longest),
+    sumMs: Math.round(sum),
+    ref,
+  }),
+);
 await browser.close();

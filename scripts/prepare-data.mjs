@@ -6,5 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const steps = ['prepare-wordnet.mjs', 'prepare-fashion-mnist.mjs', 'prepare-digits.mjs', 'prepare-emoji.mjs', 'prepare-ort.mjs', 'prepare-tfjs-wasm.mjs', 'prepare-clip-fixture.mjs'];
+const steps = [
+  'prepare-wordnet.mjs',
+  'prepare-fashion-mnist.mjs',
+  'prepare-digits.mjs',
+  'prepare-emoji.mjs',
+  'prepare-ort.mjs',
+  'prepare-tfjs-wasm.mjs',
+  'prepare-clip-fixture.mjs',
+];
 for (const step of steps) execFileSync(process.execPath, [join(root, 'scripts', step)], { cwd: root, stdio: 'inherit' });

@@ -34,19 +34,7 @@ import { readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  ROOT,
-  FORMAT,
-  FORMAT_VERSION,
-  buildKey,
-  dirBytes,
-  hasFlag,
-  mb,
-  perClass,
-  say,
-  upToDateMeta,
-  writeDataset,
-} from './prepare-fashion-mnist.mjs';
+import { ROOT, FORMAT, FORMAT_VERSION, buildKey, dirBytes, hasFlag, mb, perClass, say, upToDateMeta, writeDataset } from './prepare-fashion-mnist.mjs';
 
 const ID = 'emoji';
 const SIZE = 32;
@@ -287,7 +275,11 @@ function renderAll(svgs) {
     }
     if (r.status === 0 && done === svgs.length - start) break;
     if (start + done >= svgs.length) throw new Error(`render worker exited with ${r.status ?? r.signal} after finishing`);
-    const why = `resvg crashed (${r.signal ?? `exit ${r.status}`}): ${String(r.stderr).split('\n').find((l) => l.includes('panicked')) ?? String(r.stderr).trim().split('\n')[0]}`;
+    const why = `resvg crashed (${r.signal ?? `exit ${r.status}`}): ${
+      String(r.stderr)
+        .split('\n')
+        .find((l) => l.includes('panicked')) ?? String(r.stderr).trim().split('\n')[0]
+    }`;
     failed.push({ index: start + done, why });
     start += done + 1;
   }
@@ -366,7 +358,10 @@ async function main() {
       newLabel[y] = final.length;
       final.push(k);
     } else {
-      dropped.push({ name: k.e.name, reason: `renderings failed: only ${classArtists[y].size} artists left or no ${classSplits[y].has('test') ? 'train' : 'test'} image` });
+      dropped.push({
+        name: k.e.name,
+        reason: `renderings failed: only ${classArtists[y].size} artists left or no ${classSplits[y].has('test') ? 'train' : 'test'} image`,
+      });
     }
   });
   if (final.length < 100) throw new Error(`only ${final.length} classes left after failed renderings (need ≥ 100)`);

@@ -67,7 +67,10 @@ export function upToDateMeta(id, key) {
   const imageSize = meta.shape[0] * meta.shape[1] * meta.shape[2];
   for (const s of ['train', 'test']) {
     const m = meta[s];
-    const want = [[m.images, m.count * imageSize], [m.labels, m.count]];
+    const want = [
+      [m.images, m.count * imageSize],
+      [m.labels, m.count],
+    ];
     if (m.styles) want.push([m.styles, m.count]);
     for (const [f, size] of want) {
       const p = join(dir, f);
@@ -144,9 +147,7 @@ export function aptUnpack(pkg) {
           throw new Error(`apt-get download ${pkg} failed even after apt-get update: ${errText(e2)}`);
         }
       } else {
-        throw new Error(
-          `apt-get download ${pkg} failed (${first}). The package lists are probably stale: run "sudo apt-get update", then run this again.`,
-        );
+        throw new Error(`apt-get download ${pkg} failed (${first}). The package lists are probably stale: run "sudo apt-get update", then run this again.`);
       }
     }
     deb = findDeb();

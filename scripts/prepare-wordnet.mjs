@@ -33,13 +33,51 @@ const GLOSS_MAX = 80;
 
 /** WordNet's lexicographer files (lexnames(5WN)), indexed by lex_filenum. */
 export const LEXNAMES = [
-  'adj.all', 'adj.pert', 'adv.all', 'noun.Tops', 'noun.act', 'noun.animal', 'noun.artifact', 'noun.attribute',
-  'noun.body', 'noun.cognition', 'noun.communication', 'noun.event', 'noun.feeling', 'noun.food', 'noun.group',
-  'noun.location', 'noun.motive', 'noun.object', 'noun.person', 'noun.phenomenon', 'noun.plant', 'noun.possession',
-  'noun.process', 'noun.quantity', 'noun.relation', 'noun.shape', 'noun.state', 'noun.substance', 'noun.time',
-  'verb.body', 'verb.change', 'verb.cognition', 'verb.communication', 'verb.competition', 'verb.consumption',
-  'verb.contact', 'verb.creation', 'verb.emotion', 'verb.motion', 'verb.perception', 'verb.possession',
-  'verb.social', 'verb.stative', 'verb.weather', 'adj.ppl',
+  'adj.all',
+  'adj.pert',
+  'adv.all',
+  'noun.Tops',
+  'noun.act',
+  'noun.animal',
+  'noun.artifact',
+  'noun.attribute',
+  'noun.body',
+  'noun.cognition',
+  'noun.communication',
+  'noun.event',
+  'noun.feeling',
+  'noun.food',
+  'noun.group',
+  'noun.location',
+  'noun.motive',
+  'noun.object',
+  'noun.person',
+  'noun.phenomenon',
+  'noun.plant',
+  'noun.possession',
+  'noun.process',
+  'noun.quantity',
+  'noun.relation',
+  'noun.shape',
+  'noun.state',
+  'noun.substance',
+  'noun.time',
+  'verb.body',
+  'verb.change',
+  'verb.cognition',
+  'verb.communication',
+  'verb.competition',
+  'verb.consumption',
+  'verb.contact',
+  'verb.creation',
+  'verb.emotion',
+  'verb.motion',
+  'verb.perception',
+  'verb.possession',
+  'verb.social',
+  'verb.stative',
+  'verb.weather',
+  'adj.ppl',
 ];
 
 function shortGloss(raw) {
@@ -230,10 +268,7 @@ function main() {
   mkdirSync(dirname(DEFAULT_OUTPUT), { recursive: true });
   const text = JSON.stringify(graph);
   writeFileSync(DEFAULT_OUTPUT, text);
-  console.log(
-    `[prepare-wordnet] wrote ${rel}: ${graph.count} noun synsets, ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB ` +
-      `(${Date.now() - t0} ms)`,
-  );
+  console.log(`[prepare-wordnet] wrote ${rel}: ${graph.count} noun synsets, ${(Buffer.byteLength(text) / 1e6).toFixed(2)} MB ` + `(${Date.now() - t0} ms)`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

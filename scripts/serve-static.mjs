@@ -45,7 +45,12 @@ export function parseHeadersFile(text) {
 
 /** Does a _headers pattern (`*` matches anything, including '/') match a path relative to the site root? */
 export function patternMatches(pattern, path) {
-  const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(path);
 }
 

@@ -120,7 +120,12 @@ async function networkFirst(event, req, key, cacheName) {
     const res = await fetch(req);
     if (res.ok && res.type === 'basic') {
       const copy = res.clone();
-      event.waitUntil(caches.open(cacheName).then((c) => c.put(key, copy)).catch(() => undefined));
+      event.waitUntil(
+        caches
+          .open(cacheName)
+          .then((c) => c.put(key, copy))
+          .catch(() => undefined),
+      );
     }
     return res;
   } catch (e) {

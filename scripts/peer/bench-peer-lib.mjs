@@ -11,26 +11,63 @@
  */
 export function benchConfig(quick) {
   return quick
-    ? { classes: 4, tasks: 2, trainPerClass: 60, testPerClass: 30, epochs: 1, batchSize: 64, lr: 1e-3, hidden: [256, 128], head: 'all', init: 'pytorch', seed: 0 }
-    : { classes: 6, tasks: 3, trainPerClass: 300, testPerClass: 100, epochs: 3, batchSize: 64, lr: 1e-3, hidden: [256, 128], head: 'all', init: 'pytorch', seed: 0 };
+    ? {
+        classes: 4,
+        tasks: 2,
+        trainPerClass: 60,
+        testPerClass: 30,
+        epochs: 1,
+        batchSize: 64,
+        lr: 1e-3,
+        hidden: [256, 128],
+        head: 'all',
+        init: 'pytorch',
+        seed: 0,
+      }
+    : {
+        classes: 6,
+        tasks: 3,
+        trainPerClass: 300,
+        testPerClass: 100,
+        epochs: 3,
+        batchSize: 64,
+        lr: 1e-3,
+        hidden: [256, 128],
+        head: 'all',
+        init: 'pytorch',
+        seed: 0,
+      };
 }
 
 /** Arguments of scripts/peer/torch_groundtruth.py for a config. */
 export function peerArgs(cfg, threads) {
   return [
-    '--classes', `0-${cfg.classes - 1}`,
-    '--tasks', String(cfg.tasks),
-    '--train-per-class', String(cfg.trainPerClass),
-    '--test-per-class', String(cfg.testPerClass),
-    '--epochs', String(cfg.epochs),
-    '--batch-size', String(cfg.batchSize),
-    '--lr', String(cfg.lr),
-    '--hidden', cfg.hidden.join(','),
-    '--head', cfg.head,
-    '--init', cfg.init,
-    '--label-map', 'class-id',
-    '--seed', String(cfg.seed),
-    '--orderings', 'all',
+    '--classes',
+    `0-${cfg.classes - 1}`,
+    '--tasks',
+    String(cfg.tasks),
+    '--train-per-class',
+    String(cfg.trainPerClass),
+    '--test-per-class',
+    String(cfg.testPerClass),
+    '--epochs',
+    String(cfg.epochs),
+    '--batch-size',
+    String(cfg.batchSize),
+    '--lr',
+    String(cfg.lr),
+    '--hidden',
+    cfg.hidden.join(','),
+    '--head',
+    cfg.head,
+    '--init',
+    cfg.init,
+    '--label-map',
+    'class-id',
+    '--seed',
+    String(cfg.seed),
+    '--orderings',
+    'all',
     ...(threads ? ['--threads', String(threads)] : []),
   ];
 }
@@ -38,21 +75,37 @@ export function peerArgs(cfg, threads) {
 /** Arguments of `cil-lab run` (our fast path in Node) for a config. */
 export function cliArgs(cfg, backend = 'wasm') {
   return [
-    'run', '--dataset', 'fashion-mnist',
-    '--classes', `0-${cfg.classes - 1}`,
-    '--tasks', String(cfg.tasks),
-    '--train-per-class', String(cfg.trainPerClass),
-    '--test-per-class', String(cfg.testPerClass),
-    '--epochs', String(cfg.epochs),
-    '--batch-size', String(cfg.batchSize),
-    '--lr', String(cfg.lr),
-    '--hidden', cfg.hidden.join(','),
-    '--head', cfg.head,
-    '--init', cfg.init,
-    '--seed', String(cfg.seed),
-    '--strategy', 'finetune',
-    '--orderings', 'all',
-    '--backend', backend,
+    'run',
+    '--dataset',
+    'fashion-mnist',
+    '--classes',
+    `0-${cfg.classes - 1}`,
+    '--tasks',
+    String(cfg.tasks),
+    '--train-per-class',
+    String(cfg.trainPerClass),
+    '--test-per-class',
+    String(cfg.testPerClass),
+    '--epochs',
+    String(cfg.epochs),
+    '--batch-size',
+    String(cfg.batchSize),
+    '--lr',
+    String(cfg.lr),
+    '--hidden',
+    cfg.hidden.join(','),
+    '--head',
+    cfg.head,
+    '--init',
+    cfg.init,
+    '--seed',
+    String(cfg.seed),
+    '--strategy',
+    'finetune',
+    '--orderings',
+    'all',
+    '--backend',
+    backend,
   ];
 }
 
@@ -126,20 +179,55 @@ const f = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '—');
  * and, when the paired peer ran (PyTorch on our draws), the run-by-run comparison with it. `tol`: `sameTolerance`.
  */
 export function formatTable(peer, ours, paired = null, tol = 0) {
-  const rows = [['where', 'backend', 'seconds', 'first result s', 'steps/s', 'mean', 'sd', 'min', 'max', 'vs PyTorch (its own draws)', 'vs PyTorch (our draws), run by run']];
-  const row = (r, vs, vsPaired) => [r.where, r.workers > 1 ? `${r.backend}, ${r.workers} workers` : r.backend, f(r.seconds, 1), f(r.firstResultSeconds, 2), f(r.steps / r.seconds, 1), f(r.dist.mean), f(r.dist.sd), f(r.dist.min), f(r.dist.max), vs, vsPaired];
+  const rows = [
+    [
+      'where',
+      'backend',
+      'seconds',
+      'first result s',
+      'steps/s',
+      'mean',
+      'sd',
+      'min',
+      'max',
+      'vs PyTorch (its own draws)',
+      'vs PyTorch (our draws), run by run',
+    ],
+  ];
+  const row = (r, vs, vsPaired) => [
+    r.where,
+    r.workers > 1 ? `${r.backend}, ${r.workers} workers` : r.backend,
+    f(r.seconds, 1),
+    f(r.firstResultSeconds, 2),
+    f(r.steps / r.seconds, 1),
+    f(r.dist.mean),
+    f(r.dist.sd),
+    f(r.dist.min),
+    f(r.dist.max),
+    vs,
+    vsPaired,
+  ];
   if (peer) rows.push(row({ ...peer, where: 'pytorch' }, '', ''));
   if (paired) rows.push(row({ ...paired, where: 'pytorch, our draws' }, '', ''));
   for (const o of ours) {
     const c = peer ? compareDistributions(peer.dist, o.dist) : null;
     const se = peer ? diffStandardError(peer.dist, o.dist) : NaN;
-    const vs = c ? `mean ${c.meanDiff >= 0 ? '+' : ''}${f(c.meanDiff)} (2 SE ${f(2 * se)}), sd ×${f(c.sdRatio, 2)}: ${c.agree ? 'agree' : Math.abs(c.meanDiff) <= 2 * se && c.sdOk ? 'within noise' : 'DIFFER'}` : '';
+    const vs = c
+      ? `mean ${c.meanDiff >= 0 ? '+' : ''}${f(c.meanDiff)} (2 SE ${f(2 * se)}), sd ×${f(c.sdRatio, 2)}: ${c.agree ? 'agree' : Math.abs(c.meanDiff) <= 2 * se && c.sdOk ? 'within noise' : 'DIFFER'}`
+      : '';
     const p = paired && o.runs ? pairRuns(paired.runs, o.runs, tol) : null;
     const vsPaired = p && p.n > 0 ? `${p.same}/${p.n} the same, mean Δ ${p.meanDiff >= 0 ? '+' : ''}${f(p.meanDiff)}, max |Δ| ${f(p.maxAbsDiff)}` : '';
     rows.push(row(o, vs, vsPaired));
   }
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
-  return rows.map((r) => r.map((c, j) => String(c).padEnd(widths[j])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, j) => String(c).padEnd(widths[j]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
@@ -160,7 +248,16 @@ export function finalJson(peer, ours, paired = null, tol = 0) {
   };
   return JSON.stringify({
     peer: peer ? { seconds: r3(peer.seconds), finalMean: r3(peer.dist.mean), finalSd: r3(peer.dist.sd) } : null,
-    ours: ours.map((o) => ({ where: o.where, backend: o.backend, workers: o.workers ?? 1, seconds: r3(o.seconds), firstResultSeconds: r3(o.firstResultSeconds), finalMean: r3(o.dist.mean), finalSd: r3(o.dist.sd), paired: pairedOf(o) })),
+    ours: ours.map((o) => ({
+      where: o.where,
+      backend: o.backend,
+      workers: o.workers ?? 1,
+      seconds: r3(o.seconds),
+      firstResultSeconds: r3(o.firstResultSeconds),
+      finalMean: r3(o.dist.mean),
+      finalSd: r3(o.dist.sd),
+      paired: pairedOf(o),
+    })),
     ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
     pairedPeer: paired ? { seconds: r3(paired.seconds), finalMean: r3(paired.dist.mean), finalSd: r3(paired.dist.sd) } : null,
   });

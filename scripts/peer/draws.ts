@@ -59,7 +59,8 @@ export function drawsOf(ds: ImageDataset, configs: TrainRunConfig[], trainPerCla
   const resolved = configs.map(resolveTrainConfig);
   const first = resolved[0];
   for (const cfg of resolved) {
-    if (cfg.strategy !== 'finetune' || cfg.model.kind !== 'mlp' || cfg.augment) throw new Error('The draws are written for finetune MLP runs without augmentation only.');
+    if (cfg.strategy !== 'finetune' || cfg.model.kind !== 'mlp' || cfg.augment)
+      throw new Error('The draws are written for finetune MLP runs without augmentation only.');
     if (cfg.seed !== first.seed) throw new Error('Every run must have the same seed.');
   }
   const codes = exampleCodes(ds.train.labels, trainPerClass);

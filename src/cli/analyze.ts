@@ -96,7 +96,10 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
   });
   for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
   if (result.error && result.runs.length === 0) {
-    const reasons = result.skipped.slice(0, 5).map((s) => `  ${s.where}: ${s.reason}`).join('\n');
+    const reasons = result.skipped
+      .slice(0, 5)
+      .map((s) => `  ${s.where}: ${s.reason}`)
+      .join('\n');
     throw new UsageError(`${result.error}${reasons ? `\n${reasons}` : ''}`);
   }
 
@@ -105,7 +108,9 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
   let spec: SimilaritySpec;
   if (source === 'wordnet') {
     if (result.classNames.every((n) => /^\d+$/.test(n))) {
-      throw new UsageError('WordNet needs class names, and the file has only class indices: give --dataset ID [--classes 0-5], --classes a,b,c, or --similarity file:PATH.');
+      throw new UsageError(
+        'WordNet needs class names, and the file has only class indices: give --dataset ID [--classes 0-5], --classes a,b,c, or --similarity file:PATH.',
+      );
     }
     spec = { kind: 'wordnet', pins: classes?.pins };
   } else if (source.startsWith('file:')) {
@@ -118,7 +123,8 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     if (spec.kind === 'upload' && !fromFlags && classNames.every((n) => /^\d+$/.test(n))) {
       // classes known only by index: row p of the file is class p; its names (if any) name the classes
       const up = parseSimilarityUpload(spec.fileName, spec.bytes);
-      if (up.matrix.n !== classNames.length) throw new Error(`The similarity file is ${up.matrix.n}×${up.matrix.n} but the runs have ${classNames.length} classes.`);
+      if (up.matrix.n !== classNames.length)
+        throw new Error(`The similarity file is ${up.matrix.n}×${up.matrix.n} but the runs have ${classNames.length} classes.`);
       if (up.classNames) classNames = up.classNames;
       sim = { matrix: up.matrix, description: `similarity matrix from ${spec.fileName} (row p = class index p)`, warnings: up.warnings };
     } else sim = resolveSimilarity(spec, result.classNames, { wordnet: spec.kind === 'wordnet' ? deps.loadWordnet : undefined });

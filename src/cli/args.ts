@@ -37,7 +37,10 @@ export function intListArg(value: string | undefined, name: string): number[] | 
 /** "0-5" or "0,2,4" or "0-2,7" → indices. */
 export function rangeListArg(value: string, name: string): number[] {
   const out: number[] = [];
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!m) throw new UsageError(`--${name}: "${part}" is not an index or a range like 0-5.`);
     const a = Number(m[1]);
@@ -80,6 +83,7 @@ export function oneLineParseError(e: Error, command: string): string {
     if (/ambiguous/.test(msg)) return `${opt} needs a value; to give one that starts with "-", write ${opt}=-… (one word).`;
     if (/does not take an argument/.test(msg)) return `${opt} takes no value.`;
   }
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument ${/'([^']*)'/.exec(msg)?.[0] ?? ''} for cil-lab ${command}: every value follows its flag (cil-lab --help).`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `Unexpected argument ${/'([^']*)'/.exec(msg)?.[0] ?? ''} for cil-lab ${command}: every value follows its flag (cil-lab --help).`;
   return msg.replace(/\s*\n\s*/g, ' ');
 }

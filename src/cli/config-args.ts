@@ -53,9 +53,7 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     out.seeds = config.protocols.rsSeeds.join(',');
     out['exact-limit'] = String(config.protocols.exactLimit);
     if (config.similarity.kind === 'upload') {
-      throw new UsageError(
-        `This experiment's similarity is the uploaded file "${config.similarity.file.name}": give it again with --similarity file:PATH.`,
-      );
+      throw new UsageError(`This experiment's similarity is the uploaded file "${config.similarity.file.name}": give it again with --similarity file:PATH.`);
     }
     if (config.similarity.kind === 'clip') {
       throw new UsageError(
@@ -130,7 +128,10 @@ export function strategyOptionsFlag(v: Values, strategy: StrategyId): Record<str
   if (typeof s !== 'string') return {};
   const out: Record<string, number | string> = {};
   const known = Object.keys(STRATEGY_DEFAULTS[strategy] ?? {});
-  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
     if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
     const [, key, raw] = m;

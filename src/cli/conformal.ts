@@ -54,7 +54,8 @@ function readProbsFile(path: string, what: 'calibration' | 'test', labelsRequire
 
 /** Runs the command on parsed options; returns the JSON to print. */
 export function conformalCommand(v: Record<string, string | boolean | undefined>): string {
-  if (typeof v.calibration !== 'string') throw new UsageError('Give --calibration F, a JSON file {"probs": [[…]], "labels": […]} of calibration softmax outputs.');
+  if (typeof v.calibration !== 'string')
+    throw new UsageError('Give --calibration F, a JSON file {"probs": [[…]], "labels": […]} of calibration softmax outputs.');
   if (typeof v.test !== 'string') throw new UsageError('Give --test F, a JSON file {"probs": [[…]], "labels"?: […]} of test softmax outputs.');
   const alpha = numberArg(v.alpha as string | undefined, 'alpha');
   if (alpha === undefined) throw new UsageError('Give --alpha, the miscoverage level in (0, 1) (e.g. 0.1 for 90% coverage).');
@@ -68,7 +69,9 @@ export function conformalCommand(v: Record<string, string | boolean | undefined>
   const calWidth = cal.probs[0].length;
   const testWidth = test.probs[0].length;
   if (calWidth !== testWidth) {
-    throw new UsageError(`the calibration file "${v.calibration}" has ${calWidth} classes but the test file "${v.test}" has ${testWidth}; both need the same classes.`);
+    throw new UsageError(
+      `the calibration file "${v.calibration}" has ${calWidth} classes but the test file "${v.test}" has ${testWidth}; both need the same classes.`,
+    );
   }
   let r;
   try {

@@ -75,7 +75,10 @@ function trainingSeeds(v: Values): number[] | null {
   const s = str(v, 'seeds');
   if (s !== undefined) {
     const out: number[] = [];
-    for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const part of s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       const m = /^(\d+)(?:-(\d+))?$/.exec(part);
       if (!m) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-4.`);
       const a = Number(m[1]);
@@ -170,7 +173,12 @@ function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrat
       head: config.head,
       batchSize: config.batchSize,
     },
-    runs.map((r) => ({ seed: Number((r.config as { seed: number }).seed), cpcf: r.cpcf as number[], aPrev: r.aPrev as number[], baseAccuracy: (r.matrix as number[][])[0][0] })),
+    runs.map((r) => ({
+      seed: Number((r.config as { seed: number }).seed),
+      cpcf: r.cpcf as number[],
+      aPrev: r.aPrev as number[],
+      baseAccuracy: (r.matrix as number[][])[0][0],
+    })),
     { seed: config.seed, resamples: DCOR_RESAMPLES },
   );
   if (!model) s.notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);

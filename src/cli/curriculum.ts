@@ -22,7 +22,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
-import { checkCurriculum, CURRICULUM_DATASET_IDS, CURRICULUM_SHAPE_TEXT, CurriculumError, DEFAULT_CURRICULUM, type CurriculumSource } from '../core/curriculum/catalogue';
+import {
+  checkCurriculum,
+  CURRICULUM_DATASET_IDS,
+  CURRICULUM_SHAPE_TEXT,
+  CurriculumError,
+  DEFAULT_CURRICULUM,
+  type CurriculumSource,
+} from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
 import { loadBuiltinDataset } from '../data/registry';
@@ -39,7 +46,11 @@ import { augmentFor } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
 const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-const listOf = (s: string): string[] => s.split(',').map((x) => x.trim()).filter(Boolean);
+const listOf = (s: string): string[] =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e6) / 1e6);
 
 function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], fallback: T): T {
@@ -62,7 +73,8 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
   const strategyOptions: Record<string, Record<string, number>> = {};
   if (memory !== undefined) {
     const withMemory = strategies.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]);
-    if (withMemory.length === 0) throw new UsageError(`--memory applies to ${STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]).join(', ')}, not ${strategies.join(', ')}.`);
+    if (withMemory.length === 0)
+      throw new UsageError(`--memory applies to ${STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]).join(', ')}, not ${strategies.join(', ')}.`);
     for (const s of withMemory) strategyOptions[s] = { memory };
   }
   return {
@@ -122,14 +134,19 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
       throw new UsageError(`--order takes m2i, i2m, all or the datasets in the order wanted: ${(e as Error).message}`);
     }
   }
-  if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K) throw new UsageError(`--order all trains every order only for at most ${MAX_ALL_ORDERS_K} datasets; the curriculum has ${ids.length}.`);
+  if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K)
+    throw new UsageError(`--order all trains every order only for at most ${MAX_ALL_ORDERS_K} datasets; the curriculum has ${ids.length}.`);
   const strategies = listOf(str(v, 'strategy') ?? 'finetune') as StrategyId[];
   for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s}": use ${STRATEGY_IDS.join(', ')}.`);
   const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
   if (seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seed}.`);
   const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1) ?? 100;
   const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1) ?? 50;
-  const settings = curriculumSettings(v, strategies, datasets.some((d) => d.source === 'emoji'));
+  const settings = curriculumSettings(
+    v,
+    strategies,
+    datasets.some((d) => d.source === 'emoji'),
+  );
   const backendArg = str(v, 'backend') ?? 'auto';
   if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
 
@@ -186,7 +203,15 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
       const ma = curriculumMetrics(sc === 'cil' ? a.cil : a.til, isolated, m2i);
       const mb = curriculumMetrics(sc === 'cil' ? b.cil : b.til, isolated, i2m);
       const lead = m2iLead(ma, mb);
-      summary.push({ strategy, scenario: sc, m2iAcc: round(ma.acc), i2mAcc: round(mb.acc), deltaAcc: round(lead.deltaAcc), deltaAcc0: round(lead.deltaAcc0), share: round(lead.share) });
+      summary.push({
+        strategy,
+        scenario: sc,
+        m2iAcc: round(ma.acc),
+        i2mAcc: round(mb.acc),
+        deltaAcc: round(lead.deltaAcc),
+        deltaAcc0: round(lead.deltaAcc0),
+        share: round(lead.share),
+      });
     }
   }
   return JSON.stringify({

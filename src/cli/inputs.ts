@@ -68,7 +68,10 @@ export function readInput(path: string, what: string, maxBytes = MAX_INPUT_BYTES
 export function readTextInput(path: string, what: string, maxBytes = MAX_INPUT_BYTES): string {
   const bytes = readInput(path, what, maxBytes);
   const nul = bytes.indexOf(0);
-  const notText = () => new UsageError(`${what[0].toUpperCase()}${what.slice(1)} "${path}" is not a text file (it holds binary data${nul >= 0 ? `, e.g. a zero byte at offset ${nul}` : ' that is not UTF-8'}).`);
+  const notText = () =>
+    new UsageError(
+      `${what[0].toUpperCase()}${what.slice(1)} "${path}" is not a text file (it holds binary data${nul >= 0 ? `, e.g. a zero byte at offset ${nul}` : ' that is not UTF-8'}).`,
+    );
   if (nul >= 0) throw notText();
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -135,10 +138,22 @@ export function classInput(v: Values): ClassInput | undefined {
       idx = rangeListArg(v.subset, 'subset');
       const bad = idx.find((i) => i >= list.classes.length);
       if (bad !== undefined) throw new UsageError(`--subset: class ${bad} does not exist; ${list.id} has classes 0..${list.classes.length - 1}.`);
-      if (new Set(idx).size < 2) throw atLeastTwo(idx.map((i) => list.classes[i]), '--subset');
+      if (new Set(idx).size < 2)
+        throw atLeastTwo(
+          idx.map((i) => list.classes[i]),
+          '--subset',
+        );
     }
     const names = idx.map((i) => list.classes[i]);
-    return { names, pins: wordnetPinsFor(pins, names, idx.map((i) => list.synsets[i])), dataset: list.id };
+    return {
+      names,
+      pins: wordnetPinsFor(
+        pins,
+        names,
+        idx.map((i) => list.synsets[i]),
+      ),
+      dataset: list.id,
+    };
   }
   let names: string[] | undefined;
   let flag = '';

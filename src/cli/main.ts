@@ -240,7 +240,8 @@ function run(argv: string[]): string | Promise<string> {
         });
       }
       const limit = intArg(v.limit as string | undefined, 'limit', 1) ?? 1_000_000;
-      if (limit > MAX_LISTED_ORDERINGS) throw new UsageError(`--limit is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${limit}.`);
+      if (limit > MAX_LISTED_ORDERINGS)
+        throw new UsageError(`--limit is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${limit}.`);
       if (omega > BigInt(limit)) {
         throw new UsageError(
           `There are ${omega} orderings (${formatOmega(omega)}), more than the limit of ${limit}: ` +
@@ -337,7 +338,7 @@ function run(argv: string[]): string | Promise<string> {
       const epsilon = numberArg(v.epsilon as string | undefined, 'epsilon') ?? 0.1;
       const delta = numberArg(v.delta as string | undefined, 'delta') ?? 0.05;
       const range = numberArg(v.range as string | undefined, 'range') ?? 1;
-      const wrap = <T,>(f: () => T): T => {
+      const wrap = <T>(f: () => T): T => {
         try {
           return f();
         } catch (e) {

@@ -46,8 +46,8 @@ function scoreList(path: string, what: string): number[] {
 }
 
 export function oodMetricsCommand(v: Values): string {
-  if (typeof v.id !== 'string') throw new UsageError('Give --id F.json, a JSON array of the in-distribution samples\' scores (higher = more in-distribution).');
-  if (typeof v.ood !== 'string') throw new UsageError('Give --ood F.json, a JSON array of the OOD samples\' scores.');
+  if (typeof v.id !== 'string') throw new UsageError("Give --id F.json, a JSON array of the in-distribution samples' scores (higher = more in-distribution).");
+  if (typeof v.ood !== 'string') throw new UsageError("Give --ood F.json, a JSON array of the OOD samples' scores.");
   const id = scoreList(v.id, 'the ID score file');
   const ood = scoreList(v.ood, 'the OOD score file');
   const m = oodMetrics(id, ood);
@@ -63,7 +63,9 @@ export function oodScoresCommand(v: Values): string {
   if (names.length === 0) throw new UsageError(`--detectors is empty: use some of ${LOGIT_DETECTOR_NAMES.join(', ')}.`);
   for (const n of names) {
     if (!(LOGIT_DETECTOR_NAMES as string[]).includes(n)) {
-      throw new UsageError(`Unknown detector "${n}" for ood-scores: use ${LOGIT_DETECTOR_NAMES.join(', ')} (the others need features or a model: see "cil-lab ood").`);
+      throw new UsageError(
+        `Unknown detector "${n}" for ood-scores: use ${LOGIT_DETECTOR_NAMES.join(', ')} (the others need features or a model: see "cil-lab ood").`,
+      );
     }
   }
   const data = readJson(v.logits, 'the logits file');

@@ -77,7 +77,25 @@ function splitOodList(text: string): string[] {
 }
 
 /** The flags that are Open-world lab settings (src/core/ood/config.ts); `--backend` is allowed besides them. */
-export const OOD_SETTING_FLAGS = ['dataset', 'classes', 'tasks', 'protocol', 'seeds', 'strategy', 'memory', 'epochs', 'hidden', 'train-per-class', 'test-per-class', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'] as const;
+export const OOD_SETTING_FLAGS = [
+  'dataset',
+  'classes',
+  'tasks',
+  'protocol',
+  'seeds',
+  'strategy',
+  'memory',
+  'epochs',
+  'hidden',
+  'train-per-class',
+  'test-per-class',
+  'seed',
+  'detectors',
+  'ood',
+  'head-epochs',
+  'margin-in',
+  'margin-out',
+] as const;
 /** A command naming all of these runs exactly as the lab does (the command the lab shows names them all). */
 const COMPLETE = ['dataset', 'classes', 'tasks', 'strategy', 'epochs', 'hidden', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'];
 const OTHER_OK = new Set(['backend', 'config', 'link']);
@@ -129,7 +147,9 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
   if (!config && !COMPLETE.every((k) => given.includes(k))) return null;
   if (others.length > 0) {
     if (!config) return null;
-    throw new UsageError(`With --config / --link, cil-lab ood changes only the lab's settings (${OOD_SETTING_FLAGS.map((f) => `--${f}`).join(', ')}, --backend); not --${others[0]}.`);
+    throw new UsageError(
+      `With --config / --link, cil-lab ood changes only the lab's settings (${OOD_SETTING_FLAGS.map((f) => `--${f}`).join(', ')}, --backend); not --${others[0]}.`,
+    );
   }
   return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
 }
@@ -184,7 +204,8 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   let order = classes.slice();
   const given = intListArg(str(v, 'order'), 'order');
   if (given) {
-    if ([...given].sort((a, b) => a - b).join() !== [...classes].sort((a, b) => a - b).join()) throw new UsageError(`--order must list each class of the run once (${classes.join(',')}).`);
+    if ([...given].sort((a, b) => a - b).join() !== [...classes].sort((a, b) => a - b).join())
+      throw new UsageError(`--order must list each class of the run once (${classes.join(',')}).`);
     order = given;
   } else if (str(v, 'protocol') !== undefined) {
     if (str(v, 'protocol') !== 'rs') throw new UsageError('cil-lab ood supports --protocol rs (with one --seeds value) or --order.');
@@ -193,14 +214,18 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     order = rsClassOrder(seeds[0], classes.length).map((i) => classes[i]);
   }
   const memory = intArg(str(v, 'memory'), 'memory', 1);
-  if (memory !== undefined && !('memory' in STRATEGY_DEFAULTS[strategy])) throw new UsageError(`--memory applies to strategies with a memory, not ${strategy}.`);
+  if (memory !== undefined && !('memory' in STRATEGY_DEFAULTS[strategy]))
+    throw new UsageError(`--memory applies to strategies with a memory, not ${strategy}.`);
   const hiddenArg = str(v, 'hidden');
   const train = {
     tasks: splitIntoTasks(order, sizes),
     seed: intArg(str(v, 'seed'), 'seed') ?? 0,
     strategy,
     strategyOptions: memory !== undefined ? { memory } : undefined,
-    model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden: hiddenArg ? hiddenArg.split(',').map((s) => Number(s.trim())) : undefined } : { kind: 'cnn' as const },
+    model:
+      modelKind === 'mlp'
+        ? { kind: 'mlp' as const, hidden: hiddenArg ? hiddenArg.split(',').map((s) => Number(s.trim())) : undefined }
+        : { kind: 'cnn' as const },
     epochs: intArg(str(v, 'epochs'), 'epochs', 0),
     firstTaskEpochs: intArg(str(v, 'first-epochs'), 'first-epochs', 0),
     lr: numberArg(str(v, 'lr'), 'lr'),
@@ -211,7 +236,14 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
 
   // OOD sets
   const defaultOod = [
-    ...(classes.length < ds.classNames.length ? [`${datasetArg}:${ds.classNames.map((_, i) => i).filter((c) => !classes.includes(c)).join(',')}`] : []),
+    ...(classes.length < ds.classNames.length
+      ? [
+          `${datasetArg}:${ds.classNames
+            .map((_, i) => i)
+            .filter((c) => !classes.includes(c))
+            .join(',')}`,
+        ]
+      : []),
     datasetArg === 'digits' ? 'fashion-mnist' : 'digits',
   ].join(',');
   const specs = splitOodList(str(v, 'ood') ?? defaultOod);

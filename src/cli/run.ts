@@ -75,7 +75,10 @@ function intList(v: Values, k: string): number[] | undefined {
 /** "0-9", "0,2,4", "0-2,7" → indices. */
 function rangeList(s: string, k: string): number[] {
   const out: number[] = [];
-  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!m) throw new RunUsageError(`--${k}: "${part}" is not an index or a range like 0-9.`);
     const a = Number(m[1]);
@@ -195,7 +198,9 @@ function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: 
   if (arg === 'all') {
     const limit = int(v, 'limit', 1) ?? 5000;
     if (omega > BigInt(limit)) {
-      throw new RunUsageError(`There are ${omega} orderings (${formatOmega(omega)}), more than --limit ${limit}: give --orderings N to train a seeded uniform sample of N (with --sample-seed S), or raise --limit.`);
+      throw new RunUsageError(
+        `There are ${omega} orderings (${formatOmega(omega)}), more than --limit ${limit}: give --orderings N to train a seeded uniform sample of N (with --sample-seed S), or raise --limit.`,
+      );
     }
     return Array.from(enumerateOrderings(sizes), (tasks, i) => ({ label: `ordering ${i}`, order: toClasses(tasks) }));
   }
@@ -321,14 +326,33 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   const planned = many ?? orderings(v, classes);
   // the runs as every lab builds them (src/engine/run-config.ts): the flags' settings, then each ordering
   const { seed, ...shared } = base;
-  const settings: RunSettings = { ...shared, strategyOptions: { [strategy]: strategyOptions(v, strategy) }, probs: extras.probs && { softmax: shared.head, ...extras.probs } };
+  const settings: RunSettings = {
+    ...shared,
+    strategyOptions: { [strategy]: strategyOptions(v, strategy) },
+    probs: extras.probs && { softmax: shared.head, ...extras.probs },
+  };
   const configs = planned.map(({ order }) => runConfigOf(settings, { tasks: splitIntoTasks(order, sizes), strategy, seed }));
   const fastArg = str(v, 'fast') ?? 'on';
   if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg}".`);
   const popArg = str(v, 'population') ?? 'auto';
   const population = popArg === 'auto' ? 'auto' : Number(popArg);
-  if (population !== 'auto' && !(Number.isInteger(population) && population >= 1)) throw new RunUsageError(`--population takes auto or a whole number ≥ 1; got "${popArg}".`);
-  return { ds, datasetArg, builtin, classes, sizes, subset: { trainPerClass, testPerClass }, strategy, planned, configs, backend: backend.name, fastAllowed: fastArg === 'on' && !extras.probs, population, notes };
+  if (population !== 'auto' && !(Number.isInteger(population) && population >= 1))
+    throw new RunUsageError(`--population takes auto or a whole number ≥ 1; got "${popArg}".`);
+  return {
+    ds,
+    datasetArg,
+    builtin,
+    classes,
+    sizes,
+    subset: { trainPerClass, testPerClass },
+    strategy,
+    planned,
+    configs,
+    backend: backend.name,
+    fastAllowed: fastArg === 'on' && !extras.probs,
+    population,
+    notes,
+  };
 }
 
 /** The record of one finished run (the fields of `run`'s output; `cil-lab analyze` and the app's Import read them). */
@@ -359,11 +383,7 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
 }
 
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
-export async function runCommand(
-  v: Values,
-  options: { root: string; onNote?: (note: string) => void },
-  extras: RunExtras = {},
-): Promise<string> {
+export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
@@ -378,6 +398,11 @@ export async function runCommand(
   for (const n of p.notes) options.onNote?.(n);
   if (runs.length === 1) return JSON.stringify(runs[0]);
   const trie = planPrefixes(configs.map((c) => c.tasks));
-  const training = { path: fast ? 'fast (prefix sharing + population)' : 'one run at a time', tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks, naiveTasks: trie.naiveTasks, seconds: Math.round(seconds * 10) / 10 };
+  const training = {
+    path: fast ? 'fast (prefix sharing + population)' : 'one run at a time',
+    tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks,
+    naiveTasks: trie.naiveTasks,
+    seconds: Math.round(seconds * 10) / 10,
+  };
   return JSON.stringify({ runs, training });
 }

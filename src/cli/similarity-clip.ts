@@ -20,14 +20,7 @@ import { compareSimilarities } from '../core/similarity/compare';
 import { cosineSimilarity } from '../core/similarity/cosine';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { PromptError, promptLabel, promptTexts, validateTemplate, type PromptSpec } from '../core/similarity/prompts';
-import {
-  CLIP_MODELS,
-  ClipLoadError,
-  createTextEmbedder,
-  requiredFiles,
-  type ClipDtype,
-  type WeightSource,
-} from '../engine/clip/text-embedder';
+import { CLIP_MODELS, ClipLoadError, createTextEmbedder, requiredFiles, type ClipDtype, type WeightSource } from '../engine/clip/text-embedder';
 import { UsageError, intArg, intListArg } from './args';
 import { readInput, writeOutput } from './inputs';
 

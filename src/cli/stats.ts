@@ -31,7 +31,9 @@ export function readNumberArray(path: string, option: string): number[] {
     throw new UsageError(`--${option}: "${path}" is not valid JSON (${(e as Error).message}); expected an array of numbers like [0.81, 0.79, 0.84].`);
   }
   if (!Array.isArray(data)) {
-    throw new UsageError(`--${option}: "${path}" holds ${data === null ? 'null' : typeof data}, not an array; expected an array of numbers like [0.81, 0.79, 0.84].`);
+    throw new UsageError(
+      `--${option}: "${path}" holds ${data === null ? 'null' : typeof data}, not an array; expected an array of numbers like [0.81, 0.79, 0.84].`,
+    );
   }
   if (data.length === 0) throw new UsageError(`--${option}: "${path}" is an empty array; give at least one number.`);
   data.forEach((x, i) => {
@@ -88,7 +90,8 @@ function qualityReport(truth: number[], estimate: number[]): string {
   const t = moments(truth);
   const notes: string[] = [];
   if (Number.isNaN(q.jsd)) notes.push('The truth values have no spread (all equal), so the JSD grid is undefined: jsd is null.');
-  if (estimate.length === 1 || gaussianEstimate(estimate).std === 0) notes.push('The estimate values have no spread: the Gaussian is a point mass at their mean.');
+  if (estimate.length === 1 || gaussianEstimate(estimate).std === 0)
+    notes.push('The estimate values have no spread: the Gaussian is a point mass at their mean.');
   return JSON.stringify({
     truth: { n: t.n, mean: t.mean, std: t.std, min: t.min, max: t.max },
     estimate: gaussianEstimate(estimate),
@@ -109,7 +112,7 @@ export function statsCommand(v: Values): string {
   }
   if (has('truth') || has('estimate')) {
     if (!has('truth')) throw new UsageError('--estimate needs --truth F too (the truth values to compare with).');
-    if (!has('estimate')) throw new UsageError('--truth needs --estimate F too (the protocol\'s values).');
+    if (!has('estimate')) throw new UsageError("--truth needs --estimate F too (the protocol's values).");
     return qualityReport(readNumberArray(v.truth as string, 'truth'), readNumberArray(v.estimate as string, 'estimate'));
   }
   throw new UsageError('Give --values F (moments, Box-Cox, normality tests) or --truth F --estimate F (JSD and W1); each F a JSON array of numbers.');

@@ -47,7 +47,8 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
   const trainRatio = numberArg(str(v, 'train-ratio'), 'train-ratio') ?? 0.7;
   if (!(trainRatio > 0 && trainRatio < 1)) throw new UsageError(`--train-ratio must be between 0 and 1; got ${trainRatio}.`);
   const datasetId = str(v, 'dataset') ?? 'fashion-mnist';
-  if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(datasetId)) throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId}".`);
+  if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(datasetId))
+    throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId}".`);
   const alpha = alphaArg(v);
   const k = intArg(str(v, 'k'), 'k', 1);
   if (bufferKind === 'cumulative' && (alpha || k !== undefined)) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
@@ -79,7 +80,8 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
   }
   // default k: one bucket's training part (the paper's "buffer size of one bucket")
   const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
-  const buffer: BufferSpec = bufferKind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: k ?? bucketTrain, alpha: alpha ?? { kind: 'fixed', value: 1 } };
+  const buffer: BufferSpec =
+    bufferKind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: k ?? bucketTrain, alpha: alpha ?? { kind: 'fixed', value: 1 } };
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
   const r = await trainStream(data.dataset, {
     protocol,

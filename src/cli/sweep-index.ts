@@ -47,7 +47,8 @@ function engineSources(env: Env): { source: string; index: number; count?: numbe
     const count = has('SLURM_ARRAY_TASK_COUNT') ? whole(env.SLURM_ARRAY_TASK_COUNT!, 'SLURM_ARRAY_TASK_COUNT') : undefined;
     out.push({ source: 'SLURM_ARRAY_TASK_ID', index: id - min, count });
   }
-  if (has('AWS_BATCH_JOB_ARRAY_INDEX')) out.push({ source: 'AWS_BATCH_JOB_ARRAY_INDEX', index: whole(env.AWS_BATCH_JOB_ARRAY_INDEX!, 'AWS_BATCH_JOB_ARRAY_INDEX') });
+  if (has('AWS_BATCH_JOB_ARRAY_INDEX'))
+    out.push({ source: 'AWS_BATCH_JOB_ARRAY_INDEX', index: whole(env.AWS_BATCH_JOB_ARRAY_INDEX!, 'AWS_BATCH_JOB_ARRAY_INDEX') });
   if (has('CLOUD_RUN_TASK_INDEX')) {
     const count = has('CLOUD_RUN_TASK_COUNT') ? whole(env.CLOUD_RUN_TASK_COUNT!, 'CLOUD_RUN_TASK_COUNT') : undefined;
     out.push({ source: 'CLOUD_RUN_TASK_INDEX', index: whole(env.CLOUD_RUN_TASK_INDEX!, 'CLOUD_RUN_TASK_INDEX'), count });
@@ -88,7 +89,9 @@ export function resolveShardIndex(flag: string | undefined, shards: string | und
   const first = candidates[0];
   const other = candidates.find((c) => c.index !== first.index || c.count !== first.count);
   if (other) {
-    throw new UsageError(`Conflicting shard indices: ${first.source} gives ${first.index}/${first.count} but ${other.source} gives ${other.index}/${other.count}.`);
+    throw new UsageError(
+      `Conflicting shard indices: ${first.source} gives ${first.index}/${first.count} but ${other.source} gives ${other.index}/${other.count}.`,
+    );
   }
   if (first.count < 1) throw new UsageError(`The number of shards must be at least 1 (${first.source}).`);
   if (first.index >= first.count) {

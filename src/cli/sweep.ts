@@ -77,7 +77,10 @@ function recordKey(r: Record<string, unknown>): string | null {
 function runOfKey(key: string): SweepRun {
   const a = key.indexOf('/');
   const b = key.indexOf('/', a + 1);
-  const tasks = key.slice(b + 1).split('|').map((t) => (t === '' ? [] : t.split(',').map(Number)));
+  const tasks = key
+    .slice(b + 1)
+    .split('|')
+    .map((t) => (t === '' ? [] : t.split(',').map(Number)));
   return { strategy: key.slice(0, a), seed: Number(key.slice(a + 1, b)), tasks };
 }
 
@@ -132,7 +135,10 @@ function experimentHash(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 
-async function sweepShard(v: Values, options: { root: string; env: Readonly<Record<string, string | undefined>>; onNote?: (n: string) => void }): Promise<string> {
+async function sweepShard(
+  v: Values,
+  options: { root: string; env: Readonly<Record<string, string | undefined>>; onNote?: (n: string) => void },
+): Promise<string> {
   const out = typeof v.out === 'string' ? v.out : undefined;
   if (!out) throw new UsageError('Give --out SHARD.jsonl, the file this shard appends its runs to.');
   const shard = resolveShardIndex(typeof v.shard === 'string' ? v.shard : undefined, typeof v.shards === 'string' ? v.shards : undefined, options.env);
@@ -190,7 +196,9 @@ async function sweepShard(v: Values, options: { root: string; env: Readonly<Reco
       fresh = false;
       const h = parsed.header;
       if (h.experiment !== experiment) {
-        throw new UsageError(`${out} belongs to another experiment (${h.experiment}; these flags make ${experiment}): give another --out, or the flags that wrote it.`);
+        throw new UsageError(
+          `${out} belongs to another experiment (${h.experiment}; these flags make ${experiment}): give another --out, or the flags that wrote it.`,
+        );
       }
       if (h.shard !== shard.index || h.shards !== shard.count) {
         throw new UsageError(`${out} holds shard ${h.shard}/${h.shards}, not ${shard.index}/${shard.count}: give this shard its own --out file.`);
@@ -288,7 +296,9 @@ export function sweepMerge(files: string[], v: Values, onNote?: (n: string) => v
     if (!parsed.header) throw new UsageError(`${file} has no sweep header: it is empty, or not a shard file of cil-lab sweep.`);
     if (parsed.partial) onNote?.(`${file}: its partial last line (a killed write) is left out; re-run that shard to train the run again`);
     if (header && parsed.header.experiment !== header.experiment) {
-      throw new UsageError(`${file} belongs to another experiment (${parsed.header.experiment}) than ${headerFile} (${header.experiment}): merge the shards of one experiment.`);
+      throw new UsageError(
+        `${file} belongs to another experiment (${parsed.header.experiment}) than ${headerFile} (${header.experiment}): merge the shards of one experiment.`,
+      );
     }
     if (!header) {
       header = parsed.header;
@@ -308,7 +318,9 @@ export function sweepMerge(files: string[], v: Values, onNote?: (n: string) => v
   }
   const h = header!;
   if (conflicts.length > 0) {
-    throw new UsageError(`${conflicts.length} run(s) appear twice with different results: ${listed(conflicts, 3)}. Were they trained on different backends or versions?`);
+    throw new UsageError(
+      `${conflicts.length} run(s) appear twice with different results: ${listed(conflicts, 3)}. Were they trained on different backends or versions?`,
+    );
   }
   if (collapsed > 0) onNote?.(`${collapsed} run(s) appear more than once with the same result: kept once`);
   if (shardCounts.size > 1) onNote?.(`the files split the experiment into different numbers of shards (${[...shardCounts].join(', ')}); each run is kept once`);
@@ -324,12 +336,29 @@ export function sweepMerge(files: string[], v: Values, onNote?: (n: string) => v
   const runs = h.keys.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!.record] : []));
   const result = JSON.stringify({
     runs,
-    sweep: { experiment: h.experiment, dataset: h.dataset, classes: h.classes, task_sizes: h.task_sizes, backend: h.backend, expected: h.keys.length, merged: runs.length, missing, files: files.length },
+    sweep: {
+      experiment: h.experiment,
+      dataset: h.dataset,
+      classes: h.classes,
+      task_sizes: h.task_sizes,
+      backend: h.backend,
+      expected: h.keys.length,
+      merged: runs.length,
+      missing,
+      files: files.length,
+    },
   });
   const out = typeof v.out === 'string' ? v.out : undefined;
   if (!out) return result;
   const written = writeOutput(out, result);
-  return JSON.stringify({ out: written, experiment: h.experiment, expected: h.keys.length, merged: runs.length, missing: missing.length, duplicatesCollapsed: collapsed });
+  return JSON.stringify({
+    out: written,
+    experiment: h.experiment,
+    expected: h.keys.length,
+    merged: runs.length,
+    missing: missing.length,
+    duplicatesCollapsed: collapsed,
+  });
 }
 
 /** `cil-lab sweep …` or `cil-lab sweep merge …`. */

@@ -89,7 +89,8 @@ export const LESSONS: readonly Lesson[] = [
     text:
       'The same 90 orders of six digit classes, each trained twice: with plain fine-tuning, which forgets, and with replay, which keeps 200 old images in memory. ' +
       'Each strategy gets its own histogram. Click the worst and best block of each to see the order and its accuracy matrix.',
-    question: 'Is the hardest order under fine-tuning also the hardest under replay? Why is fine-tuning’s histogram so narrow: what does it still know at the end?',
+    question:
+      'Is the hardest order under fine-tuning also the hardest under replay? Why is fine-tuning’s histogram so narrow: what does it still know at the end?',
     config: {
       ...SMALL_DIGITS,
       lab: 'ground-truth',
@@ -156,7 +157,10 @@ export function lessonConfig(lesson: Lesson): ExperimentConfig {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(lesson.config)) {
     const b = base[key];
-    merged[key] = value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset' ? { ...b, ...value } : value;
+    merged[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset'
+        ? { ...b, ...value }
+        : value;
   }
   merged.ui = { ...(base.ui as object), teaching: true };
   // the Time lab's section is optional (absent = its defaults): given in part, it is completed by its own defaults

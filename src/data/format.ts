@@ -228,12 +228,7 @@ export function parseDatasetMeta(json: unknown, where = 'meta.json'): DatasetMet
     }
   });
   const shape = json.shape;
-  if (
-    !Array.isArray(shape) ||
-    shape.length !== 3 ||
-    !shape.every((d) => isCount(d) && d > 0) ||
-    !(shape[2] === 1 || shape[2] === 3)
-  ) {
+  if (!Array.isArray(shape) || shape.length !== 3 || !shape.every((d) => isCount(d) && d > 0) || !(shape[2] === 1 || shape[2] === 3)) {
     fail(w, `"shape" must be [height, width, channels] with channels 1 or 3, got ${JSON.stringify(shape)}`);
   }
   let styles: StyleMeta[] | undefined;
@@ -289,10 +284,7 @@ function decodeSplit(meta: DatasetMeta, which: SplitName, buffers: DatasetBuffer
   const expected = m.count * imageSize;
   if (images.length !== expected) {
     const why = images.length < expected ? 'truncated' : 'too long';
-    fail(
-      where,
-      `${m.images} has ${images.length} bytes, expected ${expected} (${m.count} images × ${meta.shape.join('×')}): ${why}`,
-    );
+    fail(where, `${m.images} has ${images.length} bytes, expected ${expected} (${m.count} images × ${meta.shape.join('×')}): ${why}`);
   }
   const labels = get(m.labels);
   if (labels.length !== m.count) fail(where, `${m.labels} has ${labels.length} labels, expected ${m.count} (one per image)`);

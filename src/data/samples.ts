@@ -88,4 +88,3 @@ export function packSamples(
   });
   return { split: opts.split, shape, perClass: opts.perClass, seed: opts.seed, classes, pixels };
 }
-

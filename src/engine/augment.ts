@@ -60,7 +60,16 @@ export interface AugmentParams {
   saturation: number;
 }
 
-export const IDENTITY_PARAMS: Readonly<AugmentParams> = Object.freeze({ dx: 0, dy: 0, scale: 1, angle: 0, background: null, brightness: 1, contrast: 1, saturation: 1 });
+export const IDENTITY_PARAMS: Readonly<AugmentParams> = Object.freeze({
+  dx: 0,
+  dy: 0,
+  scale: 1,
+  angle: 0,
+  background: null,
+  brightness: 1,
+  contrast: 1,
+  saturation: 1,
+});
 
 /** Doubles drawn per example (fixed). */
 export const DRAWS_PER_EXAMPLE = 11;
@@ -95,12 +104,14 @@ export function resolveAugmentOptions(a: boolean | Partial<AugmentOptions> | und
   if (a === undefined || a === null || a === false) return null;
   const out: AugmentOptions = { ...AUGMENT_DEFAULTS };
   if (a === true) return out;
-  if (typeof a !== 'object' || Array.isArray(a)) throw new AugmentOptionsError(`augment must be true, false or an object of options; got ${JSON.stringify(a)}.`);
+  if (typeof a !== 'object' || Array.isArray(a))
+    throw new AugmentOptionsError(`augment must be true, false or an object of options; got ${JSON.stringify(a)}.`);
   for (const [k, v] of Object.entries(a)) {
     if (v === undefined) continue;
     const lim = LIMITS[k as keyof AugmentOptions];
     if (!lim) throw new AugmentOptionsError(`Unknown augmentation option "${k}": use ${Object.keys(LIMITS).join(', ')}.`);
-    const ok = typeof v === 'number' && Number.isFinite(v) && v >= lim.min && (lim.maxOpen ? v < lim.max : v <= lim.max) && (!lim.integer || Number.isInteger(v));
+    const ok =
+      typeof v === 'number' && Number.isFinite(v) && v >= lim.min && (lim.maxOpen ? v < lim.max : v <= lim.max) && (!lim.integer || Number.isInteger(v));
     if (!ok) throw new AugmentOptionsError(`augment.${k} must be ${lim.what}; got ${JSON.stringify(v)}.`);
     out[k as keyof AugmentOptions] = v;
   }
@@ -187,8 +198,7 @@ export function augmentImage(
     const cos = quarter ? [1, 0, -1, 0][(((p.angle / 90) % 4) + 4) % 4] : Math.cos(th);
     const sin = quarter ? [0, 1, 0, -1][(((p.angle / 90) % 4) + 4) % 4] : Math.sin(th);
     const inv = 1 / p.scale;
-    const at = (xi: number, yi: number, c: number): number =>
-      xi >= 0 && xi < W && yi >= 0 && yi < H ? src[srcOffset + (yi * W + xi) * C + c] : bg[c];
+    const at = (xi: number, yi: number, c: number): number => (xi >= 0 && xi < W && yi >= 0 && yi < H ? src[srcOffset + (yi * W + xi) * C + c] : bg[c]);
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         // inverse map: p = Rot(−θ)·(p' − t) / s

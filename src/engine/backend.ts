@@ -167,18 +167,17 @@ export async function isSoftwareGpu(name: 'webgpu' | 'webgl'): Promise<boolean> 
     if (name === 'webgpu') {
       const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator?.gpu;
       const adapter = (await gpu?.requestAdapter()) as
-        | { isFallbackAdapter?: boolean; info?: { architecture?: string; description?: string; vendor?: string } }
-        | null
-        | undefined;
+        { isFallbackAdapter?: boolean; info?: { architecture?: string; description?: string; vendor?: string } } | null | undefined;
       if (!adapter) return false;
       const info = adapter.info ?? {};
       return Boolean(adapter.isFallbackAdapter) || soft.test(`${info.architecture ?? ''} ${info.description ?? ''} ${info.vendor ?? ''}`);
     }
     const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(k: string): unknown } };
     if (!g.OffscreenCanvas) return false;
-    const gl = new g.OffscreenCanvas(1, 1).getContext('webgl2') as
-      | { getExtension(n: string): { UNMASKED_RENDERER_WEBGL: number } | null; getParameter(p: number): unknown }
-      | null;
+    const gl = new g.OffscreenCanvas(1, 1).getContext('webgl2') as {
+      getExtension(n: string): { UNMASKED_RENDERER_WEBGL: number } | null;
+      getParameter(p: number): unknown;
+    } | null;
     const ext = gl?.getExtension('WEBGL_debug_renderer_info');
     return Boolean(gl && ext && soft.test(String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL))));
   } catch {

@@ -62,7 +62,13 @@ export function accuracyFrom(predAt: Int32Array, examples: Int32Array, units: In
 }
 
 /** softmax(scores) of every example, n × width row-major (width = the scores' columns). */
-export async function softmaxOn(ds: ImageDataset, split: ImageSplit, examples: Int32Array, score: ScoreFn, batchSize: number): Promise<{ probs: Float32Array; width: number }> {
+export async function softmaxOn(
+  ds: ImageDataset,
+  split: ImageSplit,
+  examples: Int32Array,
+  score: ScoreFn,
+  batchSize: number,
+): Promise<{ probs: Float32Array; width: number }> {
   const parts: Float32Array[] = [];
   let width = 0;
   for (let at = 0; at < examples.length; at += batchSize) {

@@ -220,7 +220,12 @@ export async function trainSharedWithFallback(
     },
     (n) => {
       const left = configs.length - finished.size;
-      hooks.onNotice?.({ ...n, message: n.to ? `The ${n.from} backend failed (${n.reason}); continuing on ${n.to} with the ${left} ordering${left === 1 ? '' : 's'} not finished.` : n.message });
+      hooks.onNotice?.({
+        ...n,
+        message: n.to
+          ? `The ${n.from} backend failed (${n.reason}); continuing on ${n.to} with the ${left} ordering${left === 1 ? '' : 's'} not finished.`
+          : n.message,
+      });
     },
   );
   return results;

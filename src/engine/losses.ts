@@ -12,7 +12,9 @@ export function headPrefix(logits: tf.Tensor2D, width: number): tf.Tensor2D {
 
 /** One-hot rows [n, width] of integer labels (tf.oneHot refuses width 1, which a one-class first task has). */
 export function oneHotRows(labels: tf.Tensor1D, width: number): tf.Tensor2D {
-  return tf.tidy(() => tf.cast(tf.equal(tf.expandDims(tf.cast(labels, 'int32'), 1), tf.expandDims(tf.range(0, width, 1, 'int32'), 0)), 'float32') as tf.Tensor2D);
+  return tf.tidy(
+    () => tf.cast(tf.equal(tf.expandDims(tf.cast(labels, 'int32'), 1), tf.expandDims(tf.range(0, width, 1, 'int32'), 0)), 'float32') as tf.Tensor2D,
+  );
 }
 
 /** Mean cross-entropy of integer labels under softmax(logits): −mean_n log softmax(z_n)[y_n]. */

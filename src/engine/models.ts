@@ -41,7 +41,6 @@ export interface NetworkSpec {
   init?: InitScheme;
 }
 
-
 export interface ParamInfo {
   name: string;
   shape: number[];

@@ -85,7 +85,14 @@ export function planRun(ds: ImageDataset, cfg: ResolvedTrainConfig): RunPlan {
       calibration.push(Int32Array.from(perm.slice(0, nCal).map((k) => idx[k])).sort());
       train.push(Int32Array.from(perm.slice(nCal).map((k) => idx[k])).sort());
     }
-    const plan: TaskPlan = { classes, firstUnit, seed, train: concat(...train), calibration: concat(...calibration), test: concat(...classes.map((c) => testBy[c])) };
+    const plan: TaskPlan = {
+      classes,
+      firstUnit,
+      seed,
+      train: concat(...train),
+      calibration: concat(...calibration),
+      test: concat(...classes.map((c) => testBy[c])),
+    };
     firstUnit += classes.length;
     return plan;
   });

@@ -128,7 +128,11 @@ export async function trainPopulationTask(
           const rng = augmentRngs[p];
           if (rng && cfg.augment) {
             const images = augmentBatch(ds.train.images, idx[p], ds.shape, rng, cfg.augment);
-            return batchImages(ds, { images, labels: new Uint8Array(idx[p].length) }, Int32Array.from(idx[p], (_, k) => k));
+            return batchImages(
+              ds,
+              { images, labels: new Uint8Array(idx[p].length) },
+              Int32Array.from(idx[p], (_, k) => k),
+            );
           }
           return batchImages(ds, ds.train, idx[p]);
         });

@@ -10,7 +10,6 @@
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
 import { fmix32 } from '../core/random/fmix32';
 
-
 /** The random streams of one task, by purpose. The numbers are part of the results: never renumber them. */
 export const STREAM = {
   init: 1,

@@ -107,8 +107,12 @@ interface Snapshot {
   state: StrategyState;
 }
 
-
-export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig[], options: SharedTrainOptions = {}, hooks: SharedTrainHooks = {}): Promise<TrainRunResult[]> {
+export async function trainShared(
+  dataset: ImageDataset,
+  configs: TrainRunConfig[],
+  options: SharedTrainOptions = {},
+  hooks: SharedTrainHooks = {},
+): Promise<TrainRunResult[]> {
   const started = performance.now();
   await ensureGradients();
   await ensureBackend();
@@ -158,7 +162,8 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
       const full: ScoreFn = (x) => net.logits(x);
       // one prediction pass: every ordering covers the same classes, and the initial model's prediction of an example
       // is the same unit in each (only which class that unit stands for differs)
-      const predAt = base.head === 'all' ? await testPredictions(dataset, sortedUnion(plans[0].tasks.map((tp) => tp.test)), net, full, true, outputs, base) : null;
+      const predAt =
+        base.head === 'all' ? await testPredictions(dataset, sortedUnion(plans[0].tasks.map((tp) => tp.test)), net, full, true, outputs, base) : null;
       for (let o = 0; o < cfgs.length; o++) {
         const b: number[] = [];
         for (let j = 0; j < K[o]; j++) b.push(predAt ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
@@ -278,7 +283,8 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
         }
         const o = got.index;
         if (o === null || o === undefined) break;
-        if (o < 0 || o >= cfgs.length || finished.has(o)) throw new RangeError(`Shared training was asked for ordering ${o}, which is not among the ${cfgs.length} left.`);
+        if (o < 0 || o >= cfgs.length || finished.has(o))
+          throw new RangeError(`Shared training was asked for ordering ${o}, which is not among the ${cfgs.length} left.`);
         if (gone.has(o)) throw new RangeError(`Shared training was asked for ordering ${o}, which it was told another worker took.`);
         rank[o] = pulls++;
         // its prefix nodes that are not trained (nor ready) here: the first untrained one on its path is ready now
@@ -294,7 +300,7 @@ export async function trainShared(dataset: ImageDataset, configs: TrainRunConfig
       }
       // a population: `first` and up to P−1 more ready nodes of its depth that are due (training-set size checked below)
       const wave = [first];
-      for (let i = 0; i < ready.length && wave.length < P; ) {
+      for (let i = 0; i < ready.length && wave.length < P;) {
         if (ready[i].depth === first.depth && prio.get(ready[i]) !== Infinity) wave.push(...ready.splice(i, 1));
         else i++;
       }
@@ -405,7 +411,15 @@ function naiveChains(orderings: number[][][]): PrefixNode[] {
     const prefix: number[][] = [];
     ordering.forEach((task, t) => {
       prefix.push(task.slice().sort((a, b) => a - b));
-      const node: PrefixNode = { index: nodes.length, depth: t, tasks: prefix.map((p) => p.slice()), key: `${o}:${prefix.map((p) => p.join(',')).join('|')}`, parent, children: [], orderings: [o] };
+      const node: PrefixNode = {
+        index: nodes.length,
+        depth: t,
+        tasks: prefix.map((p) => p.slice()),
+        key: `${o}:${prefix.map((p) => p.join(',')).join('|')}`,
+        parent,
+        children: [],
+        orderings: [o],
+      };
       if (parent) parent.children.push(node);
       nodes.push(node);
       parent = node;

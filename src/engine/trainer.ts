@@ -93,7 +93,10 @@ function safeDispose(f: () => void): void {
 }
 
 /** The fields of a run's result that come from its plan and config (shared with trainShared). */
-export function planSummary(plan: RunPlan, cfg: ResolvedTrainConfig): Pick<TrainRunResult, 'testCounts' | 'trainCounts' | 'calibrationCounts' | 'tasks' | 'classOrder'> {
+export function planSummary(
+  plan: RunPlan,
+  cfg: ResolvedTrainConfig,
+): Pick<TrainRunResult, 'testCounts' | 'trainCounts' | 'calibrationCounts' | 'tasks' | 'classOrder'> {
   return {
     testCounts: plan.tasks.map((tp) => tp.test.length),
     trainCounts: plan.tasks.map((tp) => tp.train.length),
@@ -137,7 +140,8 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
       // the prediction rule of R[j−1][j], which FWT subtracts b_j from (see the header): with the 'seen' head the
       // units before task j never include task j's units, so b_j is 0 without evaluating
       const full: ScoreFn = (x) => network.logits(x);
-      const predAt = cfg.head === 'all' ? await testPredictions(dataset, sortedUnion(plan.tasks.map((tp) => tp.test)), network, full, true, plan.outputs, cfg) : null;
+      const predAt =
+        cfg.head === 'all' ? await testPredictions(dataset, sortedUnion(plan.tasks.map((tp) => tp.test)), network, full, true, plan.outputs, cfg) : null;
       for (let j = 0; j < K; j++) untrained.push(predAt ? accuracyFrom(predAt, plan.tasks[j].test, testUnits[j]) : 0);
     }
     const matrix: number[][] = resume ? resume.matrix.map((r) => r.slice()) : [];
@@ -163,7 +167,15 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
       const score: ScoreFn = (x) => strategy.predictScores?.(ctx, x) ?? headPrefix(network.logits(x), ctx.headWidth);
       // one prediction pass over the tasks that can score (with the 'seen' head no unit of a later task can win)
       const upto = cfg.head === 'all' ? K : t + 1;
-      const predAt = await testPredictions(dataset, sortedUnion(plan.tasks.slice(0, upto).map((tp) => tp.test)), network, score, !strategy.predictScores, ctx.headWidth, cfg);
+      const predAt = await testPredictions(
+        dataset,
+        sortedUnion(plan.tasks.slice(0, upto).map((tp) => tp.test)),
+        network,
+        score,
+        !strategy.predictScores,
+        ctx.headWidth,
+        cfg,
+      );
       const row: number[] = [];
       for (let j = 0; j < K; j++) row.push(j < upto ? accuracyFrom(predAt, plan.tasks[j].test, testUnits[j]) : plan.tasks[j].test.length === 0 ? NaN : 0);
       if (cfg.probs) {
@@ -304,10 +316,19 @@ export function taskContext(
 }
 
 /** A training batch whose images are augmented (augment.ts) before they become a tensor; the labels of ctx.batch. */
-export function augmentedBatch(ctx: TaskContext, idx: Int32Array, rng: DefaultRng, options: NonNullable<ResolvedTrainConfig['augment']>): { x: tf.Tensor4D; y: tf.Tensor1D } {
+export function augmentedBatch(
+  ctx: TaskContext,
+  idx: Int32Array,
+  rng: DefaultRng,
+  options: NonNullable<ResolvedTrainConfig['augment']>,
+): { x: tf.Tensor4D; y: tf.Tensor1D } {
   const ds = ctx.dataset;
   const images = augmentBatch(ds.train.images, idx, ds.shape, rng, options);
-  const x = batchImages(ds, { images, labels: new Uint8Array(idx.length) }, Int32Array.from(idx, (_, k) => k));
+  const x = batchImages(
+    ds,
+    { images, labels: new Uint8Array(idx.length) },
+    Int32Array.from(idx, (_, k) => k),
+  );
   return { x, y: tf.tensor1d(Int32Array.from(idx, ctx.unitOf), 'int32') };
 }
 
@@ -328,7 +349,9 @@ export async function trainTask(
   const steps = Math.ceil(n / cfg.batchSize);
   const vars = ctx.network.variables;
   // the fused step (kernels/fused-mlp.ts) where it applies: the same batches, its own kernels, weights resident there
-  const fused = (await fusedApplies({ backend: tf.getBackend(), spec: ctx.network.spec, augment: cfg.augment, strategy })) ? await acquireFusedMlp(ctx.network.spec, cfg.batchSize) : null;
+  const fused = (await fusedApplies({ backend: tf.getBackend(), spec: ctx.network.spec, augment: cfg.augment, strategy }))
+    ? await acquireFusedMlp(ctx.network.spec, cfg.batchSize)
+    : null;
   if (fused) {
     fused.setWeights(await ctx.network.readWeights());
     fused.resetOptimizer({ kind: cfg.optimizer, lr: cfg.lr, beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon });
@@ -347,7 +370,8 @@ export async function trainTask(
         if (fused) {
           fused.setBatch(images, size, idx, Int32Array.from(idx, ctx.unitOf));
           const r = fused.step(idx.length, ctx.headWidth);
-          if (report && hooks.onProgress) hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss: r.loss, accuracy: r.correct / idx.length, tasks: ctx.taskCount, epochs });
+          if (report && hooks.onProgress)
+            hooks.onProgress({ task: ctx.t, epoch, step: s + 1, steps, loss: r.loss, accuracy: r.correct / idx.length, tasks: ctx.taskCount, epochs });
           continue;
         }
         const { x, y } = augmentRng && cfg.augment ? augmentedBatch(ctx, idx, augmentRng, cfg.augment) : ctx.batch(idx);

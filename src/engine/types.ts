@@ -22,9 +22,7 @@ export interface ImageDataset {
   test: ImageSplit;
 }
 
-export type ModelConfig =
-  | { kind: 'mlp'; hidden?: number[] }
-  | { kind: 'cnn'; filters?: number[]; dense?: number };
+export type ModelConfig = { kind: 'mlp'; hidden?: number[] } | { kind: 'cnn'; filters?: number[]; dense?: number };
 
 /** Per-strategy hyper-parameters (defaults in defaults.ts). */
 export type StrategyConfig = {

@@ -118,7 +118,12 @@ export interface CurriculumRemote {
   selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo>;
   prepare(d: CurriculumData): Promise<CurriculumPreview>;
   isolated(d: CurriculumData, settings: RunSettings, p: number, seed: number, onProgress: (e: ProgressEvent) => void): Promise<number>;
-  order(d: CurriculumData, settings: RunSettings, job: { order: number[]; strategy: string; seed: number }, onProgress: (e: ProgressEvent) => void): Promise<OrderRun>;
+  order(
+    d: CurriculumData,
+    settings: RunSettings,
+    job: { order: number[]; strategy: string; seed: number },
+    onProgress: (e: ProgressEvent) => void,
+  ): Promise<OrderRun>;
   pause(): Promise<void> | void;
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
@@ -156,7 +161,8 @@ export function createCurriculumRunner(opts: { remote?: () => CurriculumRemote; 
   const driverFor = (s: CurriculumLabSettings, hash: string) =>
     oneAtATime<CurriculumJob, CurriculumResult, CurriculumCurrent>({
       current: (job) => ({
-        label: job.kind === 'isolated' ? `${s.data.datasets[job.position]} alone (a_j)` : `${job.strategy}: ${job.order.map((p) => s.data.datasets[p]).join(' → ')}`,
+        label:
+          job.kind === 'isolated' ? `${s.data.datasets[job.position]} alone (a_j)` : `${job.strategy}: ${job.order.map((p) => s.data.datasets[p]).join(' → ')}`,
         progress: null,
       }),
       train: async (job, ctx) => {

@@ -43,10 +43,7 @@ export interface ClipEmbeddings {
   cachePersistent: boolean;
 }
 
-export type EmbedOutcome =
-  | { ok: true; result: ClipEmbeddings }
-  | { ok: false; cancelled: true }
-  | { ok: false; cancelled: false; error: LoadFailure };
+export type EmbedOutcome = { ok: true; result: ClipEmbeddings } | { ok: false; cancelled: true } | { ok: false; cancelled: false; error: LoadFailure };
 
 export function createEmbedClient() {
   let worker: Worker | null = null;

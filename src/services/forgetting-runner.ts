@@ -26,7 +26,10 @@ import { createRunSession, type Controllable, type SessionContext, type SessionC
 import type { Lease, PoolWorker } from './lab-kit/train-pool';
 
 /** The engine's run config of every run of a config, with its job. */
-export function forgettingRunConfigs(config: ExperimentConfig, o: Parameters<typeof forgettingJobsOf>[1] = {}): { job: ForgettingJob; config: TrainRunConfig }[] {
+export function forgettingRunConfigs(
+  config: ExperimentConfig,
+  o: Parameters<typeof forgettingJobsOf>[1] = {},
+): { job: ForgettingJob; config: TrainRunConfig }[] {
   return forgettingJobsOf(config, o).map((job) => ({ job, config: trainRunConfigOf(jobConfig(config, job), job) }));
 }
 
@@ -70,7 +73,12 @@ type Extra = Pick<ForgettingRunnerState, 'group' | 'preset' | 'preparing' | 'bac
 
 /** What the runner needs of a training worker (train-client.ts TrainClient; a fake in the unit tests). */
 export interface ForgettingWorker extends PoolWorker, Controllable {
-  run(config: TrainRunConfig, onProgress?: (e: ProgressEvent) => void, onNotice?: (n: { message: string; to: string | null }) => void, onTask?: (t: TaskResult) => void): Promise<TrainRunResult & { backend: string }>;
+  run(
+    config: TrainRunConfig,
+    onProgress?: (e: ProgressEvent) => void,
+    onNotice?: (n: { message: string; to: string | null }) => void,
+    onTask?: (t: TaskResult) => void,
+  ): Promise<TrainRunResult & { backend: string }>;
 }
 
 export interface ForgettingRunnerOptions<W extends ForgettingWorker> {

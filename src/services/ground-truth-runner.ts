@@ -26,7 +26,15 @@ import { storedRunOf, type ResultsStore, type StoredRun } from './results-store'
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule';
 import type { FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
-import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionCoordinator, type SessionState, type SessionStatus } from './lab-kit/run-session';
+import {
+  createRunSession,
+  oneAtATime,
+  quietly,
+  type SessionContext,
+  type SessionCoordinator,
+  type SessionState,
+  type SessionStatus,
+} from './lab-kit/run-session';
 
 export type RunnerStatus = SessionStatus;
 
@@ -94,7 +102,10 @@ export function splitBySubtree(configs: { tasks: number[][] }[], parts: number):
   const out: number[][] = Array.from({ length: Math.max(1, parts) }, () => []);
   const byFirst = new Map<string, number[]>();
   configs.forEach((c, i) => {
-    const k = c.tasks[0].slice().sort((a, b) => a - b).join(',');
+    const k = c.tasks[0]
+      .slice()
+      .sort((a, b) => a - b)
+      .join(',');
     byFirst.set(k, [...(byFirst.get(k) ?? []), i]);
   });
   for (const sub of [...byFirst.values()].sort((a, b) => b.length - a.length)) {
@@ -161,7 +172,15 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
    * to a seeded depth-first walk and whole first-task subtrees per worker (nothing trained twice, not a sample).
    * ETA = active time per task trained so far × tasks left.
    */
-  async function sharedLoop(ctx: Ctx, todo: GroundTruthJob[], trainConfigFor: (job: GroundTruthJob) => TrainRunConfig, configHash: string, order: string[] | null, orderSeed: number, maxKept?: number): Promise<void> {
+  async function sharedLoop(
+    ctx: Ctx,
+    todo: GroundTruthJob[],
+    trainConfigFor: (job: GroundTruthJob) => TrainRunConfig,
+    configHash: string,
+    order: string[] | null,
+    orderSeed: number,
+    maxKept?: number,
+  ): Promise<void> {
     const groups = new Map<string, GroundTruthJob[]>();
     for (const job of todo) groups.set(`${job.strategy}\u0000${job.seed}`, [...(groups.get(`${job.strategy}\u0000${job.seed}`) ?? []), job]);
     const rankOfKey = new Map((order ?? []).map((k, r) => [k, r]));
@@ -176,7 +195,13 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       );
       return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks, schedule };
     });
-    const sharing = { tasksDone: 0, tasksPlanned: planned.reduce((n, g) => n + g.shared, 0), naiveTasks: planned.reduce((n, g) => n + g.naive, 0), population: 1, order: planned[0]?.schedule.mode ?? 'sample' };
+    const sharing = {
+      tasksDone: 0,
+      tasksPlanned: planned.reduce((n, g) => n + g.shared, 0),
+      naiveTasks: planned.reduce((n, g) => n + g.naive, 0),
+      population: 1,
+      order: planned[0]?.schedule.mode ?? 'sample',
+    };
     ctx.set({ sharing: { ...sharing } });
     const active = ctx.stopwatch();
     const eta = (): number | null => (sharing.tasksDone === 0 ? null : (active() / sharing.tasksDone) * Math.max(0, sharing.tasksPlanned - sharing.tasksDone));
@@ -192,10 +217,26 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       const pull = group.schedule.mode === 'sample' && workers.length > 1;
       // the parts: pull mode deals every ordering to whichever worker is free; otherwise one worker trains the
       // group in order, or (depth-first fallback) whole first-task subtrees per worker, each in the walk's order
-      const parts = pull ? workers.map(() => group.configs.map((_, i) => i)) : group.schedule.mode === 'sample' ? [group.configs.map((_, i) => i)] : splitBySubtree(group.configs, workers.length);
+      const parts = pull
+        ? workers.map(() => group.configs.map((_, i) => i))
+        : group.schedule.mode === 'sample'
+          ? [group.configs.map((_, i) => i)]
+          : splitBySubtree(group.configs, workers.length);
       const partTasks = parts.map(() => 0);
       // pull mode: the tasks each worker will have trained (its orderings' prefixes), for the plan's count
-      const prefixKeys = group.configs.map((c) => c.tasks.map((_, t) => c.tasks.slice(0, t + 1).map((task) => task.slice().sort((a, b) => a - b).join(',')).join('|')));
+      const prefixKeys = group.configs.map((c) =>
+        c.tasks.map((_, t) =>
+          c.tasks
+            .slice(0, t + 1)
+            .map((task) =>
+              task
+                .slice()
+                .sort((a, b) => a - b)
+                .join(','),
+            )
+            .join('|'),
+        ),
+      );
       const dealt = workers.map(() => new Set<string>());
       let cursor = 0;
       const takenSince: number[][] = workers.map(() => []);
@@ -287,7 +328,8 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         configHash,
         async (todo, ctx) => {
           await showBackend(ctx);
-          if (fast && client.runShared && todo.length > 1) await sharedLoop(ctx, todo, trainConfigFor, configHash, options.order ?? null, options.orderSeed ?? 0, options.maxKept);
+          if (fast && client.runShared && todo.length > 1)
+            await sharedLoop(ctx, todo, trainConfigFor, configHash, options.order ?? null, options.orderSeed ?? 0, options.maxKept);
           else await naiveDriver(todo, ctx);
         },
         { workers: [client, ...helpers] },

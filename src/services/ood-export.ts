@@ -32,10 +32,34 @@ export function oodExportJson(s: OpenWorldSettings, steps: readonly OpenWorldSte
 
 /** The results rows (one per step × detector × OOD set) as a CSV table; metrics (stored as 0..1) in %, steps counted from 1. */
 export function oodResultsTable(s: OpenWorldSettings, steps: readonly OpenWorldStep[]): { columns: string[]; rows: (string | number)[][] } {
-  const columns = ['step', 'detector', 'ood_set', 'near_or_far', 'auroc_pct', 'fpr95_pct', 'aupr_in_pct', 'aupr_out_pct', 'id_count', 'ood_count', 'accuracy_pct'];
+  const columns = [
+    'step',
+    'detector',
+    'ood_set',
+    'near_or_far',
+    'auroc_pct',
+    'fpr95_pct',
+    'aupr_in_pct',
+    'aupr_out_pct',
+    'id_count',
+    'ood_count',
+    'accuracy_pct',
+  ];
   const r3 = (x: number): number => Math.round(x * 1000) / 1000;
   const rows = steps.flatMap((st) =>
-    st.results.map((r) => [r.step + 1, r.detector, r.oodSet, oodKind(s, r.oodSet), r3(100 * r.auroc), r3(100 * r.fpr95), r3(100 * r.auprIn), r3(100 * r.auprOut), r.idCount, r.oodCount, r3(100 * st.accuracy)]),
+    st.results.map((r) => [
+      r.step + 1,
+      r.detector,
+      r.oodSet,
+      oodKind(s, r.oodSet),
+      r3(100 * r.auroc),
+      r3(100 * r.fpr95),
+      r3(100 * r.auprIn),
+      r3(100 * r.auprOut),
+      r.idCount,
+      r.oodCount,
+      r3(100 * st.accuracy),
+    ]),
   );
   return { columns, rows };
 }

@@ -72,7 +72,12 @@ export interface OodRunnerState {
 
 /** What the runner needs of the worker (the comlink remote; a fake in the tests). */
 export interface OodRemote {
-  run(settings: OpenWorldSettings, onStep: OodStepFn, onActivity?: OodActivityFn, resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] }): Promise<OodRunResult>;
+  run(
+    settings: OpenWorldSettings,
+    onStep: OodStepFn,
+    onActivity?: OodActivityFn,
+    resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] },
+  ): Promise<OodRunResult>;
   pause(): Promise<void> | void;
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
@@ -85,7 +90,8 @@ function defaultRemote(): { remote: OodRemote; dispose: () => void } {
   const wrapped = Comlink.wrap<OodWorkerApi>(worker);
   return {
     remote: {
-      run: (s, onStep, onActivity, resumeFrom) => wrapped.run(s, Comlink.proxy(onStep), onActivity ? Comlink.proxy(onActivity) : undefined, resumeFrom) as Promise<OodRunResult>,
+      run: (s, onStep, onActivity, resumeFrom) =>
+        wrapped.run(s, Comlink.proxy(onStep), onActivity ? Comlink.proxy(onActivity) : undefined, resumeFrom) as Promise<OodRunResult>,
       pause: () => wrapped.pause(),
       resume: () => wrapped.resume(),
       cancel: () => wrapped.cancel(),
@@ -151,19 +157,45 @@ export function createOodRunner(options: OodRunnerOptions) {
     if (view && ss.configHash === view.key && ss.status !== 'idle') {
       const steps = [...ss.runs].sort((a, b) => a.step - b.step);
       return {
-        status: ss.status, settings: view.settings, key: ss.configHash, steps: steps.map((s) => s.data), meta: ss.meta,
-        storedSteps: ss.skipped, resumable: false, resumedFrom: ss.resumedFrom, restarted: ss.restarted,
-        done: ss.done, total: ss.total, etaSeconds: ss.etaSeconds, activity: ss.activity, backend: ss.backend,
-        notice: ss.notice ?? store?.notice ?? null, error: ss.error, following: ss.following,
+        status: ss.status,
+        settings: view.settings,
+        key: ss.configHash,
+        steps: steps.map((s) => s.data),
+        meta: ss.meta,
+        storedSteps: ss.skipped,
+        resumable: false,
+        resumedFrom: ss.resumedFrom,
+        restarted: ss.restarted,
+        done: ss.done,
+        total: ss.total,
+        etaSeconds: ss.etaSeconds,
+        activity: ss.activity,
+        backend: ss.backend,
+        notice: ss.notice ?? store?.notice ?? null,
+        error: ss.error,
+        following: ss.following,
       };
     }
     const steps = view?.steps ?? [];
     const T = view?.settings.tasks ?? 0;
     return {
-      status: view && view.meta && steps.length === T ? 'done' : 'idle', settings: view?.settings ?? null, key: view?.key ?? null,
-      steps: steps.map((s) => s.data), meta: view?.meta ?? null, storedSteps: steps.length, resumable: view?.resumable ?? false,
-      resumedFrom: null, restarted: false, done: steps.length, total: T, etaSeconds: null, activity: '', backend: ss.backend,
-      notice: store?.notice ?? null, error: null, following: false,
+      status: view && view.meta && steps.length === T ? 'done' : 'idle',
+      settings: view?.settings ?? null,
+      key: view?.key ?? null,
+      steps: steps.map((s) => s.data),
+      meta: view?.meta ?? null,
+      storedSteps: steps.length,
+      resumable: view?.resumable ?? false,
+      resumedFrom: null,
+      restarted: false,
+      done: steps.length,
+      total: T,
+      etaSeconds: null,
+      activity: '',
+      backend: ss.backend,
+      notice: store?.notice ?? null,
+      error: null,
+      following: false,
     };
   }
   function emit(): void {
@@ -182,7 +214,12 @@ export function createOodRunner(options: OodRunnerOptions) {
       return;
     }
     const resume = resumePoint(stored, await st.checkpoint(key));
-    ctx.set({ resumedFrom: resume ? resume.steps.length : null, restarted: !resume && stored.length > 0, current: { label: 'run', progress: null }, activity: resume ? `continuing after step ${resume.steps.length}…` : 'loading the data…' });
+    ctx.set({
+      resumedFrom: resume ? resume.steps.length : null,
+      restarted: !resume && stored.length > 0,
+      current: { label: 'run', progress: null },
+      activity: resume ? `continuing after step ${resume.steps.length}…` : 'loading the data…',
+    });
     if (remote().selectBackend) ctx.set({ backend: (await remote().selectBackend!(backend)).name });
     const have = new Set(stored.map((s) => s.step));
     const times = runTimes(5);
@@ -205,7 +242,13 @@ export function createOodRunner(options: OodRunnerOptions) {
           .catch((e) => void (failed ??= e));
       },
       (a) => {
-        if (ctx.live()) ctx.set({ activity: a.phase === 'train' ? `training task ${a.progress.task + 1} of ${a.progress.tasks}, epoch ${a.progress.epoch + 1}` : `step ${a.step + 1}: ${a.detector}` });
+        if (ctx.live())
+          ctx.set({
+            activity:
+              a.phase === 'train'
+                ? `training task ${a.progress.task + 1} of ${a.progress.tasks}, epoch ${a.progress.epoch + 1}`
+                : `step ${a.step + 1}: ${a.detector}`,
+          });
       },
       resume ?? undefined,
     );

@@ -49,7 +49,10 @@ export function createMemoryOodStore(notice: string | null = null): OodStore {
   return {
     notice,
     async steps(key) {
-      return [...steps.values()].filter((s) => s.key === key).sort(byStep).map((s) => structuredClone(s));
+      return [...steps.values()]
+        .filter((s) => s.key === key)
+        .sort(byStep)
+        .map((s) => structuredClone(s));
     },
     async putStep(s) {
       steps.set(JSON.stringify([s.key, s.step]), structuredClone(s));

@@ -213,7 +213,10 @@ export async function openResultsStore(options: OpenResultsStoreOptions = {}): P
     // a late open (after the timeout) is closed again so it cannot block a later upgrade
     let timedOut = false;
     timeout.catch(() => (timedOut = true));
-    opening.then((db) => timedOut && db.close(), () => {});
+    opening.then(
+      (db) => timedOut && db.close(),
+      () => {},
+    );
     return idbStore(await Promise.race([opening, timeout]));
   } catch (e) {
     return fallback(e instanceof Error ? e.message : String(e));

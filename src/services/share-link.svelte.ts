@@ -55,7 +55,11 @@ export function hashFor(config: ExperimentConfig): { hash: string; error: null }
 /** The parts of `window` the store uses (a test passes its own). */
 export interface LinkEnv {
   location: { hash: string; search: string; pathname: string; href: string; origin: string };
-  history: { state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void; pushState?(data: unknown, unused: string, url?: string | URL | null): void };
+  history: {
+    state: unknown;
+    replaceState(data: unknown, unused: string, url?: string | URL | null): void;
+    pushState?(data: unknown, unused: string, url?: string | URL | null): void;
+  };
   addEventListener(type: 'hashchange', fn: () => void): void;
 }
 
@@ -110,7 +114,10 @@ export class ShareLinkStore {
    * change makes impossible is dropped rather than refusing the change. `history: 'push'`: the change is a new
    * history entry (a lab taking over an experiment made elsewhere), so the browser's Back returns to the one before.
    */
-  update(mutate: (draft: ExperimentConfig) => ExperimentConfig | void, options: { history?: 'replace' | 'push' } = {}): { ok: true; changed: boolean } | { ok: false; error: string } {
+  update(
+    mutate: (draft: ExperimentConfig) => ExperimentConfig | void,
+    options: { history?: 'replace' | 'push' } = {},
+  ): { ok: true; changed: boolean } | { ok: false; error: string } {
     return untrack(() => {
       const current = this.config;
       const draft = structuredClone(current);

@@ -63,7 +63,7 @@ async function openKv(): Promise<{ kv: KV; notice: string | null }> {
     return {
       notice: null,
       kv: {
-        get: async <T,>(s: 'results' | 'checkpoints', k: string) => (await db.get(s, k)) as T | undefined,
+        get: async <T>(s: 'results' | 'checkpoints', k: string) => (await db.get(s, k)) as T | undefined,
         put: async (s, k, v) => void (await db.put(s, v, k)),
         delete: async (s, k) => void (await db.delete(s, k)),
       },

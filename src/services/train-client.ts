@@ -10,11 +10,31 @@
  *   TrainWorkerError instead of hanging; the client is then unusable (dispose it and make a new one).
  */
 import * as Comlink from 'comlink';
-import type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
+import type {
+  BackendInfo,
+  BackendName,
+  FallbackNotice,
+  ProgressEvent,
+  SharedNext,
+  SharedProgress,
+  SharedTrainOptions,
+  TrainRunConfig,
+  TrainRunResult,
+} from '../engine/index';
 import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
 import { sharedDataClient, type DataClient } from './data-client';
 
-export type { BackendInfo, BackendName, FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig, TrainRunResult } from '../engine/index';
+export type {
+  BackendInfo,
+  BackendName,
+  FallbackNotice,
+  ProgressEvent,
+  SharedNext,
+  SharedProgress,
+  SharedTrainOptions,
+  TrainRunConfig,
+  TrainRunResult,
+} from '../engine/index';
 export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
@@ -86,7 +106,14 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       /** after each task, once: its row of R and its softmax outputs (transferred copies); all arrive before the result */
       onTask?: (r: TaskResult) => void,
     ): Promise<TrainRunResult & { backend: string }> {
-      return call(() => remote.run(config, onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined, onTask ? Comlink.proxy(onTask) : undefined));
+      return call(() =>
+        remote.run(
+          config,
+          onProgress ? Comlink.proxy(onProgress) : undefined,
+          onNotice ? Comlink.proxy(onNotice) : undefined,
+          onTask ? Comlink.proxy(onTask) : undefined,
+        ),
+      );
     },
 
     /**
@@ -102,7 +129,14 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       next?: () => SharedNext | Promise<SharedNext>,
     ): Promise<{ backend: string; population: number }> {
       return call(() =>
-        remote.runShared(configs, options, Comlink.proxy(onRunDone), onProgress ? Comlink.proxy(onProgress) : undefined, onNotice ? Comlink.proxy(onNotice) : undefined, next ? Comlink.proxy(next) : undefined),
+        remote.runShared(
+          configs,
+          options,
+          Comlink.proxy(onRunDone),
+          onProgress ? Comlink.proxy(onProgress) : undefined,
+          onNotice ? Comlink.proxy(onNotice) : undefined,
+          next ? Comlink.proxy(next) : undefined,
+        ),
       );
     },
 

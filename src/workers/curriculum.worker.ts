@@ -9,7 +9,16 @@ import { checkCurriculum, CURRICULUM_SHAPE, type CurriculumSource } from '../cor
 import { loadBuiltinDataset } from '../data/registry';
 import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
-import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent } from '../engine/index';
+import {
+  fromDecodedDataset,
+  RunControl,
+  selectBackend,
+  setWasmBase,
+  type BackendInfo,
+  type BackendName,
+  type ImageDataset,
+  type ProgressEvent,
+} from '../engine/index';
 import type { RunSettings } from '../engine/run-config';
 import { controlMethods } from './run-control';
 
@@ -90,7 +99,12 @@ const api = {
       control = null;
     }
   },
-  async order(d: CurriculumData, settings: RunSettings, job: { order: number[]; strategy: string; seed: number }, onProgress: (e: ProgressEvent) => void): Promise<OrderRun> {
+  async order(
+    d: CurriculumData,
+    settings: RunSettings,
+    job: { order: number[]; strategy: string; seed: number },
+    onProgress: (e: ProgressEvent) => void,
+  ): Promise<OrderRun> {
     const ds = await joined(d);
     control = new RunControl();
     try {
@@ -104,7 +118,14 @@ const api = {
 };
 
 /** One dataset alone: trainIsolated over a one-dataset view of the joined set (same labels, same model). */
-async function trainIsolatedOne(ds: ImageDataset, settings: RunSettings, p: number, seed: number, onProgress: (e: ProgressEvent) => void, c: RunControl): Promise<number> {
+async function trainIsolatedOne(
+  ds: ImageDataset,
+  settings: RunSettings,
+  p: number,
+  seed: number,
+  onProgress: (e: ProgressEvent) => void,
+  c: RunControl,
+): Promise<number> {
   const [a] = await trainIsolated(ds, settings, seed, (q) => (q === p ? { onProgress, control: c } : {}), [p]);
   return a;
 }

@@ -145,7 +145,11 @@ type Job = ReturnType<typeof begin>;
  * One load under a fresh job (cancelling the one before): `work` builds the dataset, reporting through a throttled
  * `report`; its samples go back to the UI and it becomes `current`. A cancelled job fails as LoadCancelled.
  */
-async function runLoad(onProgress: ProgressFn | undefined, sampling: SamplingOptions, work: (job: Job, report: ProgressFn) => Promise<Held>): Promise<LoadResult> {
+async function runLoad(
+  onProgress: ProgressFn | undefined,
+  sampling: SamplingOptions,
+  work: (job: Job, report: ProgressFn) => Promise<Held>,
+): Promise<LoadResult> {
   const job = begin();
   const report = throttled(onProgress);
   try {
@@ -179,7 +183,12 @@ function throttled(cb: ProgressFn | undefined): ProgressFn {
 }
 
 /** GET with byte progress; `expected` (from meta.json) sizes the buffer when the server's length is not usable. */
-async function fetchWithProgress(url: string, signal: AbortSignal, expected: number | undefined, onBytes: (loaded: number, total: number) => void): Promise<Uint8Array> {
+async function fetchWithProgress(
+  url: string,
+  signal: AbortSignal,
+  expected: number | undefined,
+  onBytes: (loaded: number, total: number) => void,
+): Promise<Uint8Array> {
   const res = await fetch(url, { signal });
   if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
   const header = Number(res.headers.get('content-length'));
@@ -460,7 +469,10 @@ const api = {
         rows: labels.map((l) => p.protos.rows[l].slice()),
         counts: labels.map((l) => p.protos.counts[l]),
       };
-      return Comlink.transfer(out, out.rows.map((r) => r.buffer as ArrayBuffer));
+      return Comlink.transfer(
+        out,
+        out.rows.map((r) => r.buffer as ArrayBuffer),
+      );
     } finally {
       release(onProgress);
     }

@@ -32,8 +32,7 @@ export interface LoadFailure {
 }
 
 export type LoadResult =
-  | { ok: true; modelId: string; dtype: ClipDtype; device: ClipDevice; ms: number; reused: boolean; fallback?: string }
-  | { ok: false; error: LoadFailure };
+  { ok: true; modelId: string; dtype: ClipDtype; device: ClipDevice; ms: number; reused: boolean; fallback?: string } | { ok: false; error: LoadFailure };
 
 let embedder: TextEmbedder | null = null;
 let loadedKey = '';

@@ -8,7 +8,17 @@
 import * as Comlink from 'comlink';
 import type { OpenWorldSettings } from '../core/ood/config';
 import { loadBuiltinDataset } from '../data/registry';
-import { fromDecodedDataset, RunControl, selectBackend, setWasmBase, type BackendInfo, type BackendName, type ImageDataset, type ProgressEvent, type RunCheckpoint } from '../engine/index';
+import {
+  fromDecodedDataset,
+  RunControl,
+  selectBackend,
+  setWasmBase,
+  type BackendInfo,
+  type BackendName,
+  type ImageDataset,
+  type ProgressEvent,
+  type RunCheckpoint,
+} from '../engine/index';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { runOpenWorld, type OpenWorldResult, type OpenWorldStep } from '../engine/ood/run';
 import { controlMethods } from './run-control';
@@ -37,7 +47,12 @@ const api = {
     return selectBackend(preferred);
   },
   /** Run `settings`; with `resumeFrom` (a stored checkpoint and the steps before it) continue after its last step. */
-  async run(settings: OpenWorldSettings, onStep: OodStepFn, onActivity?: OodActivityFn, resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] }): Promise<OodRunResult> {
+  async run(
+    settings: OpenWorldSettings,
+    onStep: OodStepFn,
+    onActivity?: OodActivityFn,
+    resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] },
+  ): Promise<OodRunResult> {
     control?.cancel();
     const mine = new RunControl();
     control = mine;

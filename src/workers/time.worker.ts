@@ -48,7 +48,16 @@ async function streamFor(c: TimeLabConfig): Promise<NonNullable<typeof held>> {
     throw e;
   }
   const stream = buildStream(spec, { images: source.train.images, labels: source.train.labels, shape: source.shape, numClasses: source.classNames.length });
-  held = { key, stream, dataset: { shape: source.shape, classNames: source.classNames, train: { images: stream.images, labels: stream.labels }, test: { images: new Uint8Array(0), labels: new Uint8Array(0) } } };
+  held = {
+    key,
+    stream,
+    dataset: {
+      shape: source.shape,
+      classNames: source.classNames,
+      train: { images: stream.images, labels: stream.labels },
+      test: { images: new Uint8Array(0), labels: new Uint8Array(0) },
+    },
+  };
   return held;
 }
 

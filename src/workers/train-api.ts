@@ -87,7 +87,14 @@ export interface TrainWorkerApi {
    * Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. With
    * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts).
    */
-  runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn, next?: NextFn): Promise<{ backend: string; population: number }>;
+  runShared(
+    configs: TrainRunConfig[],
+    options: SharedTrainOptions,
+    onRunDone: RunDoneFn,
+    onProgress?: SharedProgressFn,
+    onNotice?: NoticeFn,
+    next?: NextFn,
+  ): Promise<{ backend: string; population: number }>;
   /** Pause / resume / cancel the run in flight (no effect without one). */
   pause(): void;
   resume(): void;

@@ -30,11 +30,22 @@ import {
   type TrainRunConfig,
   type TrainRunResult,
 } from '../engine/index';
-import type { DatasetSpec, NextFn, NoticeFn, ProgressFn, RunDoneFn, SharedProgressFn, TaskFn, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from './train-api';
+import type {
+  DatasetSpec,
+  NextFn,
+  NoticeFn,
+  ProgressFn,
+  RunDoneFn,
+  SharedProgressFn,
+  TaskFn,
+  TaskResult,
+  TrainDatasetSummary,
+  TrainWorkerApi,
+  WorkerMemory,
+} from './train-api';
 import { controlMethods } from './run-control';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
-
 
 /** The engine's per-task event as a TaskResult with copied, transferable buffers. */
 function taskResult(e: { task: number; row: number[]; probs?: ProbsRecord[] }, tasks: number): TaskResult {
@@ -153,7 +164,7 @@ const api: TrainWorkerApi = {
       held = { dataset, summary: summarise('builtin', entry.id, entry.name, dataset, spec) };
       return held.summary;
     }
-    if (!port) throw new Error('Loading the Data tab\'s dataset needs a port to the data worker.');
+    if (!port) throw new Error("Loading the Data tab's dataset needs a port to the data worker.");
     const remote = Comlink.wrap<{ dataset(): ImageDataset | null; summary(): { id: string; name: string } | null }>(port);
     try {
       const [full, info] = await Promise.all([remote.dataset(), remote.summary()]);
@@ -186,7 +197,12 @@ const api: TrainWorkerApi = {
         onProgress: throttled(onProgress),
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
         // once per task, after its checkpoint (fallback.ts: never twice, even when a backend fails and the run resumes)
-        ...(onTask ? { onTaskEnd: (e: { task: number; row: number[]; probs?: ProbsRecord[] }) => delivering.push(Promise.resolve(onTask(taskResult(e, config.tasks.length))).catch(() => {})) } : {}),
+        ...(onTask
+          ? {
+              onTaskEnd: (e: { task: number; row: number[]; probs?: ProbsRecord[] }) =>
+                delivering.push(Promise.resolve(onTask(taskResult(e, config.tasks.length))).catch(() => {})),
+            }
+          : {}),
       });
       // every task is delivered (and handled by the UI) before the result arrives
       await Promise.all(delivering);
@@ -205,7 +221,14 @@ const api: TrainWorkerApi = {
    * With `next` (pull mode) it trains only the orderings `next` deals, in that order.
    * Resolves with the backend that finished and the population size used.
    */
-  async runShared(configs: TrainRunConfig[], options: SharedTrainOptions, onRunDone: RunDoneFn, onProgress?: SharedProgressFn, onNotice?: NoticeFn, next?: NextFn): Promise<{ backend: string; population: number }> {
+  async runShared(
+    configs: TrainRunConfig[],
+    options: SharedTrainOptions,
+    onRunDone: RunDoneFn,
+    onProgress?: SharedProgressFn,
+    onNotice?: NoticeFn,
+    next?: NextFn,
+  ): Promise<{ backend: string; population: number }> {
     const c = claimRun(onRunDone, onProgress, onNotice, next);
     const delivering: Promise<void>[] = [];
     let population = 1;

@@ -77,7 +77,10 @@ async function expectClipOrderings(page: Page) {
 }
 
 for (const device of ['webgpu', 'wasm'] as const) {
-  test(`CLIP on ${device}: self-hosted fixture embeds, EDGE orders from it, unit-norm vectors, cached across embeds and a reload`, async ({ page, context }) => {
+  test(`CLIP on ${device}: self-hosted fixture embeds, EDGE orders from it, unit-norm vectors, cached across embeds and a reload`, async ({
+    page,
+    context,
+  }) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const net = await offline(context);
@@ -135,7 +138,10 @@ for (const device of ['webgpu', 'wasm'] as const) {
   });
 }
 
-test('CLIP from the Hugging Face hub while offline: the message names the file and the fixes, WordNet carries on, typed descriptions stay', async ({ page, context }) => {
+test('CLIP from the Hugging Face hub while offline: the message names the file and the fixes, WordNet carries on, typed descriptions stay', async ({
+  page,
+  context,
+}) => {
   const net = await offline(context);
   await page.goto('/');
   await expect(page.getByTestId('omega')).toHaveText('90');
@@ -174,7 +180,9 @@ test('CLIP from the Hugging Face hub while offline: the message names the file a
   // and after a reload the descriptions are still there (localStorage)
   await page.reload();
   await chooseClip(page);
-  await expect(page.getByTestId('clip-descriptions').locator('input[data-class="Pullover"]')).toHaveValue('a pullover, a knitted sweater worn over the upper body');
+  await expect(page.getByTestId('clip-descriptions').locator('input[data-class="Pullover"]')).toHaveValue(
+    'a pullover, a knitted sweater worn over the upper body',
+  );
 });
 
 test('a slow download shows file and bytes; Cancel stops it (the worker is ended) and a new Embed starts afresh', async ({ page, context }) => {

@@ -9,7 +9,9 @@ import { contentSecurityPolicy } from '../../vite.config';
 test('the build carries the CSP of public/_headers and the app works under it (no violations)', async ({ page }) => {
   await page.addInitScript(() => {
     (window as unknown as { __csp: string[] }).__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const console: string[] = [];
   page.on('console', (m) => {

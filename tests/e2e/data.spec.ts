@@ -79,10 +79,18 @@ test('Digits loads by default: 10 rows of drawn samples, a summary table and the
   await page.getByTestId('per-class').dispatchEvent('change');
   await expect(page.getByTestId('sample-error')).toHaveCount(0);
   // another seed draws other samples
-  const before = await page.getByTestId('grid-canvas').first().evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+  const before = await page
+    .getByTestId('grid-canvas')
+    .first()
+    .evaluate((c) => (c as HTMLCanvasElement).toDataURL());
   await page.getByTestId('redraw').click();
   await expect(page.getByTestId('data-title')).toContainText('seed 1');
-  expect(await page.getByTestId('grid-canvas').first().evaluate((c) => (c as HTMLCanvasElement).toDataURL())).not.toBe(before);
+  expect(
+    await page
+      .getByTestId('grid-canvas')
+      .first()
+      .evaluate((c) => (c as HTMLCanvasElement).toDataURL()),
+  ).not.toBe(before);
   await page.screenshot({ path: 'test-results/screenshots/data-digits-1280.png', fullPage: true });
   expect(errors).toEqual([]);
 });
@@ -90,10 +98,13 @@ test('Digits loads by default: 10 rows of drawn samples, a summary table and the
 test('Fashion-MNIST (55 MB) loads with a progress bar: 10 classes, train and test splits', async ({ page }) => {
   const errors = await openData(page);
   await expectGrid(page, 10);
-  const sawProgress = page.getByTestId('load-progress').waitFor({ timeout: 10_000 }).then(
-    () => true,
-    () => false,
-  );
+  const sawProgress = page
+    .getByTestId('load-progress')
+    .waitFor({ timeout: 10_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   await page.getByTestId('builtin-fashion-mnist').check();
   expect(await sawProgress).toBe(true);
   await expect(page.getByTestId('data-title')).toContainText('Fashion-MNIST', { timeout: 60_000 });
@@ -136,16 +147,20 @@ test('Emoji: one row per class, one column per artist style, test-only styles in
   expect(errors).toEqual([]);
 });
 
-test('the user\'s IDX files (gzipped) show as a grid; a bad magic number or a label count ≠ image count is named and the previous data stays', async ({ page }) => {
+test("the user's IDX files (gzipped) show as a grid; a bad magic number or a label count ≠ image count is named and the previous data stays", async ({
+  page,
+}) => {
   const errors = await openData(page);
   await expectGrid(page, 10);
   await page.getByTestId('class-names').fill('c0, c1, c2, c3, c4, c5, c6, c7, c8, c9');
-  await page.getByTestId('upload').setInputFiles([
-    file('train-images-idx3-ubyte.gz', gzipSync(idxImages(TRAIN))),
-    file('train-labels-idx1-ubyte.gz', gzipSync(idxLabels(TRAIN))),
-    file('t10k-images-idx3-ubyte.gz', gzipSync(idxImages(TEST))),
-    file('t10k-labels-idx1-ubyte.gz', gzipSync(idxLabels(TEST))),
-  ]);
+  await page
+    .getByTestId('upload')
+    .setInputFiles([
+      file('train-images-idx3-ubyte.gz', gzipSync(idxImages(TRAIN))),
+      file('train-labels-idx1-ubyte.gz', gzipSync(idxLabels(TRAIN))),
+      file('t10k-images-idx3-ubyte.gz', gzipSync(idxImages(TEST))),
+      file('t10k-labels-idx1-ubyte.gz', gzipSync(idxLabels(TEST))),
+    ]);
   await expect(page.getByTestId('data-title')).toContainText('train-images-idx3-ubyte.gz + 3 more');
   await expectGrid(page, 10);
   await expect(page.getByTestId('grid-row').first()).toContainText('c0');
@@ -155,10 +170,9 @@ test('the user\'s IDX files (gzipped) show as a grid; a bad magic number or a la
   await page.screenshot({ path: 'test-results/screenshots/data-upload-1280.png', fullPage: true });
 
   // a bad magic number
-  await page.getByTestId('upload').setInputFiles([
-    file('train-images-idx3-ubyte', idxImages(TRAIN, 0x00000804)),
-    file('train-labels-idx1-ubyte', idxLabels(TRAIN)),
-  ]);
+  await page
+    .getByTestId('upload')
+    .setInputFiles([file('train-images-idx3-ubyte', idxImages(TRAIN, 0x00000804)), file('train-labels-idx1-ubyte', idxLabels(TRAIN))]);
   const error = page.getByTestId('upload-error');
   await expect(error).toContainText('train-images-idx3-ubyte: bad magic number');
   await expect(error).toContainText('0x00000804');
@@ -168,10 +182,9 @@ test('the user\'s IDX files (gzipped) show as a grid; a bad magic number or a la
   await page.screenshot({ path: 'test-results/screenshots/data-error-1280.png' });
 
   // label count ≠ image count
-  await page.getByTestId('upload').setInputFiles([
-    file('train-images-idx3-ubyte', idxImages(TRAIN)),
-    file('train-labels-idx1-ubyte', idxLabels(TRAIN.slice(0, 39))),
-  ]);
+  await page
+    .getByTestId('upload')
+    .setInputFiles([file('train-images-idx3-ubyte', idxImages(TRAIN)), file('train-labels-idx1-ubyte', idxLabels(TRAIN.slice(0, 39)))]);
   await expect(error).toContainText('label count (39 in train-labels-idx1-ubyte) ≠ image count (40 in train-images-idx3-ubyte)');
   await expectGrid(page, 10);
   expect(errors).toEqual([]);
@@ -205,7 +218,12 @@ test('a zip with two entries of one name: the copies are left out and named, the
   // a zip made here: cat/9.png renamed to cat/2.png in its local header and central directory
   const shapes = unzipSync(readFileSync(`${PARSER_FIXTURES}/zip/shapes.zip`));
   const png = (p: string) => shapes[`shapes/${p}`];
-  const zip = Buffer.from(zipSync({ 'cat/1.png': png('circle/c1.png'), 'cat/2.png': png('circle/c2.png'), 'cat/9.png': png('square/s1.png'), 'dog/1.png': png('triangle/t0.png') }, { level: 0 }));
+  const zip = Buffer.from(
+    zipSync(
+      { 'cat/1.png': png('circle/c1.png'), 'cat/2.png': png('circle/c2.png'), 'cat/9.png': png('square/s1.png'), 'dog/1.png': png('triangle/t0.png') },
+      { level: 0 },
+    ),
+  );
   const dup = Buffer.from(zip.toString('latin1').split('cat/9.png').join('cat/2.png'), 'latin1');
   await page.getByTestId('upload').setInputFiles(file('dup.zip', dup));
   await expect(page.getByTestId('data-title')).toContainText('dup.zip');

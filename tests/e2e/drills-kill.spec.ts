@@ -31,7 +31,6 @@ async function stored(page: Page): Promise<number> {
   return num(await page.getByTestId('gt-stored').textContent());
 }
 
-
 interface Rec {
   createdAt: number;
   finalAccuracy: number;
@@ -59,11 +58,9 @@ async function records(page: Page): Promise<Map<string, Rec>> {
           req.onsuccess = () => {
             db.close();
             resolve(
-              (req.result as { configHash: string; orderingKey: string; strategy: string; seed: number; createdAt: number; finalAccuracy: number }[]).map((r) => [
-                JSON.stringify([r.configHash, r.orderingKey, r.strategy, r.seed]),
-                r.createdAt,
-                r.finalAccuracy,
-              ]),
+              (req.result as { configHash: string; orderingKey: string; strategy: string; seed: number; createdAt: number; finalAccuracy: number }[]).map(
+                (r) => [JSON.stringify([r.configHash, r.orderingKey, r.strategy, r.seed]), r.createdAt, r.finalAccuracy],
+              ),
             );
           };
         };
@@ -73,7 +70,15 @@ async function records(page: Page): Promise<Map<string, Rec>> {
 }
 
 const TOTAL = 180;
-const KILL_RUN: Setup = { dataset: 'fashion-mnist', strategies: ['finetune', 'replay'], epochs: '3', hidden: '256,128', train: '300', test: '100', backend: 'wasm' };
+const KILL_RUN: Setup = {
+  dataset: 'fashion-mnist',
+  strategies: ['finetune', 'replay'],
+  epochs: '3',
+  hidden: '256,128',
+  train: '300',
+  test: '100',
+  backend: 'wasm',
+};
 const SEED = 16;
 const KILLS = ['crash', 'close', 'reload', 'navigate'] as const;
 type Kill = (typeof KILLS)[number];

@@ -51,7 +51,12 @@ test('1 000 classes in 100 tasks: the Orderings lab samples, and no main-thread 
   });
   const classNames = thousandNouns();
   expect(classNames).toHaveLength(1000);
-  const link = encodeConfigToHash({ ...defaultConfig(), dataset: { id: 'custom', classNames }, classes: [...Array(1000).keys()], taskSizes: Array(100).fill(10) } as never);
+  const link = encodeConfigToHash({
+    ...defaultConfig(),
+    dataset: { id: 'custom', classNames },
+    classes: [...Array(1000).keys()],
+    taskSizes: Array(100).fill(10),
+  } as never);
   // what the page was doing when a task started (performance.now() at the start of each step), for the report
   const phases: { at: number; what: string }[] = [];
   const phase = async (what: string) => phases.push({ at: await page.evaluate(() => performance.now()), what });

@@ -140,7 +140,13 @@ test('markup payloads in class names, folder names and method names: nothing run
   await page.getByLabel('Upload matrix or embeddings').check();
   // sim6.json's matrix under the payload names (its min S over the 90 orderings, numpy brute force: −0.3504883786800)
   const sim6 = JSON.parse(readFileSync('tests/fixtures/cli/sim6.json', 'utf8')) as { matrix: number[][] };
-  await page.getByTestId('upload').setInputFiles([{ name: '<img src=x onerror=window.__pwned=9>.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ classes: PAYLOADS, matrix: sim6.matrix })) }]);
+  await page.getByTestId('upload').setInputFiles([
+    {
+      name: '<img src=x onerror=window.__pwned=9>.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ classes: PAYLOADS, matrix: sim6.matrix })),
+    },
+  ]);
   await expect(page.locator('tr[data-label="Exact hard (min S)"] td[data-score]')).toHaveAttribute('data-score', /^-0\.35/, { timeout: 60_000 });
   for (const p of PAYLOADS.slice(0, 3)) await expect(page.getByText(p, { exact: false }).first()).toBeAttached(); // shown as text
   expect(await pwned(page)).toBeUndefined();
@@ -182,7 +188,13 @@ test('markup payloads in class names, folder names and method names: nothing run
   await nav.getByRole('button', { name: 'Data', exact: true }).click();
   const png = solidPng();
   const folders = ['<img src=x onerror=window.__pwned=5>', '"><svg onload=window.__pwned=6>', '=HYPERLINK("x")'];
-  await page.locator('input[type=file][multiple][data-testid="upload"]').setInputFiles([{ name: '<img src=x onerror=window.__pwned=7>.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(Object.fromEntries(folders.map((f, i) => [`${f}/${i}.png`, png])))) }]);
+  await page.locator('input[type=file][multiple][data-testid="upload"]').setInputFiles([
+    {
+      name: '<img src=x onerror=window.__pwned=7>.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from(zipSync(Object.fromEntries(folders.map((f, i) => [`${f}/${i}.png`, png])))),
+    },
+  ]);
   await expect(page.getByTestId('grid-row')).toHaveCount(3, { timeout: 60_000 });
   await expect(page.getByTestId('grid-row').first()).toContainText('"><svg onload');
   expect(await pwned(page)).toBeUndefined();
@@ -198,8 +210,13 @@ test('markup payloads in class names, folder names and method names: nothing run
   const open = page.getByTestId('gt-import-open');
   await expect(open).toBeEnabled({ timeout: 60_000 });
   await open.click();
-  const csv = ['method,order,final_accuracy', ...PAYLOADS.map((p, i) => `"${p.replace(/"/g, '""')}","${[0, 1, 2, 3, 4, 5].map((k) => (k + i) % 6).join(' ')}",0.${50 + i}`)].join('\n');
-  await page.getByTestId('gt-import-file').setInputFiles([{ name: '"><img src=x onerror=window.__pwned=8>.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
+  const csv = [
+    'method,order,final_accuracy',
+    ...PAYLOADS.map((p, i) => `"${p.replace(/"/g, '""')}","${[0, 1, 2, 3, 4, 5].map((k) => (k + i) % 6).join(' ')}",0.${50 + i}`),
+  ].join('\n');
+  await page
+    .getByTestId('gt-import-file')
+    .setInputFiles([{ name: '"><img src=x onerror=window.__pwned=8>.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
   const summary = page.getByTestId('gt-import-summary');
   await expect(summary).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('gt-import-counts')).toContainText(`${PAYLOADS.length} to import`);

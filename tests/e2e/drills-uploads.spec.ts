@@ -94,7 +94,17 @@ test('Orderings lab: broken similarity uploads each get a message; the last resu
   await expect(hard).toHaveAttribute('data-score', /^-0\.3504883786800/, { timeout: 60_000 });
   const before = await hard.getAttribute('data-score');
   const lines: string[] = [];
-  const cases = pick(['npy-shape-lies', 'npy-header-length-lies', 'csv-million-columns', 'csv-utf16-no-bom', 'csv-garbage', 'json-garbage', 'json-deep', 'json-deep-object', 'sim-zero-bytes']);
+  const cases = pick([
+    'npy-shape-lies',
+    'npy-header-length-lies',
+    'csv-million-columns',
+    'csv-utf16-no-bom',
+    'csv-garbage',
+    'json-garbage',
+    'json-deep',
+    'json-deep-object',
+    'sim-zero-bytes',
+  ]);
   let previous = '';
   for (const c of cases) {
     const t0 = Date.now();
@@ -103,7 +113,9 @@ test('Orderings lab: broken similarity uploads each get a message; the last resu
     await expect(error, c.id).toBeVisible({ timeout: 60_000 });
     await expect(error, c.id).toContainText(c.files[0].name);
     // the message under the new file's name may still be the last file's for a moment (reported): wait for this file's
-    await expect.poll(async () => (await error.textContent())!.replace(/\s+/g, ' ').trim(), { timeout: 60_000, message: c.id }).not.toBe(previous.replace(/^[^:]*/, `${c.files[0].name}`));
+    await expect
+      .poll(async () => (await error.textContent())!.replace(/\s+/g, ' ').trim(), { timeout: 60_000, message: c.id })
+      .not.toBe(previous.replace(/^[^:]*/, `${c.files[0].name}`));
     const msg = (await error.textContent())!.replace(/\s+/g, ' ').trim();
     previous = msg;
     expect(msg, c.id).toMatch(c.message!);

@@ -209,7 +209,14 @@ test("a teacher's own lesson: saved from the current experiment, listed, and its
 test('every built-in lesson opens its own tab in teaching mode, with its question, and no page error', async ({ page, context }) => {
   await offline(context);
   const errors = watchErrors(page);
-  const tabName: Record<string, string> = { orderings: 'Orderings', 'ground-truth': 'Ground truth', forgetting: 'Forgetting', time: 'Time', 'open-world': 'Open world', curriculum: 'Curriculum' };
+  const tabName: Record<string, string> = {
+    orderings: 'Orderings',
+    'ground-truth': 'Ground truth',
+    forgetting: 'Forgetting',
+    time: 'Time',
+    'open-world': 'Open world',
+    curriculum: 'Curriculum',
+  };
   for (const lesson of LESSONS) {
     const { search, hash } = lessonLink(lesson);
     await page.goto(`/${search}${hash}`);

@@ -25,7 +25,11 @@ function urlExperiment(page: Page): Record<string, unknown> {
 const cases: [string, ExperimentConfig, (page: Page) => Promise<void>][] = [
   [
     'custom classes',
-    experiment({ dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck', 'apple', 'pear'], images: null }, classes: [0, 1, 2, 3, 4, 5], taskSizes: [2, 2, 2] }),
+    experiment({
+      dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck', 'apple', 'pear'], images: null },
+      classes: [0, 1, 2, 3, 4, 5],
+      taskSizes: [2, 2, 2],
+    }),
     async (page) => {
       await expect(page.getByTestId('dataset')).toHaveValue('custom');
       await expect(page.getByTestId('custom-classes')).toHaveValue('cat\ndog\ncar\ntruck\napple\npear');

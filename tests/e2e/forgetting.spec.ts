@@ -61,7 +61,9 @@ async function checkCharts(page: Page): Promise<void> {
 // The grid preset (8 short runs on digits at the faster lr) rather than a paper preset (10 runs of the paper's step
 // count, minutes each on a loaded machine): the tables' new columns are the same; their mean ± sd over seeds is
 // checked in tests/unit/core/forgetting/setup.test.ts.
-test('the grid preset runs to the end on wasm, draws CPCF / a_prev / a_new / coverage / Ω and Tables II–III with p and the not-comparable line, and survives a reload', async ({ page }) => {
+test('the grid preset runs to the end on wasm, draws CPCF / a_prev / a_new / coverage / Ω and Tables II–III with p and the not-comparable line, and survives a reload', async ({
+  page,
+}) => {
   test.setTimeout(1_500_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -109,7 +111,13 @@ test('every preset finishes (timing)', async ({ page }) => {
   await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
   await page.getByTestId('fg-backend').selectOption('wasm');
   await page.getByTestId('fg-preset-rate').selectOption({ label: '1e-3 (faster)' });
-  for (const [id, n] of [['fashion', 10], ['digits', 10], ['ewc-variants', 2], ['lr', 4], ['edge', 3]] as const) {
+  for (const [id, n] of [
+    ['fashion', 10],
+    ['digits', 10],
+    ['ewc-variants', 2],
+    ['lr', 4],
+    ['edge', 3],
+  ] as const) {
     if (id !== 'fashion' && id !== 'digits') await page.getByTestId('fg-dataset').selectOption('digits');
     const t0 = Date.now();
     await page.getByTestId(`fg-preset-${id}`).click();

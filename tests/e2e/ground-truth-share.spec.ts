@@ -303,7 +303,10 @@ test('teaching mode on the Ground-truth tab: hidden controls, big type, and Step
   expect(errors).toEqual([]);
 });
 
-test('a names-only dataset from the Orderings tab: the Ground-truth tab says so, and picking an image dataset makes the link open there', async ({ page, context }) => {
+test('a names-only dataset from the Orderings tab: the Ground-truth tab says so, and picking an image dataset makes the link open there', async ({
+  page,
+  context,
+}) => {
   await offline(context);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -318,12 +321,14 @@ test('a names-only dataset from the Orderings tab: the Ground-truth tab says so,
   await expect(page.getByTestId('gt-foreign-dataset')).toHaveCount(0);
   await expect(page.getByTestId('gt-omega')).toHaveText('90');
   // the experiment now trains here: its link opens this tab, and the Orderings tab follows
-  await expect.poll(async () => {
-    await page.getByTestId('what-ran-open').click();
-    const lab = JSON.parse(await page.getByTestId('what-ran-json').innerText()).lab;
-    await page.keyboard.press('Escape');
-    return lab;
-  }).toBe('ground-truth');
+  await expect
+    .poll(async () => {
+      await page.getByTestId('what-ran-open').click();
+      const lab = JSON.parse(await page.getByTestId('what-ran-json').innerText()).lab;
+      await page.keyboard.press('Escape');
+      return lab;
+    })
+    .toBe('ground-truth');
   await page.getByRole('button', { name: 'Orderings', exact: true }).click();
   await expect(page.getByTestId('dataset')).toHaveValue('fashion-mnist');
   await expect(page.getByTestId('omega')).toHaveText('90');
@@ -335,7 +340,13 @@ test('issue 17: Run ▶ in view without scrolling at 1280×800 and on a phone; s
   await offline(context);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const config = { ...tinyConfig(), strategies: [{ id: 'finetune', options: {} }, { id: 'joint', options: {} }] } as ExperimentConfig;
+  const config = {
+    ...tinyConfig(),
+    strategies: [
+      { id: 'finetune', options: {} },
+      { id: 'joint', options: {} },
+    ],
+  } as ExperimentConfig;
   await page.goto(`/${encodeConfigToHash(config)}`);
   // (WordNet loads in the orderings worker first: slow on a busy machine)
   await expect(page.getByTestId('gt-omega')).toHaveText('6', { timeout: 20_000 });
@@ -362,17 +373,20 @@ test('issue 17: Run ▶ in view without scrolling at 1280×800 and on a phone; s
   await expect(hist.locator('g.panel[data-strategy="joint"] rect.member')).toHaveCount(6);
   await page.screenshot({ path: 'test-results/screenshots/gt-xaxis-shared-1280.png', fullPage: true });
   // no text of the chart overlaps another (peak labels, lane labels, tick labels)
-  const overlaps = await hist.locator('svg').first().evaluate((svg) => {
-    const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent?.trim()).map((t) => ({ t: t.textContent!, r: t.getBoundingClientRect() }));
-    const out: string[] = [];
-    for (let i = 0; i < boxes.length; i++)
-      for (let j = i + 1; j < boxes.length; j++) {
-        const a = boxes[i].r;
-        const b = boxes[j].r;
-        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].t} × ${boxes[j].t}`);
-      }
-    return out;
-  });
+  const overlaps = await hist
+    .locator('svg')
+    .first()
+    .evaluate((svg) => {
+      const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent?.trim()).map((t) => ({ t: t.textContent!, r: t.getBoundingClientRect() }));
+      const out: string[] = [];
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i].r;
+          const b = boxes[j].r;
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].t} × ${boxes[j].t}`);
+        }
+      return out;
+    });
   expect(overlaps).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);

@@ -8,8 +8,9 @@ async function numbers(page: Page, selector: string): Promise<number[]> {
   return page.locator(selector).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
 }
 
-
-test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fills live, pauses, survives a reload, and every table fills', async ({ page }) => {
+test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fills live, pauses, survives a reload, and every table fills', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -51,7 +52,9 @@ test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fil
   expect(beforeReload).toBeLessThan(180);
   await page.reload();
   await setUp(page, DIGITS);
-  await expect.poll(async () => Number((await page.getByTestId('gt-stored').textContent())?.replace(/\u2009/g, '')), { timeout: 10_000 }).toBeGreaterThanOrEqual(beforeReload);
+  await expect
+    .poll(async () => Number((await page.getByTestId('gt-stored').textContent())?.replace(/\u2009/g, '')), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(beforeReload);
   const stored = Number((await page.getByTestId('gt-stored').textContent())?.replace(/\u2009/g, ''));
   expect(stored).toBeLessThan(180);
   await expect(page.locator('[data-testid="accuracy-histogram"] rect.member')).toHaveCount(stored);
@@ -143,7 +146,9 @@ test('Fashion-MNIST, finetune on wasm: S varies, the scatter shows Pearson R and
   await page.getByTestId('gt-export-runs-csv').click();
   const runsFile = await runsCsv;
   expect(runsFile.suggestedFilename()).toMatch(/^ground-truth-fashion-mnist-6c-3t-final-runs\.csv$/);
-  const runsText = readFileSync((await runsFile.path())!, 'utf8').trim().split('\n');
+  const runsText = readFileSync((await runsFile.path())!, 'utf8')
+    .trim()
+    .split('\n');
   expect(runsText[0]).toBe('ordering,strategy,seed,S,final_accuracy,aia,matrix_json,test_counts,backend,seconds,imported,created_at');
   expect(runsText).toHaveLength(91);
   const statsJson = page.waitForEvent('download');
@@ -171,7 +176,17 @@ test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
-  await setUp(page, { dataset: 'digits', toggle: ['four', 'five'], tasks: '2', strategies: ['finetune'], epochs: '1', hidden: '32', train: '40', test: '20', backend: 'webgpu' });
+  await setUp(page, {
+    dataset: 'digits',
+    toggle: ['four', 'five'],
+    tasks: '2',
+    strategies: ['finetune'],
+    epochs: '1',
+    hidden: '32',
+    train: '40',
+    test: '20',
+    backend: 'webgpu',
+  });
   await expect(page.getByTestId('gt-omega')).toHaveText('6');
   const started = Date.now();
   await page.getByTestId('gt-run').click();
@@ -220,6 +235,8 @@ test('the embedded default (90 orderings, finetune) trains to the end: timed', a
   const all = (Date.now() - t0) / 1000;
   await expect(blocks).toHaveCount(90);
   const sharing = (await page.getByTestId('gt-sharing').count()) > 0 ? ((await page.getByTestId('gt-sharing').textContent()) ?? '') : '';
-  console.log(`[gt default] ${process.env.GT_NAIVE ? 'one run at a time' : 'fast path'}${process.env.GT_COLD ? ', Run pressed at once (cold)' : `, workers ready ${warm.toFixed(1)} s after the settings were made`}; first result after ${first.toFixed(1)} s, all 90 orderings after ${all.toFixed(1)} s (page: "${(await page.getByTestId('gt-elapsed').textContent())?.trim()}") ${sharing}`);
+  console.log(
+    `[gt default] ${process.env.GT_NAIVE ? 'one run at a time' : 'fast path'}${process.env.GT_COLD ? ', Run pressed at once (cold)' : `, workers ready ${warm.toFixed(1)} s after the settings were made`}; first result after ${first.toFixed(1)} s, all 90 orderings after ${all.toFixed(1)} s (page: "${(await page.getByTestId('gt-elapsed').textContent())?.trim()}") ${sharing}`,
+  );
   await page.screenshot({ path: 'test-results/screenshots/ground-truth-default-done-1280.png', fullPage: true });
 });

@@ -57,7 +57,8 @@ function stop(s: Server): void {
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  if (!process.env.HOSTED_DIST) execFileSync('npx', ['vite', 'build', '--base', BASE, '--outDir', OUT, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (!process.env.HOSTED_DIST)
+    execFileSync('npx', ['vite', 'build', '--base', BASE, '--outDir', OUT, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
 });
 
 test.afterAll(() => {
@@ -119,7 +120,10 @@ async function cachedDataFiles(page: Page): Promise<number> {
   });
 }
 
-test('served under /lab/sub/ with the headers: isolated, threaded wasm, a ground-truth run, nothing outside the sub-path, then offline', async ({ page, context }) => {
+test('served under /lab/sub/ with the headers: isolated, threaded wasm, a ground-truth run, nothing outside the sub-path, then offline', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(170_000);
   const server = await startServer(OUT, WITH_HEADERS, true);
   const origin = `http://127.0.0.1:${WITH_HEADERS}`;

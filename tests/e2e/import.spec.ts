@@ -115,7 +115,10 @@ test('import 180 runs from a CSV: malformed rows reported, every chart filled, n
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gt-export-stats-json').click()]);
   const lab = JSON.parse(readFileSync((await download.path())!, 'utf8')).statistics;
   const cli = JSON.parse(
-    execFileSync('node', ['bin/cil-lab.mjs', 'analyze', '--results', FIXTURE, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    execFileSync('node', ['bin/cil-lab.mjs', 'analyze', '--results', FIXTURE, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
   ).statistics;
   expect(lab.truthLabel).toBe(cli.truthLabel);
   for (const method of ['finetune', 'ewc']) {
@@ -136,7 +139,9 @@ test('import 180 runs from a CSV: malformed rows reported, every chart filled, n
   // importing the same file again asks before replacing; keeping writes nothing
   await page.getByTestId('gt-import-open').click();
   await page.getByTestId('gt-import-file').setInputFiles(FIXTURE);
-  await expect(page.getByTestId('gt-import-conflicts')).toContainText('180 of these runs (same ordering, method and seed) are already stored for this experiment (180 imported earlier)');
+  await expect(page.getByTestId('gt-import-conflicts')).toContainText(
+    '180 of these runs (same ordering, method and seed) are already stored for this experiment (180 imported earlier)',
+  );
   await shot(page, 'import-dialog-conflicts-1280', false);
   await page.getByTestId('gt-import-keep').click();
   await expect(page.getByTestId('gt-import-done')).toContainText('Imported 0 runs; kept the 180 already stored');

@@ -56,7 +56,21 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   const download = page.waitForEvent('download');
   await page.getByTestId('ow-export-json').click();
   const json = JSON.parse(readFileSync((await (await download).path()) as string, 'utf8'));
-  expect(Object.keys(json)).toEqual(['results', 'accuracy', 'summary', 'steps', 'oodSets', 'dataset', 'order', 'tasks', 'matrix', 'backend', 'seconds', 'head', 'config']);
+  expect(Object.keys(json)).toEqual([
+    'results',
+    'accuracy',
+    'summary',
+    'steps',
+    'oodSets',
+    'dataset',
+    'order',
+    'tasks',
+    'matrix',
+    'backend',
+    'seconds',
+    'head',
+    'config',
+  ]);
   expect(json.accuracy).toHaveLength(3);
   expect(json.results).toHaveLength(3 * 3 * 2);
   const shownAcc = (await page.getByTestId('ow-summary').locator('.stat').nth(1).locator('.v').textContent())?.trim();
@@ -65,7 +79,9 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   expect(firstCell).toBe((100 * json.summary[0].perSet[0].auroc).toFixed(1));
   const csvDownload = page.waitForEvent('download');
   await page.getByTestId('ow-export-csv').click();
-  const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8').trim().split('\n');
+  const csv = readFileSync((await (await csvDownload).path()) as string, 'utf8')
+    .trim()
+    .split('\n');
   expect(csv).toHaveLength(1 + 18);
 
   // reload: the stored steps are shown at once, nothing trains

@@ -38,7 +38,14 @@ function expectedView(similarity?: SimilaritySpec): OrderingsView {
     similarity: similarity ?? { kind: 'wordnet', pins: IDX.map((i) => list.synsets[i]) },
     protocols: PROTOCOL_IDS.filter((x) => p.enabled.includes(x)),
     seeds: p.rsSeeds,
-    extras: { medianSeed: p.medianSeed, msSamples: p.msSamples, msSeed: p.msSeed, exactLimit: p.exactLimit, sampleSize: p.distribution.sampleSize, seed: p.distribution.seed },
+    extras: {
+      medianSeed: p.medianSeed,
+      msSamples: p.msSamples,
+      msSeed: p.msSeed,
+      exactLimit: p.exactLimit,
+      sampleSize: p.distribution.sampleSize,
+      seed: p.distribution.seed,
+    },
   });
   return computeOrderingsView(req, { wordnet: () => graph! });
 }
@@ -46,7 +53,9 @@ function expectedView(similarity?: SimilaritySpec): OrderingsView {
 async function scores(page: Page): Promise<Record<string, number>> {
   const rows = page.getByTestId('orderings').locator('tbody tr');
   await expect(rows.first()).toBeVisible();
-  const pairs = await rows.evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-label'), Number(tr.querySelector('td[data-score]')?.getAttribute('data-score'))] as const));
+  const pairs = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute('data-label'), Number(tr.querySelector('td[data-score]')?.getAttribute('data-score'))] as const),
+  );
   return Object.fromEntries(pairs);
 }
 
@@ -74,13 +83,17 @@ test('the similarity heat map: N×N cells, N leaf labels in the worker’s dendr
   await expect(map.locator('text.axis-label')).toHaveText('dissimilarity 1 − Sim (complete linkage)');
   await expect(map.locator('g.legend rect')).toHaveCount(1);
   // cell (row r, column c) is the pair (leaves[r], leaves[c])
-  const firstRow = await map.locator('rect.cell').evaluateAll((rs) => rs.slice(0, 6).map((r) => [Number(r.getAttribute('data-i')), Number(r.getAttribute('data-j'))]));
+  const firstRow = await map
+    .locator('rect.cell')
+    .evaluateAll((rs) => rs.slice(0, 6).map((r) => [Number(r.getAttribute('data-i')), Number(r.getAttribute('data-j'))]));
   expect(firstRow).toEqual(view.dendrogram.leaves.map((j) => [view.dendrogram.leaves[0], j]));
 
   // the tasks of EDGE hard are marked beside the labels, in the palette's task colours
   await expect(map).toHaveAttribute('data-shown', 'EDGE hard');
   const hard = view.sequences.find((s) => s.label === 'EDGE hard')!;
-  const marks = await map.locator('rect.task-mark').evaluateAll((rs) => rs.map((r) => [Number(r.getAttribute('data-class')), Number(r.getAttribute('data-task'))]));
+  const marks = await map
+    .locator('rect.task-mark')
+    .evaluateAll((rs) => rs.map((r) => [Number(r.getAttribute('data-class')), Number(r.getAttribute('data-task'))]));
   expect(marks).toHaveLength(n);
   for (const [c, t] of marks) expect(hard.tasks[t - 1]).toContain(c);
   await expect(page.locator('tr[data-label="EDGE hard"]')).toHaveClass(/shown/);
@@ -255,7 +268,9 @@ test('Export orderings → PyCIL copies and downloads formatSequences(…, "pyci
   await page.getByTestId('orderings-export-format-pycil').click();
   await page.getByTestId('orderings-export-copy').click();
   await expect(page.getByTestId('orderings-export-status')).toContainText('Could not copy (denied by the test)');
-  const selected = await page.getByTestId('orderings-export-text').evaluate((t: HTMLTextAreaElement) => [document.activeElement === t, t.value.slice(t.selectionStart, t.selectionEnd)] as const);
+  const selected = await page
+    .getByTestId('orderings-export-text')
+    .evaluate((t: HTMLTextAreaElement) => [document.activeElement === t, t.value.slice(t.selectionStart, t.selectionEnd)] as const);
   expect(selected).toEqual([true, expected]);
 });
 

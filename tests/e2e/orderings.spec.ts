@@ -7,7 +7,7 @@ mkdirSync('test-results/screenshots', { recursive: true });
 async function scores(page: Page, protocol: string): Promise<number[]> {
   const cells = page.locator(`tr[data-protocol="${protocol}"] td[data-score]`);
   await expect(cells.first()).toBeVisible();
-  return (await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-score')))));
+  return await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-score'))));
 }
 
 test('the Orderings page opens on Fashion-MNIST 0–5 in 3 tasks with WordNet, |Ω| = 90; EDGE+ and the exact search bracket RS', async ({ page }) => {
@@ -28,8 +28,7 @@ test('the Orderings page opens on Fashion-MNIST 0–5 in 3 tasks with WordNet, |
   await expect(page.getByText('T-shirt/top').first()).toBeVisible();
 
   const rs = await scores(page, 'rs');
-  const score = async (label: string) =>
-    Number(await table.locator(`tr[data-label="${label}"] td[data-score]`).getAttribute('data-score'));
+  const score = async (label: string) => Number(await table.locator(`tr[data-label="${label}"] td[data-score]`).getAttribute('data-score'));
   // On this small default (6 classes, 3 tasks) the paper's greedy EDGE does not bracket RS, and the page says so;
   // EDGE+ (local search) and the exact search do bracket every RS ordering.
   for (const s of rs) {

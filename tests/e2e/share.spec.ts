@@ -354,7 +354,13 @@ test('the ⤓ menu: the S-over-Ω chart as SVG (valid XML), PNG (2×, PNG signat
   const parsed = await page.evaluate((t) => {
     const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
     const err = doc.querySelector('parsererror');
-    return { error: err ? err.textContent : null, root: doc.documentElement.nodeName, ns: doc.documentElement.namespaceURI, bars: doc.querySelectorAll('g.bars rect').length, texts: [...doc.querySelectorAll('text')].map((x) => x.textContent) };
+    return {
+      error: err ? err.textContent : null,
+      root: doc.documentElement.nodeName,
+      ns: doc.documentElement.namespaceURI,
+      bars: doc.querySelectorAll('g.bars rect').length,
+      texts: [...doc.querySelectorAll('text')].map((x) => x.textContent),
+    };
   }, svgText);
   expect(parsed.error).toBeNull();
   expect(parsed.root).toBe('svg');

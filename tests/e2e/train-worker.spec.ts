@@ -28,7 +28,13 @@ async function open(page: Page): Promise<string[]> {
 }
 
 /** Digits, 5 tasks of 2 classes. */
-const TASKS = [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]];
+const TASKS = [
+  [0, 1],
+  [2, 3],
+  [4, 5],
+  [6, 7],
+  [8, 9],
+];
 
 for (const backend of ['webgpu', 'wasm'] as const) {
   test(`trains digits (5 tasks × 2 classes, MLP) in the worker on ${backend}: a finished R, the page keeps drawing, no tensor left`, async ({ page }) => {
@@ -49,7 +55,16 @@ for (const backend of ['webgpu', 'wasm'] as const) {
           const seconds = (performance.now() - t0) / 1000;
           const frames = { ...h.frames };
           const after = await client.memory();
-          return { info, summary, baseline, after, progress, seconds, frames, result: { matrix: result.matrix, backend: result.backend, backends: result.backends, testCounts: result.testCounts } };
+          return {
+            info,
+            summary,
+            baseline,
+            after,
+            progress,
+            seconds,
+            frames,
+            result: { matrix: result.matrix, backend: result.backend, backends: result.backends, testCounts: result.testCounts },
+          };
         } finally {
           client.dispose();
         }
@@ -102,14 +117,16 @@ for (const backend of ['webgpu', 'wasm'] as const) {
         w.events = events;
         w.baseline = (await client.memory()).numTensors;
         // long enough to pause and cancel in the middle (an epoch of a task is ~5 steps)
-        w.outcome = client.run({ strategy: 'finetune', tasks, seed: 0, epochs: 200 }, (e) => events.push(e.task * 1e6 + e.epoch * 1e3 + e.step)).then(
-          () => 'finished',
-          (e: Error) => (h.isRunCancelled(e) ? 'cancelled' : `error: ${e.message}`),
-        );
+        w.outcome = client
+          .run({ strategy: 'finetune', tasks, seed: 0, epochs: 200 }, (e) => events.push(e.task * 1e6 + e.epoch * 1e3 + e.step))
+          .then(
+            () => 'finished',
+            (e: Error) => (h.isRunCancelled(e) ? 'cancelled' : `error: ${e.message}`),
+          );
       },
       { backend, tasks: TASKS },
     );
-    const count = () => page.evaluate(() => ((window as unknown as { events: number[] }).events).length);
+    const count = () => page.evaluate(() => (window as unknown as { events: number[] }).events.length);
     await expect.poll(count, { timeout: 60_000 }).toBeGreaterThan(2);
     await page.evaluate(() => (window as unknown as { client: { pause(): Promise<void> } }).client.pause());
     await page.waitForTimeout(1000); // the step in flight finishes; then nothing moves
@@ -128,7 +145,15 @@ for (const backend of ['webgpu', 'wasm'] as const) {
       const w = window as unknown as { client: ReturnType<typeof window.harness.createTrainClient>; baseline: number };
       const leftAfterCancel = (await w.client.memory()).numTensors;
       // the worker is free again: a short run finishes
-      const again = await w.client.run({ strategy: 'finetune', tasks: [[0, 1], [2, 3]], seed: 1, epochs: 1 });
+      const again = await w.client.run({
+        strategy: 'finetune',
+        tasks: [
+          [0, 1],
+          [2, 3],
+        ],
+        seed: 1,
+        epochs: 1,
+      });
       const leftAfterRun = (await w.client.memory()).numTensors;
       w.client.dispose();
       return { baseline: w.baseline, leftAfterCancel, leftAfterRun, rows: again.matrix.length };
@@ -151,7 +176,15 @@ test("the Data tab's dataset reaches the training worker over a port, subset per
       await data.loadBuiltin('digits', { perClass: 2, seed: 0 }, () => {});
       await client.selectBackend('wasm');
       const summary = await client.loadDataset({ kind: 'data-worker', trainPerClass: 50, testPerClass: 20 });
-      const result = await client.run({ strategy: 'finetune', tasks: [[0, 1], [2, 3]], seed: 0, epochs: 10 });
+      const result = await client.run({
+        strategy: 'finetune',
+        tasks: [
+          [0, 1],
+          [2, 3],
+        ],
+        seed: 0,
+        epochs: 10,
+      });
       return { summary, testCounts: result.testCounts, trainCounts: result.trainCounts, diagonal: result.matrix.map((row, i) => row[i]) };
     } finally {
       client.dispose();
@@ -194,7 +227,9 @@ test('a lost WebGPU device falls back to the next backend, continues from the la
       client.dispose();
     }
   }, TASKS);
-  console.log(`fallback: ${r.notices.map((n) => n.message).join(' | ')}; backends ${r.backends.join(' → ')}; tensors after: ${r.memory.numTensors} on ${r.memory.backend}`);
+  console.log(
+    `fallback: ${r.notices.map((n) => n.message).join(' | ')}; backends ${r.backends.join(' → ')}; tensors after: ${r.memory.numTensors} on ${r.memory.backend}`,
+  );
   expect(r.notices).toHaveLength(1);
   expect(r.notices[0].from).toBe('webgpu');
   expect(r.notices[0].to).not.toBeNull();
@@ -249,7 +284,11 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
     }, name);
   const state = () =>
     page.evaluate(() => {
-      const s = (window as unknown as { runner: { state: { status: string; done: number; total: number; skipped: number; runs: unknown[]; etaSeconds: number | null; backend: string } } }).runner.state;
+      const s = (
+        window as unknown as {
+          runner: { state: { status: string; done: number; total: number; skipped: number; runs: unknown[]; etaSeconds: number | null; backend: string } };
+        }
+      ).runner.state;
       return { status: s.status, done: s.done, total: s.total, skipped: s.skipped, runs: s.runs.length, eta: s.etaSeconds, backend: s.backend };
     });
 
@@ -261,8 +300,8 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
   expect(mid.eta).not.toBeNull();
   expect(mid.backend).toBe('wasm');
   // every finished run is in IndexedDB already
-  const storedBefore = await page.evaluate(
-    async () => (await (window as unknown as { store: { getAll(h: string): Promise<{ orderingKey: string }[]> } }).store.getAll('e2e-hash')).map((r) => r.orderingKey),
+  const storedBefore = await page.evaluate(async () =>
+    (await (window as unknown as { store: { getAll(h: string): Promise<{ orderingKey: string }[]> } }).store.getAll('e2e-hash')).map((r) => r.orderingKey),
   );
   expect(storedBefore.length).toBeGreaterThanOrEqual(mid.done);
 
@@ -276,13 +315,29 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
     return { trained: w.trained, storedAtStart: w.storedAtStart };
   });
   const storeOps = await page.evaluate(async () => {
-    const s = (window as unknown as { store: { count(h: string): Promise<number>; has(h: string, k: string, st: string, seed: number): Promise<boolean>; getAll(h: string): Promise<{ orderingKey: string; finalAccuracy: number; aia: number; matrix: number[][] }[]>; delete(h: string): Promise<void> } }).store;
+    const s = (
+      window as unknown as {
+        store: {
+          count(h: string): Promise<number>;
+          has(h: string, k: string, st: string, seed: number): Promise<boolean>;
+          getAll(h: string): Promise<{ orderingKey: string; finalAccuracy: number; aia: number; matrix: number[][] }[]>;
+          delete(h: string): Promise<void>;
+        };
+      }
+    ).store;
     const all = await s.getAll('e2e-hash');
     const has = await s.has('e2e-hash', all[0].orderingKey, 'finetune', 0);
     const hasOther = await s.has('e2e-hash', all[0].orderingKey, 'finetune', 1);
     const count = await s.count('e2e-hash');
     await s.delete('e2e-hash');
-    return { keys: all.map((r) => r.orderingKey), accuracies: all.map((r) => [r.finalAccuracy, r.aia]), has, hasOther, count, afterDelete: await s.count('e2e-hash') };
+    return {
+      keys: all.map((r) => r.orderingKey),
+      accuracies: all.map((r) => [r.finalAccuracy, r.aia]),
+      has,
+      hasOther,
+      count,
+      afterDelete: await s.count('e2e-hash'),
+    };
   });
   console.log(`runner: ${second.storedAtStart.length} runs stored before the reload, ${second.trained.length} trained after it`);
   expect(second.storedAtStart.length).toBeGreaterThanOrEqual(2);
@@ -308,7 +363,9 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
  * 3 tasks (one first task, so prefixes are shared), a small MLP.
  */
 for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
-  test(`runShared equals naive runs within 1e-3 on ${backend} (prefix sharing ${backend === 'wasm' ? 'with the fused step, one model at a time' : '+ a population of 4'})`, async ({ page }) => {
+  test(`runShared equals naive runs within 1e-3 on ${backend} (prefix sharing ${backend === 'wasm' ? 'with the fused step, one model at a time' : '+ a population of 4'})`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     const errors = await open(page);
     const r = await page.evaluate(async (backend) => {
@@ -318,14 +375,45 @@ for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
         const info = await client.selectBackend(backend);
         await client.loadDataset({ kind: 'builtin', id: 'digits', trainPerClass: 60, testPerClass: 30 });
         const orderings = [
-          [[0, 1], [2, 3], [4, 5]],
-          [[0, 1], [2, 4], [3, 5]],
-          [[0, 1], [2, 5], [3, 4]],
-          [[0, 1], [3, 4], [2, 5]],
-          [[0, 1], [3, 5], [2, 4]],
-          [[0, 1], [4, 5], [2, 3]],
+          [
+            [0, 1],
+            [2, 3],
+            [4, 5],
+          ],
+          [
+            [0, 1],
+            [2, 4],
+            [3, 5],
+          ],
+          [
+            [0, 1],
+            [2, 5],
+            [3, 4],
+          ],
+          [
+            [0, 1],
+            [3, 4],
+            [2, 5],
+          ],
+          [
+            [0, 1],
+            [3, 5],
+            [2, 4],
+          ],
+          [
+            [0, 1],
+            [4, 5],
+            [2, 3],
+          ],
         ];
-        const configs = orderings.map((tasks) => ({ strategy: 'finetune' as const, tasks, seed: 1, epochs: 2, batchSize: 32, model: { kind: 'mlp' as const, hidden: [64] } }));
+        const configs = orderings.map((tasks) => ({
+          strategy: 'finetune' as const,
+          tasks,
+          seed: 1,
+          epochs: 2,
+          batchSize: 32,
+          model: { kind: 'mlp' as const, hidden: [64] },
+        }));
         const naive: number[][][] = [];
         for (const c of configs) naive.push((await client.run(c)).matrix);
         const baseline = await client.memory();
@@ -351,7 +439,9 @@ for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
     expect([...r.arrived].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     let worst = 0;
     r.shared.forEach((m, o) => m.forEach((row, i) => row.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - r.naive[o][i][j]))))));
-    console.log(`${backend}: fast path vs naive, largest |ΔR| = ${worst}; population up to ${r.maxPopulation}; tensors ${r.baseline.numTensors} → ${r.after.numTensors}`);
+    console.log(
+      `${backend}: fast path vs naive, largest |ΔR| = ${worst}; population up to ${r.maxPopulation}; tensors ${r.baseline.numTensors} → ${r.after.numTensors}`,
+    );
     expect(worst).toBeLessThanOrEqual(1e-3);
     // 6 depth-1 nodes train as populations of 4 + 2 (or 4 + 2 at depth 2); on wasm finetune takes the fused step
     // (src/engine/kernels/fused-mlp.ts), which trains one model at a time whatever population is asked for

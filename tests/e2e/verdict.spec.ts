@@ -64,7 +64,10 @@ async function smallGroundTruth(page: Page): Promise<void> {
   await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 30_000 });
 }
 
-test('a Ground-truth run: provisional verdict mid-run (n of 90), the final verdict at the end, the two notes, and a shared link elsewhere says its runs are not stored', async ({ page, browser }) => {
+test('a Ground-truth run: provisional verdict mid-run (n of 90), the final verdict at the end, the two notes, and a shared link elsewhere says its runs are not stored', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(420_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -95,8 +98,14 @@ test('a Ground-truth run: provisional verdict mid-run (n of 90), the final verdi
   await expect(verdict.locator('[data-id="correlation:finetune"]')).toContainText(/R = −?\d\.\d\d, p (=|<) \d\.\d{3}, n = 90\)/);
   // the verdict's numbers are the table's
   const jsd = async (protocol: string) =>
-    Number(await page.locator(`[data-testid="quality-table"] tr[data-strategy="finetune"][data-protocol="${protocol}"] td[data-metric="jsd"]`).getAttribute('data-value'));
-  await expect(verdict.locator('[data-id="estimates:finetune"]')).toContainText(`JSD ${(await jsd('edge')).toFixed(3)} vs ${(await jsd('rs')).toFixed(3)} bits`);
+    Number(
+      await page
+        .locator(`[data-testid="quality-table"] tr[data-strategy="finetune"][data-protocol="${protocol}"] td[data-metric="jsd"]`)
+        .getAttribute('data-value'),
+    );
+  await expect(verdict.locator('[data-id="estimates:finetune"]')).toContainText(
+    `JSD ${(await jsd('edge')).toFixed(3)} vs ${(await jsd('rs')).toFixed(3)} bits`,
+  );
   // fixed seeds vs random draws, under each view
   await expect(page.getByTestId('estimates-note')).toContainText('RS here means the 3 fixed seeds (0, 42, 1993)');
   await expect(page.getByTestId('sample-count-note')).toContainText('averages over random draws');
@@ -126,7 +135,10 @@ test('a Ground-truth run: provisional verdict mid-run (n of 90), the final verdi
     const fresh = await other.newPage();
     fresh.on('pageerror', (e) => errors.push(e.message));
     await fresh.goto(link);
-    await expect(fresh.getByTestId('gt-link-notice')).toContainText('This link’s runs are not stored in this browser yet: press Run ▶ to train its 90 orderings', { timeout: 30_000 });
+    await expect(fresh.getByTestId('gt-link-notice')).toContainText(
+      'This link’s runs are not stored in this browser yet: press Run ▶ to train its 90 orderings',
+      { timeout: 30_000 },
+    );
     await expect(fresh.getByTestId('gt-stored')).toHaveText('0');
     await expect(fresh.getByTestId('gt-verdict')).toHaveCount(0);
     await fresh.getByTestId('gt-link-notice').scrollIntoViewIfNeeded();

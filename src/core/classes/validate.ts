@@ -24,7 +24,10 @@ export function validateClassNames(names: string[]): string[] {
 
 /** Parse free text (one name per line, or comma-separated on one line) into names. */
 export function parseClassNames(text: string): string[] {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const parts = lines.length === 1 ? lines[0].split(',') : lines;
   return parts.map((p) => p.trim()).filter((p) => p.length > 0);
 }

@@ -111,8 +111,7 @@ export class Checker {
   num(v: unknown, path: string, range: { min: number; max: number; exclusiveMin?: boolean; exclusiveMax?: boolean }, fill: number): number {
     if (v === undefined) return fill;
     const { min, max, exclusiveMin = false, exclusiveMax = false } = range;
-    const ok =
-      typeof v === 'number' && Number.isFinite(v) && (exclusiveMin ? v > min : v >= min) && (exclusiveMax ? v < max : v <= max);
+    const ok = typeof v === 'number' && Number.isFinite(v) && (exclusiveMin ? v > min : v >= min) && (exclusiveMax ? v < max : v <= max);
     if (!ok) {
       this.error(path, `Must be a number in ${exclusiveMin ? '(' : '['}${min}, ${max}${exclusiveMax ? ')' : ']'}; got ${show(v)}.`);
       return fill;

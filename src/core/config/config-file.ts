@@ -10,9 +10,7 @@
 import { placeJsonError } from '../formats/json-errors';
 import { CONFIG_VERSION, assertValidConfig, formatIssues, validateConfig, type ConfigIssue, type ExperimentConfig } from './schema';
 
-export type ConfigFileResult =
-  | { ok: true; config: ExperimentConfig; warnings: string[] }
-  | { ok: false; error: string; issues?: ConfigIssue[] };
+export type ConfigFileResult = { ok: true; config: ExperimentConfig; warnings: string[] } | { ok: false; error: string; issues?: ConfigIssue[] };
 
 /**
  * Parse and validate the text of a config file. `name` (the file's path) only makes messages clearer.
@@ -72,4 +70,3 @@ export async function saveConfigFile(path: string, config: ExperimentConfig, wri
   const text = formatConfigFile(config);
   await writeText(path, text);
 }
-

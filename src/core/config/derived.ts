@@ -44,7 +44,10 @@ export function augmentsByDefault(datasetId: string): boolean {
 export function trainingOptionsOf(config: ExperimentConfig) {
   const t = config.training;
   return {
-    model: config.model.kind === 'mlp' ? { kind: 'mlp' as const, hidden: config.model.hidden.slice() } : { kind: 'cnn' as const, filters: config.model.filters.slice(), dense: config.model.dense },
+    model:
+      config.model.kind === 'mlp'
+        ? { kind: 'mlp' as const, hidden: config.model.hidden.slice() }
+        : { kind: 'cnn' as const, filters: config.model.filters.slice(), dense: config.model.dense },
     lr: t.lr,
     beta1: t.optimiser.beta1,
     beta2: t.optimiser.beta2,

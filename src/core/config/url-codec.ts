@@ -55,9 +55,7 @@ export const LINK_PREFIX = `v${CONFIG_VERSION}.`;
  */
 export const MAX_LINK_DATA_CHARS = 16_384;
 
-export type DecodeResult =
-  | { ok: true; config: ExperimentConfig; warnings: string[] }
-  | { ok: false; error: string; issues?: ConfigIssue[] };
+export type DecodeResult = { ok: true; config: ExperimentConfig; warnings: string[] } | { ok: false; error: string; issues?: ConfigIssue[] };
 
 // ───────────────────────────── base64url ─────────────────────────────
 
@@ -192,7 +190,9 @@ function trimEndOf(s: string, chars: string): string {
 function decode(input: string): DecodeResult {
   if (typeof input !== 'string') return fail('A link must be text.');
   if (input.length > MAX_LINK_INPUT_CHARS) {
-    return fail(`This link is too long (${input.length} characters; CIL Lab links hold at most ${MAX_LINK_DATA_CHARS} characters of data). Share the config file instead.`);
+    return fail(
+      `This link is too long (${input.length} characters; CIL Lab links hold at most ${MAX_LINK_DATA_CHARS} characters of data). Share the config file instead.`,
+    );
   }
   // Email wraps long links (a link never contains whitespace), and some mail and chat tools percent-encode links
   // ("%23v1.…", a wrapped line as "%0A", a space as "%20"): whitespace is dropped before decoding (a break inside

@@ -129,7 +129,9 @@ export function cpcfSeries(outputs: CpcfInput, options: CpcfOptions): CpcfSeries
   checkAlpha(options.alpha);
   const score = resolveScore(options);
   if (!Array.isArray(outputs) || outputs.length < 2) {
-    throw new ConformalInputError(`CPCF needs the outputs of at least two steps (the base task and one more); got ${Array.isArray(outputs) ? outputs.length : 'none'}.`);
+    throw new ConformalInputError(
+      `CPCF needs the outputs of at least two steps (the base task and one more); got ${Array.isArray(outputs) ? outputs.length : 'none'}.`,
+    );
   }
   const accuracy: number[][] = [];
   const steps: CpcfStep[] = [];
@@ -138,8 +140,16 @@ export function cpcfSeries(outputs: CpcfInput, options: CpcfOptions): CpcfSeries
     if (!Array.isArray(step) || step.length < j + 1) {
       throw new ConformalInputError(`step ${j} needs the outputs of tasks 0..${j}; got ${Array.isArray(step) ? step.length : 'none'}.`);
     }
-    const tests = step.slice(0, j + 1).map((t, i) => ({ s: checkSplit(t?.test, `test data of task ${i} after step ${j}`), what: `test data of task ${i} after step ${j}` }));
-    const cals = j === 0 ? [] : step.slice(0, j).map((t, i) => ({ s: checkSplit(t?.calibration, `calibration data of task ${i} after step ${j}`), what: `calibration data of task ${i} after step ${j}` }));
+    const tests = step
+      .slice(0, j + 1)
+      .map((t, i) => ({ s: checkSplit(t?.test, `test data of task ${i} after step ${j}`), what: `test data of task ${i} after step ${j}` }));
+    const cals =
+      j === 0
+        ? []
+        : step.slice(0, j).map((t, i) => ({
+            s: checkSplit(t?.calibration, `calibration data of task ${i} after step ${j}`),
+            what: `calibration data of task ${i} after step ${j}`,
+          }));
     const width = stepWidth([...tests, ...cals]);
     accuracy.push(tests.map(({ s, what }) => accuracyOf(s, what)));
     if (j === 0) continue;
@@ -147,7 +157,9 @@ export function cpcfSeries(outputs: CpcfInput, options: CpcfOptions): CpcfSeries
     const scores: number[] = [];
     for (const { s } of cals) for (let r = 0; r < s.p.rows.length; r++) scores.push(conformalScore(s.p.rows[r], s.labels[r], score));
     if (scores.length === 0) {
-      throw new ConformalInputError(`after step ${j} there is no calibration data for tasks 0..${j - 1}: CPCF needs a calibration split (calibration ratio > 0).`);
+      throw new ConformalInputError(
+        `after step ${j} there is no calibration data for tasks 0..${j - 1}: CPCF needs a calibration split (calibration ratio > 0).`,
+      );
     }
     const q = conformalQuantile(scores, options.alpha);
     const previous: CpcfTaskStats[] = [];

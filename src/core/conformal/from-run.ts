@@ -123,7 +123,9 @@ export function cpcfFromRun(run: RecordedRun, options: CpcfFromRunOptions): Cpcf
   let steps = series.steps;
   if (source === 'matrix') {
     if (!Array.isArray(run.matrix) || run.matrix.length < K) {
-      throw new ConformalInputError(`the run's accuracy matrix has ${Array.isArray(run.matrix) ? run.matrix.length : 0} rows but its outputs cover ${K} steps.`);
+      throw new ConformalInputError(
+        `the run's accuracy matrix has ${Array.isArray(run.matrix) ? run.matrix.length : 0} rows but its outputs cover ${K} steps.`,
+      );
     }
     R = run.matrix.slice(0, K);
     const { aPrev, aNew } = accuracySeries(R);

@@ -56,9 +56,11 @@ export function kemkerOmega(input: OmegaInput): Omega {
   if (!Array.isArray(R) || R.length < 2) throw new ConformalInputError('the Ω metrics need at least two tasks (T ≥ 2).');
   const T = R.length;
   const weights = input.testCounts ?? new Array<number>(T).fill(1);
-  if (!Array.isArray(weights) || weights.length < T) throw new ConformalInputError(`testCounts needs one count per task (${T}); got ${Array.isArray(weights) ? weights.length : 'none'}.`);
+  if (!Array.isArray(weights) || weights.length < T)
+    throw new ConformalInputError(`testCounts needs one count per task (${T}); got ${Array.isArray(weights) ? weights.length : 'none'}.`);
   for (let j = 0; j < T; j++) {
-    if (!Number.isFinite(weights[j]) || weights[j] <= 0) throw new ConformalInputError(`testCounts[${j}] must be a positive number; got ${String(weights[j])}.`);
+    if (!Number.isFinite(weights[j]) || weights[j] <= 0)
+      throw new ConformalInputError(`testCounts[${j}] must be a positive number; got ${String(weights[j])}.`);
   }
   const supplied = input.alphaIdeal !== undefined;
   const alphaIdeal = supplied ? (input.alphaIdeal as number) : entry(R, 0, 0);

@@ -70,7 +70,8 @@ export function probRows(probs: ProbMatrix, what = 'probs'): ProbRows {
     const r = rows[i];
     if (r === null || typeof r !== 'object' || typeof r.length !== 'number') throw new ConformalInputError(`${what}: row ${i} is not an array.`);
     if (width < 0) width = r.length;
-    else if (r.length !== width) throw new ConformalInputError(`${what}: row ${i} has ${r.length} columns but row 0 has ${width}; every row needs one probability per class.`);
+    else if (r.length !== width)
+      throw new ConformalInputError(`${what}: row ${i} has ${r.length} columns but row 0 has ${width}; every row needs one probability per class.`);
   }
   if (width < 1) throw new ConformalInputError(`${what}: rows have no columns.`);
   return { rows, width };

@@ -57,7 +57,8 @@ export function resolveScore(options: ScoreOptions = {}): ResolvedScore {
   if (!SCORE_NAMES.includes(score)) throw new RangeError(`Unknown conformal score "${String(score)}": use ${SCORE_NAMES.join(', ')}.`);
   const lambda = options.raps?.lambda ?? RAPS_DEFAULTS.lambda;
   const kReg = options.raps?.kReg ?? RAPS_DEFAULTS.kReg;
-  if (typeof lambda !== 'number' || !Number.isFinite(lambda) || lambda < 0) throw new RangeError(`RAPS lambda must be a finite number ≥ 0; got ${String(lambda)}.`);
+  if (typeof lambda !== 'number' || !Number.isFinite(lambda) || lambda < 0)
+    throw new RangeError(`RAPS lambda must be a finite number ≥ 0; got ${String(lambda)}.`);
   if (typeof kReg !== 'number' || !Number.isInteger(kReg) || kReg < 0) throw new RangeError(`RAPS k_reg must be a whole number ≥ 0; got ${String(kReg)}.`);
   return { score, raps: { lambda, kReg } };
 }

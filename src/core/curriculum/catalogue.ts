@@ -111,7 +111,8 @@ export function checkCurriculum(ids: readonly string[]): CurriculumDataset[] {
  */
 export function sourceClassIndices(d: CurriculumDataset, sourceClassNames: readonly string[]): number[] {
   if (d.source !== 'emoji') {
-    if (sourceClassNames.length !== CLASSES_PER_DATASET) throw new CurriculumError(`${d.name} should have ${CLASSES_PER_DATASET} classes; the data has ${sourceClassNames.length}.`);
+    if (sourceClassNames.length !== CLASSES_PER_DATASET)
+      throw new CurriculumError(`${d.name} should have ${CLASSES_PER_DATASET} classes; the data has ${sourceClassNames.length}.`);
     return Array.from({ length: CLASSES_PER_DATASET }, (_, i) => i);
   }
   return d.classes.map((name) => {

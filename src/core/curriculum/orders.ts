@@ -37,7 +37,8 @@ export function handOrder(ids: readonly string[], curriculum: readonly string[])
 
 /** Every permutation of 0..K−1 in lexicographic order (K ≤ 6). */
 export function allOrders(K: number): number[][] {
-  if (!Number.isInteger(K) || K < 1 || K > MAX_ALL_ORDERS_K) throw new CurriculumError(`Every order is trained only for 1 to ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); got ${K}.`);
+  if (!Number.isInteger(K) || K < 1 || K > MAX_ALL_ORDERS_K)
+    throw new CurriculumError(`Every order is trained only for 1 to ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); got ${K}.`);
   const out: number[][] = [];
   const walk = (prefix: number[], rest: number[]): void => {
     if (rest.length === 0) {
@@ -46,7 +47,10 @@ export function allOrders(K: number): number[][] {
     }
     rest.forEach((x, i) => walk([...prefix, x], [...rest.slice(0, i), ...rest.slice(i + 1)]));
   };
-  walk([], Array.from({ length: K }, (_, i) => i));
+  walk(
+    [],
+    Array.from({ length: K }, (_, i) => i),
+  );
   return out;
 }
 

@@ -41,10 +41,14 @@ export class FeatureSetError extends Error {
 export function checkFeatureShape(n: number, d: number): void {
   if (!Number.isSafeInteger(n) || n < 1) throw new FeatureSetError(`A feature set needs at least one row; it has ${n}.`);
   if (!Number.isSafeInteger(d) || d < 1) throw new FeatureSetError(`A feature vector needs at least one dimension; it has ${d}.`);
-  if (n > FEATURE_LIMITS.rows) throw new FeatureSetError(`${grouped(n)} rows of features are more than the ${grouped(FEATURE_LIMITS.rows)} a feature set may hold.`);
-  if (d > FEATURE_LIMITS.dims) throw new FeatureSetError(`Feature vectors of ${grouped(d)} dimensions are more than the ${grouped(FEATURE_LIMITS.dims)} allowed.`);
+  if (n > FEATURE_LIMITS.rows)
+    throw new FeatureSetError(`${grouped(n)} rows of features are more than the ${grouped(FEATURE_LIMITS.rows)} a feature set may hold.`);
+  if (d > FEATURE_LIMITS.dims)
+    throw new FeatureSetError(`Feature vectors of ${grouped(d)} dimensions are more than the ${grouped(FEATURE_LIMITS.dims)} allowed.`);
   if (n * d > FEATURE_LIMITS.values)
-    throw new FeatureSetError(`${grouped(n)} × ${grouped(d)} = ${grouped(n * d)} feature values are more than the ${grouped(FEATURE_LIMITS.values)} (400 MB as float32) a feature set may hold.`);
+    throw new FeatureSetError(
+      `${grouped(n)} × ${grouped(d)} = ${grouped(n * d)} feature values are more than the ${grouped(FEATURE_LIMITS.values)} (400 MB as float32) a feature set may hold.`,
+    );
 }
 
 /**
@@ -54,15 +58,18 @@ export function checkFeatureShape(n: number, d: number): void {
 export function checkFeatureSet(set: FeatureSet): FeatureSet {
   const { n, d, features, labels, split, classNames } = set;
   checkFeatureShape(n, d);
-  if (features.length !== n * d) throw new FeatureSetError(`The features hold ${grouped(features.length)} values, not ${grouped(n)} rows × ${grouped(d)} = ${grouped(n * d)}.`);
+  if (features.length !== n * d)
+    throw new FeatureSetError(`The features hold ${grouped(features.length)} values, not ${grouped(n)} rows × ${grouped(d)} = ${grouped(n * d)}.`);
   if (labels.length !== n) throw new FeatureSetError(`There are ${grouped(labels.length)} labels for ${grouped(n)} rows of features.`);
   if (split.length !== n) throw new FeatureSetError(`There are ${grouped(split.length)} split entries for ${grouped(n)} rows of features.`);
   if (classNames.length < 1) throw new FeatureSetError('A feature set needs the names of its classes.');
-  if (classNames.length > FEATURE_LIMITS.classes) throw new FeatureSetError(`${grouped(classNames.length)} classes are more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
+  if (classNames.length > FEATURE_LIMITS.classes)
+    throw new FeatureSetError(`${grouped(classNames.length)} classes are more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
   const seen = new Set<string>();
   classNames.forEach((name, k) => {
     if (typeof name !== 'string' || name.trim() === '') throw new FeatureSetError(`Class ${k} has an empty name.`);
-    if (name.length > FEATURE_LIMITS.classNameLength) throw new FeatureSetError(`Class ${k}'s name is longer than ${FEATURE_LIMITS.classNameLength} characters.`);
+    if (name.length > FEATURE_LIMITS.classNameLength)
+      throw new FeatureSetError(`Class ${k}'s name is longer than ${FEATURE_LIMITS.classNameLength} characters.`);
     if (seen.has(name)) throw new FeatureSetError(`The class name ${JSON.stringify(name)} appears twice.`);
     seen.add(name);
   });
@@ -74,7 +81,8 @@ export function checkFeatureSet(set: FeatureSet): FeatureSet {
   }
   for (let i = 0; i < n; i++) {
     const y = labels[i];
-    if (y < 0 || y >= classNames.length) throw new FeatureSetError(`Row ${i} has label ${y}, outside the ${classNames.length} classes (0–${classNames.length - 1}).`);
+    if (y < 0 || y >= classNames.length)
+      throw new FeatureSetError(`Row ${i} has label ${y}, outside the ${classNames.length} classes (0–${classNames.length - 1}).`);
     if (split[i] !== 0 && split[i] !== 1) throw new FeatureSetError(`Row ${i} has split ${split[i]}; use 0 for train and 1 for test.`);
   }
   return set;

@@ -70,12 +70,15 @@ export function comparabilityNotes(s: CompareSetup, o: { baseAccuracy: number; p
   const notes: string[] = [];
   if (s.dataset === 'digits') notes.push('different dataset: 8×8 digits (1 437 training images) stand in for MNIST (28×28, 60 000)');
   else if (s.dataset !== 'fashion-mnist') notes.push(`the paper has no ${s.dataset} column`);
-  if (s.trainPerClass !== null && s.trainPerClass < PAPER_REGIME.trainPerClass) notes.push(`less data: ${s.trainPerClass} training images per class, the paper ≈${PAPER_REGIME.trainPerClass}`);
-  if (s.firstTaskEpochs !== PAPER_REGIME.firstTaskEpochs || s.epochs !== PAPER_REGIME.epochs) notes.push(`epochs ${s.firstTaskEpochs} / ${s.epochs}, the paper 8 / 3`);
+  if (s.trainPerClass !== null && s.trainPerClass < PAPER_REGIME.trainPerClass)
+    notes.push(`less data: ${s.trainPerClass} training images per class, the paper ≈${PAPER_REGIME.trainPerClass}`);
+  if (s.firstTaskEpochs !== PAPER_REGIME.firstTaskEpochs || s.epochs !== PAPER_REGIME.epochs)
+    notes.push(`epochs ${s.firstTaskEpochs} / ${s.epochs}, the paper 8 / 3`);
   if (Math.abs(s.lr - PAPER_REGIME.lr) > 1e-12) notes.push(`learning rate ${s.lr}, the paper 2e-5`);
   if (s.taskSizes.join(',') !== PAPER_REGIME.taskSizes.join(',')) notes.push(`tasks of ${s.taskSizes.join(',')} classes, the paper 5,1,1,1,1,1`);
   if (s.head !== 'all') notes.push('softmax over the classes seen so far, the paper over the full head');
-  if (!(o.baseAccuracy >= MIN_BASE_ACCURACY)) notes.push(`base task not learned as in the paper: ${pct(o.baseAccuracy)} (we ask ≥ ${pct(MIN_BASE_ACCURACY)}; the paper prints no base accuracy)`);
+  if (!(o.baseAccuracy >= MIN_BASE_ACCURACY))
+    notes.push(`base task not learned as in the paper: ${pct(o.baseAccuracy)} (we ask ≥ ${pct(MIN_BASE_ACCURACY)}; the paper prints no base accuracy)`);
   if (o.points < 5) notes.push(`too few points: ${o.points} per run, the paper's setup has 5`);
   if (o.seeds < 2) notes.push('one seed: no spread');
   return notes;
@@ -86,7 +89,10 @@ export function summariseDcor(setup: CompareSetup, runs: readonly SeedSeries[], 
   if (runs.length === 0) throw new RangeError('no runs to summarise.');
   const points = runs[0].cpcf.length;
   if (runs.some((r) => r.cpcf.length !== points || r.aPrev.length !== points)) throw new RangeError('the runs have series of different lengths.');
-  const test = pooledDcorPermutationTest(runs.map((r) => ({ x: r.cpcf, y: r.aPrev })), { resamples: o.resamples ?? DCOR_RESAMPLES, seed: o.seed });
+  const test = pooledDcorPermutationTest(
+    runs.map((r) => ({ x: r.cpcf, y: r.aPrev })),
+    { resamples: o.resamples ?? DCOR_RESAMPLES, seed: o.seed },
+  );
   const values = runs.map((r) => distanceCorrelation(r.cpcf, r.aPrev));
   const baseAccuracy = meanSd(runs.map((r) => r.baseAccuracy));
   const notes = comparabilityNotes(setup, { baseAccuracy: baseAccuracy.mean, points, seeds: runs.length });

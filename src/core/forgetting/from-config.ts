@@ -40,7 +40,8 @@ export function configTasks(config: ExperimentConfig): number[][] {
 
 /** What a config cannot train in this lab, or null (a dataset without images here, or not the lab's 10 classes). */
 export function forgettingProblem(config: ExperimentConfig): string | null {
-  if (config.dataset.id === 'custom' || !isForgettingDataset(config.dataset.id)) return `The Forgetting lab trains digits, Fashion-MNIST or emoji; this experiment is on ${config.dataset.id === 'custom' ? 'custom classes' : config.dataset.id}.`;
+  if (config.dataset.id === 'custom' || !isForgettingDataset(config.dataset.id))
+    return `The Forgetting lab trains digits, Fashion-MNIST or emoji; this experiment is on ${config.dataset.id === 'custom' ? 'custom classes' : config.dataset.id}.`;
   const classes = [...config.classes].sort((a, b) => a - b);
   if (classes.join(',') !== FORGETTING_CLASSES.join(',')) return 'The Forgetting lab trains the first 10 classes of its dataset.';
   if (config.model.kind !== 'mlp') return "The Forgetting lab trains the paper's MLP.";
@@ -51,7 +52,10 @@ export function forgettingProblem(config: ExperimentConfig): string | null {
  * The runs of a config. `edgeOrderings` (the EDGE preset's hard / easy / RS orderings, computed by the orderings
  * worker) are needed for that preset only; `orderingLabel` names a single run's ordering ("RS seed 0", …).
  */
-export function forgettingJobsOf(config: ExperimentConfig, o: { edgeOrderings?: { label: string; tasks: number[][] }[]; orderingLabel?: string; label?: string } = {}): ForgettingJob[] {
+export function forgettingJobsOf(
+  config: ExperimentConfig,
+  o: { edgeOrderings?: { label: string; tasks: number[][] }[]; orderingLabel?: string; label?: string } = {},
+): ForgettingJob[] {
   const problem = forgettingProblem(config);
   if (problem) throw new RangeError(problem);
   const dataset = config.dataset.id as ForgettingDataset;
@@ -126,7 +130,8 @@ export function jobConfig(config: ExperimentConfig, job: ForgettingJob): Experim
   c.model = { kind: 'mlp', hidden: job.hidden.slice() };
   const prev = config.strategies.find((x) => x.id === 'ewc');
   const fisherSamples = prev?.id === 'ewc' ? prev.options.fisherSamples : STRATEGY_OPTION_FILL.ewc.fisherSamples;
-  c.strategies = job.strategy === 'ewc' ? [{ id: 'ewc', options: { lambda: job.ewcLambda, mode: job.ewcMode, fisherSamples } }] : [{ id: 'finetune', options: {} }];
+  c.strategies =
+    job.strategy === 'ewc' ? [{ id: 'ewc', options: { lambda: job.ewcLambda, mode: job.ewcMode, fisherSamples } }] : [{ id: 'finetune', options: {} }];
   c.training = { ...c.training, lr: job.lr, epochs: job.epochs, firstTaskEpochs: job.firstTaskEpochs, head: job.head, batchSize: job.batchSize };
   c.data = { trainPerClass: job.trainPerClass, testPerClass: job.testPerClass };
   c.seeds = [job.seed];

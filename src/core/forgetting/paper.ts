@@ -15,10 +15,11 @@ export type PaperDataset = 'MNIST' | 'CIFAR-10' | 'FashionMNIST' | 'KMNIST';
 export const PAPER_DATASETS: readonly PaperDataset[] = ['MNIST', 'CIFAR-10', 'FashionMNIST', 'KMNIST'];
 export type PaperModel = 'MLP' | 'EWC';
 
-export const PAPER_TABLE_I: readonly { method: 'single' | 'multi'; label: string; omegaBase: number; omegaNew: number; omegaAll: number; omegaPrev: number }[] = [
-  { method: 'single', label: 'Single-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
-  { method: 'multi', label: 'Multi-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
-];
+export const PAPER_TABLE_I: readonly { method: 'single' | 'multi'; label: string; omegaBase: number; omegaNew: number; omegaAll: number; omegaPrev: number }[] =
+  [
+    { method: 'single', label: 'Single-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
+    { method: 'multi', label: 'Multi-penalization EWC', omegaBase: 0.082, omegaNew: 0.953, omegaAll: 0.101, omegaPrev: 0.342 },
+  ];
 
 type Row = Record<PaperDataset, number>;
 /** Table II: dCor(CPCF, a_prev) at α = 0.1, keyed by calibration ratio then model. */
@@ -88,5 +89,13 @@ export function paperDcor(table: 'II' | 'III', key: number, model: PaperModel, c
  * 64 and Adam. At batch 64 with a 0.1 calibration split that is 8 × ⌈27 000 / 64⌉ = 3 376 Adam steps on the base
  * task and 3 × ⌈5 400 / 64⌉ = 255 on each later task.
  */
-export const PAPER_REGIME = { trainPerClass: 6000, testPerClass: 1000, firstTaskEpochs: 8, epochs: 3, batchSize: 64, lr: 2e-5, taskSizes: [5, 1, 1, 1, 1, 1], head: 'all' as const };
-
+export const PAPER_REGIME = {
+  trainPerClass: 6000,
+  testPerClass: 1000,
+  firstTaskEpochs: 8,
+  epochs: 3,
+  batchSize: 64,
+  lr: 2e-5,
+  taskSizes: [5, 1, 1, 1, 1, 1],
+  head: 'all' as const,
+};

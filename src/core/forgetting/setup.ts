@@ -138,31 +138,73 @@ export const PRESETS: readonly PresetInfo[] = [
   {
     id: 'digits',
     name: 'Paper regime · digits (the paper’s step count)',
-    description: 'MLP 64-256-128-10 vs EWC at lr 2e-5, 5 seeds. Digits have ≈130 training images per class, not MNIST’s 6 000, so the epochs are raised to the paper’s number of Adam steps: 300 on the base task 0–4, then 85 per class. A few minutes.',
+    description:
+      'MLP 64-256-128-10 vs EWC at lr 2e-5, 5 seeds. Digits have ≈130 training images per class, not MNIST’s 6 000, so the epochs are raised to the paper’s number of Adam steps: 300 on the base task 0–4, then 85 per class. A few minutes.',
     view: 'table-ii-iii',
     dataset: 'digits',
-    regime: { trainPerClass: null, testPerClass: null, firstTaskEpochs: 300, epochs: 85, seeds: PAPER_PRESET_SEEDS, where: 'browser', note: 'all 1 437 training images; epochs 300/85 give the paper’s ≈3 400 base-task and ≈255 per-task Adam steps at batch 64' },
+    regime: {
+      trainPerClass: null,
+      testPerClass: null,
+      firstTaskEpochs: 300,
+      epochs: 85,
+      seeds: PAPER_PRESET_SEEDS,
+      where: 'browser',
+      note: 'all 1 437 training images; epochs 300/85 give the paper’s ≈3 400 base-task and ≈255 per-task Adam steps at batch 64',
+    },
   },
   {
     id: 'fashion',
     name: 'Paper setup · Fashion-MNIST (browser variant)',
-    description: 'MLP 784-256-128-10 vs EWC at lr 2e-5, the paper’s 8 / 3 epochs, 5 seeds, on 1 000 training / 500 test images per class: a sixth of the paper’s data and steps, so about a minute or two.',
+    description:
+      'MLP 784-256-128-10 vs EWC at lr 2e-5, the paper’s 8 / 3 epochs, 5 seeds, on 1 000 training / 500 test images per class: a sixth of the paper’s data and steps, so about a minute or two.',
     view: 'table-ii-iii',
     dataset: 'fashion-mnist',
-    regime: { trainPerClass: 1000, testPerClass: 500, firstTaskEpochs: 8, epochs: 3, seeds: PAPER_PRESET_SEEDS, where: 'browser', note: 'the paper’s epochs on a sixth of its data (1 000 of 6 000 training images per class): a sixth of its Adam steps' },
+    regime: {
+      trainPerClass: 1000,
+      testPerClass: 500,
+      firstTaskEpochs: 8,
+      epochs: 3,
+      seeds: PAPER_PRESET_SEEDS,
+      where: 'browser',
+      note: 'the paper’s epochs on a sixth of its data (1 000 of 6 000 training images per class): a sixth of its Adam steps',
+    },
   },
   {
     id: 'fashion-paper',
     name: 'Paper regime · Fashion-MNIST, full data (CLI)',
-    description: 'The paper’s regime: all 60 000 training and 10 000 test images, 8 / 3 epochs, lr 2e-5, 5 seeds, MLP and EWC. About a minute per run in Node (10 runs); run it with “cil-lab cpcf --preset fashion-paper”. It runs here too, slowly.',
+    description:
+      'The paper’s regime: all 60 000 training and 10 000 test images, 8 / 3 epochs, lr 2e-5, 5 seeds, MLP and EWC. About a minute per run in Node (10 runs); run it with “cil-lab cpcf --preset fashion-paper”. It runs here too, slowly.',
     view: 'table-ii-iii',
     dataset: 'fashion-mnist',
-    regime: { trainPerClass: null, testPerClass: null, firstTaskEpochs: 8, epochs: 3, seeds: PAPER_PRESET_SEEDS, where: 'cli', note: 'the paper’s regime: full data, 8 / 3 epochs' },
+    regime: {
+      trainPerClass: null,
+      testPerClass: null,
+      firstTaskEpochs: 8,
+      epochs: 3,
+      seeds: PAPER_PRESET_SEEDS,
+      where: 'cli',
+      note: 'the paper’s regime: full data, 8 / 3 epochs',
+    },
   },
-  { id: 'grid', name: 'Calibration ratio × α grid', description: 'MLP and EWC at calibration {0.05, 0.10, 0.15, 0.20} (one run each); every α {0.05 … 0.20} from the same outputs (Tables II–III).', view: 'grid' },
-  { id: 'ewc-variants', name: 'EWC single vs multi', description: 'Single-penalisation (last Fisher) vs multi-penalisation (one Fisher per task, λ/2^(t−j−1)): the Ω table (Table I).', view: 'table-i' },
+  {
+    id: 'grid',
+    name: 'Calibration ratio × α grid',
+    description: 'MLP and EWC at calibration {0.05, 0.10, 0.15, 0.20} (one run each); every α {0.05 … 0.20} from the same outputs (Tables II–III).',
+    view: 'grid',
+  },
+  {
+    id: 'ewc-variants',
+    name: 'EWC single vs multi',
+    description: 'Single-penalisation (last Fisher) vs multi-penalisation (one Fisher per task, λ/2^(t−j−1)): the Ω table (Table I).',
+    view: 'table-i',
+  },
   { id: 'lr', name: 'Learning rates', description: 'MLP at lr 2e-5, 1e-4, 1e-3, 1e-2: a_prev per task ("learn fast, forget fast", Fig. 2).', view: 'lr' },
-  { id: 'edge', name: 'EDGE hard vs easy (beyond the paper)', description: 'CPCF and a_prev under EDGE’s hard and easy orderings (and RS seed 0), sizes 5,1,1,1,1,1.', view: 'edge' },
+  {
+    id: 'edge',
+    name: 'EDGE hard vs easy (beyond the paper)',
+    description: 'CPCF and a_prev under EDGE’s hard and easy orderings (and RS seed 0), sizes 5,1,1,1,1,1.',
+    view: 'edge',
+  },
 ];
 
 /** The preset's info. */
@@ -226,19 +268,32 @@ const modelLabel = (s: ForgettingStrategy) => (s === 'ewc' ? 'EWC' : 'MLP');
 export function presetJobs(id: PresetId, o: PresetOptions): ForgettingJob[] {
   const info = presetInfo(id);
   const dataset: ForgettingDataset = info.dataset ?? o.dataset;
-  const sub = { trainPerClass: o.trainPerClass !== undefined ? o.trainPerClass : PRESET_SUBSETS[dataset].trainPerClass, testPerClass: o.testPerClass !== undefined ? o.testPerClass : PRESET_SUBSETS[dataset].testPerClass };
+  const sub = {
+    trainPerClass: o.trainPerClass !== undefined ? o.trainPerClass : PRESET_SUBSETS[dataset].trainPerClass,
+    testPerClass: o.testPerClass !== undefined ? o.testPerClass : PRESET_SUBSETS[dataset].testPerClass,
+  };
   const job = (over: Partial<ForgettingJob>) => baseJob(dataset, { lr: o.lr, seed: o.seed, ...sub, ...over });
   if (info.regime) {
     const r = info.regime;
     return (['finetune', 'ewc'] as const).flatMap((s) =>
       Array.from({ length: r.seeds }, (_, k) =>
-        job({ strategy: s, label: `${modelLabel(s)} · seed ${o.seed + k}`, seed: o.seed + k, trainPerClass: r.trainPerClass, testPerClass: r.testPerClass, firstTaskEpochs: r.firstTaskEpochs, epochs: r.epochs }),
+        job({
+          strategy: s,
+          label: `${modelLabel(s)} · seed ${o.seed + k}`,
+          seed: o.seed + k,
+          trainPerClass: r.trainPerClass,
+          testPerClass: r.testPerClass,
+          firstTaskEpochs: r.firstTaskEpochs,
+          epochs: r.epochs,
+        }),
       ),
     );
   }
   switch (id) {
     case 'grid':
-      return PAPER_GRID_VALUES.flatMap((r) => (['finetune', 'ewc'] as const).map((s) => job({ strategy: s, calibrationRatio: r, label: `${modelLabel(s)} · calib ${gridKey(r)}` })));
+      return PAPER_GRID_VALUES.flatMap((r) =>
+        (['finetune', 'ewc'] as const).map((s) => job({ strategy: s, calibrationRatio: r, label: `${modelLabel(s)} · calib ${gridKey(r)}` })),
+      );
     case 'ewc-variants':
       return (['single', 'multi'] as const).map((m) => job({ strategy: 'ewc', ewcMode: m, label: `EWC ${m}` }));
     case 'lr':
@@ -290,7 +345,11 @@ export interface DcorRow {
  * ratio and model (a paper preset has one per seed): `ours` is their mean dCor and `summary` their mean ± sd,
  * pooled permutation p (seeded by the first run's seed) and comparability notes. Rows without a run have null.
  */
-export function dcorTables(runs: readonly RunSummary[], dataset: string, o: { resamples?: number } = {}): { column: string | null; tableII: DcorRow[]; tableIII: DcorRow[] } {
+export function dcorTables(
+  runs: readonly RunSummary[],
+  dataset: string,
+  o: { resamples?: number } = {},
+): { column: string | null; tableII: DcorRow[]; tableIII: DcorRow[] } {
   const column = paperColumnOf(dataset);
   const find = (ratio: number, model: PaperModel) =>
     runs.filter((r) => Math.abs(r.job.calibrationRatio - ratio) < 1e-9 && modelLabel(r.job.strategy) === model && r.job.dataset === dataset);
@@ -306,7 +365,16 @@ export function dcorTables(runs: readonly RunSummary[], dataset: string, o: { re
     const summary =
       series.length > 0 && series[0].cpcf.length >= 2 && series.every((x) => x.cpcf.length === series[0].cpcf.length)
         ? summariseDcor(
-            { dataset: j.dataset, taskSizes: j.tasks.map((t) => t.length), lr: j.lr, firstTaskEpochs: j.firstTaskEpochs, epochs: j.epochs, trainPerClass: j.trainPerClass, head: j.head, batchSize: j.batchSize },
+            {
+              dataset: j.dataset,
+              taskSizes: j.tasks.map((t) => t.length),
+              lr: j.lr,
+              firstTaskEpochs: j.firstTaskEpochs,
+              epochs: j.epochs,
+              trainPerClass: j.trainPerClass,
+              head: j.head,
+              batchSize: j.batchSize,
+            },
             series,
             { seed: j.seed, resamples: o.resamples },
           )
@@ -372,7 +440,12 @@ export function trainConfigOf(job: ForgettingJob): {
  * Progress through one run as a fraction: each task weighs (its classes × its epochs), i.e. roughly its number of
  * training steps; within a task, epochs and steps advance linearly.
  */
-export function runFraction(tasks: readonly (readonly number[])[], firstTaskEpochs: number, epochs: number, e: { task: number; epoch: number; step: number; steps: number }): number {
+export function runFraction(
+  tasks: readonly (readonly number[])[],
+  firstTaskEpochs: number,
+  epochs: number,
+  e: { task: number; epoch: number; step: number; steps: number },
+): number {
   const w = tasks.map((t, i) => t.length * (i === 0 ? firstTaskEpochs : epochs));
   const total = w.reduce((a, b) => a + b, 0);
   if (total <= 0) return 0;

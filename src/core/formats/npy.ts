@@ -106,7 +106,8 @@ export function readNpyData(bytes: Uint8Array, header: NpyHeader): { values: Flo
   const count = shape.reduce((a, b) => a * b, 1);
   const need = count * size;
   const have = bytes.length - dataStart;
-  if (have < need) throw new NpyError(`The .npy file is truncated: a ${formatShape(shape)} array of ${descr} needs ${need} bytes of data but the file has ${have}.`);
+  if (have < need)
+    throw new NpyError(`The .npy file is truncated: a ${formatShape(shape)} array of ${descr} needs ${need} bytes of data but the file has ${have}.`);
   const warnings: string[] = [];
   if (have > need) warnings.push(`The .npy file has ${have - need} unexpected bytes after its data; they were ignored.`);
 

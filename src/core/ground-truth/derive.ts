@@ -350,7 +350,14 @@ export function normalityAfterBoxCox(values: readonly number[]): Maybe<Normality
   if (allEqual(values)) return no(`all ${n} truth values are equal (${values[0]}); Box-Cox needs values that differ`);
   try {
     const bc = boxcox(values);
-    return ok({ n, lambda: bc.lambda, shift: bc.shift, logLikelihood: bc.logLikelihood, after: normalityTests(bc.transformed), before: normalityTests(values) });
+    return ok({
+      n,
+      lambda: bc.lambda,
+      shift: bc.shift,
+      logLikelihood: bc.logLikelihood,
+      after: normalityTests(bc.transformed),
+      before: normalityTests(values),
+    });
   } catch (e) {
     return no(`Box-Cox failed: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -370,7 +377,13 @@ function drawsOf(plan: PlanLike): PlanDraw[] {
   return out;
 }
 
-function estimateOf(protocol: 'rs' | 'edge', draws: PlanDraw[], valueOf: Map<string, number>, truth: ReturnType<typeof prepareTruth> | null, truthReason: string): ProtocolEstimate {
+function estimateOf(
+  protocol: 'rs' | 'edge',
+  draws: PlanDraw[],
+  valueOf: Map<string, number>,
+  truth: ReturnType<typeof prepareTruth> | null,
+  truthReason: string,
+): ProtocolEstimate {
   const mine = draws
     .filter((d) => (protocol === 'rs' ? d.role === 'rs' : EDGE_ROLES.includes(d.role)))
     .map((d) => ({ ...d, value: valueOf.get(d.key) ?? null }));
@@ -392,7 +405,13 @@ function estimateOf(protocol: 'rs' | 'edge', draws: PlanDraw[], valueOf: Map<str
   return { protocol, draws: mine, have, need, gaussian, quality };
 }
 
-function strategyStats(strategy: string, input: DeriveInput, draws: PlanDraw[], valuesByKey: Map<string, Map<number, number>>, scoreOf: (o: PlanOrdering) => number | null): StrategyStats {
+function strategyStats(
+  strategy: string,
+  input: DeriveInput,
+  draws: PlanDraw[],
+  valuesByKey: Map<string, Map<number, number>>,
+  scoreOf: (o: PlanOrdering) => number | null,
+): StrategyStats {
   const { plan } = input;
   const points: OrderingPoint[] = plan.orderings.map((o) => {
     const bySeed = valuesByKey.get(o.key);
@@ -614,7 +633,19 @@ export function statisticsTable(stats: GroundTruthStats): StatsTable {
     for (const e of [s.rs, s.edge]) {
       const g = e.gaussian.value;
       const q = e.quality.value;
-      rows.push([stats.variable, s.strategy, e.protocol, e.have, num(g?.mean), num(g?.std), num(g?.min), num(g?.max), num(q?.jsd), num(q?.w1), g ? (e.quality.reason ?? '') : e.gaussian.reason]);
+      rows.push([
+        stats.variable,
+        s.strategy,
+        e.protocol,
+        e.have,
+        num(g?.mean),
+        num(g?.std),
+        num(g?.min),
+        num(g?.max),
+        num(q?.jsd),
+        num(q?.w1),
+        g ? (e.quality.reason ?? '') : e.gaussian.reason,
+      ]);
     }
   }
   return { columns: ['variable', 'strategy', 'protocol', 'n', 'mean', 'std', 'min', 'max', 'jsd_bits', 'w1_points', 'note'], rows };

@@ -74,7 +74,15 @@ export function planPrefixes(orderings: number[][][]): PrefixPlan {
   });
   const nodes: PrefixNode[] = [];
   const finish = (b: Building, parent: PrefixNode | null): PrefixNode => {
-    const node: PrefixNode = { index: nodes.length, depth: b.node.depth, tasks: b.node.tasks, key: b.node.key, parent, children: [], orderings: b.node.orderings };
+    const node: PrefixNode = {
+      index: nodes.length,
+      depth: b.node.depth,
+      tasks: b.node.tasks,
+      key: b.node.key,
+      parent,
+      children: [],
+      orderings: b.node.orderings,
+    };
     nodes.push(node);
     for (const c of b.node.children.values()) node.children.push(finish(c, node));
     return node;

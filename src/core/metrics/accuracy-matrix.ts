@@ -36,9 +36,7 @@ export function validateAccuracyMatrix(R: AccuracyMatrix): number {
     const row = R[i];
     if (!Array.isArray(row)) throw new AccuracyMatrixError(`accuracy matrix row ${i} is not an array`);
     if (row.length !== K) {
-      throw new AccuracyMatrixError(
-        `accuracy matrix must be square (K×K, K = ${K} rows) but row ${i} has ${row.length} entries`,
-      );
+      throw new AccuracyMatrixError(`accuracy matrix must be square (K×K, K = ${K} rows) but row ${i} has ${row.length} entries`);
     }
     for (let j = 0; j < K; j++) checkFraction(row[j], `accuracy matrix entry R[${i}][${j}]`);
   }

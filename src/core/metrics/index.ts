@@ -2,14 +2,7 @@
  * Accuracy-matrix metrics (docs/science.md §4): re-exports, and `allMetrics`, the bundle the CLI prints as `metrics`
  * and the labs store per run.
  */
-import {
-  type AccuracyMatrix,
-  aiaWeighted,
-  averageIncrementalAccuracy,
-  finalAccuracy,
-  finalAccuracyWeighted,
-  validateAccuracyMatrix,
-} from './accuracy-matrix';
+import { type AccuracyMatrix, aiaWeighted, averageIncrementalAccuracy, finalAccuracy, finalAccuracyWeighted, validateAccuracyMatrix } from './accuracy-matrix';
 import { type ClearAverages, clearAverages } from './clear';
 import { type M2iMetrics, m2iMetrics } from './m2i';
 import { backwardTransfer, forgetting, forwardTransfer } from './transfer';

@@ -14,12 +14,7 @@
  *
  * K = 1: BWT and FWT are 0/0 and return null; ACC = R[0][0].
  */
-import {
-  type AccuracyMatrix,
-  AccuracyMatrixError,
-  validateAccuracyMatrix,
-  validateTaskAccuracies,
-} from './accuracy-matrix';
+import { type AccuracyMatrix, AccuracyMatrixError, validateAccuracyMatrix, validateTaskAccuracies } from './accuracy-matrix';
 import { sumLowerWithDiagonal, sumStrictlyUpper } from './clear';
 
 /** M2I metrics of one accuracy matrix. */

@@ -103,7 +103,9 @@ export function oodKind(settings: Pick<OpenWorldSettings, 'dataset'>, set: strin
 export function validateOpenWorldSettings(s: OpenWorldSettings): string[] {
   const errors: string[] = [];
   if (!(OPEN_WORLD_DATASETS as readonly string[]).includes(s.dataset)) errors.push(`Unknown dataset "${s.dataset}": use ${OPEN_WORLD_DATASETS.join(', ')}.`);
-  const nClasses = (OPEN_WORLD_DATASETS as readonly string[]).includes(s.dataset) ? getClassList(s.dataset === 'digits' ? 'mnist' : s.dataset).classes.length : 0;
+  const nClasses = (OPEN_WORLD_DATASETS as readonly string[]).includes(s.dataset)
+    ? getClassList(s.dataset === 'digits' ? 'mnist' : s.dataset).classes.length
+    : 0;
   if (!Array.isArray(s.classes) || s.classes.length < 2) errors.push('Choose at least two ID classes.');
   else {
     if (new Set(s.classes).size !== s.classes.length) errors.push('An ID class is listed twice.');
@@ -116,7 +118,10 @@ export function validateOpenWorldSettings(s: OpenWorldSettings): string[] {
   if (!Number.isInteger(s.memory) || s.memory < 1) errors.push('The memory must be a whole number ≥ 1.');
   if (!Number.isInteger(s.epochs) || s.epochs < 1) errors.push('Epochs must be a whole number ≥ 1.');
   if (!Array.isArray(s.hidden) || s.hidden.some((h) => !Number.isInteger(h) || h < 1)) errors.push('Hidden widths must be whole numbers ≥ 1.');
-  for (const [k, v] of [['trainPerClass', s.trainPerClass], ['testPerClass', s.testPerClass]] as const) {
+  for (const [k, v] of [
+    ['trainPerClass', s.trainPerClass],
+    ['testPerClass', s.testPerClass],
+  ] as const) {
     if (v !== null && (!Number.isInteger(v) || v < 1)) errors.push(`${k} must be a whole number ≥ 1 or unset.`);
   }
   if (!Number.isInteger(s.seed)) errors.push('The seed must be a whole number.');
@@ -134,7 +139,8 @@ export function validateOpenWorldSettings(s: OpenWorldSettings): string[] {
       }
       if (p.dataset === s.dataset) {
         if (!p.classes) errors.push(`"${name}" is the ID dataset itself: give held-out classes, e.g. ${s.dataset}:6-9.`);
-        else if (Array.isArray(s.classes) && p.classes.some((c) => s.classes.includes(c))) errors.push(`"${name}" overlaps the ID classes; a near-OOD set must be held-out classes.`);
+        else if (Array.isArray(s.classes) && p.classes.some((c) => s.classes.includes(c)))
+          errors.push(`"${name}" overlaps the ID classes; a near-OOD set must be held-out classes.`);
       }
       const n = getClassList(p.dataset === 'digits' ? 'mnist' : p.dataset).classes.length;
       if (p.classes && p.classes.some((c) => c >= n)) errors.push(`"${name}": ${p.dataset} has classes 0..${n - 1}.`);

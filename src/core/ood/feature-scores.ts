@@ -54,7 +54,8 @@ export interface LinearLayer {
 
 function checkLayer(layer: LinearLayer, featureWidth: number): void {
   if (layer.inDim !== featureWidth) throw new OodInputError(`the layer takes ${layer.inDim} features but the rows have ${featureWidth}.`);
-  if (layer.weights.length !== layer.inDim * layer.outDim) throw new OodInputError(`the layer's weights hold ${layer.weights.length} values, not ${layer.inDim}×${layer.outDim}.`);
+  if (layer.weights.length !== layer.inDim * layer.outDim)
+    throw new OodInputError(`the layer's weights hold ${layer.weights.length} values, not ${layer.inDim}×${layer.outDim}.`);
   if (layer.bias.length !== layer.outDim) throw new OodInputError(`the layer's bias holds ${layer.bias.length} values, not ${layer.outDim}.`);
 }
 

@@ -75,10 +75,7 @@ export function orderingToLabels(tasks: Ordering, sizes: TaskSizes): Int32Array 
  * Visit every ordering in rank order with a reused label vector (do not keep it: copy if needed).
  * `visit` may return false to stop early. Returns the number visited.
  */
-export function forEachOrdering(
-  sizes: TaskSizes,
-  visit: (labels: Int32Array, rank: number) => boolean | void,
-): number {
+export function forEachOrdering(sizes: TaskSizes, visit: (labels: Int32Array, rank: number) => boolean | void): number {
   const labels = firstLabels(sizes);
   let rank = 0;
   do {

@@ -35,9 +35,7 @@ export function equalTaskSizes(classCount: number, taskCount: number): TaskSizes
     const m = Math.floor(classCount / taskCount);
     const r = classCount % taskCount;
     const example = [...Array(taskCount)].map((_, i) => (i < r ? m + 1 : m)).join(',');
-    throw new OrderingError(
-      `${classCount} classes do not split into ${taskCount} equal tasks; give the task sizes instead (for example ${example}).`,
-    );
+    throw new OrderingError(`${classCount} classes do not split into ${taskCount} equal tasks; give the task sizes instead (for example ${example}).`);
   }
   return Array(taskCount).fill(classCount / taskCount);
 }
@@ -52,9 +50,7 @@ export function validateTaskSizes(classCount: number, sizes: number[]): TaskSize
   });
   const total = sizes.reduce((a, b) => a + b, 0);
   if (total !== classCount) {
-    throw new OrderingError(
-      `Task sizes ${sizes.join(',')} sum to ${total}, but there are ${classCount} classes: they must sum to ${classCount}.`,
-    );
+    throw new OrderingError(`Task sizes ${sizes.join(',')} sum to ${total}, but there are ${classCount} classes: they must sum to ${classCount}.`);
   }
   return sizes.slice();
 }

@@ -11,7 +11,6 @@ import { fmix32 } from '../random/fmix32';
 import { canonicalOrdering } from './key';
 import type { Ordering } from './types';
 
-
 function fnv1a(h: number, value: number): number {
   // feed the 32-bit value byte by byte
   for (let s = 0; s < 32; s += 8) {

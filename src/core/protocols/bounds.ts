@@ -155,10 +155,8 @@ function smallestSampleSize(P: bigint, lnP: number, c: number): { L: bigint | nu
 }
 
 function validateEpsilonDelta(epsilon: number, delta: number): void {
-  if (typeof epsilon !== 'number' || !(epsilon > 0 && epsilon <= 1))
-    throw new RangeError(`ε (epsilon) must be a number in (0, 1]; got ${String(epsilon)}`);
-  if (typeof delta !== 'number' || !(delta > 0 && delta < 1))
-    throw new RangeError(`δ (delta) must be a number in (0, 1); got ${String(delta)}`);
+  if (typeof epsilon !== 'number' || !(epsilon > 0 && epsilon <= 1)) throw new RangeError(`ε (epsilon) must be a number in (0, 1]; got ${String(epsilon)}`);
+  if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) throw new RangeError(`δ (delta) must be a number in (0, 1); got ${String(delta)}`);
 }
 
 function validateOmega(omega: bigint, min: bigint, theorem: string): void {
@@ -166,12 +164,7 @@ function validateOmega(omega: bigint, min: bigint, theorem: string): void {
   if (omega < min) throw new RangeError(`${theorem} needs |Ω| ≥ ${min}; got ${omega}`);
 }
 
-function finish(
-  omega: bigint,
-  lnOmega: number,
-  solved: { L: bigint | null; exact: boolean },
-  rhs: number,
-): SampleSizeBound {
+function finish(omega: bigint, lnOmega: number, solved: { L: bigint | null; exact: boolean }, rhs: number): SampleSizeBound {
   const log10Omega = omega <= TWO_53 ? Math.log10(Number(omega)) : lnOmega / Math.LN10;
   const { L, exact } = solved;
   if (L === null) return { L, fraction: 1, log10Fraction: 0, log10Omega, rhs, exact };

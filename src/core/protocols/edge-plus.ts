@@ -54,12 +54,7 @@ export interface LocalSearchResult {
 const REBUILD_EVERY = 64;
 
 /** Local search on S from `start` (see the module comment). */
-export function localSearch(
-  start: Ordering,
-  sim: SquareMatrix,
-  direction: SearchDirection,
-  options: LocalSearchOptions = {},
-): LocalSearchResult {
+export function localSearch(start: Ordering, sim: SquareMatrix, direction: SearchDirection, options: LocalSearchOptions = {}): LocalSearchResult {
   const { n, data } = sim;
   const sizes = start.map((t) => t.length);
   const k = sizes.length;
@@ -96,8 +91,7 @@ export function localSearch(
     }
     for (let x = 0; x < n; x++) for (let p = 0; p < k; p++) g[x * k + p] = gValue(x, p);
   };
-  const gValue = (x: number, p: number): number =>
-    (p + 1 < k ? out[x * k + p + 1] : 0) + (p > 0 ? inn[x * k + p - 1] : 0);
+  const gValue = (x: number, p: number): number => (p + 1 < k ? out[x * k + p + 1] : 0) + (p > 0 ? inn[x * k + p - 1] : 0);
   const rawSum = (): number => {
     let t = 0;
     for (let x = 0; x < n; x++) if (label[x] + 1 < k) t += out[x * k + label[x] + 1];

@@ -213,13 +213,7 @@ export function interTaskSimilarity(tasks: Ordering, sim: SquareMatrix): Float64
  * ('last') or Σ over all appended tasks ('sum', accumulated in append order). Ties: lowest task index.
  * Returns the task slots in sequence order.
  */
-export function greedyTaskOrder(
-  its: Float64Array,
-  slotSizes: readonly number[],
-  sizes: TaskSizes,
-  aim: EdgeAim,
-  variant: EdgeVariant,
-): number[] {
+export function greedyTaskOrder(its: Float64Array, slotSizes: readonly number[], sizes: TaskSizes, aim: EdgeAim, variant: EdgeVariant): number[] {
   const k = slotSizes.length;
   const better = aim === 'hard' ? (x: number, y: number) => x < y : (x: number, y: number) => x > y;
   const used = new Uint8Array(k);
@@ -232,8 +226,7 @@ export function greedyTaskOrder(
   }
   const acc = new Float64Array(k);
   for (let pos = 0; pos < k; pos++) {
-    const value = (t: number): number =>
-      pos === 0 ? key[t] : variant === 'last' ? its[order[pos - 1] * k + t] : acc[t];
+    const value = (t: number): number => (pos === 0 ? key[t] : variant === 'last' ? its[order[pos - 1] * k + t] : acc[t]);
     let pick = -1;
     let pickValue = 0;
     for (let t = 0; t < k; t++) {

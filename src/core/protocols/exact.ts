@@ -102,8 +102,5 @@ export function exactExtremes(sim: SquareMatrix, sizes: TaskSizes, limit: number
 
 /** Exact sequences: protocol 'exact', labels 'Exact hard (min S)' and 'Exact easy (max S)'. */
 export function exactSequences(res: ExactResult, sim: SquareMatrix): Sequence[] {
-  return [
-    toSequence('exact', 'Exact hard (min S)', res.min.tasks, sim),
-    toSequence('exact', 'Exact easy (max S)', res.max.tasks, sim),
-  ];
+  return [toSequence('exact', 'Exact hard (min S)', res.min.tasks, sim), toSequence('exact', 'Exact easy (max S)', res.max.tasks, sim)];
 }

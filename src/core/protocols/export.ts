@@ -60,11 +60,7 @@ export function formatSequence(s: Sequence, format: ExportFormat, extra: { class
 }
 
 /** The export of several orderings (the file): a text that parses as a whole and keeps every ordering. */
-export function formatSequences(
-  sequences: Sequence[],
-  format: ExportFormat,
-  extra: { classes?: string[]; omega?: string; taskSizes?: number[] } = {},
-): string {
+export function formatSequences(sequences: Sequence[], format: ExportFormat, extra: { classes?: string[]; omega?: string; taskSizes?: number[] } = {}): string {
   const keys = sequenceKeys(sequences);
   switch (format) {
     case 'json':

@@ -42,7 +42,7 @@ export function bracketNotes(sequences: readonly Sequence[]): string[] {
   if (hard.score >= Math.min(...rs)) {
     out.push(
       `EDGE hard (S = ${fmt(hard.score)}) is not below every RS ordering (lowest RS S = ${fmt(Math.min(...rs))}): ` +
-        'the paper\'s greedy construction can miss on small problems. EDGE+ and the exact search find lower S.',
+        "the paper's greedy construction can miss on small problems. EDGE+ and the exact search find lower S.",
     );
   }
   if (easy.score <= Math.max(...rs)) {
@@ -88,10 +88,7 @@ export function runProtocols(sim: SquareMatrix, sizes: TaskSizes, options: Proto
   if (want.has('ms')) {
     const samples = options.msSamples ?? 200;
     const ms = msOrderings(sim, valid, samples, options.msSeed ?? 0);
-    sequences.push(
-      toSequence('ms', `MS hard (${samples} draws)`, ms.hard, sim),
-      toSequence('ms', `MS easy (${samples} draws)`, ms.easy, sim),
-    );
+    sequences.push(toSequence('ms', `MS hard (${samples} draws)`, ms.hard, sim), toSequence('ms', `MS easy (${samples} draws)`, ms.easy, sim));
   }
   let exact: ProtocolReport['exact'];
   if (want.has('exact')) {

@@ -15,7 +15,10 @@ export function toSequence(protocol: string, label: string, tasks: Ordering, sim
   if (drawn) {
     let at = 0;
     for (const t of canon) {
-      const part = drawn.slice(at, at + t.length).slice().sort((a, b) => a - b);
+      const part = drawn
+        .slice(at, at + t.length)
+        .slice()
+        .sort((a, b) => a - b);
       if (part.length !== t.length || part.some((c, i) => c !== t[i])) {
         throw new Error(`${label}: the drawn class order does not split into the ordering's tasks.`);
       }

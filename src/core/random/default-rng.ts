@@ -18,16 +18,17 @@
  *   `random_bounded_uint64_fill`: Lemire's method (`buffered_bounded_lemire_uint32` for ranges
  *   below 2^32-1, `bounded_lemire_uint64` above).
  */
+import { pcg64Next32, pcg64Next64, pcg64NextDouble, pcg64NextUint64, pcg64Seed, pcg64StateValues, type Pcg64State } from './pcg64';
 import {
-  pcg64Next32,
-  pcg64Next64,
-  pcg64NextDouble,
-  pcg64NextUint64,
-  pcg64Seed,
-  pcg64StateValues,
-  type Pcg64State,
-} from './pcg64';
-import { TWO_32, checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
+  TWO_32,
+  checkSafeNonNegative,
+  checkUint32Seed,
+  integerBounds,
+  permutationWith,
+  randomIntervalUnchecked,
+  shuffleWith,
+  type BitSource,
+} from './random-interval';
 
 // SeedSequence constants (bit_generator.pyx).
 const DEFAULT_POOL_SIZE = 4;
@@ -38,7 +39,6 @@ const MULT_B = 0x58f38ded;
 const MIX_MULT_L = 0xca01f9dd;
 const MIX_MULT_R = 0x4973f715;
 const XSHIFT = 16;
-
 
 /**
  * SeedSequence's entropy pool for run-entropy given as uint32 words (no spawn key, pool size 4):

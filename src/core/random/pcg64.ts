@@ -57,26 +57,54 @@ function step(st: Pcg64State): void {
   const s = st.state;
   const inc = st.inc;
   const m = MULT_LIMBS;
-  const s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5], s6 = s[6], s7 = s[7];
-  const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7];
+  const s0 = s[0],
+    s1 = s[1],
+    s2 = s[2],
+    s3 = s[3],
+    s4 = s[4],
+    s5 = s[5],
+    s6 = s[6],
+    s7 = s[7];
+  const m0 = m[0],
+    m1 = m[1],
+    m2 = m[2],
+    m3 = m[3],
+    m4 = m[4],
+    m5 = m[5],
+    m6 = m[6],
+    m7 = m[7];
   let acc: number;
   let lo: number;
   let carry: number;
 
   acc = s0 * m0 + inc[0];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[0] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[0] = lo;
   acc = carry + s0 * m1 + s1 * m0 + inc[1];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[1] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[1] = lo;
   acc = carry + s0 * m2 + s1 * m1 + s2 * m0 + inc[2];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[2] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[2] = lo;
   acc = carry + s0 * m3 + s1 * m2 + s2 * m1 + s3 * m0 + inc[3];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[3] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[3] = lo;
   acc = carry + s0 * m4 + s1 * m3 + s2 * m2 + s3 * m1 + s4 * m0 + inc[4];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[4] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[4] = lo;
   acc = carry + s0 * m5 + s1 * m4 + s2 * m3 + s3 * m2 + s4 * m1 + s5 * m0 + inc[5];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[5] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[5] = lo;
   acc = carry + s0 * m6 + s1 * m5 + s2 * m4 + s3 * m3 + s4 * m2 + s5 * m1 + s6 * m0 + inc[6];
-  carry = Math.floor(acc * INV_65536); lo = acc - carry * 65536; s[6] = lo;
+  carry = Math.floor(acc * INV_65536);
+  lo = acc - carry * 65536;
+  s[6] = lo;
   acc = carry + s0 * m7 + s1 * m6 + s2 * m5 + s3 * m4 + s4 * m3 + s5 * m2 + s6 * m1 + s7 * m0 + inc[7];
   s[7] = acc - Math.floor(acc * INV_65536) * 65536; // the carry out of bit 128 is discarded (mod 2^128)
 }

@@ -20,7 +20,6 @@
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
 import { checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
 
-
 /** A seeded legacy numpy RandomState. Every method advances the shared MT19937 stream. */
 export interface RandomState {
   /** numpy `random_interval(max)`: uniform integer in [0, max]; `max` a safe integer ≥ 0. */

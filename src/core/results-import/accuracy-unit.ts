@@ -28,12 +28,20 @@ export interface UnitDecision {
 /** Decide the unit from every accuracy value of the file (with where each came from, for the message). */
 export function detectUnit(values: readonly { value: unknown; where: string }[]): UnitDecision {
   const signed = values.find((v) => hasPercentSign(v.value));
-  if (signed) return { unit: 'percent', reason: `a value is written with a % sign (${String(signed.value).trim()} on ${signed.where}), so all accuracies are read as percentages` };
+  if (signed)
+    return {
+      unit: 'percent',
+      reason: `a value is written with a % sign (${String(signed.value).trim()} on ${signed.where}), so all accuracies are read as percentages`,
+    };
   const above = values.find((v) => {
     const n = readNumber(v.value);
     return n !== null && n > 1;
   });
-  if (above) return { unit: 'percent', reason: `values above 1 were found (e.g. ${readNumber(above.value)} on ${above.where}), so all accuracies are read as percentages` };
+  if (above)
+    return {
+      unit: 'percent',
+      reason: `values above 1 were found (e.g. ${readNumber(above.value)} on ${above.where}), so all accuracies are read as percentages`,
+    };
   if (values.length === 0) return { unit: 'fraction', reason: 'no accuracies were found' };
   return { unit: 'fraction', reason: 'every accuracy is between 0 and 1, so they are read as fractions' };
 }

@@ -56,7 +56,16 @@ export function analysisPlan(input: AnalysisPlanInput): PlanLike & { omega: stri
   const report = runProtocols(input.similarity, sizes, { protocols: ['rs', 'edge'], rsSeeds: input.rsSeeds, medianSeed: input.medianSeed ?? 0 });
   const draws: { role: 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median'; label: string; key: string }[] = [];
   for (const s of report.sequences) {
-    const role = s.protocol === 'rs' ? 'rs' : s.label === 'EDGE hard' ? 'edge-hard' : s.label === 'EDGE easy' ? 'edge-easy' : s.label.startsWith('EDGE median') ? 'edge-median' : null;
+    const role =
+      s.protocol === 'rs'
+        ? 'rs'
+        : s.label === 'EDGE hard'
+          ? 'edge-hard'
+          : s.label === 'EDGE easy'
+            ? 'edge-easy'
+            : s.label.startsWith('EDGE median')
+              ? 'edge-median'
+              : null;
     if (!role) continue;
     const tasks = canonicalOrdering(s.tasks.map((t) => t.map((p) => input.classes[p])));
     const key = orderingKey(tasks);

@@ -11,7 +11,10 @@ import type { ImportFormat } from './types';
 export function detectFormat(text: string, fileName = ''): ImportFormat {
   const t = text.replace(/^\uFEFF/, '').trim();
   if (looksLikePycilLog(t)) return 'pycil-log';
-  const lines = t.split(/\r\n|\n|\r/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = t
+    .split(/\r\n|\n|\r/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   if (t.startsWith('[') || t.startsWith('{')) {
     try {
       JSON.parse(t);

@@ -76,7 +76,7 @@ export function importResults(text: string, fileName: string, ctx: ImportContext
   if (parsed.rows.length === 0) return fail(fileLevel ? `Nothing to import: ${fileLevel.reason}.` : 'Nothing to import: no row could be read.');
 
   const classNames = ctx.classNames ? [...ctx.classNames] : inferClasses(parsed);
-  if (!classNames) return fail('The classes could not be inferred from the file: give the experiment\'s classes (--dataset ID or --classes a,b,c).');
+  if (!classNames) return fail("The classes could not be inferred from the file: give the experiment's classes (--dataset ID or --classes a,b,c).");
   if (!ctx.classNames) base.notes.push(`classes inferred from the file: ${classNames.join(', ')}`);
   const datasetClasses = ctx.datasetClasses ? [...ctx.datasetClasses] : classNames.map((_, i) => i);
   if (datasetClasses.length !== classNames.length) return fail(`There are ${classNames.length} class names but ${datasetClasses.length} class indices.`);
@@ -88,7 +88,9 @@ export function importResults(text: string, fileName: string, ctx: ImportContext
     taskSizes = [...ctx.taskSizes];
   }
   if (ctx.taskSizes && parsed.taskSizes && parsed.taskSizes.join(',') !== ctx.taskSizes.join(',')) {
-    base.notes.push(`the file's task sizes (${parsed.taskSizes.join(', ')}) differ from the experiment's (${ctx.taskSizes.join(', ')}); the experiment's are used`);
+    base.notes.push(
+      `the file's task sizes (${parsed.taskSizes.join(', ')}) differ from the experiment's (${ctx.taskSizes.join(', ')}); the experiment's are used`,
+    );
   }
 
   const v = validateRows(parsed, { classNames, datasetClasses, taskSizes, defaultMethod: ctx.defaultMethod?.trim() || 'imported' });

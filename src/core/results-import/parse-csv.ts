@@ -27,7 +27,11 @@ const COLUMNS = {
   matrix: ['matrix', 'matrix_json', 'accuracy_matrix'],
 } as const;
 
-const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const norm = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export function parseCsv(text: string, knownNames: readonly string[] = []): ParsedFile {
   const { delimiter, records: recs } = readDelimited(text);

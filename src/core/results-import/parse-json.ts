@@ -40,7 +40,8 @@ function jsonStart(v: unknown): string {
 
 /** One run object → RawRow, or the reason it cannot be one. */
 export function rowFromObject(obj: unknown, where: string, line: number, knownNames: readonly string[]): RawRow | ImportProblem {
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { where, line, reason: `expected an object like {"order": [...], "acc": 0.71}, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)}` };
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    return { where, line, reason: `expected an object like {"order": [...], "acc": 0.71}, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)}` };
   const o = obj as Record<string, unknown>;
   const orderValue = pick(o, KEYS.order);
   if (orderValue === undefined) return { where, line, reason: `no "order" (keys: ${Object.keys(o).join(', ') || 'none'})` };
@@ -117,7 +118,11 @@ export function parseJson(text: string, knownNames: readonly string[] = []): Par
   } catch (e) {
     const at = placeJsonError(text, e);
     const where = at.line === undefined ? 'the file' : `line ${at.line}`;
-    file.problems.push({ where, line: at.line ?? 0, reason: `not valid JSON (${at.reason}${at.line === undefined ? '' : `, at line ${at.line}, column ${at.column}`})` });
+    file.problems.push({
+      where,
+      line: at.line ?? 0,
+      reason: `not valid JSON (${at.reason}${at.line === undefined ? '' : `, at line ${at.line}, column ${at.column}`})`,
+    });
     return file;
   }
   let list: unknown[];

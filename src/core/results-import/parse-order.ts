@@ -14,19 +14,26 @@ import type { RawOrder } from './types';
 
 /** "T-shirt_top " → "t-shirt top": how names are compared (case, underscores and runs of spaces ignored). */
 export function normalizeName(name: string): string {
-  return name.trim().toLowerCase().replace(/[_\s]+/g, ' ');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[_\s]+/g, ' ');
 }
 
 function splitTokens(text: string, knownNames: readonly string[]): string[] {
   const t = text.trim();
   if (t === '') return [];
-  if (t.includes(',')) return t.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (t.includes(','))
+    return t
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   const words = t.split(/\s+/);
   // multi-word names ("Ankle boot"): join words greedily, longest known name first
   const known = new Set(knownNames.map(normalizeName));
   const maxWords = Math.max(1, ...knownNames.map((n) => n.trim().split(/\s+/).length));
   const out: string[] = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     let took = 1;
     for (let w = Math.min(maxWords, words.length - i); w > 1; w--) {
       if (known.has(normalizeName(words.slice(i, i + w).join(' ')))) {

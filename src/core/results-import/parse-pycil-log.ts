@@ -52,7 +52,11 @@ export function parsePycilLog(text: string): ParsedFile {
     if (!curve) return;
     const where = `line ${curve.line}`;
     if (!order) {
-      file.problems.push({ where, line: curve.line, reason: 'a "CNN top1 curve" with no class order logged before it (PyCIL logs the order as a bare list such as "[68, 56, 78, …]")' });
+      file.problems.push({
+        where,
+        line: curve.line,
+        reason: 'a "CNN top1 curve" with no class order logged before it (PyCIL logs the order as a bare list such as "[68, 56, 78, …]")',
+      });
     } else {
       const row: RawRow = { where, line: curve.line, order: { kind: 'flat', tokens: order.tokens }, curve: curve.values };
       if (method) row.method = method;
@@ -80,7 +84,14 @@ export function parsePycilLog(text: string): ParsedFile {
       const list = m ? m[1] : msg;
       order = { tokens: numbers(list).map(String), line };
     } else if ((m = /^CNN top1 curve:\s*(\[.*\])\s*$/i.exec(msg))) {
-      curve = { values: m[1].replace(/^\[|\]$/g, '').split(',').map((s) => s.trim().replace(/^np\.float64\((.*)\)$/, '$1')).filter((s) => s !== ''), line };
+      curve = {
+        values: m[1]
+          .replace(/^\[|\]$/g, '')
+          .split(',')
+          .map((s) => s.trim().replace(/^np\.float64\((.*)\)$/, '$1'))
+          .filter((s) => s !== ''),
+        line,
+      };
     }
     if (initCls !== undefined && increment !== undefined) sizesSeen.add(`${initCls}/${increment}`);
   });

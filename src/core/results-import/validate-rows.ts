@@ -91,7 +91,10 @@ function orderingOf(row: RawRow, classNames: readonly string[], byName: Map<stri
   }
   if (flat.length < n) {
     const missing = classNames.map((_, p) => p).filter((p) => !seen.has(p));
-    const list = missing.slice(0, 6).map((p) => `${p} (${classNames[p]})`).join(', ');
+    const list = missing
+      .slice(0, 6)
+      .map((p) => `${p} (${classNames[p]})`)
+      .join(', ');
     return `${plural(missing.length, 'class is', 'classes are')} missing: ${list}${missing.length > 6 ? ', …' : ''} (the experiment has ${n} classes)`;
   }
   if (row.order.kind === 'tasks') {
@@ -184,7 +187,9 @@ export function validateRows(
         continue;
       }
       if (c.length !== K) {
-        skip(`the accuracy curve has ${c.length} value${c.length === 1 ? '' : 's'} but there are ${K} tasks${c.length < K ? ' (did the run stop early?)' : ''}`);
+        skip(
+          `the accuracy curve has ${c.length} value${c.length === 1 ? '' : 's'} but there are ${K} tasks${c.length < K ? ' (did the run stop early?)' : ''}`,
+        );
         continue;
       }
       curve = c as number[];

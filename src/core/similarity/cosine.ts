@@ -16,10 +16,7 @@ import { SimilarityError } from './validate';
  * @param embeddings one row per class, all of the same length D ≥ 1.
  * @param classNames optional, only to name a class in error messages.
  */
-export function cosineSimilarity(
-  embeddings: number[][] | Float32Array[] | ReadonlyArray<ArrayLike<number>>,
-  classNames?: readonly string[],
-): SquareMatrix {
+export function cosineSimilarity(embeddings: number[][] | Float32Array[] | ReadonlyArray<ArrayLike<number>>, classNames?: readonly string[]): SquareMatrix {
   const rows = embeddings as ReadonlyArray<ArrayLike<number>>;
   const n = rows.length;
   const name = (i: number): string => (classNames && classNames[i] !== undefined ? ` (${classNames[i]})` : '');
@@ -49,10 +46,9 @@ export function cosineSimilarity(
       scale = Math.max(scale, Math.abs(x));
     }
     if (scale === 0)
-      throw new SimilarityError(
-        `Row ${i}${name(i)} of the embedding table is all zeros, so it has no direction and its cosine similarity is undefined.`,
-        { row: i },
-      );
+      throw new SimilarityError(`Row ${i}${name(i)} of the embedding table is all zeros, so it has no direction and its cosine similarity is undefined.`, {
+        row: i,
+      });
     // Scale by the largest |x| first so the sum of squares can neither overflow nor underflow.
     for (let k = 0; k < dim; k++) {
       const x = unit[i * dim + k] / scale;

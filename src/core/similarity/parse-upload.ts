@@ -64,11 +64,7 @@ function describeNonFinite(x: number): string {
  * @param bytes the file's bytes (or its text).
  * @param classNames the experiment's classes, in order; the result follows this order.
  */
-export function parseSimilarityUpload(
-  fileName: string,
-  bytes: Uint8Array | ArrayBuffer | string,
-  classNames?: readonly string[],
-): SimilarityUpload {
+export function parseSimilarityUpload(fileName: string, bytes: Uint8Array | ArrayBuffer | string, classNames?: readonly string[]): SimilarityUpload {
   const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
   if (classNames !== undefined) {
     if (classNames.length === 0) throw new SimilarityError('The list of classes is empty.');
@@ -160,9 +156,7 @@ function matchClasses(fileNames: string[], wanted: readonly string[], table: Raw
     used.set(i, w);
   });
   if (looseMatches > 0)
-    warnings.push(
-      `${plural(looseMatches, 'class name')} matched the file only after ignoring case, spaces, underscores and hyphens (e.g. ${example}).`,
-    );
+    warnings.push(`${plural(looseMatches, 'class name')} matched the file only after ignoring case, spaces, underscores and hyphens (e.g. ${example}).`);
   if (fileNames.length > wanted.length)
     warnings.push(`The file has ${fileNames.length} classes; the ${wanted.length} of this experiment were used and the rest ignored.`);
   return order;
@@ -178,10 +172,7 @@ function interpret(table: RawTable, classNames?: readonly string[]): SimilarityU
     for (let j = 0; j < nCols; j++) {
       const x = values[i * nCols + j];
       if (!Number.isFinite(x))
-        throw new SimilarityError(
-          `${capitalise(table.where(i, j))} is ${describeNonFinite(x)}; every value must be a finite number.`,
-          table.locate(i, j),
-        );
+        throw new SimilarityError(`${capitalise(table.where(i, j))} is ${describeNonFinite(x)}; every value must be a finite number.`, table.locate(i, j));
     }
 
   let kind: SimilarityUploadKind;
@@ -189,9 +180,9 @@ function interpret(table: RawTable, classNames?: readonly string[]): SimilarityU
   else if (nRows === nCols && nRows > 1) {
     const asym = worstAsymmetry(table);
     const { rowNames, columnNames } = table;
-    const labelsAreDimensions =
-      rowNames !== undefined && columnNames !== undefined && !columnNames.some((c) => rowNames.includes(c));
-    if (labelsAreDimensions) kind = 'embeddings'; // column labels that name no class are dimension labels
+    const labelsAreDimensions = rowNames !== undefined && columnNames !== undefined && !columnNames.some((c) => rowNames.includes(c));
+    if (labelsAreDimensions)
+      kind = 'embeddings'; // column labels that name no class are dimension labels
     else if (asym.diff <= SYMMETRY_TOLERANCE) kind = 'matrix';
     else {
       const a = values[asym.i * nCols + asym.j];
@@ -293,8 +284,7 @@ function asEmbeddings(table: RawTable, warnings: string[], classNames?: readonly
         table.locate(i),
       );
   });
-  if (nCols === 1)
-    warnings.push('The embeddings have a single dimension, so every cosine similarity is +1 or −1.');
+  if (nCols === 1) warnings.push('The embeddings have a single dimension, so every cosine similarity is +1 or −1.');
   const outNames = classNames ? [...classNames] : names ? [...names] : undefined;
   // Non-finite values and zero rows were ruled out above, with their place in the file: this cannot throw.
   return { kind: 'embeddings', matrix: cosineSimilarity(rows, outNames), classNames: outNames, warnings };

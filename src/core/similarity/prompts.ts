@@ -87,7 +87,10 @@ export function validatePromptSpec(spec: PromptSpec): PromptSpec {
 }
 
 function looseKey(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }
 
 function cleanText(s: string): string {

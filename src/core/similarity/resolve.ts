@@ -24,11 +24,7 @@ export interface ResolvedSimilarity {
   warnings: string[];
 }
 
-export function resolveSimilarity(
-  spec: SimilaritySpec,
-  classNames: string[],
-  deps: { wordnet?: () => WordnetGraph },
-): ResolvedSimilarity {
+export function resolveSimilarity(spec: SimilaritySpec, classNames: string[], deps: { wordnet?: () => WordnetGraph }): ResolvedSimilarity {
   switch (spec.kind) {
     case 'wordnet': {
       if (!deps.wordnet) throw new Error('The WordNet graph is not loaded.');
@@ -39,10 +35,7 @@ export function resolveSimilarity(
       const parsed = parseSimilarityUpload(spec.fileName, spec.bytes, classNames);
       return {
         matrix: validateSimilarity(parsed.matrix, classNames.length),
-        description:
-          parsed.kind === 'matrix'
-            ? `similarity matrix from ${spec.fileName}`
-            : `cosine similarity of the embeddings in ${spec.fileName}`,
+        description: parsed.kind === 'matrix' ? `similarity matrix from ${spec.fileName}` : `cosine similarity of the embeddings in ${spec.fileName}`,
         warnings: parsed.warnings,
       };
     }

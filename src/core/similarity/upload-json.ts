@@ -14,12 +14,20 @@ export function readJson(text: string): RawTable {
     const at = placeJsonError(text, e);
     const where = at.line !== undefined ? ` (line ${at.line}, column ${at.column})` : '';
     const hint = /(?<![A-Za-z"])(?:NaN|-?Infinity)(?![A-Za-z"])/.test(text)
-      ? ' It contains NaN or Infinity, which JSON does not allow (Python\'s json.dump writes them for non-finite values).'
+      ? " It contains NaN or Infinity, which JSON does not allow (Python's json.dump writes them for non-finite values)."
       : '';
     throw new SimilarityError(`The file is not valid JSON: ${at.reason}${where}.${hint}`, at.line ? { line: at.line } : {});
   }
 
-  if (Array.isArray(value)) return jsonRows(value, '', undefined, undefined, (i) => `row ${i}`, (i, j) => `entry [${i}][${j}]`);
+  if (Array.isArray(value))
+    return jsonRows(
+      value,
+      '',
+      undefined,
+      undefined,
+      (i) => `row ${i}`,
+      (i, j) => `entry [${i}][${j}]`,
+    );
   if (value === null || typeof value !== 'object')
     throw new SimilarityError(
       `The JSON must be a 2-D list or an object with "matrix" or "embeddings"; it is ${value === null ? 'null' : `a ${typeof value}`}.`,
@@ -27,8 +35,7 @@ export function readJson(text: string): RawTable {
   const obj = value as Record<string, unknown>;
   const hasMatrix = 'matrix' in obj;
   const hasEmbeddings = 'embeddings' in obj;
-  if (hasMatrix && hasEmbeddings)
-    throw new SimilarityError('The JSON object has both "matrix" and "embeddings"; keep only one.');
+  if (hasMatrix && hasEmbeddings) throw new SimilarityError('The JSON object has both "matrix" and "embeddings"; keep only one.');
   if (hasMatrix || hasEmbeddings) {
     const key = hasMatrix ? 'matrix' : 'embeddings';
     const rows = obj[key];
@@ -39,8 +46,7 @@ export function readJson(text: string): RawTable {
       const raw = obj[namesKey];
       if (!Array.isArray(raw)) throw new SimilarityError(`"${namesKey}" must be a list of class names; it is ${typeOfJson(raw)}.`);
       raw.forEach((s, i) => {
-        if (typeof s !== 'string')
-          throw new SimilarityError(`${namesKey}[${i}] is ${typeOfJson(s)}; class names must be strings.`);
+        if (typeof s !== 'string') throw new SimilarityError(`${namesKey}[${i}] is ${typeOfJson(s)}; class names must be strings.`);
       });
       names = raw as string[];
       if (names.length !== rows.length)
@@ -99,17 +105,14 @@ function jsonRows(
   const values = new Float64Array(nRows * nCols);
   for (let i = 0; i < nRows; i++) {
     const r = rows[i];
-    if (!Array.isArray(r))
-      throw new SimilarityError(`${capitalise(rowPath(i))} is ${typeOfJson(r)}, not a list of numbers.`, { row: i });
+    if (!Array.isArray(r)) throw new SimilarityError(`${capitalise(rowPath(i))} is ${typeOfJson(r)}, not a list of numbers.`, { row: i });
     if (r.length !== nCols)
-      throw new SimilarityError(
-        `${capitalise(rowPath(i))} has ${plural(r.length, 'value')} but ${rowPath(0)} has ${nCols}; every row needs the same length.`,
-        { row: i },
-      );
+      throw new SimilarityError(`${capitalise(rowPath(i))} has ${plural(r.length, 'value')} but ${rowPath(0)} has ${nCols}; every row needs the same length.`, {
+        row: i,
+      });
     for (let j = 0; j < nCols; j++) {
       const x = r[j];
-      if (typeof x !== 'number')
-        throw new SimilarityError(`${capitalise(cellPath(i, j))} is ${typeOfJson(x)}, not a number.`, { row: i, column: j });
+      if (typeof x !== 'number') throw new SimilarityError(`${capitalise(cellPath(i, j))} is ${typeOfJson(x)}, not a number.`, { row: i, column: j });
       values[i * nCols + j] = x;
     }
   }

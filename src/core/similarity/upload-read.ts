@@ -16,11 +16,8 @@ export function readAny(fileName: string, ext: string, input: Uint8Array | Array
   if (bytes.length === 0) throw new SimilarityError(`The file ${JSON.stringify(fileName)} is empty.`);
   if (isNpy(bytes)) return readNpyTable(bytes);
   if (ext === 'npz' || startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]))
-    throw new SimilarityError(
-      'The file is a .npz (zip) archive, which is not supported; save one array with np.save("similarity.npy", array).',
-    );
-  if (ext === 'npy')
-    throw new SimilarityError('The file is named .npy but does not start with the NumPy magic string "\\x93NUMPY"; it is not a .npy file.');
+    throw new SimilarityError('The file is a .npz (zip) archive, which is not supported; save one array with np.save("similarity.npy", array).');
+  if (ext === 'npy') throw new SimilarityError('The file is named .npy but does not start with the NumPy magic string "\\x93NUMPY"; it is not a .npy file.');
   return readText(fileName, ext, decodeText(bytes), classNames);
 }
 
@@ -47,10 +44,7 @@ function decodeText(bytes: Uint8Array): string {
   if (startsWith(bytes, [0xff, 0xfe])) return new TextDecoder('utf-16le').decode(bytes);
   if (startsWith(bytes, [0xfe, 0xff])) return new TextDecoder('utf-16be').decode(bytes);
   const nul = bytes.indexOf(0);
-  if (nul >= 0)
-    throw new SimilarityError(
-      `The file looks binary (byte ${nul} is NUL) and is not a .npy file; upload JSON, CSV/TSV or a .npy array.`,
-    );
+  if (nul >= 0) throw new SimilarityError(`The file looks binary (byte ${nul} is NUL) and is not a .npy file; upload JSON, CSV/TSV or a .npy array.`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -42,5 +42,8 @@ export function quoteList(names: readonly string[], max = 8): string {
 
 /** Name normalisation for matching: case, spaces, underscores and hyphens ignored. */
 export function normaliseName(s: string): string {
-  return s.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }

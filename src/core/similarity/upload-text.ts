@@ -47,8 +47,7 @@ export function readTable(text: string, ext: string, classNames?: readonly strin
   // Header?
   const firstCells = lines[0].cells;
   let header: DelimitedRecord | undefined;
-  const laterHaveNonIntegers = () =>
-    lines.slice(1).some((l) => l.cells.some((c) => NUMBER_RE.test(c) && !/^[+-]?\d+$/.test(c)));
+  const laterHaveNonIntegers = () => lines.slice(1).some((l) => l.cells.some((c) => NUMBER_RE.test(c) && !/^[+-]?\d+$/.test(c)));
   if (firstCells[0] === '' || firstCells.slice(1).some((c) => !isNumberCell(c))) header = lines[0];
   else if (lines.length > 1 && (isRangeHeader(firstCells) || (!isNumberCell(firstCells[0]) && isRangeHeader(firstCells.slice(1)))) && laterHaveNonIntegers()) {
     header = lines[0];
@@ -88,8 +87,7 @@ export function readTable(text: string, ext: string, classNames?: readonly strin
   if (nCols === 0) throw new SimilarityError(`Line ${data[0].line} has class names but no numbers.`, { line: data[0].line });
   const nRows = data.length;
 
-  const where = (i: number, j?: number) =>
-    j === undefined ? `line ${data[i].line}` : `line ${data[i].line}, column ${j + offset + 1}`;
+  const where = (i: number, j?: number) => (j === undefined ? `line ${data[i].line}` : `line ${data[i].line}, column ${j + offset + 1}`);
   const locate = (i: number, j?: number) => ({ line: data[i].line, row: i, column: j });
 
   const values = new Float64Array(nRows * nCols);
@@ -114,11 +112,7 @@ export function readTable(text: string, ext: string, classNames?: readonly strin
     const h = header.cells;
     if (h.length === width) columnNames = h.slice(offset);
     else if (h.length === nCols) columnNames = h.slice();
-    else
-      throw new SimilarityError(
-        `The header (line ${header.line}) has ${plural(h.length, 'cell')} but the data lines have ${width}.`,
-        { line: header.line },
-      );
+    else throw new SimilarityError(`The header (line ${header.line}) has ${plural(h.length, 'cell')} but the data lines have ${width}.`, { line: header.line });
   }
   return {
     source,

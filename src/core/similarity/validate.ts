@@ -67,8 +67,7 @@ function toSquare(m: SquareMatrix | ArrayLike<ArrayLike<number>>): SquareMatrix 
     const { n, data } = m;
     if (!Number.isInteger(n) || n < 0) throw new SimilarityError(`The matrix size n must be a whole number ≥ 0; got ${n}.`);
     if (n === 0) throw new SimilarityError('The similarity matrix is empty: it has no rows.');
-    if (data.length !== n * n)
-      throw new SimilarityError(`The matrix holds ${data.length} values; a ${n}×${n} matrix needs ${n * n}.`);
+    if (data.length !== n * n) throw new SimilarityError(`The matrix holds ${data.length} values; a ${n}×${n} matrix needs ${n * n}.`);
     return { n, data: Float64Array.from(data) };
   }
   if (m === null || typeof m !== 'object' || typeof (m as ArrayLike<unknown>).length !== 'number')
@@ -77,10 +76,8 @@ function toSquare(m: SquareMatrix | ArrayLike<ArrayLike<number>>): SquareMatrix 
   if (n === 0) throw new SimilarityError('The similarity matrix is empty: it has no rows.');
   for (let i = 0; i < n; i++) {
     const row = m[i];
-    if (row === null || typeof row !== 'object' || typeof row.length !== 'number')
-      throw new SimilarityError(`Row ${i} is not a list of numbers.`, { row: i });
-    if (row.length !== n)
-      throw new SimilarityError(`Row ${i} has ${row.length} values; a ${n}×${n} matrix needs ${n}.`, { row: i });
+    if (row === null || typeof row !== 'object' || typeof row.length !== 'number') throw new SimilarityError(`Row ${i} is not a list of numbers.`, { row: i });
+    if (row.length !== n) throw new SimilarityError(`Row ${i} has ${row.length} values; a ${n}×${n} matrix needs ${n}.`, { row: i });
     for (let j = 0; j < n; j++) {
       if (typeof row[j] !== 'number')
         throw new SimilarityError(`Cell (${i}, ${j}) is ${JSON.stringify(row[j]) ?? String(row[j])}, not a number.`, {
@@ -97,19 +94,14 @@ function toSquare(m: SquareMatrix | ArrayLike<ArrayLike<number>>): SquareMatrix 
  * @param classCount when given, the matrix must be classCount×classCount.
  * @param classNames optional names, used only to make messages friendlier ("row 3 (tiger)").
  */
-export function checkSimilarity(
-  m: SquareMatrix | ArrayLike<ArrayLike<number>>,
-  classCount?: number,
-  classNames?: readonly string[],
-): SimilarityCheck {
+export function checkSimilarity(m: SquareMatrix | ArrayLike<ArrayLike<number>>, classCount?: number, classNames?: readonly string[]): SimilarityCheck {
   const matrix = toSquare(m);
   const { n, data } = matrix;
   const name = (i: number): string => (classNames && classNames[i] !== undefined ? ` (${classNames[i]})` : '');
   const warnings: string[] = [];
 
   if (classCount !== undefined) {
-    if (!Number.isInteger(classCount) || classCount < 1)
-      throw new SimilarityError(`The class count must be a whole number ≥ 1; got ${classCount}.`);
+    if (!Number.isInteger(classCount) || classCount < 1) throw new SimilarityError(`The class count must be a whole number ≥ 1; got ${classCount}.`);
     if (n !== classCount)
       throw new SimilarityError(
         `The matrix is ${n}×${n} but there ${classCount === 1 ? 'is 1 class' : `are ${classCount} classes`}; it must be ${classCount}×${classCount}.`,
@@ -120,10 +112,7 @@ export function checkSimilarity(
     for (let j = 0; j < n; j++) {
       const x = data[i * n + j];
       if (!Number.isFinite(x))
-        throw new SimilarityError(
-          `Cell (${i}, ${j})${name(i)} is ${describeNonFinite(x)}; every similarity must be a finite number.`,
-          { row: i, column: j },
-        );
+        throw new SimilarityError(`Cell (${i}, ${j})${name(i)} is ${describeNonFinite(x)}; every similarity must be a finite number.`, { row: i, column: j });
     }
 
   // Symmetry: find the worst pair.

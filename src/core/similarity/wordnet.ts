@@ -333,8 +333,7 @@ function morphy(h: Hydrated, form: string): string[] {
   };
   const exc = Object.hasOwn(NOUN_EXCEPTIONS, form) ? NOUN_EXCEPTIONS[form] : undefined; // not Object.prototype's "constructor"
   if (exc) return keep([form, ...exc]);
-  const rules = (forms: string[]) =>
-    forms.flatMap((f) => NOUN_RULES.filter(([o]) => f.endsWith(o)).map(([o, r]) => f.slice(0, f.length - o.length) + r));
+  const rules = (forms: string[]) => forms.flatMap((f) => NOUN_RULES.filter(([o]) => f.endsWith(o)).map(([o, r]) => f.slice(0, f.length - o.length) + r));
   let forms = rules([form]);
   out.push(...keep([form, ...forms]));
   if (out.length) return out;
@@ -463,10 +462,7 @@ function choose(h: Hydrated, name: string, forms: string[], synsets: number[], s
       `sense${best > 1 ? 's' : ''}: concrete things (animals, artefacts, plants, food, objects…) beat people and ` +
       `places, which beat abstractions; ties keep WordNet's sense order`;
   }
-  const why =
-    source === 'picked'
-      ? `${shown}: ${base}.`
-      : `"${name}" is not in WordNet; used its head noun ${shown}: ${base}.`;
+  const why = source === 'picked' ? `${shown}: ${base}.` : `"${name}" is not in WordNet; used its head noun ${shown}: ${base}.`;
   return {
     name,
     synsetId: inf.id,
@@ -686,9 +682,7 @@ export function wordnetSimilarity(graph: WordnetGraph, classNames: readonly stri
     positions.push(h.pos.get(pick.synsetId)!);
   });
   if (badPins.length) {
-    throw new Error(
-      `WordNet pins that are not WordNet 3.1 noun synset ids ("n" + 8 digits): ${badPins.join(', ')}.`,
-    );
+    throw new Error(`WordNet pins that are not WordNet 3.1 noun synset ids ("n" + 8 digits): ${badPins.join(', ')}.`);
   }
   if (unknown.length) {
     throw new Error(

@@ -90,8 +90,10 @@ export function checkStreamSpec(spec: StreamSpec, pool: SourcePool): void {
   if (!Number.isInteger(spec.buckets) || spec.buckets < 1 || spec.buckets > MAX_BUCKETS) {
     throw new StreamSpecError(`The number of buckets must be a whole number from 1 to ${MAX_BUCKETS}; got ${String(spec.buckets)}.`);
   }
-  if (!Number.isInteger(spec.perClass) || spec.perClass < 1) throw new StreamSpecError(`Images per class per bucket must be a whole number ≥ 1; got ${String(spec.perClass)}.`);
-  if (!(Number.isFinite(spec.strength) && spec.strength >= 0 && spec.strength <= 2)) throw new StreamSpecError(`The drift strength must be in [0, 2]; got ${String(spec.strength)}.`);
+  if (!Number.isInteger(spec.perClass) || spec.perClass < 1)
+    throw new StreamSpecError(`Images per class per bucket must be a whole number ≥ 1; got ${String(spec.perClass)}.`);
+  if (!(Number.isFinite(spec.strength) && spec.strength >= 0 && spec.strength <= 2))
+    throw new StreamSpecError(`The drift strength must be in [0, 2]; got ${String(spec.strength)}.`);
   if (!STREAM_KINDS.includes(spec.kind)) throw new StreamSpecError(`Unknown stream "${String(spec.kind)}": use ${STREAM_KINDS.join(', ')}.`);
   const counts = new Array<number>(pool.numClasses).fill(0);
   for (let i = 0; i < pool.labels.length; i++) counts[pool.labels[i]]++;

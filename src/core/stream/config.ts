@@ -123,8 +123,10 @@ export function validateTimeLabConfig(v: unknown): { value?: TimeLabConfig; issu
   if (o.alpha !== undefined) {
     const a = o.alpha as Record<string, unknown>;
     let spec: AlphaSpec | undefined;
-    if (typeof a === 'object' && a !== null && a.kind === 'fixed' && typeof a.value === 'number' && Object.keys(a).length === 2) spec = { kind: 'fixed', value: a.value };
-    else if (typeof a === 'object' && a !== null && a.kind === 'dynamic' && typeof a.c === 'number' && Object.keys(a).length === 2) spec = { kind: 'dynamic', c: a.c };
+    if (typeof a === 'object' && a !== null && a.kind === 'fixed' && typeof a.value === 'number' && Object.keys(a).length === 2)
+      spec = { kind: 'fixed', value: a.value };
+    else if (typeof a === 'object' && a !== null && a.kind === 'dynamic' && typeof a.c === 'number' && Object.keys(a).length === 2)
+      spec = { kind: 'dynamic', c: a.c };
     if (spec) {
       try {
         checkAlpha(spec);

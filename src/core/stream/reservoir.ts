@@ -60,7 +60,8 @@ export function alphaLabel(a: AlphaSpec): string {
 
 export function checkAlpha(a: AlphaSpec): void {
   if (a.kind === 'fixed') {
-    if (!Number.isFinite(a.value) || a.value <= 0) throw new ReservoirError(`α must be a positive number (e.g. 0.5, 1, 2, 5) or dynamic:C; got ${String(a.value)}.`);
+    if (!Number.isFinite(a.value) || a.value <= 0)
+      throw new ReservoirError(`α must be a positive number (e.g. 0.5, 1, 2, 5) or dynamic:C; got ${String(a.value)}.`);
   } else if (!Number.isFinite(a.c) || a.c <= 0 || a.c > 1) {
     throw new ReservoirError(`dynamic:C needs 0 < C ≤ 1 (C is the admission probability; 1 = FIFO); got ${String(a.c)}.`);
   }

@@ -48,8 +48,7 @@ export function rotateImage(src: Float32Array, shape: ImageShape, degrees: numbe
       const fx = u - x0;
       const fy = v - y0;
       for (let ch = 0; ch < c; ch++) {
-        const val =
-          (1 - fy) * ((1 - fx) * at(y0, x0, ch) + fx * at(y0, x0 + 1, ch)) + fy * ((1 - fx) * at(y0 + 1, x0, ch) + fx * at(y0 + 1, x0 + 1, ch));
+        const val = (1 - fy) * ((1 - fx) * at(y0, x0, ch) + fx * at(y0, x0 + 1, ch)) + fy * ((1 - fx) * at(y0 + 1, x0, ch) + fx * at(y0 + 1, x0 + 1, ch));
         out[(y * w + x) * c + ch] = val;
       }
     }

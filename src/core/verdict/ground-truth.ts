@@ -82,7 +82,10 @@ function edgeClaimSentence(s: StrategyStats, prefix: string): VerdictSentence | 
   } else {
     const bits: string[] = [];
     if (!hardOk) bits.push(`EDGE hard scores ${where(hard, hb)}, not below the truth’s mean of ${pctText(mean)}: by accuracy it is not a hard ordering here`);
-    if (!easyOk) bits.push(`EDGE easy scores ${where(easy, eb)}, not above the truth’s mean${hardOk ? ` of ${pctText(mean)}` : ''}: by accuracy it is not an easy ordering here`);
+    if (!easyOk)
+      bits.push(
+        `EDGE easy scores ${where(easy, eb)}, not above the truth’s mean${hardOk ? ` of ${pctText(mean)}` : ''}: by accuracy it is not an easy ordering here`,
+      );
     text = `${bits.join('; and ')}.`;
   }
   return { id: `edge-claim:${s.strategy}`, kind: 'finding', text: prefix + text };
@@ -106,7 +109,11 @@ function edgeWhySentence(s: StrategyStats, prefix: string): VerdictSentence | nu
   const easyMissed = !(easy.value > m.mean);
   if (!hardMissed && !easyMissed) return null;
   if (truthScores.every((v) => Math.abs(v - truthScores[0]) <= 1e-9 * Math.max(1, Math.abs(v)))) {
-    return { id: `edge-why:${s.strategy}`, kind: 'why', text: `${prefix}S is the same for every ordering here, so EDGE’s hard and easy orderings are arbitrary: nothing in the similarity separates them.` };
+    return {
+      id: `edge-why:${s.strategy}`,
+      kind: 'why',
+      text: `${prefix}S is the same for every ordering here, so EDGE’s hard and easy orderings are arbitrary: nothing in the similarity separates them.`,
+    };
   }
   const lower = truthScores.filter((v) => v < hard.score!).length / truthScores.length;
   const higher = truthScores.filter((v) => v > easy.score!).length / truthScores.length;
@@ -199,15 +206,20 @@ export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
   const first = strategies[0];
   if (!first) return { sentences: [], provisional: false, provisionalNote: '' };
   const incomplete = strategies.some((s) => !s.truth.complete);
-  const partial: PartialSample | null = incomplete
-    ? (input.partial ?? { n: first.truth.evaluated, total: first.truth.planned, uniform: false })
-    : null;
+  const partial: PartialSample | null = incomplete ? (input.partial ?? { n: first.truth.evaluated, total: first.truth.planned, uniform: false }) : null;
   const out: VerdictSentence[] = [];
   const several = strategies.length > 1;
   for (const s of strategies) {
     const prefix = several ? `${s.strategy}: ` : '';
     const mine = s.truth.complete ? null : partial && { ...partial, uniform: partial.byStrategy?.[s.strategy]?.uniform ?? partial.uniform };
-    for (const sentence of [estimateSentence(s, prefix), edgeClaimSentence(s, prefix), edgeWhySentence(s, prefix), correlationSentence(s, prefix, mine), truthSentence(s, prefix, mine, variableWord), normalitySentence(s, prefix)]) {
+    for (const sentence of [
+      estimateSentence(s, prefix),
+      edgeClaimSentence(s, prefix),
+      edgeWhySentence(s, prefix),
+      correlationSentence(s, prefix, mine),
+      truthSentence(s, prefix, mine, variableWord),
+      normalitySentence(s, prefix),
+    ]) {
       if (sentence) out.push(sentence);
     }
   }

@@ -144,14 +144,23 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
     say('edge-range', 'finding', `EDGE hard has S = ${sText(hard.score)} and EDGE easy S = ${sText(easy.score)}.`);
   }
   if (medianHarder) {
-    say('median-harder', 'finding', `EDGE’s own random ordering (“median”, S = ${sText(median!.score)}) has a lower S than EDGE hard: by S it is the harder of the two.`);
+    say(
+      'median-harder',
+      'finding',
+      `EDGE’s own random ordering (“median”, S = ${sText(median!.score)}) has a lower S than EDGE hard: by S it is the harder of the two.`,
+    );
   } else if (medianEasier) {
-    say('median-easier', 'finding', `EDGE’s own random ordering (“median”, S = ${sText(median!.score)}) has a higher S than EDGE easy: by S it is the easier of the two.`);
+    say(
+      'median-easier',
+      'finding',
+      `EDGE’s own random ordering (“median”, S = ${sText(median!.score)}) has a higher S than EDGE easy: by S it is the easier of the two.`,
+    );
   }
 
   // ── where they sit in Ω ──
   if (hard.fractionBelow !== undefined && easy.fractionBelow !== undefined && input.distribution) {
-    const among = input.distribution.kind === 'exact' ? `all ${countText(input.distribution.count)} orderings` : `${countText(input.distribution.count)} sampled orderings`;
+    const among =
+      input.distribution.kind === 'exact' ? `all ${countText(input.distribution.count)} orderings` : `${countText(input.distribution.count)} sampled orderings`;
     say(
       'omega-below',
       'note',
@@ -201,7 +210,8 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
     const hardGap = hard.score - exact.min;
     const easyGap = exact.max - easy.score;
     const range = exact.max - exact.min;
-    const gapText = (g: number) => (sameScore(g + 1, 1) ? 'reaches it' : range > 0 ? `is ${sText(g)} away (${pctText(g / range, 0)} of the range)` : `is ${sText(g)} away`);
+    const gapText = (g: number) =>
+      sameScore(g + 1, 1) ? 'reaches it' : range > 0 ? `is ${sText(g)} away (${pctText(g / range, 0)} of the range)` : `is ${sText(g)} away`;
     say(
       'gap',
       problem ? 'try' : 'note',

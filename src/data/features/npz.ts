@@ -84,13 +84,27 @@ function dtypeOf(member: string, header: NpyHeader): { kind: string; size: numbe
 }
 
 /** A numeric member's values, C order, read straight into the target array type (no float64 copy of the features). */
-function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(member: string, bytes: Uint8Array, header: NpyHeader, out: T, count: number, integers: boolean): T {
+function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(
+  member: string,
+  bytes: Uint8Array,
+  header: NpyHeader,
+  out: T,
+  count: number,
+  integers: boolean,
+): T {
   const { kind, size, little } = dtypeOf(member, header);
-  const ok = integers ? (kind === 'i' || kind === 'u' || kind === 'b') && [1, 2, 4, 8].includes(size) : (kind === 'f' && [2, 4, 8].includes(size)) || ((kind === 'i' || kind === 'u') && size <= 4);
-  if (!ok) throw new FeatureSetError(`${member}.npy has dtype ${header.descr}; save it as ${integers ? 'integers (e.g. .astype("int64"))' : 'float32 (e.g. .astype("float32"))'}.`);
-  if (header.fortranOrder && header.shape.length > 1) throw new FeatureSetError(`${member}.npy is stored in Fortran order; save np.ascontiguousarray(${member}).`);
+  const ok = integers
+    ? (kind === 'i' || kind === 'u' || kind === 'b') && [1, 2, 4, 8].includes(size)
+    : (kind === 'f' && [2, 4, 8].includes(size)) || ((kind === 'i' || kind === 'u') && size <= 4);
+  if (!ok)
+    throw new FeatureSetError(
+      `${member}.npy has dtype ${header.descr}; save it as ${integers ? 'integers (e.g. .astype("int64"))' : 'float32 (e.g. .astype("float32"))'}.`,
+    );
+  if (header.fortranOrder && header.shape.length > 1)
+    throw new FeatureSetError(`${member}.npy is stored in Fortran order; save np.ascontiguousarray(${member}).`);
   const need = count * size;
-  if (bytes.length - header.dataStart < need) throw new FeatureSetError(`${member}.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
+  if (bytes.length - header.dataStart < need)
+    throw new FeatureSetError(`${member}.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataStart, need);
   for (let i = 0; i < count; i++) {
     const at = i * size;
@@ -98,11 +112,20 @@ function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(member: s
     if (kind === 'f') {
       x = size === 4 ? view.getFloat32(at, little) : size === 8 ? view.getFloat64(at, little) : halfAt(view, at, little);
     } else if (kind === 'i') {
-      x = size === 1 ? view.getInt8(at) : size === 2 ? view.getInt16(at, little) : size === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
+      x =
+        size === 1 ? view.getInt8(at) : size === 2 ? view.getInt16(at, little) : size === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
     } else {
-      x = size === 1 ? view.getUint8(at) : size === 2 ? view.getUint16(at, little) : size === 4 ? view.getUint32(at, little) : Number(view.getBigUint64(at, little));
+      x =
+        size === 1
+          ? view.getUint8(at)
+          : size === 2
+            ? view.getUint16(at, little)
+            : size === 4
+              ? view.getUint32(at, little)
+              : Number(view.getBigUint64(at, little));
     }
-    if (integers && (x < -2_147_483_648 || x > 2_147_483_647)) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}, too large to be a class index or split.`);
+    if (integers && (x < -2_147_483_648 || x > 2_147_483_647))
+      throw new FeatureSetError(`${member}.npy entry ${i} is ${x}, too large to be a class index or split.`);
     if (out instanceof Uint8Array && (x < 0 || x > 255)) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}; use 0 for train and 1 for test.`);
     out[i] = x;
   }
@@ -127,7 +150,8 @@ function readClassNames(bytes: Uint8Array, header: NpyHeader): string[] {
   }
   if (header.shape.length !== 1) throw new FeatureSetError(`class_names.npy has shape ${formatShape(header.shape)}; it must be a 1-D array of names.`);
   const [count] = header.shape;
-  if (count > FEATURE_LIMITS.classes) throw new FeatureSetError(`class_names.npy names ${grouped(count)} classes, more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
+  if (count > FEATURE_LIMITS.classes)
+    throw new FeatureSetError(`class_names.npy names ${grouped(count)} classes, more than the ${grouped(FEATURE_LIMITS.classes)} allowed.`);
   const width = Number(m[3]);
   const unit = m[2] === 'U' ? 4 : 1;
   if (bytes.length - header.dataStart < count * width * unit) throw new FeatureSetError('class_names.npy is truncated.');
@@ -160,7 +184,8 @@ export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): 
         const wanted = (MEMBERS as readonly string[]).includes(f.name.replace(/\.npy$/, ''));
         if (!wanted) return false;
         declared += f.originalSize;
-        if (declared > NPZ_INFLATED_LIMIT) throw new FeatureSetError(`${fileName}'s arrays would inflate to more than ${grouped(NPZ_INFLATED_LIMIT)} bytes, more than a feature set may hold.`);
+        if (declared > NPZ_INFLATED_LIMIT)
+          throw new FeatureSetError(`${fileName}'s arrays would inflate to more than ${grouped(NPZ_INFLATED_LIMIT)} bytes, more than a feature set may hold.`);
         return true;
       },
     });
@@ -199,7 +224,8 @@ export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): 
   else {
     let max = -1;
     for (let i = 0; i < n; i++) max = Math.max(max, labels[i]);
-    if (max + 1 > FEATURE_LIMITS.classes) throw new FeatureSetError(`"labels" go up to ${max}, more than the ${grouped(FEATURE_LIMITS.classes)} classes allowed.`);
+    if (max + 1 > FEATURE_LIMITS.classes)
+      throw new FeatureSetError(`"labels" go up to ${max}, more than the ${grouped(FEATURE_LIMITS.classes)} classes allowed.`);
     classNames = Array.from({ length: max + 1 }, (_, k) => `class ${k}`);
   }
   return checkFeatureSet({ features, n, d, labels, split, classNames });

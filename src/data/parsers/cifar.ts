@@ -12,16 +12,7 @@
  */
 import { gunzipBytes, isGzip } from './gzip';
 import { readTar } from './tar';
-import {
-  DataFormatError,
-  type NamedFile,
-  type ParsedDataset,
-  type ParsedImages,
-  type ProgressCallback,
-  baseName,
-  bytesText,
-  subProgress,
-} from './types';
+import { DataFormatError, type NamedFile, type ParsedDataset, type ParsedImages, type ProgressCallback, baseName, bytesText, subProgress } from './types';
 
 export type CifarVariant = 'cifar10' | 'cifar100';
 
@@ -87,10 +78,7 @@ function decodeBatches(batches: NamedFile[], variant: CifarVariant, opts: CifarO
         const c = src[base];
         fine = src[base + 1];
         if (c >= COARSE_COUNT) {
-          throw new DataFormatError(
-            `record ${r} has coarse label ${c}; CIFAR-100 coarse labels are 0–19 — is this a CIFAR-10 batch?`,
-            batches[b].name,
-          );
+          throw new DataFormatError(`record ${r} has coarse label ${c}; CIFAR-100 coarse labels are 0–19 — is this a CIFAR-10 batch?`, batches[b].name);
         }
         coarse[n] = c;
       } else {
@@ -98,10 +86,7 @@ function decodeBatches(batches: NamedFile[], variant: CifarVariant, opts: CifarO
       }
       if (fine >= fineMax) {
         const hint = variant === 'cifar10' ? ' — is this a CIFAR-100 file?' : '';
-        throw new DataFormatError(
-          `record ${r} has label ${fine}; ${TITLE[variant]} labels are 0–${fineMax - 1}${hint}`,
-          batches[b].name,
-        );
+        throw new DataFormatError(`record ${r} has label ${fine}; ${TITLE[variant]} labels are 0–${fineMax - 1}${hint}`, batches[b].name);
       }
       labels[n] = fine;
       const px = base + rec - PIXELS;
@@ -145,8 +130,7 @@ export function parseLabelNames(text: string | Uint8Array): string[] {
 
 /** What a CIFAR file is, from its name. */
 export type CifarFileRole =
-  | { kind: 'batch'; variant: CifarVariant; split: 'train' | 'test'; order: number }
-  | { kind: 'names'; variant: CifarVariant; level: 'fine' | 'coarse' };
+  { kind: 'batch'; variant: CifarVariant; split: 'train' | 'test'; order: number } | { kind: 'names'; variant: CifarVariant; level: 'fine' | 'coarse' };
 
 /** The role of a CIFAR file by its base name, or null when the name is not one of CIFAR's. */
 export function cifarFileRole(name: string): CifarFileRole | null {
@@ -207,9 +191,7 @@ export function parseCifarFiles(files: NamedFile[], opts: CifarFilesOptions = {}
   }
   const variants = new Set(batches.map((b) => b.role.variant));
   if (variants.size > 1) {
-    throw new DataFormatError(
-      `CIFAR-10 and CIFAR-100 files are mixed: ${batches.map((b) => b.file.name).join(', ')}`,
-    );
+    throw new DataFormatError(`CIFAR-10 and CIFAR-100 files are mixed: ${batches.map((b) => b.file.name).join(', ')}`);
   }
   const variant = batches[0].role.variant;
   if (namesVariant && namesVariant !== variant) {

@@ -7,16 +7,7 @@
  * shape is [rows, cols, 1].
  */
 import { gunzipBytes, gunzipHead, isGzip } from './gzip';
-import {
-  DataFormatError,
-  type NamedFile,
-  type ParsedDataset,
-  type ParsedImages,
-  type ProgressCallback,
-  baseName,
-  bytesText,
-  subProgress,
-} from './types';
+import { DataFormatError, type NamedFile, type ParsedDataset, type ParsedImages, type ProgressCallback, baseName, bytesText, subProgress } from './types';
 
 export const IDX_IMAGES_MAGIC = 2051;
 export const IDX_LABELS_MAGIC = 2049;
@@ -68,7 +59,7 @@ export function describeMagic(bytes: Uint8Array): string {
     [0xffffffff, IDX_IMAGES_MAGIC, 'an IDX image file'],
     [0xffffffff, IDX_LABELS_MAGIC, 'an IDX label file'],
   ];
-  for (const [mask, value, what] of known) if (((m & mask) >>> 0) === value) return `${hex32(m)} (${what})`;
+  for (const [mask, value, what] of known) if ((m & mask) >>> 0 === value) return `${hex32(m)} (${what})`;
   if (bytes[0] === 0 && bytes[1] === 0 && IDX_TYPES[bytes[2]]) {
     return `${hex32(m)} (an IDX file of ${IDX_TYPES[bytes[2]]} with ${bytes[3]} dimensions)`;
   }
@@ -132,10 +123,7 @@ function maybeGunzip(bytes: Uint8Array, opts: IdxOptions): { data: Uint8Array; o
 }
 
 /** Parses an IDX image file (2051), raw or gzipped, into N×rows×cols×1 bytes. */
-export function parseIdxImages(
-  bytes: Uint8Array,
-  opts: IdxOptions = {},
-): { images: Uint8Array; count: number; shape: [number, number, number] } {
+export function parseIdxImages(bytes: Uint8Array, opts: IdxOptions = {}): { images: Uint8Array; count: number; shape: [number, number, number] } {
   const { data, owned } = maybeGunzip(bytes, opts);
   const h = readIdxHeader(data, opts.fileName);
   expectMagic(h, data, IDX_IMAGES_MAGIC, 'an IDX image file', opts.fileName);
@@ -225,10 +213,7 @@ export function parseIdxFiles(files: NamedFile[], opts: IdxPairOptions = {}): Pa
     if (magic === IDX_IMAGES_MAGIC) images.push(f);
     else if (magic === IDX_LABELS_MAGIC) labels.push(f);
     else {
-      throw new DataFormatError(
-        `bad magic number: expected an IDX image (2051) or label (2049) file but found ${describeMagic(headOf(f))}`,
-        f.name,
-      );
+      throw new DataFormatError(`bad magic number: expected an IDX image (2051) or label (2049) file but found ${describeMagic(headOf(f))}`, f.name);
     }
   }
   const names = (fs: NamedFile[]) => fs.map((f) => f.name).join(', ') || 'none';
@@ -261,13 +246,9 @@ export function parseIdxFiles(files: NamedFile[], opts: IdxPairOptions = {}): Pa
   const cut = size(trainImg, trainLab) / all;
   const train = parseIdxPair(trainImg, trainLab, { classNames: opts.classNames, onProgress: subProgress(opts.onProgress, 0, cut) });
   const test =
-    testImg && testLab
-      ? parseIdxPair(testImg, testLab, { classNames: opts.classNames, onProgress: subProgress(opts.onProgress, cut, 1) })
-      : undefined;
+    testImg && testLab ? parseIdxPair(testImg, testLab, { classNames: opts.classNames, onProgress: subProgress(opts.onProgress, cut, 1) }) : undefined;
   if (test && (test.shape[0] !== train.shape[0] || test.shape[1] !== train.shape[1])) {
-    throw new DataFormatError(
-      `train images are ${train.shape[0]}×${train.shape[1]} but test images are ${test.shape[0]}×${test.shape[1]}`,
-    );
+    throw new DataFormatError(`train images are ${train.shape[0]}×${train.shape[1]} but test images are ${test.shape[0]}×${test.shape[1]}`);
   }
   opts.onProgress?.(1);
   return test ? { train, test } : { train };

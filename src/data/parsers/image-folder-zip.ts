@@ -105,7 +105,16 @@ export interface ImageFolderListing {
   skipped: SkippedFile[];
 }
 
-const COMPRESSION_NAMES: Record<number, string> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 93: 'zstd', 95: 'xz', 99: 'AES encryption' };
+const COMPRESSION_NAMES: Record<number, string> = {
+  1: 'shrink',
+  6: 'implode',
+  9: 'deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  93: 'zstd',
+  95: 'xz',
+  99: 'AES encryption',
+};
 
 function isIgnored(path: string): boolean {
   const parts = path.split('/').filter((p) => p !== '');
@@ -126,7 +135,17 @@ export function sniffImageType(b: Uint8Array): 'png' | 'jpeg' | 'gif' | 'bmp' | 
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'gif';
   if (b.length >= 14 && b[0] === 0x42 && b[1] === 0x4d) return 'bmp';
-  if (b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) {
+  if (
+    b.length >= 12 &&
+    b[0] === 0x52 &&
+    b[1] === 0x49 &&
+    b[2] === 0x46 &&
+    b[3] === 0x46 &&
+    b[8] === 0x57 &&
+    b[9] === 0x45 &&
+    b[10] === 0x42 &&
+    b[11] === 0x50
+  ) {
     return 'webp';
   }
   return null;
@@ -181,7 +200,8 @@ export function listImageFolderZip(
     const n = copies.get(path) ?? 1;
     if (n !== 1) {
       // every copy is left out, and the name listed once (copies then holds 0: already listed)
-      if (n > 1) skipped.push({ path, reason: `${n} entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder` });
+      if (n > 1)
+        skipped.push({ path, reason: `${n} entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder` });
       copies.set(path, 0);
       continue;
     }
@@ -255,10 +275,7 @@ export function listImageFolderZip(
   }
   const classNames = [...byClass.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (classNames.length < 2) {
-    throw new DataFormatError(
-      `found ${classNames.length} class folder ("${classNames[0]}"); need at least 2 — one folder per class`,
-      fileName,
-    );
+    throw new DataFormatError(`found ${classNames.length} class folder ("${classNames[0]}"); need at least 2 — one folder per class`, fileName);
   }
 
   // Pass 2: one walk of the central directory that inflates the images; progress every ~2% of the compressed size,
@@ -295,16 +312,16 @@ export function listImageFolderZip(
 
   const entries: ImageFolderEntry[] = [];
   classNames.forEach((className, label) => {
-    const members = byClass.get(className)!.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const members = byClass
+      .get(className)!
+      .slice()
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let kept = 0;
     for (const info of members) {
       const path = info.name.replace(/\\/g, '/');
       const b = data.get(info.name) ?? new Uint8Array(0);
       if (b.length !== info.originalSize) {
-        throw new DataFormatError(
-          `zip member "${path}" inflates to ${bytesText(b.length)}, its header says ${bytesText(info.originalSize)}`,
-          fileName,
-        );
+        throw new DataFormatError(`zip member "${path}" inflates to ${bytesText(b.length)}, its header says ${bytesText(info.originalSize)}`, fileName);
       }
       if (!sniffImageType(b)) {
         skipped.push({ path, reason: b.length === 0 ? 'empty file' : `not an image despite its .${extensionOf(path)} name` });
@@ -348,10 +365,7 @@ export interface ImageFolderZipOptions {
  * Lists the zip (0–20% of the bar), then decodes and resizes every image to `size` RGB (20–100%).
  * Labels are Uint8Array up to 256 classes, else Int32Array.
  */
-export async function parseImageFolderZip(
-  bytes: Uint8Array,
-  opts: ImageFolderZipOptions,
-): Promise<ParsedImages & { skipped: SkippedFile[] }> {
+export async function parseImageFolderZip(bytes: Uint8Array, opts: ImageFolderZipOptions): Promise<ParsedImages & { skipped: SkippedFile[] }> {
   const [height, width] = opts.size;
   if (!(Number.isInteger(height) && Number.isInteger(width) && height > 0 && width > 0)) {
     throw new RangeError(`image size must be two positive integers [height, width], got [${height}, ${width}]`);

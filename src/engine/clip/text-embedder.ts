@@ -347,18 +347,15 @@ function classify(e: unknown, stage: 'tokenizer' | 'model', ctx: LoadContext): C
   const msg = err?.message ?? String(e);
   const { opts, loc } = ctx;
   if (ctx.network) {
-    return new ClipLoadError(
-      'offline',
-      `Could not download ${ctx.network.url} (${ctx.network.message}): you seem to be offline, or the host is unreachable.`,
-      { file: ctx.network.url, hint: hintFor('offline', opts), cause: e },
-    );
+    return new ClipLoadError('offline', `Could not download ${ctx.network.url} (${ctx.network.message}): you seem to be offline, or the host is unreachable.`, {
+      file: ctx.network.url,
+      hint: hintFor('offline', opts),
+      cause: e,
+    });
   }
   const quoted = /"([^"]+)"/.exec(msg)?.[1];
   const status = /\((\d{3})\)/.exec(msg)?.[1];
-  if (
-    err?.name === 'ModelFileNotFoundError' ||
-    /could not locate file|not found locally|file missing|Unauthorized access|Forbidden access/i.test(msg)
-  ) {
+  if (err?.name === 'ModelFileNotFoundError' || /could not locate file|not found locally|file missing|Unauthorized access|Forbidden access/i.test(msg)) {
     const target = quoted ?? loc.where;
     const file = relFile(ctx, target);
     const what = /Unauthorized|Forbidden/i.test(msg) ? 'is not accessible (the repository may be private or gated)' : 'was not found';
@@ -462,8 +459,7 @@ function checkOptions(opts: EmbedderOptions): void {
   if (!CLIP_DEVICES.includes(opts.device)) throw new TypeError(`Unknown device "${String(opts.device)}": use webgpu, wasm or cpu.`);
   const s = opts.source as WeightSource | undefined;
   if (!s || !['hub', 'self-hosted', 'mirror'].includes(s.kind)) throw new TypeError('The weight source must be hub, self-hosted or mirror.');
-  if (typeof opts.modelId !== 'string' || !opts.modelId.trim())
-    throw typed('No model id was given.', `Choose a model, e.g. ${CLIP_MODELS[0].id}.`);
+  if (typeof opts.modelId !== 'string' || !opts.modelId.trim()) throw typed('No model id was given.', `Choose a model, e.g. ${CLIP_MODELS[0].id}.`);
   if (s.kind === 'self-hosted' && (typeof s.path !== 'string' || !s.path.trim()))
     throw typed('The self-hosted source has no folder.', 'Give the folder that holds the model folders, e.g. /models/ for files under public/models/.');
   if (s.kind === 'mirror') {
@@ -475,7 +471,10 @@ function checkOptions(opts: EmbedderOptions): void {
       ok = false;
     }
     if (!ok)
-      throw typed(`The mirror URL "${s.url}" is not an http(s) URL.`, 'Give the mirror\'s address, e.g. https://hf-mirror.com/ (hub layout) or https://example.org/models/{model}/ (a plain copy).');
+      throw typed(
+        `The mirror URL "${s.url}" is not an http(s) URL.`,
+        "Give the mirror's address, e.g. https://hf-mirror.com/ (hub layout) or https://example.org/models/{model}/ (a plain copy).",
+      );
   }
 }
 
@@ -566,11 +565,10 @@ async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
   const allowRemote = opts.allowRemote ?? loc.remote;
   const ctx: LoadContext = { opts, loc, allowRemote, http: [], html: [], progress: new Map() };
   if (loc.remote && !allowRemote) {
-    throw new ClipLoadError(
-      'offline',
-      `${opts.modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`,
-      { file: loc.at('config.json'), hint: hintFor('offline', opts) },
-    );
+    throw new ClipLoadError('offline', `${opts.modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`, {
+      file: loc.at('config.json'),
+      hint: hintFor('offline', opts),
+    });
   }
 
   let tf: typeof import('@huggingface/transformers');
@@ -606,7 +604,7 @@ async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
     const paths = JSON.stringify(wasm?.wasmPaths ?? '');
     if (/cdn\.jsdelivr\.net|unpkg\.com|cdnjs/i.test(paths)) {
       throw new ClipLoadError('device', `onnxruntime's WebAssembly files would be fetched from a CDN (${paths}); the app must serve them itself.`, {
-        hint: 'Pass wasmPaths (the URL prefix where the app serves onnxruntime-web\'s ort-wasm-simd-threaded*.wasm/.mjs, e.g. `${import.meta.env.BASE_URL}ort/`).',
+        hint: "Pass wasmPaths (the URL prefix where the app serves onnxruntime-web's ort-wasm-simd-threaded*.wasm/.mjs, e.g. `${import.meta.env.BASE_URL}ort/`).",
       });
     }
   }

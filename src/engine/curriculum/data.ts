@@ -43,7 +43,11 @@ export interface JoinOptions {
 }
 
 /** The curriculum's datasets as one ImageDataset; `sources` holds the loaded built-in datasets by id. */
-export function joinCurriculum(datasets: readonly CurriculumDataset[], sources: Partial<Record<CurriculumSource, ImageDataset>>, opts: JoinOptions = {}): ImageDataset {
+export function joinCurriculum(
+  datasets: readonly CurriculumDataset[],
+  sources: Partial<Record<CurriculumSource, ImageDataset>>,
+  opts: JoinOptions = {},
+): ImageDataset {
   const [h, w] = CURRICULUM_SHAPE;
   const size = h * w;
   const classNames: string[] = [];

@@ -32,7 +32,13 @@ export interface OrderRun {
 }
 
 /** a_j for the datasets at `positions` of the curriculum (default: all, 0..K−1), each trained alone. */
-export async function trainIsolated(dataset: ImageDataset, settings: RunSettings, seed: number, hooks: (p: number) => TrainHooks = () => ({}), positions?: number[]): Promise<number[]> {
+export async function trainIsolated(
+  dataset: ImageDataset,
+  settings: RunSettings,
+  seed: number,
+  hooks: (p: number) => TrainHooks = () => ({}),
+  positions?: number[],
+): Promise<number[]> {
   const K = dataset.classNames.length / CLASSES_PER_DATASET;
   const out: number[] = [];
   for (const p of positions ?? Array.from({ length: K }, (_, q) => q)) {
@@ -55,8 +61,16 @@ export function tilMatrix(result: TrainRunResult): number[][] {
 }
 
 /** One order's run, CIL and TIL from the same model. */
-export async function trainOrder(dataset: ImageDataset, settings: RunSettings, job: { order: number[]; strategy: string; seed: number }, hooks: TrainHooks = {}): Promise<OrderRun> {
-  const config = runConfigOf({ ...settings, probs: { calibrationRatio: 0, softmax: 'all' } }, { tasks: orderTasks(job.order), strategy: job.strategy, seed: job.seed });
+export async function trainOrder(
+  dataset: ImageDataset,
+  settings: RunSettings,
+  job: { order: number[]; strategy: string; seed: number },
+  hooks: TrainHooks = {},
+): Promise<OrderRun> {
+  const config = runConfigOf(
+    { ...settings, probs: { calibrationRatio: 0, softmax: 'all' } },
+    { tasks: orderTasks(job.order), strategy: job.strategy, seed: job.seed },
+  );
   const result = await trainRun(dataset, config, hooks);
   return {
     order: job.order.slice(),

@@ -24,14 +24,51 @@ import { MLP_STEP_WASM_BASE64 } from './mlp-step.wasm';
 
 interface KernelExports {
   memory: WebAssembly.Memory;
-  compress(a: number, B: number, k: number, rowPtr: number, rowIdx: number, rowVal: number, colPtr: number, colIdx: number, colVal: number, cursor: number): number;
-  compressBytes(bytes: number, B: number, k: number, scale: number, rowPtr: number, rowIdx: number, rowVal: number, colPtr: number, colIdx: number, colVal: number, cursor: number): number;
+  compress(
+    a: number,
+    B: number,
+    k: number,
+    rowPtr: number,
+    rowIdx: number,
+    rowVal: number,
+    colPtr: number,
+    colIdx: number,
+    colVal: number,
+    cursor: number,
+  ): number;
+  compressBytes(
+    bytes: number,
+    B: number,
+    k: number,
+    scale: number,
+    rowPtr: number,
+    rowIdx: number,
+    rowVal: number,
+    colPtr: number,
+    colIdx: number,
+    colVal: number,
+    cursor: number,
+  ): number;
   forward(rowPtr: number, rowIdx: number, rowVal: number, B: number, w: number, n: number, bias: number, out: number, relu: number): void;
   softmaxXent(z: number, B: number, n: number, h: number, labels: number, dz: number, correctAt: number): number;
   gradW(colPtr: number, colIdx: number, colVal: number, k: number, dz: number, n: number, dw: number): void;
   gradBias(dz: number, B: number, n: number, db: number): void;
   gradInput(rowPtr: number, rowIdx: number, B: number, dz: number, n: number, w: number, k: number, out: number): void;
-  adam(w: number, g: number, m: number, v: number, len: number, b1: number, omb1: number, b2: number, omb2: number, c1: number, c2: number, eps: number, negLr: number): void;
+  adam(
+    w: number,
+    g: number,
+    m: number,
+    v: number,
+    len: number,
+    b1: number,
+    omb1: number,
+    b2: number,
+    omb2: number,
+    c1: number,
+    c2: number,
+    eps: number,
+    negLr: number,
+  ): void;
   sgd(w: number, g: number, len: number, negLr: number): void;
 }
 

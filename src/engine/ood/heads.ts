@@ -111,7 +111,13 @@ export interface BerLossParts {
 const linear = (f: tf.Tensor2D, W: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor2D => tf.add(tf.matMul(f, W), b) as tf.Tensor2D;
 
 /** BER's loss on one batch (see the header), term by term. Call inside a tidy / gradient tape. */
-export function berLoss(W: tf.Tensor2D, b: tf.Tensor1D, batch: BerBatch, s: Pick<HeadSettings, 'alpha' | 'marginIn' | 'marginOut'>, terms: { nter: boolean; oter: boolean }): BerLossParts {
+export function berLoss(
+  W: tf.Tensor2D,
+  b: tf.Tensor1D,
+  batch: BerBatch,
+  s: Pick<HeadSettings, 'alpha' | 'marginIn' | 'marginOut'>,
+  terms: { nter: boolean; oter: boolean },
+): BerLossParts {
   const zNew = linear(batch.fNew, W, b);
   const ceNew = crossEntropy(zNew, batch.yNew);
   let total: tf.Scalar = ceNew;
@@ -255,7 +261,10 @@ export async function trainHead(
               const xo = img(Int32Array.from(oldPick, (j) => data.oldExamples[j]));
               const oldIn = terms.oter ? tf.add(tf.mul(x, s.oldMix), tf.mul(xo, 1 - s.oldMix)) : xo;
               fOld = net.features(oldIn as tf.Tensor4D);
-              yOld = tf.tensor1d(Int32Array.from(oldPick, (j) => data.oldUnits[j]), 'int32');
+              yOld = tf.tensor1d(
+                Int32Array.from(oldPick, (j) => data.oldUnits[j]),
+                'int32',
+              );
             }
             const fMix = terms.nter && mixed ? net.features(mixed as tf.Tensor4D) : null;
             loss = () => berLoss(W, b, { fNew: f, yNew: y, fMix, fOld, yOld }, s, terms).total;
@@ -297,7 +306,14 @@ export async function trainHead(
 }
 
 /** The head's logits on `examples` (width columns), n × width row-major. */
-export async function headLogitsOn(network: Network, head: HeadParams, ds: ImageDataset, split: ImageSplit, examples: ArrayLike<number>, batchSize = 512): Promise<Float32Array> {
+export async function headLogitsOn(
+  network: Network,
+  head: HeadParams,
+  ds: ImageDataset,
+  split: ImageSplit,
+  examples: ArrayLike<number>,
+  batchSize = 512,
+): Promise<Float32Array> {
   const idx = Int32Array.from(examples as ArrayLike<number>);
   const out = new Float32Array(idx.length * head.width);
   const W = tf.tensor2d(head.W, [head.d, head.width]);

@@ -24,7 +24,8 @@ export const ODIN_EPSILON = 0.0014;
 export function odinPerturb(network: Network, x: tf.Tensor4D, width: number, temperature = ODIN_TEMPERATURE, epsilon = ODIN_EPSILON): tf.Tensor4D {
   return tf.tidy(() => {
     const labels = tf.argMax(headPrefix(network.logits(x), width), 1) as tf.Tensor1D;
-    const loss = (input: tf.Tensor): tf.Scalar => crossEntropy(tf.div(headPrefix(network.logits(input as tf.Tensor4D), width), temperature) as tf.Tensor2D, labels);
+    const loss = (input: tf.Tensor): tf.Scalar =>
+      crossEntropy(tf.div(headPrefix(network.logits(input as tf.Tensor4D), width), temperature) as tf.Tensor2D, labels);
     const g = tf.grad(loss)(x) as tf.Tensor4D;
     const sign = tf.sub(tf.mul(tf.cast(tf.greaterEqual(g, 0), 'float32'), 2), 1);
     return tf.sub(x, tf.mul(sign, epsilon)) as tf.Tensor4D;

@@ -40,7 +40,10 @@ export function parseOodSpec(text: string): OodSpec {
   if (!m || !m[1]) throw new OodSpecError(`"${text}" is not an OOD set: write a dataset id, optionally with classes, e.g. digits or fashion-mnist:6-9.`);
   if (m[2] === undefined) return { name: s, dataset: m[1] };
   const classes: number[] = [];
-  for (const part of m[2].split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of m[2]
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const r = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!r) throw new OodSpecError(`OOD set "${text}": "${part}" is not a class index or a range like 6-9.`);
     const a = Number(r[1]);
@@ -110,7 +113,10 @@ export function buildOodSet(spec: OodSpec, source: ImageDataset, target: ImageDa
   if (bad !== undefined) throw new OodSpecError(`OOD set "${spec.name}": class ${bad} does not exist; ${spec.dataset} has classes 0..${nClasses - 1}.`);
   if (sameDataset) {
     const overlap = classes.filter((c) => idClasses.includes(c));
-    if (overlap.length > 0) throw new OodSpecError(`OOD set "${spec.name}" shares class${overlap.length > 1 ? 'es' : ''} ${overlap.join(', ')} with the in-distribution classes; a near-OOD set must be held-out classes.`);
+    if (overlap.length > 0)
+      throw new OodSpecError(
+        `OOD set "${spec.name}" shares class${overlap.length > 1 ? 'es' : ''} ${overlap.join(', ')} with the in-distribution classes; a near-OOD set must be held-out classes.`,
+      );
   }
   const keep: number[] = [];
   const want = new Set(classes);

@@ -157,13 +157,15 @@ export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfi
   const started = performance.now();
   const detectors = [...new Set(config.detectors)];
   if (detectors.length === 0) throw new OodInputError('Choose at least one detector.');
-  for (const d of detectors) if (!(DETECTOR_IDS as readonly string[]).includes(d)) throw new OodInputError(`Unknown detector "${d}": use ${DETECTOR_IDS.join(', ')}.`);
+  for (const d of detectors)
+    if (!(DETECTOR_IDS as readonly string[]).includes(d)) throw new OodInputError(`Unknown detector "${d}": use ${DETECTOR_IDS.join(', ')}.`);
   if (config.oodSets.length === 0) throw new OodInputError('Choose at least one OOD set.');
   const names = config.oodSets.map((s) => s.name);
   if (new Set(names).size !== names.length) throw new OodInputError('Two OOD sets have the same name.');
   const size = dataset.shape[0] * dataset.shape[1] * dataset.shape[2];
   for (const s of config.oodSets) {
-    if (s.split.images.length !== s.split.labels.length * size) throw new OodInputError(`OOD set "${s.name}" is not at the model's input shape ${dataset.shape.join('×')}.`);
+    if (s.split.images.length !== s.split.labels.length * size)
+      throw new OodInputError(`OOD set "${s.name}" is not at the model's input shape ${dataset.shape.join('×')}.`);
   }
   const cfg = resolveTrainConfig(config.train);
   const plan = planRun(dataset, cfg);
@@ -173,7 +175,8 @@ export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfi
   const shuffles = config.oodSets.map((s) => oodShuffle(s.split.labels.length, deriveSeed(seed, PURPOSE.shuffle + nameHash(s.name))));
   const gate = new GatedControl(hooks.control);
   const resume = hooks.resumeFrom;
-  if (resume && resume.steps.length !== resume.checkpoint.nextTask) throw new OodInputError(`Cannot resume: the checkpoint is after task ${resume.checkpoint.nextTask} but ${resume.steps.length} steps are given.`);
+  if (resume && resume.steps.length !== resume.checkpoint.nextTask)
+    throw new OodInputError(`Cannot resume: the checkpoint is after task ${resume.checkpoint.nextTask} but ${resume.steps.length} steps are given.`);
   const steps: OpenWorldStep[] = resume ? resume.steps.slice() : [];
   const detectorTotals: Record<string, number> = Object.fromEntries(detectors.map((d) => [d, 0]));
   for (const st of steps) for (const [d, x] of Object.entries(st.detectorSeconds)) detectorTotals[d] = (detectorTotals[d] ?? 0) + x;
@@ -195,14 +198,36 @@ export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfi
     const memory = memoryExamples(cfg.strategy, previousState);
     previousState = c.strategy;
     gate.queue.push(async () => {
-      const step = await evaluateStep({ dataset, config, detectors, plan, spec, t, T, weights: c.weights, row: c.matrix[t], memory, shuffles, seed, testCounts, hooks, pausePoint });
+      const step = await evaluateStep({
+        dataset,
+        config,
+        detectors,
+        plan,
+        spec,
+        t,
+        T,
+        weights: c.weights,
+        row: c.matrix[t],
+        memory,
+        shuffles,
+        seed,
+        testCounts,
+        hooks,
+        pausePoint,
+      });
       for (const [d, s] of Object.entries(step.detectorSeconds)) detectorTotals[d] += s;
       steps.push(step);
       hooks.onStep?.(step);
       hooks.onCheckpoint?.(c, step);
     });
   };
-  const trainHooks: TrainHooks = { onProgress: hooks.onProgress, control: gate, guard: hooks.guard, onCheckpoint, ...(resume ? { resumeFrom: resume.checkpoint } : {}) };
+  const trainHooks: TrainHooks = {
+    onProgress: hooks.onProgress,
+    control: gate,
+    guard: hooks.guard,
+    onCheckpoint,
+    ...(resume ? { resumeFrom: resume.checkpoint } : {}),
+  };
   const train = await trainRun(dataset, config.train, trainHooks);
   await gate.checkpoint(); // the last step's evaluation
   const results = steps.flatMap((s) => s.results);
@@ -275,7 +300,7 @@ async function evaluateStep(s: StepInput): Promise<OpenWorldStep> {
     const taskConf = Array.from({ length: t + 1 }, (_, j) => {
       let sum = 0;
       let n = 0;
-      for (let i = 0; i < id.n; i++) if (idTask[i] === j) (sum += idMsp[i]), n++;
+      for (let i = 0; i < id.n; i++) if (idTask[i] === j) ((sum += idMsp[i]), n++);
       return n > 0 ? sum / n : NaN;
     });
     const oodConf: Record<string, number> = {};
@@ -412,7 +437,15 @@ async function scorer(
       const initial = classifierHead(s.weights, d, s.plan.outputs, width);
       const head = await trainHead(
         det,
-        { network, ds, split: ds.train, newExamples, newUnits: Int32Array.from(newExamples, unitOf), oldExamples, oldUnits: Int32Array.from(oldExamples, unitOf) },
+        {
+          network,
+          ds,
+          split: ds.train,
+          newExamples,
+          newUnits: Int32Array.from(newExamples, unitOf),
+          oldExamples,
+          oldUnits: Int32Array.from(oldExamples, unitOf),
+        },
         initial,
         rngFor(s.seed, PURPOSE.head, t, nameHash(det)),
         config.head,

@@ -30,7 +30,10 @@ export function createAgem(options: AgemOptions): Strategy {
     adjustGradients(ctx, grads) {
       if (pool.length === 0 || !rng) return grads;
       const take = Math.min(options.sampleSize, pool.length);
-      const pick = rng.permutation(pool.length).slice(0, take).map((k) => pool[k]);
+      const pick = rng
+        .permutation(pool.length)
+        .slice(0, take)
+        .map((k) => pool[k]);
       const { x, y } = ctx.batch(pick);
       try {
         return tf.tidy(() => {

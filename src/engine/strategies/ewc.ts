@@ -122,7 +122,10 @@ export function createEwc(options: EwcOptions): EwcStrategy {
       disposeTerms();
       const examples = ctx.trainExamples(ctx.t);
       const order = ctx.rng('fisher').permutation(examples.length).slice(0, options.fisherSamples);
-      const fisher = await empiricalFisher(ctx, Int32Array.from(order, (k) => examples[k]));
+      const fisher = await empiricalFisher(
+        ctx,
+        Int32Array.from(order, (k) => examples[k]),
+      );
       const anchor = await ctx.network.readWeights();
       const entry = { task: ctx.t, fisher, anchor };
       stored = options.mode === 'multi' ? [...stored, entry] : [entry];

@@ -34,7 +34,10 @@ export async function updateHerdingMemory(ctx: TaskContext, mem: ClassMemory, me
     await ctx.checkpoint();
     const feats = await ctx.trainFeatures(ex);
     const order = herdingOrder(feats, ex.length, ctx.network.featureSize, m);
-    next.set(u, Int32Array.from(order, (k) => ex[k]));
+    next.set(
+      u,
+      Int32Array.from(order, (k) => ex[k]),
+    );
   }
   return next;
 }

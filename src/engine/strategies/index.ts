@@ -53,7 +53,9 @@ export function resolveStrategyOptions<S extends StrategyId>(id: S, given: Parti
         throw new StrategyConfigError(`${id}.${key} must be one of ${(CHOICES[key] ?? []).join(', ')}; got ${JSON.stringify(value)}.`);
       }
     } else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (POSITIVE_INTEGER.has(key) && !(Number.isInteger(value) && value >= 1))) {
-      throw new StrategyConfigError(`${id}.${key} must be a ${POSITIVE_INTEGER.has(key) ? 'positive whole' : 'non-negative'} number; got ${JSON.stringify(value)}.`);
+      throw new StrategyConfigError(
+        `${id}.${key} must be a ${POSITIVE_INTEGER.has(key) ? 'positive whole' : 'non-negative'} number; got ${JSON.stringify(value)}.`,
+      );
     }
     out[key] = value as number | string;
   }

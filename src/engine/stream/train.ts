@@ -215,7 +215,10 @@ async function fit(
       for (let s = 0; s < batches; s++) {
         await pause();
         const idx = Int32Array.from(perm.slice(s * cfg.batchSize, Math.min(set.length, (s + 1) * cfg.batchSize)), (q) => set[q]);
-        const y = tf.tensor1d(Int32Array.from(idx, (q) => labels[q]), 'int32');
+        const y = tf.tensor1d(
+          Int32Array.from(idx, (q) => labels[q]),
+          'int32',
+        );
         const last = s === batches - 1;
         const { value, grads } = tf.tidy(() => tf.variableGrads(() => crossEntropy(learner.logits(idx), y), learner.variables));
         opt.applyGradients(grads);
@@ -291,11 +294,25 @@ export async function trainStream(ds: ImageDataset, config: StreamRunConfig, hoo
       const fnet = createNetwork(spec, featureWeights ?? initWeights(spec, deriveSeed(cfg.seed, STREAM_PURPOSE.featureInit)));
       try {
         if (!featureWeights) {
-          await fit(imageLearner(ds, fnet), labels, plan.train[0], cfg, deriveSeed(cfg.seed, STREAM_PURPOSE.featureBatches), { step: -1, steps: K }, hooks, pause);
+          await fit(
+            imageLearner(ds, fnet),
+            labels,
+            plan.train[0],
+            cfg,
+            deriveSeed(cfg.seed, STREAM_PURPOSE.featureBatches),
+            { step: -1, steps: K },
+            hooks,
+            pause,
+          );
           featureWeights = await fnet.readWeights();
         }
         const features = await allFeatures(ds, fnet, cfg.evalBatchSize);
-        learner = headLearner(features, fnet.featureSize, ds.classNames.length, headInit(fnet.featureSize, ds.classNames.length, deriveSeed(cfg.seed, STREAM_PURPOSE.head)));
+        learner = headLearner(
+          features,
+          fnet.featureSize,
+          ds.classNames.length,
+          headInit(fnet.featureSize, ds.classNames.length, deriveSeed(cfg.seed, STREAM_PURPOSE.head)),
+        );
       } finally {
         fnet.dispose();
       }
@@ -317,7 +334,14 @@ export async function trainStream(ds: ImageDataset, config: StreamRunConfig, hoo
       compositions.push(compositionsAll[i]);
       hooks.onStepEnd?.({ step: i, row: row.slice(), composition: compositionsAll[i].slice(), numTensors: tf.memory().numTensors, baselineTensors });
       if (hooks.onCheckpoint) {
-        hooks.onCheckpoint({ configKey, nextStep: i + 1, weights: await net.read(), featureWeights: featureWeights ? featureWeights.map((w) => w.slice()) : null, matrix: matrix.map((r) => r.slice()), compositions: compositions.map((r) => r.slice()) });
+        hooks.onCheckpoint({
+          configKey,
+          nextStep: i + 1,
+          weights: await net.read(),
+          featureWeights: featureWeights ? featureWeights.map((w) => w.slice()) : null,
+          matrix: matrix.map((r) => r.slice()),
+          compositions: compositions.map((r) => r.slice()),
+        });
       }
     }
     return {

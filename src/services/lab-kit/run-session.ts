@@ -319,7 +319,10 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
       const { stored, todo } = await storedOf(jobs, configHash);
       if (session === s && !s.cancelled) set({ runs: stored, done: jobs.length - todo.length, skipped: jobs.length - todo.length } as Partial<State>);
     };
-    set({ following: true, notice: 'Another tab is training this experiment: this tab shows its runs as they are stored, and trains what is left if that tab stops.' } as Partial<State>);
+    set({
+      following: true,
+      notice: 'Another tab is training this experiment: this tab shows its runs as they are stored, and trains what is left if that tab stops.',
+    } as Partial<State>);
     const off = coordinator.onStored(configHash, () => void refresh());
     try {
       await refresh();
@@ -375,9 +378,32 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
         await old.finished;
       }
       let finish!: () => void;
-      const s: Session = { cancelled: false, paused: false, pausedAt: 0, pausedMs: 0, wake: null, finished: new Promise<void>((r) => (finish = r)), stepsLeft: 0, workers: [...(opts.workers ?? [])], abort: new AbortController() };
+      const s: Session = {
+        cancelled: false,
+        paused: false,
+        pausedAt: 0,
+        pausedMs: 0,
+        wake: null,
+        finished: new Promise<void>((r) => (finish = r)),
+        stepsLeft: 0,
+        workers: [...(opts.workers ?? [])],
+        abort: new AbortController(),
+      };
       session = s;
-      set({ status: 'running', done: 0, total: jobs.length, skipped: 0, etaSeconds: null, notice: store.notice ?? null, error: null, current: null, runs: [], configHash, following: false, ...extra() } as Partial<State>);
+      set({
+        status: 'running',
+        done: 0,
+        total: jobs.length,
+        skipped: 0,
+        etaSeconds: null,
+        notice: store.notice ?? null,
+        error: null,
+        current: null,
+        runs: [],
+        configHash,
+        following: false,
+        ...extra(),
+      } as Partial<State>);
       try {
         await loop(s, jobs, configHash, driver);
       } finally {
@@ -450,7 +476,11 @@ const realClock: PaceClock = {
  * drops a state held back (the page unmounts). The session's own `subscribe` is unchanged: runners and tests see
  * every state.
  */
-export function paced<S extends { status: SessionStatus; done: number; skipped: number; configHash?: string | null }>(listener: (state: S) => void, ms = 500, clock: PaceClock = realClock): ((state: S) => void) & { cancel(): void } {
+export function paced<S extends { status: SessionStatus; done: number; skipped: number; configHash?: string | null }>(
+  listener: (state: S) => void,
+  ms = 500,
+  clock: PaceClock = realClock,
+): ((state: S) => void) & { cancel(): void } {
   let shown: S | null = null;
   let lastAt = -Infinity;
   let held: S | null = null;
@@ -473,10 +503,13 @@ export function paced<S extends { status: SessionStatus; done: number; skipped: 
   const fn = (st: S): void => {
     if (at(st)) return show(st);
     held = st;
-    timer ??= clock.setTimeout(() => {
-      timer = null;
-      if (held) show(held);
-    }, Math.max(0, lastAt + ms - clock.now()));
+    timer ??= clock.setTimeout(
+      () => {
+        timer = null;
+        if (held) show(held);
+      },
+      Math.max(0, lastAt + ms - clock.now()),
+    );
   };
   return Object.assign(fn, {
     cancel(): void {
@@ -508,7 +541,11 @@ export function oneAtATime<J, R, C, X extends object = Record<never, never>>(spe
       const result = await spec.train(job, ctx);
       times.add(active());
       const mean = times.mean() ?? 0;
-      await ctx.record(result, (done) => ({ etaSeconds: mean * (ctx.state.total - done), current: null, ...(spec.after ? spec.after(result) : {}) }) as Partial<SessionState<R, C> & X>);
+      await ctx.record(
+        result,
+        (done) =>
+          ({ etaSeconds: mean * (ctx.state.total - done), current: null, ...(spec.after ? spec.after(result) : {}) }) as Partial<SessionState<R, C> & X>,
+      );
     }
   };
 }

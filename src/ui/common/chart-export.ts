@@ -103,7 +103,14 @@ export function escapeXmlText(s: string): string {
 }
 
 export function escapeXmlAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** Attributes that only mean something on the page (event handlers, inline page styles, test hooks); never written. */
@@ -133,7 +140,8 @@ function styleText(style: Record<string, string>): string {
  * out. Deterministic for a given tree.
  */
 export function serializeSvgElement(root: NodeLike, opts: SerializeOptions = {}): string {
-  if (root.nodeType !== ELEMENT || root.nodeName.toLowerCase() !== 'svg') throw new Error(`Can only export an <svg> element; got <${root.nodeName.toLowerCase()}>.`);
+  if (root.nodeType !== ELEMENT || root.nodeName.toLowerCase() !== 'svg')
+    throw new Error(`Can only export an <svg> element; got <${root.nodeName.toLowerCase()}>.`);
   const attr = (el: NodeLike, name: string): string | undefined => {
     const a = el.attributes;
     if (!a) return undefined;
@@ -162,7 +170,8 @@ export function serializeSvgElement(root: NodeLike, opts: SerializeOptions = {})
       if (Number.isFinite(width) && width > 0) parts.push(`width="${width}"`);
       if (Number.isFinite(height) && height > 0) parts.push(`height="${height}"`);
       if (opts.viewBox) parts.push(`viewBox="${num(opts.viewBox.x)} ${num(opts.viewBox.y)} ${num(opts.viewBox.width)} ${num(opts.viewBox.height)}"`);
-      else if (!attr(node, 'viewBox') && Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0) parts.push(`viewBox="0 0 ${width} ${height}"`);
+      else if (!attr(node, 'viewBox') && Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0)
+        parts.push(`viewBox="0 0 ${width} ${height}"`);
       if (opts.fontFamily && !style['font-family']) style['font-family'] = opts.fontFamily;
     }
     const a = node.attributes;
@@ -337,7 +346,8 @@ export function svgToStandalone(
 ): { text: string; width: number; height: number } {
   const size = svgSize(svg);
   const vb = svg.viewBox?.baseVal;
-  const own: Box = vb && vb.width > 0 && vb.height > 0 ? { x: vb.x, y: vb.y, width: vb.width, height: vb.height } : { x: 0, y: 0, width: size.width, height: size.height };
+  const own: Box =
+    vb && vb.width > 0 && vb.height > 0 ? { x: vb.x, y: vb.y, width: vb.width, height: vb.height } : { x: 0, y: 0, width: size.width, height: size.height };
   const unit = size.width / own.width; // px per user unit (1 for every chart here)
   let content: Box | null = null;
   try {

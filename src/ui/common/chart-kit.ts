@@ -77,7 +77,11 @@ export interface ColorLegendSpec {
 export function drawColorLegend(svg: Selection<SVGSVGElement, unknown, null, undefined>, spec: ColorLegendSpec): void {
   const gradId = `legend-grad-${Math.random().toString(36).slice(2, 9)}`;
   const grad = svg.append('defs').append('linearGradient').attr('id', gradId);
-  for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', spec.interpolator(k / 10));
+  for (let k = 0; k <= 10; k++)
+    grad
+      .append('stop')
+      .attr('offset', `${k * 10}%`)
+      .attr('stop-color', spec.interpolator(k / 10));
   const legend = svg.append('g').attr('class', 'legend');
   legend
     .append('rect')
@@ -87,7 +91,9 @@ export function drawColorLegend(svg: Selection<SVGSVGElement, unknown, null, und
     .attr('height', spec.height)
     .attr('fill', `url(#${gradId})`)
     .attr('stroke', '#b9c0cc');
-  const lx = scaleLinear().domain(spec.domain).range([spec.x, spec.x + spec.width]);
+  const lx = scaleLinear()
+    .domain(spec.domain)
+    .range([spec.x, spec.x + spec.width]);
   const format = spec.format ?? fmt;
   legend
     .append('g')
@@ -126,7 +132,8 @@ export function drawAxisTitles(
 ): void {
   const size = style.size ?? 12;
   const fill = style.fill ?? '#1d2330';
-  if (titles.x) g.append('text').attr('x', titles.x.x).attr('y', titles.x.y).attr('text-anchor', 'middle').attr('font-size', size).attr('fill', fill).text(titles.x.text);
+  if (titles.x)
+    g.append('text').attr('x', titles.x.x).attr('y', titles.x.y).attr('text-anchor', 'middle').attr('font-size', size).attr('fill', fill).text(titles.x.text);
   if (titles.y)
     g.append('text')
       .attr('transform', `translate(${titles.y.x},${titles.y.y}) rotate(-90)`)

@@ -51,6 +51,8 @@ export function duration(seconds: number | null | undefined): string {
 export function progressText(done: number, total: number, runsPerItem: number, etaSeconds: number | null, unit = 'orderings'): string {
   const perItem = Math.max(1, runsPerItem);
   const head =
-    perItem === 1 ? `${count(done)} / ${count(total)} ${unit}` : `${count(done)} / ${count(total)} runs (${count(Math.round(total / perItem))} ${unit} × ${perItem})`;
+    perItem === 1
+      ? `${count(done)} / ${count(total)} ${unit}`
+      : `${count(done)} / ${count(total)} runs (${count(Math.round(total / perItem))} ${unit} × ${perItem})`;
   return etaSeconds === null || done >= total ? head : `${head} · ${duration(etaSeconds)} left`;
 }

@@ -19,7 +19,7 @@ export function wasmRuntime(env: { isolated: boolean; sharedArrayBuffer: boolean
       threads: cores,
       text: `wasm · ${cores} thread${cores === 1 ? '' : 's'}, cross-origin isolated`,
       title:
-        'The page is cross-origin isolated, so the wasm backend runs TensorFlow.js\'s threaded SIMD build over this machine\'s ' +
+        "The page is cross-origin isolated, so the wasm backend runs TensorFlow.js's threaded SIMD build over this machine's " +
         `${cores} logical core${cores === 1 ? '' : 's'} (workers training at once share them).`,
     };
   }

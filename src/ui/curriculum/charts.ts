@@ -27,8 +27,16 @@ const styleOf = (p: OrderPoint) => (p.m2i ? ORDER_STYLE.m2i : p.i2m ? ORDER_STYL
 const SCEN_SHORT: Record<Scenario, string> = { cil: 'CIL', til: 'TIL' };
 
 /** Axis titles in words with units, through the kit's drawAxisTitles. */
-function titles(svg: ReturnType<typeof prepare>, xText: string, yText: string, box: { left: number; right: number; top: number; bottom: number; xTitleY: number }): void {
-  drawAxisTitles(svg.append('g'), { x: { text: xText, x: (box.left + box.right) / 2, y: box.xTitleY }, y: { text: yText, x: 14, y: (box.top + box.bottom) / 2 } });
+function titles(
+  svg: ReturnType<typeof prepare>,
+  xText: string,
+  yText: string,
+  box: { left: number; right: number; top: number; bottom: number; xTitleY: number },
+): void {
+  drawAxisTitles(svg.append('g'), {
+    x: { text: xText, x: (box.left + box.right) / 2, y: box.xTitleY },
+    y: { text: yText, x: 14, y: (box.top + box.bottom) / 2 },
+  });
 }
 
 function prepare(svgEl: SVGSVGElement, width: number, height: number) {
@@ -50,14 +58,22 @@ export interface LeadBar {
 
 export function leadBars(rows: readonly LeadRow[]): LeadBar[] {
   return rows.flatMap((r) =>
-    (['m2i', 'i2m'] as const).map((which) => ({ group: `${r.strategy} · ${SCEN_SHORT[r.scenario]}`, which, acc: r[which].acc, acc0: r[which].acc0, label: r[which].label })),
+    (['m2i', 'i2m'] as const).map((which) => ({
+      group: `${r.strategy} · ${SCEN_SHORT[r.scenario]}`,
+      which,
+      acc: r[which].acc,
+      acc0: r[which].acc0,
+      label: r[which].label,
+    })),
   );
 }
 
 export function leadCsv(rows: readonly LeadRow[]): CsvTable {
   return {
     columns: ['strategy', 'scenario', 'order', 'datasets', 'acc', 'acc0', 'acc_minus_acc0', 'bwt', 'fwt'],
-    rows: rows.flatMap((r) => (['m2i', 'i2m'] as const).map((w) => [r.strategy, r.scenario, w, r[w].label, r[w].acc, r[w].acc0, r[w].gain, r[w].bwt ?? '', r[w].fwt ?? ''])),
+    rows: rows.flatMap((r) =>
+      (['m2i', 'i2m'] as const).map((w) => [r.strategy, r.scenario, w, r[w].label, r[w].acc, r[w].acc0, r[w].gain, r[w].bwt ?? '', r[w].fwt ?? '']),
+    ),
   };
 }
 
@@ -67,19 +83,51 @@ export function drawLead(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const svg = prepare(svgEl, width, height);
   const bars = leadBars(rows);
   const groups = [...new Set(bars.map((b) => b.group))];
-  const x = scaleBand<string>().domain(groups).range([m.left, width - m.right]).padding(0.25);
+  const x = scaleBand<string>()
+    .domain(groups)
+    .range([m.left, width - m.right])
+    .padding(0.25);
   const inner = scaleBand<string>().domain(['m2i', 'i2m']).range([0, x.bandwidth()]).padding(0.08);
-  const y = scaleLinear().domain([0, 1]).range([height - m.bottom, m.top]);
-  svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x));
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5).tickFormat((v) => `${Math.round(100 * Number(v))}`));
+  const y = scaleLinear()
+    .domain([0, 1])
+    .range([height - m.bottom, m.top]);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(axisBottom(x));
+  svg
+    .append('g')
+    .attr('transform', `translate(${m.left},0)`)
+    .call(
+      axisLeft(y)
+        .ticks(5)
+        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
+    );
   titles(svg, 'strategy · scenario', 'ACC (%)', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 30 });
   for (const b of bars) {
     const x0 = (x(b.group) ?? 0) + (inner(b.which) ?? 0);
     const tipText = `${ORDER_STYLE[b.which].name} · ${b.group}\n${b.label}\nACC ${pct(b.acc)} %  ·  ACC₀ ${pct(b.acc0)} %  ·  ACC − ACC₀ ${pct(b.acc - b.acc0)} points`;
-    svg.append('rect').attr('class', `bar ${b.which}`).attr('x', x0).attr('width', inner.bandwidth()).attr('y', y(b.acc)).attr('height', y(0) - y(b.acc)).attr('fill', ORDER_STYLE[b.which].colour)
-      .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev)).on('mouseleave', () => showTip(tip, null));
-    svg.append('line').attr('class', 'acc0').attr('x1', x0 - 2).attr('x2', x0 + inner.bandwidth() + 2).attr('y1', y(b.acc0)).attr('y2', y(b.acc0)).attr('stroke', ACC0_COLOUR).attr('stroke-width', 3)
-      .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev)).on('mouseleave', () => showTip(tip, null));
+    svg
+      .append('rect')
+      .attr('class', `bar ${b.which}`)
+      .attr('x', x0)
+      .attr('width', inner.bandwidth())
+      .attr('y', y(b.acc))
+      .attr('height', y(0) - y(b.acc))
+      .attr('fill', ORDER_STYLE[b.which].colour)
+      .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev))
+      .on('mouseleave', () => showTip(tip, null));
+    svg
+      .append('line')
+      .attr('class', 'acc0')
+      .attr('x1', x0 - 2)
+      .attr('x2', x0 + inner.bandwidth() + 2)
+      .attr('y1', y(b.acc0))
+      .attr('y2', y(b.acc0))
+      .attr('stroke', ACC0_COLOUR)
+      .attr('stroke-width', 3)
+      .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev))
+      .on('mouseleave', () => showTip(tip, null));
   }
 }
 
@@ -115,29 +163,86 @@ export function drawDistribution(svgEl: SVGSVGElement, tip: HTMLElement | undefi
   const lo = Math.min(...points.map((p) => Math.min(p.acc, p.acc0)), 1);
   const hi = Math.max(...points.map((p) => Math.max(p.acc, p.acc0)), 0);
   const pad = Math.max(0.02, (hi - lo) * 0.08);
-  const x = scaleLinear().domain([Math.max(0, lo - pad), Math.min(1, hi + pad)]).range([m.left, width - m.right]).nice();
-  const band = scaleBand<string>().domain(scenarios).range([m.top, m.top + bandH * scenarios.length]).padding(0.1);
-  svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(6).tickFormat((v) => `${Math.round(100 * Number(v))}`));
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(band).tickFormat((s) => SCEN_SHORT[s as Scenario]));
-  titles(svg, width < 520 ? 'accuracy (%)' : 'accuracy (%) — dot: ACC of an order, ring: its ACC₀', 'scenario', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 8 });
+  const x = scaleLinear()
+    .domain([Math.max(0, lo - pad), Math.min(1, hi + pad)])
+    .range([m.left, width - m.right])
+    .nice();
+  const band = scaleBand<string>()
+    .domain(scenarios)
+    .range([m.top, m.top + bandH * scenarios.length])
+    .padding(0.1);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(
+      axisBottom(x)
+        .ticks(6)
+        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
+    );
+  svg
+    .append('g')
+    .attr('transform', `translate(${m.left},0)`)
+    .call(axisLeft(band).tickFormat((s) => SCEN_SHORT[s as Scenario]));
+  titles(svg, width < 520 ? 'accuracy (%)' : 'accuracy (%) — dot: ACC of an order, ring: its ACC₀', 'scenario', {
+    left: m.left,
+    right: width - m.right,
+    top: m.top,
+    bottom: height - m.bottom,
+    xTitleY: height - 8,
+  });
   const bin = (x.domain()[1] - x.domain()[0]) / 60;
   for (const s of scenarios) {
     const ps = points.filter((p) => p.scenario === s);
     const top = band(s) ?? 0;
     const mid = top + band.bandwidth() / 2;
-    const accLv = stackLevels(ps.map((p) => p.acc), bin);
-    const acc0Lv = stackLevels(ps.map((p) => p.acc0), bin);
+    const accLv = stackLevels(
+      ps.map((p) => p.acc),
+      bin,
+    );
+    const acc0Lv = stackLevels(
+      ps.map((p) => p.acc0),
+      bin,
+    );
     ps.forEach((p, i) => {
       const st = styleOf(p);
-      svg.append('circle').attr('class', 'acc0-ring').attr('cx', x(p.acc0)).attr('cy', mid + 8 + 6 * acc0Lv[i]).attr('r', 3.5).attr('fill', 'none').attr('stroke', p.m2i || p.i2m ? st.colour : ACC0_COLOUR).attr('stroke-width', 1.2)
-        .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev)).on('mouseleave', () => showTip(tip, null));
-      svg.append('circle').attr('class', `acc-dot${p.m2i ? ' m2i' : p.i2m ? ' i2m' : ''}`).attr('cx', x(p.acc)).attr('cy', mid - 8 - 6 * accLv[i]).attr('r', p.m2i || p.i2m ? 5 : 3.5).attr('fill', st.colour)
-        .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev)).on('mouseleave', () => showTip(tip, null));
+      svg
+        .append('circle')
+        .attr('class', 'acc0-ring')
+        .attr('cx', x(p.acc0))
+        .attr('cy', mid + 8 + 6 * acc0Lv[i])
+        .attr('r', 3.5)
+        .attr('fill', 'none')
+        .attr('stroke', p.m2i || p.i2m ? st.colour : ACC0_COLOUR)
+        .attr('stroke-width', 1.2)
+        .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev))
+        .on('mouseleave', () => showTip(tip, null));
+      svg
+        .append('circle')
+        .attr('class', `acc-dot${p.m2i ? ' m2i' : p.i2m ? ' i2m' : ''}`)
+        .attr('cx', x(p.acc))
+        .attr('cy', mid - 8 - 6 * accLv[i])
+        .attr('r', p.m2i || p.i2m ? 5 : 3.5)
+        .attr('fill', st.colour)
+        .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev))
+        .on('mouseleave', () => showTip(tip, null));
       if (p.m2i || p.i2m) {
-        svg.append('text').attr('x', x(p.acc)).attr('y', top + 12).attr('text-anchor', 'middle').attr('font-size', 11).attr('fill', st.colour).text(p.m2i ? 'M2I' : 'I2M');
+        svg
+          .append('text')
+          .attr('x', x(p.acc))
+          .attr('y', top + 12)
+          .attr('text-anchor', 'middle')
+          .attr('font-size', 11)
+          .attr('fill', st.colour)
+          .text(p.m2i ? 'M2I' : 'I2M');
       }
     });
-    svg.append('line').attr('x1', m.left).attr('x2', width - m.right).attr('y1', mid).attr('y2', mid).attr('stroke', '#e3e6eb');
+    svg
+      .append('line')
+      .attr('x1', m.left)
+      .attr('x2', width - m.right)
+      .attr('y1', mid)
+      .attr('y2', mid)
+      .attr('stroke', '#e3e6eb');
   }
 }
 
@@ -162,20 +267,56 @@ export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const svg = prepare(svgEl, width, height);
   const scenarios = [...new Set(points.map((p) => p.scenario))];
   const orders = [...new Set(gainOrder(points.filter((p) => p.scenario === scenarios[0])).map((p) => p.label))];
-  const x = scaleBand<string>().domain(orders).range([m.left, width - m.right]).padding(0.15);
+  const x = scaleBand<string>()
+    .domain(orders)
+    .range([m.left, width - m.right])
+    .padding(0.15);
   const inner = scaleBand<string>().domain(scenarios).range([0, x.bandwidth()]).padding(0.05);
   const ext = Math.max(0.05, ...points.map((p) => Math.abs(p.gain)));
-  const y = scaleLinear().domain([-ext, ext]).range([height - m.bottom, m.top]).nice();
-  const xAxis = svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).tickFormat((l) => (x.bandwidth() >= 40 ? shortOrder(String(l)) : '')));
+  const y = scaleLinear()
+    .domain([-ext, ext])
+    .range([height - m.bottom, m.top])
+    .nice();
+  const xAxis = svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(axisBottom(x).tickFormat((l) => (x.bandwidth() >= 40 ? shortOrder(String(l)) : '')));
   xAxis.selectAll('text').attr('font-size', 9);
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5).tickFormat((v) => `${Math.round(100 * Number(v))}`));
-  svg.append('line').attr('x1', m.left).attr('x2', width - m.right).attr('y1', y(0)).attr('y2', y(0)).attr('stroke', '#333');
-  titles(svg, width < 520 ? 'orders, by ACC₀ (hover a bar)' : 'orders (initials of their datasets), sorted by ACC₀ — hover a bar', 'ACC − ACC₀ (points)', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 10 });
+  svg
+    .append('g')
+    .attr('transform', `translate(${m.left},0)`)
+    .call(
+      axisLeft(y)
+        .ticks(5)
+        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
+    );
+  svg
+    .append('line')
+    .attr('x1', m.left)
+    .attr('x2', width - m.right)
+    .attr('y1', y(0))
+    .attr('y2', y(0))
+    .attr('stroke', '#333');
+  titles(svg, width < 520 ? 'orders, by ACC₀ (hover a bar)' : 'orders (initials of their datasets), sorted by ACC₀ — hover a bar', 'ACC − ACC₀ (points)', {
+    left: m.left,
+    right: width - m.right,
+    top: m.top,
+    bottom: height - m.bottom,
+    xTitleY: height - 10,
+  });
   for (const p of points) {
     const x0 = (x(p.label) ?? 0) + (inner(p.scenario) ?? 0);
-    svg.append('rect').attr('class', 'gain-bar').attr('x', x0).attr('width', inner.bandwidth()).attr('y', Math.min(y(0), y(p.gain))).attr('height', Math.abs(y(p.gain) - y(0)))
-      .attr('fill', styleOf(p).colour).attr('opacity', p.scenario === 'til' ? 0.55 : 1)
-      .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev)).on('mouseleave', () => showTip(tip, null));
+    svg
+      .append('rect')
+      .attr('class', 'gain-bar')
+      .attr('x', x0)
+      .attr('width', inner.bandwidth())
+      .attr('y', Math.min(y(0), y(p.gain)))
+      .attr('height', Math.abs(y(p.gain) - y(0)))
+      .attr('fill', styleOf(p).colour)
+      .attr('opacity', p.scenario === 'til' ? 0.55 : 1)
+      .on('mousemove', (ev: MouseEvent) => showTip(tip, pointTip(p), ev))
+      .on('mouseleave', () => showTip(tip, null));
   }
 }
 
@@ -196,21 +337,71 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const height = top + size + 110;
   const svg = prepare(svgEl, width, height);
   const idx = Array.from({ length: K }, (_, k) => k);
-  const x = scaleBand<number>().domain(idx).range([left, left + size]);
-  const y = scaleBand<number>().domain(idx).range([top, top + size]);
+  const x = scaleBand<number>()
+    .domain(idx)
+    .range([left, left + size]);
+  const y = scaleBand<number>()
+    .domain(idx)
+    .range([top, top + size]);
   const nameAt = (k: number) => names[p.order[k]];
   p.matrix.forEach((row, i) =>
     row.forEach((v, j) => {
       const text = `after training task ${i + 1} (${nameAt(i)}), tested on task ${j + 1} (${nameAt(j)})\naccuracy ${pct(v)} %${j > i ? ' — not trained yet' : ''}`;
-      svg.append('rect').attr('class', 'cell').attr('x', x(j) ?? 0).attr('y', y(i) ?? 0).attr('width', x.bandwidth()).attr('height', y.bandwidth())
-        .attr('fill', interpolateBlues(0.08 + 0.85 * v)).attr('stroke', i === j ? '#111' : '#fff').attr('stroke-width', i === j ? 2 : 1)
-        .on('mousemove', (ev: MouseEvent) => showTip(tip, text, ev)).on('mouseleave', () => showTip(tip, null));
-      if (x.bandwidth() >= 34) svg.append('text').attr('x', (x(j) ?? 0) + x.bandwidth() / 2).attr('y', (y(i) ?? 0) + y.bandwidth() / 2 + 4).attr('text-anchor', 'middle').attr('font-size', 11).attr('fill', v > 0.55 ? '#fff' : '#111').attr('pointer-events', 'none').text(pct(v));
+      svg
+        .append('rect')
+        .attr('class', 'cell')
+        .attr('x', x(j) ?? 0)
+        .attr('y', y(i) ?? 0)
+        .attr('width', x.bandwidth())
+        .attr('height', y.bandwidth())
+        .attr('fill', interpolateBlues(0.08 + 0.85 * v))
+        .attr('stroke', i === j ? '#111' : '#fff')
+        .attr('stroke-width', i === j ? 2 : 1)
+        .on('mousemove', (ev: MouseEvent) => showTip(tip, text, ev))
+        .on('mouseleave', () => showTip(tip, null));
+      if (x.bandwidth() >= 34)
+        svg
+          .append('text')
+          .attr('x', (x(j) ?? 0) + x.bandwidth() / 2)
+          .attr('y', (y(i) ?? 0) + y.bandwidth() / 2 + 4)
+          .attr('text-anchor', 'middle')
+          .attr('font-size', 11)
+          .attr('fill', v > 0.55 ? '#fff' : '#111')
+          .attr('pointer-events', 'none')
+          .text(pct(v));
     }),
   );
-  svg.append('g').attr('transform', `translate(${left},0)`).call(axisLeft(y).tickFormat((k) => `${Number(k) + 1}. ${nameAt(Number(k))}`));
-  svg.append('g').attr('transform', `translate(0,${top + size})`).call(axisBottom(x).tickFormat((k) => `${Number(k) + 1}`));
-  svg.append('text').attr('x', left + size / 2).attr('y', top + size + 34).attr('text-anchor', 'middle').attr('font-size', 12).text('tested on task (the datasets in training order)');
-  svg.append('text').attr('x', 12).attr('y', top + size / 2).attr('font-size', 12).attr('transform', `rotate(-90 12 ${top + size / 2})`).attr('text-anchor', 'middle').text('after training task');
-  drawColorLegend(svg, { x: left, y: top + size + 50, width: Math.min(size, 220), height: 10, domain: [0, 1], interpolator: (t) => interpolateBlues(0.08 + 0.85 * t), title: 'accuracy (%)', format: (v) => `${Math.round(100 * v)}` });
+  svg
+    .append('g')
+    .attr('transform', `translate(${left},0)`)
+    .call(axisLeft(y).tickFormat((k) => `${Number(k) + 1}. ${nameAt(Number(k))}`));
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${top + size})`)
+    .call(axisBottom(x).tickFormat((k) => `${Number(k) + 1}`));
+  svg
+    .append('text')
+    .attr('x', left + size / 2)
+    .attr('y', top + size + 34)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('tested on task (the datasets in training order)');
+  svg
+    .append('text')
+    .attr('x', 12)
+    .attr('y', top + size / 2)
+    .attr('font-size', 12)
+    .attr('transform', `rotate(-90 12 ${top + size / 2})`)
+    .attr('text-anchor', 'middle')
+    .text('after training task');
+  drawColorLegend(svg, {
+    x: left,
+    y: top + size + 50,
+    width: Math.min(size, 220),
+    height: 10,
+    domain: [0, 1],
+    interpolator: (t) => interpolateBlues(0.08 + 0.85 * t),
+    title: 'accuracy (%)',
+    format: (v) => `${Math.round(100 * v)}`,
+  });
 }

@@ -7,7 +7,14 @@
 import { CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
 import { MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
 import { curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
-import { isolatedOf, type CurriculumLabSettings, type CurriculumPreview, type CurriculumResult, type CurriculumRunner, type OrderRun } from '../../services/curriculum-runner';
+import {
+  isolatedOf,
+  type CurriculumLabSettings,
+  type CurriculumPreview,
+  type CurriculumResult,
+  type CurriculumRunner,
+  type OrderRun,
+} from '../../services/curriculum-runner';
 import { leadRows, orderPoints, type OrderPoint, type Scenario } from './results';
 
 /** The page's inputs: the experiment's curriculum section (shared by the link) and the backend preference. */
@@ -20,7 +27,15 @@ export interface CurriculumInputs extends CurriculumConfig {
 export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class — a minute or two. */
-export const QUICK_INPUTS: CurriculumInputs = { ...DEFAULT_INPUTS, datasets: ['digits', 'fashion-mnist', 'emoji-food'], strategies: ['finetune'], epochs: 1, trainPerClass: 30, testPerClass: 20, hidden: 64 };
+export const QUICK_INPUTS: CurriculumInputs = {
+  ...DEFAULT_INPUTS,
+  datasets: ['digits', 'fashion-mnist', 'emoji-food'],
+  strategies: ['finetune'],
+  epochs: 1,
+  trainPerClass: 30,
+  testPerClass: 20,
+  hidden: 64,
+};
 
 export const LAB_STRATEGIES = ['finetune', 'replay', 'ewc', 'lwf', 'icarl', 'agem', 'joint'] as const;
 
@@ -29,7 +44,8 @@ export function inputsProblem(x: CurriculumInputs): string | null {
   if (x.datasets.length < 2) return 'Pick at least 2 datasets.';
   if (x.datasets.some((d) => !CURRICULUM_DATASET_IDS.includes(d))) return 'Unknown dataset.';
   if (x.order === 'all' && x.datasets.length > MAX_ALL_ORDERS_K) return `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets.`;
-  if (Array.isArray(x.order) && (x.order.length !== x.datasets.length || x.order.some((d) => !x.datasets.includes(d)))) return 'The hand order must list each picked dataset once.';
+  if (Array.isArray(x.order) && (x.order.length !== x.datasets.length || x.order.some((d) => !x.datasets.includes(d))))
+    return 'The hand order must list each picked dataset once.';
   if (x.strategies.length === 0) return 'Pick at least one strategy.';
   if (!(x.epochs >= 1 && x.epochs <= 50)) return 'Epochs: 1 to 50.';
   if (!(x.trainPerClass >= 1 && x.trainPerClass <= 6000)) return 'Training images per class: 1 to 6000.';
@@ -124,7 +140,11 @@ export class CurriculumLab {
     if (this.inputs.datasets.length < 2) return;
     try {
       this.previewError = null;
-      this.preview = await this.runner.prepare({ datasets: [...this.inputs.datasets], trainPerClass: this.inputs.trainPerClass, testPerClass: this.inputs.testPerClass });
+      this.preview = await this.runner.prepare({
+        datasets: [...this.inputs.datasets],
+        trainPerClass: this.inputs.trainPerClass,
+        testPerClass: this.inputs.testPerClass,
+      });
     } catch (e) {
       this.previewError = e instanceof Error ? e.message : String(e);
     }
@@ -171,7 +191,18 @@ export class CurriculumLab {
         settings: this.ran,
         datasets: this.datasets,
         isolated: a ? Object.fromEntries(this.datasets.map((d, p) => [d, a[p]])) : null,
-        runs: this.points.map((p) => ({ order: p.order.map((q) => this.datasets[q]), scenario: p.scenario, strategy: p.strategy, matrix: p.matrix, acc: p.acc, bwt: p.bwt, fwt: p.fwt, acc0: p.acc0, m2i: p.m2i, i2m: p.i2m })),
+        runs: this.points.map((p) => ({
+          order: p.order.map((q) => this.datasets[q]),
+          scenario: p.scenario,
+          strategy: p.strategy,
+          matrix: p.matrix,
+          acc: p.acc,
+          bwt: p.bwt,
+          fwt: p.fwt,
+          acc0: p.acc0,
+          m2i: p.m2i,
+          i2m: p.i2m,
+        })),
       },
       null,
       1,

@@ -47,7 +47,12 @@ export function orderLabel(order: readonly number[], datasets: readonly string[]
 }
 
 /** Every (order, scenario) point of the runs, given the isolated accuracies. */
-export function orderPoints(runs: readonly OrderRunLike[], isolated: readonly number[], datasets: readonly string[], scenarios: readonly Scenario[]): OrderPoint[] {
+export function orderPoints(
+  runs: readonly OrderRunLike[],
+  isolated: readonly number[],
+  datasets: readonly string[],
+  scenarios: readonly Scenario[],
+): OrderPoint[] {
   const m2i = m2iOrder(isolated);
   const i2m = i2mOrder(isolated);
   const out: OrderPoint[] = [];

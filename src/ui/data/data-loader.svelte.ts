@@ -5,7 +5,16 @@
  */
 import type { SplitName } from '../../data/format';
 import { BUILTIN_DATASETS } from '../../data/registry';
-import { DEFAULT_SAMPLING, isCancelled, type DataSummary, type LoadProgress, type LoadResult, type SampleSets, type SamplingOptions, type UserLoadOptions } from '../../services/data-client';
+import {
+  DEFAULT_SAMPLING,
+  isCancelled,
+  type DataSummary,
+  type LoadProgress,
+  type LoadResult,
+  type SampleSets,
+  type SamplingOptions,
+  type UserLoadOptions,
+} from '../../services/data-client';
 import { formatBytes } from './sample-grid';
 
 /** The parts of the data client (src/services/data-client.ts) the page uses. */
@@ -85,7 +94,9 @@ export class DataLoader {
   loadFiles(files: File[], classNamesText: string): Promise<void> {
     if (files.length === 0) return Promise.resolve();
     const name = files.length === 1 ? files[0].name : `${files.length} files`;
-    return this.#load(name, 'upload', (onProgress) => this.client.loadFiles(files, { ...this.#samplingForLoad(), classNames: parseNames(classNamesText) }, onProgress));
+    return this.#load(name, 'upload', (onProgress) =>
+      this.client.loadFiles(files, { ...this.#samplingForLoad(), classNames: parseNames(classNamesText) }, onProgress),
+    );
   }
 
   cancel(): void {

@@ -21,11 +21,7 @@ export function perClassRange(perClass: readonly number[]): { min: number; minCl
 export function describeExtreme(count: number, classes: readonly number[], names: readonly string[]): string {
   const k = classes.length;
   const who =
-    k === names.length && k > 1
-      ? 'every class'
-      : k <= 3
-        ? classes.map((c) => names[c]).join(', ')
-        : `${formatCount(k)} classes, e.g. ${names[classes[0]]}`;
+    k === names.length && k > 1 ? 'every class' : k <= 3 ? classes.map((c) => names[c]).join(', ') : `${formatCount(k)} classes, e.g. ${names[classes[0]]}`;
   return `${formatCount(count)} (${who})`;
 }
 

@@ -64,7 +64,18 @@ export function cpcfModel(report: Pick<CpcfReport, 'steps'>, tasks?: number): Cp
 export function cpcfCsv(report: Pick<CpcfReport, 'steps' | 'alpha' | 'score'>): { columns: string[]; rows: (string | number | null)[][] } {
   return {
     columns: ['task_j', 'cpcf_mean_set_size', 'a_prev', 'a_new', 'coverage', 'q', 'calibration_examples', 'test_examples', 'alpha', 'score'],
-    rows: report.steps.map((s) => [s.afterTask + 1, s.cpcf, s.aPrev, s.aNew, s.coverage, Number.isFinite(s.q) ? s.q : 'inf', s.calibrationCount, s.testCount, report.alpha, report.score]),
+    rows: report.steps.map((s) => [
+      s.afterTask + 1,
+      s.cpcf,
+      s.aPrev,
+      s.aNew,
+      s.coverage,
+      Number.isFinite(s.q) ? s.q : 'inf',
+      s.calibrationCount,
+      s.testCount,
+      report.alpha,
+      report.score,
+    ]),
   };
 }
 
@@ -110,8 +121,13 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
   const x = scaleLinear()
     .domain([2, Math.max(3, model.K)])
     .range([margin.left + 10, L.width - margin.right - 10]);
-  const yL = scaleLinear().domain([0, model.cpcfMax]).nice().range([L.height - margin.bottom, margin.top]);
-  const yR = scaleLinear().domain([0, 100]).range([L.height - margin.bottom, margin.top]);
+  const yL = scaleLinear()
+    .domain([0, model.cpcfMax])
+    .nice()
+    .range([L.height - margin.bottom, margin.top]);
+  const yR = scaleLinear()
+    .domain([0, 100])
+    .range([L.height - margin.bottom, margin.top]);
   // grid lines of the accuracy axis (light) so both scales can be read
   g.append('g')
     .selectAll('line')
@@ -124,13 +140,26 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     .attr('stroke', '#eef0f4');
   g.append('g')
     .attr('transform', `translate(0,${L.height - margin.bottom})`)
-    .call(axisBottom(x).tickValues(model.ticks).tickFormat((d) => String(d)))
+    .call(
+      axisBottom(x)
+        .tickValues(model.ticks)
+        .tickFormat((d) => String(d)),
+    )
     .attr('font-size', 12);
-  g.append('g').attr('class', 'axis-left').attr('transform', `translate(${margin.left},0)`).call(axisLeft(yL).ticks(6)).attr('font-size', 12).attr('color', SERIES_STYLE.cpcf.colour);
+  g.append('g')
+    .attr('class', 'axis-left')
+    .attr('transform', `translate(${margin.left},0)`)
+    .call(axisLeft(yL).ticks(6))
+    .attr('font-size', 12)
+    .attr('color', SERIES_STYLE.cpcf.colour);
   g.append('g')
     .attr('class', 'axis-right')
     .attr('transform', `translate(${L.width - margin.right},0)`)
-    .call(axisRight(yR).ticks(5).tickFormat((d) => `${d}`))
+    .call(
+      axisRight(yR)
+        .ticks(5)
+        .tickFormat((d) => `${d}`),
+    )
     .attr('font-size', 12)
     .attr('color', '#7a3d00');
   axisTitle(g, 16, (margin.top + L.height - margin.bottom) / 2, width < 500 ? 'CPCF: mean set size (classes)' : CPCF_AXIS, SERIES_STYLE.cpcf.colour, -90);
@@ -147,12 +176,18 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     const sg = g.append('g').attr('class', `series series-${s.id}`);
     const pts = model.points.filter((p) => Number.isFinite(s.id === 'cpcf' ? p.cpcf : s.id === 'aPrev' ? p.aPrev : p.aNew));
     sg.append('path')
-      .attr('d', line<CpcfPoint>().x((p) => x(p.j)).y(s.y)(pts) ?? '')
+      .attr(
+        'd',
+        line<CpcfPoint>()
+          .x((p) => x(p.j))
+          .y(s.y)(pts) ?? '',
+      )
       .attr('fill', 'none')
       .attr('stroke', st.colour)
       .attr('stroke-width', s.id === 'cpcf' ? 2.5 : 2)
       .attr('stroke-dasharray', st.dash || null);
-    const tipOf = (p: CpcfPoint) => `task j = ${p.j}\n${st.name}: ${s.value(p)}\nCPCF ${fmt(p.cpcf, 3)} · a_prev ${fmt(p.aPrev, 1)} % · a_new ${fmt(p.aNew, 1)} %`;
+    const tipOf = (p: CpcfPoint) =>
+      `task j = ${p.j}\n${st.name}: ${s.value(p)}\nCPCF ${fmt(p.cpcf, 3)} · a_prev ${fmt(p.aPrev, 1)} % · a_new ${fmt(p.aNew, 1)} %`;
     sg.selectAll('path.pt')
       .data(pts)
       .join('path')
@@ -207,8 +242,20 @@ export function sizeColour(k: number, maxSize: number): string {
 
 export function setSizeCsv(report: Pick<CpcfReport, 'steps'>): { columns: string[]; rows: (string | number | null)[][] } {
   const width = Math.max(0, ...report.steps.map((s) => s.width));
-  const rows = report.steps.flatMap((s) => s.previous.map((p) => [p.task + 1, s.afterTask + 1, p.n, p.meanSetSize, p.coverage, ...Array.from({ length: width + 1 }, (_, k) => p.sizeCounts[k] ?? 0)]));
-  return { columns: ['earlier_task_i', 'after_task_j', 'test_examples', 'mean_set_size', 'coverage', ...Array.from({ length: width + 1 }, (_, k) => `sets_of_size_${k}`)], rows };
+  const rows = report.steps.flatMap((s) =>
+    s.previous.map((p) => [p.task + 1, s.afterTask + 1, p.n, p.meanSetSize, p.coverage, ...Array.from({ length: width + 1 }, (_, k) => p.sizeCounts[k] ?? 0)]),
+  );
+  return {
+    columns: [
+      'earlier_task_i',
+      'after_task_j',
+      'test_examples',
+      'mean_set_size',
+      'coverage',
+      ...Array.from({ length: width + 1 }, (_, k) => `sets_of_size_${k}`),
+    ],
+    rows,
+  };
 }
 
 export function layoutSetSizes(width: number, panels: number): { columns: number; panelW: number; panelH: number; height: number } {
@@ -218,7 +265,13 @@ export function layoutSetSizes(width: number, panels: number): { columns: number
   return { columns, panelW, panelH, height: Math.ceil(Math.max(1, panels) / columns) * panelH };
 }
 
-export function drawSetSizes(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: { panels: SetSizePanel[]; maxSize: number }, K: number): void {
+export function drawSetSizes(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  model: { panels: SetSizePanel[]; maxSize: number },
+  K: number,
+): void {
   const L = layoutSetSizes(width, model.panels.length);
   const svg = select(svgEl);
   svg.selectAll('*').remove();
@@ -232,9 +285,17 @@ export function drawSetSizes(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     const x = scaleLinear()
       .domain([panel.task + 0.5, K + 0.5])
       .range([ox + m.left, ox + L.panelW - m.right]);
-    const y = scaleLinear().domain([0, 1]).range([oy + L.panelH - m.bottom, oy + m.top]);
+    const y = scaleLinear()
+      .domain([0, 1])
+      .range([oy + L.panelH - m.bottom, oy + m.top]);
     const bw = Math.max(4, ((L.panelW - m.left - m.right) / js.length) * 0.7);
-    g.append('text').attr('x', ox + m.left).attr('y', oy + 13).attr('font-size', 12).attr('font-weight', 600).attr('fill', '#1d2330').text(panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
+    g.append('text')
+      .attr('x', ox + m.left)
+      .attr('y', oy + 13)
+      .attr('font-size', 12)
+      .attr('font-weight', 600)
+      .attr('fill', '#1d2330')
+      .text(panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
     for (const b of panel.bars) {
       let acc = 0;
       b.shares.forEach((share, k) => {
@@ -254,11 +315,20 @@ export function drawSetSizes(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     }
     g.append('g')
       .attr('transform', `translate(0,${oy + L.panelH - m.bottom})`)
-      .call(axisBottom(x).tickValues(js).tickFormat((d) => String(d)).tickSizeOuter(0))
+      .call(
+        axisBottom(x)
+          .tickValues(js)
+          .tickFormat((d) => String(d))
+          .tickSizeOuter(0),
+      )
       .attr('font-size', 10);
     g.append('g')
       .attr('transform', `translate(${ox + m.left},0)`)
-      .call(axisLeft(y).ticks(idx % L.columns === 0 ? 4 : 2).tickFormat((d) => `${Math.round(100 * Number(d))}%`))
+      .call(
+        axisLeft(y)
+          .ticks(idx % L.columns === 0 ? 4 : 2)
+          .tickFormat((d) => `${Math.round(100 * Number(d))}%`),
+      )
       .attr('font-size', 10);
     g.append('text')
       .attr('x', ox + (m.left + L.panelW - m.right) / 2)
@@ -310,7 +380,9 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
   const x = scaleLinear()
     .domain([1.6, Math.max(3, model.K) + 0.4])
     .range([m.left, width - m.right]);
-  const y = scaleLinear().domain([model.yMin, 1]).range([height - m.bottom, m.top]);
+  const y = scaleLinear()
+    .domain([model.yMin, 1])
+    .range([height - m.bottom, m.top]);
   const g = svg.append('g');
   g.append('line')
     .attr('class', 'target')
@@ -342,7 +414,12 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     .on('mouseleave', () => showTip(tip, null));
   const pts = model.pooled.filter((p) => Number.isFinite(p.coverage));
   g.append('path')
-    .attr('d', line<{ j: number; coverage: number }>().x((p) => x(p.j)).y((p) => y(p.coverage))(pts) ?? '')
+    .attr(
+      'd',
+      line<{ j: number; coverage: number }>()
+        .x((p) => x(p.j))
+        .y((p) => y(p.coverage))(pts) ?? '',
+    )
     .attr('fill', 'none')
     .attr('stroke', '#1d2330')
     .attr('stroke-width', 2);
@@ -354,15 +431,29 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     .attr('d', markPath('circle', 4))
     .attr('transform', (p) => `translate(${x(p.j)},${y(p.coverage)})`)
     .attr('fill', '#1d2330')
-    .on('mouseenter', (ev: MouseEvent, p) => showTip(tip, `after task ${p.j}: coverage over tasks 1..${p.j - 1} = ${(100 * p.coverage).toFixed(1)} % (target ${(100 * model.target).toFixed(0)} %)`, ev))
+    .on('mouseenter', (ev: MouseEvent, p) =>
+      showTip(
+        tip,
+        `after task ${p.j}: coverage over tasks 1..${p.j - 1} = ${(100 * p.coverage).toFixed(1)} % (target ${(100 * model.target).toFixed(0)} %)`,
+        ev,
+      ),
+    )
     .on('mouseleave', () => showTip(tip, null));
   g.append('g')
     .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x).tickValues(model.pooled.map((p) => p.j)).tickFormat((d) => String(d)))
+    .call(
+      axisBottom(x)
+        .tickValues(model.pooled.map((p) => p.j))
+        .tickFormat((d) => String(d)),
+    )
     .attr('font-size', 11);
   g.append('g')
     .attr('transform', `translate(${m.left},0)`)
-    .call(axisLeft(y).ticks(5).tickFormat((d) => `${Math.round(100 * Number(d))}`))
+    .call(
+      axisLeft(y)
+        .ticks(5)
+        .tickFormat((d) => `${Math.round(100 * Number(d))}`),
+    )
     .attr('font-size', 11);
   axisTitle(g, 14, (m.top + height - m.bottom) / 2, 'coverage (%)', '#1d2330', -90);
   axisTitle(g, (m.left + width - m.right) / 2, height - 6, STEP_AXIS, '#1d2330', 0);
@@ -377,7 +468,11 @@ export interface CompareSeries {
   points: { j: number; v: number }[];
 }
 
-export function compareSeries(runs: readonly { label: string; report: Pick<CpcfReport, 'steps'> }[], metric: 'cpcf' | 'aPrev', colours: readonly string[]): CompareSeries[] {
+export function compareSeries(
+  runs: readonly { label: string; report: Pick<CpcfReport, 'steps'> }[],
+  metric: 'cpcf' | 'aPrev',
+  colours: readonly string[],
+): CompareSeries[] {
   const dashes = ['', '7,4', '2,3', '10,3,2,3', '4,4', '1,2'];
   return runs.map((r, i) => ({
     label: r.label,
@@ -387,19 +482,35 @@ export function compareSeries(runs: readonly { label: string; report: Pick<CpcfR
   }));
 }
 
-export function drawCompare(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, series: CompareSeries[], yLabel: string, yDomain: [number, number]): void {
+export function drawCompare(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  series: CompareSeries[],
+  yLabel: string,
+  yDomain: [number, number],
+): void {
   const height = 240;
   const m = { top: 12, right: 14, bottom: 40, left: 54 };
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const K = Math.max(3, ...series.flatMap((s) => s.points.map((p) => p.j)));
-  const x = scaleLinear().domain([2, K]).range([m.left + 8, width - m.right - 8]);
-  const y = scaleLinear().domain(yDomain).nice().range([height - m.bottom, m.top]);
+  const x = scaleLinear()
+    .domain([2, K])
+    .range([m.left + 8, width - m.right - 8]);
+  const y = scaleLinear()
+    .domain(yDomain)
+    .nice()
+    .range([height - m.bottom, m.top]);
   const g = svg.append('g');
   g.append('g')
     .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x).tickValues(Array.from({ length: K - 1 }, (_, k) => k + 2)).tickFormat((d) => String(d)))
+    .call(
+      axisBottom(x)
+        .tickValues(Array.from({ length: K - 1 }, (_, k) => k + 2))
+        .tickFormat((d) => String(d)),
+    )
     .attr('font-size', 11);
   g.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5)).attr('font-size', 11);
   axisTitle(g, 14, (m.top + height - m.bottom) / 2, yLabel, '#1d2330', -90);
@@ -407,7 +518,12 @@ export function drawCompare(svgEl: SVGSVGElement, tip: HTMLElement | null | unde
   for (const s of series) {
     const pts = s.points.filter((p) => Number.isFinite(p.v));
     g.append('path')
-      .attr('d', line<{ j: number; v: number }>().x((p) => x(p.j)).y((p) => y(p.v))(pts) ?? '')
+      .attr(
+        'd',
+        line<{ j: number; v: number }>()
+          .x((p) => x(p.j))
+          .y((p) => y(p.v))(pts) ?? '',
+      )
       .attr('fill', 'none')
       .attr('stroke', s.colour)
       .attr('stroke-width', 2)

@@ -20,7 +20,19 @@ import { getClassList } from '../../core/classes/builtin';
 import type { ScoreName } from '../../core/conformal/scores';
 import { defaultConfig, type ExperimentConfig } from '../../core/config/schema';
 import { FORGETTING_CLASSES, forgettingJobsOf } from '../../core/forgetting/from-config';
-import { PRESETS, PRESET_SUBSETS, baseJob, lrText, orderingText, paperTaskSizes, paperTasks, parseOrdering, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
+import {
+  PRESETS,
+  PRESET_SUBSETS,
+  baseJob,
+  lrText,
+  orderingText,
+  paperTaskSizes,
+  paperTasks,
+  parseOrdering,
+  type ForgettingDataset,
+  type ForgettingJob,
+  type PresetId,
+} from '../../core/forgetting/setup';
 import { BUILTIN_DATASETS } from '../../data/registry';
 import { duration } from '../common/format';
 import type { ForgettingRun, ForgettingStore } from '../../services/forgetting-store';
@@ -42,7 +54,12 @@ import { createReportCache, groupRuns, summariesOf } from './results';
 
 /** What the lab needs of the orderings worker (services/orderings-client.ts; a fake in the tests). */
 export interface LabOrderings {
-  compute(req: { classes: string[]; taskSizes: number[]; similarity: { kind: 'wordnet'; pins: string[] }; options: { protocols: ('rs' | 'edge')[]; rsSeeds: number[] } }): Promise<{ sequences: { protocol: string; aim?: string; tasks: number[][]; score: number }[] }>;
+  compute(req: {
+    classes: string[];
+    taskSizes: number[];
+    similarity: { kind: 'wordnet'; pins: string[] };
+    options: { protocols: ('rs' | 'edge')[]; rsSeeds: number[] };
+  }): Promise<{ sequences: { protocol: string; aim?: string; tasks: number[][]; score: number }[] }>;
   dispose(): void;
 }
 
@@ -89,7 +106,24 @@ export class ForgettingLab {
   selectedGroup = $state<string | null>(null);
   selectedRunId = $state<string | null>(null);
   linkNotice = $state('');
-  runnerState = $state.raw<ForgettingRunnerState>({ status: 'idle', done: 0, total: 0, skipped: 0, etaSeconds: null, backend: '', notice: null, error: null, current: null, runs: [], configHash: null, following: false, group: null, preset: null, preparing: '', backendInfo: null });
+  runnerState = $state.raw<ForgettingRunnerState>({
+    status: 'idle',
+    done: 0,
+    total: 0,
+    skipped: 0,
+    etaSeconds: null,
+    backend: '',
+    notice: null,
+    error: null,
+    current: null,
+    runs: [],
+    configHash: null,
+    following: false,
+    group: null,
+    preset: null,
+    preparing: '',
+    backendInfo: null,
+  });
   startError = $state('');
   /** seconds since Run was pressed (while active), then the last start's total */
   elapsed = $state(0);
@@ -163,12 +197,17 @@ export class ForgettingLab {
 
   readonly orderingInput = $derived.by((): { tasks: number[][] | null; label: string; error: string } => {
     try {
-      if (this.orderingKind === 'paper') return { tasks: paperTasks([...FORGETTING_CLASSES]), label: 'paper: base task 0–4, then one class per task', error: '' };
+      if (this.orderingKind === 'paper')
+        return { tasks: paperTasks([...FORGETTING_CLASSES]), label: 'paper: base task 0–4, then one class per task', error: '' };
       if (this.orderingKind === 'manual') return { tasks: canonicalTasks(parseOrdering(this.manualText, 10)), label: 'hand-made', error: '' };
       const o = this.protocolOrderings;
       if (!o || o.key !== this.dataset.classListId) return { tasks: null, label: '', error: this.orderingError };
       const k = this.orderingKind;
-      return { tasks: canonicalTasks(k === 'rs' ? o.rs : k === 'edge-hard' ? o.hard : o.easy), label: k === 'rs' ? 'RS seed 0' : k === 'edge-hard' ? 'EDGE hard' : 'EDGE easy', error: '' };
+      return {
+        tasks: canonicalTasks(k === 'rs' ? o.rs : k === 'edge-hard' ? o.hard : o.easy),
+        label: k === 'rs' ? 'RS seed 0' : k === 'edge-hard' ? 'EDGE hard' : 'EDGE easy',
+        error: '',
+      };
     } catch (e) {
       return { tasks: null, label: '', error: (e as Error).message };
     }
@@ -231,7 +270,13 @@ export class ForgettingLab {
   /** Show the stored runs of the setup the link gave (none stored in this browser: say so, select nothing). */
   showLinkedRuns(): void {
     const p = this.preset;
-    const found = findStoredRuns(this.allRuns, { preset: p, presetLr: this.presetLr, job: p ? baseJob(presetDataset(p, this.datasetId), { seed: this.seed, trainPerClass: this.trainPerClass, testPerClass: this.testPerClass }) : this.currentJob() });
+    const found = findStoredRuns(this.allRuns, {
+      preset: p,
+      presetLr: this.presetLr,
+      job: p
+        ? baseJob(presetDataset(p, this.datasetId), { seed: this.seed, trainPerClass: this.trainPerClass, testPerClass: this.testPerClass })
+        : this.currentJob(),
+    });
     if (found) {
       this.selectedGroup = found.group;
       this.selectedRunId = found.runId;
@@ -422,7 +467,21 @@ export class ForgettingLab {
   readonly liveRun = $derived.by((): ForgettingRun | null => {
     const c = this.runnerState.current;
     if (!c) return null;
-    return { id: c.id, group: c.group, preset: c.preset, job: c.job, matrix: c.live.matrix, testCounts: c.live.testCounts, trainCounts: [], calibrationCounts: [], classOrder: [], probs: c.live.probs, backend: this.runnerState.backend, seconds: this.elapsed, createdAt: c.createdAt };
+    return {
+      id: c.id,
+      group: c.group,
+      preset: c.preset,
+      job: c.job,
+      matrix: c.live.matrix,
+      testCounts: c.live.testCounts,
+      trainCounts: [],
+      calibrationCounts: [],
+      classOrder: [],
+      probs: c.live.probs,
+      backend: this.runnerState.backend,
+      seconds: this.elapsed,
+      createdAt: c.createdAt,
+    };
   });
   /** Every run: stored, then the runner's (a run stored while this page runs it), then the one in training. */
   get allRuns(): ForgettingRun[] {
@@ -472,7 +531,8 @@ export class ForgettingLab {
       untrack(() => this.pushToLink());
     });
     $effect(() => {
-      if (shown()) this.link.reportBackend('Forgetting lab training', this.runnerState.backendInfo ? `${this.runnerState.backendInfo.name} (Web Worker)` : null);
+      if (shown())
+        this.link.reportBackend('Forgetting lab training', this.runnerState.backendInfo ? `${this.runnerState.backendInfo.name} (Web Worker)` : null);
     });
     $effect(() => {
       const k = this.orderingKind;

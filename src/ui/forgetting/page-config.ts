@@ -18,7 +18,16 @@
  */
 import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../../core/config/schema';
 import type { ScoreName } from '../../core/conformal/scores';
-import { PAPER_LR, PRESETS, PRESET_SUBSETS, orderingText, paperTasks, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
+import {
+  PAPER_LR,
+  PRESETS,
+  PRESET_SUBSETS,
+  orderingText,
+  paperTasks,
+  type ForgettingDataset,
+  type ForgettingJob,
+  type PresetId,
+} from '../../core/forgetting/setup';
 import { FORGETTING_CLASSES, isForgettingDataset, jobKey, presetDataset } from '../../core/forgetting/from-config';
 
 export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
@@ -177,7 +186,11 @@ export function foldForgettingInputs(config: ExperimentConfig, s: ForgettingInpu
  * The experiment a run of the page's inputs trains (every part folded in at once), or why there is none: a run is
  * never trained on a setting other than the one shown.
  */
-export function forgettingConfigOf(config: ExperimentConfig, s: ForgettingInputs, tasks: readonly (readonly number[])[] | null): { config: ExperimentConfig; error: null } | { config: null; error: string } {
+export function forgettingConfigOf(
+  config: ExperimentConfig,
+  s: ForgettingInputs,
+  tasks: readonly (readonly number[])[] | null,
+): { config: ExperimentConfig; error: null } | { config: null; error: string } {
   if (!tasks) return { config: null, error: 'The ordering is not ready.' };
   const draft = structuredClone(config);
   for (const part of partsOf(s, tasks)) part(draft);
@@ -206,7 +219,8 @@ function partsOf(s: ForgettingInputs, tasks: readonly (readonly number[])[] | nu
     (c) => {
       const prev = c.strategies.find((x) => x.id === 'ewc');
       const fisherSamples = prev?.id === 'ewc' ? prev.options.fisherSamples : STRATEGY_OPTION_FILL.ewc.fisherSamples;
-      c.strategies = s.strategy === 'ewc' ? [{ id: 'ewc', options: { lambda: s.ewcLambda, mode: s.ewcMode, fisherSamples } }] : [{ id: 'finetune', options: {} }];
+      c.strategies =
+        s.strategy === 'ewc' ? [{ id: 'ewc', options: { lambda: s.ewcLambda, mode: s.ewcMode, fisherSamples } }] : [{ id: 'finetune', options: {} }];
     },
     (c) => {
       c.training = { ...c.training, epochs: s.epochs, firstTaskEpochs: s.firstTaskEpochs, lr: s.preset ? s.presetLr : s.lr, head: s.head, batchSize: 64 };
@@ -242,7 +256,10 @@ export interface StoredRunRef {
  * learning rate (any lr for the learning-rate preset); for one run, the newest run with the same job key (a run of
  * its own first, else a preset's run that is the same run). Runs are given oldest first. null when none is stored.
  */
-export function findStoredRuns(runs: readonly StoredRunRef[], want: { preset: PresetId | null; presetLr: number; job: ForgettingJob | null }): { group: string; runId: string | null } | null {
+export function findStoredRuns(
+  runs: readonly StoredRunRef[],
+  want: { preset: PresetId | null; presetLr: number; job: ForgettingJob | null },
+): { group: string; runId: string | null } | null {
   if (want.preset) {
     const job = want.job;
     for (let i = runs.length - 1; i >= 0; i--) {

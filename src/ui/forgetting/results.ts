@@ -77,7 +77,29 @@ const series = (xs: number[] | undefined) => (xs ? xs.map((v) => v.toFixed(4)).j
 /** The CSV table of a group's finished runs. */
 export function groupTable(summaries: readonly Summary[], alpha: number, score: ScoreName) {
   return {
-    columns: ['run', 'dataset', 'ordering', 'strategy', 'ewc_mode', 'lr', 'calibration_ratio', 'alpha', 'score', 'dcor', 'pearson', 'omega_base', 'omega_new', 'omega_all', 'omega_prev', 'cpcf', 'a_prev', 'a_new', 'coverage', 'seconds', 'backend'],
+    columns: [
+      'run',
+      'dataset',
+      'ordering',
+      'strategy',
+      'ewc_mode',
+      'lr',
+      'calibration_ratio',
+      'alpha',
+      'score',
+      'dcor',
+      'pearson',
+      'omega_base',
+      'omega_new',
+      'omega_all',
+      'omega_prev',
+      'cpcf',
+      'a_prev',
+      'a_new',
+      'coverage',
+      'seconds',
+      'backend',
+    ],
     rows: summaries.map((s) => [
       s.job.label,
       s.job.dataset,

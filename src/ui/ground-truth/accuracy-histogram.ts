@@ -91,7 +91,9 @@ export function histogramPanels(stats: GroundTruthStats): HistogramPanel[] {
     members: s.points
       .filter((p) => p.value !== null && p.roles.includes('truth'))
       .map((p) => ({ key: p.key, value: p.value as number, score: p.score, ...(p.label ? { label: p.label } : {}) })),
-    marks: [...s.rs.draws, ...s.edge.draws].filter((d) => d.value !== null).map((d) => ({ key: d.key, value: d.value as number, role: d.role, label: d.label })),
+    marks: [...s.rs.draws, ...s.edge.draws]
+      .filter((d) => d.value !== null)
+      .map((d) => ({ key: d.key, value: d.value as number, role: d.role, label: d.label })),
     rs: s.rs.gaussian.value,
     edge: s.edge.gaussian.value,
   }));
@@ -136,7 +138,7 @@ export function binThresholds(domain: [number, number], target: number, span = d
     return t.length >= 2 ? t[1] - t[0] : Math.max(0.1, width * 100);
   };
   let step = stepFor(span > 0 ? span : hi - lo, target);
-  while ((hi - lo) * 100 > maxBins * step) step = stepFor((hi - lo), Math.max(1, Math.floor(((hi - lo) * 100) / (step * 2))));
+  while ((hi - lo) * 100 > maxBins * step) step = stepFor(hi - lo, Math.max(1, Math.floor(((hi - lo) * 100) / (step * 2))));
   const start = Math.floor((lo * 100) / step + 1e-9) * step;
   const end = Math.ceil((hi * 100) / step - 1e-9) * step;
   const out: number[] = [];
@@ -222,7 +224,17 @@ export function histogramModel(stats: GroundTruthStats, plannedTruth: number, xA
       if (g && g.std > 0) peak = Math.max(peak, (p.members.length * scales[i].binWidth) / (g.std * Math.sqrt(2 * Math.PI)));
     }
   });
-  return { panels, xAxis: mode, scales, domain: shared.domain, thresholds: shared.thresholds, binWidth: shared.binWidth, bins, maxCount, yMax: Math.min(peak, Y_HEADROOM * maxCount) };
+  return {
+    panels,
+    xAxis: mode,
+    scales,
+    domain: shared.domain,
+    thresholds: shared.thresholds,
+    binWidth: shared.binWidth,
+    bins,
+    maxCount,
+    yMax: Math.min(peak, Y_HEADROOM * maxCount),
+  };
 }
 
 /**
@@ -230,7 +242,14 @@ export function histogramModel(stats: GroundTruthStats, plannedTruth: number, xA
  * on the other side when it would leave the plot [lo, hi] (into the y axis's tick labels), and kept inside.
  * `width` is the label's width in px (about 6.2 px a character at 11 px).
  */
-export function peakLabelPlacement(xMean: number, width: number, prefer: 'start' | 'end', lo: number, hi: number, gap = 4): { x: number; anchor: 'start' | 'end' } {
+export function peakLabelPlacement(
+  xMean: number,
+  width: number,
+  prefer: 'start' | 'end',
+  lo: number,
+  hi: number,
+  gap = 4,
+): { x: number; anchor: 'start' | 'end' } {
   const fitsEnd = xMean - gap - width >= lo;
   const fitsStart = xMean + gap + width <= hi;
   const side = prefer === 'end' ? (fitsEnd || !fitsStart ? 'end' : 'start') : fitsStart || !fitsEnd ? 'start' : 'end';
@@ -286,7 +305,13 @@ export interface HistogramHandlers {
 }
 
 /** Draw the chart into an <svg> (replaces its content). */
-export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: HistogramModel, h: HistogramHandlers): HistogramLayout {
+export function drawAccuracyHistogram(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  model: HistogramModel,
+  h: HistogramHandlers,
+): HistogramLayout {
   const compact = width < 520;
   const L = layoutAccuracyHistogram(width, model.panels.length, model.yMax, compact);
   const svg = select(svgEl);
@@ -331,7 +356,12 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
         .attr('font-size', 12)
         .attr('fill', m.stroke)
         .text(lane.protocol === 'rs' ? 'RS' : 'EDGE');
-      g.append('line').attr('x1', L.margin.left).attr('x2', L.width - L.margin.right).attr('y1', lane.y).attr('y2', lane.y).attr('stroke', '#eef0f4');
+      g.append('line')
+        .attr('x1', L.margin.left)
+        .attr('x2', L.width - L.margin.right)
+        .attr('y1', lane.y)
+        .attr('y2', lane.y)
+        .attr('stroke', '#eef0f4');
       for (const mk of panel.marks.filter((k) => (k.role === 'rs' ? 'rs' : 'edge') === lane.protocol)) {
         const rm = roleMark(mk.role);
         const selected = h.selectedKey === mk.key && h.selectedStrategy === panel.strategy;
@@ -347,7 +377,12 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
           .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev))
           .on('mouseleave', () => showTip(tip, null))
           .on('click', () => h.onSelect(mk.key, panel.strategy));
-        mg.append('line').attr('y1', 0).attr('y2', P.plotBottom - lane.y).attr('stroke', rm.stroke).attr('stroke-opacity', 0.3).attr('stroke-dasharray', '2,3');
+        mg.append('line')
+          .attr('y1', 0)
+          .attr('y2', P.plotBottom - lane.y)
+          .attr('stroke', rm.stroke)
+          .attr('stroke-opacity', 0.3)
+          .attr('stroke-dasharray', '2,3');
         mg.append('path')
           .attr('d', markPath(rm.shape, 6))
           .attr('fill', rm.fill)
@@ -357,7 +392,7 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
     }
 
     // truth: one block per ordering
-    const blockH = (P.plotBottom - y(1)) || 1;
+    const blockH = P.plotBottom - y(1) || 1;
     const bins = model.bins[pi];
     const blocks = bins.flatMap((b) => b.members.map((m, k) => ({ b, m, k })));
     g.append('g')
@@ -402,7 +437,13 @@ export function drawAccuracyHistogram(svgEl: SVGSVGElement, tip: HTMLElement | n
         cg.append('path').attr('d', path(pts)).attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 2.5).attr('stroke-linejoin', 'round');
       } else {
         // σ̂ = 0: a point mass, drawn as a spike
-        cg.append('line').attr('x1', x(gauss.mean)).attr('x2', x(gauss.mean)).attr('y1', P.plotBottom).attr('y2', P.plotTop).attr('stroke', colour).attr('stroke-width', 2.5);
+        cg.append('line')
+          .attr('x1', x(gauss.mean))
+          .attr('x2', x(gauss.mean))
+          .attr('y1', P.plotBottom)
+          .attr('y2', P.plotTop)
+          .attr('stroke', colour)
+          .attr('stroke-width', 2.5);
       }
       cg.append('line')
         .attr('x1', x(gauss.mean))

@@ -24,7 +24,15 @@
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
-import { STRATEGY_IDS, datasetClassListId, validateConfig, type BuiltinDatasetRef, type ConfigIssue, type ExperimentConfig, type StrategyId } from '../../core/config/schema';
+import {
+  STRATEGY_IDS,
+  datasetClassListId,
+  validateConfig,
+  type BuiltinDatasetRef,
+  type ConfigIssue,
+  type ExperimentConfig,
+  type StrategyId,
+} from '../../core/config/schema';
 import { deriveGroundTruth, statisticsJson, statisticsTable, type AccuracyVariable, type GroundTruthStats } from '../../core/ground-truth/derive';
 import { planGroundTruth, type GroundTruthJob, type GroundTruthPlan } from '../../core/ground-truth/plan';
 import { planPrefixes } from '../../core/ground-truth/prefix-plan';
@@ -45,7 +53,20 @@ import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 import { parseSeeds } from '../orderings/page-inputs';
 import { orderingText } from './format';
-import { applyGroundTruthState, firstClassesOf, foldGroundTruthState, groundTruthRunHash, groundTruthRunKeys, inputsFromConfig, inputsKey, orderingProgress, wordnetPinsFor, wordnetPinsOf, type GroundTruthInputs, type GroundTruthState } from './page-config';
+import {
+  applyGroundTruthState,
+  firstClassesOf,
+  foldGroundTruthState,
+  groundTruthRunHash,
+  groundTruthRunKeys,
+  inputsFromConfig,
+  inputsKey,
+  orderingProgress,
+  wordnetPinsFor,
+  wordnetPinsOf,
+  type GroundTruthInputs,
+  type GroundTruthState,
+} from './page-config';
 import { parseTrainingSeeds, parseWidths, runsTable } from './page-inputs';
 import { keyedRunStore, type KeyedRunStore } from './run-store';
 
@@ -158,7 +179,11 @@ export class GroundTruthLab {
   constructor(deps: GroundTruthLabDeps) {
     this.link = deps.link;
     this.orderings = deps.orderings ?? createOrderingsClient();
-    this.pool = deps.pool ?? (deps.createTrainClient ? createWorkerPool<LabTrainClient>({ create: deps.createTrainClient, cores: deps.cores }) : (sharedTrainPool() as unknown as WorkerPool<LabTrainClient>));
+    this.pool =
+      deps.pool ??
+      (deps.createTrainClient
+        ? createWorkerPool<LabTrainClient>({ create: deps.createTrainClient, cores: deps.cores })
+        : (sharedTrainPool() as unknown as WorkerPool<LabTrainClient>));
     this.openStore = deps.openStore ?? (() => openResultsStore());
     this.now = deps.now ?? (() => performance.now());
     this.applyInputs(inputsFromConfig(this.link.config));
@@ -293,7 +318,13 @@ export class GroundTruthLab {
     const errors: ConfigIssue[] = v.errors.filter((e) => !this.foreignDataset || (e.path !== 'dataset' && !e.path.startsWith('dataset.') && e.path !== 'lab'));
     if (this.strategyIds.length === 0) errors.push({ path: 'strategies', message: 'Choose at least one strategy.' });
     let hash: string | null = null;
-    if (errors.length === 0 && !this.foreignDataset && this.similarityKind === 'wordnet' && this.sizesInput.sizes.length && Object.keys(this.parsed.errors).length === 0) {
+    if (
+      errors.length === 0 &&
+      !this.foreignDataset &&
+      this.similarityKind === 'wordnet' &&
+      this.sizesInput.sizes.length &&
+      Object.keys(this.parsed.errors).length === 0
+    ) {
       try {
         // the key of the stored runs: what this lab trains (other labs' settings aside), page-config.ts
         hash = groundTruthRunHash(v.config);
@@ -315,10 +346,18 @@ export class GroundTruthLab {
 
   readonly classNames = $derived(this.classIdx.map((i) => this.classList.classes[i]));
   /** WordNet with the experiment's pins (a class the config pins by name), else the class list's own synsets */
-  readonly simPins = $derived(wordnetPinsFor(JSON.parse(this.pinsKey) as Record<string, string>, this.classNames, this.classIdx.map((i) => this.classList.synsets[i])));
+  readonly simPins = $derived(
+    wordnetPinsFor(
+      JSON.parse(this.pinsKey) as Record<string, string>,
+      this.classNames,
+      this.classIdx.map((i) => this.classList.synsets[i]),
+    ),
+  );
   readonly simKey = $derived(`${this.dataset.classListId}:${this.classIdx.join(',')}:${JSON.stringify(this.simPins)}`);
   /** true when the similarity of the current classes is to be computed (not known yet, WordNet, an image dataset) */
-  readonly similarityNeeded = $derived(this.classNames.length >= 2 && this.similarity?.key !== this.simKey && this.similarityKind === 'wordnet' && !this.foreignDataset);
+  readonly similarityNeeded = $derived(
+    this.classNames.length >= 2 && this.similarity?.key !== this.simKey && this.similarityKind === 'wordnet' && !this.foreignDataset,
+  );
 
   /** Compute S's matrix for the current classes (a later request wins over an earlier one still in flight). */
   async loadSimilarity(): Promise<void> {
@@ -328,7 +367,12 @@ export class GroundTruthLab {
     const pins = this.simPins;
     const id = ++this.simRequest;
     try {
-      const v = await this.orderings.compute({ classes: names, taskSizes: [names.length], similarity: { kind: 'wordnet', pins }, options: { protocols: [], distribution: false } });
+      const v = await this.orderings.compute({
+        classes: names,
+        taskSizes: [names.length],
+        similarity: { kind: 'wordnet', pins },
+        options: { protocols: [], distribution: false },
+      });
       if (id !== this.simRequest) return;
       this.similarity = { key, matrix: v.matrix };
       this.similarityError = '';
@@ -339,7 +383,17 @@ export class GroundTruthLab {
 
   readonly planned = $derived.by((): { plan: GroundTruthPlan | null; error: string } => {
     const sim = this.similarity;
-    if (!sim || sim.key !== this.simKey || this.similarityKind !== 'wordnet' || this.foreignDataset || !this.sizesInput.sizes.length || this.strategyIds.length === 0 || this.parsed.errors.rsSeeds || this.parsed.errors.seeds) return { plan: null, error: '' };
+    if (
+      !sim ||
+      sim.key !== this.simKey ||
+      this.similarityKind !== 'wordnet' ||
+      this.foreignDataset ||
+      !this.sizesInput.sizes.length ||
+      this.strategyIds.length === 0 ||
+      this.parsed.errors.rsSeeds ||
+      this.parsed.errors.seeds
+    )
+      return { plan: null, error: '' };
     try {
       const plan = planGroundTruth({
         classes: this.classIdx,
@@ -425,7 +479,9 @@ export class GroundTruthLab {
     if (key !== this.warmKey) return;
     // the backend the workers chose is the one Run will use (and a preferred one that failed is said now)
     if (got && !this.active) this.backendInfo = got.backend;
-    this.warm = got ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 } : { state: '', backend: '', workers: 0, seconds: 0 };
+    this.warm = got
+      ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 }
+      : { state: '', backend: '', workers: 0, seconds: 0 };
   }
 
   /** the store keys of this experiment's runs (issue 16, item 16: each run by what determines it; page-config.ts) */
@@ -452,7 +508,12 @@ export class GroundTruthLab {
   readonly status = $derived(this.runnerState?.status ?? 'idle');
   readonly active = $derived(this.status === 'running' || this.status === 'paused' || this.preparing !== '');
   /** the runner's state is of this experiment */
-  readonly mine = $derived(!!this.runnerState && this.runnerState.configHash === this.checked.hash && this.runnerState.status !== 'idle' && this.runnerState.runs !== this.forgottenRuns);
+  readonly mine = $derived(
+    !!this.runnerState &&
+      this.runnerState.configHash === this.checked.hash &&
+      this.runnerState.status !== 'idle' &&
+      this.runnerState.runs !== this.forgottenRuns,
+  );
   readonly runs = $derived(this.mine && this.runnerState!.runs.length >= this.storedRuns.length ? this.runnerState!.runs : this.storedRuns);
   readonly jobsTotal = $derived(this.plan ? this.plan.jobs.length : 0);
   readonly storedForPlan = $derived.by(() => {
@@ -502,7 +563,13 @@ export class GroundTruthLab {
     this.workersInUse = 1 + lease.helpers.length;
     this.lastRunSeconds = null;
     try {
-      const started = runner.start(thePlan, trainConfigFor(config), hash, { fast, client: lease.main, helpers: lease.helpers, order: this.sampleKeys ?? undefined, orderSeed: this.sampleSeed });
+      const started = runner.start(thePlan, trainConfigFor(config), hash, {
+        fast,
+        client: lease.main,
+        helpers: lease.helpers,
+        order: this.sampleKeys ?? undefined,
+        orderSeed: this.sampleSeed,
+      });
       if (stepRuns > 0) runner.step(stepRuns);
       await started;
     } finally {
@@ -538,34 +605,36 @@ export class GroundTruthLab {
    * same, over that strategy's runs. Null before there is a plan. (For GroundTruthResults / the verdict: mark
    * statistics as partial while n < total, and as "not a random sample" when !uniform.)
    */
-  readonly partialSample = $derived.by((): { n: number; total: number; uniform: boolean; byStrategy: Record<string, { n: number; uniform: boolean }> } | null => {
-    const plan = this.plan;
-    const keys = this.sampleKeys;
-    if (!plan || !keys) return null;
-    const truth = new Set(plan.orderings.filter((o) => o.roles.includes('truth')).map((o) => o.key));
-    const truthKeys = keys.filter((k) => truth.has(k));
-    // orderings may finish out of order by the workers in parallel − 1 (this start's, or the pool's at most)
-    const slack = Math.max(0, Math.max(this.workersInUse, this.pool.cores) - 1);
-    const seeds = Math.max(1, this.parsed.seeds.length);
-    const count = new Map<string, number>();
-    const byStrat = new Map<string, Map<string, number>>();
-    for (const r of this.runs) {
-      count.set(r.orderingKey, (count.get(r.orderingKey) ?? 0) + 1);
-      const m = byStrat.get(r.strategy) ?? new Map<string, number>();
-      m.set(r.orderingKey, (m.get(r.orderingKey) ?? 0) + 1);
-      byStrat.set(r.strategy, m);
-    }
-    const judge = (finished: (k: string) => boolean): { n: number; uniform: boolean } => {
-      const n = truthKeys.filter(finished).length;
-      // every finished one lies among the first n + slack of the order
-      const uniform = this.scheduleMode === 'sample' && truthKeys.slice(n + slack).every((k) => !finished(k));
-      return { n, uniform };
-    };
-    const all = judge((k) => (count.get(k) ?? 0) >= this.runsPerOrdering);
-    const byStrategy: Record<string, { n: number; uniform: boolean }> = {};
-    for (const id of this.strategyIds) byStrategy[id] = judge((k) => (byStrat.get(id)?.get(k) ?? 0) >= seeds);
-    return { ...all, total: truthKeys.length, byStrategy };
-  });
+  readonly partialSample = $derived.by(
+    (): { n: number; total: number; uniform: boolean; byStrategy: Record<string, { n: number; uniform: boolean }> } | null => {
+      const plan = this.plan;
+      const keys = this.sampleKeys;
+      if (!plan || !keys) return null;
+      const truth = new Set(plan.orderings.filter((o) => o.roles.includes('truth')).map((o) => o.key));
+      const truthKeys = keys.filter((k) => truth.has(k));
+      // orderings may finish out of order by the workers in parallel − 1 (this start's, or the pool's at most)
+      const slack = Math.max(0, Math.max(this.workersInUse, this.pool.cores) - 1);
+      const seeds = Math.max(1, this.parsed.seeds.length);
+      const count = new Map<string, number>();
+      const byStrat = new Map<string, Map<string, number>>();
+      for (const r of this.runs) {
+        count.set(r.orderingKey, (count.get(r.orderingKey) ?? 0) + 1);
+        const m = byStrat.get(r.strategy) ?? new Map<string, number>();
+        m.set(r.orderingKey, (m.get(r.orderingKey) ?? 0) + 1);
+        byStrat.set(r.strategy, m);
+      }
+      const judge = (finished: (k: string) => boolean): { n: number; uniform: boolean } => {
+        const n = truthKeys.filter(finished).length;
+        // every finished one lies among the first n + slack of the order
+        const uniform = this.scheduleMode === 'sample' && truthKeys.slice(n + slack).every((k) => !finished(k));
+        return { n, uniform };
+      };
+      const all = judge((k) => (count.get(k) ?? 0) >= this.runsPerOrdering);
+      const byStrategy: Record<string, { n: number; uniform: boolean }> = {};
+      for (const id of this.strategyIds) byStrategy[id] = judge((k) => (byStrat.get(id)?.get(k) ?? 0) >= seeds);
+      return { ...all, total: truthKeys.length, byStrategy };
+    },
+  );
 
   pause(): void {
     this.runner?.pause();
@@ -676,7 +745,16 @@ export class GroundTruthLab {
     const plan = this.plan;
     if (!stats) return '';
     if (format === 'csv') return toCsv(statisticsTable(stats));
-    return JSON.stringify({ config: $state.snapshot(this.checked.config), configHash: this.checked.hash, plan: { omega: plan?.omega, exhaustive: plan?.exhaustive, truthLabel: plan?.truthLabel, protocolOrderings: plan?.protocolOrderings }, statistics: statisticsJson(stats) }, null, 1);
+    return JSON.stringify(
+      {
+        config: $state.snapshot(this.checked.config),
+        configHash: this.checked.hash,
+        plan: { omega: plan?.omega, exhaustive: plan?.exhaustive, truthLabel: plan?.truthLabel, protocolOrderings: plan?.protocolOrderings },
+        statistics: statisticsJson(stats),
+      },
+      null,
+      1,
+    );
   }
   exportRuns(format: 'csv' | 'json'): void {
     downloadBlob(this.runsExport(format), exportFileName(`${this.stem}-runs`, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');

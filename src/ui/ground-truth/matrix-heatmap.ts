@@ -112,13 +112,26 @@ export function drawMatrixHeatmap(
     const cx = left + t * L.cell + (L.cell - 1) / 2;
     const chip = lab.append('g').attr('transform', `translate(${cx},${top - 12})`);
     chip.append('rect').attr('x', -14).attr('y', -9).attr('width', 28).attr('height', 18).attr('rx', 4).attr('fill', colour);
-    chip.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em').attr('fill', textOn(colour)).attr('font-weight', 600).text(`T${t + 1}`);
+    chip
+      .append('text')
+      .attr('text-anchor', 'middle')
+      .attr('dy', '0.35em')
+      .attr('fill', textOn(colour))
+      .attr('font-weight', 600)
+      .text(`T${t + 1}`);
     chip.append('title').text(`test task ${taskCaption(t, tasks[t], classNames)}`);
     const ry = top + t * L.cell + (L.cell - 1) / 2;
     const row = lab.append('g').attr('transform', `translate(${left - 6},${ry})`);
     row.append('text').attr('x', -32).attr('text-anchor', 'end').attr('dy', '0.35em').attr('fill', '#5b6474').text('after');
     row.append('rect').attr('x', -28).attr('y', -9).attr('width', 28).attr('height', 18).attr('rx', 4).attr('fill', colour);
-    row.append('text').attr('x', -14).attr('text-anchor', 'middle').attr('dy', '0.35em').attr('fill', textOn(colour)).attr('font-weight', 600).text(`T${t + 1}`);
+    row
+      .append('text')
+      .attr('x', -14)
+      .attr('text-anchor', 'middle')
+      .attr('dy', '0.35em')
+      .attr('fill', textOn(colour))
+      .attr('font-weight', 600)
+      .text(`T${t + 1}`);
     row.append('title').text(`after training ${taskCaption(t, tasks[t], classNames)}`);
   }
   lab.append('text').attr('x', left).attr('y', 12).attr('fill', '#5b6474').text('tested on →');

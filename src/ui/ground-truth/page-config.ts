@@ -17,7 +17,18 @@
  *   are normalised, so toggling a protocol on the Orderings tab does not hide the stored runs.
  */
 import { getClassList } from '../../core/classes/builtin';
-import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetHasImages, defaultConfig, validateConfig, type BuiltinDatasetRef, type ExperimentConfig, type StrategyId, type StrategySetting } from '../../core/config/schema';
+import {
+  STRATEGY_IDS,
+  STRATEGY_OPTION_FILL,
+  V1_FILL,
+  datasetHasImages,
+  defaultConfig,
+  validateConfig,
+  type BuiltinDatasetRef,
+  type ExperimentConfig,
+  type StrategyId,
+  type StrategySetting,
+} from '../../core/config/schema';
 import { configHash } from '../../core/config/url-codec';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 
@@ -218,7 +229,17 @@ export function groundTruthRunHash(config: ExperimentConfig): string {
  */
 function runDeterminingConfig(config: ExperimentConfig, strategies: StrategySetting[]): ExperimentConfig {
   const c = structuredClone(config);
-  return { ...defaultConfig(), lab: 'ground-truth', dataset: c.dataset, classes: c.classes, taskSizes: c.taskSizes, model: c.model, training: c.training, data: c.data, strategies: structuredClone(strategies) };
+  return {
+    ...defaultConfig(),
+    lab: 'ground-truth',
+    dataset: c.dataset,
+    classes: c.classes,
+    taskSizes: c.taskSizes,
+    model: c.model,
+    training: c.training,
+    data: c.data,
+    strategies: structuredClone(strategies),
+  };
 }
 
 /** The store key of the runs of one strategy (with its options, as the config sets them) of an experiment. */

@@ -112,7 +112,13 @@ export function drawSampleCount(svgEl: SVGSVGElement, tip: HTMLElement | null | 
       .nice()
       .range([oy + L.panelHeight - margin.bottom, oy + margin.top]);
     const g = svg.append('g').attr('class', 'panel').attr('data-metric', metric);
-    g.append('text').attr('x', ox + margin.left).attr('y', oy + 15).attr('font-size', 13).attr('font-weight', 600).attr('fill', '#1d2330').text(METRIC_LABEL[metric].title);
+    g.append('text')
+      .attr('x', ox + margin.left)
+      .attr('y', oy + 15)
+      .attr('font-size', 13)
+      .attr('font-weight', 600)
+      .attr('fill', '#1d2330')
+      .text(METRIC_LABEL[metric].title);
     g.append('line')
       .attr('x1', x(3))
       .attr('x2', x(3))

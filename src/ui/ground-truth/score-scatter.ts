@@ -135,7 +135,13 @@ export function leadRole(roles: readonly OrderingRole[]): ProtocolRole | null {
 /** The same handlers as the histogram's: the variable, the selection, the tooltip text and the click. */
 export type ScatterHandlers = HistogramHandlers;
 
-export function drawScoreScatter(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: ScatterModel, h: ScatterHandlers): ScatterLayout {
+export function drawScoreScatter(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  model: ScatterModel,
+  h: ScatterHandlers,
+): ScatterLayout {
   const L = layoutScatter(width, model.panels.length);
   const svg = select(svgEl);
   svg.selectAll('*').remove();
@@ -179,7 +185,12 @@ export function drawScoreScatter(svgEl: SVGSVGElement, tip: HTMLElement | null |
         .attr('stroke-dasharray', '5,4');
     }
     const tipOf = (p: ScatterPoint) =>
-      [`${p.label ? `${p.label}: ` : ''}${pct(p.value)}%, S = ${p.score.toFixed(4)}`, h.describe(p.key), p.roles.includes('truth') ? '' : '(not in the truth sample: not in R)', 'click: its accuracy matrix']
+      [
+        `${p.label ? `${p.label}: ` : ''}${pct(p.value)}%, S = ${p.score.toFixed(4)}`,
+        h.describe(p.key),
+        p.roles.includes('truth') ? '' : '(not in the truth sample: not in R)',
+        'click: its accuracy matrix',
+      ]
         .filter(Boolean)
         .join('\n');
     const ordered = [...panel.points].sort((a, b) => Number(leadRole(a.roles) !== null) - Number(leadRole(b.roles) !== null));

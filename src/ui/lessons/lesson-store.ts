@@ -48,7 +48,12 @@ function write(storage: Store | undefined, lessons: SavedLesson[]): void {
  * Save the experiment of `hash` as a lesson with these texts (title required). Returns the lesson, or the reason it
  * could not be saved.
  */
-export function saveLesson(storage: Store | undefined, hash: string, texts: LessonTexts, now = new Date()): { lesson: SavedLesson; error: null } | { lesson: null; error: string } {
+export function saveLesson(
+  storage: Store | undefined,
+  hash: string,
+  texts: LessonTexts,
+  now = new Date(),
+): { lesson: SavedLesson; error: null } | { lesson: null; error: string } {
   const title = texts.title.trim().slice(0, LESSON_TEXT_MAX);
   if (!title) return { lesson: null, error: 'Give the lesson a title.' };
   const h = teachingHash(hash);

@@ -81,8 +81,21 @@ export function stepCurves(steps: readonly StepView[], T: number, detectors: rea
       return rows.length === 0 ? [] : [{ x: s.step + 1, y: (100 * rows.reduce((a, r) => a + r[metric], 0)) / rows.length }];
     }),
   }));
-  series.push({ id: 'accuracy', label: 'CIL accuracy (%)', colour: '#000000', dash: '6,4', points: steps.map((s) => ({ x: s.step + 1, y: 100 * s.accuracy })) });
-  return { series, xDomain: [1, Math.max(2, T)], yDomain: [0, 100], xLabel: STEP_AXIS, yLabel: `${METRIC_LABEL[metric]} · accuracy (%)`, xTicks: Array.from({ length: Math.max(2, T) }, (_, i) => i + 1) };
+  series.push({
+    id: 'accuracy',
+    label: 'CIL accuracy (%)',
+    colour: '#000000',
+    dash: '6,4',
+    points: steps.map((s) => ({ x: s.step + 1, y: 100 * s.accuracy })),
+  });
+  return {
+    series,
+    xDomain: [1, Math.max(2, T)],
+    yDomain: [0, 100],
+    xLabel: STEP_AXIS,
+    yLabel: `${METRIC_LABEL[metric]} · accuracy (%)`,
+    xTicks: Array.from({ length: Math.max(2, T) }, (_, i) => i + 1),
+  };
 }
 
 export interface Bar {
@@ -193,7 +206,14 @@ function frame(svgEl: SVGSVGElement, width: number, height: number) {
 }
 
 function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLabel: string): void {
-  svg.append('text').attr('x', (M.left + width - M.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#1d2330').text(xLabel);
+  svg
+    .append('text')
+    .attr('x', (M.left + width - M.right) / 2)
+    .attr('y', height - 6)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .attr('fill', '#1d2330')
+    .text(xLabel);
   svg
     .append('text')
     .attr('transform', `translate(14,${(M.top + height - M.bottom) / 2}) rotate(-90)`)
@@ -206,18 +226,31 @@ function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLa
 /** A line chart of `model` (step curves, ROC). */
 export function drawLines(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: LineModel, height = 280): void {
   const svg = frame(svgEl, width, height);
-  const x = scaleLinear().domain(model.xDomain).range([M.left, width - M.right]);
-  const y = scaleLinear().domain(model.yDomain).range([height - M.bottom, M.top]);
+  const x = scaleLinear()
+    .domain(model.xDomain)
+    .range([M.left, width - M.right]);
+  const y = scaleLinear()
+    .domain(model.yDomain)
+    .range([height - M.bottom, M.top]);
   const xa = axisBottom(x);
   if (model.xTicks) xa.tickValues(model.xTicks).tickFormat((d) => String(d));
-  svg.append('g').attr('transform', `translate(0,${height - M.bottom})`).call(xa);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - M.bottom})`)
+    .call(xa);
   svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
   axisTitles(svg, width, height, model.xLabel, model.yLabel);
   const path = line<Point>()
     .x((p) => x(p.x))
     .y((p) => y(p.y));
   for (const s of model.series) {
-    svg.append('path').attr('d', path(s.points) ?? '').attr('fill', 'none').attr('stroke', s.colour).attr('stroke-width', 2).attr('stroke-dasharray', s.dash);
+    svg
+      .append('path')
+      .attr('d', path(s.points) ?? '')
+      .attr('fill', 'none')
+      .attr('stroke', s.colour)
+      .attr('stroke-width', 2)
+      .attr('stroke-dasharray', s.dash);
     if (!model.xTicks) continue; // marks on the step curves only
     svg
       .append('g')
@@ -234,7 +267,15 @@ export function drawLines(svgEl: SVGSVGElement, tip: HTMLElement | null | undefi
 }
 
 /** Vertical bars with values in % (confidence per task and per OOD set). */
-export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, bars: readonly Bar[], yLabel: string, xLabel: string, height = 240): void {
+export function drawBars(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  bars: readonly Bar[],
+  yLabel: string,
+  xLabel: string,
+  height = 240,
+): void {
   const x = scaleBand<string>()
     .domain(bars.map((b) => b.label))
     .range([M.left, width - M.right])
@@ -246,8 +287,13 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
   const bottom = M.bottom + (stagger ? 12 : 0);
   height += stagger ? 12 : 0;
   const svg = frame(svgEl, width, height);
-  const y = scaleLinear().domain([0, 100]).range([height - bottom, M.top]);
-  const xAxis = svg.append('g').attr('transform', `translate(0,${height - bottom})`).call(axisBottom(x));
+  const y = scaleLinear()
+    .domain([0, 100])
+    .range([height - bottom, M.top]);
+  const xAxis = svg
+    .append('g')
+    .attr('transform', `translate(0,${height - bottom})`)
+    .call(axisBottom(x));
   if (stagger) xAxis.selectAll<SVGTextElement, string>('.tick text').attr('dy', (_d, i) => (i % 2 ? '1.95em' : '0.71em'));
   svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
   axisTitles(svg, width, height, xLabel, yLabel);
@@ -268,15 +314,27 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
 }
 
 /** Stacked columns per step: the share (%) of an OOD set assigned to each task. */
-export function drawStacked(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, columns: readonly StackedColumn[], T: number, height = 240): void {
+export function drawStacked(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | null | undefined,
+  width: number,
+  columns: readonly StackedColumn[],
+  T: number,
+  height = 240,
+): void {
   const svg = frame(svgEl, width, height);
   const colours = taskColours(T);
   const x = scaleBand<number>()
     .domain(Array.from({ length: Math.max(1, T) }, (_, i) => i + 1))
     .range([M.left, width - M.right])
     .padding(0.3);
-  const y = scaleLinear().domain([0, 100]).range([height - M.bottom, M.top]);
-  svg.append('g').attr('transform', `translate(0,${height - M.bottom})`).call(axisBottom(x));
+  const y = scaleLinear()
+    .domain([0, 100])
+    .range([height - M.bottom, M.top]);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - M.bottom})`)
+    .call(axisBottom(x));
   svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
   axisTitles(svg, width, height, STEP_AXIS, 'OOD samples assigned (%)');
   for (const c of columns) {
@@ -306,7 +364,10 @@ export function drawHistogram(svgEl: SVGSVGElement, tip: HTMLElement | null | un
     .domain([0, Math.max(1, ...h.id, ...h.ood)])
     .nice()
     .range([height - M.bottom, M.top]);
-  svg.append('g').attr('transform', `translate(0,${height - M.bottom})`).call(axisBottom(x).ticks(6));
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - M.bottom})`)
+    .call(axisBottom(x).ticks(6));
   svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(4));
   axisTitles(svg, width, height, `${scoreLabel} (higher = more in-distribution)`, 'share of samples (%)');
   const groups: [number[], string, string][] = [

@@ -53,7 +53,11 @@ export function startSettings(saved: Partial<ClipSaved>, defaults: { modelId: st
 
 /** Where the weights come from. */
 export function weightSourceOf(weights: WeightKind, folder: string, mirrorUrl: string, defaultFolder: string): WeightSource {
-  return weights === 'self-hosted' ? { kind: 'self-hosted', path: folder.trim() || defaultFolder } : weights === 'mirror' ? { kind: 'mirror', url: mirrorUrl.trim() } : { kind: 'hub' };
+  return weights === 'self-hosted'
+    ? { kind: 'self-hosted', path: folder.trim() || defaultFolder }
+    : weights === 'mirror'
+      ? { kind: 'mirror', url: mirrorUrl.trim() }
+      : { kind: 'hub' };
 }
 
 /** The same, in words, for messages. */
@@ -64,7 +68,13 @@ export function whereText(weights: WeightKind, folder: string, mirrorUrl: string
 }
 
 /** The prompt the panel's choice makes (a template with an error: the bare name until it is fixed). */
-export function promptSpecOf(kind: PromptKind, template: string, templateError: string, descriptions: Record<string, string>, classNames: readonly string[]): PromptSpec {
+export function promptSpecOf(
+  kind: PromptKind,
+  template: string,
+  templateError: string,
+  descriptions: Record<string, string>,
+  classNames: readonly string[],
+): PromptSpec {
   if (kind === 'template' && !templateError) return { kind: 'template', template };
   if (kind === 'descriptions') return { kind: 'descriptions', descriptions: Object.fromEntries(classNames.map((c) => [c, descriptions[c] ?? ''])) };
   return { kind: 'bare' };

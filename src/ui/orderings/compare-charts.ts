@@ -104,7 +104,6 @@ export interface HeatmapLayout {
   legend: { x: number; y: number; width: number; height: number };
 }
 
-
 /** A square heat map of n classes that fits `width` (cells at most 40 px); labels only when a cell is at least 11 px. */
 export function layoutHeatmap(width: number, names: readonly string[]): HeatmapLayout {
   const n = names.length;
@@ -132,8 +131,6 @@ export function layoutHeatmap(width: number, names: readonly string[]): HeatmapL
   };
 }
 
-
-
 /** The tooltip text of a class pair. */
 export function pairTip(names: readonly string[], i: number, j: number, values: { label: string; value: number }[]): string {
   return [`${names[i]} – ${names[j]}`, ...values.map((v) => `${v.label}: ${fmt(v.value)}`)].join('\n');
@@ -141,7 +138,6 @@ export function pairTip(names: readonly string[], i: number, j: number, values: 
 
 // ---------------------------------------------------------------------------------------------------------------
 // DOM
-
 
 /** Scatter of pair similarities with the y = x line, labelled axes and a hover tooltip. */
 export function drawPairScatter(
@@ -159,8 +155,12 @@ export function drawPairScatter(
   svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
   const x0 = L.margin.left;
   const y0 = L.margin.top;
-  const x = scaleLinear().domain(L.domain).range([x0, x0 + L.side]);
-  const y = scaleLinear().domain(L.domain).range([y0 + L.side, y0]);
+  const x = scaleLinear()
+    .domain(L.domain)
+    .range([x0, x0 + L.side]);
+  const y = scaleLinear()
+    .domain(L.domain)
+    .range([y0 + L.side, y0]);
 
   svg.append('rect').attr('x', x0).attr('y', y0).attr('width', L.side).attr('height', L.side).attr('fill', '#fafbfc').attr('stroke', '#e3e6eb');
   svg
@@ -198,18 +198,39 @@ export function drawPairScatter(
     .attr('stroke', '#fff')
     .attr('stroke-width', L.radius >= 3 ? 0.8 : 0)
     .on('mouseenter', function (ev: MouseEvent, p) {
-      select(this).attr('r', L.radius + 2.5).attr('fill-opacity', 1).attr('stroke', '#1d2330');
-      showTip(tip, pairTip(names, p.i, p.j, [{ label: labelA, value: p.a }, { label: labelB, value: p.b }]), ev);
+      select(this)
+        .attr('r', L.radius + 2.5)
+        .attr('fill-opacity', 1)
+        .attr('stroke', '#1d2330');
+      showTip(
+        tip,
+        pairTip(names, p.i, p.j, [
+          { label: labelA, value: p.a },
+          { label: labelB, value: p.b },
+        ]),
+        ev,
+      );
     })
     .on('mousemove', (ev: MouseEvent, p) =>
-      showTip(tip, pairTip(names, p.i, p.j, [{ label: labelA, value: p.a }, { label: labelB, value: p.b }]), ev),
+      showTip(
+        tip,
+        pairTip(names, p.i, p.j, [
+          { label: labelA, value: p.a },
+          { label: labelB, value: p.b },
+        ]),
+        ev,
+      ),
     )
     .on('mouseleave', function () {
       select(this).attr('r', L.radius).attr('fill-opacity', 0.65).attr('stroke', '#fff');
       showTip(tip, null);
     });
 
-  svg.append('g').attr('transform', `translate(0,${y0 + L.side})`).call(axisBottom(x).ticks(L.ticks)).attr('font-size', 12);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${y0 + L.side})`)
+    .call(axisBottom(x).ticks(L.ticks))
+    .attr('font-size', 12);
   svg.append('g').attr('transform', `translate(${x0},0)`).call(axisLeft(y).ticks(L.ticks)).attr('font-size', 12);
   svg
     .append('text')
@@ -266,9 +287,7 @@ export function drawSimilarityHeatmap(
       select(this).attr('stroke', '#1d2330').attr('stroke-width', 1.5);
       showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev);
     })
-    .on('mousemove', (ev: MouseEvent, c) =>
-      showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev),
-    )
+    .on('mousemove', (ev: MouseEvent, c) => showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev))
     .on('mouseleave', function () {
       select(this).attr('stroke', null);
       showTip(tip, null);

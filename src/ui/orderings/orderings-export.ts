@@ -54,7 +54,8 @@ export function ordersCommand(
   const equal = meta.taskSizes.every((m) => m === meta.taskSizes[0]);
   const sizes = equal ? `--tasks ${meta.taskSizes.length}` : `--task-sizes ${meta.taskSizes.join(',')}`;
   const all = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'];
-  const protocols = meta.protocols && !(meta.protocols.length === all.length && all.every((p) => meta.protocols!.includes(p))) ? ` --protocol ${meta.protocols.join(',')}` : '';
+  const protocols =
+    meta.protocols && !(meta.protocols.length === all.length && all.every((p) => meta.protocols!.includes(p))) ? ` --protocol ${meta.protocols.join(',')}` : '';
   const seeds = meta.seeds && meta.seeds.join(',') !== '0,42,1993' ? ` --seeds ${meta.seeds.join(',')}` : '';
   return `npx cil-lab orders --dataset ${meta.dataset} --subset ${compactRanges(meta.selected)} ${sizes}${protocols}${seeds} --format ${format}`;
 }
@@ -63,7 +64,7 @@ export function ordersCommand(
 export function compactRanges(xs: readonly number[]): string {
   const s = [...new Set(xs)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     let j = i;
     while (j + 1 < s.length && s[j + 1] === s[j] + 1) j++;
     parts.push(j > i ? `${s[i]}-${s[j]}` : String(s[i]));

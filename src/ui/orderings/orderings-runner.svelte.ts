@@ -80,7 +80,11 @@ export interface PrototypesAnswer {
   datasetName: string;
   counts: number[];
 }
-export type LoadPrototypes = (datasetId: string, indices: number[], onProgress: (p: { file: string; loaded?: number; total?: number }) => void) => Promise<PrototypesAnswer>;
+export type LoadPrototypes = (
+  datasetId: string,
+  indices: number[],
+  onProgress: (p: { file: string; loaded?: number; total?: number }) => void,
+) => Promise<PrototypesAnswer>;
 
 /** The image prototypes of the wanted classes (key: ./prototypes-source.ts prototypesKey), read once per key. */
 export class PrototypesRunner {
@@ -100,7 +104,8 @@ export class PrototypesRunner {
     this.status = 'loading';
     this.message = `Reading the ${dataset.name} training images…`;
     const onProgress = (p: { file: string; loaded?: number; total?: number }) => {
-      if (id === this.#latest && p.total) this.message = `Reading the ${dataset.name} training images: ${p.file} ${Math.round((100 * (p.loaded ?? 0)) / p.total)} %`;
+      if (id === this.#latest && p.total)
+        this.message = `Reading the ${dataset.name} training images: ${p.file} ${Math.round((100 * (p.loaded ?? 0)) / p.total)} %`;
     };
     this.load(dataset.id, indices.slice(), onProgress)
       .then((r) => {

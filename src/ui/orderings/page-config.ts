@@ -197,7 +197,11 @@ export function applyOrderingsState(config: ExperimentConfig, s: OrderingsState)
   // (upload chosen but no file loaded: the config keeps its source — a referenced file stays referenced;
   // image prototypes: the schema has no kind for them yet, so the config keeps its source too)
 
-  next.protocols = { ...config.protocols, enabled: PROTOCOL_IDS.filter((p) => s.protocols.includes(p)), rsSeeds: s.rsSeeds ? s.rsSeeds.slice() : config.protocols.rsSeeds.slice() };
+  next.protocols = {
+    ...config.protocols,
+    enabled: PROTOCOL_IDS.filter((p) => s.protocols.includes(p)),
+    rsSeeds: s.rsSeeds ? s.rsSeeds.slice() : config.protocols.rsSeeds.slice(),
+  };
 
   // a selected ordering that no longer fits the classes or tasks is dropped
   if (!same([next.dataset, next.classes, next.taskSizes], [config.dataset, config.classes, config.taskSizes])) {

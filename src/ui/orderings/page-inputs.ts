@@ -40,7 +40,15 @@ export function resolveClasses(list: ClassList | undefined, selected: readonly n
     const idx = [...selected].sort((a, b) => a - b);
     if (idx.length < 2) return { names: [], pins: undefined, error: 'Select at least two classes.' };
     const names = idx.map((i) => list.classes[i]);
-    return { names, pins: wordnetPinsFor(pinned, names, idx.map((i) => list.synsets[i])), error: '' };
+    return {
+      names,
+      pins: wordnetPinsFor(
+        pinned,
+        names,
+        idx.map((i) => list.synsets[i]),
+      ),
+      error: '',
+    };
   } catch (e) {
     return { names: [], pins: undefined, error: message(e) };
   }

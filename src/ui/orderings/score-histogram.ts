@@ -73,7 +73,9 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
-  const x = scaleLinear().domain(L.domain).range([L.margin.left, L.width - L.margin.right]);
+  const x = scaleLinear()
+    .domain(L.domain)
+    .range([L.margin.left, L.width - L.margin.right]);
   const maxCount = Math.max(...dist.bins.map((b) => b.count));
   const y = scaleLinear().domain([0, maxCount]).nice().range([L.plotBottom, L.plotTop]);
 
@@ -98,8 +100,16 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
       .attr('y2', l.y)
       .attr('stroke', '#eef0f4');
     for (const s of l.marks) {
-      const g = lane.append('g').attr('transform', `translate(${x(s.score)},${l.y})`).attr('data-label', s.label);
-      g.append('line').attr('y1', 0).attr('y2', L.plotBottom - l.y).attr('stroke', m.stroke).attr('stroke-opacity', 0.35).attr('stroke-dasharray', '2,3');
+      const g = lane
+        .append('g')
+        .attr('transform', `translate(${x(s.score)},${l.y})`)
+        .attr('data-label', s.label);
+      g.append('line')
+        .attr('y1', 0)
+        .attr('y2', L.plotBottom - l.y)
+        .attr('stroke', m.stroke)
+        .attr('stroke-opacity', 0.35)
+        .attr('stroke-dasharray', '2,3');
       g.append('path').attr('d', symbolPath(s.aim)).attr('fill', m.fill).attr('stroke', m.stroke).attr('stroke-width', 1.5);
       g.append('title').text(`${s.label}: S = ${s.score.toFixed(4)}${pct(s.fractionBelow)}`);
     }
@@ -128,7 +138,11 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
   svg
     .append('g')
     .attr('transform', `translate(${L.margin.left},0)`)
-    .call(axisLeft(y).ticks(4).tickFormat((d) => Number(d).toLocaleString('en')))
+    .call(
+      axisLeft(y)
+        .ticks(4)
+        .tickFormat((d) => Number(d).toLocaleString('en')),
+    )
     .attr('font-size', 12);
   svg
     .append('text')

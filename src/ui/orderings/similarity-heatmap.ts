@@ -384,7 +384,15 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
       .style('image-rendering', 'pixelated')
       .attr('href', canvas.toDataURL('image/png'));
   }
-  cellsG.append('rect').attr('x', L.heat.x - 0.5).attr('y', L.heat.y - 0.5).attr('width', L.heat.width).attr('height', L.heat.height).attr('fill', 'none').attr('stroke', '#b9c0cc').attr('stroke-width', 0.5);
+  cellsG
+    .append('rect')
+    .attr('x', L.heat.x - 0.5)
+    .attr('y', L.heat.y - 0.5)
+    .attr('width', L.heat.width)
+    .attr('height', L.heat.height)
+    .attr('fill', 'none')
+    .attr('stroke', '#b9c0cc')
+    .attr('stroke-width', 0.5);
 
   // hover: the cells' group finds the cell under the pointer (the same for rects and the bitmap)
   const hl = svg.append('g').attr('class', 'hover').attr('pointer-events', 'none');
@@ -445,7 +453,11 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     );
   axisG.attr('font-size', 11);
   // the 0 tick sits at the map's edge: its label ends there instead of reaching under the column labels
-  axisG.selectAll<SVGTextElement, number>('.tick text').filter((d) => d === 0).attr('text-anchor', 'end').attr('dx', '0.3em');
+  axisG
+    .selectAll<SVGTextElement, number>('.tick text')
+    .filter((d) => d === 0)
+    .attr('text-anchor', 'end')
+    .attr('dx', '0.3em');
   const title = svg
     .append('text')
     .attr('class', 'axis-label')
@@ -454,7 +466,13 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
     .attr('text-anchor', 'middle')
     .attr('font-size', 11)
     .attr('fill', '#1d2330');
-  L.axis.titleLines.forEach((line, k) => title.append('tspan').attr('x', L.dendro.x + L.dendro.width / 2).attr('dy', k === 0 ? 0 : 13).text(k === 0 ? line : ` ${line}`));
+  L.axis.titleLines.forEach((line, k) =>
+    title
+      .append('tspan')
+      .attr('x', L.dendro.x + L.dendro.width / 2)
+      .attr('dy', k === 0 ? 0 : 13)
+      .text(k === 0 ? line : ` ${line}`),
+  );
 
   // labels: rows (every step-th, in dendrogram order) and columns (rotated) when they fit
   const lab = svg.append('g').attr('class', 'labels').attr('font-size', L.rowLabels.font).attr('fill', '#1d2330');
@@ -506,11 +524,16 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
  * Many classes: the task strips as one path per task and strip (runs of adjacent rows in the same task merged),
  * instead of 3 elements per class — 1 000 classes were 3 000 elements redrawn on every hover of an ordering's row.
  */
-function drawMergedTaskMarks(marks: G, L: DendroHeatmapLayout, leaves: readonly number[], s: { label: string; taskOf: readonly number[]; colours: readonly string[]; k: number }): void {
+function drawMergedTaskMarks(
+  marks: G,
+  L: DendroHeatmapLayout,
+  leaves: readonly number[],
+  s: { label: string; taskOf: readonly number[]; colours: readonly string[]; k: number },
+): void {
   const h = Math.max(0.5, L.cell - L.gap);
   const rows: string[] = Array(s.k).fill('');
   const cols: string[] = Array(s.k).fill('');
-  for (let r = 0; r < leaves.length; ) {
+  for (let r = 0; r < leaves.length;) {
     const t = s.taskOf[leaves[r]];
     let end = r + 1;
     while (end < leaves.length && s.taskOf[leaves[end]] === t) end++;
@@ -524,7 +547,14 @@ function drawMergedTaskMarks(marks: G, L: DendroHeatmapLayout, leaves: readonly 
   }
   for (let t = 0; t < s.k; t++) {
     if (!rows[t]) continue;
-    marks.append('path').attr('class', 'task-mark-merged').attr('data-task', t + 1).attr('d', rows[t]).attr('fill', s.colours[t]).append('title').text(`T${t + 1} of ${s.label}`);
+    marks
+      .append('path')
+      .attr('class', 'task-mark-merged')
+      .attr('data-task', t + 1)
+      .attr('d', rows[t])
+      .attr('fill', s.colours[t])
+      .append('title')
+      .text(`T${t + 1} of ${s.label}`);
     marks.append('path').attr('class', 'task-mark-col').attr('d', cols[t]).attr('fill', s.colours[t]);
   }
 }
@@ -538,57 +568,82 @@ function drawTaskMarks(
 ): void {
   const { x: tx, y: ty, perRow, entryWidth } = L.taskLegend;
   if (!s) {
-    tl.append('text').attr('x', tx).attr('y', ty + 8).attr('font-size', 11).attr('fill', '#5b6372').text('Task marks: pick an ordering');
+    tl.append('text')
+      .attr('x', tx)
+      .attr('y', ty + 8)
+      .attr('font-size', 11)
+      .attr('fill', '#5b6372')
+      .text('Task marks: pick an ordering');
     return;
   }
   const numbers = L.cell >= 12;
   if (leaves.length > MANY_CLASSES) {
     drawMergedTaskMarks(marks, L, leaves, s);
-  } else for (let r = 0; r < leaves.length; r++) {
-    const t = s.taskOf[leaves[r]];
-    if (t < 0) continue;
-    const fill = s.colours[t];
-    const y = L.heat.y + r * L.cell;
-    const h = Math.max(0.5, L.cell - L.gap);
-    marks
-      .append('rect')
-      .attr('class', 'task-mark')
-      .attr('data-class', leaves[r])
-      .attr('data-task', t + 1)
-      .attr('x', L.rowStrip.x)
-      .attr('y', y)
-      .attr('width', L.rowStrip.width)
-      .attr('height', h)
-      .attr('fill', fill)
-      .append('title')
-      .text(`T${t + 1} of ${s.label}`);
-    marks
-      .append('rect')
-      .attr('class', 'task-mark-col')
-      .attr('x', L.heat.x + r * L.cell)
-      .attr('y', L.colStrip.y)
-      .attr('width', h)
-      .attr('height', L.colStrip.height)
-      .attr('fill', fill);
-    if (numbers) {
+  } else
+    for (let r = 0; r < leaves.length; r++) {
+      const t = s.taskOf[leaves[r]];
+      if (t < 0) continue;
+      const fill = s.colours[t];
+      const y = L.heat.y + r * L.cell;
+      const h = Math.max(0.5, L.cell - L.gap);
       marks
-        .append('text')
-        .attr('x', L.rowStrip.x + L.rowStrip.width / 2)
-        .attr('y', y + h / 2)
-        .attr('dy', '0.35em')
-        .attr('text-anchor', 'middle')
-        .attr('font-size', 9)
-        .attr('font-weight', 700)
-        .attr('fill', textOn(fill))
-        .text(t + 1);
+        .append('rect')
+        .attr('class', 'task-mark')
+        .attr('data-class', leaves[r])
+        .attr('data-task', t + 1)
+        .attr('x', L.rowStrip.x)
+        .attr('y', y)
+        .attr('width', L.rowStrip.width)
+        .attr('height', h)
+        .attr('fill', fill)
+        .append('title')
+        .text(`T${t + 1} of ${s.label}`);
+      marks
+        .append('rect')
+        .attr('class', 'task-mark-col')
+        .attr('x', L.heat.x + r * L.cell)
+        .attr('y', L.colStrip.y)
+        .attr('width', h)
+        .attr('height', L.colStrip.height)
+        .attr('fill', fill);
+      if (numbers) {
+        marks
+          .append('text')
+          .attr('x', L.rowStrip.x + L.rowStrip.width / 2)
+          .attr('y', y + h / 2)
+          .attr('dy', '0.35em')
+          .attr('text-anchor', 'middle')
+          .attr('font-size', 9)
+          .attr('font-weight', 700)
+          .attr('fill', textOn(fill))
+          .text(t + 1);
+      }
     }
-  }
-  tl.append('text').attr('x', tx).attr('y', ty + 8).attr('font-size', 11).attr('fill', '#1d2330').attr('font-weight', 600).text(`Task marks: ${s.label}`);
+  tl.append('text')
+    .attr('x', tx)
+    .attr('y', ty + 8)
+    .attr('font-size', 11)
+    .attr('fill', '#1d2330')
+    .attr('font-weight', 600)
+    .text(`Task marks: ${s.label}`);
   for (let t = 0; t < s.k; t++) {
     const ex = tx + (t % perRow) * entryWidth;
     const ey = ty + 16 + Math.floor(t / perRow) * 16;
-    tl.append('rect').attr('x', ex).attr('y', ey).attr('width', 11).attr('height', 11).attr('fill', s.colours[t]).attr('stroke', '#1d2330').attr('stroke-width', 0.5);
-    tl.append('text').attr('x', ex + 15).attr('y', ey + 6).attr('dy', '0.35em').attr('font-size', 11).attr('fill', '#1d2330').text(`T${t + 1}`);
+    tl.append('rect')
+      .attr('x', ex)
+      .attr('y', ey)
+      .attr('width', 11)
+      .attr('height', 11)
+      .attr('fill', s.colours[t])
+      .attr('stroke', '#1d2330')
+      .attr('stroke-width', 0.5);
+    tl.append('text')
+      .attr('x', ex + 15)
+      .attr('y', ey + 6)
+      .attr('dy', '0.35em')
+      .attr('font-size', 11)
+      .attr('fill', '#1d2330')
+      .text(`T${t + 1}`);
   }
 }
 

@@ -71,8 +71,12 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
   const idx = Array.from({ length: K }, (_, k) => k);
-  const x = scaleBand<number>().domain(idx).range([L.left, L.left + L.size]);
-  const y = scaleBand<number>().domain(idx).range([L.top, L.top + L.size]);
+  const x = scaleBand<number>()
+    .domain(idx)
+    .range([L.left, L.left + L.size]);
+  const y = scaleBand<number>()
+    .domain(idx)
+    .range([L.top, L.top + L.size]);
   const g = svg.append('g');
   for (const c of heatCells(R, protocol)) {
     const fill = c.used ? interpolateBlues(0.1 + 0.85 * c.value) : GREY;
@@ -117,11 +121,38 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
         .attr('pointer-events', 'none');
     }
   }
-  svg.append('g').attr('transform', `translate(0,${L.top + L.size})`).call(axisBottom(x).tickFormat((d) => String(Number(d) + 1)));
-  svg.append('g').attr('transform', `translate(${L.left},0)`).call(axisLeft(y).tickFormat((d) => String(Number(d) + 1)));
-  svg.append('text').attr('x', L.left + L.size / 2).attr('y', L.top + L.size + 32).attr('text-anchor', 'middle').attr('font-size', 12).text('tested on bucket j (time →)');
-  svg.append('text').attr('transform', `translate(16,${L.top + L.size / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text('trained through bucket i');
-  drawColorLegend(svg, { x: L.left, y: L.top + L.size + 46, width: Math.min(200, L.size), height: 10, domain: [0, 100], interpolator: (t) => interpolateBlues(0.1 + 0.85 * t), format: (v) => `${v.toFixed(0)}`, title: 'accuracy R[i][j] (%)', titleOffset: 28 });
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${L.top + L.size})`)
+    .call(axisBottom(x).tickFormat((d) => String(Number(d) + 1)));
+  svg
+    .append('g')
+    .attr('transform', `translate(${L.left},0)`)
+    .call(axisLeft(y).tickFormat((d) => String(Number(d) + 1)));
+  svg
+    .append('text')
+    .attr('x', L.left + L.size / 2)
+    .attr('y', L.top + L.size + 32)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('tested on bucket j (time →)');
+  svg
+    .append('text')
+    .attr('transform', `translate(16,${L.top + L.size / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('trained through bucket i');
+  drawColorLegend(svg, {
+    x: L.left,
+    y: L.top + L.size + 46,
+    width: Math.min(200, L.size),
+    height: 10,
+    domain: [0, 100],
+    interpolator: (t) => interpolateBlues(0.1 + 0.85 * t),
+    format: (v) => `${v.toFixed(0)}`,
+    title: 'accuracy R[i][j] (%)',
+    titleOffset: 28,
+  });
 }
 
 /* ---------- iid vs streaming: in-domain and next-domain ---------- */
@@ -161,26 +192,69 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  const x0 = scaleBand<string>().domain(BAR_METRICS as string[]).range([m.left, width - m.right]).padding(0.25);
+  const x0 = scaleBand<string>()
+    .domain(BAR_METRICS as string[])
+    .range([m.left, width - m.right])
+    .padding(0.25);
   const x1 = scaleBand<string>().domain(['iid', 'streaming']).range([0, x0.bandwidth()]).padding(0.08);
-  const y = scaleLinear().domain([0, 100]).range([height - m.bottom, m.top]);
-  svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)')));
+  const y = scaleLinear()
+    .domain([0, 100])
+    .range([height - m.bottom, m.top]);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)')));
   svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
-  svg.append('text').attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text('average accuracy (%)');
+  svg
+    .append('text')
+    .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('average accuracy (%)');
   for (const b of bars) {
     const bx = (x0(b.metric) as number) + (x1(b.protocol) as number);
     const st = PROTOCOL_STYLE[b.protocol];
     if (b.value === null) {
-      svg.append('rect').attr('class', 'bar na').attr('x', bx).attr('y', y(100)).attr('width', x1.bandwidth()).attr('height', y(0) - y(100)).attr('fill', 'none').attr('stroke', GREY).attr('stroke-dasharray', '3,3')
+      svg
+        .append('rect')
+        .attr('class', 'bar na')
+        .attr('x', bx)
+        .attr('y', y(100))
+        .attr('width', x1.bandwidth())
+        .attr('height', y(0) - y(100))
+        .attr('fill', 'none')
+        .attr('stroke', GREY)
+        .attr('stroke-dasharray', '3,3')
         .on('mousemove', (ev: MouseEvent) => showTip(tip, `${b.protocol}: no in-domain test — the streaming protocol trains on all of each bucket`, ev))
         .on('mouseleave', () => showTip(tip, null));
-      svg.append('text').attr('x', bx + x1.bandwidth() / 2).attr('y', y(50)).attr('text-anchor', 'middle').attr('font-size', 10).attr('fill', '#7b8494').attr('transform', `rotate(-90 ${bx + x1.bandwidth() / 2} ${y(50)})`).text('not measurable (training data)');
+      svg
+        .append('text')
+        .attr('x', bx + x1.bandwidth() / 2)
+        .attr('y', y(50))
+        .attr('text-anchor', 'middle')
+        .attr('font-size', 10)
+        .attr('fill', '#7b8494')
+        .attr('transform', `rotate(-90 ${bx + x1.bandwidth() / 2} ${y(50)})`)
+        .text('not measurable (training data)');
       continue;
     }
-    svg.append('rect').attr('class', 'bar').attr('x', bx).attr('y', y(100 * b.value)).attr('width', x1.bandwidth()).attr('height', y(0) - y(100 * b.value)).attr('fill', st.colour)
+    svg
+      .append('rect')
+      .attr('class', 'bar')
+      .attr('x', bx)
+      .attr('y', y(100 * b.value))
+      .attr('width', x1.bandwidth())
+      .attr('height', y(0) - y(100 * b.value))
+      .attr('fill', st.colour)
       .on('mousemove', (ev: MouseEvent) => showTip(tip, `${st.name}\n${BAR_METRIC_NAMES[b.metric]}: ${pct(b.value)} %`, ev))
       .on('mouseleave', () => showTip(tip, null));
-    svg.append('text').attr('x', bx + x1.bandwidth() / 2).attr('y', y(100 * b.value) - 3).attr('text-anchor', 'middle').attr('font-size', 11).text(pct(b.value));
+    svg
+      .append('text')
+      .attr('x', bx + x1.bandwidth() / 2)
+      .attr('y', y(100 * b.value) - 3)
+      .attr('text-anchor', 'middle')
+      .attr('font-size', 11)
+      .text(pct(b.value));
   }
 }
 
@@ -198,29 +272,80 @@ export function distanceDomain(series: Partial<Record<StreamProtocol, DistancePo
   return [Math.min(-1, ...all), Math.max(1, ...all)];
 }
 
-export function drawDistance(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, series: Partial<Record<StreamProtocol, DistancePoint[]>>): void {
+export function drawDistance(
+  svgEl: SVGSVGElement,
+  tip: HTMLElement | undefined,
+  width: number,
+  series: Partial<Record<StreamProtocol, DistancePoint[]>>,
+): void {
   const height = 260;
   const m = { top: 14, right: 14, bottom: 44, left: 52 };
   const svg = select(svgEl);
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const [lo, hi] = distanceDomain(series);
-  const x = scaleLinear().domain([lo, hi]).range([m.left, width - m.right]);
-  const y = scaleLinear().domain([0, 100]).range([height - m.bottom, m.top]);
-  svg.append('g').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(hi - lo).tickFormat((d) => String(d).replace('-', '−')));
+  const x = scaleLinear()
+    .domain([lo, hi])
+    .range([m.left, width - m.right]);
+  const y = scaleLinear()
+    .domain([0, 100])
+    .range([height - m.bottom, m.top]);
+  svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(
+      axisBottom(x)
+        .ticks(hi - lo)
+        .tickFormat((d) => String(d).replace('-', '−')),
+    );
   svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
-  svg.append('line').attr('x1', x(0)).attr('x2', x(0)).attr('y1', m.top).attr('y2', height - m.bottom).attr('stroke', '#b9c0cc').attr('stroke-dasharray', '2,3');
-  svg.append('text').attr('x', (m.left + width - m.right) / 2).attr('y', height - 8).attr('text-anchor', 'middle').attr('font-size', 12).text('test distance j − i (buckets; > 0 = the future)');
-  svg.append('text').attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 12).text('mean accuracy (%)');
+  svg
+    .append('line')
+    .attr('x1', x(0))
+    .attr('x2', x(0))
+    .attr('y1', m.top)
+    .attr('y2', height - m.bottom)
+    .attr('stroke', '#b9c0cc')
+    .attr('stroke-dasharray', '2,3');
+  svg
+    .append('text')
+    .attr('x', (m.left + width - m.right) / 2)
+    .attr('y', height - 8)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('test distance j − i (buckets; > 0 = the future)');
+  svg
+    .append('text')
+    .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 12)
+    .text('mean accuracy (%)');
   for (const p of ['iid', 'streaming'] as const) {
     const pts = series[p];
     if (!pts || pts.length === 0) continue;
     const st = PROTOCOL_STYLE[p];
-    const path = line<DistancePoint>().x((d) => x(d.distance)).y((d) => y(100 * d.mean));
-    svg.append('path').attr('class', `series-${p}`).attr('d', path(pts)).attr('fill', 'none').attr('stroke', st.colour).attr('stroke-width', 2).attr('stroke-dasharray', st.dash);
+    const path = line<DistancePoint>()
+      .x((d) => x(d.distance))
+      .y((d) => y(100 * d.mean));
+    svg
+      .append('path')
+      .attr('class', `series-${p}`)
+      .attr('d', path(pts))
+      .attr('fill', 'none')
+      .attr('stroke', st.colour)
+      .attr('stroke-width', 2)
+      .attr('stroke-dasharray', st.dash);
     for (const d of pts) {
-      svg.append('circle').attr('class', 'pt').attr('cx', x(d.distance)).attr('cy', y(100 * d.mean)).attr('r', 4).attr('fill', st.colour)
-        .on('mousemove', (ev: MouseEvent) => showTip(tip, `${p}: j − i = ${d.distance}\nmean accuracy ${pct(d.mean)} % over ${d.count} cell${d.count === 1 ? '' : 's'}`, ev))
+      svg
+        .append('circle')
+        .attr('class', 'pt')
+        .attr('cx', x(d.distance))
+        .attr('cy', y(100 * d.mean))
+        .attr('r', 4)
+        .attr('fill', st.colour)
+        .on('mousemove', (ev: MouseEvent) =>
+          showTip(tip, `${p}: j − i = ${d.distance}\nmean accuracy ${pct(d.mean)} % over ${d.count} cell${d.count === 1 ? '' : 's'}`, ev),
+        )
         .on('mouseleave', () => showTip(tip, null));
     }
   }
@@ -235,10 +360,13 @@ export interface CompositionPanel {
 }
 
 export function compositionPanel(label: string, composition: number[][]): CompositionPanel {
-  return { label, shares: composition.map((row) => {
-    const n = row.reduce((a, b) => a + b, 0);
-    return row.map((c) => (n > 0 ? c / n : 0));
-  }) };
+  return {
+    label,
+    shares: composition.map((row) => {
+      const n = row.reduce((a, b) => a + b, 0);
+      return row.map((c) => (n > 0 ? c / n : 0));
+    }),
+  };
 }
 
 export function sweepPanels(sweep: { alpha: AlphaSpec; composition: number[][] }[]): CompositionPanel[] {
@@ -271,16 +399,41 @@ export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefin
     const ox = (k % L.cols) * L.pw;
     const oy = Math.floor(k / L.cols) * L.ph;
     const g = svg.append('g').attr('class', 'panel').attr('transform', `translate(${ox},${oy})`);
-    const x = scaleBand<number>().domain(Array.from({ length: K }, (_, t) => t)).range([m.left, L.pw - m.right]).padding(0.15);
-    const y = scaleLinear().domain([0, 1]).range([L.ph - m.bottom, m.top]);
+    const x = scaleBand<number>()
+      .domain(Array.from({ length: K }, (_, t) => t))
+      .range([m.left, L.pw - m.right])
+      .padding(0.15);
+    const y = scaleLinear()
+      .domain([0, 1])
+      .range([L.ph - m.bottom, m.top]);
     g.append('text').attr('x', m.left).attr('y', 12).attr('font-size', 11).attr('font-weight', 600).text(p.label);
-    g.append('g').attr('transform', `translate(0,${L.ph - m.bottom})`).call(axisBottom(x).tickFormat((d) => String(Number(d) + 1)).tickSizeOuter(0)).attr('font-size', 9);
-    g.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(2).tickFormat((d) => `${Math.round(100 * Number(d))}%`)).attr('font-size', 9);
+    g.append('g')
+      .attr('transform', `translate(0,${L.ph - m.bottom})`)
+      .call(
+        axisBottom(x)
+          .tickFormat((d) => String(Number(d) + 1))
+          .tickSizeOuter(0),
+      )
+      .attr('font-size', 9);
+    g.append('g')
+      .attr('transform', `translate(${m.left},0)`)
+      .call(
+        axisLeft(y)
+          .ticks(2)
+          .tickFormat((d) => `${Math.round(100 * Number(d))}%`),
+      )
+      .attr('font-size', 9);
     p.shares.forEach((row, t) => {
       let acc = 0;
       row.forEach((s, j) => {
         if (s <= 0) return;
-        g.append('rect').attr('class', 'seg').attr('x', x(t) as number).attr('width', x.bandwidth()).attr('y', y(acc + s)).attr('height', y(acc) - y(acc + s)).attr('fill', colours[j])
+        g.append('rect')
+          .attr('class', 'seg')
+          .attr('x', x(t) as number)
+          .attr('width', x.bandwidth())
+          .attr('y', y(acc + s))
+          .attr('height', y(acc) - y(acc + s))
+          .attr('fill', colours[j])
           .on('mousemove', (ev: MouseEvent) => showTip(tip, `${p.label}\nafter bucket ${t + 1}: ${pct(s)} % of the buffer from bucket ${j + 1}`, ev))
           .on('mouseleave', () => showTip(tip, null));
         acc += s;
@@ -290,13 +443,36 @@ export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefin
   // the legend under the panels: what the axes are, then one swatch per source bucket (wrapping on a phone)
   const perRow = Math.max(1, Math.floor((width - 8) / 72));
   const ly = Math.ceil(panels.length / L.cols) * L.ph + 14;
-  const notes = width < 520 ? ['x: after bucket t · y: share of the buffer (%)', 'colour: the bucket a sample came from'] : ['x: after bucket t · y: share of the buffer (%) · colour: the bucket a sample came from'];
-  notes.forEach((t, q) => svg.append('text').attr('x', 4).attr('y', ly + 12 * q).attr('font-size', 11).attr('fill', '#5b6372').text(t));
+  const notes =
+    width < 520
+      ? ['x: after bucket t · y: share of the buffer (%)', 'colour: the bucket a sample came from']
+      : ['x: after bucket t · y: share of the buffer (%) · colour: the bucket a sample came from'];
+  notes.forEach((t, q) =>
+    svg
+      .append('text')
+      .attr('x', 4)
+      .attr('y', ly + 12 * q)
+      .attr('font-size', 11)
+      .attr('fill', '#5b6372')
+      .text(t),
+  );
   const sy = ly + 12 * notes.length;
   colours.forEach((c, j) => {
     const lx = 4 + (j % perRow) * 72;
     const yy = sy + Math.floor(j / perRow) * 16;
-    svg.append('rect').attr('class', 'legend-swatch').attr('x', lx).attr('y', yy - 1).attr('width', 12).attr('height', 12).attr('fill', c);
-    svg.append('text').attr('x', lx + 16).attr('y', yy + 9).attr('font-size', 11).text(`bucket ${j + 1}`);
+    svg
+      .append('rect')
+      .attr('class', 'legend-swatch')
+      .attr('x', lx)
+      .attr('y', yy - 1)
+      .attr('width', 12)
+      .attr('height', 12)
+      .attr('fill', c);
+    svg
+      .append('text')
+      .attr('x', lx + 16)
+      .attr('y', yy + 9)
+      .attr('font-size', 11)
+      .text(`bucket ${j + 1}`);
   });
 }

@@ -22,7 +22,12 @@ export const PRESETS: readonly Preset[] = [
   { id: 'paper', name: 'The paper’s claim', note: 'drift stream, 5 buckets, iid and streaming side by side', patch: {} },
   { id: 'abrupt', name: 'Abrupt control', note: 'the same buckets in a shuffled order', patch: { stream: 'abrupt' } },
   { id: 'mixed', name: 'No-drift control', note: 'every bucket a mixture of all looks', patch: { stream: 'mixed' } },
-  { id: 'reservoir', name: 'Biased reservoir (α = 2)', note: 'a buffer of one bucket, Alg. 1 with α = 2', patch: { buffer: 'reservoir', alpha: { kind: 'fixed', value: 2 } } },
+  {
+    id: 'reservoir',
+    name: 'Biased reservoir (α = 2)',
+    note: 'a buffer of one bucket, Alg. 1 with α = 2',
+    patch: { buffer: 'reservoir', alpha: { kind: 'fixed', value: 2 } },
+  },
   { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140 } },
 ];
 

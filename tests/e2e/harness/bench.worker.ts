@@ -18,7 +18,10 @@ import { timeFusedStep, timeTrainingStep } from './step-bench';
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
 const api = {
-  async msPerStep(backend: string, opts: { warmup?: number; minSteps?: number; minMs?: number } = {}): Promise<{ backend: string; msPerStep: number; steps: number }> {
+  async msPerStep(
+    backend: string,
+    opts: { warmup?: number; minSteps?: number; minMs?: number } = {},
+  ): Promise<{ backend: string; msPerStep: number; steps: number }> {
     const info = await selectBackend(backend as BackendName, { strict: true });
     return { backend: info.name, ...(await timeTrainingStep(opts)) };
   },

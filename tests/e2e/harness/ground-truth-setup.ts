@@ -57,7 +57,11 @@ export const DIGITS: Setup = { dataset: 'digits', strategies: ['finetune', 'repl
  * Wait until a count read from the page stops moving (two reads `gapMs` apart agree) and passes `ok`; returns it.
  * Runs finished in a burst may still be on their way to IndexedDB when the page is looked at.
  */
-export async function steadyCount(page: Page, read: (page: Page) => Promise<number>, opts: { gapMs: number; timeout: number; message?: string; ok?: (n: number) => boolean }): Promise<number> {
+export async function steadyCount(
+  page: Page,
+  read: (page: Page) => Promise<number>,
+  opts: { gapMs: number; timeout: number; message?: string; ok?: (n: number) => boolean },
+): Promise<number> {
   let n = -1;
   await expect
     .poll(

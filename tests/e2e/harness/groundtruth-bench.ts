@@ -56,7 +56,19 @@ export function keepClasses(s: ImageDataset['train'], n: number): ImageDataset['
 export function benchConfigs(orderings: 'all' | 'subset'): TrainRunConfig[] {
   const all = Array.from(enumerateOrderings([2, 2, 2]), (o) => o.map((t) => [...t]));
   const chosen = orderings === 'all' ? all : all.filter((o) => o[0][0] === 0 && o[0][1] === 1);
-  return chosen.map((tasks) => ({ tasks, seed: 0, strategy: 'finetune', model: { kind: 'mlp', hidden: [256, 128] }, lr: 1e-3, batchSize: 64, epochs: 3, optimizer: 'adam' }) as TrainRunConfig);
+  return chosen.map(
+    (tasks) =>
+      ({
+        tasks,
+        seed: 0,
+        strategy: 'finetune',
+        model: { kind: 'mlp', hidden: [256, 128] },
+        lr: 1e-3,
+        batchSize: 64,
+        epochs: 3,
+        optimizer: 'adam',
+      }) as TrainRunConfig,
+  );
 }
 
 /** A run's final accuracy, sample-weighted over every task's test examples (as `cil-lab run` reports it). */

@@ -58,7 +58,12 @@ export function firstTaskGroups(orderings: number[][][]): number[][] {
 /** `indices`: only these orderings (one worker's share of a pool); default all. */
 export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult> {
   const ds = subsetPerClass(
-    { shape: fashion.shape, classNames: fashion.classNames.slice(0, cfg.classes), train: keepClasses(fashion.train, cfg.classes), test: keepClasses(fashion.test, cfg.classes) },
+    {
+      shape: fashion.shape,
+      classNames: fashion.classNames.slice(0, cfg.classes),
+      train: keepClasses(fashion.train, cfg.classes),
+      test: keepClasses(fashion.test, cfg.classes),
+    },
     { trainPerClass: cfg.trainPerClass, testPerClass: cfg.testPerClass },
   );
   const all = peerOrderings(cfg);
@@ -79,8 +84,19 @@ export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, ind
   );
   const t0 = performance.now();
   let first = NaN;
-  const results = await trainShared(ds, configs, { population: 'auto' }, { onRunDone: () => (first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first) });
+  const results = await trainShared(
+    ds,
+    configs,
+    { population: 'auto' },
+    { onRunDone: () => (first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first) },
+  );
   const seconds = (performance.now() - t0) / 1000;
   const stepsPerTask = cfg.epochs * Math.ceil((cfg.trainPerClass * (cfg.classes / cfg.tasks)) / cfg.batchSize);
-  return { seconds, firstResultSeconds: first, steps: planPrefixes(orderings).sharedTasks * stepsPerTask, finals: results.map(finalAccuracy), orderings: configs.length };
+  return {
+    seconds,
+    firstResultSeconds: first,
+    steps: planPrefixes(orderings).sharedTasks * stepsPerTask,
+    finals: results.map(finalAccuracy),
+    orderings: configs.length,
+  };
 }

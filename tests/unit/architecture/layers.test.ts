@@ -31,7 +31,12 @@ function files(dir: string): string[] {
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)['"]([^'"]+)['"]/g;
 
-interface Edge { file: string; spec: string; from: string; to: string }
+interface Edge {
+  file: string;
+  spec: string;
+  from: string;
+  to: string;
+}
 
 function edges(): { internal: Edge[]; external: Edge[] } {
   const internal: Edge[] = [];

@@ -12,7 +12,9 @@ function checkAgainstPython(json: any, variable: 'final' | 'aia') {
   const stats = json.statistics;
   expect(stats.variable).toBe(variable);
   expect(stats.truthLabel).toBe('all 90 orderings');
-  expect(stats.strategies.map((s: any) => s.strategy)).toEqual(Object.keys(expected.methods[variable]).sort((a, b) => (a === 'ewc' ? -1 : b === 'ewc' ? 1 : 0)));
+  expect(stats.strategies.map((s: any) => s.strategy)).toEqual(
+    Object.keys(expected.methods[variable]).sort((a, b) => (a === 'ewc' ? -1 : b === 'ewc' ? 1 : 0)),
+  );
   for (const s of stats.strategies) {
     const e = expected.methods[variable][s.strategy];
     const m = s.truth.moments;
@@ -38,7 +40,16 @@ describe('cil-lab analyze', () => {
   it('the 90-ordering fixture with WordNet: numpy/scipy statistics, malformed rows listed', async () => {
     const r = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3');
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ format: 'csv', unit: 'percent', imported: 180, rowsRead: 187, omega: '90', taskSizes: [2, 2, 2], classes: expected.classes, accuracy: 'final' });
+    expect(r.json).toMatchObject({
+      format: 'csv',
+      unit: 'percent',
+      imported: 180,
+      rowsRead: 187,
+      omega: '90',
+      taskSizes: [2, 2, 2],
+      classes: expected.classes,
+      accuracy: 'final',
+    });
     expect(r.json.unitReason).toMatch(/values above 1 were found \(e\.g\. 46\.75 on line 2\)/);
     expect(r.json.skipped.map((s: any) => s.line)).toEqual(expected.malformed.map((m: any) => m.line));
     checkAgainstPython(r.json, 'final');
@@ -59,10 +70,32 @@ describe('cil-lab analyze', () => {
     }
   });
   it('the same numbers with the similarity from a file, and for AIA', async () => {
-    const a = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--similarity', `file:${FX}/fmnist6-wordnet.json`, '--classes', expected.classes.join(','), '--task-sizes', '2,2,2');
+    const a = await cli(
+      'analyze',
+      '--results',
+      `${FX}/fmnist6-runs.csv`,
+      '--similarity',
+      `file:${FX}/fmnist6-wordnet.json`,
+      '--classes',
+      expected.classes.join(','),
+      '--task-sizes',
+      '2,2,2',
+    );
     expect(a.code).toBe(0);
     checkAgainstPython(a.json, 'final');
-    const b = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3', '--accuracy', 'aia');
+    const b = await cli(
+      'analyze',
+      '--results',
+      `${FX}/fmnist6-runs.csv`,
+      '--dataset',
+      'fashion-mnist',
+      '--classes',
+      '0-5',
+      '--tasks',
+      '3',
+      '--accuracy',
+      'aia',
+    );
     expect(b.code).toBe(0);
     checkAgainstPython(b.json, 'aia');
   });

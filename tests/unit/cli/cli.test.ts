@@ -134,7 +134,15 @@ describe('cil-lab score / similarity / bounds', () => {
     for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) expect(r.json.matrix[i][j]).toBeCloseTo(ref[i][j], 6);
   });
   it('bounds: Theorem 1 and 2 for a huge Ω', async () => {
-    const r = await cli('bounds', '--omega', '235707458939304389640931968316130209128979624196658578574141046497349714005349706689167360000', '--epsilon', '0.1', '--delta', '0.05');
+    const r = await cli(
+      'bounds',
+      '--omega',
+      '235707458939304389640931968316130209128979624196658578574141046497349714005349706689167360000',
+      '--epsilon',
+      '0.1',
+      '--delta',
+      '0.05',
+    );
     expect(Number(r.json.theorem1.L)).toBeGreaterThan(10000);
     expect(Number(r.json.theorem1.L)).toBeLessThan(20000);
   });

@@ -70,7 +70,7 @@ describe('cil-lab --link / --config: the same experiment as the app', () => {
 });
 
 describe('training flags from a config: --init and --strategy-options (issue 19)', () => {
-  it("configToFlags maps training.init (only when not the default) and every strategy option but memory", async () => {
+  it('configToFlags maps training.init (only when not the default) and every strategy option but memory', async () => {
     const { configToFlags } = await import('../../../src/cli/config-args');
     const c = sharedConfig();
     expect(configToFlags(c, 'run').init).toBeUndefined();
@@ -93,7 +93,7 @@ describe('training flags from a config: --init and --strategy-options (issue 19)
     expect(() => strategyOptionsFlag({ 'strategy-options': 'lambda=-1' }, 'ewc')).toThrow(/non-negative/);
     expect(() => strategyOptionsFlag({ 'strategy-options': 'memory=5' }, 'replay')).toThrow(/--memory/);
   });
-  it('cil-lab run --config trains with the config\'s EWC λ and mode and its init; flags win', async () => {
+  it("cil-lab run --config trains with the config's EWC λ and mode and its init; flags win", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cil-config-'));
     const file = join(dir, 'experiment.json');
     const c = defaultConfig();

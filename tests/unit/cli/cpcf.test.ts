@@ -15,9 +15,27 @@ afterEach(() => vi.restoreAllMocks());
 describe('cil-lab cpcf', () => {
   it('trains on digits (base task 0–4, then one class per task) and prints the CPCF series per step', async () => {
     const code = await main([
-      'cpcf', '--dataset', 'digits', '--classes', '0-9', '--task-sizes', '5,1,1,1,1,1',
-      '--strategy', 'finetune', '--epochs', '2', '--first-epochs', '3', '--seed', '0', '--backend', 'cpu',
-      '--calibration-ratio', '0.2', '--alpha', '0.1',
+      'cpcf',
+      '--dataset',
+      'digits',
+      '--classes',
+      '0-9',
+      '--task-sizes',
+      '5,1,1,1,1,1',
+      '--strategy',
+      'finetune',
+      '--epochs',
+      '2',
+      '--first-epochs',
+      '3',
+      '--seed',
+      '0',
+      '--backend',
+      'cpu',
+      '--calibration-ratio',
+      '0.2',
+      '--alpha',
+      '0.1',
     ]);
     expect(err).not.toMatch(/cil-lab:/);
     expect(code).toBe(0);
@@ -43,7 +61,25 @@ describe('cil-lab cpcf', () => {
     expect(err).toMatch(/note: dCor\(CPCF, a_prev\) [0-9.]+ \(1 seed\), permutation p (=|<) [0-9.]+ \(exact\)/);
   });
   it('--preset digits --seeds 0-1: runs each seed and prints dCor mean ± sd, the pooled permutation p and the paper figure', async () => {
-    const code = await main(['cpcf', '--preset', 'digits', '--strategy', 'ewc', '--seeds', '0-1', '--epochs', '1', '--first-epochs', '2', '--train-per-class', '20', '--test-per-class', '5', '--backend', 'cpu']);
+    const code = await main([
+      'cpcf',
+      '--preset',
+      'digits',
+      '--strategy',
+      'ewc',
+      '--seeds',
+      '0-1',
+      '--epochs',
+      '1',
+      '--first-epochs',
+      '2',
+      '--train-per-class',
+      '20',
+      '--test-per-class',
+      '5',
+      '--backend',
+      'cpu',
+    ]);
     expect(err).not.toMatch(/cil-lab:/);
     expect(code).toBe(0);
     const r = JSON.parse(out);
@@ -56,7 +92,10 @@ describe('cil-lab cpcf', () => {
     expect(r.summary.dcor.values).toEqual(values);
     expect(r.summary.dcor.mean).toBeCloseTo((values[0] + values[1]) / 2, 12);
     expect(r.summary.dcor.sd).toBeCloseTo(Math.abs(values[0] - values[1]) / Math.SQRT2, 12);
-    const pooled = pooledDcorPermutationTest(r.runs.map((x: { cpcf: number[]; aPrev: number[] }) => ({ x: x.cpcf, y: x.aPrev })), { resamples: 9999, seed: 0 });
+    const pooled = pooledDcorPermutationTest(
+      r.runs.map((x: { cpcf: number[]; aPrev: number[] }) => ({ x: x.cpcf, y: x.aPrev })),
+      { resamples: 9999, seed: 0 },
+    );
     expect(r.summary.permutation).toEqual({ p: pooled.p, exact: false, resamples: 9999, nullMean: pooled.nullMean, points: 5 });
     expect(r.summary.baseAccuracy.mean).toBeCloseTo((r.runs[0].matrix[0][0] + r.runs[1].matrix[0][0]) / 2, 12);
     expect(r.summary.paper).toEqual({ dcor: 0.6754, table: 'II', column: 'MNIST', model: 'EWC', key: 0.1 });

@@ -11,16 +11,49 @@ import { captureCli } from './capture';
 
 const cli = captureCli();
 // tiny: 3 small datasets, 12 training / 4 test images per class, 1 epoch, a 16-unit MLP, the cpu backend
-const tiny = ['--datasets', 'digits,fashion-mnist,emoji-food', '--train-per-class', '12', '--test-per-class', '4', '--epochs', '1', '--hidden', '16', '--backend', 'cpu', '--seed', '3'];
+const tiny = [
+  '--datasets',
+  'digits,fashion-mnist,emoji-food',
+  '--train-per-class',
+  '12',
+  '--test-per-class',
+  '4',
+  '--epochs',
+  '1',
+  '--hidden',
+  '16',
+  '--backend',
+  'cpu',
+  '--seed',
+  '3',
+];
 
-type Run = { order: string[]; scenario: string; strategy: string; matrix: number[][]; acc: number; bwt: number; fwt: number; acc0: number; m2i: boolean; i2m: boolean };
+type Run = {
+  order: string[];
+  scenario: string;
+  strategy: string;
+  matrix: number[][];
+  acc: number;
+  bwt: number;
+  fwt: number;
+  acc0: number;
+  m2i: boolean;
+  i2m: boolean;
+};
 
 describe('cil-lab curriculum', () => {
   it('--order all trains every one of the K! orders; TIL ≥ CIL entry by entry; metrics from R and a_j', async () => {
     await selectBackend('cpu', { strict: true });
     const r = await cli('curriculum', '--order', 'all', '--scenario', 'both', ...tiny);
     expect(r.code, r.err).toBe(0);
-    const j = r.json as { datasets: string[]; isolated: Record<string, number>; runs: Run[]; summary: { deltaAcc: number; deltaAcc0: number; share: number | null }[]; m2i: string[]; i2m: string[] };
+    const j = r.json as {
+      datasets: string[];
+      isolated: Record<string, number>;
+      runs: Run[];
+      summary: { deltaAcc: number; deltaAcc0: number; share: number | null }[];
+      m2i: string[];
+      i2m: string[];
+    };
     expect(j.datasets).toEqual(['digits', 'fashion-mnist', 'emoji-food']);
     expect(Object.keys(j.isolated)).toEqual(j.datasets);
     expect(j.runs).toHaveLength(12); // 3! orders × 2 scenarios
@@ -71,11 +104,40 @@ describe('cil-lab curriculum', () => {
     }
   });
 
-  it('--link / --config: the experiment\'s Curriculum section, as the equivalent flags; a flag given wins', async () => {
+  it("--link / --config: the experiment's Curriculum section, as the equivalent flags; a flag given wins", async () => {
     const c = defaultConfig();
-    c.curriculum = { datasets: ['digits', 'fashion-mnist'], order: 'm2i', scenario: 'cil', strategies: ['finetune'], epochs: 1, hidden: 16, trainPerClass: 12, testPerClass: 4, seed: 3 };
+    c.curriculum = {
+      datasets: ['digits', 'fashion-mnist'],
+      order: 'm2i',
+      scenario: 'cil',
+      strategies: ['finetune'],
+      epochs: 1,
+      hidden: 16,
+      trainPerClass: 12,
+      testPerClass: 4,
+      seed: 3,
+    };
     const link = `http://127.0.0.1:5173/${encodeConfigToHash(c)}`;
-    const flags = ['--datasets', 'digits,fashion-mnist', '--order', 'm2i', '--scenario', 'cil', '--strategy', 'finetune', '--epochs', '1', '--hidden', '16', '--train-per-class', '12', '--test-per-class', '4', '--seed', '3'];
+    const flags = [
+      '--datasets',
+      'digits,fashion-mnist',
+      '--order',
+      'm2i',
+      '--scenario',
+      'cil',
+      '--strategy',
+      'finetune',
+      '--epochs',
+      '1',
+      '--hidden',
+      '16',
+      '--train-per-class',
+      '12',
+      '--test-per-class',
+      '4',
+      '--seed',
+      '3',
+    ];
     const byFlags = await cli('curriculum', ...flags, '--backend', 'cpu');
     const byLink = await cli('curriculum', '--link', link, '--backend', 'cpu');
     expect(byLink.code, byLink.err).toBe(0);

@@ -24,12 +24,22 @@ const graph = () => JSON.parse(readFileSync('public/data/wordnet-nouns.json', 'u
 // custom classes with "cat" pinned to another sense (n02986962: the tracked vehicle) than WordNet's first pick
 const PINS = { cat: 'n02986962' };
 const NAMES = ['cat', 'dog', 'car', 'bus'];
-const pinned = validateConfig({ dataset: { id: 'custom', classNames: NAMES }, taskSizes: [2, 2], similarity: { kind: 'wordnet', pins: PINS }, protocols: { enabled: ['rs', 'edge'], rsSeeds: [0, 42] } });
+const pinned = validateConfig({
+  dataset: { id: 'custom', classNames: NAMES },
+  taskSizes: [2, 2],
+  similarity: { kind: 'wordnet', pins: PINS },
+  protocols: { enabled: ['rs', 'edge'], rsSeeds: [0, 42] },
+});
 
-describe('item 5: WordNet pins from --link / --config give the app\'s numbers', () => {
+describe("item 5: WordNet pins from --link / --config give the app's numbers", () => {
   // what the app computes: the Orderings page resolves the pins with wordnetPinsFor and runs computeOrderingsView
   const app = computeOrderingsView(
-    { classes: NAMES, taskSizes: [2, 2], similarity: { kind: 'wordnet', pins: wordnetPinsFor(PINS, NAMES) }, options: { protocols: ['rs', 'edge'], rsSeeds: [0, 42] } },
+    {
+      classes: NAMES,
+      taskSizes: [2, 2],
+      similarity: { kind: 'wordnet', pins: wordnetPinsFor(PINS, NAMES) },
+      options: { protocols: ['rs', 'edge'], rsSeeds: [0, 42] },
+    },
     { wordnet: graph },
   );
   const unpinned = computeOrderingsView(
@@ -81,7 +91,9 @@ describe('item 8: bounds before work', () => {
   it('a file over the bound is refused with the bound named', () => {
     const big = join(tmp, 'big.json');
     writeFileSync(big, '['.padEnd(4096, ' '));
-    expect(() => readInput(big, 'the similarity file', 1024)).toThrow('Cannot read the similarity file "' + big + '": it is larger than 1024 bytes, the most cil-lab reads from one file.');
+    expect(() => readInput(big, 'the similarity file', 1024)).toThrow(
+      'Cannot read the similarity file "' + big + '": it is larger than 1024 bytes, the most cil-lab reads from one file.',
+    );
     expect(readInput(big, 'the similarity file', 4096)).toHaveLength(4096);
   });
   it('enumerate --sample 1000000000 is refused before any draw', async () => {
@@ -109,13 +121,21 @@ describe('item 9: bad input exits 2 with one clear line', () => {
     if (typeof message === 'string') expect(r.err).toBe(`cil-lab: ${message}\n`);
     else expect(r.err).toMatch(message);
   };
-  it('count --task-sizes 3,,3 is an error, not [3, 3]', () => one(['count', '--classes', '6', '--task-sizes', '3,,3'], '--task-sizes: entry 2 of "3,,3" is empty (two commas in a row, or a comma at an end).'));
-  it('one class is refused with the app\'s message; --classes abc hints at commas', async () => {
-    await one(['orders', '--classes', 'cat', '--tasks', '1'], /^cil-lab: Select at least two classes\. --classes "cat" is one class name; separate class names with commas/);
-    await one(['count', '--classes', 'abc', '--tasks', '3'], /^cil-lab: Select at least two classes\. --classes "abc" is one class name; separate class names with commas \(e\.g\. --classes cat,dog,car\)\.$/m);
+  it('count --task-sizes 3,,3 is an error, not [3, 3]', () =>
+    one(['count', '--classes', '6', '--task-sizes', '3,,3'], '--task-sizes: entry 2 of "3,,3" is empty (two commas in a row, or a comma at an end).'));
+  it("one class is refused with the app's message; --classes abc hints at commas", async () => {
+    await one(
+      ['orders', '--classes', 'cat', '--tasks', '1'],
+      /^cil-lab: Select at least two classes\. --classes "cat" is one class name; separate class names with commas/,
+    );
+    await one(
+      ['count', '--classes', 'abc', '--tasks', '3'],
+      /^cil-lab: Select at least two classes\. --classes "abc" is one class name; separate class names with commas \(e\.g\. --classes cat,dog,car\)\.$/m,
+    );
     await one(['orders', '--dataset', 'cifar10', '--subset', '3', '--tasks', '1'], 'Select at least two classes. --subset gives one class ("cat").');
   });
-  it('a number of classes says "1 class", not "1 classes"', () => one(['count', '--classes', '1', '--tasks', '3'], '3 tasks cannot be made from 1 class: every task needs at least one class (K ≤ N).'));
+  it('a number of classes says "1 class", not "1 classes"', () =>
+    one(['count', '--classes', '1', '--tasks', '3'], '3 tasks cannot be made from 1 class: every task needs at least one class (K ≤ N).'));
   it('run --epochs 0 is refused', () => one(['run', '--dataset', 'digits', '--tasks', '5', '--epochs', '0'], '--epochs must be at least 1; got 0.'));
   it('negative numbers are values: one line saying what is wrong, not node\'s "ambiguous" message', async () => {
     await one(['count', '--classes', '6', '--tasks', '-3'], '--tasks must be at least 1; got -3.');
@@ -125,14 +145,32 @@ describe('item 9: bad input exits 2 with one clear line', () => {
   });
   it('a binary --classes-file is one line, not its bytes', async () => {
     const bin = join(tmp, 'classes.bin');
-    writeFileSync(bin, Uint8Array.from({ length: 4000 }, (_, i) => (i * 131) % 256));
-    await one(['orders', '--classes-file', bin, '--tasks', '2'], `The class file "${bin}" is not a text file (it holds binary data, e.g. a zero byte at offset 0).`);
+    writeFileSync(
+      bin,
+      Uint8Array.from({ length: 4000 }, (_, i) => (i * 131) % 256),
+    );
+    await one(
+      ['orders', '--classes-file', bin, '--tasks', '2'],
+      `The class file "${bin}" is not a text file (it holds binary data, e.g. a zero byte at offset 0).`,
+    );
   });
   it('--out into a missing folder names the folder', async () => {
     const sim = join(tmp, 'sim.json');
-    writeFileSync(sim, JSON.stringify({ classes: ['a', 'b'], matrix: [[1, 0.5], [0.5, 1]] }));
+    writeFileSync(
+      sim,
+      JSON.stringify({
+        classes: ['a', 'b'],
+        matrix: [
+          [1, 0.5],
+          [0.5, 1],
+        ],
+      }),
+    );
     const target = join(tmp, 'missing', 'out.json');
-    await one(['similarity', '--source', `file:${sim}`, '--classes', 'a,b', '--out', target], `Cannot write --out "${target}": the folder "${join(tmp, 'missing')}" does not exist (create it first).`);
+    await one(
+      ['similarity', '--source', `file:${sim}`, '--classes', 'a,b', '--out', target],
+      `Cannot write --out "${target}": the folder "${join(tmp, 'missing')}" does not exist (create it first).`,
+    );
     mkdirSync(join(tmp, 'missing'));
     expect((await cli('similarity', '--source', `file:${sim}`, '--classes', 'a,b', '--out', target)).code).toBe(0);
   });
@@ -170,7 +208,7 @@ describe('item 9: bad input exits 2 with one clear line', () => {
 });
 
 describe('items 14 and 15: orders exports', () => {
-  it('RS seed 1993 on CIFAR-100: order, PyCIL, Mammoth and CSV carry numpy\'s permutation as drawn', async () => {
+  it("RS seed 1993 on CIFAR-100: order, PyCIL, Mammoth and CSV carry numpy's permutation as drawn", async () => {
     const argv = ['orders', '--dataset', 'cifar100', '--tasks', '10', '--protocol', 'rs', '--seeds', '1993'];
     const json = await cli(...argv);
     expect(json.json.sequences[0].order.slice(0, 5)).toEqual([68, 56, 78, 8, 23]);
@@ -189,7 +227,18 @@ describe('items 14 and 15: orders exports', () => {
   it('CSV class names that would run as formulas are neutralised in orders --format csv', async () => {
     const sim = join(tmp, 'sim4.json');
     const names = ['=1+1', '+cmd', '@SUM(A1)', 'pear'];
-    writeFileSync(sim, JSON.stringify({ classes: names, matrix: [[1, 0.5, 0.2, 0.1], [0.5, 1, 0.3, 0.2], [0.2, 0.3, 1, 0.4], [0.1, 0.2, 0.4, 1]] }));
+    writeFileSync(
+      sim,
+      JSON.stringify({
+        classes: names,
+        matrix: [
+          [1, 0.5, 0.2, 0.1],
+          [0.5, 1, 0.3, 0.2],
+          [0.2, 0.3, 1, 0.4],
+          [0.1, 0.2, 0.4, 1],
+        ],
+      }),
+    );
     const r = await cli('orders', '--classes', names.join(','), '--tasks', '2', '--protocol', 'edge', '--similarity', `file:${sim}`, '--format', 'csv');
     expect(r.code).toBe(0);
     for (const row of r.out.trim().split('\n').slice(1)) {

@@ -14,14 +14,30 @@ import { oodLabSettings } from '../../../src/cli/ood';
 import { captureCli } from './capture';
 import { oodCommandArgs, oodCommandLine } from '../../../src/services/ood-export';
 
-const parse = (args: string[]) => parseArgs({ args: joinNegativeNumbers(args, OPTIONS), options: OPTIONS, strict: true }).values as Record<string, string | boolean | undefined>;
+const parse = (args: string[]) =>
+  parseArgs({ args: joinNegativeNumbers(args, OPTIONS), options: OPTIONS, strict: true }).values as Record<string, string | boolean | undefined>;
 
-describe('the lab\'s cil-lab ood command', () => {
+describe("the lab's cil-lab ood command", () => {
   const cases: [string, OpenWorldSettings][] = [
     ['defaults', OPEN_WORLD_DEFAULTS],
     ['quick', OPEN_WORLD_PRESETS.quick],
     ['ablation', OPEN_WORLD_PRESETS.ablation],
-    ['RS order, caps, another strategy, odd margins', { ...OPEN_WORLD_DEFAULTS, orderSeed: 7, trainPerClass: 40, testPerClass: 15, strategy: 'ewc', memory: 321, seed: -3, hidden: [64], marginIn: -12.5, marginOut: -3, oodSets: ['fashion-mnist:6,7', 'emoji'] }],
+    [
+      'RS order, caps, another strategy, odd margins',
+      {
+        ...OPEN_WORLD_DEFAULTS,
+        orderSeed: 7,
+        trainPerClass: 40,
+        testPerClass: 15,
+        strategy: 'ewc',
+        memory: 321,
+        seed: -3,
+        hidden: [64],
+        marginIn: -12.5,
+        marginOut: -3,
+        oodSets: ['fashion-mnist:6,7', 'emoji'],
+      },
+    ],
   ];
   for (const [name, s] of cases) {
     it(`parses back to the same settings: ${name}`, () => {
@@ -39,7 +55,7 @@ describe('the lab\'s cil-lab ood command', () => {
   it('--link reads the openWorld section; flags beside it win; run-only flags are refused', () => {
     const config = { ...defaultConfig(), openWorld: { ...OPEN_WORLD_PRESETS.quick, epochs: 2 } };
     const hash = encodeConfigToHash(config);
-    const link = `http://127.0.0.1/${hash.startsWith("#") ? "" : "#"}${hash}`;
+    const link = `http://127.0.0.1/${hash.startsWith('#') ? '' : '#'}${hash}`;
     expect(oodLabSettings(parse(['--link', link]))).toEqual({ ...OPEN_WORLD_PRESETS.quick, epochs: 2 });
     expect(oodLabSettings(parse(['--link', link, '--seed', '5']))).toEqual({ ...OPEN_WORLD_PRESETS.quick, epochs: 2, seed: 5 });
     expect(() => oodLabSettings(parse(['--link', link, '--lr', '0.1']))).toThrow(/not --lr/);
@@ -47,9 +63,19 @@ describe('the lab\'s cil-lab ood command', () => {
 });
 
 const cli = captureCli();
-describe('cil-lab ood with the lab\'s command', () => {
-  it('runs the lab\'s settings (the worker\'s openWorldInput) and prints the report', async () => {
-    const s: OpenWorldSettings = { ...OPEN_WORLD_PRESETS.quick, classes: [0, 1, 2, 3], tasks: 2, epochs: 1, hidden: [16], trainPerClass: 20, testPerClass: 10, headEpochs: 1, detectors: ['msp', 'ber'] };
+describe("cil-lab ood with the lab's command", () => {
+  it("runs the lab's settings (the worker's openWorldInput) and prints the report", async () => {
+    const s: OpenWorldSettings = {
+      ...OPEN_WORLD_PRESETS.quick,
+      classes: [0, 1, 2, 3],
+      tasks: 2,
+      epochs: 1,
+      hidden: [16],
+      trainPerClass: 20,
+      testPerClass: 10,
+      headEpochs: 1,
+      detectors: ['msp', 'ber'],
+    };
     const r = await cli('ood', ...oodCommandArgs(s), '--backend', 'cpu');
     expect(r.code, r.err).toBe(0);
     expect(r.json.accuracy).toHaveLength(2);

@@ -7,9 +7,30 @@ describe('cil-lab ood', () => {
   it('trains a small run and prints per-step, per-detector, per-set metrics and accuracy', async () => {
     const r = await cli(
       'ood',
-      '--dataset', 'digits', '--classes', '0-5', '--tasks', '3', '--strategy', 'replay', '--memory', '30',
-      '--epochs', '1', '--train-per-class', '40', '--test-per-class', '15', '--backend', 'cpu',
-      '--ood', 'digits:6-9,emoji:0-3', '--detectors', 'msp,energy,ber', '--head-epochs', '1',
+      '--dataset',
+      'digits',
+      '--classes',
+      '0-5',
+      '--tasks',
+      '3',
+      '--strategy',
+      'replay',
+      '--memory',
+      '30',
+      '--epochs',
+      '1',
+      '--train-per-class',
+      '40',
+      '--test-per-class',
+      '15',
+      '--backend',
+      'cpu',
+      '--ood',
+      'digits:6-9,emoji:0-3',
+      '--detectors',
+      'msp,energy,ber',
+      '--head-epochs',
+      '1',
     );
     expect(r.code, r.err).toBe(0);
     const j = r.json;

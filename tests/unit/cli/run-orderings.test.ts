@@ -10,7 +10,24 @@ import { describe, expect, it } from 'vitest';
 import { captureCli } from './capture';
 
 const cli = captureCli();
-const SMALL = ['--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3', '--train-per-class', '20', '--test-per-class', '10', '--epochs', '1', '--hidden', '16', '--backend', 'cpu'];
+const SMALL = [
+  '--dataset',
+  'fashion-mnist',
+  '--classes',
+  '0-5',
+  '--tasks',
+  '3',
+  '--train-per-class',
+  '20',
+  '--test-per-class',
+  '10',
+  '--epochs',
+  '1',
+  '--hidden',
+  '16',
+  '--backend',
+  'cpu',
+];
 
 describe('cil-lab run --orderings', () => {
   it('all 90 orderings on the fast path equal the one-by-one runs, and analyze reads the output', async () => {

@@ -33,9 +33,39 @@ function idxDir(): string {
 
 describe('cil-lab run', () => {
   it.skipIf(!haveDigits)('trains on digits and prints R, the metrics, the backend and the ordering', async () => {
-    const r = await cli('run', '--dataset', 'digits', '--classes', '0-5', '--tasks', '3', '--order', '5,4,3,2,1,0', '--strategy', 'replay', '--memory', '30', '--epochs', '1', '--hidden', '16', '--seed', '2', '--backend', 'cpu', '--train-per-class', '20', '--test-per-class', '10');
+    const r = await cli(
+      'run',
+      '--dataset',
+      'digits',
+      '--classes',
+      '0-5',
+      '--tasks',
+      '3',
+      '--order',
+      '5,4,3,2,1,0',
+      '--strategy',
+      'replay',
+      '--memory',
+      '30',
+      '--epochs',
+      '1',
+      '--hidden',
+      '16',
+      '--seed',
+      '2',
+      '--backend',
+      'cpu',
+      '--train-per-class',
+      '20',
+      '--test-per-class',
+      '10',
+    );
     expect(r.code, r.err).toBe(0);
-    expect(r.json.tasks).toEqual([[4, 5], [2, 3], [0, 1]]);
+    expect(r.json.tasks).toEqual([
+      [4, 5],
+      [2, 3],
+      [0, 1],
+    ]);
     expect(r.json.order).toEqual([5, 4, 3, 2, 1, 0]);
     expect(r.json.matrix).toHaveLength(3);
     expect(r.json.backend).toBe('cpu');
@@ -46,14 +76,36 @@ describe('cil-lab run', () => {
     expect(typeof r.json.seconds).toBe('number');
   });
 
-  it.skipIf(!haveDigits)('runs one ordering per RS seed (numpy\'s permutation of the chosen classes)', async () => {
-    const r = await cli('run', '--dataset', 'digits', '--tasks', '5', '--protocol', 'rs', '--seeds', '0,1993', '--strategy', 'finetune', '--epochs', '1', '--hidden', '8', '--backend', 'cpu', '--train-per-class', '10', '--test-per-class', '5');
+  it.skipIf(!haveDigits)("runs one ordering per RS seed (numpy's permutation of the chosen classes)", async () => {
+    const r = await cli(
+      'run',
+      '--dataset',
+      'digits',
+      '--tasks',
+      '5',
+      '--protocol',
+      'rs',
+      '--seeds',
+      '0,1993',
+      '--strategy',
+      'finetune',
+      '--epochs',
+      '1',
+      '--hidden',
+      '8',
+      '--backend',
+      'cpu',
+      '--train-per-class',
+      '10',
+      '--test-per-class',
+      '5',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json.runs.map((x: any) => x.label)).toEqual(['RS seed 0', 'RS seed 1993']);
     expect(r.json.runs[0].order).toEqual([2, 8, 4, 9, 1, 6, 7, 3, 0, 5]); // np.random.seed(0); np.random.permutation(10)
   });
 
-  it('reads the user\'s IDX files and holds out a test split when they have none', async () => {
+  it("reads the user's IDX files and holds out a test split when they have none", async () => {
     const r = await cli('run', '--dataset', idxDir(), '--tasks', '2', '--strategy', 'ncm', '--epochs', '2', '--hidden', '8', '--backend', 'cpu');
     expect(r.code, r.err).toBe(0);
     expect(r.json.testCounts).toEqual([4, 4]);
@@ -66,7 +118,9 @@ describe('cil-lab run', () => {
     expect((await cli('run', '--dataset', '/no/such/path', '--tasks', '5')).err).toMatch(/neither a built-in dataset/);
     if (haveDigits) {
       expect((await cli('run', '--dataset', 'digits', '--tasks', '3')).err).toMatch(/10 classes do not split into 3 equal tasks/);
-      expect((await cli('run', '--dataset', 'digits', '--tasks', '5', '--strategy', 'ewc', '--memory', '5')).err).toMatch(/--memory applies to replay, icarl, agem, gdumb/);
+      expect((await cli('run', '--dataset', 'digits', '--tasks', '5', '--strategy', 'ewc', '--memory', '5')).err).toMatch(
+        /--memory applies to replay, icarl, agem, gdumb/,
+      );
       expect((await cli('run', '--dataset', 'digits', '--tasks', '5', '--order', '1,2,3')).err).toMatch(/--order must list each class/);
       const bad = await cli('run', '--dataset', 'digits', '--tasks', '5', '--strategy', 'magic');
       expect(bad.code).toBe(2);

@@ -48,7 +48,21 @@ describe('cil-lab similarity --source clip', () => {
 
   it('bare names by default, fp32 on request, a parent folder with --model-id, and --out', async () => {
     const file = join(tmp, 'clip.json');
-    const r = await cli('similarity', '--source', 'clip', '--model-path', 'tests/fixtures', '--model-id', 'clip-tiny', '--dtype', 'fp32', '--classes', 'cat,lawn_mower', '--out', file);
+    const r = await cli(
+      'similarity',
+      '--source',
+      'clip',
+      '--model-path',
+      'tests/fixtures',
+      '--model-id',
+      'clip-tiny',
+      '--dtype',
+      'fp32',
+      '--classes',
+      'cat,lawn_mower',
+      '--out',
+      file,
+    );
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ out: file, classes: 2, source: 'CLIP text embeddings (clip-tiny, fp32, prompt bare), cosine similarity' });
     const written = JSON.parse(readFileSync(file, 'utf8'));
@@ -61,7 +75,19 @@ describe('cil-lab similarity --source clip', () => {
   it('per-class descriptions (paper App. E.3.2) with a template fallback', async () => {
     const file = join(tmp, 'desc.json');
     writeFileSync(file, JSON.stringify({ Melanoma: 'Irregular dark brown lesion with uneven borders.' }));
-    const r = await cli('similarity', '--source', 'clip', '--model-path', MODEL, '--classes', 'Melanoma,Nevi', '--descriptions', file, '--prompt', 'a photo of {}');
+    const r = await cli(
+      'similarity',
+      '--source',
+      'clip',
+      '--model-path',
+      MODEL,
+      '--classes',
+      'Melanoma,Nevi',
+      '--descriptions',
+      file,
+      '--prompt',
+      'a photo of {}',
+    );
     expect(r.code).toBe(0);
     expect(r.json.prompts).toEqual(['Irregular dark brown lesion with uneven borders.', 'a photo of Nevi']);
   });

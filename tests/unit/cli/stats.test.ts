@@ -79,7 +79,9 @@ describe('cil-lab stats --values', () => {
   it('too few values: names the test and how many it needs (exit 2)', async () => {
     const r = await cli('stats', '--values', file('five.json', [0.1, 0.2, 0.3, 0.4, 0.5]));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/5 values are too few for the normality tests: the D'Agostino–Pearson K² test \(normaltest\) needs at least 8 values, Shapiro–Wilk at least 3/);
+    expect(r.err).toMatch(
+      /5 values are too few for the normality tests: the D'Agostino–Pearson K² test \(normaltest\) needs at least 8 values, Shapiro–Wilk at least 3/,
+    );
   });
   it('bad input: not an array, non-numbers, not JSON, missing file, equal values, empty (exit 2)', async () => {
     const cases: [unknown, RegExp][] = [

@@ -12,8 +12,17 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const read = (p: string): string => readFileSync(join(ROOT, p), 'utf8');
-const EXPERIMENT = '--dataset fashion-mnist --classes 0-3 --tasks 2 --train-per-class 10 --test-per-class 5 --epochs 1 --hidden 8 --backend cpu --orderings all';
-const ENGINE_VARS = ['JOB_COMPLETION_INDEX', 'SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_COUNT', 'AWS_BATCH_JOB_ARRAY_INDEX', 'CLOUD_RUN_TASK_INDEX', 'BATCH_TASK_INDEX'];
+const EXPERIMENT =
+  '--dataset fashion-mnist --classes 0-3 --tasks 2 --train-per-class 10 --test-per-class 5 --epochs 1 --hidden 8 --backend cpu --orderings all';
+const ENGINE_VARS = [
+  'JOB_COMPLETION_INDEX',
+  'SLURM_ARRAY_TASK_ID',
+  'SLURM_ARRAY_TASK_MIN',
+  'SLURM_ARRAY_TASK_COUNT',
+  'AWS_BATCH_JOB_ARRAY_INDEX',
+  'CLOUD_RUN_TASK_INDEX',
+  'BATCH_TASK_INDEX',
+];
 
 function sh(cmd: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
   const base = { ...process.env };
@@ -31,7 +40,14 @@ function sh(cmd: string[], env: Record<string, string>): Promise<{ code: number 
 describe('sweep templates', () => {
   it('the Slurm array script trains its shard from the array variables; a re-submitted index resumes; merge', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cil-slurm-'));
-    const env = (id: number, extra: Record<string, string> = {}) => ({ EXPERIMENT, OUT: out, SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '2', ...extra });
+    const env = (id: number, extra: Record<string, string> = {}) => ({
+      EXPERIMENT,
+      OUT: out,
+      SLURM_ARRAY_TASK_ID: String(id),
+      SLURM_ARRAY_TASK_MIN: '0',
+      SLURM_ARRAY_TASK_COUNT: '2',
+      ...extra,
+    });
     const tasks = await Promise.all([0, 1].map((i) => sh(['bash', 'deploy/batch/slurm-sweep.sh'], env(i))));
     expect(tasks.map((t) => t.code)).toEqual([0, 0]);
     const sums = tasks.map((t) => JSON.parse(t.out));
@@ -44,7 +60,10 @@ describe('sweep templates', () => {
     const again = await sh(['bash', 'deploy/batch/slurm-sweep.sh'], env(1, { CIL_SHARDS: '2', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '1' }));
     expect(again.code, again.err).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ shard: 1, shards: 2, trained: 0, alreadyDone: sums[1].trained });
-    const merged = await sh(['node', 'bin/cil-lab.mjs', 'sweep', 'merge', join(out, 'shard-0.jsonl'), join(out, 'shard-1.jsonl'), '--out', join(out, 'results.json')], {});
+    const merged = await sh(
+      ['node', 'bin/cil-lab.mjs', 'sweep', 'merge', join(out, 'shard-0.jsonl'), join(out, 'shard-1.jsonl'), '--out', join(out, 'results.json')],
+      {},
+    );
     expect(merged.code, merged.err).toBe(0);
     expect(JSON.parse(merged.out)).toMatchObject({ expected: 6, merged: 6, missing: 0 });
     expect(read('deploy/batch/slurm-sweep.sh')).toMatch(/^#SBATCH --array=0-\d+$/m);

@@ -18,8 +18,38 @@ import { captureCli } from './capture';
 const cli = captureCli();
 const ROOT = resolve(__dirname, '..', '..', '..');
 // 5 classes in tasks of 2, 2, 1: 30 orderings
-const SMALL = ['--dataset', 'fashion-mnist', '--classes', '0-4', '--task-sizes', '2,2,1', '--train-per-class', '20', '--test-per-class', '10', '--epochs', '1', '--hidden', '16', '--backend', 'cpu', '--orderings', 'all'];
-const ENGINE_VARS = ['JOB_COMPLETION_INDEX', 'SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_MAX', 'SLURM_ARRAY_TASK_COUNT', 'AWS_BATCH_JOB_ARRAY_INDEX', 'CLOUD_RUN_TASK_INDEX', 'CLOUD_RUN_TASK_COUNT', 'BATCH_TASK_INDEX', 'BATCH_TASK_COUNT'];
+const SMALL = [
+  '--dataset',
+  'fashion-mnist',
+  '--classes',
+  '0-4',
+  '--task-sizes',
+  '2,2,1',
+  '--train-per-class',
+  '20',
+  '--test-per-class',
+  '10',
+  '--epochs',
+  '1',
+  '--hidden',
+  '16',
+  '--backend',
+  'cpu',
+  '--orderings',
+  'all',
+];
+const ENGINE_VARS = [
+  'JOB_COMPLETION_INDEX',
+  'SLURM_ARRAY_TASK_ID',
+  'SLURM_ARRAY_TASK_MIN',
+  'SLURM_ARRAY_TASK_MAX',
+  'SLURM_ARRAY_TASK_COUNT',
+  'AWS_BATCH_JOB_ARRAY_INDEX',
+  'CLOUD_RUN_TASK_INDEX',
+  'CLOUD_RUN_TASK_COUNT',
+  'BATCH_TASK_INDEX',
+  'BATCH_TASK_COUNT',
+];
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -48,7 +78,10 @@ describe('cil-lab sweep', () => {
     const shards = Promise.all([
       child(['sweep', ...SMALL, '--shard', '0/3', '--out', f[0]], cleanEnv()),
       child(['sweep', ...SMALL, '--shards', '3', '--out', f[1]], cleanEnv({ JOB_COMPLETION_INDEX: '1' })),
-      child(['sweep', ...SMALL, '--out', f[2]], cleanEnv({ SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_MIN: '5', SLURM_ARRAY_TASK_MAX: '7', SLURM_ARRAY_TASK_COUNT: '3' })),
+      child(
+        ['sweep', ...SMALL, '--out', f[2]],
+        cleanEnv({ SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_MIN: '5', SLURM_ARRAY_TASK_MAX: '7', SLURM_ARRAY_TASK_COUNT: '3' }),
+      ),
     ]);
     const single = await cli('run', ...SMALL);
     expect(single.code).toBe(0);
@@ -163,8 +196,9 @@ describe('cil-lab sweep', () => {
       const conflict = await cli('sweep', ...SMALL, '--shard', '1/2', '--out', out);
       expect(conflict.err).toMatch(/Conflicting shard indices/);
     } finally {
-      for (const k of ENGINE_VARS) if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
+      for (const k of ENGINE_VARS)
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
     }
     const noOut = await cli('sweep', ...SMALL, '--shard', '0/2');
     expect(noOut.err).toMatch(/Give --out/);
@@ -176,7 +210,26 @@ describe('cil-lab sweep', () => {
     expect(refused.err).toMatch(/is not a cil-lab sweep shard file/);
     expect(readFileSync(foreign, 'utf8')).toBe('{"runs": []}');
     // a shard killed while writing its header: the next run starts the file afresh
-    const TINY = ['--dataset', 'fashion-mnist', '--classes', '0-3', '--tasks', '2', '--train-per-class', '10', '--test-per-class', '5', '--epochs', '1', '--hidden', '8', '--backend', 'cpu', '--orderings', 'all'];
+    const TINY = [
+      '--dataset',
+      'fashion-mnist',
+      '--classes',
+      '0-3',
+      '--tasks',
+      '2',
+      '--train-per-class',
+      '10',
+      '--test-per-class',
+      '5',
+      '--epochs',
+      '1',
+      '--hidden',
+      '8',
+      '--backend',
+      'cpu',
+      '--orderings',
+      'all',
+    ];
     const cutHeader = join(dir, 'cut.jsonl');
     writeFileSync(cutHeader, '{"cil_lab_sweep":1,"experim');
     const restarted = await cli('sweep', ...TINY, '--shard', '0/1', '--out', cutHeader);

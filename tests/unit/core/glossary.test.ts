@@ -30,7 +30,13 @@ describe('glossary', () => {
       }
     }
     // the verdicts' table of terms (key → the words it marks in a sentence)
-    const tables = [join(root, 'src/core/verdict/terms.ts')].filter((f) => { try { return statSync(f).isFile(); } catch { return false; } });
+    const tables = [join(root, 'src/core/verdict/terms.ts')].filter((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
     for (const file of tables) for (const m of readFileSync(file, 'utf8').matchAll(/\bkey: '([^']+)'/g)) used.push({ file, key: m[1] });
     expect(used.length).toBeGreaterThan(20); // the labs do use it
     const unknown = used.filter((u) => !isGlossaryKey(u.key)).map((u) => `${u.file.slice(root.length + 1)}: ${u.key}`);
@@ -57,12 +63,18 @@ describe('glossary', () => {
       const heads = file === 'science' ? scienceHeads : designHeads;
       if (section) {
         const n = /^\d+$/.test(section) ? `${section}.` : `${section}.`;
-        expect(heads.some((h) => h.startsWith(n)), `${key}: §${section} in ${file}.md`).toBe(true);
+        expect(
+          heads.some((h) => h.startsWith(n)),
+          `${key}: §${section} in ${file}.md`,
+        ).toBe(true);
       }
       if (part) {
         // "appendix A, Strategies" → the heading "Strategies"; "Distances" → "Distances between …"
         const name = part.replace(/^appendix \w+, /, '');
-        expect(heads.some((h) => h.startsWith(name) || h.includes(name)), `${key}: "${name}" in ${file}.md`).toBe(true);
+        expect(
+          heads.some((h) => h.startsWith(name) || h.includes(name)),
+          `${key}: "${name}" in ${file}.md`,
+        ).toBe(true);
       }
     }
   });
@@ -84,8 +96,32 @@ describe('glossary', () => {
     expect(searchGlossary('bits').map((r) => r.key)).toContain('jsd');
   });
 
-  it('the issue\'s terms are all there', () => {
-    for (const k of ['omega', 's', 'gap', 'edge', 'edge-plus', 'rs', 'as-ms', 'csg', 'omega-prev', 'alpha-ideal', 'jsd', 'cpcf', 'a-prev-new', 'coverage', 'set-size', 'dcor', 'auroc', 'fpr95', 'id-ood', 'aia', 'final-accuracy', 'prefix-sharing', 'teaching-mode'])
+  it("the issue's terms are all there", () => {
+    for (const k of [
+      'omega',
+      's',
+      'gap',
+      'edge',
+      'edge-plus',
+      'rs',
+      'as-ms',
+      'csg',
+      'omega-prev',
+      'alpha-ideal',
+      'jsd',
+      'cpcf',
+      'a-prev-new',
+      'coverage',
+      'set-size',
+      'dcor',
+      'auroc',
+      'fpr95',
+      'id-ood',
+      'aia',
+      'final-accuracy',
+      'prefix-sharing',
+      'teaching-mode',
+    ])
       expect(GLOSSARY, k).toHaveProperty(k);
   });
 });

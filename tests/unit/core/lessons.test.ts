@@ -9,7 +9,13 @@ import { openLink } from '../../../src/services/share-link.svelte';
 describe('built-in lessons', () => {
   it('has the four lessons the issue asks for, and one more', () => {
     const titles = LESSONS.map((l) => l.title);
-    for (const t of ['Is one seed enough?', 'Similar classes in one task', 'Does replay change which order is hard?', 'What does CPCF see that accuracy does not?']) expect(titles).toContain(t);
+    for (const t of [
+      'Is one seed enough?',
+      'Similar classes in one task',
+      'Does replay change which order is hard?',
+      'What does CPCF see that accuracy does not?',
+    ])
+      expect(titles).toContain(t);
     expect(LESSONS.length).toBeGreaterThanOrEqual(5);
     expect(new Set(LESSONS.map((l) => l.id)).size).toBe(LESSONS.length);
   });

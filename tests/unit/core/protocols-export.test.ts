@@ -3,8 +3,26 @@ import { formatSequences } from '../../../src/core/protocols/export';
 import type { Sequence } from '../../../src/core/orderings/types';
 
 const seqs: Sequence[] = [
-  { protocol: 'edge', label: 'EDGE hard', tasks: [[0, 3], [1, 2]], order: [0, 3, 1, 2], score: 0.25 },
-  { protocol: 'rs', label: 'RS seed 0', tasks: [[1, 2], [0, 3]], order: [1, 2, 0, 3], score: 0.5 },
+  {
+    protocol: 'edge',
+    label: 'EDGE hard',
+    tasks: [
+      [0, 3],
+      [1, 2],
+    ],
+    order: [0, 3, 1, 2],
+    score: 0.25,
+  },
+  {
+    protocol: 'rs',
+    label: 'RS seed 0',
+    tasks: [
+      [1, 2],
+      [0, 3],
+    ],
+    order: [1, 2, 0, 3],
+    score: 0.5,
+  },
 ];
 
 describe('order export formats', () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  datasetFiles,
-  decodeDataset,
-  DatasetFormatError,
-  imageAt,
-  parseDatasetMeta,
-  type DatasetMeta,
-} from '../../../src/data/format';
+import { datasetFiles, decodeDataset, DatasetFormatError, imageAt, parseDatasetMeta, type DatasetMeta } from '../../../src/data/format';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 
 /** A tiny valid dataset: 3 classes, 2×2 grey, 4 train / 2 test images. */

@@ -204,7 +204,11 @@ const MB = 1_000_000;
 
 /** A valid two-class image zip (the control case, and the base of several broken ones). */
 export function goodZip(): Uint8Array {
-  return zipSync({ 'shapes/red/1.png': solidPng(4, 4, [220, 20, 20]), 'shapes/red/2.png': solidPng(4, 4, [200, 40, 40]), 'shapes/blue/1.png': solidPng(4, 4, [20, 20, 220]) });
+  return zipSync({
+    'shapes/red/1.png': solidPng(4, 4, [220, 20, 20]),
+    'shapes/red/2.png': solidPng(4, 4, [200, 40, 40]),
+    'shapes/blue/1.png': solidPng(4, 4, [20, 20, 220]),
+  });
 }
 
 function npy(header: string, data: Uint8Array, headerLenOverride?: number): Uint8Array {
@@ -258,93 +262,397 @@ export function brokenUploadCorpus(): CorpusCase[] {
 
   // ── zip bombs ──
   const big = zeroBomb(1_100 * MB);
-  add({ id: 'zip-bomb-one-entry', target: 'data', what: `one entry inflating to ${Math.round(big.size / MB)} MB (${(big.data.length / MB).toFixed(1)} MB zipped)`, files: [{ name: 'bomb.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'b/bomb.png', data: big.data, method: 8, size: big.size },
-  ]) }], message: /at most 1 000 000 000 bytes/ });
+  add({
+    id: 'zip-bomb-one-entry',
+    target: 'data',
+    what: `one entry inflating to ${Math.round(big.size / MB)} MB (${(big.data.length / MB).toFixed(1)} MB zipped)`,
+    files: [
+      {
+        name: 'bomb.zip',
+        bytes: rawZip([
+          { name: 'a/1.png', data: png, method: 0, size: png.length },
+          { name: 'b/bomb.png', data: big.data, method: 8, size: big.size },
+        ]),
+      },
+    ],
+    message: /at most 1 000 000 000 bytes/,
+  });
   const mid = zeroBomb(120 * MB);
-  add({ id: 'zip-bomb-overlapping', target: 'data', what: `40 entries sharing one ${Math.round(mid.size / MB)} MB stream (${(40 * mid.size / 1e9).toFixed(1)} GB in all)`, files: [{ name: 'overlap.zip', bytes: rawZip([
-    { name: 'a/0.png', data: mid.data, method: 8, size: mid.size },
-    ...Array.from({ length: 39 }, (_, i) => ({ name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`, data: mid.data, method: 8 as const, size: mid.size, sameDataAs: 0 })),
-  ]) }], message: /at most 1 000 000 000 bytes/ });
+  add({
+    id: 'zip-bomb-overlapping',
+    target: 'data',
+    what: `40 entries sharing one ${Math.round(mid.size / MB)} MB stream (${((40 * mid.size) / 1e9).toFixed(1)} GB in all)`,
+    files: [
+      {
+        name: 'overlap.zip',
+        bytes: rawZip([
+          { name: 'a/0.png', data: mid.data, method: 8, size: mid.size },
+          ...Array.from({ length: 39 }, (_, i) => ({
+            name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`,
+            data: mid.data,
+            method: 8 as const,
+            size: mid.size,
+            sameDataAs: 0,
+          })),
+        ]),
+      },
+    ],
+    message: /at most 1 000 000 000 bytes/,
+  });
   const lie = zeroBomb(50 * MB);
-  add({ id: 'zip-size-lies-low', target: 'data', what: `header says 100 bytes, inflates to ${Math.round(lie.size / MB)} MB`, files: [{ name: 'lie-low.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'b/1.png', data: lie.data, method: 8, size: 100 },
-  ]) }], message: /./ });
-  add({ id: 'zip-size-lies-high', target: 'data', what: 'header says 4 GB for a 70-byte PNG', files: [{ name: 'lie-high.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'b/1.png', data: png, method: 0, size: 0xfffffff0 },
-  ]) }], message: /at most 1 000 000 000 bytes/ });
-  add({ id: 'zip-entry-count-bomb', target: 'data', what: '20 000 tiny entries (0-byte images)', files: [{ name: 'many.zip', bytes: rawZip(
-    Array.from({ length: 20_000 }, (_, i) => ({ name: `${i % 2 ? 'a' : 'b'}/${i}.png`, data: new Uint8Array(0), method: 0 as const, size: 0 })),
-  ) }], message: /no readable images|empty/i });
-  add({ id: 'zip-count-lies', target: 'data', what: 'end record says 65 535 entries, the zip has 2', files: [{ name: 'count.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'b/1.png', data: png, method: 0, size: png.length },
-  ], { count: 65_535 }) }], message: /entries/ });
-  add({ id: 'zip64-count-lies', target: 'data', what: 'zip64 end record says 4 294 967 295 entries', files: [{ name: 'count64.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'b/1.png', data: png, method: 0, size: png.length },
-  ], { zip64Count: 0xffffffff }) }], message: /entries|corrupt/i });
-  add({ id: 'zip-decoded-bomb', target: 'data', what: '330 000 entries sharing one 83-byte PNG (1 GB once decoded at 32×32)', files: [{ name: 'decoded-bomb.zip', bytes: rawZip([
-    { name: 'a/0.png', data: png, method: 0, size: png.length },
-    ...Array.from({ length: 329_999 }, (_, i) => ({ name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`, data: png, method: 0 as const, size: png.length, sameDataAs: 0 })),
-  ], { zip64Count: 330_000 }) }], message: /at most 1 000 000 000 bytes/ });
-  add({ id: 'zip-nested', target: 'data', what: 'class folders holding zips', files: [{ name: 'nested.zip', bytes: zipSync({ 'a/inner.zip': good, 'b/inner.zip': good }) }], message: /no images/i });
-  add({ id: 'zip-truncated', target: 'data', what: 'first half of a valid zip', files: [{ name: 'truncated.zip', bytes: good.subarray(0, Math.floor(good.length / 2)) }], message: /corrupt|truncated/i });
-  add({ id: 'zip-truncated-tail', target: 'data', what: 'valid zip missing its last 10 bytes', files: [{ name: 'tail.zip', bytes: good.subarray(0, good.length - 10) }], message: /corrupt|truncated/i });
-  add({ id: 'zip-path-traversal', target: 'data', what: '../x.png, ../../etc/x.png, /abs/x.png', files: [{ name: 'traversal.zip', bytes: zipSync({ '../x.png': png, '../../etc/y.png': png, '/abs/z.png': png }) }], message: /no images|class folder|top of the zip/i });
-  add({ id: 'zip-duplicate-names', target: 'data', what: 'two entries named a/1.png', files: [{ name: 'dup.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'a/1.png', data: solidPng(4, 4, [0, 255, 0]), method: 0, size: png.length },
-    { name: 'b/1.png', data: png, method: 0, size: png.length },
-  ]) }], message: /no readable images|no images|have this name|1 class folder/i });
-  add({ id: 'zip-duplicate-names-kept', target: 'data', what: 'a duplicate name among good images (the rest loads)', files: [{ name: 'dup-ok.zip', bytes: rawZip([
-    { name: 'a/1.png', data: png, method: 0, size: png.length },
-    { name: 'a/2.png', data: png, method: 0, size: png.length },
-    { name: 'a/2.png', data: png, method: 0, size: png.length },
-    { name: 'b/1.png', data: png, method: 0, size: png.length },
-  ]) }] });
-  add({ id: 'zip-not-images', target: 'data', what: 'text bytes named .png', files: [{ name: 'fake.zip', bytes: zipSync({ 'a/1.png': text('hello'), 'b/1.png': text('<svg onload=alert(1)>') }) }], message: /no readable images/i });
-  add({ id: 'zip-zero-byte-images', target: 'data', what: '0-byte .png files', files: [{ name: 'zero.zip', bytes: zipSync({ 'a/1.png': new Uint8Array(0), 'b/1.png': new Uint8Array(0) }) }], message: /no readable images/i });
-  add({ id: 'zip-huge-png-header', target: 'data', what: 'PNG declaring 100 000 × 100 000', files: [{ name: 'huge.zip', bytes: zipSync({ 'a/1.png': hugeHeaderPng(100_000, 100_000), 'b/1.png': png }) }], message: /decode|100000|100 000|pixels/i });
-  add({ id: 'zip-empty-archive', target: 'data', what: 'an empty zip (end record only)', files: [{ name: 'empty.zip', bytes: rawZip([]) }], message: /no images/i });
-  add({ id: 'data-zero-bytes', target: 'data', what: 'a 0-byte file', files: [{ name: 'nothing.gz', bytes: new Uint8Array(0) }], message: /cannot tell|empty|0 bytes/i });
+  add({
+    id: 'zip-size-lies-low',
+    target: 'data',
+    what: `header says 100 bytes, inflates to ${Math.round(lie.size / MB)} MB`,
+    files: [
+      {
+        name: 'lie-low.zip',
+        bytes: rawZip([
+          { name: 'a/1.png', data: png, method: 0, size: png.length },
+          { name: 'b/1.png', data: lie.data, method: 8, size: 100 },
+        ]),
+      },
+    ],
+    message: /./,
+  });
+  add({
+    id: 'zip-size-lies-high',
+    target: 'data',
+    what: 'header says 4 GB for a 70-byte PNG',
+    files: [
+      {
+        name: 'lie-high.zip',
+        bytes: rawZip([
+          { name: 'a/1.png', data: png, method: 0, size: png.length },
+          { name: 'b/1.png', data: png, method: 0, size: 0xfffffff0 },
+        ]),
+      },
+    ],
+    message: /at most 1 000 000 000 bytes/,
+  });
+  add({
+    id: 'zip-entry-count-bomb',
+    target: 'data',
+    what: '20 000 tiny entries (0-byte images)',
+    files: [
+      {
+        name: 'many.zip',
+        bytes: rawZip(
+          Array.from({ length: 20_000 }, (_, i) => ({ name: `${i % 2 ? 'a' : 'b'}/${i}.png`, data: new Uint8Array(0), method: 0 as const, size: 0 })),
+        ),
+      },
+    ],
+    message: /no readable images|empty/i,
+  });
+  add({
+    id: 'zip-count-lies',
+    target: 'data',
+    what: 'end record says 65 535 entries, the zip has 2',
+    files: [
+      {
+        name: 'count.zip',
+        bytes: rawZip(
+          [
+            { name: 'a/1.png', data: png, method: 0, size: png.length },
+            { name: 'b/1.png', data: png, method: 0, size: png.length },
+          ],
+          { count: 65_535 },
+        ),
+      },
+    ],
+    message: /entries/,
+  });
+  add({
+    id: 'zip64-count-lies',
+    target: 'data',
+    what: 'zip64 end record says 4 294 967 295 entries',
+    files: [
+      {
+        name: 'count64.zip',
+        bytes: rawZip(
+          [
+            { name: 'a/1.png', data: png, method: 0, size: png.length },
+            { name: 'b/1.png', data: png, method: 0, size: png.length },
+          ],
+          { zip64Count: 0xffffffff },
+        ),
+      },
+    ],
+    message: /entries|corrupt/i,
+  });
+  add({
+    id: 'zip-decoded-bomb',
+    target: 'data',
+    what: '330 000 entries sharing one 83-byte PNG (1 GB once decoded at 32×32)',
+    files: [
+      {
+        name: 'decoded-bomb.zip',
+        bytes: rawZip(
+          [
+            { name: 'a/0.png', data: png, method: 0, size: png.length },
+            ...Array.from({ length: 329_999 }, (_, i) => ({
+              name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`,
+              data: png,
+              method: 0 as const,
+              size: png.length,
+              sameDataAs: 0,
+            })),
+          ],
+          { zip64Count: 330_000 },
+        ),
+      },
+    ],
+    message: /at most 1 000 000 000 bytes/,
+  });
+  add({
+    id: 'zip-nested',
+    target: 'data',
+    what: 'class folders holding zips',
+    files: [{ name: 'nested.zip', bytes: zipSync({ 'a/inner.zip': good, 'b/inner.zip': good }) }],
+    message: /no images/i,
+  });
+  add({
+    id: 'zip-truncated',
+    target: 'data',
+    what: 'first half of a valid zip',
+    files: [{ name: 'truncated.zip', bytes: good.subarray(0, Math.floor(good.length / 2)) }],
+    message: /corrupt|truncated/i,
+  });
+  add({
+    id: 'zip-truncated-tail',
+    target: 'data',
+    what: 'valid zip missing its last 10 bytes',
+    files: [{ name: 'tail.zip', bytes: good.subarray(0, good.length - 10) }],
+    message: /corrupt|truncated/i,
+  });
+  add({
+    id: 'zip-path-traversal',
+    target: 'data',
+    what: '../x.png, ../../etc/x.png, /abs/x.png',
+    files: [{ name: 'traversal.zip', bytes: zipSync({ '../x.png': png, '../../etc/y.png': png, '/abs/z.png': png }) }],
+    message: /no images|class folder|top of the zip/i,
+  });
+  add({
+    id: 'zip-duplicate-names',
+    target: 'data',
+    what: 'two entries named a/1.png',
+    files: [
+      {
+        name: 'dup.zip',
+        bytes: rawZip([
+          { name: 'a/1.png', data: png, method: 0, size: png.length },
+          { name: 'a/1.png', data: solidPng(4, 4, [0, 255, 0]), method: 0, size: png.length },
+          { name: 'b/1.png', data: png, method: 0, size: png.length },
+        ]),
+      },
+    ],
+    message: /no readable images|no images|have this name|1 class folder/i,
+  });
+  add({
+    id: 'zip-duplicate-names-kept',
+    target: 'data',
+    what: 'a duplicate name among good images (the rest loads)',
+    files: [
+      {
+        name: 'dup-ok.zip',
+        bytes: rawZip([
+          { name: 'a/1.png', data: png, method: 0, size: png.length },
+          { name: 'a/2.png', data: png, method: 0, size: png.length },
+          { name: 'a/2.png', data: png, method: 0, size: png.length },
+          { name: 'b/1.png', data: png, method: 0, size: png.length },
+        ]),
+      },
+    ],
+  });
+  add({
+    id: 'zip-not-images',
+    target: 'data',
+    what: 'text bytes named .png',
+    files: [{ name: 'fake.zip', bytes: zipSync({ 'a/1.png': text('hello'), 'b/1.png': text('<svg onload=alert(1)>') }) }],
+    message: /no readable images/i,
+  });
+  add({
+    id: 'zip-zero-byte-images',
+    target: 'data',
+    what: '0-byte .png files',
+    files: [{ name: 'zero.zip', bytes: zipSync({ 'a/1.png': new Uint8Array(0), 'b/1.png': new Uint8Array(0) }) }],
+    message: /no readable images/i,
+  });
+  add({
+    id: 'zip-huge-png-header',
+    target: 'data',
+    what: 'PNG declaring 100 000 × 100 000',
+    files: [{ name: 'huge.zip', bytes: zipSync({ 'a/1.png': hugeHeaderPng(100_000, 100_000), 'b/1.png': png }) }],
+    message: /decode|100000|100 000|pixels/i,
+  });
+  add({
+    id: 'zip-empty-archive',
+    target: 'data',
+    what: 'an empty zip (end record only)',
+    files: [{ name: 'empty.zip', bytes: rawZip([]) }],
+    message: /no images/i,
+  });
+  add({
+    id: 'data-zero-bytes',
+    target: 'data',
+    what: 'a 0-byte file',
+    files: [{ name: 'nothing.gz', bytes: new Uint8Array(0) }],
+    message: /cannot tell|empty|0 bytes/i,
+  });
   add({ id: 'data-garbage', target: 'data', what: '64 KB of random bytes', files: [{ name: 'garbage.bin', bytes: garbage(65_536) }], message: /cannot tell/i });
   add({ id: 'data-png-as-upload', target: 'data', what: 'a bare .png (not a zip)', files: [{ name: 'cat.png', bytes: png }], message: /cannot tell/i });
-  add({ id: 'data-idx-lies', target: 'data', what: 'IDX header declaring 2^31 images of 28×28', files: [{ name: 'train-images-idx3-ubyte', bytes: (() => {
-    const b = new Uint8Array(16 + 784);
-    const dv = new DataView(b.buffer);
-    dv.setUint32(0, 2051);
-    dv.setUint32(4, 0x7fffffff);
-    dv.setUint32(8, 28);
-    dv.setUint32(12, 28);
-    return b;
-  })() }], message: /label|truncated|bytes/i });
-  add({ id: 'data-gzip-truncated', target: 'data', what: 'a gzip header and nothing else', files: [{ name: 'train-images-idx3-ubyte.gz', bytes: new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]) }], message: /gzip|truncated|corrupt|0 bytes/i });
+  add({
+    id: 'data-idx-lies',
+    target: 'data',
+    what: 'IDX header declaring 2^31 images of 28×28',
+    files: [
+      {
+        name: 'train-images-idx3-ubyte',
+        bytes: (() => {
+          const b = new Uint8Array(16 + 784);
+          const dv = new DataView(b.buffer);
+          dv.setUint32(0, 2051);
+          dv.setUint32(4, 0x7fffffff);
+          dv.setUint32(8, 28);
+          dv.setUint32(12, 28);
+          return b;
+        })(),
+      },
+    ],
+    message: /label|truncated|bytes/i,
+  });
+  add({
+    id: 'data-gzip-truncated',
+    target: 'data',
+    what: 'a gzip header and nothing else',
+    files: [{ name: 'train-images-idx3-ubyte.gz', bytes: new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]) }],
+    message: /gzip|truncated|corrupt|0 bytes/i,
+  });
 
   // ── similarity uploads ──
-  add({ id: 'npy-shape-lies', target: 'similarity', what: '.npy header says (100000, 100000), 72 bytes of data', files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100000, 100000), }", new Uint8Array(72)) }], message: /at most|numbers/i });
-  add({ id: 'npy-data-short', target: 'similarity', what: '.npy header says (3, 3), 16 bytes of data', files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), }", new Uint8Array(16)) }], message: /truncated/i });
-  add({ id: 'npy-header-length-lies', target: 'similarity', what: '.npy header length says 65 535 bytes', files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", new Uint8Array(32), 65_535) }], message: /truncated/i });
-  add({ id: 'npy-shape-overflow', target: 'similarity', what: '.npy shape (2^62, 4)', files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", new Uint8Array(32)) }], message: /shape|at most|numbers/i });
-  add({ id: 'npy-object-dtype', target: 'similarity', what: '.npy of pickled objects', files: [{ name: 'sim.npy', bytes: npy("{'descr': '|O', 'fortran_order': False, 'shape': (2, 2), }", new Uint8Array(32)) }], message: /not supported/i });
-  add({ id: 'csv-million-columns', target: 'similarity', what: 'CSV with one row of 1 000 000 columns', files: [{ name: 'wide.csv', bytes: text(`${Array(1_000_000).fill('0.5').join(',')}\n`) }], message: /./ });
-  add({ id: 'csv-utf16-bom', target: 'similarity', what: 'UTF-16 LE CSV with a byte-order mark (valid)', files: [{ name: 'sim16.csv', bytes: utf16le('1,0.5\n0.5,1\n', true) }] });
-  add({ id: 'csv-utf16-no-bom', target: 'similarity', what: 'UTF-16 LE CSV without a byte-order mark', files: [{ name: 'sim16.csv', bytes: utf16le('1,0.5\n0.5,1\n', false) }], message: /binary|UTF/i });
-  add({ id: 'csv-garbage', target: 'similarity', what: '4 KB of random bytes named .csv', files: [{ name: 'garbage.csv', bytes: garbage(4096, 7) }], message: /binary|UTF-8/i });
-  add({ id: 'json-garbage', target: 'similarity', what: '4 KB of random bytes named .json', files: [{ name: 'garbage.json', bytes: garbage(4096, 8) }], message: /binary|UTF-8/i });
-  add({ id: 'json-deep', target: 'similarity', what: 'JSON nested 100 000 deep', files: [{ name: 'deep.json', bytes: text(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }], message: /./ });
-  add({ id: 'json-deep-object', target: 'similarity', what: 'JSON objects nested 100 000 deep', files: [{ name: 'deep-object.json', bytes: text(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) }], message: /./ });
+  add({
+    id: 'npy-shape-lies',
+    target: 'similarity',
+    what: '.npy header says (100000, 100000), 72 bytes of data',
+    files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100000, 100000), }", new Uint8Array(72)) }],
+    message: /at most|numbers/i,
+  });
+  add({
+    id: 'npy-data-short',
+    target: 'similarity',
+    what: '.npy header says (3, 3), 16 bytes of data',
+    files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), }", new Uint8Array(16)) }],
+    message: /truncated/i,
+  });
+  add({
+    id: 'npy-header-length-lies',
+    target: 'similarity',
+    what: '.npy header length says 65 535 bytes',
+    files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", new Uint8Array(32), 65_535) }],
+    message: /truncated/i,
+  });
+  add({
+    id: 'npy-shape-overflow',
+    target: 'similarity',
+    what: '.npy shape (2^62, 4)',
+    files: [{ name: 'sim.npy', bytes: npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", new Uint8Array(32)) }],
+    message: /shape|at most|numbers/i,
+  });
+  add({
+    id: 'npy-object-dtype',
+    target: 'similarity',
+    what: '.npy of pickled objects',
+    files: [{ name: 'sim.npy', bytes: npy("{'descr': '|O', 'fortran_order': False, 'shape': (2, 2), }", new Uint8Array(32)) }],
+    message: /not supported/i,
+  });
+  add({
+    id: 'csv-million-columns',
+    target: 'similarity',
+    what: 'CSV with one row of 1 000 000 columns',
+    files: [{ name: 'wide.csv', bytes: text(`${Array(1_000_000).fill('0.5').join(',')}\n`) }],
+    message: /./,
+  });
+  add({
+    id: 'csv-utf16-bom',
+    target: 'similarity',
+    what: 'UTF-16 LE CSV with a byte-order mark (valid)',
+    files: [{ name: 'sim16.csv', bytes: utf16le('1,0.5\n0.5,1\n', true) }],
+  });
+  add({
+    id: 'csv-utf16-no-bom',
+    target: 'similarity',
+    what: 'UTF-16 LE CSV without a byte-order mark',
+    files: [{ name: 'sim16.csv', bytes: utf16le('1,0.5\n0.5,1\n', false) }],
+    message: /binary|UTF/i,
+  });
+  add({
+    id: 'csv-garbage',
+    target: 'similarity',
+    what: '4 KB of random bytes named .csv',
+    files: [{ name: 'garbage.csv', bytes: garbage(4096, 7) }],
+    message: /binary|UTF-8/i,
+  });
+  add({
+    id: 'json-garbage',
+    target: 'similarity',
+    what: '4 KB of random bytes named .json',
+    files: [{ name: 'garbage.json', bytes: garbage(4096, 8) }],
+    message: /binary|UTF-8/i,
+  });
+  add({
+    id: 'json-deep',
+    target: 'similarity',
+    what: 'JSON nested 100 000 deep',
+    files: [{ name: 'deep.json', bytes: text(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }],
+    message: /./,
+  });
+  add({
+    id: 'json-deep-object',
+    target: 'similarity',
+    what: 'JSON objects nested 100 000 deep',
+    files: [{ name: 'deep-object.json', bytes: text(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) }],
+    message: /./,
+  });
   add({ id: 'sim-zero-bytes', target: 'similarity', what: 'a 0-byte .csv', files: [{ name: 'empty.csv', bytes: new Uint8Array(0) }], message: /empty/i });
 
   // ── results files ──
-  add({ id: 'results-million-columns', target: 'results', what: 'CSV header of 1 000 000 columns', files: [{ name: 'wide-results.csv', bytes: text(`${Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',')}\n${Array(1_000_000).fill('1').join(',')}\n`) }], message: /./ });
-  add({ id: 'results-utf16', target: 'results', what: 'UTF-16 LE results CSV with a byte-order mark', files: [{ name: 'results16.csv', bytes: utf16le('method,order,final_accuracy\newc,"[0, 1]",0.5\n', true) }], message: /./ });
-  add({ id: 'results-garbage-json', target: 'results', what: '4 KB of random bytes named .json', files: [{ name: 'garbage.json', bytes: garbage(4096, 9) }], message: /./ });
-  add({ id: 'results-deep-json', target: 'results', what: 'JSON nested 100 000 deep', files: [{ name: 'deep.json', bytes: text(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }], message: /./ });
-  add({ id: 'results-deep-order', target: 'results', what: 'a run whose order is nested 100 000 deep', files: [{ name: 'deep-order.json', bytes: text(`[{"method":"x","acc":0.5,"order":${'['.repeat(100_000)}1${']'.repeat(100_000)}}]`) }], message: /./ });
+  add({
+    id: 'results-million-columns',
+    target: 'results',
+    what: 'CSV header of 1 000 000 columns',
+    files: [
+      { name: 'wide-results.csv', bytes: text(`${Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',')}\n${Array(1_000_000).fill('1').join(',')}\n`) },
+    ],
+    message: /./,
+  });
+  add({
+    id: 'results-utf16',
+    target: 'results',
+    what: 'UTF-16 LE results CSV with a byte-order mark',
+    files: [{ name: 'results16.csv', bytes: utf16le('method,order,final_accuracy\newc,"[0, 1]",0.5\n', true) }],
+    message: /./,
+  });
+  add({
+    id: 'results-garbage-json',
+    target: 'results',
+    what: '4 KB of random bytes named .json',
+    files: [{ name: 'garbage.json', bytes: garbage(4096, 9) }],
+    message: /./,
+  });
+  add({
+    id: 'results-deep-json',
+    target: 'results',
+    what: 'JSON nested 100 000 deep',
+    files: [{ name: 'deep.json', bytes: text(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }],
+    message: /./,
+  });
+  add({
+    id: 'results-deep-order',
+    target: 'results',
+    what: 'a run whose order is nested 100 000 deep',
+    files: [{ name: 'deep-order.json', bytes: text(`[{"method":"x","acc":0.5,"order":${'['.repeat(100_000)}1${']'.repeat(100_000)}}]`) }],
+    message: /./,
+  });
   add({ id: 'results-zero-bytes', target: 'results', what: 'a 0-byte .csv', files: [{ name: 'empty.csv', bytes: new Uint8Array(0) }], message: /./ });
   return cases;
 }

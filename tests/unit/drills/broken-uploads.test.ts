@@ -32,7 +32,10 @@ async function run(c: CorpusCase): Promise<Outcome> {
   try {
     if (c.target === 'data') {
       const r = await parseUserFiles(c.files, { decodeImage: decodePng }); // 32×32, as the data worker
-      return { ok: true, note: `${r.format}: ${r.train.labels.length} images, ${r.train.classNames?.length ?? '?'} classes${r.skipped?.length ? `, ${r.skipped.length} skipped` : ''}` };
+      return {
+        ok: true,
+        note: `${r.format}: ${r.train.labels.length} images, ${r.train.classNames?.length ?? '?'} classes${r.skipped?.length ? `, ${r.skipped.length} skipped` : ''}`,
+      };
     }
     if (c.target === 'similarity') {
       const r = parseSimilarityUpload(c.files[0].name, c.files[0].bytes, ['a', 'b']);
@@ -67,16 +70,21 @@ describe('drill: broken-upload corpus', () => {
       const held = `${Math.round((mem.heapUsed + mem.arrayBuffers) / 1e6)} MB`;
       const size = c.files.reduce((s, f) => s + f.bytes.length, 0);
       if (out.ok) {
-        lines.push(`  ${c.id.padEnd(26)} ${c.target.padEnd(10)} ${String(size).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms ${held.padStart(7)}  loaded: ${out.note}`);
+        lines.push(
+          `  ${c.id.padEnd(26)} ${c.target.padEnd(10)} ${String(size).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms ${held.padStart(7)}  loaded: ${out.note}`,
+        );
         if (c.message) bad.push(`${c.id}: loaded (${out.note}) but should have been refused`);
       } else {
         const msg = out.message.replace(/\s+/g, ' ');
-        lines.push(`  ${c.id.padEnd(26)} ${c.target.padEnd(10)} ${String(size).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms ${held.padStart(7)}  ${out.kind}: ${msg.slice(0, 150)}`);
+        lines.push(
+          `  ${c.id.padEnd(26)} ${c.target.padEnd(10)} ${String(size).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms ${held.padStart(7)}  ${out.kind}: ${msg.slice(0, 150)}`,
+        );
         if (!c.message) bad.push(`${c.id}: valid file refused: ${out.kind}: ${msg}`);
         else {
           if (!OWN_ERRORS.includes(out.kind)) bad.push(`${c.id}: ${out.kind} (not the parser's own error): ${msg}`);
           if (!c.message.test(out.message)) bad.push(`${c.id}: message ${JSON.stringify(msg.slice(0, 200))} does not match ${c.message}`);
-          if (/call stack|out of memory|allocation failed|is not a function|undefined|\[object /i.test(msg)) bad.push(`${c.id}: an internal error shown as the message: ${msg.slice(0, 200)}`);
+          if (/call stack|out of memory|allocation failed|is not a function|undefined|\[object /i.test(msg))
+            bad.push(`${c.id}: an internal error shown as the message: ${msg.slice(0, 200)}`);
           if (msg.trim() === '' || msg.length > 600) bad.push(`${c.id}: message empty or too long (${msg.length} characters)`);
         }
       }
@@ -115,7 +123,16 @@ describe('regressions found by the drill', () => {
   it('a zip of 150 000 images is listed (the wrapper-folder depth is not Math.min(...150 000 arguments), which overflowed the stack past ~130 000 in Node 20)', () => {
     const png = solidPng(2, 2);
     const zip = rawZip(
-      [{ name: 'w/a/0.png', data: png, method: 0, size: png.length }, ...Array.from({ length: 149_999 }, (_, i) => ({ name: `w/${i % 2 ? 'a' : 'b'}/${i + 1}.png`, data: png, method: 0 as const, size: png.length, sameDataAs: 0 }))],
+      [
+        { name: 'w/a/0.png', data: png, method: 0, size: png.length },
+        ...Array.from({ length: 149_999 }, (_, i) => ({
+          name: `w/${i % 2 ? 'a' : 'b'}/${i + 1}.png`,
+          data: png,
+          method: 0 as const,
+          size: png.length,
+          sameDataAs: 0,
+        })),
+      ],
       { zip64Count: 150_000 },
     );
     const l = listImageFolderZip(zip);
@@ -125,10 +142,11 @@ describe('regressions found by the drill', () => {
 
   it('the declared inflated size is checked before inflating: just above the bound is refused, at the bound is not (ZIP_LIMITS)', () => {
     const png = solidPng(2, 2);
-    const at = (declared: number) => rawZip([
-      { name: 'a/1.png', data: png, method: 0, size: png.length },
-      { name: 'b/1.png', data: zeroBomb(1).data, method: 8, size: declared - png.length },
-    ]);
+    const at = (declared: number) =>
+      rawZip([
+        { name: 'a/1.png', data: png, method: 0, size: png.length },
+        { name: 'b/1.png', data: zeroBomb(1).data, method: 8, size: declared - png.length },
+      ]);
     expect(() => listImageFolderZip(at(ZIP_LIMITS.inflatedBytes + 1))).toThrow(/inflate to 1 000 000 001 bytes .*at most 1 000 000 000 bytes/);
     // at the bound the zip is inflated (here into a 1 GB buffer of its declared size, then found not to be an image)
     expect(ZIP_LIMITS.inflatedBytes).toBe(1_000_000_000);
@@ -137,7 +155,19 @@ describe('regressions found by the drill', () => {
   it('the decoded size is checked from the entry count before any image is inflated or decoded', async () => {
     const png = solidPng(2, 2);
     const n = Math.floor(ZIP_LIMITS.decodedBytes / (64 * 64 * 3)) + 1;
-    const zip = rawZip([{ name: 'a/0.png', data: png, method: 0, size: png.length }, ...Array.from({ length: n - 1 }, (_, i) => ({ name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`, data: png, method: 0 as const, size: png.length, sameDataAs: 0 }))], { zip64Count: n });
+    const zip = rawZip(
+      [
+        { name: 'a/0.png', data: png, method: 0, size: png.length },
+        ...Array.from({ length: n - 1 }, (_, i) => ({
+          name: `${i % 2 ? 'a' : 'b'}/${i + 1}.png`,
+          data: png,
+          method: 0 as const,
+          size: png.length,
+          sameDataAs: 0,
+        })),
+      ],
+      { zip64Count: n },
+    );
     let calls = 0;
     await expect(parseUserFiles([{ name: 'z.zip', bytes: zip }], { decodeImage: (b) => (calls++, decodePng(b)), imageSize: [64, 64] })).rejects.toThrow(
       `z.zip: ${n.toLocaleString('en-US').replace(/,/g, ' ')} images of 12 288 bytes each (decoded and resized) need`,
@@ -147,8 +177,13 @@ describe('regressions found by the drill', () => {
 
   it('an end record claiming more entries than its central directory holds is refused (65 535 in a 2-entry zip)', () => {
     const png = solidPng(2, 2);
-    const two = [{ name: 'a/1.png', data: png, method: 0 as const, size: png.length }, { name: 'b/1.png', data: png, method: 0 as const, size: png.length }];
-    expect(() => listImageFolderZip(rawZip(two, { count: 65_535 }))).toThrow(/end record says it has 65 535 entries, but its central directory has room for at most 2$/);
+    const two = [
+      { name: 'a/1.png', data: png, method: 0 as const, size: png.length },
+      { name: 'b/1.png', data: png, method: 0 as const, size: png.length },
+    ];
+    expect(() => listImageFolderZip(rawZip(two, { count: 65_535 }))).toThrow(
+      /end record says it has 65 535 entries, but its central directory has room for at most 2$/,
+    );
     expect(listImageFolderZip(rawZip(two)).entries.length).toBe(2);
   });
 });

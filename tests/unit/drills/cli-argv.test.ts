@@ -13,7 +13,10 @@ import { captureCli } from '../cli/capture';
 const cli = captureCli();
 const tmp = mkdtempSync(join(tmpdir(), 'cil-drill-'));
 const binary = join(tmp, 'classes.bin');
-writeFileSync(binary, Uint8Array.from({ length: 600 }, (_, i) => (i * 37) % 256));
+writeFileSync(
+  binary,
+  Uint8Array.from({ length: 600 }, (_, i) => (i * 37) % 256),
+);
 const notUtf8 = join(tmp, 'latin1.txt');
 writeFileSync(notUtf8, Uint8Array.from([0x63, 0x61, 0x74, 0x0a, 0xe9, 0xe8, 0x0a, 0x64, 0x6f, 0x67]));
 const oneClass = join(tmp, 'one.txt');
@@ -48,41 +51,51 @@ function vectors(): [string, string[]][] {
     add(`count --tasks ${JSON.stringify(t)}`, [...COUNT, '--tasks', t]);
   for (const s of ['3,,3', ',3,3', '3,3,', '2,2', '-2,8', 'a,b,c', '', ',', '2;2;2', '6,0', '1e1,-4'])
     add(`count --task-sizes ${JSON.stringify(s)}`, [...COUNT, '--task-sizes', s]);
-  for (const c of ['-1', '0', 'abc', '', '1.5'])
-    add(`count --classes ${JSON.stringify(c)}`, ['count', '--classes', c, '--tasks', '2']);
+  for (const c of ['-1', '0', 'abc', '', '1.5']) add(`count --classes ${JSON.stringify(c)}`, ['count', '--classes', c, '--tasks', '2']);
   add('count without --tasks', COUNT);
-  for (const s of ['0', '-5', '1000000000', 'x', '91'])
-    add(`enumerate --sample ${s}`, ['enumerate', '--classes', '6', '--tasks', '3', '--sample', s]);
-  for (const l of ['0', '-1', '1000000000', 'x'])
-    add(`enumerate --limit ${l}`, ['enumerate', '--classes', '100', '--tasks', '10', '--limit', l]);
+  for (const s of ['0', '-5', '1000000000', 'x', '91']) add(`enumerate --sample ${s}`, ['enumerate', '--classes', '6', '--tasks', '3', '--sample', s]);
+  for (const l of ['0', '-1', '1000000000', 'x']) add(`enumerate --limit ${l}`, ['enumerate', '--classes', '100', '--tasks', '10', '--limit', l]);
   add('enumerate too many to list', ['enumerate', '--classes', '100', '--tasks', '10']);
   add('enumerate --seed 1.5', ['enumerate', '--classes', '6', '--tasks', '3', '--sample', '3', '--seed', '1.5']);
-  for (const [flag, value] of [['omega', '-90'], ['omega', 'x'], ['omega', ''], ['omega', '1.5'], ['epsilon', '2'], ['epsilon', '-0.1'], ['epsilon', 'x'], ['epsilon', '0'], ['delta', '0'], ['delta', '1'], ['delta', '-1'], ['range', '-1'], ['range', '0'], ['range', 'x']] as const)
+  for (const [flag, value] of [
+    ['omega', '-90'],
+    ['omega', 'x'],
+    ['omega', ''],
+    ['omega', '1.5'],
+    ['epsilon', '2'],
+    ['epsilon', '-0.1'],
+    ['epsilon', 'x'],
+    ['epsilon', '0'],
+    ['delta', '0'],
+    ['delta', '1'],
+    ['delta', '-1'],
+    ['range', '-1'],
+    ['range', '0'],
+    ['range', 'x'],
+  ] as const)
     add(`bounds --${flag} ${value}`, ['bounds', '--omega', '90', `--${flag}`, value]);
   add('bounds without --omega', ['bounds']);
   // classes
   for (const c of ['abc', 'cat', 'cat,,dog', '', ',', ' , ', 'cat,Cat'])
     add(`orders --classes ${JSON.stringify(c)}`, ['orders', '--classes', c, '--tasks', '1']);
   add('orders without classes', ['orders', '--tasks', '2']);
-  for (const t of ['0', '-1', '4', 'x', '7'])
-    add(`orders --tasks ${t}`, ['orders', '--classes', 'cat,dog,car', '--tasks', t]);
-  for (const d of ['imagenet', '', 'CIFAR-100'])
-    add(`orders --dataset ${JSON.stringify(d)}`, ['orders', '--dataset', d, '--tasks', '2']);
-  for (const s of ['3', '99', '5-2', 'a', '0-200', '3,3'])
-    add(`orders --subset ${s}`, ['orders', '--dataset', 'cifar10', '--subset', s, '--tasks', '2']);
-  for (const p of ['lucky', 'rs,,edge', 'RS;EDGE'])
-    add(`orders --protocol ${p}`, [...ORDERS, '--protocol', p]);
+  for (const t of ['0', '-1', '4', 'x', '7']) add(`orders --tasks ${t}`, ['orders', '--classes', 'cat,dog,car', '--tasks', t]);
+  for (const d of ['imagenet', '', 'CIFAR-100']) add(`orders --dataset ${JSON.stringify(d)}`, ['orders', '--dataset', d, '--tasks', '2']);
+  for (const s of ['3', '99', '5-2', 'a', '0-200', '3,3']) add(`orders --subset ${s}`, ['orders', '--dataset', 'cifar10', '--subset', s, '--tasks', '2']);
+  for (const p of ['lucky', 'rs,,edge', 'RS;EDGE']) add(`orders --protocol ${p}`, [...ORDERS, '--protocol', p]);
   for (const f of ['xml', '', 'PyCIL ']) add(`orders --format ${JSON.stringify(f)}`, [...ORDERS, '--format', f]);
   for (const e of ['0', '-1', 'x']) add(`orders --exact-limit ${e}`, [...ORDERS, '--exact-limit', e]);
   for (const s of ['1,,2', 'x', '-1', '4294967296']) add(`orders --seeds ${s}`, [...ORDERS, '--protocol', 'rs', '--seeds', s]);
   add('exact over the limit', ['orders', '--dataset', 'cifar100', '--tasks', '10', '--protocol', 'exact']);
   // files: devices, folders, missing, binary
-  for (const f of FILES) add(`orders --similarity file:${f}`, ['orders', '--classes', 'cat,dog,car,bus,apple,pear', '--tasks', '3', '--similarity', `file:${f}`]);
+  for (const f of FILES)
+    add(`orders --similarity file:${f}`, ['orders', '--classes', 'cat,dog,car,bus,apple,pear', '--tasks', '3', '--similarity', `file:${f}`]);
   add('orders --similarity nope', ['orders', '--classes', 'a,b', '--tasks', '2', '--similarity', 'nope']);
   add('orders --similarity file: (no path)', ['orders', '--classes', 'a,b', '--tasks', '2', '--similarity', 'file:']);
   for (const f of [...FILES, notUtf8, oneClass, empty]) add(`orders --classes-file ${f}`, ['orders', '--classes-file', f, '--tasks', '2']);
   for (const f of [...FILES, notUtf8, empty]) add(`orders --config ${f}`, ['orders', '--config', f]);
-  for (const l of ['garbage', '#v1.', '#v1.AAAA', '#v2.AAAA', `#v1.${'.'.repeat(130_000)}x`, 'https://example.org/#v1.%ZZ', '#v1.AAAAAAAA%0A']) add(`orders --link ${l.slice(0, 30)}`, ['orders', '--link', l]);
+  for (const l of ['garbage', '#v1.', '#v1.AAAA', '#v2.AAAA', `#v1.${'.'.repeat(130_000)}x`, 'https://example.org/#v1.%ZZ', '#v1.AAAAAAAA%0A'])
+    add(`orders --link ${l.slice(0, 30)}`, ['orders', '--link', l]);
   add('--config and --link together', ['count', '--config', sim6, '--link', '#v1.AAAA']);
   add('a similarity file for other classes', ['orders', '--classes', 'a,b,c', '--tasks', '3', '--similarity', `file:${sim6}`]);
   // outputs
@@ -93,7 +106,17 @@ function vectors(): [string, string[]][] {
   add('similarity --compare with a device', ['similarity', '--compare', '/dev/zero', sim6, '--tasks', '3']);
   // score
   for (const o of ['3,,1', 'x', '1,1,2,0,3,4', '0,1,2,3,4,9', '0,1,2,3', ''])
-    add(`score --order ${JSON.stringify(o)}`, ['score', '--order', o, '--tasks', '2', '--classes', 'cat,dog,car,truck,apple,pear', '--similarity', `file:${sim6}`]);
+    add(`score --order ${JSON.stringify(o)}`, [
+      'score',
+      '--order',
+      o,
+      '--tasks',
+      '2',
+      '--classes',
+      'cat,dog,car,truck,apple,pear',
+      '--similarity',
+      `file:${sim6}`,
+    ]);
   add('score without --similarity', ['score', '--order', '0,1,2,3', '--tasks', '2']);
   // stats, conformal, analyze: files
   for (const f of FILES) add(`stats --values ${f}`, ['stats', '--values', f]);

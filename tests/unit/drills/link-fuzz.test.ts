@@ -21,7 +21,12 @@ const rng = (seed: number) => {
 
 const BASES: unknown[] = [
   {},
-  { dataset: { id: 'cifar100' }, classes: [...Array(100).keys()], taskSizes: Array(10).fill(10), similarity: { kind: 'wordnet', pins: { aquarium_fish: 'n02512053' } } },
+  {
+    dataset: { id: 'cifar100' },
+    classes: [...Array(100).keys()],
+    taskSizes: Array(10).fill(10),
+    similarity: { kind: 'wordnet', pins: { aquarium_fish: 'n02512053' } },
+  },
   {
     dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'bus', 'Crème brûlée', '猫'] },
     taskSizes: [2, 2, 2],
@@ -33,7 +38,10 @@ const BASES: unknown[] = [
     dataset: { id: 'digits' },
     classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
     taskSizes: [5, 1, 1, 1, 1, 1],
-    strategies: [{ id: 'ewc', options: { lambda: 5000, mode: 'single' } }, { id: 'replay', options: { memory: 500 } }],
+    strategies: [
+      { id: 'ewc', options: { lambda: 5000, mode: 'single' } },
+      { id: 'replay', options: { memory: 500 } },
+    ],
     training: { epochs: 3, firstTaskEpochs: 8, lr: 2e-5, batchSize: 32, head: 'all' },
     seeds: [0, 1, 2],
   },
@@ -63,7 +71,7 @@ type Mutation = { kind: string; link: string };
 
 function mutations(seed: number, count: number): Mutation[] {
   const r = rng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const links = BASES.map((b) => encodeConfigToHash(validateConfig(b).config));
   const out: Mutation[] = [];
   for (let i = 0; i < count; i++) {
@@ -85,7 +93,8 @@ function mutations(seed: number, count: number): Mutation[] {
         const at = Math.floor(r() * data.length);
         const op = r();
         const c = r() < 0.8 ? pick([...B64]) : pick(['%', '#', '.', ' ', '\u0000', 'é', '\n', '"']);
-        const edited = op < 0.4 ? data.slice(0, at) + c + data.slice(at + 1) : op < 0.7 ? data.slice(0, at) + c + data.slice(at) : data.slice(0, at) + data.slice(at + 1);
+        const edited =
+          op < 0.4 ? data.slice(0, at) + c + data.slice(at + 1) : op < 0.7 ? data.slice(0, at) + c + data.slice(at) : data.slice(0, at) + data.slice(at + 1);
         out.push({ kind, link: `#v1.${edited}` });
         break;
       }
@@ -172,7 +181,11 @@ describe('drill: share-link fuzz through the decoder and validator', () => {
       `link fuzz: ${total} mutated links, ${ok} opened (valid, round-trip), ${total - ok} refused with a message, ` +
         `${catchAll} reached the catch-all, 0 threw; slowest decode ${slowest.toFixed(1)} ms\n` +
         [...byKind].map(([kind, k]) => `  ${kind.padEnd(12)} ${String(k.n).padStart(4)}: ${k.ok} opened, ${k.failed} refused`).join('\n') +
-        `\n  most common messages: ${[...messages].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([m, n]) => `${n}× "${m}"`).join('; ')}`,
+        `\n  most common messages: ${[...messages]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
+          .map(([m, n]) => `${n}× "${m}"`)
+          .join('; ')}`,
     );
     expect(total).toBeGreaterThanOrEqual(1000);
     expect(catchAll).toBe(0);

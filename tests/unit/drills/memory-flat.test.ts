@@ -36,7 +36,19 @@ function orderings(n: number, seed: number): number[][][] {
 }
 
 const configsOf = (tasks: number[][][]): TrainRunConfig[] =>
-  tasks.map((t) => ({ tasks: t, seed: 1, model: { kind: 'mlp', hidden: [8] }, epochs: 1, batchSize: 16, lr: 0.01, strategy: 'replay', strategyOptions: { memory: 8 } }) as TrainRunConfig);
+  tasks.map(
+    (t) =>
+      ({
+        tasks: t,
+        seed: 1,
+        model: { kind: 'mlp', hidden: [8] },
+        epochs: 1,
+        batchSize: 16,
+        lr: 0.01,
+        strategy: 'replay',
+        strategyOptions: { memory: 8 },
+      }) as TrainRunConfig,
+  );
 
 interface Sample {
   tensors: number;
@@ -56,13 +68,18 @@ async function drill(n: number, share: boolean): Promise<{ before: Sample; curve
   const before = sample();
   const curve: Sample[] = [];
   const t0 = performance.now();
-  const results = await trainShared(ds, configsOf(orderings(n, 16)), { share, population: 1 }, {
-    onRunDone: (index) => {
-      if (gc && (curve.length % 50 === 0 || curve.length === n - 1)) gc();
-      curve.push(sample());
-      void index;
+  const results = await trainShared(
+    ds,
+    configsOf(orderings(n, 16)),
+    { share, population: 1 },
+    {
+      onRunDone: (index) => {
+        if (gc && (curve.length % 50 === 0 || curve.length === n - 1)) gc();
+        curve.push(sample());
+        void index;
+      },
     },
-  });
+  );
   const ms = performance.now() - t0;
   gc?.();
   const after = sample();

@@ -94,7 +94,11 @@ describe('augmentation of uint8 images', () => {
   });
 
   it('draws a fixed number of doubles per example, whatever the options and channels', () => {
-    for (const [opts, C] of [[AUGMENT_DEFAULTS, 3], [ZERO, 3], [AUGMENT_DEFAULTS, 1]] as const) {
+    for (const [opts, C] of [
+      [AUGMENT_DEFAULTS, 3],
+      [ZERO, 3],
+      [AUGMENT_DEFAULTS, 1],
+    ] as const) {
       let draws = 0;
       const src = createDefaultRng(5);
       const counting = { random: () => (draws++, src.random()) };
@@ -117,7 +121,10 @@ describe('augmentation of uint8 images', () => {
     const s: [number, number, number] = [8, 8, 3];
     const img = new Uint8Array(8 * 8 * 3).fill(255);
     const red = (x: number, y: number) => img.set([200, 10, 20], (y * 8 + x) * 3);
-    red(3, 2); red(4, 2); red(3, 3); red(4, 3);
+    red(3, 2);
+    red(4, 2);
+    red(3, 3);
+    red(4, 3);
     const out = apply(img, s, { dx: 2, dy: -1 });
     const px = (a: Uint8Array, x: number, y: number) => Array.from(a.subarray((y * 8 + x) * 3, (y * 8 + x) * 3 + 3));
     for (let y = 0; y < 8; y++) {
@@ -135,7 +142,12 @@ describe('augmentation of uint8 images', () => {
       expect(Math.abs(p.dx)).toBeLessThanOrEqual(k);
       expect(Math.abs(p.dy)).toBeLessThanOrEqual(k);
       // with |d| ≤ 2 the square stays inside the image
-      const want = [[3, 2], [4, 2], [3, 3], [4, 3]].map(([x, y]) => `${x + p.dx},${y + p.dy}`);
+      const want = [
+        [3, 2],
+        [4, 2],
+        [3, 3],
+        [4, 3],
+      ].map(([x, y]) => `${x + p.dx},${y + p.dy}`);
       for (let y = 0; y < 8; y++) {
         for (let x = 0; x < 8; x++) expect(px(b, x, y), `seed ${seed} (${x}, ${y})`).toEqual(want.includes(`${x},${y}`) ? [200, 10, 20] : [255, 255, 255]);
       }
@@ -165,7 +177,18 @@ describe('augmentation of uint8 images', () => {
     expect(cw[4 * 5 + 2]).toBe(200); // → below
     // a pattern with 4-fold symmetry is unchanged by 90°
     const plus = new Uint8Array(25);
-    for (const [x, y] of [[2, 0], [2, 1], [2, 2], [2, 3], [2, 4], [0, 2], [1, 2], [3, 2], [4, 2]]) plus[y * 5 + x] = 180;
+    for (const [x, y] of [
+      [2, 0],
+      [2, 1],
+      [2, 2],
+      [2, 3],
+      [2, 4],
+      [0, 2],
+      [1, 2],
+      [3, 2],
+      [4, 2],
+    ])
+      plus[y * 5 + x] = 180;
     expect(apply(plus, s, { angle: 90 })).toEqual(plus);
     expect(apply(plus, s, { angle: 180 })).toEqual(plus);
   });
@@ -238,8 +261,24 @@ describe('augmentation of uint8 images', () => {
     // extreme magnitudes on random images: every byte in range, the object's colours not wrapped
     const r = createDefaultRng(3);
     const many = Uint8Array.from({ length: 50 * 300 }, () => (r.random() < 0.5 ? r.integers(0, 16) : r.integers(240, 256)));
-    const extreme = { shift: 3, scale: 0.5, rotation: 180, brightness: 1, contrast: 1, saturation: 1, background: 1, backgroundMin: 0, backgroundTolerance: 100 };
-    const out = augmentBatch(many, Array.from({ length: 50 }, (_, i) => i), [10, 10, 3], createDefaultRng(4), extreme);
+    const extreme = {
+      shift: 3,
+      scale: 0.5,
+      rotation: 180,
+      brightness: 1,
+      contrast: 1,
+      saturation: 1,
+      background: 1,
+      backgroundMin: 0,
+      backgroundTolerance: 100,
+    };
+    const out = augmentBatch(
+      many,
+      Array.from({ length: 50 }, (_, i) => i),
+      [10, 10, 3],
+      createDefaultRng(4),
+      extreme,
+    );
     expect(out.every((v) => v >= 0 && v <= 255)).toBe(true);
     // brightness alone on white: a factor ≥ 1 saturates at 255 (a wrapped byte would be small), < 1 darkens
     const white = new Uint8Array(300).fill(255);
@@ -272,7 +311,7 @@ describe('augmentation of uint8 images', () => {
     expect(() => resolveTrainConfig({ ...cfg, augment: { rotation: 400 } })).toThrow(TrainConfigError);
   });
 
-  it('its seed stream is outside seeds.ts\'s purpose numbers', () => {
+  it("its seed stream is outside seeds.ts's purpose numbers", () => {
     expect(Object.values(STREAM)).not.toContain(AUGMENT_STREAM);
     expect(augmentSeed(123)).not.toBe(augmentSeed(124));
   });
@@ -289,7 +328,18 @@ describe('augmentation of uint8 images', () => {
 
 describe('the trainer with augmentation (cpu backend)', () => {
   const rgb = rgbDataset();
-  const base = { tasks: [[0, 1], [2, 3], [4, 5]], seed: 3, model: { kind: 'mlp', hidden: [32] }, epochs: 3, batchSize: 16, lr: 0.002 };
+  const base = {
+    tasks: [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ],
+    seed: 3,
+    model: { kind: 'mlp', hidden: [32] },
+    epochs: 3,
+    batchSize: 16,
+    lr: 0.002,
+  };
 
   beforeAll(async () => {
     await selectBackend('cpu', { strict: true });
@@ -299,24 +349,56 @@ describe('the trainer with augmentation (cpu backend)', () => {
     // recorded on the cpu backend before src/engine/augment.ts was written
     const losses: number[] = [];
     const a = await trainRun(rgb, { ...base, strategy: 'finetune' } as TrainRunConfig, { onProgress: (e) => losses.push(e.loss) });
-    expect(a.matrix).toEqual([[0.9, 0, 0], [0, 0.55, 0], [0, 0, 1]]);
+    expect(a.matrix).toEqual([
+      [0.9, 0, 0],
+      [0, 0.55, 0],
+      [0, 0, 1],
+    ]);
     expect(losses.slice(0, 4)).toEqual([0.6389884352684021, 1.0256038904190063, 0.7504116892814636, 0.5966643691062927]);
     expect(losses.slice(-2)).toEqual([1.0164812803268433, 0.9281827807426453]);
-    const b = await trainRun(rgb, { ...base, strategy: 'replay', strategyOptions: { memory: 24 }, model: { kind: 'cnn', filters: [4, 8], dense: 16 } } as TrainRunConfig);
-    expect(b.matrix).toEqual([[0.75, 0, 0], [0, 0.9, 0], [0, 0, 0.5]]);
+    const b = await trainRun(rgb, {
+      ...base,
+      strategy: 'replay',
+      strategyOptions: { memory: 24 },
+      model: { kind: 'cnn', filters: [4, 8], dense: 16 },
+    } as TrainRunConfig);
+    expect(b.matrix).toEqual([
+      [0.75, 0, 0],
+      [0, 0.9, 0],
+      [0, 0, 0.5],
+    ]);
     const c = await trainRun(syntheticDataset(), { ...base, strategy: 'ewc', head: 'all', augment: false } as TrainRunConfig);
-    expect(c.matrix).toEqual([[1, 0, 0], [1, 0.25, 0], [1, 0.3333333333333333, 0]]);
+    expect(c.matrix).toEqual([
+      [1, 0, 0],
+      [1, 0.25, 0],
+      [1, 0.3333333333333333, 0],
+    ]);
     expect(c.config.augment).toBeNull();
   });
 
   it.skipIf(!haveEmoji)('… also on the emoji data', async () => {
     const emoji = fromDecodedDataset(await loadEmoji());
-    const tasks = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]];
-    const cfg = { ...base, tasks, epochs: 4, model: { kind: 'mlp', hidden: [32] }, strategy: 'replay', strategyOptions: { memory: 20 }, batchSize: 8, head: 'all' } as TrainRunConfig;
+    const tasks = [
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+    ];
+    const cfg = {
+      ...base,
+      tasks,
+      epochs: 4,
+      model: { kind: 'mlp', hidden: [32] },
+      strategy: 'replay',
+      strategyOptions: { memory: 20 },
+      batchSize: 8,
+      head: 'all',
+    } as TrainRunConfig;
     const losses: number[] = [];
     const r = await trainRun(emoji, cfg, { onProgress: (e) => losses.push(e.loss) });
     // recorded with the trainer of the commit before augmentation (git archive HEAD src, run with tsx)
-    expect(r.matrix).toEqual([[0.1, 0], [0.1, 0]]);
+    expect(r.matrix).toEqual([
+      [0.1, 0],
+      [0.1, 0],
+    ]);
     expect(r.untrained).toEqual([0, 0.1]);
     expect(losses.slice(0, 2)).toEqual([3.4783120155334473, 6.32917594909668]);
     expect(losses[losses.length - 1]).toBe(3.0083823204040527);
@@ -348,7 +430,7 @@ describe('the trainer with augmentation (cpu backend)', () => {
     expect(resumed.matrix).toEqual(full.matrix);
   });
 
-  it('leaves the dataset\'s bytes alone and no tensors behind', async () => {
+  it("leaves the dataset's bytes alone and no tensors behind", async () => {
     const before = rgb.train.images.slice();
     const { memory } = await import('@tensorflow/tfjs-core');
     const n0 = memory().numTensors;
@@ -403,7 +485,10 @@ describe.skipIf(!haveEmoji)('on the emoji data', () => {
     const { PNG } = createRequire(import.meta.url)('pngjs') as { PNG: { sync: { write(p: unknown): Buffer } } };
     mkdirSync('test-results', { recursive: true });
     const file = join('test-results', 'augment-emoji.png');
-    writeFileSync(file, PNG.sync.write({ width: png.width, height: png.height, data: Buffer.from(rgba), depth: 8, colorType: 6, inputColorType: 6, inputHasAlpha: true }));
+    writeFileSync(
+      file,
+      PNG.sync.write({ width: png.width, height: png.height, data: Buffer.from(rgba), depth: 8, colorType: 6, inputColorType: 6, inputHasAlpha: true }),
+    );
     expect(existsSync(file)).toBe(true);
   });
 });

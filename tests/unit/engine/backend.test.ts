@@ -9,7 +9,11 @@ import { syntheticDataset } from './synthetic';
 
 const ds = syntheticDataset();
 const cfg: TrainRunConfig = {
-  tasks: [[0, 1], [2, 3], [4, 5]],
+  tasks: [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+  ],
   seed: 11,
   strategy: 'replay',
   strategyOptions: { memory: 24 },

@@ -49,13 +49,21 @@ describe('EWC penalty weights (docs/science.md §3)', () => {
   it('single mode keeps only the last Fisher; multi one per past task (one-class tasks too)', async () => {
     const ds = syntheticDataset({ classes: 4, trainPerClass: 10, testPerClass: 4 });
     const base = { tasks: [[0], [1], [2], [3]], seed: 1, model: { kind: 'mlp' as const, hidden: [8] }, epochs: 1, batchSize: 10 };
-    const single = await trainRun(ds, { ...base, strategy: 'ewc', strategyOptions: { mode: 'single', fisherSamples: 5 } }, {
-      onCheckpoint: (c) => expect((c.strategy.fishers as unknown[]).length).toBe(1),
-    });
+    const single = await trainRun(
+      ds,
+      { ...base, strategy: 'ewc', strategyOptions: { mode: 'single', fisherSamples: 5 } },
+      {
+        onCheckpoint: (c) => expect((c.strategy.fishers as unknown[]).length).toBe(1),
+      },
+    );
     const multi: number[] = [];
-    await trainRun(ds, { ...base, strategy: 'ewc', strategyOptions: { mode: 'multi', fisherSamples: 5 } }, {
-      onCheckpoint: (c) => multi.push((c.strategy.fishers as unknown[]).length),
-    });
+    await trainRun(
+      ds,
+      { ...base, strategy: 'ewc', strategyOptions: { mode: 'multi', fisherSamples: 5 } },
+      {
+        onCheckpoint: (c) => multi.push((c.strategy.fishers as unknown[]).length),
+      },
+    );
     expect(multi).toEqual([1, 2, 3, 4]);
     expect(single.matrix).toHaveLength(4);
   });

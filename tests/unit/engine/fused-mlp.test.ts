@@ -36,7 +36,12 @@ interface Case {
   weightsAfter: number[][];
 }
 
-const specOf = (widths: number[]): NetworkSpec => ({ kind: 'mlp', inputShape: [1, widths[0], 1], hidden: widths.slice(1, -1), outputs: widths[widths.length - 1] });
+const specOf = (widths: number[]): NetworkSpec => ({
+  kind: 'mlp',
+  inputShape: [1, widths[0], 1],
+  hidden: widths.slice(1, -1),
+  outputs: widths[widths.length - 1],
+});
 
 /** Largest |a − b| relative to the largest |b| of the array (float32 against float64: a few ulps of the scale). */
 function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -145,7 +150,20 @@ describe('where the trainer takes the fused step', () => {
   it('a wasm run with it repeats bit for bit, and its R is within 0.05 of the tfjs step’s R', async () => {
     await selectBackend('wasm', { strict: true });
     const ds = syntheticDataset();
-    const cfg: TrainRunConfig = { tasks: [[0, 1], [2, 3], [4, 5]], seed: 5, strategy: 'finetune', model: { kind: 'mlp', hidden: [16] }, epochs: 2, batchSize: 16, lr: 0.01, head: 'all' };
+    const cfg: TrainRunConfig = {
+      tasks: [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ],
+      seed: 5,
+      strategy: 'finetune',
+      model: { kind: 'mlp', hidden: [16] },
+      epochs: 2,
+      batchSize: 16,
+      lr: 0.01,
+      head: 'all',
+    };
     setFusedMlp(true);
     const a = await trainRun(ds, cfg);
     const b = await trainRun(ds, cfg);

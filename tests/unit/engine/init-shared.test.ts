@@ -21,7 +21,18 @@ beforeAll(async () => {
 function configs(init: 'pytorch' | undefined, strategy: string): TrainRunConfig[] {
   const all = Array.from(enumerateOrderings([2, 2, 2]), (o) => o.map((t) => [...t]));
   return [...all.slice(0, 4), all[89]].map(
-    (tasks) => ({ tasks, seed: 5, strategy, model: { kind: 'mlp', hidden: [16] }, epochs: 2, batchSize: 16, lr: 0.01, head: 'all', ...(init ? { init } : {}) }) as TrainRunConfig,
+    (tasks) =>
+      ({
+        tasks,
+        seed: 5,
+        strategy,
+        model: { kind: 'mlp', hidden: [16] },
+        epochs: 2,
+        batchSize: 16,
+        lr: 0.01,
+        head: 'all',
+        ...(init ? { init } : {}),
+      }) as TrainRunConfig,
   );
 }
 

@@ -29,7 +29,7 @@ function moments(arrays: Float32Array[]): { mean: number; variance: number; maxA
   let n = 0;
   let s = 0;
   let maxAbs = 0;
-  for (const a of arrays) for (const v of a) (s += v), n++, (maxAbs = Math.max(maxAbs, Math.abs(v)));
+  for (const a of arrays) for (const v of a) ((s += v), n++, (maxAbs = Math.max(maxAbs, Math.abs(v))));
   const mean = s / n;
   let ss = 0;
   for (const a of arrays) for (const v of a) ss += (v - mean) ** 2;
@@ -58,7 +58,7 @@ describe("the 'pytorch' initialisation matches torch's nn.Linear / nn.Conv2d", (
           expect(m.n).toBe(which.n);
           expect(m.maxAbs).toBeLessThanOrEqual(which.bound);
           // a uniform on ±b: variance b²/3; sampling error of the variance is about b²/3 · √(0.8/n)
-          const tol = (5 * (which.bound ** 2 / 3) * Math.sqrt(0.8 / m.n));
+          const tol = 5 * (which.bound ** 2 / 3) * Math.sqrt(0.8 / m.n);
           expect(Math.abs(m.variance - which.bound ** 2 / 3)).toBeLessThan(tol);
           expect(Math.abs(m.variance - which.variance)).toBeLessThan(2 * tol);
           expect(Math.abs(m.mean)).toBeLessThan(5 * Math.sqrt(which.bound ** 2 / 3 / m.n));

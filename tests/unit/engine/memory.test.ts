@@ -48,10 +48,28 @@ describe('rehearsal memories', () => {
     const classOf = (e: number): number => Math.floor(e / 100);
     const rng = createDefaultRng(3);
     let mem: Int32Array = new Int32Array(0);
-    mem = greedyClassBalancedUpdate(mem, Array.from({ length: 50 }, (_, i) => i), classOf, 20, rng); // class 0 only
+    mem = greedyClassBalancedUpdate(
+      mem,
+      Array.from({ length: 50 }, (_, i) => i),
+      classOf,
+      20,
+      rng,
+    ); // class 0 only
     expect(mem).toHaveLength(20);
-    mem = greedyClassBalancedUpdate(mem, Array.from({ length: 50 }, (_, i) => 100 + i), classOf, 20, rng);
-    mem = greedyClassBalancedUpdate(mem, Array.from({ length: 50 }, (_, i) => 200 + i), classOf, 20, rng);
+    mem = greedyClassBalancedUpdate(
+      mem,
+      Array.from({ length: 50 }, (_, i) => 100 + i),
+      classOf,
+      20,
+      rng,
+    );
+    mem = greedyClassBalancedUpdate(
+      mem,
+      Array.from({ length: 50 }, (_, i) => 200 + i),
+      classOf,
+      20,
+      rng,
+    );
     const counts = [0, 0, 0];
     for (const e of mem) counts[classOf(e)]++;
     expect(mem).toHaveLength(20);

@@ -14,7 +14,13 @@ import type { StrategyId } from '../../../src/engine/defaults';
 import { trainRun } from '../../../src/engine/trainer';
 import type { ImageDataset, TrainRunConfig } from '../../../src/engine/types';
 
-const TASKS = [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]];
+const TASKS = [
+  [0, 1],
+  [2, 3],
+  [4, 5],
+  [6, 7],
+  [8, 9],
+];
 const have = (id: string): boolean => existsSync(join('public', 'data', id, 'meta.json'));
 const load = async (id: string): Promise<ImageDataset> =>
   fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join('public', p)))));
@@ -23,7 +29,13 @@ const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 async function finalRows(ds: ImageDataset, base: Omit<TrainRunConfig, 'strategy' | 'tasks' | 'seed'>): Promise<Record<string, number[]>> {
   const out: Record<string, number[]> = {};
   for (const strategy of ['finetune', 'joint', 'replay', 'icarl'] as StrategyId[]) {
-    const cfg = { ...base, tasks: TASKS, seed: 1, strategy, ...(strategy === 'replay' || strategy === 'icarl' ? { strategyOptions: { memory: 200 } } : {}) } as TrainRunConfig;
+    const cfg = {
+      ...base,
+      tasks: TASKS,
+      seed: 1,
+      strategy,
+      ...(strategy === 'replay' || strategy === 'icarl' ? { strategyOptions: { memory: 200 } } : {}),
+    } as TrainRunConfig;
     let maxBytes = 0;
     const r = await trainRun(ds, cfg, { onTaskEnd: (e) => (maxBytes = Math.max(maxBytes, e.numBytes)) });
     out[strategy] = r.matrix[TASKS.length - 1];
@@ -54,9 +66,13 @@ describe('class-incremental learning on real data (5 tasks of 2 classes)', () =>
     expectOrdering(rows);
   });
 
-  it.skipIf(!have('fashion-mnist'))('Fashion-MNIST (200 training / 100 test images per class): the same ordering', async () => {
-    const ds = subsetPerClass(await load('fashion-mnist'), { trainPerClass: 200, testPerClass: 100 });
-    const rows = await finalRows(ds, { model: { kind: 'mlp', hidden: [64] }, epochs: 3, batchSize: 32 });
-    expectOrdering(rows);
-  }, 300_000); // ~75 s on the cpu backend on an idle 2-core machine: more than the default 60 s
+  it.skipIf(!have('fashion-mnist'))(
+    'Fashion-MNIST (200 training / 100 test images per class): the same ordering',
+    async () => {
+      const ds = subsetPerClass(await load('fashion-mnist'), { trainPerClass: 200, testPerClass: 100 });
+      const rows = await finalRows(ds, { model: { kind: 'mlp', hidden: [64] }, epochs: 3, batchSize: 32 });
+      expectOrdering(rows);
+    },
+    300_000,
+  ); // ~75 s on the cpu backend on an idle 2-core machine: more than the default 60 s
 });

@@ -47,13 +47,38 @@ describe('one run config from the experiment config', () => {
     });
     const job = { orderingKey: '0,1|2,3', tasks: configTasks(config), strategy: 'replay', seed: 3 };
     const page = resolveTrainConfig(trainConfigFor(config)(job));
-    expect(page).toMatchObject({ strategy: 'replay', lr: 0.002, batchSize: 16, epochs: 1, head: 'all', init: 'pytorch', seed: 3, probs: null, augment: null, tasks: [[0, 1], [2, 3]] });
+    expect(page).toMatchObject({
+      strategy: 'replay',
+      lr: 0.002,
+      batchSize: 16,
+      epochs: 1,
+      head: 'all',
+      init: 'pytorch',
+      seed: 3,
+      probs: null,
+      augment: null,
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+    });
     expect(page.strategyOptions.memory).toBe(12);
     expect(await cliRun('run', config)).toEqual(page);
   });
 
   it('Forgetting lab, the mapping the Ground-truth page uses and `cil-lab cpcf --config` give the same run, softmax outputs included', async () => {
-    const inputs = { ...defaultForgettingInputs(), strategy: 'ewc' as const, ewcLambda: 500, epochs: 1, firstTaskEpochs: 1, trainPerClass: 10, testPerClass: 4, calibrationRatio: 0.2, lr: 1e-3, seed: 2 };
+    const inputs = {
+      ...defaultForgettingInputs(),
+      strategy: 'ewc' as const,
+      ewcLambda: 500,
+      epochs: 1,
+      firstTaskEpochs: 1,
+      trainPerClass: 10,
+      testPerClass: 4,
+      calibrationRatio: 0.2,
+      lr: 1e-3,
+      seed: 2,
+    };
     const config = foldForgettingInputs(defaultConfig(), inputs, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
     expect(config.lab).toBe('forgetting');
     const runs = forgettingRunConfigs(config);
@@ -78,7 +103,16 @@ describe('one run config from the experiment config', () => {
     expect(augmentFor({}, 'emoji')).toBe(true);
     expect(augmentFor({}, 'fashion-mnist')).toBe(false);
     const emoji = check({ ...defaultConfig(), lab: 'ground-truth', dataset: { id: 'emoji' }, classes: [0, 1, 2, 3], taskSizes: [2, 2] });
-    expect(trainRunConfigOf(emoji, { tasks: [[0, 1], [2, 3]], strategy: 'finetune', seed: 0 }).augment).toBe(true);
+    expect(
+      trainRunConfigOf(emoji, {
+        tasks: [
+          [0, 1],
+          [2, 3],
+        ],
+        strategy: 'finetune',
+        seed: 0,
+      }).augment,
+    ).toBe(true);
     // outside the Forgetting lab nothing is recorded
     expect(runSettingsOf(emoji).probs).toBeUndefined();
   });
@@ -99,7 +133,14 @@ describe('one run config from the experiment config', () => {
 
 describe("the default init is left out of a run's resolved config (issue 19)", () => {
   it("a config without training.init resolves as before the field (no init key: checkpoints and recorded configs unchanged); 'pytorch' is carried", () => {
-    const job = { tasks: [[0, 1], [2, 3]], strategy: 'finetune', seed: 0 };
+    const job = {
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+      strategy: 'finetune',
+      seed: 0,
+    };
     const plain = resolveTrainConfig(trainRunConfigOf(defaultConfig(), job));
     expect('init' in plain).toBe(false);
     expect('init' in runSettingsOf(defaultConfig())).toBe(false);

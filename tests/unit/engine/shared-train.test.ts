@@ -64,7 +64,16 @@ describe('prefix plan', () => {
     const plan = planPrefixes(all);
     expect(plan.naiveTasks).toBe(10080);
     expect(plan.sharedTasks).toBe(28 + 420 + 2520 + 2520);
-    const swapped = planPrefixes([[[1, 0], [2, 3]], [[0, 1], [3, 2]]]);
+    const swapped = planPrefixes([
+      [
+        [1, 0],
+        [2, 3],
+      ],
+      [
+        [0, 1],
+        [3, 2],
+      ],
+    ]);
     expect(swapped.sharedTasks).toBe(2);
   });
 });
@@ -90,7 +99,10 @@ describe('shared training equals naive training (cpu backend, to 1e-5)', () => {
   });
   for (const strategy of ['finetune', 'ewc', 'replay', 'lwf', 'icarl', 'agem', 'si'] as const) {
     it(`${strategy}: prefix sharing and a population of 4 give naive's R`, async () => {
-      const cs = configs({ strategy, ...(strategy === 'replay' || strategy === 'icarl' || strategy === 'agem' ? { strategyOptions: { memory: 20 } } : {}) } as never);
+      const cs = configs({
+        strategy,
+        ...(strategy === 'replay' || strategy === 'icarl' || strategy === 'agem' ? { strategyOptions: { memory: 20 } } : {}),
+      } as never);
       const want = await naive(cs);
       const before = tf.memory().numTensors;
       const done: number[] = [];
@@ -132,7 +144,7 @@ describe('shared training equals naive training (cpu backend, to 1e-5)', () => {
   }, 120_000);
 });
 
-describe('the sample order (issue 17): orderings finish in the order asked, with depth-first\'s R (cpu, exact)', () => {
+describe("the sample order (issue 17): orderings finish in the order asked, with depth-first's R (cpu, exact)", () => {
   beforeAll(async () => {
     await selectBackend('cpu', { strict: true });
   });
@@ -147,7 +159,12 @@ describe('the sample order (issue 17): orderings finish in the order asked, with
       let tasksPlanned = 0;
       let tasksDone = 0;
       const before = tf.memory().numTensors;
-      const got = await trainShared(ds, cs, { population, order }, { onRunDone: (o) => finishedOrder.push(o), onProgress: (p) => ((tasksPlanned = p.tasksPlanned), (tasksDone = p.tasksDone)) });
+      const got = await trainShared(
+        ds,
+        cs,
+        { population, order },
+        { onRunDone: (o) => finishedOrder.push(o), onProgress: (p) => ((tasksPlanned = p.tasksPlanned), (tasksDone = p.tasksDone)) },
+      );
       if (population === 1) expect(finishedOrder).toEqual(order);
       else {
         // a population trains up to P same-depth nodes at once: within P − 1 of the order
@@ -172,14 +189,19 @@ describe('the sample order (issue 17): orderings finish in the order asked, with
       const done: number[] = [];
       const pulled: number[] = [];
       let k = 0;
-      const results = await trainShared(ds, cs, { population: 1 }, {
-        onRunDone: (o) => done.push(o),
-        next: () => {
-          const index = k < mine(w).length ? mine(w)[k++] : null;
-          if (index !== null) pulled.push(index);
-          return { index, taken: pulled.length === 1 ? mine(1 - w) : [] };
+      const results = await trainShared(
+        ds,
+        cs,
+        { population: 1 },
+        {
+          onRunDone: (o) => done.push(o),
+          next: () => {
+            const index = k < mine(w).length ? mine(w)[k++] : null;
+            if (index !== null) pulled.push(index);
+            return { index, taken: pulled.length === 1 ? mine(1 - w) : [] };
+          },
         },
-      });
+      );
       return { done, results, pulled };
     };
     const a = await runWorker(0);

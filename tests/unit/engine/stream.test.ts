@@ -10,7 +10,18 @@ const pool = syntheticDataset({ classes: 4, trainPerClass: 40, testPerClass: 1, 
 const { dataset, stream } = streamFromPool(pool, { kind: 'drift', buckets: 3, perClass: 10, strength: 1, seed: 2 });
 
 function config(extra: Partial<StreamRunConfig> = {}): StreamRunConfig {
-  return { protocol: 'iid', mode: 'finetune', buffer: { kind: 'cumulative' }, bucketSizes: stream.sizes, seed: 1, model: { kind: 'mlp', hidden: [16] }, epochs: 3, batchSize: 8, lr: 0.01, ...extra };
+  return {
+    protocol: 'iid',
+    mode: 'finetune',
+    buffer: { kind: 'cumulative' },
+    bucketSizes: stream.sizes,
+    seed: 1,
+    model: { kind: 'mlp', hidden: [16] },
+    epochs: 3,
+    batchSize: 8,
+    lr: 0.01,
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
@@ -35,7 +46,10 @@ describe('trainStream on the cpu backend', () => {
   });
 
   it('streaming tests on whole buckets and reports only next-domain and forward', async () => {
-    const r = await trainStream(dataset, config({ protocol: 'streaming', mode: 'scratch', buffer: { kind: 'reservoir', k: 20, alpha: { kind: 'dynamic', c: 1 } } }));
+    const r = await trainStream(
+      dataset,
+      config({ protocol: 'streaming', mode: 'scratch', buffer: { kind: 'reservoir', k: 20, alpha: { kind: 'dynamic', c: 1 } } }),
+    );
     expect(r.testSizes).toEqual([40, 40, 40]);
     expect(r.trainSizes).toEqual([20, 20, 20]);
     expect(r.compositions[2]).toEqual([0, 0, 20]); // FIFO keeps only the newest bucket

@@ -5,7 +5,9 @@
 import { createDefaultRng } from '../../../src/core/random/default-rng';
 import type { ImageDataset, ImageSplit } from '../../../src/engine/types';
 
-export function syntheticDataset(opts: { classes?: number; trainPerClass?: number; testPerClass?: number; side?: number; noise?: number; seed?: number } = {}): ImageDataset {
+export function syntheticDataset(
+  opts: { classes?: number; trainPerClass?: number; testPerClass?: number; side?: number; noise?: number; seed?: number } = {},
+): ImageDataset {
   const classes = opts.classes ?? 6;
   const side = opts.side ?? 6;
   const size = side * side;

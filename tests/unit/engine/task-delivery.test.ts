@@ -47,7 +47,12 @@ describe('onTaskEnd with recorded softmax outputs', () => {
     for (const e of events) {
       expect(e.row).toEqual(r.matrix[e.task]);
       // every task's calibration and test split, after this task only
-      expect(e.probs!.map(key).sort()).toEqual(r.probs!.filter((p) => p.afterTask === e.task).map(key).sort());
+      expect(e.probs!.map(key).sort()).toEqual(
+        r
+          .probs!.filter((p) => p.afterTask === e.task)
+          .map(key)
+          .sort(),
+      );
       for (const p of e.probs!) {
         const same = r.probs!.find((q) => key(q) === key(p))!;
         expect(Array.from(p.probs)).toEqual(Array.from(same.probs));

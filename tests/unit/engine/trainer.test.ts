@@ -8,7 +8,11 @@ import type { ProgressEvent, RunCheckpoint, TrainRunConfig } from '../../../src/
 import { syntheticDataset } from './synthetic';
 
 const ds = syntheticDataset();
-const TASKS = [[0, 1], [2, 3], [4, 5]];
+const TASKS = [
+  [0, 1],
+  [2, 3],
+  [4, 5],
+];
 
 function config(strategy: StrategyId, extra: Partial<TrainRunConfig> = {}): TrainRunConfig {
   return {
@@ -67,7 +71,10 @@ describe('trainRun on the cpu backend', () => {
     for (const strategy of STRATEGY_IDS) {
       const events: TaskEndEvent[] = [];
       await trainRun(ds, config(strategy, { epochs: 1 }), { onTaskEnd: (e) => events.push(e) });
-      expect(events.map((e) => e.task), strategy).toEqual([0, 1, 2]);
+      expect(
+        events.map((e) => e.task),
+        strategy,
+      ).toEqual([0, 1, 2]);
       for (const e of events) expect(e.numTensors, `${strategy} after task ${e.task}`).toBe(e.baselineTensors);
       expect(tf.memory().numTensors, `${strategy} after the run`).toBe(before);
     }
@@ -93,9 +100,36 @@ describe('trainRun on the cpu backend', () => {
   });
 
   it('orderings that share a prefix of tasks train that prefix identically (prefix seed rule)', async () => {
-    const a = await trainRun(ds, config('replay', { tasks: [[1, 0], [2, 3], [4, 5]] }));
-    const b = await trainRun(ds, config('replay', { tasks: [[0, 1], [2, 3], [5, 4]] }));
-    const c = await trainRun(ds, config('replay', { tasks: [[0, 1], [4, 5], [2, 3]] }));
+    const a = await trainRun(
+      ds,
+      config('replay', {
+        tasks: [
+          [1, 0],
+          [2, 3],
+          [4, 5],
+        ],
+      }),
+    );
+    const b = await trainRun(
+      ds,
+      config('replay', {
+        tasks: [
+          [0, 1],
+          [2, 3],
+          [5, 4],
+        ],
+      }),
+    );
+    const c = await trainRun(
+      ds,
+      config('replay', {
+        tasks: [
+          [0, 1],
+          [4, 5],
+          [2, 3],
+        ],
+      }),
+    );
     expect(b.matrix).toEqual(a.matrix); // order inside a task does not matter
     expect(c.matrix[0][0]).toBe(a.matrix[0][0]); // same first task
     expect(c.matrix[1]).not.toEqual(a.matrix[1]);
@@ -103,7 +137,9 @@ describe('trainRun on the cpu backend', () => {
 
   it('reports progress and holds out calibration data it never trains on, with softmax outputs after every task', async () => {
     const events: ProgressEvent[] = [];
-    const r = await trainRun(ds, config('finetune', { probs: { calibrationRatio: 0.25 }, epochs: 2, firstTaskEpochs: 3 }), { onProgress: (e) => events.push(e) });
+    const r = await trainRun(ds, config('finetune', { probs: { calibrationRatio: 0.25 }, epochs: 2, firstTaskEpochs: 3 }), {
+      onProgress: (e) => events.push(e),
+    });
     expect(r.calibrationCounts).toEqual([20, 20, 20]);
     expect(r.trainCounts).toEqual([60, 60, 60]);
     // 60 examples / batch 16 = 4 steps per epoch; 3 epochs on task 0, 2 afterwards
@@ -125,7 +161,9 @@ describe('trainRun on the cpu backend', () => {
 
   it('trains the CNN too (im2col convolution off the GPU), leaving no tensors behind', async () => {
     const events: TaskEndEvent[] = [];
-    const r = await trainRun(ds, config('icarl', { model: { kind: 'cnn', filters: [4, 8], dense: 16 }, batchSize: 40, epochs: 3 }), { onTaskEnd: (e) => events.push(e) });
+    const r = await trainRun(ds, config('icarl', { model: { kind: 'cnn', filters: [4, 8], dense: 16 }, batchSize: 40, epochs: 3 }), {
+      onTaskEnd: (e) => events.push(e),
+    });
     expect(r.config.model).toEqual({ kind: 'cnn', filters: [4, 8], dense: 16 });
     expect(r.matrix[0][0]).toBeGreaterThan(0.6);
     for (const e of events) expect(e.numTensors).toBe(e.baselineTensors);
@@ -175,7 +213,17 @@ describe('trainRun on the cpu backend', () => {
   });
 
   it('rejects bad configs with a clear message', async () => {
-    await expect(trainRun(ds, config('finetune', { tasks: [[0, 1], [1, 2]] }))).rejects.toThrow(/Class 1 appears in more than one task/);
+    await expect(
+      trainRun(
+        ds,
+        config('finetune', {
+          tasks: [
+            [0, 1],
+            [1, 2],
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/Class 1 appears in more than one task/);
     await expect(trainRun(ds, config('finetune', { tasks: [[0, 9]] }))).rejects.toThrow(/Class 9 does not exist/);
     await expect(trainRun(ds, { ...config('ewc'), strategyOptions: { lamda: 3 } } as unknown as TrainRunConfig)).rejects.toThrow(/no option "lamda"/);
   });

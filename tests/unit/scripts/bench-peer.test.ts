@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { firstTaskGroups, peerOrderings } from '../../e2e/harness/peer-bench';
+// prettier-ignore
 // @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, formatTable, pairRuns, peerArgs, runKey, sameTolerance, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
 
@@ -19,7 +20,7 @@ describe('bench:peer, pure parts', () => {
     expect(Number.isNaN(summarize([]).mean)).toBe(true);
   });
 
-  it('compareDistributions: the issue\'s criterion, both ways of failing', () => {
+  it("compareDistributions: the issue's criterion, both ways of failing", () => {
     const peer = { mean: 0.284, sd: 0.078 };
     expect(compareDistributions(peer, { mean: 0.29, sd: 0.07 })).toMatchObject({ meanOk: true, sdOk: true, agree: true });
     // the unmatched engine of the issue: mean +3.4 points, sd a third
@@ -38,7 +39,19 @@ describe('bench:peer, pure parts', () => {
       const p = peerArgs(cfg, 2);
       const o = cliArgs(cfg);
       const flag = (args: string[], k: string) => args[args.indexOf(k) + 1];
-      for (const k of ['--classes', '--tasks', '--train-per-class', '--test-per-class', '--epochs', '--batch-size', '--lr', '--hidden', '--head', '--init', '--seed']) {
+      for (const k of [
+        '--classes',
+        '--tasks',
+        '--train-per-class',
+        '--test-per-class',
+        '--epochs',
+        '--batch-size',
+        '--lr',
+        '--hidden',
+        '--head',
+        '--init',
+        '--seed',
+      ]) {
         expect(flag(p, k), k).toBe(flag(o, k));
       }
       expect(flag(o, '--init')).toBe('pytorch');
@@ -49,7 +62,7 @@ describe('bench:peer, pure parts', () => {
     expect(stepsPerTask(benchConfig(false))).toBe(30);
   });
 
-  it('the last line has exactly the issue\'s keys; ratio = peer seconds / best Chromium seconds', () => {
+  it("the last line has exactly the issue's keys; ratio = peer seconds / best Chromium seconds", () => {
     const dist = (mean: number, sd: number) => ({ n: 90, mean, sd, min: 0.1, max: 0.5 });
     const peer = { where: 'pytorch', backend: 'cpu', seconds: 150, firstResultSeconds: 1.7, steps: 8100, dist: dist(0.2841, 0.0781) };
     const ours = [
@@ -111,7 +124,12 @@ describe('bench:peer, pure parts', () => {
     const cfg = benchConfig(false);
     const tol = sameTolerance(cfg);
     expect(tol).toBeCloseTo(0.5 / 600, 15);
-    const k = (i: number) => runKey([[i, 5], [1, 2], [3, 4]]);
+    const k = (i: number) =>
+      runKey([
+        [i, 5],
+        [1, 2],
+        [3, 4],
+      ]);
     const peer = [0.3, 0.25, 0.41, 0.28].map((final, i) => ({ key: k(i), final }));
     // run 0 the same, run 1 one image better (1/600), run 2 a float's difference, run 3 only the peer trained; run 9 only ours
     const ours = [

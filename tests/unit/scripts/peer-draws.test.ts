@@ -25,18 +25,50 @@ const ds: ImageDataset = {
   test: { images: Uint8Array.from({ length: 4 * 4 }, (_, i) => (i * 11) % 256), labels: Uint8Array.from([0, 1, 2, 3]) },
 };
 const config = (tasks: number[][], over: Partial<TrainRunConfig> = {}): TrainRunConfig =>
-  ({ tasks, seed: 7, strategy: 'finetune', model: { kind: 'mlp', hidden: [3] }, epochs: 2, batchSize: 4, lr: 1e-3, head: 'all', init: 'pytorch', ...over }) as TrainRunConfig;
+  ({
+    tasks,
+    seed: 7,
+    strategy: 'finetune',
+    model: { kind: 'mlp', hidden: [3] },
+    epochs: 2,
+    batchSize: 4,
+    lr: 1e-3,
+    head: 'all',
+    init: 'pytorch',
+    ...over,
+  }) as TrainRunConfig;
 const decode = (b64: string) => new Float32Array(Uint8Array.from(Buffer.from(b64, 'base64')).buffer);
 
-describe('the paired peer\'s draws', () => {
+describe("the paired peer's draws", () => {
   it('exampleCodes: class × perClass + rank among that class, in index order', () => {
     expect(Array.from(exampleCodes(trainLabels, 3))).toEqual([0, 3, 6, 9, 7, 1, 10, 4, 5, 11, 2, 8]);
     expect(() => exampleCodes(trainLabels, 2)).toThrow(/more than 2 training images/);
   });
 
-  it('batch orders: numpy\'s permutation of the task\'s images, epoch after epoch on one stream', () => {
-    expect(deriveSeed(taskTrainingSeed(7, [[0, 2], [1, 3]], 0), STREAM.batches)).toBe(1052600489);
-    const d = drawsOf(ds, [config([[0, 2], [3, 1]])], 3);
+  it("batch orders: numpy's permutation of the task's images, epoch after epoch on one stream", () => {
+    expect(
+      deriveSeed(
+        taskTrainingSeed(
+          7,
+          [
+            [0, 2],
+            [1, 3],
+          ],
+          0,
+        ),
+        STREAM.batches,
+      ),
+    ).toBe(1052600489);
+    const d = drawsOf(
+      ds,
+      [
+        config([
+          [0, 2],
+          [3, 1],
+        ]),
+      ],
+      3,
+    );
     expect(d.format).toBe(DRAWS_FORMAT);
     const o = d.orderings[0];
     // a task's classes in ascending order, as the engine trains them
@@ -58,7 +90,15 @@ describe('the paired peer\'s draws', () => {
   });
 
   it('first-task epochs, and the prefix rule: the same first task, the same draws for it', () => {
-    const d = drawsOf(ds, [config([[0, 2], [1], [3]], { firstTaskEpochs: 3 }), config([[0, 2], [3], [1]], { firstTaskEpochs: 3 }), config([[1, 3], [0], [2]], { firstTaskEpochs: 3 })], 3);
+    const d = drawsOf(
+      ds,
+      [
+        config([[0, 2], [1], [3]], { firstTaskEpochs: 3 }),
+        config([[0, 2], [3], [1]], { firstTaskEpochs: 3 }),
+        config([[1, 3], [0], [2]], { firstTaskEpochs: 3 }),
+      ],
+      3,
+    );
     expect(d.orderings.map((o) => o.epochs.map((e) => e.length))).toEqual([
       [3, 2, 2],
       [3, 2, 2],
@@ -70,8 +110,17 @@ describe('the paired peer\'s draws', () => {
     expect(d.orderings[2].epochs[0]).not.toEqual(d.orderings[0].epochs[0]);
   });
 
-  it('the initial weights are the engine\'s, layer by layer: kernel [in, out] and bias', () => {
-    const d = drawsOf(ds, [config([[0, 2], [1, 3]])], 3);
+  it("the initial weights are the engine's, layer by layer: kernel [in, out] and bias", () => {
+    const d = drawsOf(
+      ds,
+      [
+        config([
+          [0, 2],
+          [1, 3],
+        ]),
+      ],
+      3,
+    );
     expect(d.layers.map((l) => [l.in, l.out])).toEqual([
       [4, 3],
       [3, 4],
@@ -86,8 +135,40 @@ describe('the paired peer\'s draws', () => {
   });
 
   it('refuses what it cannot write: another strategy, other seeds, no runs', () => {
-    expect(() => drawsOf(ds, [config([[0, 2], [1, 3]], { strategy: 'ewc' })], 3)).toThrow(/finetune MLP/);
-    expect(() => drawsOf(ds, [config([[0, 2], [1, 3]]), config([[1, 2], [0, 3]], { seed: 8 })], 3)).toThrow(/same seed/);
+    expect(() =>
+      drawsOf(
+        ds,
+        [
+          config(
+            [
+              [0, 2],
+              [1, 3],
+            ],
+            { strategy: 'ewc' },
+          ),
+        ],
+        3,
+      ),
+    ).toThrow(/finetune MLP/);
+    expect(() =>
+      drawsOf(
+        ds,
+        [
+          config([
+            [0, 2],
+            [1, 3],
+          ]),
+          config(
+            [
+              [1, 2],
+              [0, 3],
+            ],
+            { seed: 8 },
+          ),
+        ],
+        3,
+      ),
+    ).toThrow(/same seed/);
     expect(() => drawsOf(ds, [], 3)).toThrow(/No runs/);
   });
 });

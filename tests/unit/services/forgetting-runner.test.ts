@@ -9,7 +9,8 @@ import type { DatasetSpec, TaskResult } from '../../../src/workers/train-api';
 import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
 
 const tasks = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}) => foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
+const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}) =>
+  foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
 
 /** A worker that trains instantly unless held: it delivers every task, then the result. */
 class FakeWorker implements ForgettingWorker {
@@ -48,9 +49,27 @@ class FakeWorker implements ForgettingWorker {
       }
       const row = Array.from({ length: K }, (_, j) => (j <= t ? 0.9 : 0));
       matrix.push(row);
-      onTask?.({ task: t, tasks: K, row, probs: [{ afterTask: t, split: 'test', taskIndex: 0, probs: new Float32Array([1]), width: 1, labels: new Int32Array([0]) }] });
+      onTask?.({
+        task: t,
+        tasks: K,
+        row,
+        probs: [{ afterTask: t, split: 'test', taskIndex: 0, probs: new Float32Array([1]), width: 1, labels: new Int32Array([0]) }],
+      });
     }
-    return { matrix, testCounts: new Array(K).fill(1), trainCounts: [], calibrationCounts: [], classOrder: [], probs: [], backend: 'wasm', backends: ['wasm'], seconds: 1, untrained: [], tasks: config.tasks, config: {} } as unknown as TrainRunResult & { backend: string };
+    return {
+      matrix,
+      testCounts: new Array(K).fill(1),
+      trainCounts: [],
+      calibrationCounts: [],
+      classOrder: [],
+      probs: [],
+      backend: 'wasm',
+      backends: ['wasm'],
+      seconds: 1,
+      untrained: [],
+      tasks: config.tasks,
+      config: {},
+    } as unknown as TrainRunResult & { backend: string };
   }
 }
 

@@ -46,7 +46,13 @@ class FakeClient implements RunnerClient {
   paused = false;
   log: string[] = [];
   clock = { t: 0 };
-  private pending: { config: TrainRunConfig; resolve: (r: RunnerRunResult) => void; reject: (e: Error) => void; onProgress?: (e: ProgressEvent) => void; onNotice?: (n: FallbackNotice) => void } | null = null;
+  private pending: {
+    config: TrainRunConfig;
+    resolve: (r: RunnerRunResult) => void;
+    reject: (e: Error) => void;
+    onProgress?: (e: ProgressEvent) => void;
+    onNotice?: (n: FallbackNotice) => void;
+  } | null = null;
   private arrived: (() => void)[] = [];
 
   run(config: TrainRunConfig, onProgress?: (e: ProgressEvent) => void, onNotice?: (n: FallbackNotice) => void): Promise<RunnerRunResult> {
@@ -163,9 +169,7 @@ describe('ground-truth runner', () => {
     expect(second.runner.state.runs).toHaveLength(5);
     for (let i = 0; i < 7; i++) await second.client.finish();
     await run2;
-    expect(second.client.calls.map((c) => JSON.stringify([c.tasks, c.strategy]))).toEqual(
-      plan.jobs.slice(5).map((j) => JSON.stringify([j.tasks, j.strategy])),
-    );
+    expect(second.client.calls.map((c) => JSON.stringify([c.tasks, c.strategy]))).toEqual(plan.jobs.slice(5).map((j) => JSON.stringify([j.tasks, j.strategy])));
     expect(second.runner.state).toMatchObject({ status: 'done', done: 12, skipped: 5 });
     expect(await store.count('hash-b')).toBe(12);
     // another config hash shares nothing
@@ -306,7 +310,13 @@ describe('ground-truth runner', () => {
     expect(runner.state.backend).toBe('webgpu');
     client.progress(3);
     expect(runner.state.current?.progress?.step).toBe(3);
-    client.notice({ from: 'webgpu', to: 'webgl', reason: 'device lost', resumeTask: 1, message: 'The webgpu backend failed (device lost); continuing on webgl from task 2.' });
+    client.notice({
+      from: 'webgpu',
+      to: 'webgl',
+      reason: 'device lost',
+      resumeTask: 1,
+      message: 'The webgpu backend failed (device lost); continuing on webgl from task 2.',
+    });
     expect(runner.state.notice).toMatch(/continuing on webgl/);
     expect(runner.state.backend).toBe('webgl');
     await client.finish(1, 'webgl');
@@ -362,7 +372,27 @@ describe('ground-truth runner', () => {
 describe('memory results store', () => {
   it('keys runs by (config hash, ordering key, strategy, seed)', async () => {
     const store = createMemoryResultsStore();
-    const base = { configHash: 'h', orderingKey: '0,1|2,3', tasks: [[0, 1], [2, 3]], strategy: 'finetune', seed: 0, matrix: [[1, 0], [0.5, 1]], untrained: [0, 0], testCounts: [1, 1], finalAccuracy: 0.75, aia: 0.875, backend: 'cpu', seconds: 1, createdAt: 1 };
+    const base = {
+      configHash: 'h',
+      orderingKey: '0,1|2,3',
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+      strategy: 'finetune',
+      seed: 0,
+      matrix: [
+        [1, 0],
+        [0.5, 1],
+      ],
+      untrained: [0, 0],
+      testCounts: [1, 1],
+      finalAccuracy: 0.75,
+      aia: 0.875,
+      backend: 'cpu',
+      seconds: 1,
+      createdAt: 1,
+    };
     await store.put(base);
     await store.put({ ...base, finalAccuracy: 0.5 }); // replaces
     await store.put({ ...base, seed: 1 });
@@ -434,7 +464,15 @@ class SharedFake implements RunnerClient {
       });
       this.log.push(JSON.stringify(configs[i].tasks));
       onRunDone(i, fakeResult(configs[i]));
-      onProgress?.({ tasksDone, tasksPlanned: configs.length, naiveTasks: 2 * configs.length, runsDone: ++runsDone, runs: configs.length, population: 1, step: null });
+      onProgress?.({
+        tasksDone,
+        tasksPlanned: configs.length,
+        naiveTasks: 2 * configs.length,
+        runsDone: ++runsDone,
+        runs: configs.length,
+        population: 1,
+        step: null,
+      });
       // another worker gets its turn between two orderings, as a real one would
       await new Promise((r) => setTimeout(r, 0));
     };

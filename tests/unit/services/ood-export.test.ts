@@ -6,22 +6,78 @@ import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import { oodExportJson, oodResultsTable } from '../../../src/services/ood-export';
 
 const S = { ...OPEN_WORLD_PRESETS.quick, tasks: 2, classes: [0, 1, 2, 3] };
-const res = (t: number, detector: 'msp' | 'energy', oodSet: string, auroc: number) => ({ step: t, detector, oodSet, auroc: auroc / 100, fpr95: (100 - auroc) / 100, auprIn: 0.7012345, auprOut: 0.6, idCount: 10 * (t + 1), oodCount: 5 });
+const res = (t: number, detector: 'msp' | 'energy', oodSet: string, auroc: number) => ({
+  step: t,
+  detector,
+  oodSet,
+  auroc: auroc / 100,
+  fpr95: (100 - auroc) / 100,
+  auprIn: 0.7012345,
+  auprOut: 0.6,
+  idCount: 10 * (t + 1),
+  oodCount: 5,
+});
 const step = (t: number): OpenWorldStep => ({
-  step: t, steps: 2, accuracy: [0.95, 0.81234][t], row: [], samples: [], detectorSeconds: { msp: 0.1234, energy: 0.2 }, setup: { newCount: 8, oldCount: t * 4 },
-  results: [res(t, 'msp', 'digits:6-9', 80 + t), res(t, 'energy', 'digits:6-9', 85), res(t, 'msp', 'fashion-mnist', 90), res(t, 'energy', 'fashion-mnist', 95 - t)],
-  confidence: { tasks: [0.9, 0.8].slice(0, t + 1), ood: { 'digits:6-9': 0.7, 'fashion-mnist': 0.6 } }, assignment: { 'digits:6-9': [1 - t / 2, t / 2].slice(0, t + 1) },
+  step: t,
+  steps: 2,
+  accuracy: [0.95, 0.81234][t],
+  row: [],
+  samples: [],
+  detectorSeconds: { msp: 0.1234, energy: 0.2 },
+  setup: { newCount: 8, oldCount: t * 4 },
+  results: [
+    res(t, 'msp', 'digits:6-9', 80 + t),
+    res(t, 'energy', 'digits:6-9', 85),
+    res(t, 'msp', 'fashion-mnist', 90),
+    res(t, 'energy', 'fashion-mnist', 95 - t),
+  ],
+  confidence: { tasks: [0.9, 0.8].slice(0, t + 1), ood: { 'digits:6-9': 0.7, 'fashion-mnist': 0.6 } },
+  assignment: { 'digits:6-9': [1 - t / 2, t / 2].slice(0, t + 1) },
 });
 const meta: OodRunMeta = {
-  oodSets: [{ name: 'digits:6-9', kind: 'near', count: 40 }, { name: 'fashion-mnist', kind: 'far', count: 100 }],
-  train: { tasks: [[0, 1], [2, 3]], matrix: [[0.95, 0], [0.8, 0.82]], backend: 'wasm', seconds: 1.23456, config: { tasks: [[0, 1], [2, 3]] } as never },
+  oodSets: [
+    { name: 'digits:6-9', kind: 'near', count: 40 },
+    { name: 'fashion-mnist', kind: 'far', count: 100 },
+  ],
+  train: {
+    tasks: [
+      [0, 1],
+      [2, 3],
+    ],
+    matrix: [
+      [0.95, 0],
+      [0.8, 0.82],
+    ],
+    backend: 'wasm',
+    seconds: 1.23456,
+    config: {
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+    } as never,
+  },
   seconds: { total: 2.34567, detectors: { msp: 0.2468, energy: 0.4 } },
 };
 
 describe('Open-world exports', () => {
   it('JSON: cil-lab ood’s fields, numbers as stored, summary = means over steps', () => {
     const j = oodExportJson(S, [step(0), step(1)], meta);
-    expect(Object.keys(j)).toEqual(['results', 'accuracy', 'summary', 'steps', 'oodSets', 'dataset', 'order', 'tasks', 'matrix', 'backend', 'seconds', 'head', 'config']);
+    expect(Object.keys(j)).toEqual([
+      'results',
+      'accuracy',
+      'summary',
+      'steps',
+      'oodSets',
+      'dataset',
+      'order',
+      'tasks',
+      'matrix',
+      'backend',
+      'seconds',
+      'head',
+      'config',
+    ]);
     expect(j.accuracy).toEqual([0.95, 0.81234]);
     expect(j.results).toHaveLength(8);
     expect(j.order).toEqual([0, 1, 2, 3]);

@@ -14,7 +14,18 @@ import type { OodRunResult } from '../../../src/workers/ood.worker';
 
 const S = OPEN_WORLD_PRESETS.quick; // 3 tasks
 const KEY = openWorldKey(S);
-const step = (t: number): OpenWorldStep => ({ step: t, steps: 3, accuracy: 0.9 - t / 10, row: [], results: [{ step: t, detector: 'msp', oodSet: 'digits:6-9', auroc: 80 + t, fpr95: 50, auprIn: 70, auprOut: 60, idCount: 10, oodCount: 5 }], confidence: { tasks: [], ood: {} }, assignment: {}, samples: [], detectorSeconds: { msp: 0.1 }, setup: { newCount: 0, oldCount: 0 } });
+const step = (t: number): OpenWorldStep => ({
+  step: t,
+  steps: 3,
+  accuracy: 0.9 - t / 10,
+  row: [],
+  results: [{ step: t, detector: 'msp', oodSet: 'digits:6-9', auroc: 80 + t, fpr95: 50, auprIn: 70, auprOut: 60, idCount: 10, oodCount: 5 }],
+  confidence: { tasks: [], ood: {} },
+  assignment: {},
+  samples: [],
+  detectorSeconds: { msp: 0.1 },
+  setup: { newCount: 0, oldCount: 0 },
+});
 const cp = (nextTask: number): RunCheckpoint => ({ nextTask, weights: [new Float32Array([nextTask])] }) as unknown as RunCheckpoint;
 const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
@@ -31,7 +42,22 @@ function fake() {
         await new Promise<void>((r) => (gate = r)); // one step per release
         onStep(step(t), cp(t + 1));
       }
-      return { steps: [], oodSets: [{ name: 'digits:6-9', kind: 'near', count: 5 }], seconds: { total: 1, detectors: { msp: 0.3 } }, train: { tasks: [[0, 1], [2, 3], [4, 5]], matrix: [[1]], backend: 'cpu', seconds: 0.5, config: {} } } as unknown as OodRunResult;
+      return {
+        steps: [],
+        oodSets: [{ name: 'digits:6-9', kind: 'near', count: 5 }],
+        seconds: { total: 1, detectors: { msp: 0.3 } },
+        train: {
+          tasks: [
+            [0, 1],
+            [2, 3],
+            [4, 5],
+          ],
+          matrix: [[1]],
+          backend: 'cpu',
+          seconds: 0.5,
+          config: {},
+        },
+      } as unknown as OodRunResult;
     },
     pause: () => void calls.push('pause'),
     resume: () => void calls.push('resume'),

@@ -67,7 +67,13 @@ describe('csvField / toCsv', () => {
     expect(csvField('-3e-4')).toBe('-3e-4');
   });
   it('makes a header line, one line per row and a final newline', () => {
-    const csv = toCsv({ columns: ['class i', 'class j', 'a', 'b'], rows: [['cat', 'dog, big', 0.5, 0.25], ['a"b', 'c', -1, null]] });
+    const csv = toCsv({
+      columns: ['class i', 'class j', 'a', 'b'],
+      rows: [
+        ['cat', 'dog, big', 0.5, 0.25],
+        ['a"b', 'c', -1, null],
+      ],
+    });
     expect(csv).toBe('class i,class j,a,b\ncat,"dog, big",0.5,0.25\n"a""b",c,-1,\n');
   });
   it('refuses a row with the wrong number of fields', () => {
@@ -109,7 +115,11 @@ describe('serializeSvgElement', () => {
       'svg',
       { width: '300', height: '120', viewBox: '0 0 300 120', class: 'plot svelte-abc123', role: 'img', 'aria-label': 'S over Ω', 'data-testid': 'x' },
       comment('svelte anchor'),
-      el('g', { class: 'bars', onclick: 'alert(1)' }, el('rect', { x: '1', y: '2', width: '3', height: '4', fill: '#b8bec9' }, el('title', {}, text('S 1.2 – 1.3: 4 orderings')))),
+      el(
+        'g',
+        { class: 'bars', onclick: 'alert(1)' },
+        el('rect', { x: '1', y: '2', width: '3', height: '4', fill: '#b8bec9' }, el('title', {}, text('S 1.2 – 1.3: 4 orderings'))),
+      ),
       el('text', { x: '10', y: '20', 'font-size': '12' }, text('T-shirt/top & <Trouser>')),
       el('g', { style: 'display:none' }, el('circle', { r: '3' })),
       el('linearGradient', { id: 'g1' }, el('stop', { offset: '0%' })),
@@ -117,7 +127,11 @@ describe('serializeSvgElement', () => {
 
   it('writes a standalone, well-formed SVG: namespace, size, escaped text, no comments or page-only attributes', () => {
     const out = serializeSvgElement(chart());
-    expect(out.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" viewBox="0 0 300 120" class="plot" role="img" aria-label="S over Ω">')).toBe(true);
+    expect(
+      out.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" viewBox="0 0 300 120" class="plot" role="img" aria-label="S over Ω">',
+      ),
+    ).toBe(true);
     expect(out).toContain('<text x="10" y="20" font-size="12">T-shirt/top &amp; &lt;Trouser&gt;</text>');
     expect(out).toContain('<title>S 1.2 – 1.3: 4 orderings</title>');
     expect(out).not.toContain('svelte');
@@ -146,7 +160,12 @@ describe('serializeSvgElement', () => {
   });
 
   it('writes a given viewBox (background covering it) and the prepended/appended markup', () => {
-    const out = serializeSvgElement(chart(), { viewBox: { x: -24, y: -28, width: 648, height: 352 }, background: '#fff', prepend: '<text>T</text>', append: '<text>N</text>' });
+    const out = serializeSvgElement(chart(), {
+      viewBox: { x: -24, y: -28, width: 648, height: 352 },
+      background: '#fff',
+      prepend: '<text>T</text>',
+      append: '<text>N</text>',
+    });
     expect(out).toContain('viewBox="-24 -28 648 352"');
     expect(out).not.toContain('viewBox="0 0 300 120"');
     expect(out).toContain('<rect x="-24" y="-28" width="648" height="352" fill="#fff"/><text>T</text>');

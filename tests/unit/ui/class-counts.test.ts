@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLASS_LISTS } from '../../../src/core/classes/builtin';
 import { IMAGE_CLASS_COUNTS, classCountLabel } from '../../../src/ui/orderings/class-counts';
 
-const meta = (id: string) => JSON.parse(readFileSync(join(__dirname, '../../../public/data', id, 'meta.json'), 'utf8')) as { classes: string[]; classListId: string };
+const meta = (id: string) =>
+  JSON.parse(readFileSync(join(__dirname, '../../../public/data', id, 'meta.json'), 'utf8')) as { classes: string[]; classListId: string };
 
 describe('class counts in the dataset picker', () => {
   it('every image dataset with fewer classes than its name list is in the table, with the count meta.json loads', () => {

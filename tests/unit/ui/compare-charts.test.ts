@@ -103,9 +103,12 @@ describe('legend ticks and tooltips', () => {
     expect(legendTicks([0, 1], 4)).toEqual([0, 0.25, 0.5, 0.75, 1]);
   });
   it('names the pair and both values', () => {
-    expect(pairTip(['cat', 'dog'], 0, 1, [{ label: 'WordNet', value: 0.25 }, { label: 'CLIP', value: -0.5 }])).toBe(
-      'cat – dog\nWordNet: 0.250\nCLIP: −0.500',
-    );
+    expect(
+      pairTip(['cat', 'dog'], 0, 1, [
+        { label: 'WordNet', value: 0.25 },
+        { label: 'CLIP', value: -0.5 },
+      ]),
+    ).toBe('cat – dog\nWordNet: 0.250\nCLIP: −0.500');
     expect(fmt(0.12345)).toBe('0.123');
   });
 });

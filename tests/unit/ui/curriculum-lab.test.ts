@@ -12,7 +12,15 @@ function fakeRemote(log: string[]): CurriculumRemote {
     order: async (_d, _s, job) => {
       log.push(`order ${job.order.join('')}`);
       const cil = job.order.map((_, i) => job.order.map((q, j) => (j <= i ? a[q] - 0.1 * (i - j) : 0)));
-      return { order: job.order, strategy: job.strategy, seed: job.seed, cil, til: cil.map((r, i) => r.map((v, j) => (j <= i ? v + 0.05 : 0.1))), backend: 'cpu', seconds: 0 };
+      return {
+        order: job.order,
+        strategy: job.strategy,
+        seed: job.seed,
+        cil,
+        til: cil.map((r, i) => r.map((v, j) => (j <= i ? v + 0.05 : 0.1))),
+        backend: 'cpu',
+        seconds: 0,
+      };
     },
     pause: () => {},
     resume: () => {},

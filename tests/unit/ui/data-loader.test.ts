@@ -3,7 +3,14 @@ import { DataLoader, parseNames, progressText, type DataLoaderClient } from '../
 import { LoadCancelledError, type LoadResult, type SamplingOptions } from '../../../src/services/data-client';
 
 function result(id: string, name: string, sampling: SamplingOptions = { perClass: 8, seed: 0 }, testCount = 5): LoadResult {
-  const set = (split: 'train' | 'test') => ({ split, shape: [8, 8, 1], perClass: sampling.perClass, seed: sampling.seed, classes: [], pixels: new Uint8Array(0) });
+  const set = (split: 'train' | 'test') => ({
+    split,
+    shape: [8, 8, 1],
+    perClass: sampling.perClass,
+    seed: sampling.seed,
+    classes: [],
+    pixels: new Uint8Array(0),
+  });
   return {
     summary: {
       kind: id === 'user' ? 'user' : 'builtin',

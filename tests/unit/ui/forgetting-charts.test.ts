@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { cpcfFromRun } from '../../../src/core/conformal/from-run';
-import { ACC_AXIS, CPCF_AXIS, compareSeries, coverageCsv, coverageModel, cpcfCsv, cpcfModel, layoutCpcf, layoutSetSizes, markPath, setSizeCsv, setSizeModel, sizeColour } from '../../../src/ui/forgetting/charts';
+import {
+  ACC_AXIS,
+  CPCF_AXIS,
+  compareSeries,
+  coverageCsv,
+  coverageModel,
+  cpcfCsv,
+  cpcfModel,
+  layoutCpcf,
+  layoutSetSizes,
+  markPath,
+  setSizeCsv,
+  setSizeModel,
+  sizeColour,
+} from '../../../src/ui/forgetting/charts';
 
 /** A synthetic recorded run: 3 tasks of one class each, 4 test / 4 calibration rows per task, 3 output units. */
 function syntheticRun() {
@@ -82,7 +96,14 @@ describe('forgetting charts', () => {
   });
 
   it('compare series and layout helpers', () => {
-    const s = compareSeries([{ label: 'a', report }, { label: 'b', report }], 'aPrev', ['#000', '#111']);
+    const s = compareSeries(
+      [
+        { label: 'a', report },
+        { label: 'b', report },
+      ],
+      'aPrev',
+      ['#000', '#111'],
+    );
     expect(s[1].colour).toBe('#111');
     expect(s[1].dash).not.toBe(s[0].dash);
     expect(s[0].points.map((p) => p.v)).toEqual([80, 60].map((v) => expect.closeTo(v, 6)));

@@ -52,7 +52,13 @@ function env(hash: string) {
 class FakeOrderings implements LabOrderings {
   async compute() {
     const t = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    return { sequences: [{ protocol: 'rs', tasks: t, score: 0 }, { protocol: 'edge', aim: 'hard', tasks: t, score: 1 }, { protocol: 'edge', aim: 'easy', tasks: t, score: 2 }] };
+    return {
+      sequences: [
+        { protocol: 'rs', tasks: t, score: 0 },
+        { protocol: 'edge', aim: 'hard', tasks: t, score: 1 },
+        { protocol: 'edge', aim: 'easy', tasks: t, score: 2 },
+      ],
+    };
   }
   dispose() {}
 }
@@ -72,7 +78,20 @@ class FakeWorker {
     const K = config.tasks.length;
     const matrix = Array.from({ length: K }, (_, t) => Array.from({ length: K }, (_, j) => (j <= t ? 0.8 : 0)));
     matrix.forEach((row, t) => onTask?.({ task: t, tasks: K, row, probs: [] }));
-    return { matrix, testCounts: new Array(K).fill(1), trainCounts: [], calibrationCounts: [], classOrder: [], probs: [], backend: 'wasm', backends: ['wasm'], seconds: 1, untrained: [], tasks: config.tasks, config: {} } as unknown as TrainRunResult & { backend: string };
+    return {
+      matrix,
+      testCounts: new Array(K).fill(1),
+      trainCounts: [],
+      calibrationCounts: [],
+      classOrder: [],
+      probs: [],
+      backend: 'wasm',
+      backends: ['wasm'],
+      seconds: 1,
+      untrained: [],
+      tasks: config.tasks,
+      config: {},
+    } as unknown as TrainRunResult & { backend: string };
   }
 }
 
@@ -82,7 +101,12 @@ async function makeLab(config: ExperimentConfig, opened = true) {
   if (!opened) link.openedLab = null;
   const worker = new FakeWorker();
   const pool = { lease: async () => ({ main: worker, helpers: [], backend: { name: 'wasm' } as never, release() {} }) };
-  const lab = new ForgettingLab({ link, orderings: new FakeOrderings(), openStore: async () => memoryForgettingStore(), createRunner: (store) => createForgettingRunner({ store, pool }) });
+  const lab = new ForgettingLab({
+    link,
+    orderings: new FakeOrderings(),
+    openStore: async () => memoryForgettingStore(),
+    createRunner: (store) => createForgettingRunner({ store, pool }),
+  });
   await lab.mount();
   return { lab, link, win, worker };
 }
@@ -90,18 +114,32 @@ async function makeLab(config: ExperimentConfig, opened = true) {
 const wait = () => new Promise((r) => setTimeout(r, HASH_WRITE_DELAY_MS + 20));
 
 const custom = (): ExperimentConfig => {
-  const r = validateConfig({ ...defaultConfig(), dataset: { id: 'custom', classNames: ['cat', 'dog', 'owl', 'emu', 'yak', 'ant'] }, classes: [0, 1, 2, 3, 4, 5], taskSizes: [2, 2, 2] });
+  const r = validateConfig({
+    ...defaultConfig(),
+    dataset: { id: 'custom', classNames: ['cat', 'dog', 'owl', 'emu', 'yak', 'ant'] },
+    classes: [0, 1, 2, 3, 4, 5],
+    taskSizes: [2, 2, 2],
+  });
   expect(r.errors).toEqual([]);
   return r.config;
 };
 const cifar = (): ExperimentConfig => {
-  const r = validateConfig({ ...defaultConfig(), lab: 'orderings', dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] });
+  const r = validateConfig({
+    ...defaultConfig(),
+    lab: 'orderings',
+    dataset: { id: 'cifar10' },
+    classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    taskSizes: [2, 2, 2, 2, 2],
+  });
   expect(r.errors).toEqual([]);
   return r.config;
 };
 
 describe('ForgettingLab: the experiment is never overwritten by showing the tab (issue 16, item 2)', () => {
-  for (const [name, make] of [['custom classes', custom], ['CIFAR-10', cifar]] as const) {
+  for (const [name, make] of [
+    ['custom classes', custom],
+    ['CIFAR-10', cifar],
+  ] as const) {
     it(`${name}: showing the tab keeps the experiment and the URL; the tab shows its own setup`, async () => {
       const config = make();
       const { lab, link, win } = await makeLab(config);
@@ -144,7 +182,11 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab 
   });
 
   it('a link made on the tab opens its setup, and is not rewritten', async () => {
-    const config = foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), strategy: 'ewc', ewcMode: 'multi', epochs: 2 }, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const config = foldForgettingInputs(
+      defaultConfig(),
+      { ...defaultForgettingInputs(), strategy: 'ewc', ewcMode: 'multi', epochs: 2 },
+      paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    );
     const { lab, link, win } = await makeLab(config);
     expect(lab.owns).toBe(true);
     expect([lab.strategy, lab.ewcMode, lab.epochs]).toEqual(['ewc', 'multi', 2]);

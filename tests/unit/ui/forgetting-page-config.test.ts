@@ -28,8 +28,38 @@ function fold(i: ForgettingInputs, from: ExperimentConfig = defaultConfig()): Ex
 describe('the Forgetting page ⇄ the experiment config', () => {
   const variants: [string, Partial<ForgettingInputs>][] = [
     ['the paper setup on digits', {}],
-    ['EWC multi on Fashion-MNIST, a hand-made ordering, RAPS', { datasetId: 'fashion-mnist', strategy: 'ewc', ewcMode: 'multi', ewcLambda: 500, orderingKind: 'manual', manualText: '1 3 5 7 9 | 0 | 2 | 4 | 6 | 8', score: 'raps', alpha: 0.15, trainPerClass: 800, testPerClass: 200 }],
-    ['emoji, two-class tasks, the seen head, another seed and backend', { datasetId: 'emoji', orderingKind: 'manual', manualText: '0 1 2 3 | 4 5 | 6 7 | 8 9', head: 'seen', seed: 42, backendPref: 'wasm', calibrationRatio: 0.2, trainPerClass: 60, testPerClass: 30, epochs: 2, firstTaskEpochs: 5, lr: 1e-3 }],
+    [
+      'EWC multi on Fashion-MNIST, a hand-made ordering, RAPS',
+      {
+        datasetId: 'fashion-mnist',
+        strategy: 'ewc',
+        ewcMode: 'multi',
+        ewcLambda: 500,
+        orderingKind: 'manual',
+        manualText: '1 3 5 7 9 | 0 | 2 | 4 | 6 | 8',
+        score: 'raps',
+        alpha: 0.15,
+        trainPerClass: 800,
+        testPerClass: 200,
+      },
+    ],
+    [
+      'emoji, two-class tasks, the seen head, another seed and backend',
+      {
+        datasetId: 'emoji',
+        orderingKind: 'manual',
+        manualText: '0 1 2 3 | 4 5 | 6 7 | 8 9',
+        head: 'seen',
+        seed: 42,
+        backendPref: 'wasm',
+        calibrationRatio: 0.2,
+        trainPerClass: 60,
+        testPerClass: 30,
+        epochs: 2,
+        firstTaskEpochs: 5,
+        lr: 1e-3,
+      },
+    ],
     ['a preset with its learning rate', { preset: 'grid', presetLr: 1e-3, datasetId: 'fashion-mnist', trainPerClass: 800, testPerClass: 200 }],
   ];
   for (const [name, patch] of variants) {
@@ -56,7 +86,16 @@ describe('the Forgetting page ⇄ the experiment config', () => {
   }
 
   it('maps each control to its field', () => {
-    const c = fold({ ...defaultForgettingInputs(), strategy: 'ewc', ewcMode: 'single', ewcLambda: 250, trainPerClass: null, testPerClass: 40, alpha: 0.05, score: 'lac' });
+    const c = fold({
+      ...defaultForgettingInputs(),
+      strategy: 'ewc',
+      ewcMode: 'single',
+      ewcLambda: 250,
+      trainPerClass: null,
+      testPerClass: 40,
+      alpha: 0.05,
+      score: 'lac',
+    });
     expect(c.dataset).toEqual({ id: 'digits' });
     expect(c.taskSizes).toEqual([5, 1, 1, 1, 1, 1]);
     expect(c.strategies).toEqual([{ id: 'ewc', options: { lambda: 250, mode: 'single', fisherSamples: 200 } }]);
@@ -77,7 +116,11 @@ describe('the Forgetting page ⇄ the experiment config', () => {
     expect(c.data.trainPerClass).toBe(5);
     expect(c.conformal.calibrationRatio).toBe(0.1);
     // an ordering not known yet (RS being computed) keeps the config's ordering
-    const k = foldForgettingInputs(fold({ ...defaultForgettingInputs(), orderingKind: 'manual', manualText: '9 8 7 6 5 | 4 | 3 | 2 | 1 | 0' }), defaultForgettingInputs(), null);
+    const k = foldForgettingInputs(
+      fold({ ...defaultForgettingInputs(), orderingKind: 'manual', manualText: '9 8 7 6 5 | 4 | 3 | 2 | 1 | 0' }),
+      defaultForgettingInputs(),
+      null,
+    );
     expect(k.ui.selectedOrdering).toBe('5,6,7,8,9|4|3|2|1|0');
   });
 

@@ -252,7 +252,18 @@ describe('accuracy-matrix heat map', () => {
     expect(taskCaption(1, [1, 5], ['zero', 'one', 'two', 'three', 'four', 'five'])).toBe('T2 one, five');
     const tip = cellTip(0, 1, 0.5, [[0], [1]], ['zero', 'one']);
     expect(tip).toBe('after training T1, tested on T2 one (not trained yet)\naccuracy 50.0%');
-    expect(matrixCsv([[0.9, 0], [0.4, 0.8]])).toEqual({ columns: ['after_task', 'task_1', 'task_2'], rows: [[1, 0.9, 0], [2, 0.4, 0.8]] });
+    expect(
+      matrixCsv([
+        [0.9, 0],
+        [0.4, 0.8],
+      ]),
+    ).toEqual({
+      columns: ['after_task', 'task_1', 'task_2'],
+      rows: [
+        [1, 0.9, 0],
+        [2, 0.4, 0.8],
+      ],
+    });
   });
 });
 
@@ -267,13 +278,46 @@ describe('page inputs', () => {
   });
   it('runs table and the extremes', () => {
     const t = runsTable(
-      [{ orderingKey: '0,1|2,3', strategy: 'finetune', seed: 0, finalAccuracy: 0.5, aia: 0.7, matrix: [[1, 0], [0.2, 0.8]], testCounts: [10, 10], backend: 'wasm', seconds: 1.5, createdAt: 0 }],
+      [
+        {
+          orderingKey: '0,1|2,3',
+          strategy: 'finetune',
+          seed: 0,
+          finalAccuracy: 0.5,
+          aia: 0.7,
+          matrix: [
+            [1, 0],
+            [0.2, 0.8],
+          ],
+          testCounts: [10, 10],
+          backend: 'wasm',
+          seconds: 1.5,
+          createdAt: 0,
+        },
+      ],
       () => 1.25,
     );
     expect(t.rows[0]).toEqual(['0,1|2,3', 'finetune', 0, 1.25, 0.5, 0.7, '[[1,0],[0.2,0.8]]', '10 10', 'wasm', 1.5, '', '1970-01-01T00:00:00.000Z']);
     expect(t.rows[0]).toHaveLength(t.columns.length);
-    expect(extremeKey([{ key: 'a', value: 0.5 }, { key: 'b', value: null }, { key: 'c', value: 0.2 }], 'min')).toBe('c');
-    expect(extremeKey([{ key: 'a', value: 0.5 }, { key: 'c', value: 0.2 }], 'max')).toBe('a');
+    expect(
+      extremeKey(
+        [
+          { key: 'a', value: 0.5 },
+          { key: 'b', value: null },
+          { key: 'c', value: 0.2 },
+        ],
+        'min',
+      ),
+    ).toBe('c');
+    expect(
+      extremeKey(
+        [
+          { key: 'a', value: 0.5 },
+          { key: 'c', value: 0.2 },
+        ],
+        'max',
+      ),
+    ).toBe('a');
     expect(extremeKey([], 'max')).toBeNull();
   });
 });
@@ -281,10 +325,7 @@ describe('page inputs', () => {
 describe('accuracy histogram: an x axis per strategy, labels clear of the axis (issue 17)', () => {
   /** finetune spread over ~20 points, a second strategy packed within one point far above it */
   function apart() {
-    const runs = [
-      ...VALUES.map((v, i) => run(`t${i}`, v, 'finetune')),
-      ...VALUES.map((_, i) => run(`t${i}`, 0.95 + 0.0005 * i, 'replay')),
-    ];
+    const runs = [...VALUES.map((v, i) => run(`t${i}`, v, 'finetune')), ...VALUES.map((_, i) => run(`t${i}`, 0.95 + 0.0005 * i, 'replay'))];
     return deriveGroundTruth({ runs, plan: plan12(), variable: 'final', strategies: ['finetune', 'replay'], sampleCount: false });
   }
 

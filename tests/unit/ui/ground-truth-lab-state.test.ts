@@ -76,7 +76,16 @@ class FakeTrainer implements LabTrainClient {
   async run(config: TrainRunConfig) {
     this.runs.push(config);
     const first = config.tasks[0][0];
-    return { matrix: [[0.9, 0], [0.1 * (first + 1), 0.95]], untrained: [0, 0], testCounts: [20, 20], backend: this.backendName, seconds: 0.1 };
+    return {
+      matrix: [
+        [0.9, 0],
+        [0.1 * (first + 1), 0.95],
+      ],
+      untrained: [0, 0],
+      testCounts: [20, 20],
+      backend: this.backendName,
+      seconds: 0.1,
+    };
   }
   pause() {}
   resume() {}
@@ -267,10 +276,32 @@ describe('GroundTruthLab: workers from the pool, the sample order (issues 17, 19
 
 describe('trainConfigFor', () => {
   it('gives each job the experiment’s training options and its own strategy’s options', () => {
-    const c = tinyConfig({ strategies: [{ id: 'finetune', options: {} }, { id: 'replay', options: { memory: 50, selection: 'herding' } }] } as Partial<ExperimentConfig>);
+    const c = tinyConfig({
+      strategies: [
+        { id: 'finetune', options: {} },
+        { id: 'replay', options: { memory: 50, selection: 'herding' } },
+      ],
+    } as Partial<ExperimentConfig>);
     const f = trainConfigFor(c);
-    const r = f({ orderingKey: '0,1|2,3', tasks: [[0, 1], [2, 3]], strategy: 'replay', seed: 4 } as never);
-    expect(r).toMatchObject({ strategy: 'replay', strategyOptions: { memory: 50, selection: 'herding' }, tasks: [[0, 1], [2, 3]], seed: 4, epochs: 1 });
+    const r = f({
+      orderingKey: '0,1|2,3',
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+      strategy: 'replay',
+      seed: 4,
+    } as never);
+    expect(r).toMatchObject({
+      strategy: 'replay',
+      strategyOptions: { memory: 50, selection: 'herding' },
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+      seed: 4,
+      epochs: 1,
+    });
   });
 });
 

@@ -77,8 +77,25 @@ describe('Ground-truth page ⇄ config', () => {
   it('the default config gives the embedded default, and the page writes back exactly the default config', () => {
     const c = defaultConfig();
     const i = inputsFromConfig(c);
-    expect(i).toMatchObject({ datasetId: 'fashion-mnist', foreignDataset: null, selected: [0, 1, 2, 3, 4, 5], tasks: 3, sizesText: '', budget: 500, sampleSeed: 0 });
-    expect(i).toMatchObject({ seedsText: '0', rsSeedsText: '0, 42, 1993', hiddenText: '256, 128', epochs: 3, lr: 0.001, batchSize: 64, trainPerClass: 300, testPerClass: 100 });
+    expect(i).toMatchObject({
+      datasetId: 'fashion-mnist',
+      foreignDataset: null,
+      selected: [0, 1, 2, 3, 4, 5],
+      tasks: 3,
+      sizesText: '',
+      budget: 500,
+      sampleSeed: 0,
+    });
+    expect(i).toMatchObject({
+      seedsText: '0',
+      rsSeedsText: '0, 42, 1993',
+      hiddenText: '256, 128',
+      epochs: 3,
+      lr: 0.001,
+      batchSize: 64,
+      trainPerClass: 300,
+      testPerClass: 100,
+    });
     expect(i).toMatchObject({ backend: 'auto', accuracy: 'final', selectedOrdering: null });
     expect(STRATEGY_IDS.filter((id) => i.chosen[id])).toEqual(['finetune']);
     same(foldGroundTruthState(c, stateOf(i)), c);
@@ -88,8 +105,25 @@ describe('Ground-truth page ⇄ config', () => {
   it('round-trips an edited experiment: every control, strategy options and the chosen ordering', () => {
     const c = edited();
     const i = inputsFromConfig(c);
-    expect(i).toMatchObject({ datasetId: 'digits', selected: [0, 1, 2, 4], tasks: 2, sizesText: '', seedsText: '0, 1', rsSeedsText: '7, 11', hiddenText: '64' });
-    expect(i).toMatchObject({ epochs: 2, lr: 0.01, batchSize: 32, trainPerClass: 80, testPerClass: 30, backend: 'wasm', accuracy: 'aia', selectedOrdering: '0,4|1,2' });
+    expect(i).toMatchObject({
+      datasetId: 'digits',
+      selected: [0, 1, 2, 4],
+      tasks: 2,
+      sizesText: '',
+      seedsText: '0, 1',
+      rsSeedsText: '7, 11',
+      hiddenText: '64',
+    });
+    expect(i).toMatchObject({
+      epochs: 2,
+      lr: 0.01,
+      batchSize: 32,
+      trainPerClass: 80,
+      testPerClass: 30,
+      backend: 'wasm',
+      accuracy: 'aia',
+      selectedOrdering: '0,4|1,2',
+    });
     same(foldGroundTruthState(c, stateOf(i)), c);
     // onto another experiment (the default): everything the page shows moves over; a new strategy gets its defaults
     const onto = foldGroundTruthState(defaultConfig(), stateOf(i));
@@ -134,7 +168,12 @@ describe('Ground-truth page ⇄ config', () => {
     const picked = foldGroundTruthState(c, stateOf({ ...i, foreignDataset: null, datasetId: 'emoji' }));
     expect([picked.dataset, picked.classes, picked.taskSizes]).toEqual([{ id: 'emoji' }, [0, 1, 2, 3, 4, 5], [2, 2, 2]]);
     // custom class names without images are foreign too
-    const custom = valid({ ...defaultConfig(), dataset: { id: 'custom', classNames: ['a', 'b', 'c', 'd'], images: null }, classes: [0, 1, 2, 3], taskSizes: [2, 2] });
+    const custom = valid({
+      ...defaultConfig(),
+      dataset: { id: 'custom', classNames: ['a', 'b', 'c', 'd'], images: null },
+      classes: [0, 1, 2, 3],
+      taskSizes: [2, 2],
+    });
     expect(inputsFromConfig(custom).foreignDataset).toBe('custom');
   });
 
@@ -212,7 +251,10 @@ describe('Ground-truth page ⇄ config', () => {
   it('WordNet pins: the config pins a class by name, else the class list’s synset', () => {
     const c = valid({ ...defaultConfig(), similarity: { kind: 'wordnet', pins: { Bag: 'n02773037' } } });
     expect(wordnetPinsFor(wordnetPinsOf(c), ['Trouser', 'Bag'], ['n1', 'n2'])).toEqual(['n1', 'n02773037']);
-    const clip = valid({ ...defaultConfig(), similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } } });
+    const clip = valid({
+      ...defaultConfig(),
+      similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } },
+    });
     expect(wordnetPinsOf(clip)).toEqual({});
   });
 });

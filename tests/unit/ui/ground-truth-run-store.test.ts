@@ -25,10 +25,31 @@ function config(extra: Record<string, unknown> = {}): ExperimentConfig {
 }
 
 const both = (extra: Record<string, unknown> = {}) =>
-  config({ strategies: [{ id: 'finetune', options: {} }, { id: 'replay', options: { memory: 50 } }], ...extra });
+  config({
+    strategies: [
+      { id: 'finetune', options: {} },
+      { id: 'replay', options: { memory: 50 } },
+    ],
+    ...extra,
+  });
 
 function run(configHash: string, orderingKey: string, strategy: string, seed = 0, extra: Partial<StoredRun> = {}): StoredRun {
-  return { configHash, orderingKey, tasks: [], strategy, seed, matrix: [[0.5]], untrained: [0], testCounts: [1], finalAccuracy: 0.5, aia: 0.5, backend: 'wasm', seconds: 1, createdAt: 1, ...extra };
+  return {
+    configHash,
+    orderingKey,
+    tasks: [],
+    strategy,
+    seed,
+    matrix: [[0.5]],
+    untrained: [0],
+    testCounts: [1],
+    finalAccuracy: 0.5,
+    aia: 0.5,
+    backend: 'wasm',
+    seconds: 1,
+    createdAt: 1,
+    ...extra,
+  };
 }
 
 describe('groundTruthStrategyHash: what determines a run', () => {
@@ -44,7 +65,17 @@ describe('groundTruthStrategyHash: what determines a run', () => {
 
   it('changes with the strategy’s options, the training, the model, the data and the classes', () => {
     const h = groundTruthStrategyHash(both(), 'replay');
-    expect(groundTruthStrategyHash(both({ strategies: [{ id: 'finetune', options: {} }, { id: 'replay', options: { memory: 60 } }] }), 'replay')).not.toBe(h);
+    expect(
+      groundTruthStrategyHash(
+        both({
+          strategies: [
+            { id: 'finetune', options: {} },
+            { id: 'replay', options: { memory: 60 } },
+          ],
+        }),
+        'replay',
+      ),
+    ).not.toBe(h);
     expect(groundTruthStrategyHash(both({ training: { ...V1_FILL.training, epochs: 2, firstTaskEpochs: 2 } }), 'replay')).not.toBe(h);
     expect(groundTruthStrategyHash(both({ model: { kind: 'mlp', hidden: [8] } }), 'replay')).not.toBe(h);
     expect(groundTruthStrategyHash(both({ data: { trainPerClass: 10, testPerClass: 5 } }), 'replay')).not.toBe(h);

@@ -3,7 +3,17 @@ import type { StepResult } from '../../../src/core/ood/schedule';
 import { summarizeResults } from '../../../src/core/ood/schedule';
 import { assignmentColumns, confidenceBars, rocPoints, scoreHistogram, stepCurves, table1, type StepView } from '../../../src/ui/open-world/charts';
 
-const r = (step: number, detector: string, oodSet: string, auroc: number, fpr95: number): StepResult => ({ step, detector, oodSet, auroc, fpr95, auprIn: 0.5, auprOut: 0.5, idCount: 10, oodCount: 5 });
+const r = (step: number, detector: string, oodSet: string, auroc: number, fpr95: number): StepResult => ({
+  step,
+  detector,
+  oodSet,
+  auroc,
+  fpr95,
+  auprIn: 0.5,
+  auprOut: 0.5,
+  idCount: 10,
+  oodCount: 5,
+});
 const steps: StepView[] = [
   {
     step: 0,

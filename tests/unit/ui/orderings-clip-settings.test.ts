@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { CLIP_STORAGE_KEY, failureText, loadSaved, mb, promptLabelOf, promptSpecOf, selfHostFolderOf, shortFile, startSettings, weightSourceOf, whereText } from '../../../src/ui/orderings/clip-settings';
+import {
+  CLIP_STORAGE_KEY,
+  failureText,
+  loadSaved,
+  mb,
+  promptLabelOf,
+  promptSpecOf,
+  selfHostFolderOf,
+  shortFile,
+  startSettings,
+  weightSourceOf,
+  whereText,
+} from '../../../src/ui/orderings/clip-settings';
 
 const defaults = { modelId: 'Xenova/clip-vit-base-patch32', folder: '/models/' };
 
@@ -8,8 +20,20 @@ describe('CLIP panel settings (ClipSettings.svelte)', () => {
     expect(loadSaved({ getItem: () => '{not json' })).toEqual({});
     expect(loadSaved(undefined)).toEqual({});
     expect(loadSaved({ getItem: (k) => (k === CLIP_STORAGE_KEY ? '{"dtype":"fp32"}' : null) })).toEqual({ dtype: 'fp32' });
-    const s = startSettings({ dtype: 'fp16' as never, weights: 'mirror', mirrorUrl: 'https://m/', promptKind: 'nope' as never, descriptions: { cat: 'a cat' } }, defaults);
-    expect(s).toMatchObject({ modelId: defaults.modelId, dtype: 'q8', weights: 'mirror', mirrorUrl: 'https://m/', device: 'webgpu', promptKind: 'bare', template: 'a photo of a {}', folder: '/models/' });
+    const s = startSettings(
+      { dtype: 'fp16' as never, weights: 'mirror', mirrorUrl: 'https://m/', promptKind: 'nope' as never, descriptions: { cat: 'a cat' } },
+      defaults,
+    );
+    expect(s).toMatchObject({
+      modelId: defaults.modelId,
+      dtype: 'q8',
+      weights: 'mirror',
+      mirrorUrl: 'https://m/',
+      device: 'webgpu',
+      promptKind: 'bare',
+      template: 'a photo of a {}',
+      folder: '/models/',
+    });
     expect(s.descriptions).toEqual({ cat: 'a cat' });
   });
 
@@ -21,7 +45,10 @@ describe('CLIP panel settings (ClipSettings.svelte)', () => {
     expect(whereText('mirror', '', '', '/models/', 'org/m')).toBe('the mirror (no URL yet)');
     expect(promptSpecOf('template', 'a {}', '', {}, ['cat'])).toEqual({ kind: 'template', template: 'a {}' });
     expect(promptSpecOf('template', 'a', 'needs {}', {}, ['cat'])).toEqual({ kind: 'bare' });
-    expect(promptSpecOf('descriptions', '', '', { cat: 'a small cat' }, ['cat', 'dog'])).toEqual({ kind: 'descriptions', descriptions: { cat: 'a small cat', dog: '' } });
+    expect(promptSpecOf('descriptions', '', '', { cat: 'a small cat' }, ['cat', 'dog'])).toEqual({
+      kind: 'descriptions',
+      descriptions: { cat: 'a small cat', dog: '' },
+    });
     expect(promptLabelOf({ kind: 'template', template: 'a {}' })).toBe('“a {}”');
     expect(promptLabelOf({ kind: 'bare' })).toBe('bare class name');
   });
@@ -31,7 +58,9 @@ describe('CLIP panel settings (ClipSettings.svelte)', () => {
     expect(shortFile('/models/org/m/tokenizer.json', 'org/m')).toBe('tokenizer.json');
     expect(shortFile(undefined, 'org/m')).toBe('the model files');
     const base = { message: '', hint: '', where: 'the hub', modelId: 'org/m' };
-    expect(failureText({ ...base, reason: 'offline', file: '/models/org/m/config.json' })).toBe('Could not download config.json of org/m from the hub: the network is unreachable or blocked.');
+    expect(failureText({ ...base, reason: 'offline', file: '/models/org/m/config.json' })).toBe(
+      'Could not download config.json of org/m from the hub: the network is unreachable or blocked.',
+    );
     expect(failureText({ ...base, reason: 'not-found' })).toBe('The model files of org/m were not found at the hub.');
     expect(failureText({ ...base, reason: 'unknown' })).toBe('Loading org/m from the hub failed.');
     expect(selfHostFolderOf(' org/m ')).toBe('public/models/org/m/');

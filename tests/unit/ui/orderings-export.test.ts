@@ -88,7 +88,10 @@ describe('the page’s export = cil-lab orders for the default experiment', () =
   });
 
   it('the command the page shows prints that text', async () => {
-    const cmd = ordersCommand({ dataset: list.id, selected: inputs.selected, taskSizes: view.taskSizes, seeds: [0, 42, 1993], protocols: PROTOCOL_IDS }, 'pycil');
+    const cmd = ordersCommand(
+      { dataset: list.id, selected: inputs.selected, taskSizes: view.taskSizes, seeds: [0, 42, 1993], protocols: PROTOCOL_IDS },
+      'pycil',
+    );
     expect(cmd).toBe('npx cil-lab orders --dataset fashion-mnist --subset 0-5 --tasks 3 --format pycil');
     const printed = await cli(...cmd!.split(' ').slice(2));
     expect(printed).toBe(`${exportText(view, 'pycil', meta())}\n`);

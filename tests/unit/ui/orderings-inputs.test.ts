@@ -66,7 +66,12 @@ describe('a dataset picked in the menu (issue 17: CIFAR-100 kept 6 of its 100 cl
 });
 
 describe('OrderingsInputsState', () => {
-  const cifar10: ExperimentConfig = { ...defaultConfig(), dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] } as ExperimentConfig;
+  const cifar10: ExperimentConfig = {
+    ...defaultConfig(),
+    dataset: { id: 'cifar10' },
+    classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    taskSizes: [2, 2, 2, 2, 2],
+  } as ExperimentConfig;
 
   it('starts from the config and resolves classes, tasks and seeds from it', () => {
     const s = new OrderingsInputsState(defaultConfig(), 0);
@@ -104,7 +109,10 @@ describe('OrderingsInputsState', () => {
   });
 
   it('a link with other CLIP settings starts the CLIP panel again (clipKey moves), the same ones do not', () => {
-    const clip = { ...defaultConfig(), similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } } } as ExperimentConfig;
+    const clip = {
+      ...defaultConfig(),
+      similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } },
+    } as ExperimentConfig;
     const s = new OrderingsInputsState(defaultConfig(), 0);
     const k = s.clipKey;
     s.follow(clip, 1);

@@ -11,7 +11,9 @@ describe('image prototypes as a similarity source', () => {
     expect(imageDatasetNames()).toMatch(/Fashion-MNIST/);
   });
   it('the label says what the features are and how many images per class', () => {
-    expect(prototypesLabel('Fashion-MNIST', [6000, 6000])).toBe('Fashion-MNIST image prototypes (mean of the L2-normalised training images, 6\u2009000 per class)');
+    expect(prototypesLabel('Fashion-MNIST', [6000, 6000])).toBe(
+      'Fashion-MNIST image prototypes (mean of the L2-normalised training images, 6\u2009000 per class)',
+    );
     expect(prototypesLabel('Digits (8×8)', [142, 146])).toContain('142–146 per class');
     expect(prototypesKey('emoji', [3, 1])).toBe('emoji:3,1');
   });

@@ -44,7 +44,9 @@ describe('results belong to the inputs on screen (issue 16 item 3)', () => {
   it('the stale notice says what the results were and why the inputs have none', () => {
     const was = describeInputs({ datasetId: 'cifar10', datasetName: 'CIFAR-10', selected: [], seeds: [0], protocols: ['rs'], source: 'WordNet' }, 10, 5);
     expect(was).toBe('CIFAR-10, 10 classes in 5 tasks, WordNet');
-    expect(staleReason({ uploadMissing: 'sim.json', inputError: '', computeError: 'x' })).toBe('the similarity file sim.json is not loaded (Similarity → Upload)');
+    expect(staleReason({ uploadMissing: 'sim.json', inputError: '', computeError: 'x' })).toBe(
+      'the similarity file sim.json is not loaded (Similarity → Upload)',
+    );
     expect(staleReason({ uploadMissing: null, inputError: 'Select at least two classes.', computeError: '' })).toMatch(/input on the left has an error/);
     expect(staleReason({ uploadMissing: null, inputError: '', computeError: 'bad npy' })).toMatch(/computing them failed/);
   });

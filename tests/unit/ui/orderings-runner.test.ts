@@ -3,7 +3,12 @@ import type { OrderingsRequest, OrderingsView } from '../../../src/core/protocol
 import { OrderingsRunner, PrototypesRunner } from '../../../src/ui/orderings/orderings-runner.svelte';
 import type { ResultInputs } from '../../../src/ui/orderings/result-status';
 
-const req = (n: number): OrderingsRequest => ({ classes: Array.from({ length: n }, (_, i) => `c${i}`), taskSizes: [n], similarity: { kind: 'wordnet' }, options: { protocols: [] } });
+const req = (n: number): OrderingsRequest => ({
+  classes: Array.from({ length: n }, (_, i) => `c${i}`),
+  taskSizes: [n],
+  similarity: { kind: 'wordnet' },
+  options: { protocols: [] },
+});
 const made = (name: string): ResultInputs => ({ datasetId: name, datasetName: name, selected: [], seeds: [], protocols: [], source: 'WordNet' });
 const viewOf = (r: OrderingsRequest) => ({ classes: r.classes, omega: '1' }) as unknown as OrderingsView;
 
@@ -106,7 +111,10 @@ describe('PrototypesRunner', () => {
   });
 
   it('says why the prototypes could not be read', async () => {
-    const p = new PrototypesRunner(() => Promise.reject(new Error('no network')), (n) => n);
+    const p = new PrototypesRunner(
+      () => Promise.reject(new Error('no network')),
+      (n) => n,
+    );
     p.want({ id: 'emoji', name: 'Emoji' }, [0, 1], 'k');
     await Promise.resolve();
     await Promise.resolve();

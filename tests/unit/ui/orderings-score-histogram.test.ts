@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SequenceReport } from '../../../src/core/protocols/types';
 import { layoutScoreHistogram } from '../../../src/ui/orderings/score-histogram';
 
-const seq = (protocol: string, score: number): SequenceReport => ({ protocol, label: protocol, score, aim: 'random', pairMean: 0, tasks: [] }) as unknown as SequenceReport;
+const seq = (protocol: string, score: number): SequenceReport =>
+  ({ protocol, label: protocol, score, aim: 'random', pairMean: 0, tasks: [] }) as unknown as SequenceReport;
 const dist = { kind: 'exact', min: 1, max: 2, bins: [{ x0: 1, x1: 2, count: 3 }] } as unknown as Parameters<typeof layoutScoreHistogram>[1];
 
 describe('S over Ω layout (issue 17: the lane label was cut at 390 px)', () => {

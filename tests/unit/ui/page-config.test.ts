@@ -39,7 +39,16 @@ describe('Orderings page ⇄ config', () => {
   it('the default config gives the page defaults, and the page writes back exactly the default config', () => {
     const c = defaultConfig();
     const i = inputsFromConfig(c);
-    expect(i).toMatchObject({ datasetId: 'fashion-mnist', selected: [0, 1, 2, 3, 4, 5], tasks: 3, sizesText: '', sourceKind: 'wordnet', seedsText: '0, 42, 1993', clip: null, uploadRef: null });
+    expect(i).toMatchObject({
+      datasetId: 'fashion-mnist',
+      selected: [0, 1, 2, 3, 4, 5],
+      tasks: 3,
+      sizesText: '',
+      sourceKind: 'wordnet',
+      seedsText: '0, 42, 1993',
+      clip: null,
+      uploadRef: null,
+    });
     same(valid(applyOrderingsState(c, stateOf(i))), c);
   });
 
@@ -58,7 +67,12 @@ describe('Orderings page ⇄ config', () => {
     expect(i.datasetId).toBe('mnist');
     same(valid(applyOrderingsState(digits, stateOf(i))), digits);
 
-    const custom = valid({ ...defaultConfig(), dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck'], images: null }, classes: [0, 1, 2, 3], taskSizes: [2, 2] } as ExperimentConfig);
+    const custom = valid({
+      ...defaultConfig(),
+      dataset: { id: 'custom', classNames: ['cat', 'dog', 'car', 'truck'], images: null },
+      classes: [0, 1, 2, 3],
+      taskSizes: [2, 2],
+    } as ExperimentConfig);
     const ci = inputsFromConfig(custom);
     expect(ci.customText).toBe('cat\ndog\ncar\ntruck');
     same(valid(applyOrderingsState(defaultConfig(), stateOf(ci))), custom);
@@ -87,15 +101,35 @@ describe('Orderings page ⇄ config', () => {
   it('CLIP settings: read for the panel, written back with the prompt details the panel does not edit kept', () => {
     const c = valid({
       ...defaultConfig(),
-      similarity: { kind: 'clip', model: 'cil-lab/clip-tiny', dtype: 'fp32', prompt: { kind: 'descriptions', descriptions: { Pullover: 'a knitted sweater' }, template: 'a photo of {}' }, weights: { kind: 'self-hosted', path: '/models/' } },
+      similarity: {
+        kind: 'clip',
+        model: 'cil-lab/clip-tiny',
+        dtype: 'fp32',
+        prompt: { kind: 'descriptions', descriptions: { Pullover: 'a knitted sweater' }, template: 'a photo of {}' },
+        weights: { kind: 'self-hosted', path: '/models/' },
+      },
       backend: { train: 'auto', embed: 'wasm' },
     } as ExperimentConfig);
     const i = inputsFromConfig(c);
-    expect(i.clip).toEqual({ modelId: 'cil-lab/clip-tiny', dtype: 'fp32', weights: 'self-hosted', folder: '/models/', device: 'wasm', promptKind: 'descriptions', descriptions: { Pullover: 'a knitted sweater' } });
+    expect(i.clip).toEqual({
+      modelId: 'cil-lab/clip-tiny',
+      dtype: 'fp32',
+      weights: 'self-hosted',
+      folder: '/models/',
+      device: 'wasm',
+      promptKind: 'descriptions',
+      descriptions: { Pullover: 'a knitted sweater' },
+    });
     // the panel reports every class with its description ('' = none); the template it does not edit survives
     const names = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal'];
     const prompt = { kind: 'descriptions' as const, descriptions: Object.fromEntries(names.map((n) => [n, n === 'Pullover' ? 'a knitted sweater' : ''])) };
-    const clip = { model: 'cil-lab/clip-tiny', dtype: 'fp32' as const, prompt, weights: { kind: 'self-hosted' as const, path: '/models/' }, device: 'wasm' as const };
+    const clip = {
+      model: 'cil-lab/clip-tiny',
+      dtype: 'fp32' as const,
+      prompt,
+      weights: { kind: 'self-hosted' as const, path: '/models/' },
+      device: 'wasm' as const,
+    };
     same(valid(applyOrderingsState(c, stateOf(i, { clip }))), c);
     // a half-typed model id or mirror URL is not written
     const half = applyOrderingsState(c, stateOf(i, { clip: { ...clip, model: 'cil-lab/', weights: null } }));
@@ -219,7 +253,13 @@ describe('ShareLinkStore', () => {
   it('openedLab: the lab of the link the page opened (or pasted later); null without one or for a bad one', () => {
     expect(new ShareLinkStore(env()).openedLab).toBeNull();
     expect(new ShareLinkStore(env('#v1.@@@')).openedLab).toBeNull();
-    const fg = valid({ ...defaultConfig(), lab: 'forgetting', dataset: { id: 'digits' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [5, 1, 1, 1, 1, 1] });
+    const fg = valid({
+      ...defaultConfig(),
+      lab: 'forgetting',
+      dataset: { id: 'digits' },
+      classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      taskSizes: [5, 1, 1, 1, 1, 1],
+    });
     expect(new ShareLinkStore(env(encodeConfigToHash(fg))).openedLab).toBe('forgetting');
     const e = env();
     const s = new ShareLinkStore(e);

@@ -26,7 +26,11 @@ describe('choosing samples per class', () => {
   it('counts and indexes images per class, ignoring out-of-range labels', () => {
     expect(countPerClass(LABELS, 4)).toEqual([6, 3, 3, 0]);
     expect(countPerClass([0, 5, 1], 2)).toEqual([1, 1]);
-    expect(indicesPerClass(LABELS, 3)).toEqual([[0, 2, 4, 7, 9, 11], [1, 3, 8], [5, 6, 10]]);
+    expect(indicesPerClass(LABELS, 3)).toEqual([
+      [0, 2, 4, 7, 9, 11],
+      [1, 3, 8],
+      [5, 6, 10],
+    ]);
   });
 
   it('is numpy: idx[RandomState(seed).permutation(len(idx))[:S]] per class, one stream in label order', () => {
@@ -36,7 +40,7 @@ describe('choosing samples per class', () => {
   });
 
   it('gives at most S images of the right class, without repeats, all of a small class, and a new draw for a new seed', () => {
-    const labels = Int32Array.from({ length: 500 }, (_, i) => (i * 7) % 10 === 3 ? 9 : i % 9);
+    const labels = Int32Array.from({ length: 500 }, (_, i) => ((i * 7) % 10 === 3 ? 9 : i % 9));
     const a = selectSamples(labels, 10, 8, 42);
     a.forEach((idx, c) => {
       expect(idx.length).toBe(Math.min(8, countPerClass(labels, 10)[c]));
@@ -81,7 +85,14 @@ function sampleSet(shape: [number, number, number], classes: SampleSet['classes'
 
 describe('grid columns', () => {
   it('has as many columns as the fullest class without styles, empty cells marked -1', () => {
-    const s = sampleSet([1, 1, 1], [{ indices: [3, 1, 2], start: 0 }, { indices: [7], start: 3 }], [1, 2, 3, 4]);
+    const s = sampleSet(
+      [1, 1, 1],
+      [
+        { indices: [3, 1, 2], start: 0 },
+        { indices: [7], start: 3 },
+      ],
+      [1, 2, 3, 4],
+    );
     const cols = gridColumns(s);
     expect(cols).toHaveLength(3);
     expect(placeInColumns(s.classes[1], cols)).toEqual([0, -1, -1]);
@@ -136,7 +147,13 @@ describe('grid layout', () => {
     expect(fashion.canvasWidth).toBeLessThanOrEqual(366);
     expect(fashion.canvasHeight).toBe(2 * 56 + 4);
     for (const w of [200, 320, 366, 390, 559, 560, 700, 1000, 1600]) {
-      for (const [iw, cols, rows] of [[8, 8, 10], [28, 8, 10], [32, 5, 198], [32, 16, 100], [32, 7, 3]]) {
+      for (const [iw, cols, rows] of [
+        [8, 8, 10],
+        [28, 8, 10],
+        [32, 5, 198],
+        [32, 16, 100],
+        [32, 7, 3],
+      ]) {
         const l = gridLayout({ containerWidth: w, imageWidth: iw, imageHeight: iw, columns: cols, rows });
         expect(l.scale).toBe(Math.round(l.scale));
         expect(l.cellWidth).toBeGreaterThanOrEqual(40);

@@ -28,9 +28,16 @@ describe('Time lab chart helpers', () => {
     expect(iid).toHaveLength(9);
     expect(iid.every((c) => c.used)).toBe(true);
     const st = heatCells(R, 'streaming');
-    expect(st.filter((c) => c.used).map((c) => [c.i, c.j])).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(st.filter((c) => c.used).map((c) => [c.i, c.j])).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
     expect(st.filter((c) => c.diagonal)).toHaveLength(3);
-    expect(st.filter((c) => c.superDiagonal).map((c) => [c.i, c.j])).toEqual([[0, 1], [1, 2]]);
+    expect(st.filter((c) => c.superDiagonal).map((c) => [c.i, c.j])).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
     expect(cellTip(st[0], 'streaming')).toMatch(/greyed/);
     expect(cellTip(st[1], 'streaming')).toMatch(/next-domain[\s\S]*60\.0 %/);
     // a live run: fewer rows than K
@@ -45,7 +52,12 @@ describe('Time lab chart helpers', () => {
   it('bars: streaming in-domain is null (not measurable), iid has both', () => {
     const m = { iid: streamMetrics(R, 'iid'), streaming: streamMetrics(R, 'streaming') };
     const b = protocolBars(m);
-    expect(b.map((x) => [x.protocol, x.metric])).toEqual([['iid', 'inDomain'], ['streaming', 'inDomain'], ['iid', 'nextDomain'], ['streaming', 'nextDomain']]);
+    expect(b.map((x) => [x.protocol, x.metric])).toEqual([
+      ['iid', 'inDomain'],
+      ['streaming', 'inDomain'],
+      ['iid', 'nextDomain'],
+      ['streaming', 'nextDomain'],
+    ]);
     expect(b[1].value).toBeNull();
     expect(b[2].value).toBeCloseTo(0.65, 12);
     const csv = barsCsv(m);
@@ -54,14 +66,35 @@ describe('Time lab chart helpers', () => {
   });
   it('distance domain spans every distance, at least −1..1; CSV one row per point', () => {
     expect(distanceDomain({})).toEqual([-1, 1]);
-    const s = { iid: [{ distance: -2, mean: 0.7, count: 1 }, { distance: 0, mean: 0.9, count: 3 }], streaming: [{ distance: 2, mean: 0.4, count: 1 }] };
+    const s = {
+      iid: [
+        { distance: -2, mean: 0.7, count: 1 },
+        { distance: 0, mean: 0.9, count: 3 },
+      ],
+      streaming: [{ distance: 2, mean: 0.4, count: 1 }],
+    };
     expect(distanceDomain(s)).toEqual([-2, 2]);
-    expect(distanceCsv(s).rows).toEqual([['iid', -2, 0.7, 1], ['iid', 0, 0.9, 3], ['streaming', 2, 0.4, 1]]);
+    expect(distanceCsv(s).rows).toEqual([
+      ['iid', -2, 0.7, 1],
+      ['iid', 0, 0.9, 3],
+      ['streaming', 2, 0.4, 1],
+    ]);
   });
   it('composition panels turn counts into shares; the sweep has one panel per α', () => {
-    const p = compositionPanel('x', [[10, 0], [4, 6], [0, 0]]);
-    expect(p.shares).toEqual([[1, 0], [0.4, 0.6], [0, 0]]);
-    const panels = sweepPanels([{ alpha: { kind: 'fixed', value: 2 }, composition: [[5]] }, { alpha: { kind: 'dynamic', c: 1 }, composition: [[5]] }]);
+    const p = compositionPanel('x', [
+      [10, 0],
+      [4, 6],
+      [0, 0],
+    ]);
+    expect(p.shares).toEqual([
+      [1, 0],
+      [0.4, 0.6],
+      [0, 0],
+    ]);
+    const panels = sweepPanels([
+      { alpha: { kind: 'fixed', value: 2 }, composition: [[5]] },
+      { alpha: { kind: 'dynamic', c: 1 }, composition: [[5]] },
+    ]);
     expect(panels.map((q) => q.label)).toEqual(['α = 2', 'α = 1·i/k (FIFO)']);
     expect(compositionCsv([p]).rows).toContainEqual(['x', 2, 2, 0.6]);
   });

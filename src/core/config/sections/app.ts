@@ -15,7 +15,10 @@ function uiOf(c: Checker, v: unknown, classes: number[], taskSizes: number[], ch
   const o = c.object(v, 'ui', ['teaching', 'hiddenControls', 'selectedOrdering', 'accuracy']);
   const notAnId = (h: unknown) => `Must be a control id (lowercase letters, digits and hyphens, e.g. "seeds"); got ${show(h)}.`;
   const isId = (h: string) => CONTROL_ID.test(h);
-  const controls = o.hiddenControls === undefined ? undefined : c.distinctStrings(o.hiddenControls, 'ui.hiddenControls', CONFIG_LIMITS.hiddenControls, isId, notAnId, (h) => `"${h}" is listed twice.`);
+  const controls =
+    o.hiddenControls === undefined
+      ? undefined
+      : c.distinctStrings(o.hiddenControls, 'ui.hiddenControls', CONFIG_LIMITS.hiddenControls, isId, notAnId, (h) => `"${h}" is listed twice.`);
   const hiddenControls = controls ? [...controls].sort() : [];
   let selectedOrdering: string | null = null;
   if (o.selectedOrdering !== undefined && o.selectedOrdering !== null) {
@@ -24,7 +27,12 @@ function uiOf(c: Checker, v: unknown, classes: number[], taskSizes: number[], ch
     if (typeof key !== 'string' || key.length > CONFIG_LIMITS.orderingKeyLength || !/^\d+(,\d+)*(\|\d+(,\d+)*)*$/.test(key)) {
       c.error(path, `Must be an ordering key like "0,3|1,5|2,4" (tasks separated by |), or null; got ${show(key)}.`);
     } else {
-      const tasks = key.split('|').map((t) => t.split(',').map(Number).sort((a, b) => a - b));
+      const tasks = key.split('|').map((t) =>
+        t
+          .split(',')
+          .map(Number)
+          .sort((a, b) => a - b),
+      );
       const flat = tasks.flat();
       const wanted = new Set(classes);
       const sizesOk = tasks.length === taskSizes.length && tasks.every((t, i) => t.length === taskSizes[i]);

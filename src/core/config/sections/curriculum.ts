@@ -74,7 +74,8 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
       if (o.order === 'm2i' || o.order === 'i2m' || o.order === 'all') out.order = o.order;
       else if (Array.isArray(o.order)) {
         const ids = o.order as unknown[];
-        const ok = ids.length === out.datasets.length && new Set(ids).size === ids.length && ids.every((x) => typeof x === 'string' && out.datasets.includes(x));
+        const ok =
+          ids.length === out.datasets.length && new Set(ids).size === ids.length && ids.every((x) => typeof x === 'string' && out.datasets.includes(x));
         if (ok) out.order = [...(ids as string[])];
         else c.error('curriculum.order', `A hand order lists each dataset of the curriculum once (${out.datasets.join(', ')}); got ${show(o.order)}.`);
       } else c.error('curriculum.order', `Must be "m2i", "i2m", "all" or a list of the curriculum's datasets; got ${show(o.order)}.`);
@@ -97,9 +98,13 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
     out.testPerClass = c.int(o.testPerClass, 'curriculum.testPerClass', 1, CURRICULUM_LIMITS.testPerClass, CURRICULUM_FILL.testPerClass);
     out.seed = c.seed(o.seed, 'curriculum.seed', CURRICULUM_FILL.seed);
     if (out.order === 'all' && out.datasets.length > MAX_ALL_ORDERS_K) {
-      c.error('curriculum.order', `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); the curriculum has ${out.datasets.length}: choose m2i, i2m or a hand order, or fewer datasets.`);
+      c.error(
+        'curriculum.order',
+        `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); the curriculum has ${out.datasets.length}: choose m2i, i2m or a hand order, or fewer datasets.`,
+      );
     }
-    const key = (x: CurriculumConfig): string => JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed]);
+    const key = (x: CurriculumConfig): string =>
+      JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed]);
     return key(out) === key(CURRICULUM_FILL) ? undefined : out;
   },
 };

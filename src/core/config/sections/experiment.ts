@@ -22,7 +22,10 @@ function datasetOf(c: Checker, v: unknown): { dataset: DatasetConfig; names: str
   const ids = [...BUILTIN_DATASET_REFS, 'custom'] as const;
   const id = o.id === undefined ? (V1_FILL.dataset.id as string) : o.id;
   if (typeof id !== 'string' || !(ids as readonly string[]).includes(id)) {
-    c.error('dataset.id', `Must be a built-in dataset (${list(BUILTIN_DATASET_REFS)}) or "custom"; got ${show(id)}.${typeof id === 'string' ? suggestion(id, ids) : ''}`);
+    c.error(
+      'dataset.id',
+      `Must be a built-in dataset (${list(BUILTIN_DATASET_REFS)}) or "custom"; got ${show(id)}.${typeof id === 'string' ? suggestion(id, ids) : ''}`,
+    );
     return { ...fill(), names: undefined };
   }
   if (id !== 'custom') {
@@ -37,7 +40,8 @@ function datasetOf(c: Checker, v: unknown): { dataset: DatasetConfig; names: str
     const arr = c.array(o.classNames, 'dataset.classNames', 2, CONFIG_LIMITS.classes);
     if (arr) {
       const bad = arr.findIndex((n) => typeof n !== 'string' || n.length > CONFIG_LIMITS.classNameLength);
-      if (bad >= 0) c.error(`dataset.classNames[${bad}]`, `A class name must be text of at most ${CONFIG_LIMITS.classNameLength} characters; got ${show(arr[bad])}.`);
+      if (bad >= 0)
+        c.error(`dataset.classNames[${bad}]`, `A class name must be text of at most ${CONFIG_LIMITS.classNameLength} characters; got ${show(arr[bad])}.`);
       else {
         try {
           names = validateClassNames(arr as string[]);
@@ -67,7 +71,8 @@ function classesOf(c: Checker, v: unknown, names: string[] | undefined, custom: 
   const before = c.errors.length;
   const seen = new Set<number>();
   arr.forEach((x, i) => {
-    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0) c.error(`classes[${i}]`, `A class is its index in the dataset's class list (0, 1, …); got ${show(x)}.`);
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0)
+      c.error(`classes[${i}]`, `A class is its index in the dataset's class list (0, 1, …); got ${show(x)}.`);
     else if (names && x >= n) c.error(`classes[${i}]`, `Class ${x} does not exist: the dataset has classes 0..${n - 1}.`);
     else if (seen.has(x)) c.error(`classes[${i}]`, `Class ${x} is selected twice.`);
     else seen.add(x);
@@ -79,14 +84,16 @@ function taskSizesOf(c: Checker, v: unknown, classCount: number, classesOk: bool
   if (v === undefined) {
     const k = V1_FILL.tasks;
     if (classCount >= k && classCount % k === 0) return Array(k).fill(classCount / k);
-    if (classesOk && classCount > 0) c.error('taskSizes', `Missing: ${classCount} classes do not split into ${k} equal tasks, so give the task sizes (they sum to ${classCount}).`);
+    if (classesOk && classCount > 0)
+      c.error('taskSizes', `Missing: ${classCount} classes do not split into ${k} equal tasks, so give the task sizes (they sum to ${classCount}).`);
     return classCount > 0 ? [classCount] : [];
   }
   const arr = c.array(v, 'taskSizes', 1, CONFIG_LIMITS.classes);
   if (!arr) return [classCount];
   const before = c.errors.length;
   arr.forEach((m, i) => {
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1) c.error(`taskSizes[${i}]`, `Task ${i + 1} has size ${show(m)}; every task size must be a whole number ≥ 1.`);
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1)
+      c.error(`taskSizes[${i}]`, `Task ${i + 1} has size ${show(m)}; every task size must be a whole number ≥ 1.`);
   });
   if (c.errors.length > before) return [classCount];
   const sizes = arr as number[];

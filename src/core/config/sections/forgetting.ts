@@ -14,7 +14,12 @@ export const conformalSection: ConfigSection<'conformal'> = {
     const r = c.object(cf.raps, 'conformal.raps', ['lambda', 'kReg']);
     return {
       alpha: c.num(cf.alpha, 'conformal.alpha', { min: 0, max: 1, exclusiveMin: true, exclusiveMax: true }, V1_FILL.conformal.alpha),
-      calibrationRatio: c.num(cf.calibrationRatio, 'conformal.calibrationRatio', { min: 0, max: 1, exclusiveMin: true, exclusiveMax: true }, V1_FILL.conformal.calibrationRatio),
+      calibrationRatio: c.num(
+        cf.calibrationRatio,
+        'conformal.calibrationRatio',
+        { min: 0, max: 1, exclusiveMin: true, exclusiveMax: true },
+        V1_FILL.conformal.calibrationRatio,
+      ),
       score: c.choice(cf.score, 'conformal.score', ['aps', 'lac', 'raps'] as const, V1_FILL.conformal.score),
       raps: {
         lambda: c.num(r.lambda, 'conformal.raps.lambda', { min: 0, max: 100 }, V1_FILL.conformal.raps.lambda),
@@ -41,7 +46,8 @@ export const forgettingSection: ConfigSection<'forgetting'> = {
     const fg = c.object(v, 'forgetting', ['preset']);
     const forgetting: ForgettingConfig = { preset: V1_FILL.forgetting.preset };
     if (fg.preset !== undefined && fg.preset !== null) {
-      if (typeof fg.preset === 'string' && (FORGETTING_PRESET_IDS as readonly string[]).includes(fg.preset)) forgetting.preset = fg.preset as ForgettingPresetId;
+      if (typeof fg.preset === 'string' && (FORGETTING_PRESET_IDS as readonly string[]).includes(fg.preset))
+        forgetting.preset = fg.preset as ForgettingPresetId;
       else {
         const hint = typeof fg.preset === 'string' ? suggestion(fg.preset, FORGETTING_PRESET_IDS) : '';
         c.error('forgetting.preset', `Must be one of ${list(FORGETTING_PRESET_IDS)}, or null (one run); got ${show(fg.preset)}.${hint}`);

@@ -48,7 +48,8 @@ export const openWorldSection: ConfigSection<'openWorld'> = {
     if (o.classes !== undefined) s.classes = ints(o.classes, 'openWorld.classes', L.classes) ?? d.classes;
     if (o.tasks !== undefined) s.tasks = c.int(o.tasks, 'openWorld.tasks', 1, L.classes, d.tasks);
     if (o.orderSeed !== undefined) s.orderSeed = o.orderSeed === null ? null : c.seed(o.orderSeed, 'openWorld.orderSeed', 0);
-    if (o.strategy !== undefined) s.strategy = typeof o.strategy === 'string' ? o.strategy : (c.error('openWorld.strategy', `Must be a strategy id; got ${show(o.strategy)}.`), d.strategy);
+    if (o.strategy !== undefined)
+      s.strategy = typeof o.strategy === 'string' ? o.strategy : (c.error('openWorld.strategy', `Must be a strategy id; got ${show(o.strategy)}.`), d.strategy);
     if (o.memory !== undefined) s.memory = c.int(o.memory, 'openWorld.memory', 1, L.strategyExamples, d.memory);
     if (o.epochs !== undefined) s.epochs = c.int(o.epochs, 'openWorld.epochs', 1, L.epochs, d.epochs);
     if (o.hidden !== undefined) {

@@ -44,7 +44,10 @@ function protocolsOf(c: Checker, v: unknown, before: Checked): ProtocolsConfig {
   const o = c.object(v, 'protocols', ['enabled', 'rsSeeds', 'medianSeed', 'msSamples', 'msSeed', 'exactLimit', 'distribution']);
   const known = (p: string) => (PROTOCOL_IDS as readonly string[]).includes(p);
   const unknown = (p: unknown) => `Must be one of ${list(PROTOCOL_IDS)}; got ${show(p)}.`;
-  const ids = o.enabled === undefined ? undefined : c.distinctStrings(o.enabled, 'protocols.enabled', PROTOCOL_IDS.length, known, unknown, (p) => `Protocol "${p}" is listed twice.`);
+  const ids =
+    o.enabled === undefined
+      ? undefined
+      : c.distinctStrings(o.enabled, 'protocols.enabled', PROTOCOL_IDS.length, known, unknown, (p) => `Protocol "${p}" is listed twice.`);
   const enabled = ids ? PROTOCOL_IDS.filter((p) => ids.has(p)) : f.enabled.slice();
   const rsSeeds = c.seeds(o.rsSeeds, 'protocols.rsSeeds', 0, CONFIG_LIMITS.rsSeeds, f.rsSeeds);
   if (enabled.includes('rs') && rsSeeds.length === 0) c.error('protocols.rsSeeds', 'RS is enabled: give at least one RS seed (for example 0, 42, 1993).');

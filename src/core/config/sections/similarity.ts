@@ -21,7 +21,8 @@ function promptOf(c: Checker, v: unknown, path: string): PromptSpec {
     return { ...fill };
   }
   const kind = c.choice(v.kind, join(path, 'kind'), ['bare', 'template', 'descriptions'] as const, 'bare');
-  const known = kind === 'bare' ? ['kind', 'underscores'] : kind === 'template' ? ['kind', 'template', 'underscores'] : ['kind', 'descriptions', 'template', 'underscores'];
+  const known =
+    kind === 'bare' ? ['kind', 'underscores'] : kind === 'template' ? ['kind', 'template', 'underscores'] : ['kind', 'descriptions', 'template', 'underscores'];
   c.object(v, path, known);
   const underscores = v.underscores === undefined ? undefined : c.choice(v.underscores, join(path, 'underscores'), ['keep', 'space'] as const, 'keep');
   const template = (required: boolean): string | undefined => {
@@ -113,7 +114,8 @@ function similarityOf(c: Checker, v: unknown): SimilarityConfig {
           const entries = Object.entries(v.pins);
           const bad = entries.find(([, s]) => typeof s !== 'string' || !SYNSET.test(s));
           if (entries.length > CONFIG_LIMITS.classes) c.error('similarity.pins', `Must have at most ${CONFIG_LIMITS.classes} pins; got ${entries.length}.`);
-          else if (bad) c.error(join('similarity.pins', bad[0]), `Must be a WordNet 3.1 noun synset id ("n" + 8 digits, e.g. "n02084071"); got ${show(bad[1])}.`);
+          else if (bad)
+            c.error(join('similarity.pins', bad[0]), `Must be a WordNet 3.1 noun synset id ("n" + 8 digits, e.g. "n02084071"); got ${show(bad[1])}.`);
           else pins = Object.fromEntries(entries) as Record<string, string>;
         }
       }

@@ -65,7 +65,12 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
     }
     c.object(s, path, ['id', 'options']);
     if (typeof s.id !== 'string' || !(STRATEGY_IDS as string[]).includes(s.id)) {
-      c.error(join(path, 'id'), s.id === undefined ? `Missing: which strategy (${list(STRATEGY_IDS)}).` : `Must be one of ${list(STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, STRATEGY_IDS) : ''}`);
+      c.error(
+        join(path, 'id'),
+        s.id === undefined
+          ? `Missing: which strategy (${list(STRATEGY_IDS)}).`
+          : `Must be one of ${list(STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, STRATEGY_IDS) : ''}`,
+      );
       return;
     }
     const id = s.id as StrategyId;
@@ -85,7 +90,10 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
     const options: Record<string, number | string> = {};
     for (const key of Object.keys(given)) {
       if (!known.includes(key)) {
-        c.error(join(opath, key), known.length ? `Strategy ${id} has no option "${key}"; it has ${list(known)}.${suggestion(key, known)}` : `Strategy ${id} has no options.`);
+        c.error(
+          join(opath, key),
+          known.length ? `Strategy ${id} has no option "${key}"; it has ${list(known)}.${suggestion(key, known)}` : `Strategy ${id} has no options.`,
+        );
       }
     }
     for (const key of known) {

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from '../../../fixtures/clustering.json';
 import { matrixFromRows } from '../../../../src/core/orderings/matrix';
 import { linkage, LINKAGE_METHODS } from '../../../../src/core/clustering/linkage';
-import {
-  createCutter,
-  fclusterMaxclust,
-  fclusterMaxclustMany,
-  leavesList,
-} from '../../../../src/core/clustering/fcluster';
+import { createCutter, fclusterMaxclust, fclusterMaxclustMany, leavesList } from '../../../../src/core/clustering/fcluster';
 
 type MethodData = { Z: number[][]; leaves: number[]; maxclust: Record<string, number[]> };
 

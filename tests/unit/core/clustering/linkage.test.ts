@@ -33,8 +33,24 @@ describe('linkage (scipy-compatible Z)', () => {
 
   it('n = 1 gives an empty Z; bad input is rejected', () => {
     expect(linkage(matrixFromRows([[0]]), 'complete').length).toBe(0);
-    expect(() => linkage(matrixFromRows([[0, NaN], [NaN, 0]]), 'average')).toThrow(/finite/);
-    expect(() => linkage(matrixFromRows([[0, 1], [1, 0]]), 'ward' as LinkageMethod)).toThrow(/Unknown linkage/);
+    expect(() =>
+      linkage(
+        matrixFromRows([
+          [0, NaN],
+          [NaN, 0],
+        ]),
+        'average',
+      ),
+    ).toThrow(/finite/);
+    expect(() =>
+      linkage(
+        matrixFromRows([
+          [0, 1],
+          [1, 0],
+        ]),
+        'ward' as LinkageMethod,
+      ),
+    ).toThrow(/Unknown linkage/);
   });
 
   it('merge distances are non-decreasing and cluster ids follow scipy conventions', () => {
@@ -53,5 +69,4 @@ describe('linkage (scipy-compatible Z)', () => {
       expect(rows[rows.length - 1][3]).toBe(c.n);
     }
   });
-
 });

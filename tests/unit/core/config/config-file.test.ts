@@ -46,12 +46,18 @@ describe('config file', () => {
     expect(!r.ok && r.error).toMatch(/^exp\.json is not valid JSON/);
     expect(!r.ok && r.error).toContain('[0, 1,]'); // V8 quotes the text around the error
     const cut = parseConfigFile('{\n  "version": 1,\n  "seeds": [0', 'exp.json');
-    expect(parseConfigFile('{\n"version" 1}', 'b.json')).toEqual({ ok: false, error: expect.stringMatching(/^b\.json is not valid JSON at line 2, column 11 \(/) });
+    expect(parseConfigFile('{\n"version" 1}', 'b.json')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^b\.json is not valid JSON at line 2, column 11 \(/),
+    });
     expect(!cut.ok && cut.error).toMatch(/^exp\.json is not valid JSON.*\(.+\)\.$/s);
   });
 
   it('rejects empty files, non-objects, typos and invalid values with the same messages as links', () => {
-    expect(parseConfigFile('  ', 'a.json')).toEqual({ ok: false, error: 'a.json is empty: write a JSON object such as {"version": 1} (missing settings take their defaults).' });
+    expect(parseConfigFile('  ', 'a.json')).toEqual({
+      ok: false,
+      error: 'a.json is empty: write a JSON object such as {"version": 1} (missing settings take their defaults).',
+    });
     expect(parseConfigFile('[1]', 'a.json')).toEqual({ ok: false, error: "a.json must hold one JSON object ({…}) with the experiment's settings." });
     const r = parseConfigFile(JSON.stringify({ trainig: { epochs: 3 }, seeds: [2 ** 32] }), 'a.json');
     expect(r.ok).toBe(false);
@@ -71,7 +77,7 @@ describe('config file', () => {
     expect(r.ok && r.warnings[0]).toMatch(/"m\.npy".*provide that file again/);
   });
 
-  it('loads and saves through the caller\'s reader and writer', async () => {
+  it("loads and saves through the caller's reader and writer", async () => {
     const files = new Map<string, string>();
     await saveConfigFile('/x/exp.json', rich(), async (p, t) => void files.set(p, t));
     expect(await loadConfigFile('/x/exp.json', async (p) => files.get(p)!)).toEqual({ ok: true, config: rich(), warnings: [] });

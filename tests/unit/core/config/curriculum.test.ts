@@ -16,10 +16,19 @@ describe('config section: curriculum', () => {
   });
 
   it('keeps a changed curriculum in the compact form and the hash', () => {
-    const r = validateConfig({ lab: 'curriculum', curriculum: { datasets: ['digits', 'emoji-food'], order: ['emoji-food', 'digits'], scenario: 'til', epochs: 5 } });
+    const r = validateConfig({
+      lab: 'curriculum',
+      curriculum: { datasets: ['digits', 'emoji-food'], order: ['emoji-food', 'digits'], scenario: 'til', epochs: 5 },
+    });
     expect(r.errors).toEqual([]);
     expect(r.config.lab).toBe('curriculum');
-    expect(r.config.curriculum).toEqual({ ...CURRICULUM_FILL, datasets: ['digits', 'emoji-food'], order: ['emoji-food', 'digits'], scenario: 'til', epochs: 5 });
+    expect(r.config.curriculum).toEqual({
+      ...CURRICULUM_FILL,
+      datasets: ['digits', 'emoji-food'],
+      order: ['emoji-food', 'digits'],
+      scenario: 'til',
+      epochs: 5,
+    });
     expect(compactConfig(r.config).curriculum).toEqual({ datasets: ['digits', 'emoji-food'], order: ['emoji-food', 'digits'], scenario: 'til', epochs: 5 });
     expect(configHash(r.config)).not.toBe(configHash(defaultConfig()));
   });
@@ -31,7 +40,9 @@ describe('config section: curriculum', () => {
     expect(paths({ order: 'random' })).toContain('curriculum.order');
     expect(paths({ order: ['digits'] })).toContain('curriculum.order');
     expect(paths({ scenario: 'dil' })).toContain('curriculum.scenario');
-    expect(paths({ datasets: ['digits', 'fashion-mnist', 'emoji-animals', 'emoji-food', 'emoji-vehicles', 'emoji-objects', 'emoji-clothing'] })).toContain('curriculum.order');
+    expect(paths({ datasets: ['digits', 'fashion-mnist', 'emoji-animals', 'emoji-food', 'emoji-vehicles', 'emoji-objects', 'emoji-clothing'] })).toContain(
+      'curriculum.order',
+    );
     expect(paths({ extra: 1 })).toContain('curriculum.extra');
     expect(paths({ strategies: ['finetune', 'magic'] })).toContain('curriculum.strategies[1]');
     expect(paths({ strategies: [] })).toContain('curriculum.strategies');

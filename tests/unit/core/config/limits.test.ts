@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, distributionSampleLimit, grouped, modelSize, sampledOrderingBytes } from '../../../../src/core/config/limits';
-import { BUILTIN_DATASET_REFS, datasetHasImages, datasetImageShape, validateConfig, type ConfigIssue, type ModelConfig } from '../../../../src/core/config/schema';
+import {
+  BUILTIN_DATASET_REFS,
+  datasetHasImages,
+  datasetImageShape,
+  validateConfig,
+  type ConfigIssue,
+  type ModelConfig,
+} from '../../../../src/core/config/schema';
 import { decodeConfigFromHash } from '../../../../src/core/config/url-codec';
 import { BUILTIN_DATASETS } from '../../../../src/data/registry';
 import { paramInfo } from '../../../../src/engine/models';
@@ -87,8 +94,12 @@ describe('the other sizes', () => {
 
   it('protocols: MS draws and the exact limit', () => {
     expect(errorsAt({ protocols: { msSamples: CONFIG_LIMITS.msSamples } }, 'protocols.msSamples')).toEqual([]);
-    expect(errorsAt({ protocols: { msSamples: CONFIG_LIMITS.msSamples + 1 } }, 'protocols.msSamples')).toEqual(['Must be a whole number from 1 to 1000000; got 1000001.']);
-    expect(errorsAt({ protocols: { exactLimit: CONFIG_LIMITS.exactLimit + 1 } }, 'protocols.exactLimit')).toEqual(['Must be a whole number from 1 to 100000000; got 100000001.']);
+    expect(errorsAt({ protocols: { msSamples: CONFIG_LIMITS.msSamples + 1 } }, 'protocols.msSamples')).toEqual([
+      'Must be a whole number from 1 to 1000000; got 1000001.',
+    ]);
+    expect(errorsAt({ protocols: { exactLimit: CONFIG_LIMITS.exactLimit + 1 } }, 'protocols.exactLimit')).toEqual([
+      'Must be a whole number from 1 to 100000000; got 100000001.',
+    ]);
   });
 
   it('the Ground-truth budget, and the runs it trains (orderings × strategies × seeds)', () => {

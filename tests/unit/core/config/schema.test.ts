@@ -46,7 +46,15 @@ const FROZEN_V1_DEFAULT: ExperimentConfig = {
   groundTruth: { budget: 500, sampleSeed: 0 },
   model: { kind: 'mlp', hidden: [256, 128] },
   strategies: [{ id: 'finetune', options: {} }],
-  training: { epochs: 3, firstTaskEpochs: 3, lr: 1e-3, batchSize: 64, optimiser: { kind: 'adam', beta1: 0.9, beta2: 0.999, epsilon: 1e-8 }, head: 'seen', init: 'he-glorot' },
+  training: {
+    epochs: 3,
+    firstTaskEpochs: 3,
+    lr: 1e-3,
+    batchSize: 64,
+    optimiser: { kind: 'adam', beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
+    head: 'seen',
+    init: 'he-glorot',
+  },
   data: { trainPerClass: 300, testPerClass: 100 },
   seeds: [0],
   conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', raps: { lambda: 0.01, kReg: 5 }, softmax: 'seen' },
@@ -226,10 +234,18 @@ describe('validation: every field is checked', () => {
     expect(errorsOf({ similarity: { kind: 'wordnet', pins: { 'T-shirt/top': 'n04370456' } } })).toEqual([]);
     expectError({ similarity: { kind: 'clip', model: 'not a model' } }, 'similarity.model', /model id like/);
     expectError({ similarity: { kind: 'clip', dtype: 'fp16' } }, 'similarity.dtype', /"q8", "fp32"/);
-    expectError({ similarity: { kind: 'clip', prompt: { kind: 'template', template: 'a photo of a' } } }, 'similarity.prompt.template', /has no \{\} where the class name goes/);
+    expectError(
+      { similarity: { kind: 'clip', prompt: { kind: 'template', template: 'a photo of a' } } },
+      'similarity.prompt.template',
+      /has no \{\} where the class name goes/,
+    );
     expectError({ similarity: { kind: 'clip', prompt: { kind: 'template', template: 'a {} {}' } } }, 'similarity.prompt.template', /has 2 \{\}/);
     expectError({ similarity: { kind: 'clip', prompt: { kind: 'template' } } }, 'similarity.prompt.template', /Missing/);
-    expectError({ similarity: { kind: 'clip', prompt: { kind: 'descriptions', descriptions: { cat: 3 } } } }, 'similarity.prompt.descriptions.cat', /must be text/);
+    expectError(
+      { similarity: { kind: 'clip', prompt: { kind: 'descriptions', descriptions: { cat: 3 } } } },
+      'similarity.prompt.descriptions.cat',
+      /must be text/,
+    );
     expectError({ similarity: { kind: 'clip', prompt: { kind: 'bare', underscores: 'drop' } } }, 'similarity.prompt.underscores', /"keep", "space"/);
     expectError({ similarity: { kind: 'clip', weights: { kind: 'mirror', url: 'ftp://x' } } }, 'similarity.weights.url', /http\(s\) URL/);
     expectError({ similarity: { kind: 'clip', weights: { kind: 'self-hosted' } } }, 'similarity.weights.path', /folder/);
@@ -245,8 +261,16 @@ describe('validation: every field is checked', () => {
     expect(prompt({ kind: 'bare', underscores: 'keep' })).toEqual({ kind: 'bare' });
     expect(prompt({ kind: 'bare', underscores: 'space' })).toEqual({ kind: 'bare', underscores: 'space' });
     expect(prompt({ kind: 'template', template: '  a photo of a {} ', underscores: 'space' })).toEqual({ kind: 'template', template: 'a photo of a {}' });
-    expect(prompt({ kind: 'descriptions', descriptions: { cat: 'a cat' }, underscores: 'keep' })).toEqual({ kind: 'descriptions', descriptions: { cat: 'a cat' } });
-    expect(prompt({ kind: 'descriptions', descriptions: {}, template: 'a {}', underscores: 'keep' })).toEqual({ kind: 'descriptions', descriptions: {}, template: 'a {}', underscores: 'keep' });
+    expect(prompt({ kind: 'descriptions', descriptions: { cat: 'a cat' }, underscores: 'keep' })).toEqual({
+      kind: 'descriptions',
+      descriptions: { cat: 'a cat' },
+    });
+    expect(prompt({ kind: 'descriptions', descriptions: {}, template: 'a {}', underscores: 'keep' })).toEqual({
+      kind: 'descriptions',
+      descriptions: {},
+      template: 'a {}',
+      underscores: 'keep',
+    });
   });
 
   it('an uploaded file is referenced by name and hash, and must be uploaded again', () => {
@@ -311,7 +335,11 @@ describe('validation: every field is checked', () => {
     expect(validateConfig({ forgetting: { preset: 'ewc-variants' } }).config.forgetting).toEqual({ preset: 'ewc-variants' });
     expect(validateConfig({ forgetting: { preset: null } }).config.forgetting).toEqual({ preset: null });
     expect(validateConfig({ forgetting: {} }).config.forgetting).toEqual({ preset: null });
-    expectError({ forgetting: { preset: 'grids' } }, 'forgetting.preset', /"digits", "fashion", "fashion-paper", "grid", "ewc-variants", "lr", "edge", or null.*Did you mean "grid"\?/);
+    expectError(
+      { forgetting: { preset: 'grids' } },
+      'forgetting.preset',
+      /"digits", "fashion", "fashion-paper", "grid", "ewc-variants", "lr", "edge", or null.*Did you mean "grid"\?/,
+    );
     expectError({ forgetting: { preset: 3 } }, 'forgetting.preset', /or null/);
     expectError({ forgetting: { presets: 'grid' } }, 'forgetting.presets', /Unknown setting.*Did you mean "preset"\?/);
     expect(compactConfig(validateConfig({ forgetting: { preset: null } }).config)).toEqual({});
@@ -336,7 +364,11 @@ describe('validation: every field is checked', () => {
   });
 
   it('training labs need images', () => {
-    expectError({ lab: 'ground-truth', dataset: { id: 'cifar100' } }, 'dataset', /"cifar100" has class names only; the Ground-truth lab trains models and needs images/);
+    expectError(
+      { lab: 'ground-truth', dataset: { id: 'cifar100' } },
+      'dataset',
+      /"cifar100" has class names only; the Ground-truth lab trains models and needs images/,
+    );
     expectError({ lab: 'forgetting', dataset: { id: 'custom', classNames: ['a', 'b'] } }, 'dataset', /Forgetting lab trains models, so it needs images/);
     expect(errorsOf({ lab: 'ground-truth', dataset: { id: 'digits' } })).toEqual([]);
     const withImages = validateConfig({
@@ -362,8 +394,24 @@ describe('validation: every field is checked', () => {
 
   it('never throws on random JSON-like input', () => {
     let s = 12345;
-    const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-    const keys = ['version', 'lab', 'dataset', 'classes', 'taskSizes', 'similarity', 'kind', 'id', 'seeds', 'training', 'epochs', 'ui', 'x', '__proto__', 'constructor'];
+    const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const keys = [
+      'version',
+      'lab',
+      'dataset',
+      'classes',
+      'taskSizes',
+      'similarity',
+      'kind',
+      'id',
+      'seeds',
+      'training',
+      'epochs',
+      'ui',
+      'x',
+      '__proto__',
+      'constructor',
+    ];
     const value = (depth: number): unknown => {
       const r = rnd();
       if (depth > 3 || r < 0.3) return [null, true, 0, -1, 1.5, 2 ** 40, 'a', '', 'clip', NaN][Math.floor(rnd() * 10)];
@@ -380,10 +428,28 @@ describe('validation: every field is checked', () => {
 describe('compactConfig', () => {
   const rich: unknown[] = [
     {},
-    { lab: 'ground-truth', dataset: { id: 'digits' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [5, 1, 1, 1, 1, 1], strategies: [{ id: 'ewc', options: { lambda: 500 } }, { id: 'replay' }] },
+    {
+      lab: 'ground-truth',
+      dataset: { id: 'digits' },
+      classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      taskSizes: [5, 1, 1, 1, 1, 1],
+      strategies: [{ id: 'ewc', options: { lambda: 500 } }, { id: 'replay' }],
+    },
     { dataset: { id: 'custom', classNames: ['apple', 'bicycle', 'tiger', 'lion'] }, classes: [0, 2, 3], taskSizes: [1, 2] },
-    { similarity: { kind: 'clip', dtype: 'fp32', prompt: { kind: 'descriptions', descriptions: { apple: 'a red fruit' }, template: 'a photo of a {}' }, weights: { kind: 'mirror', url: 'https://hf-mirror.com/' } } },
-    { model: { kind: 'cnn', dense: 64 }, training: { epochs: 5, firstTaskEpochs: 5 }, seeds: [0, 1, 2], ui: { teaching: true, selectedOrdering: '0,1|2,3|4,5' } },
+    {
+      similarity: {
+        kind: 'clip',
+        dtype: 'fp32',
+        prompt: { kind: 'descriptions', descriptions: { apple: 'a red fruit' }, template: 'a photo of a {}' },
+        weights: { kind: 'mirror', url: 'https://hf-mirror.com/' },
+      },
+    },
+    {
+      model: { kind: 'cnn', dense: 64 },
+      training: { epochs: 5, firstTaskEpochs: 5 },
+      seeds: [0, 1, 2],
+      ui: { teaching: true, selectedOrdering: '0,1|2,3|4,5' },
+    },
   ];
   it('re-validates to the same config, and omits every field equal to its fill-in', () => {
     for (const input of rich) {

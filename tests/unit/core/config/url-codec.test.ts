@@ -46,7 +46,12 @@ const RICH_INPUTS: Record<string, unknown> = {
     protocols: { enabled: ['rs', 'edge', 'edge+'], rsSeeds: [0, 42, 1993, 7], medianSeed: 3, exactLimit: 5000 },
     groundTruth: { budget: 120, sampleSeed: 11 },
     model: { kind: 'mlp', hidden: [512, 256, 128] },
-    strategies: [{ id: 'finetune' }, { id: 'ewc', options: { lambda: 5000, mode: 'single' } }, { id: 'replay', options: { memory: 500, selection: 'herding' } }, { id: 'lwf', options: { temperature: 3 } }],
+    strategies: [
+      { id: 'finetune' },
+      { id: 'ewc', options: { lambda: 5000, mode: 'single' } },
+      { id: 'replay', options: { memory: 500, selection: 'herding' } },
+      { id: 'lwf', options: { temperature: 3 } },
+    ],
     training: { epochs: 3, firstTaskEpochs: 8, lr: 2e-5, batchSize: 32, optimiser: { kind: 'adam', beta2: 0.99 }, head: 'all' },
     data: { trainPerClass: null, testPerClass: 50 },
     seeds: [0, 1, 2, 4294967295],
@@ -80,7 +85,12 @@ const RICH_INPUTS: Record<string, unknown> = {
     taskSizes: [3, 3, 3],
     similarity: {
       kind: 'clip',
-      prompt: { kind: 'descriptions', descriptions: { apple: 'a round red fruit on a branch', 猫: 'a small cat' }, template: 'a photo of a {}', underscores: 'keep' },
+      prompt: {
+        kind: 'descriptions',
+        descriptions: { apple: 'a round red fruit on a branch', 猫: 'a small cat' },
+        template: 'a photo of a {}',
+        underscores: 'keep',
+      },
       weights: { kind: 'mirror', url: 'https://hf-mirror.com/' },
     },
     protocols: { enabled: ['ms', 'as'], msSamples: 1000, msSeed: 99 },
@@ -89,7 +99,12 @@ const RICH_INPUTS: Record<string, unknown> = {
     similarity: { kind: 'upload', file: { name: 'clip-b16 sim.csv', contentHash: 'fnv1a64:0123456789abcdef' } },
     model: { kind: 'cnn', filters: [8, 16], dense: 64 },
   },
-  cifar100: { dataset: { id: 'cifar100' }, classes: [...Array(100).keys()], taskSizes: Array(10).fill(10), similarity: { kind: 'wordnet', pins: { aquarium_fish: 'n02512053' } } },
+  cifar100: {
+    dataset: { id: 'cifar100' },
+    classes: [...Array(100).keys()],
+    taskSizes: Array(10).fill(10),
+    similarity: { kind: 'wordnet', pins: { aquarium_fish: 'n02512053' } },
+  },
 };
 
 function deepReverseKeys<T>(v: T): T {
@@ -194,7 +209,11 @@ describe('share links: stable', () => {
   });
 
   it('equal experiments written differently give the same link', () => {
-    const a = valid({ classes: [5, 4, 3, 2, 1, 0], protocols: { enabled: ['ms', 'as', 'exact', 'edge+', 'edge', 'rs'] }, strategies: [{ id: 'finetune', options: {} }] });
+    const a = valid({
+      classes: [5, 4, 3, 2, 1, 0],
+      protocols: { enabled: ['ms', 'as', 'exact', 'edge+', 'edge', 'rs'] },
+      strategies: [{ id: 'finetune', options: {} }],
+    });
     expect(encodeConfigToHash(a)).toBe(encodeConfigToHash(defaultConfig()));
     const b = valid({ training: { epochs: 5, firstTaskEpochs: 5 } });
     const b2 = valid({ training: { epochs: 5 } });
@@ -209,7 +228,10 @@ describe('share links: stable', () => {
     const r = rng(3);
     const last = new Set<string>();
     for (let i = 0; i < 3000; i++) {
-      const text = JSON.stringify({ seeds: Array.from({ length: 1 + Math.floor(r() * 20) }, () => Math.floor(r() * 2 ** 32)), s: 'x'.repeat(Math.floor(r() * 40)) });
+      const text = JSON.stringify({
+        seeds: Array.from({ length: 1 + Math.floor(r() * 20) }, () => Math.floor(r() * 2 ** 32)),
+        s: 'x'.repeat(Math.floor(r() * 40)),
+      });
       const data = toBase64Url(LZString.compressToUint8Array(text));
       last.add(data[data.length - 1]);
       expect(evenEnd(data), text).toBe(true);
@@ -289,7 +311,9 @@ describe('share links: clear messages', () => {
   });
 
   it('malformed compression', () => {
-    expect(error(`#v1.${toBase64Url(new Uint8Array([255, 255, 255, 255]))}`)).toMatch(/^This link is damaged or incomplete \(was it cut off when copied\?\): its data does not decompress/);
+    expect(error(`#v1.${toBase64Url(new Uint8Array([255, 255, 255, 255]))}`)).toMatch(
+      /^This link is damaged or incomplete \(was it cut off when copied\?\): its data does not decompress/,
+    );
     expect(error(`#v1.${toBase64Url(new Uint8Array([0, 0]))}`)).toMatch(/does not decompress/);
   });
 
@@ -337,7 +361,9 @@ describe('share links: clear messages', () => {
   });
 
   it('a link that is too long', () => {
-    expect(error(`#v1.${'A'.repeat(MAX_LINK_DATA_CHARS + 4)}`)).toMatch(/^This link is too long \(16388 characters of data; CIL Lab links hold at most 16384\)\. Share the config file instead\./);
+    expect(error(`#v1.${'A'.repeat(MAX_LINK_DATA_CHARS + 4)}`)).toMatch(
+      /^This link is too long \(16388 characters of data; CIL Lab links hold at most 16384\)\. Share the config file instead\./,
+    );
   });
 
   it('the encoder refuses invalid configs and configs too large for a link', () => {
@@ -468,7 +494,9 @@ describe('configHash', () => {
   });
 
   it('does not depend on how equal settings are written', () => {
-    expect(configHash(valid({ strategies: [{ id: 'ewc' }] }))).toBe(configHash(valid({ strategies: [{ id: 'ewc', options: { lambda: 1000, mode: 'multi', fisherSamples: 200 } }] })));
+    expect(configHash(valid({ strategies: [{ id: 'ewc' }] }))).toBe(
+      configHash(valid({ strategies: [{ id: 'ewc', options: { lambda: 1000, mode: 'multi', fisherSamples: 200 } }] })),
+    );
   });
 });
 

@@ -82,7 +82,11 @@ function forgettingRun(seed: number, s: (j: number) => number, T: (j: number) =>
 
 describe('CPCF follows forgetting (controlled synthetic run)', () => {
   // after step j the earlier tasks have signal 2.5 − 0.4j and temperature 1 + 0.2j (j = 1..5)
-  const forgetting = forgettingRun(7, (j) => 2.5 - 0.4 * j, (j) => 1 + 0.2 * j);
+  const forgetting = forgettingRun(
+    7,
+    (j) => 2.5 - 0.4 * j,
+    (j) => 1 + 0.2 * j,
+  );
   for (const score of ['aps', 'lac', 'raps'] as const) {
     for (const alpha of [0.05, 0.1, 0.2]) {
       it(`${score.toUpperCase()} α = ${alpha}: CPCF strictly increases while a_prev falls`, () => {
@@ -100,7 +104,14 @@ describe('CPCF follows forgetting (controlled synthetic run)', () => {
     }
   }
   it('without forgetting CPCF stays flat', () => {
-    const r = cpcfSeries(forgettingRun(7, () => 2.5, () => 1), { alpha: 0.1 });
+    const r = cpcfSeries(
+      forgettingRun(
+        7,
+        () => 2.5,
+        () => 1,
+      ),
+      { alpha: 0.1 },
+    );
     expect(Math.max(...r.cpcf) - Math.min(...r.cpcf)).toBeLessThan(0.25);
     expect(Math.max(...r.aPrev) - Math.min(...r.aPrev)).toBeLessThan(0.05);
   });
@@ -108,8 +119,25 @@ describe('CPCF follows forgetting (controlled synthetic run)', () => {
 
 describe('cpcfSeries input checks', () => {
   const task = (probs: number[][], labels: number[]): TaskOutputs => ({ calibration: { probs, labels }, test: { probs, labels } });
-  const step0 = [task([[0.9, 0.1], [0.2, 0.8]], [0, 1])];
-  const step1 = [task([[0.6, 0.3, 0.1], [0.3, 0.6, 0.1]], [0, 1]), task([[0.1, 0.1, 0.8]], [2])];
+  const step0 = [
+    task(
+      [
+        [0.9, 0.1],
+        [0.2, 0.8],
+      ],
+      [0, 1],
+    ),
+  ];
+  const step1 = [
+    task(
+      [
+        [0.6, 0.3, 0.1],
+        [0.3, 0.6, 0.1],
+      ],
+      [0, 1],
+    ),
+    task([[0.1, 0.1, 0.8]], [2]),
+  ];
   it('a tiny calibration set gives q = +∞ and the full set (CPCF = the number of classes)', () => {
     const r = cpcfSeries([step0, step1], { alpha: 0.1 });
     expect(r.q).toEqual([Infinity]);
@@ -132,13 +160,19 @@ describe('cpcfSeries input checks', () => {
     expect(() => cpcfSeries([step0, badLabel], { alpha: 0.1 })).toThrow('test data of task 0 after step 1 labels[0] = 3 is out of range');
     const noCal: TaskOutputs[] = [{ calibration: { probs: [], labels: [] }, test: step1[0].test }, step1[1]];
     expect(() => cpcfSeries([step0, noCal], { alpha: 0.1 })).toThrow(ConformalInputError);
-    expect(() => cpcfSeries([step0, noCal], { alpha: 0.1 })).toThrow('after step 1 there is no calibration data for tasks 0..0: CPCF needs a calibration split (calibration ratio > 0).');
+    expect(() => cpcfSeries([step0, noCal], { alpha: 0.1 })).toThrow(
+      'after step 1 there is no calibration data for tasks 0..0: CPCF needs a calibration split (calibration ratio > 0).',
+    );
   });
 });
 
 describe('accuracySeries', () => {
   it('a_prev = mean of the earlier tasks on row j, a_new = the diagonal', () => {
-    const R = [[0.9, 0, 0], [0.6, 0.8, 0], [0.3, 0.5, 0.7]];
+    const R = [
+      [0.9, 0, 0],
+      [0.6, 0.8, 0],
+      [0.3, 0.5, 0.7],
+    ];
     const r = accuracySeries(R);
     expectClose(r.aPrev, [0.6, 0.4], 1e-15, 'aPrev');
     expect(r.aNew).toEqual([0.8, 0.7]);

@@ -15,7 +15,12 @@ describe('distance correlation as the dcor package', () => {
     expect(distanceCorrelationSqr(x, x)).toBeCloseTo(1, 14);
   });
   it("reproduces dcor's docstring and multivariate test values", () => {
-    const a = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]];
+    const a = [
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+      [9, 10, 11, 12],
+      [13, 14, 15, 16],
+    ];
     const b = [[1], [0], [0], [1]];
     expect(distanceCovarianceSqr(a, a)).toBeCloseTo(52, 12);
     expect(distanceCovarianceSqr(a, b)).toBeCloseTo(1, 12);
@@ -23,12 +28,30 @@ describe('distance correlation as the dcor package', () => {
     expect(distanceCorrelationSqr(a, b)).toBeCloseTo(0.277350098, 8);
     expect(distanceCorrelation(a, b)).toBeCloseTo(0.526640387, 8); // test_dcor.py: (1.0, 0.526640387, 1.0), truncated
     expect(distanceCorrelation(b, b)).toBeCloseTo(1, 14);
-    const m1 = [[1, 2, 3], [4, 5, 6], [7, 8, 9]];
-    const m2 = [[7, 3, 6], [2, 1, 4], [3, 8, 1]];
-    const m3 = [[1, 1, 1], [2, 1, 1], [1, 1, 1]];
+    const m1 = [
+      [1, 2, 3],
+      [4, 5, 6],
+      [7, 8, 9],
+    ];
+    const m2 = [
+      [7, 3, 6],
+      [2, 1, 4],
+      [3, 8, 1],
+    ];
+    const m3 = [
+      [1, 1, 1],
+      [2, 1, 1],
+      [1, 1, 1],
+    ];
     expect(distanceCorrelationSqr(m1, m2)).toBeCloseTo(0.93387, 5);
     expect(distanceCorrelationSqr(m1, m3)).toBeCloseTo(0.31623, 5);
-    expect(distanceCorrelationSqr(m1, [[1, 1, 1], [1, 1, 1], [1, 1, 1]])).toBe(0); // zero denominator → 0
+    expect(
+      distanceCorrelationSqr(m1, [
+        [1, 1, 1],
+        [1, 1, 1],
+        [1, 1, 1],
+      ]),
+    ).toBe(0); // zero denominator → 0
   });
   it('equals the numpy reference', () => {
     for (const c of fx.dcor) {
@@ -42,7 +65,12 @@ describe('distance correlation as the dcor package', () => {
   });
   it('is 1 for a linear relation, 0 against a constant, symmetric, and in [0, 1]', () => {
     const x = [0.3, -1.2, 2.5, 0.7, 1.1];
-    expect(distanceCorrelation(x, x.map((v) => -2 * v + 1))).toBeCloseTo(1, 14);
+    expect(
+      distanceCorrelation(
+        x,
+        x.map((v) => -2 * v + 1),
+      ),
+    ).toBeCloseTo(1, 14);
     expect(distanceCorrelation(x, [2, 2, 2, 2, 2])).toBe(0);
     expect(distanceCorrelation([1, 1, 1, 1], [1, 1, 1, 1])).toBe(0); // dcor's test_dcor_constant
     expect(distanceCorrelation([5], [3])).toBe(0);

@@ -40,12 +40,21 @@ describe('cpcfInputFromRun', () => {
     const expected = fx.cpcf[0].results['aps/0.1'];
     const got = cpcfSeries(input, { alpha: 0.1 });
     expect(got.q).toEqual(expected.steps.map((s) => qOf(s.q)));
-    expectClose(got.cpcf, expected.steps.map((s) => s.cpcf), 1e-12, 'cpcf');
+    expectClose(
+      got.cpcf,
+      expected.steps.map((s) => s.cpcf),
+      1e-12,
+      'cpcf',
+    );
   });
   it('clear errors', () => {
-    expect(() => cpcfInputFromRun({ matrix: [[1]] })).toThrow('this run has no recorded softmax outputs: train it with the `probs` option (a calibration ratio > 0) to compute CPCF.');
+    expect(() => cpcfInputFromRun({ matrix: [[1]] })).toThrow(
+      'this run has no recorded softmax outputs: train it with the `probs` option (a calibration ratio > 0) to compute CPCF.',
+    );
     const { run } = recordedRun(0);
-    expect(() => cpcfInputFromRun({ ...run, probs: [...run.probs, run.probs[0]] })).toThrow(/records the (test|calibration) outputs of task \d after step \d twice/);
+    expect(() => cpcfInputFromRun({ ...run, probs: [...run.probs, run.probs[0]] })).toThrow(
+      /records the (test|calibration) outputs of task \d after step \d twice/,
+    );
     const noTest = run.probs.filter((r) => !(r.afterTask === 2 && r.split === 'test' && r.taskIndex === 1));
     expect(() => cpcfInputFromRun({ ...run, probs: noTest })).toThrow('the run has no test outputs of task 1 after step 2.');
     const noCal = run.probs.filter((r) => r.split === 'test');
@@ -72,10 +81,30 @@ describe('cpcfFromRun', () => {
       expect(r.accuracySource).toBe('probs');
       expect(r.score).toBe('raps');
       expect(r.raps).toEqual({ lambda: 0.01, kReg: 5 });
-      expectClose(r.cpcf, expected.steps.map((s) => s.cpcf), 1e-12, 'cpcf');
-      expectClose(r.aPrev, expected.steps.map((s) => s.aPrev), 1e-12, 'aPrev');
-      expectClose(r.aNew, expected.steps.map((s) => s.aNew), 1e-12, 'aNew');
-      expectClose(r.coverage, expected.steps.map((s) => s.coverage), 1e-12, 'coverage');
+      expectClose(
+        r.cpcf,
+        expected.steps.map((s) => s.cpcf),
+        1e-12,
+        'cpcf',
+      );
+      expectClose(
+        r.aPrev,
+        expected.steps.map((s) => s.aPrev),
+        1e-12,
+        'aPrev',
+      );
+      expectClose(
+        r.aNew,
+        expected.steps.map((s) => s.aNew),
+        1e-12,
+        'aNew',
+      );
+      expectClose(
+        r.coverage,
+        expected.steps.map((s) => s.coverage),
+        1e-12,
+        'coverage',
+      );
       expect(r.dcor).toBe(distanceCorrelation(r.cpcf, r.aPrev));
       expect(r.pearson).toBe(pearson(r.cpcf, r.aPrev).statistic);
       expect(r.pearsonP).toBe(pearson(r.cpcf, r.aPrev).pvalue);
@@ -87,7 +116,12 @@ describe('cpcfFromRun', () => {
     const r = cpcfFromRun(run, { alpha: 0.1 });
     expect(r.accuracySource).toBe('matrix');
     expect(r.aNew).toEqual(run.matrix.slice(1).map((row, k) => row[k + 1]));
-    expectClose(r.aPrev, run.matrix.slice(1).map((row, k) => row.slice(0, k + 1).reduce((a, b) => a + b, 0) / (k + 1)), 1e-15, 'aPrev');
+    expectClose(
+      r.aPrev,
+      run.matrix.slice(1).map((row, k) => row.slice(0, k + 1).reduce((a, b) => a + b, 0) / (k + 1)),
+      1e-15,
+      'aPrev',
+    );
     expect(r.steps[2].previous[1].accuracy).toBe(run.matrix[3][1]);
     expect(r.omega).toEqual(kemkerOmega({ matrix: run.matrix, testCounts: run.testCounts }));
     expect(r.omega.alphaIdeal).toBe(run.matrix[0][0]);
@@ -95,7 +129,9 @@ describe('cpcfFromRun', () => {
     expect(r.cpcf).toHaveLength(K - 1);
     expect(r.dcor).toBeGreaterThanOrEqual(0);
     expect(r.dcor).toBeLessThanOrEqual(1);
-    expect(() => cpcfFromRun({ ...run, matrix: run.matrix.slice(0, 2) }, { alpha: 0.1 })).toThrow(`the run's accuracy matrix has 2 rows but its outputs cover ${K} steps.`);
+    expect(() => cpcfFromRun({ ...run, matrix: run.matrix.slice(0, 2) }, { alpha: 0.1 })).toThrow(
+      `the run's accuracy matrix has 2 rows but its outputs cover ${K} steps.`,
+    );
     expect(() => cpcfFromRun(run, { alpha: 0.1, accuracy: 'argmax' as 'probs' })).toThrow('accuracy must be "matrix" or "probs"');
   });
   it('two tasks give one CPCF point: dCor 0, Pearson undefined (NaN)', () => {

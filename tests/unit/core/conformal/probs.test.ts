@@ -3,7 +3,12 @@ import { checkAlpha, checkLabels, checkProbabilities, ConformalInputError, probR
 
 describe('probRows', () => {
   it('accepts nested rows, typed-array rows and the flat engine layout (views, no copy)', () => {
-    expect(probRows([[0.5, 0.5], [1, 0]]).width).toBe(2);
+    expect(
+      probRows([
+        [0.5, 0.5],
+        [1, 0],
+      ]).width,
+    ).toBe(2);
     expect(probRows([Float32Array.of(0.25, 0.75)]).rows[0][1]).toBe(0.75);
     const data = Float32Array.of(0.5, 0.5, 0.25, 0.75, 1, 0);
     const p = probRows({ data, width: 2 });
@@ -16,7 +21,9 @@ describe('probRows', () => {
   });
   it('rejects ragged or malformed matrices with a clear message', () => {
     expect(() => probRows([[0.5, 0.5], [1]])).toThrow(ConformalInputError);
-    expect(() => probRows([[0.5, 0.5], [1]], 'test probs')).toThrow('test probs: row 1 has 1 columns but row 0 has 2; every row needs one probability per class.');
+    expect(() => probRows([[0.5, 0.5], [1]], 'test probs')).toThrow(
+      'test probs: row 1 has 1 columns but row 0 has 2; every row needs one probability per class.',
+    );
     expect(() => probRows({ data: Float32Array.of(1, 0, 0), width: 2 })).toThrow('3 values do not make whole rows of width 2');
     expect(() => probRows({ data: Float32Array.of(1), width: 0 })).toThrow('width must be a whole number ≥ 1');
     expect(() => probRows([[], []])).toThrow('rows have no columns');
@@ -27,10 +34,23 @@ describe('probRows', () => {
 
 describe('checkProbabilities', () => {
   it('accepts rows summing to 1 within 1e-4 and names the first bad row', () => {
-    expect(() => checkProbabilities(probRows([[0.5, 0.50009], [1, 0]]))).not.toThrow();
-    expect(() => checkProbabilities(probRows([[0.5, 0.5], [0.7, 0.2]]), 'calibration probs')).toThrow(
-      'calibration probs: row 1 sums to 0.8999999999999999, not 1 (tolerance 0.0001); give softmax probabilities, not logits.',
-    );
+    expect(() =>
+      checkProbabilities(
+        probRows([
+          [0.5, 0.50009],
+          [1, 0],
+        ]),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkProbabilities(
+        probRows([
+          [0.5, 0.5],
+          [0.7, 0.2],
+        ]),
+        'calibration probs',
+      ),
+    ).toThrow('calibration probs: row 1 sums to 0.8999999999999999, not 1 (tolerance 0.0001); give softmax probabilities, not logits.');
     expect(() => checkProbabilities(probRows([[1.5, -0.5]]))).toThrow('row 0, column 0 = 1.5 is not a probability in [0, 1].');
     expect(() => checkProbabilities(probRows([[NaN, 1]]))).toThrow('row 0, column 0 is not a finite number (NaN).');
   });

@@ -78,17 +78,38 @@ describe('sets equal the numpy reference', () => {
 });
 
 describe('conformalSets edge cases', () => {
-  const cal = { probs: [[0.7, 0.3], [0.4, 0.6], [0.9, 0.1]], labels: [0, 1, 1] };
+  const cal = {
+    probs: [
+      [0.7, 0.3],
+      [0.4, 0.6],
+      [0.9, 0.1],
+    ],
+    labels: [0, 1, 1],
+  };
   it('too little calibration data for α: q = +∞ and every set is the full set', () => {
-    const r = conformalSets(cal, { probs: [[0.99, 0.01], [0.2, 0.8]] }, { alpha: 0.1 });
+    const r = conformalSets(
+      cal,
+      {
+        probs: [
+          [0.99, 0.01],
+          [0.2, 0.8],
+        ],
+      },
+      { alpha: 0.1 },
+    );
     expect(r.q).toBe(Infinity);
-    expect(r.sets).toEqual([[0, 1], [1, 0]]);
+    expect(r.sets).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(r.coverage).toBeNull(); // no test labels
   });
   it('clear errors: α out of (0,1), mismatched classes, mismatched labels', () => {
     expect(() => conformalSets(cal, { probs: [[1, 0]] }, { alpha: 0 })).toThrow(RangeError);
     expect(() => conformalSets(cal, { probs: [[1, 0]] }, { alpha: 1.2 })).toThrow('alpha must be a number strictly between 0 and 1');
-    expect(() => conformalSets(cal, { probs: [[1, 0, 0]] }, { alpha: 0.5 })).toThrow('calibration probs have 2 classes but test probs have 3; both need the same classes.');
+    expect(() => conformalSets(cal, { probs: [[1, 0, 0]] }, { alpha: 0.5 })).toThrow(
+      'calibration probs have 2 classes but test probs have 3; both need the same classes.',
+    );
     expect(() => conformalSets({ ...cal, labels: [0, 1] }, { probs: [[1, 0]] }, { alpha: 0.5 })).toThrow('calibration labels: 2 labels for 3 rows');
     expect(() => conformalSets(cal, { probs: [[1, 0]], labels: [0, 1] }, { alpha: 0.5 })).toThrow('test labels: 2 labels for 1 rows');
   });

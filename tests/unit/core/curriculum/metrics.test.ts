@@ -31,7 +31,11 @@ describe('curriculum metrics (docs/science.md §8)', () => {
   });
 
   it('m2iLead: share of the ACC difference the artefact explains', () => {
-    expect(m2iLead({ acc: 0.8, acc0: 0.75 }, { acc: 0.6, acc0: 0.65 })).toEqual({ deltaAcc: 0.8 - 0.6, deltaAcc0: 0.75 - 0.65, share: (0.75 - 0.65) / (0.8 - 0.6) });
+    expect(m2iLead({ acc: 0.8, acc0: 0.75 }, { acc: 0.6, acc0: 0.65 })).toEqual({
+      deltaAcc: 0.8 - 0.6,
+      deltaAcc0: 0.75 - 0.65,
+      share: (0.75 - 0.65) / (0.8 - 0.6),
+    });
     expect(m2iLead({ acc: 0.5, acc0: 0.6 }, { acc: 0.5, acc0: 0.4 }).share).toBeNull();
   });
 });

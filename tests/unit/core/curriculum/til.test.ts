@@ -15,17 +15,18 @@ describe('CIL and TIL from one model (logits masked to the task)', () => {
         cil[r.afterTask][r.task] = maskedAccuracy(rows, r.labels, seen);
         til[r.afterTask][r.task] = maskedAccuracy(rows, r.labels, taskUnits(sizes, r.task));
       }
-      for (let i = 0; i < s.K; i++) for (let j = 0; j < s.K; j++) {
-        expect(cil[i][j], `K=${s.K} cil ${i},${j}`).toBeCloseTo(s.cil[i][j], 12);
-        expect(til[i][j], `K=${s.K} til ${i},${j}`).toBeCloseTo(s.til[i][j], 12);
-      }
+      for (let i = 0; i < s.K; i++)
+        for (let j = 0; j < s.K; j++) {
+          expect(cil[i][j], `K=${s.K} cil ${i},${j}`).toBeCloseTo(s.cil[i][j], 12);
+          expect(til[i][j], `K=${s.K} til ${i},${j}`).toBeCloseTo(s.til[i][j], 12);
+        }
       expect(tilDominates(til, cil)).toBe(true);
     }
   });
 
   it('TIL ≥ CIL entry by entry on random scores with ties (property)', () => {
     let state = 12345;
-    const rand = (): number => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 200; trial++) {
       const width = 12;
       const n = 7;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { MIN_BASE_ACCURACY, comparabilityNotes, meanSdText, pText, summariseDcor, type CompareSetup } from '../../../../src/core/forgetting/compare';
 import { dcorPermutationTest } from '../../../../src/core/stats/dcor-permutation';
 
-const paper: CompareSetup = { dataset: 'fashion-mnist', taskSizes: [5, 1, 1, 1, 1, 1], lr: 2e-5, firstTaskEpochs: 8, epochs: 3, trainPerClass: null, head: 'all', batchSize: 64 };
+const paper: CompareSetup = {
+  dataset: 'fashion-mnist',
+  taskSizes: [5, 1, 1, 1, 1, 1],
+  lr: 2e-5,
+  firstTaskEpochs: 8,
+  epochs: 3,
+  trainPerClass: null,
+  head: 'all',
+  batchSize: 64,
+};
 
 describe('comparability with the CPCF paper', () => {
   it("the paper's regime on Fashion-MNIST with a learned base task and several seeds is comparable", () => {
@@ -21,7 +30,7 @@ describe('comparability with the CPCF paper', () => {
       'tasks of 5,5 classes, the paper 5,1,1,1,1,1',
       'softmax over the classes seen so far, the paper over the full head',
       'base task not learned as in the paper: 31.0% (we ask ≥ 80.0%; the paper prints no base accuracy)',
-      'too few points: 1 per run, the paper\'s setup has 5',
+      "too few points: 1 per run, the paper's setup has 5",
       'one seed: no spread',
     ]);
     expect(comparabilityNotes({ ...paper, dataset: 'emoji' }, { baseAccuracy: 0.9, points: 5, seeds: 3 })).toEqual(['the paper has no emoji column']);
@@ -40,7 +49,16 @@ describe('comparability with the CPCF paper', () => {
     expect(s.notes).toEqual(['one seed: no spread']);
     expect(s.comparable).toBe(false);
     expect(() => summariseDcor(paper, [], { seed: 0 })).toThrow(/no runs/);
-    expect(() => summariseDcor(paper, [{ seed: 0, cpcf: x, aPrev: y, baseAccuracy: 1 }, { seed: 1, cpcf: [1, 2], aPrev: [1, 2], baseAccuracy: 1 }], { seed: 0 })).toThrow(/different lengths/);
+    expect(() =>
+      summariseDcor(
+        paper,
+        [
+          { seed: 0, cpcf: x, aPrev: y, baseAccuracy: 1 },
+          { seed: 1, cpcf: [1, 2], aPrev: [1, 2], baseAccuracy: 1 },
+        ],
+        { seed: 0 },
+      ),
+    ).toThrow(/different lengths/);
   });
   it('formats mean ± sd and p', () => {
     expect(meanSdText({ mean: 0.8534, sd: 0.0412, n: 5 })).toBe('0.853 ± 0.041 (5 seeds)');

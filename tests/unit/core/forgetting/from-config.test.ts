@@ -5,13 +5,45 @@ import { paperTasks, presetJobs } from '../../../../src/core/forgetting/setup';
 import { defaultForgettingInputs, foldForgettingInputs } from '../../../../src/ui/forgetting/page-config';
 
 const paper = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}, tasks = paper) => foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
+const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}, tasks = paper) =>
+  foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
 
 describe('Forgetting runs from the experiment config', () => {
   it('one run: the config’s ordering, strategy, epochs, calibration and data', () => {
     const tasks = [[9, 8, 7, 6, 5], [0], [1], [2], [3], [4]];
-    const [job] = forgettingJobsOf(configOf({ datasetId: 'emoji', strategy: 'ewc', ewcMode: 'multi', ewcLambda: 300, epochs: 2, firstTaskEpochs: 5, calibrationRatio: 0.2, trainPerClass: 40, testPerClass: 10, seed: 7, lr: 1e-3 }, tasks));
-    expect(job).toMatchObject({ dataset: 'emoji', tasks: [[5, 6, 7, 8, 9], [0], [1], [2], [3], [4]], strategy: 'ewc', ewcMode: 'multi', ewcLambda: 300, epochs: 2, firstTaskEpochs: 5, calibrationRatio: 0.2, trainPerClass: 40, testPerClass: 10, seed: 7, lr: 1e-3, head: 'all' });
+    const [job] = forgettingJobsOf(
+      configOf(
+        {
+          datasetId: 'emoji',
+          strategy: 'ewc',
+          ewcMode: 'multi',
+          ewcLambda: 300,
+          epochs: 2,
+          firstTaskEpochs: 5,
+          calibrationRatio: 0.2,
+          trainPerClass: 40,
+          testPerClass: 10,
+          seed: 7,
+          lr: 1e-3,
+        },
+        tasks,
+      ),
+    );
+    expect(job).toMatchObject({
+      dataset: 'emoji',
+      tasks: [[5, 6, 7, 8, 9], [0], [1], [2], [3], [4]],
+      strategy: 'ewc',
+      ewcMode: 'multi',
+      ewcLambda: 300,
+      epochs: 2,
+      firstTaskEpochs: 5,
+      calibrationRatio: 0.2,
+      trainPerClass: 40,
+      testPerClass: 10,
+      seed: 7,
+      lr: 1e-3,
+      head: 'all',
+    });
   });
 
   it('a preset: its runs on the config’s dataset, data, seed and learning rate', () => {

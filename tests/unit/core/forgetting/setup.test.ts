@@ -34,7 +34,10 @@ describe('orderings', () => {
   it('parses a hand-made ordering: with "|" or flat', () => {
     expect(parseOrdering('0 1 2 3 4 | 9 | 8 | 7 | 6 | 5', 10)).toEqual([[0, 1, 2, 3, 4], [9], [8], [7], [6], [5]]);
     expect(parseOrdering('9,8,7,6,5,4,3,2,1,0', 10)).toEqual([[9, 8, 7, 6, 5], [4], [3], [2], [1], [0]]);
-    expect(parseOrdering('0 1 | 2 3', 4)).toEqual([[0, 1], [2, 3]]);
+    expect(parseOrdering('0 1 | 2 3', 4)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     expect(() => parseOrdering('0 1 2', 10)).toThrow(/missing: 3, 4/);
     expect(() => parseOrdering('0 0 1 2 3 4 5 6 7 8', 10)).toThrow(/twice/);
     expect(() => parseOrdering('0 1 | | 2', 3)).toThrow(/empty/);
@@ -46,7 +49,18 @@ describe('orderings', () => {
 describe('presets', () => {
   it('digits: the paper regime by steps — MLP and EWC at 5 seeds, all images, epochs 300/85, lr, full head', () => {
     const jobs = presetJobs('digits', { dataset: 'emoji', lr: PAPER_LR, seed: 3 });
-    expect(jobs.map((j) => j.label)).toEqual(['MLP · seed 3', 'MLP · seed 4', 'MLP · seed 5', 'MLP · seed 6', 'MLP · seed 7', 'EWC · seed 3', 'EWC · seed 4', 'EWC · seed 5', 'EWC · seed 6', 'EWC · seed 7']);
+    expect(jobs.map((j) => j.label)).toEqual([
+      'MLP · seed 3',
+      'MLP · seed 4',
+      'MLP · seed 5',
+      'MLP · seed 6',
+      'MLP · seed 7',
+      'EWC · seed 3',
+      'EWC · seed 4',
+      'EWC · seed 5',
+      'EWC · seed 6',
+      'EWC · seed 7',
+    ]);
     expect(jobs.map((j) => j.seed)).toEqual([3, 4, 5, 6, 7, 3, 4, 5, 6, 7]);
     for (const j of jobs) {
       expect(j.dataset).toBe('digits');
@@ -62,7 +76,15 @@ describe('presets', () => {
     expect(browser[0]).toMatchObject({ dataset: 'fashion-mnist', trainPerClass: 1000, testPerClass: 500, firstTaskEpochs: 8, epochs: 3 });
     const full = presetJobs('fashion-paper', { dataset: 'emoji', lr: PAPER_LR, seed: 0 });
     expect(full).toHaveLength(10);
-    expect(full[9]).toMatchObject({ dataset: 'fashion-mnist', strategy: 'ewc', trainPerClass: null, testPerClass: null, firstTaskEpochs: 8, epochs: 3, seed: 4 });
+    expect(full[9]).toMatchObject({
+      dataset: 'fashion-mnist',
+      strategy: 'ewc',
+      trainPerClass: null,
+      testPerClass: null,
+      firstTaskEpochs: 8,
+      epochs: 3,
+      seed: 4,
+    });
     expect(presetInfo('fashion-paper').regime?.where).toBe('cli');
     expect(presetInfo('digits').regime?.where).toBe('browser');
     expect(presetDatasetOf('fashion-paper', 'digits')).toBe('fashion-mnist');
@@ -80,9 +102,20 @@ describe('presets', () => {
     ]);
     expect(presetJobs('lr', { dataset: 'digits', lr: FAST_LR, seed: 0 }).map((j) => j.lr)).toEqual([2e-5, 1e-4, 1e-3, 1e-2]);
     expect(() => presetJobs('edge', { dataset: 'digits', lr: FAST_LR, seed: 0 })).toThrow(/EDGE orderings/);
-    const edge = presetJobs('edge', { dataset: 'digits', lr: FAST_LR, seed: 0, edgeOrderings: [{ label: 'EDGE hard', tasks: [[9, 8, 7, 6, 5], [4], [3], [2], [1], [0]] }] });
+    const edge = presetJobs('edge', {
+      dataset: 'digits',
+      lr: FAST_LR,
+      seed: 0,
+      edgeOrderings: [{ label: 'EDGE hard', tasks: [[9, 8, 7, 6, 5], [4], [3], [2], [1], [0]] }],
+    });
     expect(edge[0].tasks[0]).toEqual([9, 8, 7, 6, 5]);
-    expect(presetJobs('grid', { dataset: 'fashion-mnist', lr: FAST_LR, seed: 0 })[0]).toMatchObject({ dataset: 'fashion-mnist', trainPerClass: 800, testPerClass: 200, firstTaskEpochs: 8, epochs: 3 });
+    expect(presetJobs('grid', { dataset: 'fashion-mnist', lr: FAST_LR, seed: 0 })[0]).toMatchObject({
+      dataset: 'fashion-mnist',
+      trainPerClass: 800,
+      testPerClass: 200,
+      firstTaskEpochs: 8,
+      epochs: 3,
+    });
   });
   it('lrText and the engine config of a job', () => {
     expect(lrText(2e-5)).toBe('2e-5');
@@ -150,7 +183,12 @@ describe('paper tables over seeds', () => {
     expect(row.summary?.values).toEqual(values);
     expect(row.summary?.dcor.n).toBe(3);
     expect(row.ours).toBeCloseTo(values.reduce((a, b) => a + b, 0) / 3, 12);
-    expect(row.summary?.p).toBe(pooledDcorPermutationTest(series.map((x) => ({ x: x.cpcf, y: x.aPrev })), { resamples: 499, seed: 0 }).p);
+    expect(row.summary?.p).toBe(
+      pooledDcorPermutationTest(
+        series.map((x) => ({ x: x.cpcf, y: x.aPrev })),
+        { resamples: 499, seed: 0 },
+      ).p,
+    );
     expect(row.paper).toBe(0.2118);
     expect(row.summary?.comparable).toBe(false);
     expect(row.summary?.notes).toEqual(['less data: 1000 training images per class, the paper ≈6000']);

@@ -135,7 +135,11 @@ describe('deriveGroundTruth while runs stream in', () => {
   });
 
   it('averages A(O) over the finished seeds of an ordering', () => {
-    const s = deriveGroundTruth({ runs: [run('t0', 0.5, 'finetune', 0), run('t0', 0.7, 'finetune', 1), run('t1', 0.4, 'finetune', 3)], plan: p, variable: 'final' });
+    const s = deriveGroundTruth({
+      runs: [run('t0', 0.5, 'finetune', 0), run('t0', 0.7, 'finetune', 1), run('t1', 0.4, 'finetune', 3)],
+      plan: p,
+      variable: 'final',
+    });
     const pt = s.strategies[0].points.find((x) => x.key === 't0')!;
     expect(pt.seeds).toEqual([0, 1]);
     expect(pt.seedValues).toEqual([0.5, 0.7]);
@@ -206,7 +210,12 @@ describe('deriveGroundTruth on the stats fixtures (scipy reference values)', () 
     const truth = f.truth as number[];
     const keys = f.edgeIndices.map((i: number) => `t${i}`) as [string, string, string];
     const p = plan(truth.length, { edge: keys });
-    const s = deriveGroundTruth({ runs: truth.map((v, i) => run(`t${i}`, v)), plan: p, variable: 'final', sampleCount: { maxL: f.maxL, repeats: f.repeats, seed: f.seed } });
+    const s = deriveGroundTruth({
+      runs: truth.map((v, i) => run(`t${i}`, v)),
+      plan: p,
+      variable: 'final',
+      sampleCount: { maxL: f.maxL, repeats: f.repeats, seed: f.seed },
+    });
     const study = s.strategies[0].sampleCount.value!;
     expect(study.provisional).toBe(false);
     expect(study.points).toHaveLength(f.maxL);
@@ -248,7 +257,8 @@ describe('deriveGroundTruth on the stats fixtures (scipy reference values)', () 
     for (const name of ['final accuracies (fractions) n=90', 'accuracies with zeros n=30', 'normal n=13']) {
       const c = fixture.samples.find((x: { name: string }) => x.name === name);
       const values = c.values as number[];
-      const f = deriveGroundTruth({ runs: values.map((v, i) => run(`t${i}`, v)), plan: plan(values.length), variable: 'final', sampleCount: false }).strategies[0];
+      const f = deriveGroundTruth({ runs: values.map((v, i) => run(`t${i}`, v)), plan: plan(values.length), variable: 'final', sampleCount: false })
+        .strategies[0];
       const nr = f.normality.value!;
       expectClose(nr.lambda, c.boxcox.lambda, 0, c.boxcox.lambdaTolerance, `${name} λ`);
       expect(nr.shift).toBeCloseTo(c.boxcox.shift, 12);
@@ -271,8 +281,34 @@ describe('scores and the sampled / multi-strategy cases', () => {
   it('orderingScore maps dataset class indices to similarity rows', () => {
     const m = matrixFromRows(sim);
     // dataset classes 3, 5, 7, 9 are rows 0..3
-    expect(orderingScore([[3, 5], [7, 9]], m, [3, 5, 7, 9])).toBe(similarityScore([[0, 1], [2, 3]], m));
-    expect(orderingScore([[3, 4], [7, 9]], m, [3, 5, 7, 9])).toBeNull();
+    expect(
+      orderingScore(
+        [
+          [3, 5],
+          [7, 9],
+        ],
+        m,
+        [3, 5, 7, 9],
+      ),
+    ).toBe(
+      similarityScore(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        m,
+      ),
+    );
+    expect(
+      orderingScore(
+        [
+          [3, 4],
+          [7, 9],
+        ],
+        m,
+        [3, 5, 7, 9],
+      ),
+    ).toBeNull();
   });
 
   it('computes S from the similarity when the plan has none, and Pearson over truth orderings only', () => {

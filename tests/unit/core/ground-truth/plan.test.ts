@@ -40,7 +40,7 @@ describe('planGroundTruth: exhaustive', () => {
     expect(truthOrderings(plan)).toHaveLength(90);
     expect(plan.jobs).toHaveLength(90);
   });
-  it('RS and EDGE orderings carry both roles and the Orderings lab\'s labels', () => {
+  it("RS and EDGE orderings carry both roles and the Orderings lab's labels", () => {
     const report = runProtocols(sim(6), [2, 2, 2], { protocols: ['rs', 'edge'], rsSeeds: [0, 42, 1993], medianSeed: 0 });
     expect(plan.protocolOrderings.map((d) => d.label)).toEqual(report.sequences.map((s) => s.label));
     expect(plan.protocolOrderings.map((d) => d.role)).toEqual(['rs', 'rs', 'rs', 'edge-hard', 'edge-easy', 'edge-median']);
@@ -128,7 +128,10 @@ describe('planGroundTruth: class indices, jobs and their order', () => {
     const ranked = [...rest].sort();
     expect(rest).not.toEqual(ranked);
     const other = planGroundTruth(base({ strategies: ['finetune', 'ewc'], seeds: [0, 1], sampleSeed: 1 }));
-    const otherRest = other.jobs.filter((_, i) => i % 4 === 0).map((j) => j.orderingKey).slice(protocolKeys.length);
+    const otherRest = other.jobs
+      .filter((_, i) => i % 4 === 0)
+      .map((j) => j.orderingKey)
+      .slice(protocolKeys.length);
     expect(otherRest).not.toEqual(rest);
     expect([...otherRest].sort()).toEqual(ranked);
     // every (ordering, strategy, seed) once
@@ -137,7 +140,12 @@ describe('planGroundTruth: class indices, jobs and their order', () => {
   it('keeps duplicate protocol draws in protocolOrderings but trains the ordering once', () => {
     // 4 classes in 2 tasks: |Ω| = 6, so 12 RS seeds must repeat orderings
     const plan = planGroundTruth(
-      base({ classes: [0, 1, 2, 3], taskSizes: [2, 2], similarity: sim(4), protocolOptions: { protocols: [], rsSeeds: Array.from({ length: 12 }, (_, i) => i) } }),
+      base({
+        classes: [0, 1, 2, 3],
+        taskSizes: [2, 2],
+        similarity: sim(4),
+        protocolOptions: { protocols: [], rsSeeds: Array.from({ length: 12 }, (_, i) => i) },
+      }),
     );
     expect(plan.protocolOrderings.filter((d) => d.role === 'rs')).toHaveLength(12);
     expect(plan.orderings).toHaveLength(6);

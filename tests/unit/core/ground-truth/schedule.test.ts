@@ -34,7 +34,12 @@ describe('kept copies and the schedule', () => {
     expect(s.keptPeak).toBeGreaterThanOrEqual(15);
     // depth-first (the trie's leaves in order) keeps one first-task node and one second-task node
     const trie = planPrefixes(orderings);
-    expect(keptPeak(trie, trie.nodes.filter((n) => n.children.length === 0).flatMap((n) => n.orderings))).toBe(2);
+    expect(
+      keptPeak(
+        trie,
+        trie.nodes.filter((n) => n.children.length === 0).flatMap((n) => n.orderings),
+      ),
+    ).toBe(2);
   });
   it('8 classes in 4 tasks of 2: the random order would keep hundreds of copies, so the randomised depth-first walk is used', () => {
     const orderings = all([2, 2, 2, 2]);

@@ -19,7 +19,12 @@ describe('validateAccuracyMatrix', () => {
     expect(validateAccuracyMatrix([[0.5]])).toBe(1);
     expect(validateAccuracyMatrix(R2)).toBe(2);
     expect(validateAccuracyMatrix(R3)).toBe(3);
-    expect(validateAccuracyMatrix([[0, 1], [1, 0]])).toBe(2); // the bounds 0 and 1 are allowed
+    expect(
+      validateAccuracyMatrix([
+        [0, 1],
+        [1, 0],
+      ]),
+    ).toBe(2); // the bounds 0 and 1 are allowed
   });
   it('rejects bad input with a message that says what and where', () => {
     const bad = (R: unknown) => () => validateAccuracyMatrix(R as number[][]);
@@ -29,23 +34,47 @@ describe('validateAccuracyMatrix', () => {
     expect(bad([[0.5, 0.5], 0.5])).toThrow('accuracy matrix row 1 is not an array');
     expect(bad([[0.5, 0.5], [0.5]])).toThrow('accuracy matrix must be square (K×K, K = 2 rows) but row 1 has 1 entries');
     expect(bad([[0.5, 0.5]])).toThrow('must be square (K×K, K = 1 rows) but row 0 has 2 entries');
-    expect(bad([[0.5, NaN], [0.5, 0.5]])).toThrow('accuracy matrix entry R[0][1] must be a finite number, got NaN');
-    expect(bad([[0.5, 0.5], [Infinity, 0.5]])).toThrow('R[1][0] must be a finite number, got Infinity');
-    expect(bad([[0.5, 0.5], [null, 0.5]])).toThrow('R[1][0] must be a finite number, got null');
-    expect(bad([[0.5, 0.5], ['0.5', 0.5]])).toThrow('R[1][0] must be a finite number, got 0.5');
-    expect(bad([[-0.01, 0.5], [0.5, 0.5]])).toThrow('R[0][0] = -0.01 is outside [0,1]');
-    expect(bad([[93.5, 0.5], [0.5, 0.5]])).toThrow(
-      'R[0][0] = 93.5 is outside [0,1] (accuracies are fractions in [0,1], not percentages)',
-    );
+    expect(
+      bad([
+        [0.5, NaN],
+        [0.5, 0.5],
+      ]),
+    ).toThrow('accuracy matrix entry R[0][1] must be a finite number, got NaN');
+    expect(
+      bad([
+        [0.5, 0.5],
+        [Infinity, 0.5],
+      ]),
+    ).toThrow('R[1][0] must be a finite number, got Infinity');
+    expect(
+      bad([
+        [0.5, 0.5],
+        [null, 0.5],
+      ]),
+    ).toThrow('R[1][0] must be a finite number, got null');
+    expect(
+      bad([
+        [0.5, 0.5],
+        ['0.5', 0.5],
+      ]),
+    ).toThrow('R[1][0] must be a finite number, got 0.5');
+    expect(
+      bad([
+        [-0.01, 0.5],
+        [0.5, 0.5],
+      ]),
+    ).toThrow('R[0][0] = -0.01 is outside [0,1]');
+    expect(
+      bad([
+        [93.5, 0.5],
+        [0.5, 0.5],
+      ]),
+    ).toThrow('R[0][0] = 93.5 is outside [0,1] (accuracies are fractions in [0,1], not percentages)');
   });
   it('validates per-task vectors and test counts', () => {
-    expect(() => validateTaskAccuracies([0.1], 2, 'untrained (b_j)')).toThrow(
-      'untrained (b_j) must have one accuracy per task (2) but has 1',
-    );
+    expect(() => validateTaskAccuracies([0.1], 2, 'untrained (b_j)')).toThrow('untrained (b_j) must have one accuracy per task (2) but has 1');
     expect(() => validateTaskAccuracies([0.1, 2], 2, 'b')).toThrow('b[1] = 2 is outside [0,1]');
-    expect(() => validateTestCounts([10, 0], 2)).toThrow(
-      'testCounts[1] must be a positive integer (test samples of task 1), got 0',
-    );
+    expect(() => validateTestCounts([10, 0], 2)).toThrow('testCounts[1] must be a positive integer (test samples of task 1), got 0');
     expect(() => validateTestCounts([10, 2.5], 2)).toThrow('testCounts[1] must be a positive integer');
     expect(() => validateTestCounts([10], 2)).toThrow('testCounts must have one count per task (2) but has 1');
   });

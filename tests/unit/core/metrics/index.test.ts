@@ -74,9 +74,19 @@ describe('allMetrics', () => {
   });
   it('index re-exports every metric', () => {
     for (const name of [
-      'finalAccuracy', 'averageIncrementalAccuracy', 'finalAccuracyWeighted', 'aiaWeighted', 'backwardTransfer',
-      'forgetting', 'forwardTransfer', 'clearAverages', 'm2iMetrics', 'artefactBaselineAccuracy',
-      'validateAccuracyMatrix', 'AccuracyMatrixError',
-    ]) expect(typeof (metrics as Record<string, unknown>)[name]).toBe('function');
+      'finalAccuracy',
+      'averageIncrementalAccuracy',
+      'finalAccuracyWeighted',
+      'aiaWeighted',
+      'backwardTransfer',
+      'forgetting',
+      'forwardTransfer',
+      'clearAverages',
+      'm2iMetrics',
+      'artefactBaselineAccuracy',
+      'validateAccuracyMatrix',
+      'AccuracyMatrixError',
+    ])
+      expect(typeof (metrics as Record<string, unknown>)[name]).toBe('function');
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fixture from '../../../fixtures/metrics.json';
-import {
-  artefactBaselineAccuracy,
-  m2iAccuracy,
-  m2iBackwardTransfer,
-  m2iForwardTransfer,
-  m2iMetrics,
-} from '../../../../src/core/metrics/m2i';
+import { artefactBaselineAccuracy, m2iAccuracy, m2iBackwardTransfer, m2iForwardTransfer, m2iMetrics } from '../../../../src/core/metrics/m2i';
 import { closeOrNull, R2, R3, type MetricsFixtureCase } from './hand-matrices';
 
 const cases = fixture.cases as MetricsFixtureCase[];

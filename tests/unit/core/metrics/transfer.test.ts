@@ -32,7 +32,12 @@ describe('forgetting (Chaudhry et al.)', () => {
   });
   it('can be negative when every old task ends above its best earlier value', () => {
     // j = 0: 0.5 − 0.7 = −0.2
-    expect(forgetting([[0.5, 0], [0.7, 0.6]])).toBeCloseTo(-0.2, 15);
+    expect(
+      forgetting([
+        [0.5, 0],
+        [0.7, 0.6],
+      ]),
+    ).toBeCloseTo(-0.2, 15);
   });
   it('is undefined (null) for K = 1', () => {
     expect(forgetting([[0.9]])).toBeNull();
@@ -54,9 +59,7 @@ describe('FWT (Lopez-Paz & Ranzato)', () => {
   });
   it('rejects a b of the wrong length or out of range', () => {
     expect(() => forwardTransfer(R3, [0.1, 0.1])).toThrow('untrained (b_j) must have one accuracy per task (3) but has 2');
-    expect(() => forwardTransfer(R3, [0.1, 10, 0.1])).toThrow(
-      'untrained (b_j)[1] = 10 is outside [0,1] (accuracies are fractions in [0,1], not percentages)',
-    );
+    expect(() => forwardTransfer(R3, [0.1, 10, 0.1])).toThrow('untrained (b_j)[1] = 10 is outside [0,1] (accuracies are fractions in [0,1], not percentages)');
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, parseOodSetName, validateOpenWorldSettings, withOpenWorldDefaults } from '../../../../src/core/ood/config';
+import {
+  OPEN_WORLD_DEFAULTS,
+  OPEN_WORLD_PRESETS,
+  oodKind,
+  openWorldKey,
+  parseOodSetName,
+  validateOpenWorldSettings,
+  withOpenWorldDefaults,
+} from '../../../../src/core/ood/config';
 
 describe('Open-world lab settings', () => {
   it('the defaults and presets are valid', () => {

@@ -64,17 +64,69 @@ describe('rank ↔ unrank', () => {
     expect(rankOrdering(unrankOrdering(mid, sizes), sizes)).toBe(mid);
   });
   it('ignores the order inside a task', () => {
-    expect(rankOrdering([[1, 0], [3, 2], [5, 4]], [2, 2, 2])).toBe(rankOrdering([[0, 1], [2, 3], [4, 5]], [2, 2, 2]));
+    expect(
+      rankOrdering(
+        [
+          [1, 0],
+          [3, 2],
+          [5, 4],
+        ],
+        [2, 2, 2],
+      ),
+    ).toBe(
+      rankOrdering(
+        [
+          [0, 1],
+          [2, 3],
+          [4, 5],
+        ],
+        [2, 2, 2],
+      ),
+    );
   });
   it('rejects out-of-range ranks and orderings that do not fit', () => {
     expect(() => unrankOrdering(90n, [2, 2, 2])).toThrow(/out of range.*90 orderings/);
-    expect(() => orderingToLabels([[0, 1], [2, 3], [4, 4]], [2, 2, 2])).toThrow(/appears twice/);
+    expect(() =>
+      orderingToLabels(
+        [
+          [0, 1],
+          [2, 3],
+          [4, 4],
+        ],
+        [2, 2, 2],
+      ),
+    ).toThrow(/appears twice/);
     expect(() => orderingToLabels([[0, 1, 2], [3], [4, 5]], [2, 2, 2])).toThrow(/Task 1 has 3 classes/);
-    expect(() => orderingToLabels([[0, 1], [2, 3]], [2, 2, 2])).toThrow(/2 tasks/);
-    expect(() => orderingToLabels([[0, 1], [2, 3], [4, 9]], [2, 2, 2])).toThrow(/out of range/);
+    expect(() =>
+      orderingToLabels(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [2, 2, 2],
+      ),
+    ).toThrow(/2 tasks/);
+    expect(() =>
+      orderingToLabels(
+        [
+          [0, 1],
+          [2, 3],
+          [4, 9],
+        ],
+        [2, 2, 2],
+      ),
+    ).toThrow(/out of range/);
   });
   it('labelsToOrdering inverts orderingToLabels', () => {
-    const o = [[4, 1], [0, 5], [2, 3]];
-    expect(labelsToOrdering(orderingToLabels(o, [2, 2, 2]), 3)).toEqual([[1, 4], [0, 5], [2, 3]]);
+    const o = [
+      [4, 1],
+      [0, 5],
+      [2, 3],
+    ];
+    expect(labelsToOrdering(orderingToLabels(o, [2, 2, 2]), 3)).toEqual([
+      [1, 4],
+      [0, 5],
+      [2, 3],
+    ]);
   });
 });

@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from '../../../fixtures/orderings.json';
 import { matrixFromRows } from '../../../../src/core/orderings/matrix';
 import { orderingToLabels } from '../../../../src/core/orderings/enumerate';
-import {
-  similarityPairMean,
-  similarityScore,
-  similarityScoreOfLabels,
-} from '../../../../src/core/orderings/score';
+import { similarityPairMean, similarityScore, similarityScoreOfLabels } from '../../../../src/core/orderings/score';
 
 describe('similarity score S (paper Eq. 5) and the per-pair mean', () => {
   it('equals numpy on random cosine matrices (equal and unequal task sizes)', () => {
@@ -32,7 +28,23 @@ describe('similarity score S (paper Eq. 5) and the per-pair mean', () => {
       [0.1, 0.4, 0.9, 1],
     ]);
     // tasks {0,1} then {2,3}: sum = .2+.1+.3+.4 = 1.0; K=2, N=4 → S = 2/(1·4)·1.0 = 0.5; pair mean = 1/4
-    expect(similarityScore([[0, 1], [2, 3]], sim)).toBeCloseTo(0.5, 15);
-    expect(similarityPairMean([[0, 1], [2, 3]], sim)).toBeCloseTo(0.25, 15);
+    expect(
+      similarityScore(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        sim,
+      ),
+    ).toBeCloseTo(0.5, 15);
+    expect(
+      similarityPairMean(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        sim,
+      ),
+    ).toBeCloseTo(0.25, 15);
   });
 });

@@ -3,9 +3,21 @@ import { orderingTrainingSeeds, taskTrainingSeed } from '../../../../src/core/or
 
 describe('prefix-determined training seeds', () => {
   it('two orderings sharing tasks 1..t get the same seeds for those tasks and different ones after', () => {
-    const a = orderingTrainingSeeds(7, [[0, 1], [2, 3], [4, 5]]);
-    const b = orderingTrainingSeeds(7, [[1, 0], [2, 3], [5, 4]]); // same tasks, shuffled inside
-    const c = orderingTrainingSeeds(7, [[0, 1], [4, 5], [2, 3]]);
+    const a = orderingTrainingSeeds(7, [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
+    const b = orderingTrainingSeeds(7, [
+      [1, 0],
+      [2, 3],
+      [5, 4],
+    ]); // same tasks, shuffled inside
+    const c = orderingTrainingSeeds(7, [
+      [0, 1],
+      [4, 5],
+      [2, 3],
+    ]);
     expect(b).toEqual(a);
     expect(c[0]).toBe(a[0]);
     expect(c[1]).not.toBe(a[1]);
@@ -22,7 +34,14 @@ describe('prefix-determined training seeds', () => {
         for (let c = 0; c < 8; c++)
           for (let d = 0; d < 8; d++) {
             if (new Set([a, b, c, d]).size < 4 || a > b || c > d) continue;
-            const s = taskTrainingSeed(0, [[a, b], [c, d]], 1);
+            const s = taskTrainingSeed(
+              0,
+              [
+                [a, b],
+                [c, d],
+              ],
+              1,
+            );
             expect(Number.isInteger(s) && s >= 0 && s < 2 ** 32).toBe(true);
             seen.add(s);
           }

@@ -47,12 +47,7 @@ describe('EDGE hard / easy', () => {
       expect(out.candidates.length).toBe(want.candidates.length);
       out.candidates.forEach((cand, i) => {
         const w = want.candidates[i];
-        expect([cand.aim, cand.granularity, cand.clusterCount, cand.variant], `candidate ${i}`).toEqual([
-          w.aim,
-          w.granularity,
-          w.clusterCount,
-          w.variant,
-        ]);
+        expect([cand.aim, cand.granularity, cand.clusterCount, cand.variant], `candidate ${i}`).toEqual([w.aim, w.granularity, w.clusterCount, w.variant]);
         expect(cand.tasks, `candidate ${i} tasks`).toEqual(w.tasks);
         expect(cand.score).toBeCloseTo(w.score, 12);
       });
@@ -103,20 +98,43 @@ describe('EDGE hard / easy', () => {
   it('hard partition: largest cluster first, task-sized chunks, overflow to the emptiest task', () => {
     // clusters in leaf order already; sizes 3,3,3
     const clusters = [[0, 1, 2, 3, 4], [5, 6], [7], [8]];
-    expect(hardPartition(clusters, [3, 3, 3])).toEqual([[0, 1, 2], [3, 4, 7], [5, 6, 8]]);
+    expect(hardPartition(clusters, [3, 3, 3])).toEqual([
+      [0, 1, 2],
+      [3, 4, 7],
+      [5, 6, 8],
+    ]);
     // unequal sizes: emptiest = most free slots
-    expect(hardPartition([[0, 1, 2, 3], [4, 5]], [2, 4])).toEqual([[4, 5], [0, 1, 2, 3]]);
+    expect(
+      hardPartition(
+        [
+          [0, 1, 2, 3],
+          [4, 5],
+        ],
+        [2, 4],
+      ),
+    ).toEqual([
+      [4, 5],
+      [0, 1, 2, 3],
+    ]);
   });
 
   it('easy partition: members dealt round-robin, pointer carried over, full tasks skipped', () => {
     const clusters = [[0, 1, 2, 3, 4], [5, 6], [7], [8]];
-    expect(easyPartition(clusters, [3, 3, 3])).toEqual([[0, 3, 6], [1, 4, 7], [2, 5, 8]]);
+    expect(easyPartition(clusters, [3, 3, 3])).toEqual([
+      [0, 3, 6],
+      [1, 4, 7],
+      [2, 5, 8],
+    ]);
     expect(easyPartition([[0, 1, 2, 3]], [1, 3])).toEqual([[0], [1, 2, 3]]);
   });
 
   it('clusters: largest first, ties by smallest member, members in leaf order', () => {
     const labels = [2, 1, 2, 3, 1, 3]; // clusters {0,2}, {1,4}, {3,5}
-    expect(orderedClusters(labels, [5, 3, 4, 1, 2, 0])).toEqual([[2, 0], [4, 1], [5, 3]]);
+    expect(orderedClusters(labels, [5, 3, 4, 1, 2, 0])).toEqual([
+      [2, 0],
+      [4, 1],
+      [5, 3],
+    ]);
   });
 
   it('edge cases: one task, one class per task, bad input', () => {
@@ -148,5 +166,4 @@ describe('EDGE hard / easy', () => {
     expect(seq.score).toBeCloseTo(out.hard.score, 14);
     expect(edgeSequences(out, sim).map((s) => s.label)).toEqual(['EDGE hard', 'EDGE easy']);
   });
-
 });

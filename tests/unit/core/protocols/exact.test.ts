@@ -78,7 +78,11 @@ describe('exact extremes of S over Ω', () => {
     const res = exactExtremes(sim, [2, 2, 2]);
     expect(res.min.rank).toBe(0);
     expect(res.max.rank).toBe(0);
-    expect(res.min.tasks).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect(res.min.tasks).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
     // symmetric Sim: an ordering and its reverse tie; the lower rank is kept
     const sym = randomSim(6, 3);
     const r2 = exactExtremes(sym, [2, 2, 2]);
@@ -100,5 +104,4 @@ describe('exact extremes of S over Ω', () => {
     expect([h.protocol, h.label, e.label]).toEqual(['exact', 'Exact hard (min S)', 'Exact easy (max S)']);
     expect(h.score).toBeLessThanOrEqual(e.score);
   });
-
 });

@@ -13,7 +13,9 @@ import type { Sequence } from '../../../../src/core/orderings/types';
 
 /** A deterministic 100×100 similarity (symmetric, unit diagonal). */
 function sim(n: number) {
-  return matrixFromRows(Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0.1 + 0.8 * (((i * 7 + j * 7 + i * j) % 97) / 97)))));
+  return matrixFromRows(
+    Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0.1 + 0.8 * (((i * 7 + j * 7 + i * j) % 97) / 97)))),
+  );
 }
 
 // python3 -c "import numpy as np; np.random.seed(1993); print(np.random.permutation(100)[:10])"
@@ -25,7 +27,10 @@ function readBack(text: string, format: ExportFormat): Map<string, number[]> {
   if (format === 'pycil') {
     for (const [k, v] of Object.entries(JSON.parse(text) as Record<string, { class_order: number[] }>)) out.set(k, v.class_order);
   } else if (format === 'avalanche') {
-    const body = text.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    const body = text
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n');
     expect(body.startsWith('fixed_class_orders = {')).toBe(true);
     for (const [k, v] of Object.entries(JSON.parse(body.slice('fixed_class_orders = '.length)) as Record<string, number[]>)) out.set(k, v);
   } else if (format === 'mammoth') {
@@ -42,7 +47,7 @@ function readBack(text: string, format: ExportFormat): Map<string, number[]> {
   return out;
 }
 
-describe('item 14: RS orderings export numpy\'s permutation as drawn', () => {
+describe("item 14: RS orderings export numpy's permutation as drawn", () => {
   const report = runProtocols(sim(100), Array(10).fill(10), { protocols: ['rs', 'edge'], rsSeeds: [1993] });
   const rs = report.sequences.find((s) => s.label === 'RS seed 1993')!;
 
@@ -62,8 +67,30 @@ describe('item 14: RS orderings export numpy\'s permutation as drawn', () => {
     expect(JSON.parse(formatSequences(seqs, 'json')).sequences[0].order.slice(0, 10)).toEqual(SEED_1993_PREFIX);
   });
   it('a drawn order that does not split into the tasks is refused', () => {
-    expect(() => toSequence('rs', 'RS', [[0, 1], [2, 3]], sim(4), [0, 2, 1, 3])).toThrow(/does not split/);
-    expect(toSequence('rs', 'RS', [[1, 0], [3, 2]], sim(4), [1, 0, 3, 2]).order).toEqual([1, 0, 3, 2]);
+    expect(() =>
+      toSequence(
+        'rs',
+        'RS',
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        sim(4),
+        [0, 2, 1, 3],
+      ),
+    ).toThrow(/does not split/);
+    expect(
+      toSequence(
+        'rs',
+        'RS',
+        [
+          [1, 0],
+          [3, 2],
+        ],
+        sim(4),
+        [1, 0, 3, 2],
+      ).order,
+    ).toEqual([1, 0, 3, 2]);
   });
 });
 
@@ -84,7 +111,7 @@ describe('item 15: one ordering per copy, a multi-ordering file that parses', ()
     expect(sequenceKeys(twice)).toEqual(['RS seed 0', 'RS seed 0 (2)', 'RS seed 42']);
     expect(Object.keys(JSON.parse(formatSequences(twice, 'pycil')))).toHaveLength(3);
   });
-  it('one ordering\'s copy is the text to paste, and the PyCIL one is valid JSON', () => {
+  it("one ordering's copy is the text to paste, and the PyCIL one is valid JSON", () => {
     const s = seqs[0];
     expect(JSON.parse(formatSequence(s, 'pycil'))).toEqual({ class_order: s.order });
     expect(formatSequence(s, 'mammoth')).toBe(`--custom_class_order ${s.order.join(',')}`);
@@ -92,14 +119,23 @@ describe('item 15: one ordering per copy, a multi-ordering file that parses', ()
     expect(formatSequence(s, 'csv').split('\n')).toHaveLength(2);
     expect(JSON.parse(formatSequence(s, 'json')).order).toEqual(s.order);
   });
-  it('the page\'s export (formatOrders) is the same text', () => {
+  it("the page's export (formatOrders) is the same text", () => {
     const r = { classes: ['a', 'b', 'c', 'd', 'e', 'f'], omega: report.omega, similarityDescription: 'x', sequences: seqs, notes: [] };
     expect(formatOrders(r, 'pycil', { taskSizes: [2, 2, 2] })).toBe(formatSequences(seqs, 'pycil', { classes: r.classes }));
   });
 });
 
 describe('item 6: CSV formula injection', () => {
-  const seq: Sequence = { protocol: 'rs', label: 'RS seed 0', tasks: [[0, 1], [2, 3]], order: [1, 0, 3, 2], score: -0.5 };
+  const seq: Sequence = {
+    protocol: 'rs',
+    label: 'RS seed 0',
+    tasks: [
+      [0, 1],
+      [2, 3],
+    ],
+    order: [1, 0, 3, 2],
+    score: -0.5,
+  };
   const hostile = ['=HYPERLINK("http://x","y")', '+1+2', '@SUM(A1)', '-2+3', '\tcmd'];
 
   it('class names that a spreadsheet would run get a leading apostrophe in the orderings CSV', () => {

@@ -16,20 +16,36 @@ describe('runProtocols', () => {
   it('reports |Ω| and every protocol in order, RS with the default seeds 0, 42, 1993', () => {
     expect(report.omega).toBe('90');
     expect(report.sequences.map((s) => s.label)).toEqual([
-      'RS seed 0', 'RS seed 42', 'RS seed 1993',
-      'EDGE hard', 'EDGE easy', 'EDGE median (seed 0)',
-      'EDGE+ hard', 'EDGE+ easy',
-      'AS hard', 'AS easy',
-      'MS hard (200 draws)', 'MS easy (200 draws)',
-      'Exact hard (min S)', 'Exact easy (max S)',
+      'RS seed 0',
+      'RS seed 42',
+      'RS seed 1993',
+      'EDGE hard',
+      'EDGE easy',
+      'EDGE median (seed 0)',
+      'EDGE+ hard',
+      'EDGE+ easy',
+      'AS hard',
+      'AS easy',
+      'MS hard (200 draws)',
+      'MS easy (200 draws)',
+      'Exact hard (min S)',
+      'Exact easy (max S)',
     ]);
   });
   it('RS seed 0 is numpy.random.RandomState(0).permutation(6) = [5,2,1,3,0,4] split into tasks', () => {
-    expect(by('RS seed 0').tasks).toEqual([[2, 5], [1, 3], [0, 4]]);
+    expect(by('RS seed 0').tasks).toEqual([
+      [2, 5],
+      [1, 3],
+      [0, 4],
+    ]);
   });
   it('EDGE median seed 0 is default_rng(0).permutation(6) split into tasks', () => {
     // python3 -c "import numpy as np; print(np.random.default_rng(0).permutation(6))" → [3 2 5 4 0 1]
-    expect(by('EDGE median (seed 0)').tasks).toEqual([[2, 3], [4, 5], [0, 1]]);
+    expect(by('EDGE median (seed 0)').tasks).toEqual([
+      [2, 3],
+      [4, 5],
+      [0, 1],
+    ]);
   });
   it('on tight pairs, hard keeps pairs together (the exact min) and easy spreads them (the exact max)', () => {
     expect(by('EDGE hard').tasks.map((t) => Math.floor(t[0] / 2) === Math.floor(t[1] / 2))).toEqual([true, true, true]);

@@ -50,7 +50,10 @@ describe('default_rng (SeedSequence → PCG64 → Generator), bit-identical to n
   it('random_raw() 64-bit outputs match numpy (first 5 per seed)', () => {
     for (const { seed, values } of fx.randomRaw) {
       const g = createDefaultRng(seed);
-      expect(values.map(() => g.randomRaw().toString()), `seed ${seed}`).toEqual(values);
+      expect(
+        values.map(() => g.randomRaw().toString()),
+        `seed ${seed}`,
+      ).toEqual(values);
     }
   });
 
@@ -67,7 +70,10 @@ describe('default_rng (SeedSequence → PCG64 → Generator), bit-identical to n
   it('matches numpy random() doubles exactly (first 20 per seed)', () => {
     for (const { seed, values } of fx.random) {
       const g = createDefaultRng(seed);
-      expect(values.map(() => g.random()), `seed ${seed}`).toEqual(values);
+      expect(
+        values.map(() => g.random()),
+        `seed ${seed}`,
+      ).toEqual(values);
     }
   });
 

@@ -3,7 +3,10 @@ import { detectUnit, readNumber, toFraction } from '../../../../src/core/results
 
 describe('percent detection', () => {
   it('any value above 1 means percent, and says which', () => {
-    const d = detectUnit([{ value: '0.5', where: 'line 2' }, { value: 71.2, where: 'line 3' }]);
+    const d = detectUnit([
+      { value: '0.5', where: 'line 2' },
+      { value: 71.2, where: 'line 3' },
+    ]);
     expect(d.unit).toBe('percent');
     expect(d.reason).toContain('71.2 on line 3');
   });
@@ -11,7 +14,11 @@ describe('percent detection', () => {
     expect(detectUnit([{ value: '0.9%', where: 'line 4' }]).unit).toBe('percent');
   });
   it('all values in [0, 1] are fractions', () => {
-    const d = detectUnit([{ value: 0.5, where: 'a' }, { value: '1', where: 'b' }, { value: 'n/a', where: 'c' }]);
+    const d = detectUnit([
+      { value: 0.5, where: 'a' },
+      { value: '1', where: 'b' },
+      { value: 'n/a', where: 'c' },
+    ]);
     expect(d).toEqual({ unit: 'fraction', reason: 'every accuracy is between 0 and 1, so they are read as fractions' });
   });
   it('converts and range-checks', () => {

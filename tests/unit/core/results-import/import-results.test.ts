@@ -80,15 +80,25 @@ describe('importResults: other formats and contexts', () => {
     expect(s.notes.join(' ')).toMatch(/no row fits the experiment's task sizes/);
   });
   it('maps positions to dataset class indices for the keys (a subset of classes)', () => {
-    const r = importResults('method,order,final_accuracy\nx,1 0 | 3 2,0.5\n', 'x.csv', { classNames: ['a', 'b', 'c', 'd'], datasetClasses: [2, 5, 7, 8], taskSizes: [2, 2] });
+    const r = importResults('method,order,final_accuracy\nx,1 0 | 3 2,0.5\n', 'x.csv', {
+      classNames: ['a', 'b', 'c', 'd'],
+      datasetClasses: [2, 5, 7, 8],
+      taskSizes: [2, 2],
+    });
     expect(r.runs[0].orderingKey).toBe('2,5|7,8');
   });
   it('computes final and AIA from R when the row has only R (tasks weighted by class count)', () => {
     const r = importResults('method,order,matrix\nx,0 | 1 2,"[[0.9,0],[0.6,0.8]]"\n', 'x.csv', { classNames: ['a', 'b', 'c'], taskSizes: [1, 2] });
     expect(r.runs[0].finalAccuracy).toBeCloseTo((0.6 + 2 * 0.8) / 3, 12);
     expect(r.runs[0].aia).toBeCloseTo((0.9 + (0.6 + 2 * 0.8) / 3) / 2, 12);
-    const bad = importResults('method,order,final_accuracy,matrix\nx,0 | 1 2,0.5,"[[0.9]]"\nx,1 | 0 2,0.5,-\n', 'x.csv', { classNames: ['a', 'b', 'c'], taskSizes: [1, 2] });
-    expect(bad.skipped.map((s) => s.reason)).toEqual(['the matrix must be 2×2 (one row per task); got 1 row', 'the matrix is not valid JSON (expected e.g. [[0.9, 0], [0.6, 0.8]])']);
+    const bad = importResults('method,order,final_accuracy,matrix\nx,0 | 1 2,0.5,"[[0.9]]"\nx,1 | 0 2,0.5,-\n', 'x.csv', {
+      classNames: ['a', 'b', 'c'],
+      taskSizes: [1, 2],
+    });
+    expect(bad.skipped.map((s) => s.reason)).toEqual([
+      'the matrix must be 2×2 (one row per task); got 1 row',
+      'the matrix is not valid JSON (expected e.g. [[0.9, 0], [0.6, 0.8]])',
+    ]);
   });
   it('a bad seed is reported; without task sizes a flat file cannot be cut', () => {
     const r = importResults('method,order,final_accuracy,seed\nx,0 1,0.5,1.5\n', 'x.csv', { classNames: ['a', 'b'], taskSizes: [1, 1] });

@@ -6,13 +6,33 @@ describe('parseCsv', () => {
     const f = parseCsv('Strategy,Class Order,Final Acc,AIA,seed\n\newc,"3 1 | 0 2",71.2,80.4,1\n# a comment\nlwf,0 1 2 3,0.5,,\n');
     expect(f.problems).toEqual([]);
     expect(f.rows).toEqual([
-      { where: 'line 3', line: 3, method: 'ewc', order: { kind: 'tasks', tasks: [['3', '1'], ['0', '2']] }, final: '71.2', aia: '80.4', seed: '1' },
+      {
+        where: 'line 3',
+        line: 3,
+        method: 'ewc',
+        order: {
+          kind: 'tasks',
+          tasks: [
+            ['3', '1'],
+            ['0', '2'],
+          ],
+        },
+        final: '71.2',
+        aia: '80.4',
+        seed: '1',
+      },
       { where: 'line 5', line: 5, method: 'lwf', order: { kind: 'flat', tokens: ['0', '1', '2', '3'] }, final: '0.5' },
     ]);
   });
   it('prefers the "tasks" column (the app\'s own orders CSV export has both)', () => {
     const f = parseCsv('protocol,label,score,order,tasks,final_accuracy\nrs,RS seed 0,1.3,2 3 0 1,2 3 | 0 1,0.4\n');
-    expect(f.rows[0].order).toEqual({ kind: 'tasks', tasks: [['2', '3'], ['0', '1']] });
+    expect(f.rows[0].order).toEqual({
+      kind: 'tasks',
+      tasks: [
+        ['2', '3'],
+        ['0', '1'],
+      ],
+    });
   });
   it('reads tab-separated files and a quoted matrix', () => {
     const f = parseCsv('method\torder\tmatrix\nder\t1 0\t[[0.9,0],[0.5,0.8]]\n');

@@ -10,9 +10,29 @@ describe('parseJson', () => {
     expect(f.format).toBe('json');
     expect(f.problems).toEqual([]);
     expect(f.rows).toHaveLength(4);
-    expect(f.rows[0]).toMatchObject({ method: 'der', order: { kind: 'tasks', tasks: [['0', '1'], ['2', '3'], ['4', '5']] }, final: 0.612, aia: 0.75, seed: 1993 });
+    expect(f.rows[0]).toMatchObject({
+      method: 'der',
+      order: {
+        kind: 'tasks',
+        tasks: [
+          ['0', '1'],
+          ['2', '3'],
+          ['4', '5'],
+        ],
+      },
+      final: 0.612,
+      aia: 0.75,
+      seed: 1993,
+    });
     expect(f.rows[0].where).toMatch(/^run 1 \(line \d+\)$/);
-    expect(f.rows[1].order).toEqual({ kind: 'tasks', tasks: [['Dress', 'Coat'], ['Trouser', 'Sandal'], ['T-shirt/top', 'Pullover']] });
+    expect(f.rows[1].order).toEqual({
+      kind: 'tasks',
+      tasks: [
+        ['Dress', 'Coat'],
+        ['Trouser', 'Sandal'],
+        ['T-shirt/top', 'Pullover'],
+      ],
+    });
     expect(f.rows[2].curve).toEqual([0.97, 0.8, 0.655]);
   });
   it('reads a bare array and a single object; reports bad items', () => {

@@ -10,11 +10,29 @@ describe('parseOrderText', () => {
     expect(parseOrderText('[3, 1, 0, 2]')).toEqual({ kind: 'flat', tokens: ['3', '1', '0', '2'] });
   });
   it('reads task lists with | or nested JSON', () => {
-    expect(parseOrderText('3 1 | 0 2')).toEqual({ kind: 'tasks', tasks: [['3', '1'], ['0', '2']] });
-    expect(parseOrderText('[[3, 1], [0, 2]]')).toEqual({ kind: 'tasks', tasks: [['3', '1'], ['0', '2']] });
+    expect(parseOrderText('3 1 | 0 2')).toEqual({
+      kind: 'tasks',
+      tasks: [
+        ['3', '1'],
+        ['0', '2'],
+      ],
+    });
+    expect(parseOrderText('[[3, 1], [0, 2]]')).toEqual({
+      kind: 'tasks',
+      tasks: [
+        ['3', '1'],
+        ['0', '2'],
+      ],
+    });
   });
   it("reads names, multi-word names matched whole, and Python's quoting", () => {
-    expect(parseOrderText('Ankle boot Bag | Coat Dress', FM)).toEqual({ kind: 'tasks', tasks: [['Ankle boot', 'Bag'], ['Coat', 'Dress']] });
+    expect(parseOrderText('Ankle boot Bag | Coat Dress', FM)).toEqual({
+      kind: 'tasks',
+      tasks: [
+        ['Ankle boot', 'Bag'],
+        ['Coat', 'Dress'],
+      ],
+    });
     expect(parseOrderText("['cat', 'dog']")).toEqual({ kind: 'flat', tokens: ['cat', 'dog'] });
   });
   it('says what is wrong with an unreadable order', () => {

@@ -3,17 +3,46 @@ import { importConflicts, outsidePlan, strategiesShown, toStoredRuns, withoutCon
 import type { ImportedRun } from '../../../../src/core/results-import/types';
 
 const run = (method: string, key: string, seed = 0, aia: number | null = 0.7): ImportedRun => ({
-  where: 'line 2', line: 2, method, seed, tasks: key.split('|').map((t) => t.split(',').map(Number)), orderingKey: key, finalAccuracy: 0.5, aia, matrix: null,
+  where: 'line 2',
+  line: 2,
+  method,
+  seed,
+  tasks: key.split('|').map((t) => t.split(',').map(Number)),
+  orderingKey: key,
+  finalAccuracy: 0.5,
+  aia,
+  matrix: null,
 });
 
 describe('imported runs in the store', () => {
   it('become StoredRuns marked imported, without test counts', () => {
     const [s] = toStoredRuns([run('der', '0,1|2,3', 3, null)], 'h1', 42);
-    expect(s).toEqual({ configHash: 'h1', orderingKey: '0,1|2,3', tasks: [[0, 1], [2, 3]], strategy: 'der', seed: 3, matrix: [], untrained: [], testCounts: [], finalAccuracy: 0.5, aia: NaN, backend: 'imported', seconds: 0, imported: true, createdAt: 42 });
+    expect(s).toEqual({
+      configHash: 'h1',
+      orderingKey: '0,1|2,3',
+      tasks: [
+        [0, 1],
+        [2, 3],
+      ],
+      strategy: 'der',
+      seed: 3,
+      matrix: [],
+      untrained: [],
+      testCounts: [],
+      finalAccuracy: 0.5,
+      aia: NaN,
+      backend: 'imported',
+      seconds: 0,
+      imported: true,
+      createdAt: 42,
+    });
   });
   it('conflicts are the same (ordering, method, seed)', () => {
     const incoming = toStoredRuns([run('der', '0,1|2,3'), run('der', '0,1|2,3', 1), run('ewc', '0,1|2,3')], 'h');
-    const stored = [{ orderingKey: '0,1|2,3', strategy: 'der', seed: 0, imported: true }, { orderingKey: '0,1|2,3', strategy: 'ewc', seed: 0 }];
+    const stored = [
+      { orderingKey: '0,1|2,3', strategy: 'der', seed: 0, imported: true },
+      { orderingKey: '0,1|2,3', strategy: 'ewc', seed: 0 },
+    ];
     expect(importConflicts(incoming, stored)).toEqual([
       { orderingKey: '0,1|2,3', strategy: 'der', seed: 0, storedImported: true },
       { orderingKey: '0,1|2,3', strategy: 'ewc', seed: 0, storedImported: false },

@@ -65,10 +65,12 @@ describe('averageRanks / spearmanRho', () => {
 describe('maxWeightMatching (Hungarian)', () => {
   it('finds the optimum where greedy would not', () => {
     // greedy takes (0,0)=5 then (1,1)=0: total 5; the optimum is (0,1)+(1,0) = 4+4 = 8
-    expect(maxWeightMatching([
-      [5, 4],
-      [4, 0],
-    ])).toEqual({ match: [1, 0], total: 8 });
+    expect(
+      maxWeightMatching([
+        [5, 4],
+        [4, 0],
+      ]),
+    ).toEqual({ match: [1, 0], total: 8 });
   });
   it('agrees with brute force on random 6×6 matrices', () => {
     let seed = 7;
@@ -79,7 +81,11 @@ describe('maxWeightMatching (Hungarian)', () => {
     for (let trial = 0; trial < 30; trial++) {
       const w = Array.from({ length: 6 }, () => Array.from({ length: 6 }, rand));
       let best = -1;
-      for (const p of all) best = Math.max(best, p.reduce((s, c, r) => s + w[r][c], 0));
+      for (const p of all)
+        best = Math.max(
+          best,
+          p.reduce((s, c, r) => s + w[r][c], 0),
+        );
       expect(maxWeightMatching(w).total).toBe(best);
     }
   });
@@ -91,9 +97,36 @@ describe('maxWeightMatching (Hungarian)', () => {
 
 describe('taskAgreement input checks', () => {
   it('needs the same number of tasks and the same classes', () => {
-    expect(() => taskAgreement([[0, 1], [2, 3]], [[0, 1, 2, 3]])).toThrow('The two orderings have 2 and 1 tasks; CSG needs the same number.');
-    expect(() => taskAgreement([[0, 1], [2, 3]], [[0, 1], [2, 9]])).toThrow('Class 9 is in the second ordering but not in the first.');
-    expect(() => taskAgreement([[0, 1], [2, 3]], [[0, 1], [2]])).toThrow(/hold 4 and 3 classes/);
+    expect(() =>
+      taskAgreement(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [[0, 1, 2, 3]],
+      ),
+    ).toThrow('The two orderings have 2 and 1 tasks; CSG needs the same number.');
+    expect(() =>
+      taskAgreement(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [
+          [0, 1],
+          [2, 9],
+        ],
+      ),
+    ).toThrow('Class 9 is in the second ordering but not in the first.');
+    expect(() =>
+      taskAgreement(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        [[0, 1], [2]],
+      ),
+    ).toThrow(/hold 4 and 3 classes/);
   });
 });
 

@@ -4,9 +4,10 @@ import { cosineSimilarity } from '../../../../src/core/similarity/cosine';
 import { SimilarityError } from '../../../../src/core/similarity/validate';
 import type { SquareMatrix } from '../../../../src/core/orderings/types';
 
-const expected = JSON.parse(
-  readFileSync(new URL('../../../fixtures/similarity/expected.json', import.meta.url), 'utf8'),
-) as Record<string, number[][]> & { _note: string; classes: string[] };
+const expected = JSON.parse(readFileSync(new URL('../../../fixtures/similarity/expected.json', import.meta.url), 'utf8')) as Record<string, number[][]> & {
+  _note: string;
+  classes: string[];
+};
 
 function expectClose(m: SquareMatrix, want: number[][], tol: number): void {
   expect(m.n).toBe(want.length);
@@ -92,9 +93,7 @@ describe('cosineSimilarity errors', () => {
       [0, 0],
     ];
     expect(() => cosineSimilarity(rows)).toThrow(SimilarityError);
-    expect(() => cosineSimilarity(rows)).toThrow(
-      'Row 1 of the embedding table is all zeros, so it has no direction and its cosine similarity is undefined.',
-    );
+    expect(() => cosineSimilarity(rows)).toThrow('Row 1 of the embedding table is all zeros, so it has no direction and its cosine similarity is undefined.');
     expect(() => cosineSimilarity(rows, ['cat', 'dog'])).toThrow(/^Row 1 \(dog\) of the embedding table is all zeros/);
     try {
       cosineSimilarity(rows);
@@ -106,12 +105,18 @@ describe('cosineSimilarity errors', () => {
   it('empty table, empty rows, ragged rows, non-finite cells', () => {
     expect(() => cosineSimilarity([])).toThrow('The embedding table is empty: it has no rows.');
     expect(() => cosineSimilarity([[]])).toThrow('Row 0 of the embedding table has no values.');
-    expect(() => cosineSimilarity([[1, 2], [1, 2, 3]])).toThrow(
-      'Row 1 of the embedding table has 3 values but row 0 has 2; every embedding needs the same length.',
-    );
-    expect(() => cosineSimilarity([[1, 2], [1, Number.NaN]])).toThrow(
-      'Embedding cell (1, 1) is NaN; every value must be a finite number.',
-    );
+    expect(() =>
+      cosineSimilarity([
+        [1, 2],
+        [1, 2, 3],
+      ]),
+    ).toThrow('Row 1 of the embedding table has 3 values but row 0 has 2; every embedding needs the same length.');
+    expect(() =>
+      cosineSimilarity([
+        [1, 2],
+        [1, Number.NaN],
+      ]),
+    ).toThrow('Embedding cell (1, 1) is NaN; every value must be a finite number.');
     expect(() => cosineSimilarity([[1, Number.POSITIVE_INFINITY]], ['cat'])).toThrow(
       'Embedding cell (0, 1) (cat) is Infinity; every value must be a finite number.',
     );

@@ -31,8 +31,7 @@ function parseError(name: string, bytes: Uint8Array | ArrayBuffer | string, clas
   }
   throw new Error(`expected ${name} to be refused`);
 }
-const msg = (name: string, bytes: Uint8Array | ArrayBuffer | string, classNames?: string[]) =>
-  parseError(name, bytes, classNames).message;
+const msg = (name: string, bytes: Uint8Array | ArrayBuffer | string, classNames?: string[]) => parseError(name, bytes, classNames).message;
 
 /** A .npy file built by hand: magic, version, header length, dict header padded to 64 bytes, data. */
 function npy(header: string, data: Uint8Array, major = 1): Uint8Array {
@@ -161,7 +160,15 @@ describe('matrix or embeddings', () => {
   });
 
   it('validation warnings of a matrix come through (diagonal reset, values outside [−1, 1])', () => {
-    const r = parseSimilarityUpload('m.json', JSON.stringify({ matrix: [[0, 2], [2, 0]] }));
+    const r = parseSimilarityUpload(
+      'm.json',
+      JSON.stringify({
+        matrix: [
+          [0, 2],
+          [2, 0],
+        ],
+      }),
+    );
     expect(r.kind).toBe('matrix');
     expect(Array.from(r.matrix.data)).toEqual([1, 2, 2, 1]);
     expect(r.warnings).toHaveLength(2);
@@ -170,12 +177,28 @@ describe('matrix or embeddings', () => {
   });
 
   it('a declared matrix that is not symmetric is an error naming the worst cell and its place in the file', () => {
-    expect(msg('m.json', JSON.stringify({ matrix: [[1, 0.5], [0.25, 1]] }))).toBe(
-      'The matrix is not symmetric: cell (0, 1) is 0.5 but cell (1, 0) is 0.25 (difference 0.25, tolerance 1e-6), at matrix[0][1] of the file.',
-    );
-    expect(msg('m.json', JSON.stringify({ matrix: [[1, 0.5, 0], [0.5, 1, 0]] }))).toBe(
-      'The "matrix" has 2 rows of 3 values; a similarity matrix must be square (2×2).',
-    );
+    expect(
+      msg(
+        'm.json',
+        JSON.stringify({
+          matrix: [
+            [1, 0.5],
+            [0.25, 1],
+          ],
+        }),
+      ),
+    ).toBe('The matrix is not symmetric: cell (0, 1) is 0.5 but cell (1, 0) is 0.25 (difference 0.25, tolerance 1e-6), at matrix[0][1] of the file.');
+    expect(
+      msg(
+        'm.json',
+        JSON.stringify({
+          matrix: [
+            [1, 0.5, 0],
+            [0.5, 1, 0],
+          ],
+        }),
+      ),
+    ).toBe('The "matrix" has 2 rows of 3 values; a similarity matrix must be square (2×2).');
   });
 });
 
@@ -197,9 +220,7 @@ describe('class names', () => {
     const r = parseSimilarityUpload('m.csv', file('matrix_named.csv'), loose);
     expect(r.classNames).toEqual(loose);
     expect(worstDiff(r.matrix, permute(expected.matrix, order))).toBe(0);
-    expect(r.warnings).toEqual([
-      '3 class names matched the file only after ignoring case, spaces, underscores and hyphens (e.g. "Tiger" ↔ "tiger").',
-    ]);
+    expect(r.warnings).toEqual(['3 class names matched the file only after ignoring case, spaces, underscores and hyphens (e.g. "Tiger" ↔ "tiger").']);
   });
 
   it('uses a subset of the file’s classes, with a warning', () => {
@@ -225,9 +246,7 @@ describe('class names', () => {
     expect(msg('e.npy', file('emb_transposed.npy'), CLASSES)).toBe(
       'The file has 8 rows of 5 values (8 embeddings) but there are 5 classes; it needs one row per class. If each column is a class, save the transpose (np.save(path, E.T)).',
     );
-    expect(msg('m.npy', file('matrix_f64.npy'), ['a', 'b', 'c', 'd', 'e', 'f'])).toBe(
-      'The matrix is 5×5 but there are 6 classes; it must be 6×6.',
-    );
+    expect(msg('m.npy', file('matrix_f64.npy'), ['a', 'b', 'c', 'd', 'e', 'f'])).toBe('The matrix is 5×5 but there are 6 classes; it must be 6×6.');
     const r = parseSimilarityUpload('m.npy', file('matrix_f64.npy'), CLASSES);
     expect(r.classNames).toEqual(CLASSES);
     expect(r.classNames).not.toBe(CLASSES);
@@ -239,9 +258,7 @@ describe('class names', () => {
     expect(r.kind).toBe('matrix');
     expect(r.classNames).toEqual(['a', 'b']);
     expect(Array.from(r.matrix.data)).toEqual([1, 0.5, 0.5, 1]);
-    expect(r.warnings).toEqual([
-      'The header lists the classes in a different order from the first column; the columns were reordered to match the rows.',
-    ]);
+    expect(r.warnings).toEqual(['The header lists the classes in a different order from the first column; the columns were reordered to match the rows.']);
     expect(msg('m.csv', ',a,c\na,1,0.5\nb,0.5,1\n')).toBe(
       'The header\'s class names and the first column\'s class names differ ("c" only in the header; "b" only in the first column).',
     );
@@ -272,9 +289,7 @@ describe('class names', () => {
   });
 
   it('duplicate class names in the file are an error naming both places', () => {
-    expect(msg('e.csv', 'cat,1,2\ndog,3,4\ncat,5,6\n', ['cat', 'dog'])).toBe(
-      'The class "cat" appears twice in the file (line 1 and line 3).',
-    );
+    expect(msg('e.csv', 'cat,1,2\ndog,3,4\ncat,5,6\n', ['cat', 'dog'])).toBe('The class "cat" appears twice in the file (line 1 and line 3).');
   });
 
   it('duplicate or empty given classes are an error', () => {
@@ -316,9 +331,7 @@ describe('bad input: every message says what is wrong and where', () => {
   it('binary garbage and invalid UTF-8', () => {
     const garbage = new Uint8Array(256);
     for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 97 + 13) % 256;
-    expect(msg('sim.csv', garbage)).toBe(
-      'The file looks binary (byte 211 is NUL) and is not a .npy file; upload JSON, CSV/TSV or a .npy array.',
-    );
+    expect(msg('sim.csv', garbage)).toBe('The file looks binary (byte 211 is NUL) and is not a .npy file; upload JSON, CSV/TSV or a .npy array.');
     expect(msg('sim.csv', new Uint8Array([0x31, 0x2c, 0x32, 0x0a, 0xc3, 0x28, 0x0a]))).toBe(
       'The file is not UTF-8 text (byte 4 is invalid) and is not a .npy file; upload JSON, CSV/TSV or a .npy array.',
     );
@@ -336,25 +349,17 @@ describe('bad input: every message says what is wrong and where', () => {
     expect(msg('e.csv', 'cat,1,2\ndog,3,x\n')).toBe('Line 2, column 3 is "x", not a number.');
     expect(msg('e.csv', '1,2,3\n4,,6\n')).toBe('Line 2, column 2 is empty; every cell needs a number.');
     expect(msg('e.csv', '1,2\n3,nan\n')).toBe('Line 2, column 2 is "nan"; every value must be a finite number.');
-    expect(msg('e.csv', '1;2\n3;0,5\n')).toBe(
-      'Line 2, column 2 is "0,5", not a number (decimal commas are not supported: write 0.5, not 0,5).',
-    );
+    expect(msg('e.csv', '1;2\n3;0,5\n')).toBe('Line 2, column 2 is "0,5", not a number (decimal commas are not supported: write 0.5, not 0,5).');
     expect(msg('e.csv', '1,2\n"cat,3\n')).toBe('Line 2 has an unterminated quote (").');
     expect(msg('e.txt', '1 2\n3 4"\n')).toBe('Line 2 has an unterminated quote (").');
-    expect(msg('e.csv', 'name,a,b\ncat,1,2\ndog,3,4,5\n')).toBe(
-      'Line 3 has 4 values but line 2 has 3; every line needs the same number of values.',
-    );
+    expect(msg('e.csv', 'name,a,b\ncat,1,2\ndog,3,4,5\n')).toBe('Line 3 has 4 values but line 2 has 3; every line needs the same number of values.');
     expect(msg('e.csv', 'name,a,b,c,d\ncat,1,2\ndog,3,4\n')).toBe('The header (line 1) has 5 cells but the data lines have 3.');
     expect(msg('e.csv', 'cat\ndog\n')).toBe('Line 1 has class names but no numbers.');
   });
 
   it('all-zero embeddings name the row and its place', () => {
-    expect(msg('e.csv', 'cat,1,2\ndog,0,0\n')).toBe(
-      'Line 2 (dog) is all zeros, so it has no direction and its cosine similarity is undefined.',
-    );
-    expect(msg('e.json', '[[1, 2], [0, 0]]')).toBe(
-      'Row 1 is all zeros, so it has no direction and its cosine similarity is undefined.',
-    );
+    expect(msg('e.csv', 'cat,1,2\ndog,0,0\n')).toBe('Line 2 (dog) is all zeros, so it has no direction and its cosine similarity is undefined.');
+    expect(msg('e.json', '[[1, 2], [0, 0]]')).toBe('Row 1 is all zeros, so it has no direction and its cosine similarity is undefined.');
     expect(msg('e.npy', npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", f8([1, 2, 0, 0])))).toBe(
       'Row 1 of the array is all zeros, so it has no direction and its cosine similarity is undefined.',
     );
@@ -382,41 +387,29 @@ describe('bad input: every message says what is wrong and where', () => {
     expect(msg('m.json', '[[1, 2], [3, null]]')).toBe('Entry [1][1] is null, not a number.');
     expect(msg('m.json', '[[1, 2], [3, 1e999]]')).toBe('Entry [1][1] is Infinity; every value must be a finite number.');
     expect(msg('m.json', '[[]]')).toBe('Row 0 is an empty list.');
-    expect(msg('m.json', '{"matrix": [[1]], "embeddings": [[1]]}')).toBe(
-      'The JSON object has both "matrix" and "embeddings"; keep only one.',
-    );
+    expect(msg('m.json', '{"matrix": [[1]], "embeddings": [[1]]}')).toBe('The JSON object has both "matrix" and "embeddings"; keep only one.');
     expect(msg('m.json', '{"matrix": {"a": 1}}')).toBe('"matrix" must be a 2-D list of numbers; it is an object.');
     expect(msg('m.json', '{"matrix": [[1, 0], [0, 1]], "classes": ["a"]}')).toBe('"classes" has 1 name but "matrix" has 2 rows.');
     expect(msg('m.json', '{"matrix": [[1, 0], [0, 1]], "classes": "ab"}')).toBe('"classes" must be a list of class names; it is "ab".');
-    expect(msg('m.json', '{"embeddings": [[1, 0], [0, 1]], "labels": ["a", 2]}')).toBe(
-      'labels[1] is the number 2; class names must be strings.',
-    );
+    expect(msg('m.json', '{"embeddings": [[1, 0], [0, 1]], "labels": ["a", 2]}')).toBe('labels[1] is the number 2; class names must be strings.');
     expect(msg('m.json', '{"embeddings": [[1, 0], [0, "x"]]}')).toBe('embeddings[1][1] is "x", not a number.');
-    expect(msg('m.json', '{"matrix": [[1, 0], [0]]}')).toBe(
-      'matrix[1] has 1 value but matrix[0] has 2; every row needs the same length.',
-    );
+    expect(msg('m.json', '{"matrix": [[1, 0], [0]]}')).toBe('matrix[1] has 1 value but matrix[0] has 2; every row needs the same length.');
     expect(msg('m.json', '{}')).toBe('The JSON object is empty: it names no classes.');
     expect(msg('m.json', '{"cat": [1, 2], "dog": 3}')).toBe(
       '"dog" is the number 3; an object of class names must map each name to a list of numbers (its embedding), or use "matrix" / "embeddings".',
     );
-    expect(msg('m.json', '{"cat": [1, 2], "dog": [1, 2, 3]}')).toBe(
-      '"dog" has 3 values but "cat" has 2; every row needs the same length.',
-    );
+    expect(msg('m.json', '{"cat": [1, 2], "dog": [1, 2, 3]}')).toBe('"dog" has 3 values but "cat" has 2; every row needs the same length.');
     expect(msg('m.json', '{"cat": [1, 2], "dog": [1, true]}')).toBe('"dog"[1] is a boolean true, not a number.');
   });
 
   it('.npy: truncated anywhere, bad versions, shapes and dtypes', () => {
     const good = file('emb_f64.npy'); // 128-byte header block + 5·8·8 = 320 data bytes
     expect(msg('e.npy', good.subarray(0, 8))).toBe('The .npy file is truncated: it has 8 bytes, fewer than its fixed preamble.');
-    expect(msg('e.npy', good.subarray(0, 60))).toBe(
-      'The .npy file is truncated: its header says it is 118 bytes long, but only 50 bytes follow.',
-    );
+    expect(msg('e.npy', good.subarray(0, 60))).toBe('The .npy file is truncated: its header says it is 118 bytes long, but only 50 bytes follow.');
     expect(msg('e.npy', good.subarray(0, good.length - 1))).toBe(
       'The .npy file is truncated: a (5, 8) array of <f8 needs 320 bytes of data but the file has 319.',
     );
-    expect(msg('e.npy', good.subarray(0, 128))).toBe(
-      'The .npy file is truncated: a (5, 8) array of <f8 needs 320 bytes of data but the file has 0.',
-    );
+    expect(msg('e.npy', good.subarray(0, 128))).toBe('The .npy file is truncated: a (5, 8) array of <f8 needs 320 bytes of data but the file has 0.');
     const v9 = good.slice();
     v9[6] = 9;
     expect(msg('e.npy', v9)).toBe('The .npy file has format version 9.0; versions 1.0, 2.0 and 3.0 are supported.');
@@ -439,7 +432,7 @@ describe('bad input: every message says what is wrong and where', () => {
       'The .npy array has a structured (record) dtype; save a plain 2-D float array instead.',
     );
     expect(msg('e.npy', npy("{'descr': '<f8', 'shape': (2, 2), }", new Uint8Array(32)))).toBe(
-      'The .npy header cannot be read (need \'descr\', \'fortran_order\' and \'shape\'): "{\'descr\': \'<f8\', \'shape\': (2, 2), }".',
+      "The .npy header cannot be read (need 'descr', 'fortran_order' and 'shape'): \"{'descr': '<f8', 'shape': (2, 2), }\".",
     );
     expect(msg('e.npy', npy("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4), }", new Uint8Array(0)))).toBe(
       'The .npy array is empty: its shape is (0, 4).',
@@ -477,9 +470,7 @@ describe('bad input: every message says what is wrong and where', () => {
       expect(rf.matrix, `${descr} fortran`).toEqual(want);
     }
     const extra = npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2), }", f8([1, 2, 3]));
-    expect(parseSimilarityUpload('e.npy', extra).warnings).toEqual([
-      'The .npy file has 8 unexpected bytes after its data; they were ignored.',
-    ]);
+    expect(parseSimilarityUpload('e.npy', extra).warnings).toEqual(['The .npy file has 8 unexpected bytes after its data; they were ignored.']);
     const huge = npy("{'descr': '<i8', 'fortran_order': False, 'shape': (1, 2), }", new Uint8Array(BigInt64Array.from([2n ** 60n + 1n, 1n]).buffer));
     expect(parseSimilarityUpload('e.npy', huge).warnings).toEqual([
       'Some 64-bit integers in the .npy array are beyond 2^53 and were rounded to the nearest double.',

@@ -40,9 +40,7 @@ describe('promptText', () => {
       'Basal cell carcinoma': '   ',
     };
     const withTemplate: PromptSpec = { kind: 'descriptions', descriptions, template: 'a dermoscopy photo of {}' };
-    expect(promptText('Melanoma', withTemplate)).toBe(
-      'Irregular dark brown-black lesion with uneven borders and varied pigmentation on skin.',
-    );
+    expect(promptText('Melanoma', withTemplate)).toBe('Irregular dark brown-black lesion with uneven borders and varied pigmentation on skin.');
     expect(promptText('Nevi', withTemplate)).toBe('Small round uniformly brown mole with smooth symmetric borders.');
     expect(promptText('Basal cell carcinoma', withTemplate)).toBe('a dermoscopy photo of Basal cell carcinoma');
     expect(promptText('vascular_lesion', withTemplate)).toBe('a dermoscopy photo of vascular lesion');
@@ -85,9 +83,7 @@ describe('template validation: exactly one {}', () => {
     expect(() => validateTemplate('a photo of a')).toThrow(
       'The prompt template "a photo of a" has no {} where the class name goes; write e.g. "a photo of a {}".',
     );
-    expect(() => validateTemplate('a {} and a {}')).toThrow(
-      'The prompt template "a {} and a {}" has 2 {}; it needs exactly one, where the class name goes.',
-    );
+    expect(() => validateTemplate('a {} and a {}')).toThrow('The prompt template "a {} and a {}" has 2 {}; it needs exactly one, where the class name goes.');
     expect(() => validateTemplate('a photo of a {name}')).toThrow(
       'The prompt template "a photo of a {name}" uses {name}; write {} where the class name goes, e.g. "a photo of a {}".',
     );

@@ -4,13 +4,34 @@ import { cosineSimilarity } from '../../../../src/core/similarity/cosine';
 
 // A tiny synthetic dataset: 7 "images" of 4 pixels in 3 classes, one of them blank.
 const images = new Uint8Array([
-  255, 0, 0, 0, // class 0: direction (1, 0, 0, 0)
-  128, 128, 0, 0, // class 0: (1, 1, 0, 0)/√2
-  0, 0, 0, 0, // class 1: blank, left out
-  0, 10, 20, 30, // class 1: (0, 1, 2, 3)/√14
-  0, 0, 0, 255, // class 1: (0, 0, 0, 1)
-  3, 4, 0, 0, // class 2: (0.6, 0.8, 0, 0)
-  1, 1, 1, 1, // class 2: (0.5, 0.5, 0.5, 0.5)
+  255,
+  0,
+  0,
+  0, // class 0: direction (1, 0, 0, 0)
+  128,
+  128,
+  0,
+  0, // class 0: (1, 1, 0, 0)/√2
+  0,
+  0,
+  0,
+  0, // class 1: blank, left out
+  0,
+  10,
+  20,
+  30, // class 1: (0, 1, 2, 3)/√14
+  0,
+  0,
+  0,
+  255, // class 1: (0, 0, 0, 1)
+  3,
+  4,
+  0,
+  0, // class 2: (0.6, 0.8, 0, 0)
+  1,
+  1,
+  1,
+  1, // class 2: (0.5, 0.5, 0.5, 0.5)
 ]);
 const labels = new Uint8Array([0, 0, 1, 1, 1, 2, 2]);
 

@@ -38,7 +38,7 @@ describe('upload bounds', () => {
     const n = CONFIG_LIMITS.classes + 1;
     const csv = Array.from({ length: n }, (_, i) => `c${i},${i + 1},1`).join('\n');
     expect(message(() => parseSimilarityUpload('e.csv', csv))).toBe(
-      'The file has 1 001 embeddings to compare; a similarity matrix can have at most 1 000 classes (an experiment\'s most). Give the experiment\'s classes, so that only their rows are used.',
+      "The file has 1 001 embeddings to compare; a similarity matrix can have at most 1 000 classes (an experiment's most). Give the experiment's classes, so that only their rows are used.",
     );
     // with the experiment's classes, only their rows are compared
     expect(parseSimilarityUpload('e.csv', csv, ['c3', 'c1000']).matrix.n).toBe(2);

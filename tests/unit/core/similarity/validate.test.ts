@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { matrixFromRows } from '../../../../src/core/orderings/matrix';
 import { SimilarityError, checkSimilarity, validateSimilarity } from '../../../../src/core/similarity/validate';
 
-const expected = JSON.parse(
-  readFileSync(new URL('../../../fixtures/similarity/expected.json', import.meta.url), 'utf8'),
-) as { matrix: number[][]; classes: string[] };
+const expected = JSON.parse(readFileSync(new URL('../../../fixtures/similarity/expected.json', import.meta.url), 'utf8')) as {
+  matrix: number[][];
+  classes: string[];
+};
 
 function message(f: () => unknown): string {
   try {
@@ -52,10 +53,20 @@ describe('validateSimilarity: repairs and warnings', () => {
     expect(warnings).toEqual([
       '3 diagonal entries were not 1 (cell (0, 0) is 0); the diagonal was set to 1. A zero diagonal suggests a distance matrix: upload similarities (e.g. 1 − distance) instead.',
     ]);
-    const one = checkSimilarity([[1, 0.1], [0.1, 0.9]], undefined, ['cat', 'dog']);
+    const one = checkSimilarity(
+      [
+        [1, 0.1],
+        [0.1, 0.9],
+      ],
+      undefined,
+      ['cat', 'dog'],
+    );
     expect(one.warnings).toEqual(['1 diagonal entry was not 1 (cell (1, 1) (dog) is 0.9); the diagonal was set to 1.']);
     // within 1e-6: silently exact
-    const tiny = checkSimilarity([[1 - 1e-9, 0.1], [0.1, 1]]);
+    const tiny = checkSimilarity([
+      [1 - 1e-9, 0.1],
+      [0.1, 1],
+    ]);
     expect(tiny.warnings).toEqual([]);
     expect(tiny.matrix.data[0]).toBe(1);
   });
@@ -83,16 +94,19 @@ describe('validateSimilarity: repairs and warnings', () => {
     expect(warnings).toEqual([
       '2 pairs have similarities outside [−1, 1] (the most extreme: cell (0, 2) = -7); they were kept, but cosine similarities never leave [−1, 1].',
     ]);
-    expect(checkSimilarity([[1, 1.5], [1.5, 1]]).warnings[0]).toMatch(/^1 pair has a similarity outside \[−1, 1\]/);
+    expect(
+      checkSimilarity([
+        [1, 1.5],
+        [1.5, 1],
+      ]).warnings[0],
+    ).toMatch(/^1 pair has a similarity outside \[−1, 1\]/);
   });
 });
 
 describe('validateSimilarity: errors (one sentence, saying what and where)', () => {
   it('empty', () => {
     expect(message(() => validateSimilarity([]))).toBe('The similarity matrix is empty: it has no rows.');
-    expect(message(() => validateSimilarity({ n: 0, data: new Float64Array(0) }))).toBe(
-      'The similarity matrix is empty: it has no rows.',
-    );
+    expect(message(() => validateSimilarity({ n: 0, data: new Float64Array(0) }))).toBe('The similarity matrix is empty: it has no rows.');
   });
 
   it('not square', () => {
@@ -106,22 +120,21 @@ describe('validateSimilarity: errors (one sentence, saying what and where)', () 
     ];
     expect(message(() => validateSimilarity(rows))).toBe('Row 3 has 5 values; a 6×6 matrix needs 6.');
     expect(message(() => validateSimilarity([[1, 2, 3]]))).toBe('Row 0 has 3 values; a 1×1 matrix needs 1.');
-    expect(message(() => validateSimilarity({ n: 3, data: new Float64Array(8) }))).toBe(
-      'The matrix holds 8 values; a 3×3 matrix needs 9.',
-    );
+    expect(message(() => validateSimilarity({ n: 3, data: new Float64Array(8) }))).toBe('The matrix holds 8 values; a 3×3 matrix needs 9.');
     expect(message(() => validateSimilarity([1, 2] as unknown as number[][]))).toBe('Row 0 is not a list of numbers.');
-    expect(message(() => validateSimilarity([[1, 'x'], [0, 1]] as unknown as number[][]))).toBe(
-      'Cell (0, 1) is "x", not a number.',
-    );
+    expect(
+      message(() =>
+        validateSimilarity([
+          [1, 'x'],
+          [0, 1],
+        ] as unknown as number[][]),
+      ),
+    ).toBe('Cell (0, 1) is "x", not a number.');
   });
 
   it('wrong size for the class count', () => {
-    expect(message(() => validateSimilarity(expected.matrix, 6))).toBe(
-      'The matrix is 5×5 but there are 6 classes; it must be 6×6.',
-    );
-    expect(message(() => validateSimilarity(expected.matrix, 1))).toBe(
-      'The matrix is 5×5 but there is 1 class; it must be 1×1.',
-    );
+    expect(message(() => validateSimilarity(expected.matrix, 6))).toBe('The matrix is 5×5 but there are 6 classes; it must be 6×6.');
+    expect(message(() => validateSimilarity(expected.matrix, 1))).toBe('The matrix is 5×5 but there is 1 class; it must be 1×1.');
     expect(message(() => validateSimilarity(expected.matrix, 0))).toBe('The class count must be a whole number ≥ 1; got 0.');
   });
 

@@ -143,7 +143,7 @@ describe('lookup and sense picking', () => {
     expect(p.why).toContain('first');
   });
 
-  it('lets WordNet\'s sense order decide among concrete senses (why the built-in lists pin synsets)', () => {
+  it("lets WordNet's sense order decide among concrete senses (why the built-in lists pin synsets)", () => {
     // Sealing wax (artefact) and the animal are both concrete, so sense 1 (the wax) wins; likewise the leopard's
     // pelt (substance) before the cat. Documented behaviour, not a wish.
     expect(pickSense(graph, 'seal')!.lexname).toBe('noun.artifact');
@@ -173,9 +173,7 @@ describe('wordnetSimilarity', () => {
   });
 
   it('throws one error naming every unknown class and suggesting another spelling or an upload', () => {
-    expect(() => wordnetSimilarity(graph, ['dog', 'qwzx', 'cat', 'blorfzz'])).toThrowError(
-      /2 classes: "qwzx", "blorfzz".*spelling.*upload/s,
-    );
+    expect(() => wordnetSimilarity(graph, ['dog', 'qwzx', 'cat', 'blorfzz'])).toThrowError(/2 classes: "qwzx", "blorfzz".*spelling.*upload/s);
   });
 
   it('rejects pins that are not noun synsets of the graph', () => {
@@ -211,11 +209,20 @@ describe('built-in class lists', () => {
     expect(missing).toEqual([]);
   });
 
-  it('keeps the datasets\' own label order', () => {
+  it("keeps the datasets' own label order", () => {
     expect(CIFAR100.classes.slice(0, 4)).toEqual(['apple', 'aquarium_fish', 'baby', 'bear']);
     expect(CIFAR100.classes[99]).toBe('worm');
     expect(getClassList('fashion-mnist').classes).toEqual([
-      'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot',
+      'T-shirt/top',
+      'Trouser',
+      'Pullover',
+      'Dress',
+      'Coat',
+      'Sandal',
+      'Shirt',
+      'Sneaker',
+      'Bag',
+      'Ankle boot',
     ]);
     expect(getClassList('cub200').classes[0]).toBe('Black_footed_Albatross');
     expect(getClassList('cub200').classes[199]).toBe('Common_Yellowthroat');

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BOXCOX_YMAX,
-  boxcox,
-  boxcoxLambda,
-  boxcoxLogLikelihood,
-  boxcoxShift,
-  boxcoxTransform,
-  boxcoxValue,
-} from '../../../../src/core/stats/boxcox';
+import { BOXCOX_YMAX, boxcox, boxcoxLambda, boxcoxLogLikelihood, boxcoxShift, boxcoxTransform, boxcoxValue } from '../../../../src/core/stats/boxcox';
 import { ksNormal } from '../../../../src/core/stats/ks';
 import { dagostinoPearson } from '../../../../src/core/stats/normaltest';
 import { shapiroWilk } from '../../../../src/core/stats/shapiro';
@@ -46,7 +38,7 @@ describe('Box-Cox against scipy.stats.boxcox (λ by maximum likelihood, Brent)',
   });
 });
 
-describe('normality after Box-Cox with our own λ matches scipy end to end (the paper\'s Table A3 pipeline)', () => {
+describe("normality after Box-Cox with our own λ matches scipy end to end (the paper's Table A3 pipeline)", () => {
   for (const s of fixture.samples) {
     if (!s.after) continue;
     it(s.name, () => {

@@ -68,7 +68,13 @@ describe('dCor permutation test, properties', () => {
   it('rejects series of different lengths, fewer than 2 points and bad resamples', () => {
     expect(() => dcorPermutationTest([1, 2, 3], [1, 2])).toThrow(/differ in length/);
     expect(() => dcorPermutationTest([1], [1])).toThrow(/at least 2 points/);
-    expect(() => dcorPermutationTest(Array.from({ length: 10 }, (_, i) => i), Array.from({ length: 10 }, (_, i) => i * i), { resamples: 0 })).toThrow(/resamples/);
+    expect(() =>
+      dcorPermutationTest(
+        Array.from({ length: 10 }, (_, i) => i),
+        Array.from({ length: 10 }, (_, i) => i * i),
+        { resamples: 0 },
+      ),
+    ).toThrow(/resamples/);
     expect(() => pooledDcorPermutationTest([])).toThrow(/at least one series/);
   });
   it('mean ± sd: sd is NaN for one value; non-finite values are left out', () => {

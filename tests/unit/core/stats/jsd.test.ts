@@ -51,7 +51,11 @@ describe('JSD pieces', () => {
   it('gaussianBinMass sums to the mass inside the grid', () => {
     const e = binEdges(-3, 3, 64);
     const m = gaussianBinMass({ mean: 0, std: 1 }, e);
-    expectClose(m.reduce((a, b) => a + b, 0), 0.9973002039367398, 1e-13);
+    expectClose(
+      m.reduce((a, b) => a + b, 0),
+      0.9973002039367398,
+      1e-13,
+    );
   });
   it('jensenShannonBits: 0 for equal, 1 bit for disjoint (up to ε), symmetric', () => {
     expect(jensenShannonBits([0.5, 0.5], [0.5, 0.5])).toBe(0);

@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  max,
-  mean,
-  min,
-  moments,
-  populationStd,
-  populationVariance,
-  sampleStd,
-  sampleVariance,
-  std,
-  variance,
-} from '../../../../src/core/stats/moments';
+import { max, mean, min, moments, populationStd, populationVariance, sampleStd, sampleVariance, std, variance } from '../../../../src/core/stats/moments';
 import { expectClose, fixture } from './fixture';
 
 describe('moments against numpy', () => {

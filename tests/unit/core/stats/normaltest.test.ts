@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NORMALTEST_MIN_N,
-  dagostinoPearson,
-  kurtosisTest,
-  sampleKurtosis,
-  sampleSkewness,
-  skewTest,
-} from '../../../../src/core/stats/normaltest';
+import { NORMALTEST_MIN_N, dagostinoPearson, kurtosisTest, sampleKurtosis, sampleSkewness, skewTest } from '../../../../src/core/stats/normaltest';
 import { expectClose, fixture } from './fixture';
 
 function check(r: ReturnType<typeof dagostinoPearson>, e: any, what: string): void {

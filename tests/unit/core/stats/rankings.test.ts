@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  RANKING_DIMENSIONS,
-  rankScores,
-  rankingError,
-  strategyRankings,
-  summarizeOutcomes,
-} from '../../../../src/core/stats/rankings';
+import { RANKING_DIMENSIONS, rankScores, rankingError, strategyRankings, summarizeOutcomes } from '../../../../src/core/stats/rankings';
 import { expectClose, fixture } from './fixture';
 
 describe('strategy rankings against numpy / scipy.stats.rankdata (paper Tables A5/A6)', () => {

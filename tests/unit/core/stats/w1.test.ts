@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  W1_MIDPOINTS,
-  empiricalQuantile,
-  truthQuantiles,
-  w1AgainstQuantiles,
-  w1Distance,
-  w1Midpoints,
-  w1Points,
-} from '../../../../src/core/stats/w1';
+import { W1_MIDPOINTS, empiricalQuantile, truthQuantiles, w1AgainstQuantiles, w1Distance, w1Midpoints, w1Points } from '../../../../src/core/stats/w1';
 import { expectClose, fixture } from './fixture';
 
 describe('W1 against the independent numpy implementation of docs/science.md §2', () => {

@@ -39,7 +39,7 @@ describe('the built-in stream', () => {
     const s = buildStream({ kind: 'drift', buckets: 3, perClass: 5, strength: 1, seed: 1 }, p);
     const mean = (b: number): number => s.images.subarray(b * 15 * 36, (b + 1) * 15 * 36).reduce((x, v) => x + v, 0) / (15 * 36);
     // corner pixel (0,5): black in the source; the background gradient makes it bright in the last bucket
-    const corner = (b: number): number => s.images[(b * 15) * 36 + 5];
+    const corner = (b: number): number => s.images[b * 15 * 36 + 5];
     expect(corner(0)).toBeLessThan(15); // only the jitter (±0.05) of the background
     expect(corner(2)).toBeGreaterThan(80);
     expect(mean(2)).not.toBeCloseTo(mean(0), 0);

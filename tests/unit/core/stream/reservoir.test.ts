@@ -26,7 +26,7 @@ describe('Alg. 1 (biased reservoir sampling)', () => {
       const r = reservoirTrials(c.sizes, c.k, c.alpha, T, createDefaultRng(c.seed + 1000));
       c.shares.forEach((s, j) => {
         // each mean has standard error σ/√n; the difference of two independent means has √(σ²/T + σ²/T_numpy)
-        const se = Math.sqrt((c.shareStd[j] ** 2) / T + (c.shareStd[j] ** 2) / c.trials);
+        const se = Math.sqrt(c.shareStd[j] ** 2 / T + c.shareStd[j] ** 2 / c.trials);
         const tol = Math.max(5 * se, 1e-12);
         expect(Math.abs(r.shares[j] - s), `${formatAlpha(c.alpha)} bucket ${j}: ${r.shares[j]} vs ${s} (tol ${tol})`).toBeLessThanOrEqual(tol);
       });

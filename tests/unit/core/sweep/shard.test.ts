@@ -38,7 +38,14 @@ describe('sweep shard assignment', () => {
   });
 
   it('run keys are canonical (order inside a task does not matter) and units are prefixes', () => {
-    const r = { tasks: [[3, 1], [2, 0]], strategy: 'ewc', seed: -4 };
+    const r = {
+      tasks: [
+        [3, 1],
+        [2, 0],
+      ],
+      strategy: 'ewc',
+      seed: -4,
+    };
     expect(runKey(r)).toBe('ewc/-4/1,3|0,2');
     expect(unitKey(r, 1)).toBe('ewc/-4/1,3');
     expect(unitKey(r, 5)).toBe('ewc/-4/1,3|0,2');

@@ -20,7 +20,15 @@ function plan(n = ACC.length, edge: [string, string, string] = ['t0', `t${n - 1}
   for (const d of draws) add(d.key, d.role);
   return { orderings, protocolOrderings: draws, exhaustive: true, truthLabel: `all ${n} orderings` };
 }
-const run = (i: number, strategy = 'finetune'): RunRecord => ({ orderingKey: `t${i}`, strategy, seed: 0, matrix: [], testCounts: [], finalAccuracy: ACC[i], aia: ACC[i] });
+const run = (i: number, strategy = 'finetune'): RunRecord => ({
+  orderingKey: `t${i}`,
+  strategy,
+  seed: 0,
+  matrix: [],
+  testCounts: [],
+  finalAccuracy: ACC[i],
+  aia: ACC[i],
+});
 
 describe('groundTruthVerdict, a complete run', () => {
   const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: plan(), variable: 'final', sampleCount: false });
@@ -55,8 +63,12 @@ describe('groundTruthVerdict, a complete run', () => {
     // EDGE hard = t7 (S = 7: 7 of 12 lower, 32.0%), EDGE easy = t2 (S = 2: 9 of 12 higher, 31.0% > mean): hard misses, easy is fine
     const st = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: plan(ACC.length, ['t7', 't2', 't6']), variable: 'final', sampleCount: false });
     const w = groundTruthVerdict({ stats: st });
-    expect(w.sentences.find((x) => x.id === 'edge-claim:finetune')!.text).toContain('EDGE hard scores 32.0% (83% of the truth’s orderings score lower), not below the truth’s mean of 29.7%');
-    expect(w.sentences.find((x) => x.id === 'edge-why:finetune')!.text).toBe('EDGE hard is not hard by similarity either: 58% of the truth’s orderings have a lower S.');
+    expect(w.sentences.find((x) => x.id === 'edge-claim:finetune')!.text).toContain(
+      'EDGE hard scores 32.0% (83% of the truth’s orderings score lower), not below the truth’s mean of 29.7%',
+    );
+    expect(w.sentences.find((x) => x.id === 'edge-why:finetune')!.text).toBe(
+      'EDGE hard is not hard by similarity either: 58% of the truth’s orderings have a lower S.',
+    );
   });
   it('words the correlation by its size, sign and p-value', () => {
     const p = s.pearson.value!;
@@ -90,10 +102,10 @@ describe('groundTruthVerdict while the run is partial', () => {
     expect(uniform.sentences.find((s) => s.id.startsWith('correlation'))!.text).toContain(`95% interval ${f(ci.lo)} to ${f(ci.hi)}`);
     const values = done.map((i) => ACC[i]);
     const mi = meanInterval(values, 0.95, 12)!;
+    expect(uniform.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain(`So far (11 of 12 orderings, a uniform random sample of them)`);
     expect(uniform.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain(
-      `So far (11 of 12 orderings, a uniform random sample of them)`,
+      `within ${(100 * mi.lo).toFixed(1)}% – ${(100 * mi.hi).toFixed(1)}% (95% interval)`,
     );
-    expect(uniform.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain(`within ${(100 * mi.lo).toFixed(1)}% – ${(100 * mi.hi).toFixed(1)}% (95% interval)`);
   });
   it('without a uniform sample (or without word from the scheduler) it gives no interval and says why', () => {
     for (const v of [groundTruthVerdict({ stats, partial: { n: 11, total: 12, uniform: false } }), groundTruthVerdict({ stats })]) {
@@ -104,7 +116,12 @@ describe('groundTruthVerdict while the run is partial', () => {
     }
   });
   it('prefixes each sentence with its strategy when there are several, and says nothing before any truth value', () => {
-    const two = deriveGroundTruth({ runs: [...ACC.map((_, i) => run(i)), ...ACC.map((_, i) => run(i, 'ewc'))], plan: plan(), variable: 'final', sampleCount: false });
+    const two = deriveGroundTruth({
+      runs: [...ACC.map((_, i) => run(i)), ...ACC.map((_, i) => run(i, 'ewc'))],
+      plan: plan(),
+      variable: 'final',
+      sampleCount: false,
+    });
     const v = groundTruthVerdict({ stats: two });
     expect(v.sentences.filter((s) => s.text.startsWith('finetune: ')).length).toBeGreaterThan(2);
     expect(v.sentences.filter((s) => s.text.startsWith('ewc: ')).length).toBeGreaterThan(2);
@@ -117,7 +134,10 @@ describe('groundTruthVerdict, several strategies part-way', () => {
   it('takes each strategy’s own uniform flag, and a complete strategy gets no partial wording', () => {
     const runs = [...ACC.map((_, i) => run(i)), ...[0, 1, 2, 3, 4, 5, 6, 9, 11].map((i) => run(i, 'ewc'))];
     const stats = deriveGroundTruth({ runs, plan: plan(), variable: 'final', sampleCount: false });
-    const v = groundTruthVerdict({ stats, partial: { n: 9, total: 12, uniform: false, byStrategy: { finetune: { n: 12, uniform: true }, ewc: { n: 9, uniform: true } } } });
+    const v = groundTruthVerdict({
+      stats,
+      partial: { n: 9, total: 12, uniform: false, byStrategy: { finetune: { n: 12, uniform: true }, ewc: { n: 9, uniform: true } } },
+    });
     expect(v.provisional).toBe(true);
     const truth = (strategy: string) => v.sentences.find((s) => s.id === `truth:${strategy}`)!.text;
     expect(truth('finetune')).toMatch(/^finetune: The truth: 12 orderings/);

@@ -18,13 +18,16 @@ describe('tQuantile', () => {
 });
 
 describe('pearsonInterval (Fisher z)', () => {
-  it.each(fx.pearson as { n: number; r: number; level: number; lo: number; hi: number }[])('n = $n, r = $r, level $level as scipy', ({ n, r, level, lo, hi }) => {
-    const ci = pearsonInterval(r, n, level)!;
-    expectClose(ci.lo, lo, 1e-12, 1e-14, 'lo');
-    expectClose(ci.hi, hi, 1e-12, 1e-14, 'hi');
-    expect(ci.lo).toBeLessThan(r);
-    expect(ci.hi).toBeGreaterThan(r);
-  });
+  it.each(fx.pearson as { n: number; r: number; level: number; lo: number; hi: number }[])(
+    'n = $n, r = $r, level $level as scipy',
+    ({ n, r, level, lo, hi }) => {
+      const ci = pearsonInterval(r, n, level)!;
+      expectClose(ci.lo, lo, 1e-12, 1e-14, 'lo');
+      expectClose(ci.hi, hi, 1e-12, 1e-14, 'hi');
+      expect(ci.lo).toBeLessThan(r);
+      expect(ci.hi).toBeGreaterThan(r);
+    },
+  );
   it('is null below 4 pairs or at |r| = 1', () => {
     expect(pearsonInterval(0.5, 3)).toBeNull();
     expect(pearsonInterval(1, 50)).toBeNull();

@@ -41,7 +41,9 @@ describe('the default experiment: EDGE easy = EDGE hard is the science, not a bu
     const byId = Object.fromEntries(v.sentences.map((s) => [s.id, s]));
     expect(v.provisional).toBe(false);
     expect(v.sentences[0].id).toBe('edge-tie');
-    expect(byId['edge-tie'].text).toBe('On this experiment EDGE cannot tell hard from easy: EDGE hard and EDGE easy both have S = 1.5289 — the S of RS seed 1993.');
+    expect(byId['edge-tie'].text).toBe(
+      'On this experiment EDGE cannot tell hard from easy: EDGE hard and EDGE easy both have S = 1.5289 — the S of RS seed 1993.',
+    );
     expect(byId['median-harder'].text).toContain('(“median”, S = 1.4630) has a lower S than EDGE hard');
     expect(byId['few-values'].text).toContain('With 6 classes in 3 tasks there are only 90 orderings and 7 distinct values of S');
     expect(byId['task-order'].text).toContain('EDGE hard’s own tasks in another order reach S = 1.4630, and EDGE easy’s reach S = 1.5527');
@@ -66,15 +68,31 @@ describe('orderingsVerdict on other cases', () => {
     pairMean: score / 2,
     ...(fractionBelow !== undefined ? { fractionBelow } : {}),
   });
-  const base = { taskSizes: [1, 1, 1], matrix: [[1, 0.5, 0.2], [0.5, 1, 0.4], [0.2, 0.4, 1]], omega: '6' };
+  const base = {
+    taskSizes: [1, 1, 1],
+    matrix: [
+      [1, 0.5, 0.2],
+      [0.5, 1, 0.4],
+      [0.2, 0.4, 1],
+    ],
+    omega: '6',
+  };
   it('says EDGE does what it claims when hard is below every RS ordering and easy above', () => {
     const v = orderingsVerdict({
       ...base,
-      sequences: [seq('RS seed 0', 'rs', 1.0), seq('RS seed 42', 'rs', 1.1), seq('EDGE hard', 'edge', 0.8, 0), seq('EDGE easy', 'edge', 1.3, 0.8), seq('EDGE median (seed 0)', 'edge', 1.05)],
+      sequences: [
+        seq('RS seed 0', 'rs', 1.0),
+        seq('RS seed 42', 'rs', 1.1),
+        seq('EDGE hard', 'edge', 0.8, 0),
+        seq('EDGE easy', 'edge', 1.3, 0.8),
+        seq('EDGE median (seed 0)', 'edge', 1.05),
+      ],
       distribution: { kind: 'exact', count: 6 },
     });
     expect(v.sentences.map((s) => s.id)).toEqual(['edge-brackets', 'omega-below']);
-    expect(v.sentences[0].text).toBe('EDGE does what it claims here: EDGE hard (S = 0.8000) is below all 2 RS orderings and EDGE easy (S = 1.3000) above them (RS: 1.0000 – 1.1000).');
+    expect(v.sentences[0].text).toBe(
+      'EDGE does what it claims here: EDGE hard (S = 0.8000) is below all 2 RS orderings and EDGE easy (S = 1.3000) above them (RS: 1.0000 – 1.1000).',
+    );
     expect(v.sentences[1].text).toContain('0% for EDGE hard and 80% for EDGE easy');
   });
   it('names each miss when EDGE does not bracket the RS orderings', () => {
@@ -96,7 +114,10 @@ describe('termSegments', () => {
     const segs = termSegments(sentences);
     expect(segs.map((s) => s.map((x) => x.text).join(''))).toEqual(sentences);
     const keys = segs.map((s) => s.filter((x) => x.key).map((x) => `${x.key}:${x.text}`));
-    expect(keys).toEqual([['s:S', 'rs:RS', 'jsd:JSD'], ['w1:W1', 'edge-plus:EDGE+', 'median:“median”', 'pearson:R']]);
+    expect(keys).toEqual([
+      ['s:S', 'rs:RS', 'jsd:JSD'],
+      ['w1:W1', 'edge-plus:EDGE+', 'median:“median”', 'pearson:R'],
+    ]);
     for (const s of segs) for (const x of s) if (x.key) expect(isGlossaryKey(x.key)).toBe(true);
   });
 });

@@ -13,7 +13,14 @@ const ref = JSON.parse(readFileSync(join(dir, 'tiny.json'), 'utf8')) as { featur
 const bytes = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
 
 function tiny(): FeatureSet {
-  return { features: new Float32Array(ref.features.flat()), n: 5, d: 3, labels: Int32Array.from(ref.labels), split: Uint8Array.from(ref.split), classNames: [...ref.class_names] };
+  return {
+    features: new Float32Array(ref.features.flat()),
+    n: 5,
+    d: 3,
+    labels: Int32Array.from(ref.labels),
+    split: Uint8Array.from(ref.split),
+    classNames: [...ref.class_names],
+  };
 }
 
 describe('feature-set .npz files', () => {
@@ -24,7 +31,10 @@ describe('feature-set .npz files', () => {
     expect(Array.from(set.labels)).toEqual(ref.labels);
     expect(Array.from(set.split)).toEqual(ref.split);
     expect(set.classNames).toEqual(['T-shirt/top', 'Trouser', 'Café ☕']);
-    expect(featureCounts(set)).toEqual([[1, 1, 1], [1, 1, 0]]);
+    expect(featureCounts(set)).toEqual([
+      [1, 1, 1],
+      [1, 1, 0],
+    ]);
     expect(Array.from(rowsOf(set, 0, [0, 1]))).toEqual([0, 1]);
   });
 
@@ -49,7 +59,14 @@ describe('feature-set .npz files', () => {
     if (!python) return;
     const tmp = mkdtempSync(join(tmpdir(), 'npz-'));
     writeFileSync(join(tmp, 'x.npz'), out);
-    const printed = execFileSync('python3', ['-c', `import numpy as np, json; z = np.load(${JSON.stringify(join(tmp, 'x.npz'))}); print(json.dumps({"f": z["features"].astype(float).tolist(), "fd": str(z["features"].dtype), "l": z["labels"].tolist(), "ld": str(z["labels"].dtype), "s": z["split"].tolist(), "n": z["class_names"].tolist()}))`], { encoding: 'utf8' });
+    const printed = execFileSync(
+      'python3',
+      [
+        '-c',
+        `import numpy as np, json; z = np.load(${JSON.stringify(join(tmp, 'x.npz'))}); print(json.dumps({"f": z["features"].astype(float).tolist(), "fd": str(z["features"].dtype), "l": z["labels"].tolist(), "ld": str(z["labels"].dtype), "s": z["split"].tolist(), "n": z["class_names"].tolist()}))`,
+      ],
+      { encoding: 'utf8' },
+    );
     const z = JSON.parse(printed);
     expect(z).toEqual({ f: ref.features, fd: 'float32', l: ref.labels, ld: 'int64', s: ref.split, n: ref.class_names });
   });
@@ -68,9 +85,26 @@ describe('feature-set .npz files', () => {
       [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)), 'labels.npy': npyBytes('<i8', [3], i64([0, 1, 1])) }), /must be \(2,\)/],
       [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3, Number.NaN)), 'labels.npy': npyBytes('<i8', [2], i64([0, 1])) }), /finite number/],
       [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)), 'labels.npy': npyBytes('<i8', [2], i64([0, -1])) }), /label -1, outside/],
-      [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)), 'labels.npy': npyBytes('<i8', [2], i64([0, 1])), 'split.npy': npyBytes('|u1', [2], Uint8Array.of(0, 2)) }), /split 2/],
-      [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)), 'labels.npy': npyBytes('<i8', [2], i64([0, 1])), 'class_names.npy': npyBytes('|O', [2], new Uint8Array(16)) }), /object array/],
-      [zipOf({ 'features.npy': npyBytes('<f4', [3_000_000, 64], new Uint8Array(0)), 'labels.npy': npyBytes('<i8', [1], i64([0])) }), /more than the 2 000 000 a feature set may hold/],
+      [
+        zipOf({
+          'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)),
+          'labels.npy': npyBytes('<i8', [2], i64([0, 1])),
+          'split.npy': npyBytes('|u1', [2], Uint8Array.of(0, 2)),
+        }),
+        /split 2/,
+      ],
+      [
+        zipOf({
+          'features.npy': npyBytes('<f4', [2, 3], f32(2, 3)),
+          'labels.npy': npyBytes('<i8', [2], i64([0, 1])),
+          'class_names.npy': npyBytes('|O', [2], new Uint8Array(16)),
+        }),
+        /object array/,
+      ],
+      [
+        zipOf({ 'features.npy': npyBytes('<f4', [3_000_000, 64], new Uint8Array(0)), 'labels.npy': npyBytes('<i8', [1], i64([0])) }),
+        /more than the 2 000 000 a feature set may hold/,
+      ],
       [zipOf({ 'features.npy': npyBytes('<f4', [2, 3], f32(2, 3).subarray(0, 8)), 'labels.npy': npyBytes('<i8', [2], i64([0, 1])) }), /truncated/],
     ];
     for (const [b, message] of cases) expect(() => readFeaturesNpz(b), String(message)).toThrow(message);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import expected from '../../../fixtures/parsers/expected.json';
-import {
-  cifarFileRole,
-  parseCifar100Bin,
-  parseCifar10Bin,
-  parseCifarArchive,
-  parseCifarFiles,
-  parseLabelNames,
-} from '../../../../src/data/parsers/cifar';
+import { cifarFileRole, parseCifar100Bin, parseCifar10Bin, parseCifarArchive, parseCifarFiles, parseLabelNames } from '../../../../src/data/parsers/cifar';
 import { DataFormatError } from '../../../../src/data/parsers/types';
 import { gzipSync } from 'fflate';
 import { fixture, isMonotoneToOne, named, progressLog, sha256 } from './helpers';
@@ -21,7 +14,13 @@ const E100 = expected.cifar100;
 function checkHwc(images: Uint8Array, firstIndex: number, count: number): void {
   for (let k = 0; k < count; k++) {
     const n = firstIndex + k;
-    for (const [y, x] of [[0, 0], [0, 31], [31, 0], [17, 5], [31, 31]])
+    for (const [y, x] of [
+      [0, 0],
+      [0, 31],
+      [31, 0],
+      [17, 5],
+      [31, 31],
+    ])
       for (let c = 0; c < 3; c++) expect(images[((k * 32 + y) * 32 + x) * 3 + c]).toBe((29 * n + 85 * c + 7 * y + 3 * x) % 256);
   }
 }
@@ -79,9 +78,7 @@ describe('CIFAR-100 binary', () => {
     checkHwc(r.images, 0, 3);
   });
   it('the files with both names lists', () => {
-    const r = parseCifarFiles(
-      ['train.bin', 'test.bin', 'fine_label_names.txt', 'coarse_label_names.txt'].map((n) => named(`${C100}/${n}`)),
-    );
+    const r = parseCifarFiles(['train.bin', 'test.bin', 'fine_label_names.txt', 'coarse_label_names.txt'].map((n) => named(`${C100}/${n}`)));
     expect(r.variant).toBe('cifar100');
     expect(r.train.classNames).toEqual(E100.classNames);
     expect(r.train.coarseClassNames).toEqual(E100.coarseClassNames);
@@ -150,9 +147,9 @@ describe('CIFAR errors say what is wrong', () => {
     expect(() => parseCifarFiles([named(`${C10}/data_batch_1.bin`), named(`${C100}/test.bin`)])).toThrow(
       'CIFAR-10 and CIFAR-100 files are mixed: data_batch_1.bin, test.bin',
     );
-    expect(() =>
-      parseCifarFiles([named(`${C10}/data_batch_1.bin`), { name: 'batches.meta.txt', bytes: new TextEncoder().encode('a\nb\n') }]),
-    ).toThrow('batches.meta.txt lists 2 class names; CIFAR-10 has 10');
+    expect(() => parseCifarFiles([named(`${C10}/data_batch_1.bin`), { name: 'batches.meta.txt', bytes: new TextEncoder().encode('a\nb\n') }])).toThrow(
+      'batches.meta.txt lists 2 class names; CIFAR-10 has 10',
+    );
     expect(() => parseCifarFiles([named(`${C10}/data_batch_1.bin`), named(`${C100}/fine_label_names.txt`)])).toThrow(
       "the class-name file is CIFAR-100's but the batches are CIFAR-10's",
     );

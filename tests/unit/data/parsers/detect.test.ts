@@ -19,17 +19,24 @@ describe('detectFormat (name + magic bytes)', () => {
     expect(detectFormat(named(`${C10}/data_batch_2.bin`))).toEqual({ kind: 'cifar-bin', variant: 'cifar10', split: 'train', byName: true });
     expect(detectFormat(named(`${C100}/test.bin`))).toEqual({ kind: 'cifar-bin', variant: 'cifar100', split: 'test', byName: true });
     expect(detectFormat({ name: 'my-batch', bytes: fixture(`${C10}/data_batch_1.bin`) })).toEqual({
-      kind: 'cifar-bin', variant: 'cifar10', split: 'train', byName: false,
+      kind: 'cifar-bin',
+      variant: 'cifar10',
+      split: 'train',
+      byName: false,
     });
     expect(detectFormat({ name: 'cifar100-test.dat', bytes: fixture(`${C100}/test.bin`) })).toEqual({
-      kind: 'cifar-bin', variant: 'cifar100', split: 'test', byName: false,
+      kind: 'cifar-bin',
+      variant: 'cifar100',
+      split: 'test',
+      byName: false,
     });
     expect(detectFormat(named(`${C10}/batches.meta.txt`))).toEqual({ kind: 'cifar-names', variant: 'cifar10' });
   });
   it('archives: .tar.gz by name or by the tar header inside, plain .tar, zip', () => {
     expect(detectFormat(named('cifar10/cifar-10-binary.tar.gz'))).toEqual({ kind: 'cifar-archive', gzipped: true });
     expect(detectFormat({ name: 'download', bytes: fixture('cifar100/cifar-100-binary.tar.gz') })).toEqual({
-      kind: 'cifar-archive', gzipped: true,
+      kind: 'cifar-archive',
+      gzipped: true,
     });
     expect(detectFormat(named('zip/shapes.zip'))).toEqual({ kind: 'image-folder-zip' });
   });
@@ -49,9 +56,7 @@ describe('parseUserFiles dispatches', () => {
     const { log, cb } = progressLog();
     const names = Array.from({ length: 10 }, (_, k) => `c${k}`);
     const r = await parseUserFiles(
-      ['train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz', 't10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz'].map((n) =>
-        named(`idx/${n}`),
-      ),
+      ['train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz', 't10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz'].map((n) => named(`idx/${n}`)),
       { classNames: names, onProgress: cb },
     );
     expect(r.format).toBe('idx');

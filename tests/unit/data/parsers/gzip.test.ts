@@ -29,9 +29,7 @@ describe('gunzip with progress and trailer checks', () => {
     for (let cut = 0; cut < gz.length; cut += cut < 40 ? 1 : 37) {
       expect(() => gunzipBytes(gz.subarray(0, cut), undefined, 'c.tgz'), `cut at ${cut}`).toThrow(DataFormatError);
     }
-    expect(() => gunzipBytes(gz.subarray(0, gz.length - 3), undefined, 'c.tgz')).toThrow(
-      /^c\.tgz: corrupt or truncated gzip data/,
-    );
+    expect(() => gunzipBytes(gz.subarray(0, gz.length - 3), undefined, 'c.tgz')).toThrow(/^c\.tgz: corrupt or truncated gzip data/);
   });
   it('a flipped byte in the data is caught', () => {
     const gz = fixture('idx/train-images-idx3-ubyte.gz').slice();

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'fflate';
 import expected from '../../../fixtures/parsers/expected.json';
-import {
-  parseIdxFiles,
-  parseIdxImages,
-  parseIdxLabels,
-  parseIdxPair,
-  readIdxHeader,
-} from '../../../../src/data/parsers/idx';
+import { parseIdxFiles, parseIdxImages, parseIdxLabels, parseIdxPair, readIdxHeader } from '../../../../src/data/parsers/idx';
 import { DataFormatError } from '../../../../src/data/parsers/types';
 import { fixture, isMonotoneToOne, named, progressLog, sha256 } from './helpers';
 
@@ -62,7 +56,10 @@ describe('parseIdxFiles (train/test pairing)', () => {
   });
   it('pairs four .gz files (and a raw/gz mix), reporting progress', () => {
     const { log, cb } = progressLog();
-    const r = parseIdxFiles(RAW.map((n, i) => named(`idx/${n}${i % 2 ? '.gz' : ''}`)), { onProgress: cb });
+    const r = parseIdxFiles(
+      RAW.map((n, i) => named(`idx/${n}${i % 2 ? '.gz' : ''}`)),
+      { onProgress: cb },
+    );
     expect(sha256(r.train.images)).toBe(E.train.sha256);
     expect(r.test!.images.length).toBe(3 * 5 * 4);
     expect(isMonotoneToOne(log)).toBe(true);
@@ -80,9 +77,7 @@ describe('IDX errors say what is wrong', () => {
     expect(() => parseIdxImages(fixture('idx/train-labels-idx1-ubyte'), { fileName: 'x-images' })).toThrow(
       'x-images: bad magic number: expected an IDX image file (2051 = 0x00000803) but found 0x00000801 (an IDX label file)',
     );
-    expect(() => parseIdxLabels(images())).toThrow(
-      'bad magic number: expected an IDX label file (2049 = 0x00000801) but found 0x00000803 (an IDX image file)',
-    );
+    expect(() => parseIdxLabels(images())).toThrow('bad magic number: expected an IDX label file (2049 = 0x00000801) but found 0x00000803 (an IDX image file)');
   });
   it('bad magic: not an IDX file at all', () => {
     const pngish = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -105,17 +100,13 @@ describe('IDX errors say what is wrong', () => {
     expect(() => parseIdxLabels(fixture('idx/train-labels-idx1-ubyte').subarray(0, 12))).toThrow(
       'truncated IDX label file: the header declares 6 values, so 14 bytes in all, but the file has 12 bytes',
     );
-    expect(() => parseIdxImages(images().subarray(0, 10))).toThrow(
-      'truncated IDX header: 3 dimensions need 16 bytes of header, the file has 10 bytes',
-    );
+    expect(() => parseIdxImages(images().subarray(0, 10))).toThrow('truncated IDX header: 3 dimensions need 16 bytes of header, the file has 10 bytes');
     expect(() => parseIdxImages(new Uint8Array(2))).toThrow('truncated IDX file: 2 bytes, the magic number alone needs 4');
   });
   it('extra bytes after the data', () => {
     const b = new Uint8Array(140);
     b.set(images());
-    expect(() => parseIdxImages(b)).toThrow(
-      'IDX image file is longer than its header declares: expected 136 bytes (6×5×4 values), found 140 bytes',
-    );
+    expect(() => parseIdxImages(b)).toThrow('IDX image file is longer than its header declares: expected 136 bytes (6×5×4 values), found 140 bytes');
   });
   it('truncated or corrupt gzip', () => {
     const gz = fixture('idx/train-images-idx3-ubyte.gz');
@@ -131,9 +122,9 @@ describe('IDX errors say what is wrong', () => {
     );
   });
   it('a label without a class name', () => {
-    expect(() =>
-      parseIdxPair(named('idx/train-images-idx3-ubyte'), named('idx/train-labels-idx1-ubyte'), { classNames: ['a', 'b'] }),
-    ).toThrow('train-labels-idx1-ubyte: label 4 at position 1 has no class name (2 names given, labels 0–1)');
+    expect(() => parseIdxPair(named('idx/train-images-idx3-ubyte'), named('idx/train-labels-idx1-ubyte'), { classNames: ['a', 'b'] })).toThrow(
+      'train-labels-idx1-ubyte: label 4 at position 1 has no class name (2 names given, labels 0–1)',
+    );
   });
   it('pairing problems', () => {
     expect(() => parseIdxFiles([named('idx/train-images-idx3-ubyte')])).toThrow(
@@ -153,9 +144,7 @@ describe('IDX errors say what is wrong', () => {
     expect(() => parseIdxFiles([a, l1, { name: 'notes.txt', bytes: new TextEncoder().encode('hello') }])).toThrow(
       'notes.txt: bad magic number: expected an IDX image (2051) or label (2049) file but found 0x68656c6c',
     );
-    expect(() => parseIdxFiles([a, l1, { name: 'x.gz', bytes: gzipSync(new TextEncoder().encode('hello')) }])).toThrow(
-      'x.gz: bad magic number',
-    );
+    expect(() => parseIdxFiles([a, l1, { name: 'x.gz', bytes: gzipSync(new TextEncoder().encode('hello')) }])).toThrow('x.gz: bad magic number');
   });
   it('train and test image sizes must agree', () => {
     const other = new Uint8Array(16 + 3 * 2 * 2);

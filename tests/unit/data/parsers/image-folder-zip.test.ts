@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import expected from '../../../fixtures/parsers/expected.json';
-import {
-  listImageFolderZip,
-  parseImageFolderZip,
-  resizeToRgb,
-  sniffImageType,
-} from '../../../../src/data/parsers/image-folder-zip';
+import { listImageFolderZip, parseImageFolderZip, resizeToRgb, sniffImageType } from '../../../../src/data/parsers/image-folder-zip';
 import { DataFormatError } from '../../../../src/data/parsers/types';
 import { decodeFixturePng, fixture, isMonotoneToOne, progressLog } from './helpers';
 
@@ -45,10 +40,7 @@ describe('listImageFolderZip errors say what is wrong', () => {
       'zip/image-at-root.zip',
       'image-at-root.zip: "stray.png" is at the top of the zip, not inside a class folder: put each class\'s images in a folder named after the class',
     ],
-    [
-      'zip/empty-class.zip',
-      'empty-class.zip: class folder "birds" contains no images (png, jpg, jpeg, webp, gif, bmp): every class folder needs at least one',
-    ],
+    ['zip/empty-class.zip', 'empty-class.zip: class folder "birds" contains no images (png, jpg, jpeg, webp, gif, bmp): every class folder needs at least one'],
     ['zip/no-images.zip', 'no-images.zip: no images (png, jpg, jpeg, webp, gif, bmp) found in the zip (found: notes/a.txt, notes/b.csv)'],
     [
       'zip/bzip2.zip',
@@ -116,9 +108,9 @@ describe('parseImageFolderZip (decoder injected)', () => {
       if (entry.path.endsWith('c2.png')) throw new Error('broken IDAT');
       return decodeFixturePng(bytes);
     };
-    await expect(
-      parseImageFolderZip(fixture('zip/shapes.zip'), { size: [4, 4], decodeImage: failing, fileName: 's.zip' }),
-    ).rejects.toThrow('s.zip: cannot decode "shapes/circle/c2.png": broken IDAT');
+    await expect(parseImageFolderZip(fixture('zip/shapes.zip'), { size: [4, 4], decodeImage: failing, fileName: 's.zip' })).rejects.toThrow(
+      's.zip: cannot decode "shapes/circle/c2.png": broken IDAT',
+    );
     const r = await parseImageFolderZip(fixture('zip/shapes.zip'), { size: [4, 4], decodeImage: failing, skipUndecodable: true });
     expect(Array.from(r.labels)).toEqual([0, 1, 2, 2]);
     expect(r.images.length).toBe(4 * 4 * 4 * 3);
@@ -129,9 +121,9 @@ describe('parseImageFolderZip (decoder injected)', () => {
       if (entry.className === 'square') throw new Error('unsupported');
       return decodeFixturePng(bytes);
     };
-    await expect(
-      parseImageFolderZip(fixture('zip/shapes.zip'), { size: [4, 4], decodeImage: noSquares, skipUndecodable: true }),
-    ).rejects.toThrow('class folder "square" has no image that could be decoded');
+    await expect(parseImageFolderZip(fixture('zip/shapes.zip'), { size: [4, 4], decodeImage: noSquares, skipUndecodable: true })).rejects.toThrow(
+      'class folder "square" has no image that could be decoded',
+    );
   });
   it('a decoder that returns the wrong number of bytes is caught', async () => {
     await expect(
@@ -175,7 +167,12 @@ describe('resizeToRgb', () => {
   });
   it('a constant image stays constant at any size', () => {
     const src = rgba(7, 5, () => [200, 100, 50, 255]);
-    for (const [h, w] of [[1, 1], [3, 11], [32, 32], [5, 7]] as [number, number][]) {
+    for (const [h, w] of [
+      [1, 1],
+      [3, 11],
+      [32, 32],
+      [5, 7],
+    ] as [number, number][]) {
       const out = resizeToRgb(src, 7, 5, [h, w]);
       for (let i = 0; i < out.length; i += 3) expect([out[i], out[i + 1], out[i + 2]]).toEqual([200, 100, 50]);
     }
@@ -215,7 +212,9 @@ describe('a zip with two entries of the same name (issue 16 item 4)', () => {
     const l = listImageFolderZip(z);
     expect(l.classNames).toEqual(['cat', 'dog']);
     expect(l.entries.map((e) => e.path)).toEqual(['cat/1.png', 'dog/1.png']);
-    expect(l.skipped).toEqual([{ path: 'cat/2.png', reason: '2 entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder' }]);
+    expect(l.skipped).toEqual([
+      { path: 'cat/2.png', reason: '2 entries of the zip have this name, so none of them is used (which is which cannot be told): re-zip the folder' },
+    ]);
   });
 
   it('a duplicated non-image is listed once too (the Data page keys its list by path)', () => {

@@ -27,9 +27,7 @@ describe('readTar (ustar + pax/GNU long names)', () => {
     const names = readTar(cifar100Tar()).map((e) => e.name);
     expect(names).toContain('cifar-100-binary/' + 'very-long-'.repeat(12) + 'readme.txt');
     expect(names).toContain('cifar-100-binary/train.bin');
-    expect(readTar(cifar100Tar()).find((e) => e.name.endsWith('test.bin'))!.bytes).toEqual(
-      fixture('cifar100/cifar-100-binary/test.bin'),
-    );
+    expect(readTar(cifar100Tar()).find((e) => e.name.endsWith('test.bin'))!.bytes).toEqual(fixture('cifar100/cifar-100-binary/test.bin'));
   });
   it('recognises tar headers', () => {
     expect(looksLikeTar(cifar10Tar())).toBe(true);

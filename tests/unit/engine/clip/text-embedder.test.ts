@@ -316,7 +316,9 @@ describe('failures are ClipLoadErrors that say what failed and how to fix it', (
     expect(calls).toBeGreaterThan(0);
     expect(err.reason).toBe('offline');
     expect(err.file).toMatch(/^https:\/\/huggingface\.co\/Xenova\/clip-vit-base-patch32\/resolve\/main\//);
-    expect(err.message).toMatch(/^Could not download https:\/\/huggingface\.co\/Xenova\/clip-vit-base-patch32\/resolve\/main\/\S+ \(fetch failed\): you seem to be offline/);
+    expect(err.message).toMatch(
+      /^Could not download https:\/\/huggingface\.co\/Xenova\/clip-vit-base-patch32\/resolve\/main\/\S+ \(fetch failed\): you seem to be offline/,
+    );
     expect(err.hint).toMatch(/--model-path DIR/);
     expect(err.hint).toMatch(/--allow-remote/);
   });

@@ -13,11 +13,12 @@ function fake(shape: [number, number, number], names: string[], perClass: number
   const make = (n: number) => {
     const images = new Uint8Array(n * names.length * size);
     const labels = new Uint8Array(n * names.length);
-    for (let c = 0; c < names.length; c++) for (let k = 0; k < n; k++) {
-      const i = c * n + k;
-      labels[i] = c;
-      for (let p = 0; p < size; p++) images[i * size + p] = (Math.floor(p / shape[2]) % shape[1]) === c % shape[1] ? 200 + k : 10 * ((c * 7 + k) % 5);
-    }
+    for (let c = 0; c < names.length; c++)
+      for (let k = 0; k < n; k++) {
+        const i = c * n + k;
+        labels[i] = c;
+        for (let p = 0; p < size; p++) images[i * size + p] = Math.floor(p / shape[2]) % shape[1] === c % shape[1] ? 200 + k : 10 * ((c * 7 + k) % 5);
+      }
     return { images, labels };
   };
   return { shape, classNames: names, train: make(perClass), test: make(Math.max(1, perClass >> 1)) };
@@ -35,7 +36,11 @@ describe('curriculum engine', () => {
   });
 
   it('joins datasets with label offsets at 28×28 grey', () => {
-    const ds = joinCurriculum([digits, fashion], { digits: fake([8, 8, 1], digits.classes.slice(), 3), 'fashion-mnist': fake([8, 8, 1], fashion.classes.slice(), 3) }, { trainPerClass: 2 });
+    const ds = joinCurriculum(
+      [digits, fashion],
+      { digits: fake([8, 8, 1], digits.classes.slice(), 3), 'fashion-mnist': fake([8, 8, 1], fashion.classes.slice(), 3) },
+      { trainPerClass: 2 },
+    );
     expect(ds.shape).toEqual([28, 28, 1]);
     expect(ds.classNames).toHaveLength(20);
     expect(ds.classNames[10]).toBe('Fashion-MNIST: T-shirt/top');
@@ -46,7 +51,10 @@ describe('curriculum engine', () => {
 
   it('an order run gives CIL and TIL from one model, TIL ≥ CIL everywhere; tensors return to baseline', async () => {
     await selectBackend('cpu', { strict: true });
-    const ds = joinCurriculum([digits, fashion], { digits: fake([8, 8, 1], digits.classes.slice(), 6), 'fashion-mnist': fake([8, 8, 1], fashion.classes.slice(), 6) });
+    const ds = joinCurriculum([digits, fashion], {
+      digits: fake([8, 8, 1], digits.classes.slice(), 6),
+      'fashion-mnist': fake([8, 8, 1], fashion.classes.slice(), 6),
+    });
     const settings = { model: { kind: 'mlp' as const, hidden: [16] }, epochs: 2, batchSize: 16 };
     const before = tf.memory().numTensors;
     const isolated = await trainIsolated(ds, settings, 1);

@@ -168,11 +168,12 @@ describe('fine-tuning losses on a tiny head, against hand computation', () => {
     ];
     const y = [0, 1];
     const tau = 0.5;
-    const ln = z.reduce((acc, r, i) => {
-      const n = Math.hypot(...r) + 1e-7;
-      const s2 = r.map((v) => v / (tau * n));
-      return acc + logSumExp(s2) - s2[y[i]];
-    }, 0) / 2;
+    const ln =
+      z.reduce((acc, r, i) => {
+        const n = Math.hypot(...r) + 1e-7;
+        const s2 = r.map((v) => v / (tau * n));
+        return acc + logSumExp(s2) - s2[y[i]];
+      }, 0) / 2;
     expect(tf.tidy(() => logitNormLoss(tf.tensor2d(z), tf.tensor1d(y, 'int32'), tau).dataSync()[0])).toBeCloseTo(ln, 5);
     const zm = [
       [0.3, -0.2],
@@ -207,7 +208,9 @@ describe('memoryExamples', () => {
     expect(Array.from(memoryExamples('replay', { reservoir: Int32Array.from([4, 2]), streamSeen: 9, perClass: [] }))).toEqual([4, 2]);
     expect(Array.from(memoryExamples('gdumb', { memory: Int32Array.from([7]) }))).toEqual([7]);
     expect(Array.from(memoryExamples('agem', { perTask: [Int32Array.from([1]), Int32Array.from([5, 6])] }))).toEqual([1, 5, 6]);
-    expect(Array.from(memoryExamples('icarl', { exemplars: [Int32Array.from([0, 1]), Int32Array.from([0, 1, 3]), Int32Array.from([8, 9, 10])] }))).toEqual([8, 9, 10]);
+    expect(Array.from(memoryExamples('icarl', { exemplars: [Int32Array.from([0, 1]), Int32Array.from([0, 1, 3]), Int32Array.from([8, 9, 10])] }))).toEqual([
+      8, 9, 10,
+    ]);
     expect(memoryExamples('ewc', {})).toHaveLength(0);
     expect(memoryExamples('replay', undefined)).toHaveLength(0);
   });
@@ -220,10 +223,26 @@ describe('runOpenWorld (cpu, tiny synthetic data)', () => {
   const near = {
     name: 'held-out 6-7',
     kind: 'near' as const,
-    split: { images: Uint8Array.from(keep.flatMap((i) => Array.from(ds.test.images.subarray(i * 36, (i + 1) * 36)))), labels: Uint8Array.from(keep, (i) => ds.test.labels[i]) },
+    split: {
+      images: Uint8Array.from(keep.flatMap((i) => Array.from(ds.test.images.subarray(i * 36, (i + 1) * 36)))),
+      labels: Uint8Array.from(keep, (i) => ds.test.labels[i]),
+    },
   };
   const config: OpenWorldConfig = {
-    train: { tasks: [[0, 1], [2, 3], [4, 5]], seed: 1, strategy: 'replay', strategyOptions: { memory: 20 }, model: { kind: 'mlp', hidden: [16] }, epochs: 2, batchSize: 16, lr: 0.01 },
+    train: {
+      tasks: [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ],
+      seed: 1,
+      strategy: 'replay',
+      strategyOptions: { memory: 20 },
+      model: { kind: 'mlp', hidden: [16] },
+      epochs: 2,
+      batchSize: 16,
+      lr: 0.01,
+    },
     oodSets: [near],
     detectors: ['msp', 'maxlogit', 'energy', 'gen', 'odin', 'react', 'klm', 'relation', 'nnguide', 'ber', 'ber-ce', 'logitnorm', 'regmixup'],
     head: { epochs: 2, batchSize: 32 },
@@ -257,6 +276,8 @@ describe('runOpenWorld (cpu, tiny synthetic data)', () => {
   it('rejects an empty detector list or OOD list, and a set at the wrong shape', async () => {
     await expect(runOpenWorld(ds, { ...config, detectors: [] })).rejects.toThrow(/at least one detector/);
     await expect(runOpenWorld(ds, { ...config, oodSets: [] })).rejects.toThrow(/at least one OOD set/);
-    await expect(runOpenWorld(ds, { ...config, oodSets: [{ ...near, split: { images: new Uint8Array(5), labels: new Uint8Array(1) } }] })).rejects.toThrow(/input shape/);
+    await expect(runOpenWorld(ds, { ...config, oodSets: [{ ...near, split: { images: new Uint8Array(5), labels: new Uint8Array(1) } }] })).rejects.toThrow(
+      /input shape/,
+    );
   });
 });

@@ -20,10 +20,26 @@ describe('runOpenWorld resumeFrom', () => {
   const near = {
     name: 'held-out 6-7',
     kind: 'near' as const,
-    split: { images: Uint8Array.from(keep.flatMap((i) => Array.from(ds.test.images.subarray(i * 36, (i + 1) * 36)))), labels: Uint8Array.from(keep, (i) => ds.test.labels[i]) },
+    split: {
+      images: Uint8Array.from(keep.flatMap((i) => Array.from(ds.test.images.subarray(i * 36, (i + 1) * 36)))),
+      labels: Uint8Array.from(keep, (i) => ds.test.labels[i]),
+    },
   };
   const config: OpenWorldConfig = {
-    train: { tasks: [[0, 1], [2, 3], [4, 5]], seed: 3, strategy: 'replay', strategyOptions: { memory: 12 }, model: { kind: 'mlp', hidden: [8] }, epochs: 1, batchSize: 16, lr: 0.01 },
+    train: {
+      tasks: [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ],
+      seed: 3,
+      strategy: 'replay',
+      strategyOptions: { memory: 12 },
+      model: { kind: 'mlp', hidden: [8] },
+      epochs: 1,
+      batchSize: 16,
+      lr: 0.01,
+    },
     oodSets: [near],
     detectors: ['msp', 'energy', 'ber'],
     head: { epochs: 1, batchSize: 32 },
@@ -31,9 +47,16 @@ describe('runOpenWorld resumeFrom', () => {
   it('continues after step 2 of 3 with the numbers of an uninterrupted run', async () => {
     const checkpoints: { c: RunCheckpoint; step: OpenWorldStep }[] = [];
     const full = await runOpenWorld(ds, config, { onCheckpoint: (c, step) => checkpoints.push({ c, step }) });
-    expect(checkpoints.map((x) => [x.c.nextTask, x.step.step])).toEqual([[1, 0], [2, 1], [3, 2]]);
+    expect(checkpoints.map((x) => [x.c.nextTask, x.step.step])).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 2],
+    ]);
     const seen: number[] = [];
-    const resumed = await runOpenWorld(ds, config, { resumeFrom: { checkpoint: checkpoints[1].c, steps: full.steps.slice(0, 2) }, onStep: (s) => seen.push(s.step) });
+    const resumed = await runOpenWorld(ds, config, {
+      resumeFrom: { checkpoint: checkpoints[1].c, steps: full.steps.slice(0, 2) },
+      onStep: (s) => seen.push(s.step),
+    });
     expect(seen).toEqual([2]);
     expect(resumed.results).toEqual(full.results);
     expect(resumed.accuracy).toEqual(full.accuracy);

@@ -252,7 +252,12 @@ describe('run session', () => {
 
   it('a second start cancels the first; extra fields reset at every start; late callbacks of the old start are ignored', async () => {
     const store = memoryStore();
-    const session = createRunSession<Job, Result, Current, { plan: number | null }>({ store, jobId: (j) => j.id, resultId: (r) => r.id, initialExtra: { plan: null } });
+    const session = createRunSession<Job, Result, Current, { plan: number | null }>({
+      store,
+      jobId: (j) => j.id,
+      resultId: (r) => r.id,
+      initialExtra: { plan: null },
+    });
     let oldCtx: SessionContext<Result, Current, { plan: number | null }> | null = null;
     const first = session.start(jobs, 'a', async (_todo, ctx) => {
       oldCtx = ctx;
@@ -307,7 +312,10 @@ function fakeTabs() {
         const entry = { tab, grant: resolve };
         queue.set(key, [...(queue.get(key) ?? []), entry]);
         signal.addEventListener('abort', () => {
-          queue.set(key, (queue.get(key) ?? []).filter((e) => e !== entry));
+          queue.set(
+            key,
+            (queue.get(key) ?? []).filter((e) => e !== entry),
+          );
           reject(new Error('aborted'));
         });
       });
