@@ -37,7 +37,8 @@ export function formatShape(shape: readonly number[]): string {
   return `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
 }
 
-function halfToNumber(h: number): number {
+/** An IEEE half-precision value (its 16 bits) as a number. */
+export function halfToNumber(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;
   const frac = h & 0x3ff;

@@ -14,7 +14,7 @@
  * failure is a FeatureSetError with one sentence.
  */
 import { unzipSync, zipSync, type UnzipFileInfo } from 'fflate';
-import { readNpyHeader, isNpy, formatShape, NpyError, type NpyHeader } from '../../core/formats/npy';
+import { readNpyHeader, isNpy, formatShape, halfToNumber, NpyError, type NpyHeader } from '../../core/formats/npy';
 import { checkFeatureSet, checkFeatureShape, FEATURE_LIMITS, FeatureSetError, type FeatureSet } from '../../core/features/feature-set';
 import { grouped } from '../../core/config/limits';
 
@@ -132,15 +132,7 @@ function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(
   return out;
 }
 
-function halfAt(view: DataView, at: number, little: boolean): number {
-  const h = view.getUint16(at, little);
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
-}
+const halfAt = (view: DataView, at: number, little: boolean): number => halfToNumber(view.getUint16(at, little));
 
 function readClassNames(bytes: Uint8Array, header: NpyHeader): string[] {
   const m = /^([<>|=])([US])(\d+)$/.exec(header.descr);
