@@ -1,0 +1,222 @@
+/**
+ * Every lab's default numbers, computed the way the app's workers compute them (the same core and engine entry
+ * points, on tfjs's wasm backend in Node), so a restructuring of the lab layer can show that it changed no number.
+ *
+ *   npx tsx scripts/lab-defaults.ts [--labs orderings,time] [--write | --check]
+ *
+ * A lab's default is the experiment a link holding only `{"lab": "<id>"}` opens. --write stores the numbers in
+ * tests/fixtures/lab-defaults.json; --check compares with that file and exits 1 on any difference. Takes minutes
+ * (the Open-world default trains on all of Fashion-MNIST's six classes).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { validateConfig, type ExperimentConfig, type LabId } from '../src/core/config/schema';
+import { openWorldOf } from '../src/core/config/sections/open-world';
+import { timeOf } from '../src/core/config/sections/time';
+import { curriculumOf } from '../src/core/config/sections/curriculum';
+import { experimentClassNames, protocolOptionsOf } from '../src/core/config/derived';
+import { computeOrderingsView } from '../src/core/protocols/orderings-view';
+import { planGroundTruth } from '../src/core/ground-truth/plan';
+import { sampleOrder } from '../src/core/ground-truth/schedule';
+import { matrixFromRows, matrixToRows } from '../src/core/orderings/matrix';
+import { resolveSimilarity } from '../src/core/similarity/resolve';
+import { wordnetPinsOf } from '../src/core/config/wordnet-pins';
+import type { WordnetGraph } from '../src/core/similarity/wordnet';
+import { loadBuiltinDataset } from '../src/data/registry';
+import { fromDecodedDataset, selectBackend, subsetPerClass, trainRun, trainShared, type ImageDataset } from '../src/engine/index';
+import { trainRunConfigOf } from '../src/engine/run-config';
+import { forgettingRunConfigs } from '../src/services/forgetting-runner';
+import { defaultForgettingInputs, forgettingConfigOf, inputsFromConfig } from '../src/ui/forgetting/page-config';
+import { FORGETTING_CLASSES } from '../src/core/forgetting/from-config';
+import { paperTasks } from '../src/core/forgetting/setup';
+import { openWorldInput, datasetsNeeded } from '../src/engine/ood/from-settings';
+import { runOpenWorld } from '../src/engine/ood/run';
+import { buildStream } from '../src/core/stream/buckets';
+import { runConfigOf as streamRunConfigOf, streamSpecOf } from '../src/engine/stream/lab';
+import { trainStream } from '../src/engine/stream/train';
+import { checkCurriculum, type CurriculumSource } from '../src/core/curriculum/catalogue';
+import { joinCurriculum } from '../src/engine/curriculum/data';
+import { trainIsolated, trainOrder } from '../src/engine/curriculum/run';
+import { allOrders } from '../src/core/curriculum/orders';
+
+const root = join(import.meta.dirname, '..');
+const FIXTURE = join(root, 'tests', 'fixtures', 'lab-defaults.json');
+
+const cache = new Map<string, ImageDataset>();
+async function builtin(id: string): Promise<ImageDataset> {
+  if (!cache.has(id)) cache.set(id, fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join(root, 'public', p))))));
+  return cache.get(id)!;
+}
+let wordnet: WordnetGraph | null = null;
+const loadWordnet = (): WordnetGraph => wordnet!;
+
+const defaultOf = (lab: LabId): ExperimentConfig => validateConfig({ lab }).config;
+/** numbers rounded to 1e-9 (the fixture compares what the labs show, not float noise of the last bit) */
+const r = (x: number): number => Math.round(x * 1e9) / 1e9;
+const rows = (m: number[][]): number[][] => m.map((row) => row.map(r));
+
+async function orderings(): Promise<unknown> {
+  const c = defaultOf('orderings');
+  const view = computeOrderingsView(
+    {
+      classes: experimentClassNames(c),
+      taskSizes: c.taskSizes,
+      similarity: { kind: 'wordnet', pins: wordnetPinsOf(c) },
+      options: protocolOptionsOf(c),
+    },
+    { wordnet: loadWordnet },
+  );
+  return { sequences: view.sequences.map((s) => ({ label: s.label, order: s.order, score: r(s.score) })) };
+}
+
+async function groundTruth(): Promise<unknown> {
+  const c = defaultOf('ground-truth');
+  const names = experimentClassNames(c);
+  const sim = resolveSimilarity({ kind: 'wordnet', pins: wordnetPinsOf(c) }, names, { wordnet: loadWordnet });
+  const plan = planGroundTruth({
+    classes: c.classes,
+    taskSizes: c.taskSizes,
+    similarity: matrixFromRows(matrixToRows(sim.matrix)),
+    protocolOptions: { protocols: ['rs', 'edge'], rsSeeds: c.protocols.rsSeeds, medianSeed: c.protocols.medianSeed },
+    strategies: c.strategies.map((s) => s.id),
+    seeds: c.seeds,
+    budget: c.groundTruth.budget,
+    sampleSeed: c.groundTruth.sampleSeed,
+  });
+  const ds = subsetPerClass(await builtin(c.dataset.id), { trainPerClass: c.data.trainPerClass ?? undefined, testPerClass: c.data.testPerClass ?? undefined });
+  const order = sampleOrder(plan, c.groundTruth.sampleSeed);
+  const rank = new Map(order.map((k, i) => [k, i]));
+  const jobs = [...plan.jobs];
+  const configs = jobs.map((j) => trainRunConfigOf(c, j));
+  const results = await trainShared(ds, configs, {
+    population: 1,
+    order: jobs.map((_, i) => i).sort((a, b) => (rank.get(jobs[a].orderingKey) ?? 0) - (rank.get(jobs[b].orderingKey) ?? 0)),
+  });
+  return {
+    jobs: jobs
+      .map((j, i) => ({ ordering: j.orderingKey, strategy: j.strategy, seed: j.seed, matrix: rows(results[i].matrix) }))
+      .sort((a, b) => (a.ordering < b.ordering ? -1 : 1)),
+  };
+}
+
+async function forgetting(): Promise<unknown> {
+  // the page's inputs for the link (src/ui/forgetting/page-config.ts), on the paper's ordering of classes 0–9
+  const link = defaultOf('forgetting');
+  const c = forgettingConfigOf(link, inputsFromConfig(link, defaultForgettingInputs()), paperTasks([...FORGETTING_CLASSES])).config!;
+  const runs = forgettingRunConfigs(c);
+  const out = [];
+  for (const { job, config } of runs) {
+    const ds = subsetPerClass(await builtin(job.dataset), { trainPerClass: job.trainPerClass ?? undefined, testPerClass: job.testPerClass ?? undefined });
+    const result = await trainRun(ds, config);
+    out.push({
+      label: job.label,
+      matrix: rows(result.matrix),
+      probs: (result.probs ?? []).map((p) => ({ afterTask: p.afterTask, sum: r(p.probs.reduce((a, b) => a + b, 0)), n: p.labels.length })),
+    });
+  }
+  return { runs: out };
+}
+
+async function openWorld(): Promise<unknown> {
+  const s = openWorldOf(defaultOf('open-world'));
+  for (const id of datasetsNeeded(s)) await builtin(id);
+  const { dataset, config } = openWorldInput(s, (id) => cache.get(id)!);
+  const res = await runOpenWorld(dataset, config, {});
+  return {
+    matrix: rows(res.train.matrix),
+    results: res.results.map((x) => ({
+      step: x.step,
+      detector: x.detector,
+      oodSet: x.oodSet,
+      auroc: r(x.auroc),
+      fpr95: r(x.fpr95),
+      auprIn: r(x.auprIn),
+      auprOut: r(x.auprOut),
+    })),
+  };
+}
+
+async function time(): Promise<unknown> {
+  const c = timeOf(defaultOf('time'));
+  const src = await builtin('fashion-mnist');
+  const stream = buildStream(streamSpecOf(c), { images: src.train.images, labels: src.train.labels, shape: src.shape, numClasses: src.classNames.length });
+  const ds: ImageDataset = {
+    shape: src.shape,
+    classNames: src.classNames,
+    train: { images: stream.images, labels: stream.labels },
+    test: { images: new Uint8Array(0), labels: new Uint8Array(0) },
+  };
+  const out: Record<string, unknown> = {};
+  for (const p of c.protocols) {
+    const res = await trainStream(ds, streamRunConfigOf(c, p, stream.sizes), {});
+    out[p] = { matrix: rows(res.matrix), metrics: Object.fromEntries(Object.entries(res.metrics).map(([k, v]) => [k, v === null ? null : r(v as number)])) };
+  }
+  return out;
+}
+
+async function curriculum(): Promise<unknown> {
+  const x = curriculumOf(defaultOf('curriculum'));
+  const list = checkCurriculum(x.datasets);
+  const loaded: Partial<Record<CurriculumSource, ImageDataset>> = {};
+  for (const src of new Set(list.map((d) => d.source))) loaded[src] = await builtin(src);
+  const ds = joinCurriculum(list, loaded, { trainPerClass: x.trainPerClass, testPerClass: x.testPerClass });
+  const settings = { model: { kind: 'mlp' as const, hidden: [x.hidden] }, epochs: x.epochs, augment: x.datasets.some((d) => d.startsWith('emoji')) };
+  const isolated: number[] = [];
+  for (let p = 0; p < x.datasets.length; p++) isolated.push(r((await trainIsolated(ds, settings, x.seed, () => ({}), [p]))[0]));
+  const orders = [];
+  for (const strategy of x.strategies) {
+    for (const order of allOrders(x.datasets.length)) {
+      const run = await trainOrder(ds, settings, { order, strategy, seed: x.seed }, {});
+      orders.push({ strategy, order, cil: rows(run.cil), til: rows(run.til) });
+    }
+  }
+  return { isolated, orders };
+}
+
+const LABS: Record<LabId, () => Promise<unknown>> = {
+  orderings,
+  'ground-truth': groundTruth,
+  forgetting,
+  'open-world': openWorld,
+  time,
+  curriculum,
+};
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const pick = args.includes('--labs') ? args[args.indexOf('--labs') + 1].split(',') : Object.keys(LABS);
+  wordnet = JSON.parse(await readFile(join(root, 'public', 'data', 'wordnet-nouns.json'), 'utf8')) as WordnetGraph;
+  await selectBackend('wasm', { strict: true });
+  const out: Record<string, unknown> = {};
+  for (const id of pick) {
+    const t0 = performance.now();
+    out[id] = await LABS[id as LabId]();
+    process.stderr.write(`${id}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  if (args.includes('--write')) {
+    let fixture: Record<string, unknown> = {};
+    try {
+      fixture = JSON.parse(await readFile(FIXTURE, 'utf8'));
+    } catch {
+      /* a new fixture */
+    }
+    fixture._note = 'Every lab default numbers (a link holding only {"lab": id}) on tfjs wasm in Node, made by npx tsx scripts/lab-defaults.ts --write.';
+    Object.assign(fixture, out);
+    await writeFile(FIXTURE, `${JSON.stringify(fixture)}\n`);
+    return 0;
+  }
+  if (args.includes('--check')) {
+    const fixture = JSON.parse(await readFile(FIXTURE, 'utf8')) as Record<string, unknown>;
+    let bad = 0;
+    for (const id of pick) {
+      const same = JSON.stringify(fixture[id]) === JSON.stringify(out[id]);
+      process.stdout.write(`${id}: ${same ? 'same numbers' : 'DIFFERENT'}\n`);
+      if (!same) bad++;
+    }
+    return bad ? 1 : 0;
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  return 0;
+}
+
+process.exitCode = await main();
