@@ -20,7 +20,9 @@ import { planGroundTruth } from '../src/core/ground-truth/plan';
 import { sampleOrder } from '../src/core/ground-truth/schedule';
 import { matrixFromRows, matrixToRows } from '../src/core/orderings/matrix';
 import { resolveSimilarity } from '../src/core/similarity/resolve';
-import { wordnetPinsOf } from '../src/core/config/wordnet-pins';
+import { wordnetPinsFor, wordnetPinsOf } from '../src/core/config/wordnet-pins';
+import { getClassList } from '../src/core/classes/builtin';
+import { datasetClassListId } from '../src/core/config/defaults';
 import type { WordnetGraph } from '../src/core/similarity/wordnet';
 import { loadBuiltinDataset } from '../src/data/registry';
 import { fromDecodedDataset, selectBackend, subsetPerClass, trainRun, trainShared, type ImageDataset } from '../src/engine/index';
@@ -54,6 +56,11 @@ const defaultOf = (lab: LabId): ExperimentConfig => validateConfig({ lab }).conf
 /** numbers rounded to 1e-9 (the fixture compares what the labs show, not float noise of the last bit) */
 const r = (x: number): number => Math.round(x * 1e9) / 1e9;
 const rows = (m: number[][]): number[][] => m.map((row) => row.map(r));
+/** WordNet as every surface resolves it: the config's pins by name, else the built-in list's own synsets */
+function wordnetOf(c: ExperimentConfig): { kind: 'wordnet'; pins: (string | undefined)[] } {
+  const list = c.dataset.id === 'custom' ? null : getClassList(datasetClassListId(c.dataset.id));
+  return { kind: 'wordnet', pins: wordnetPinsFor(wordnetPinsOf(c), experimentClassNames(c), list ? c.classes.map((i) => list.synsets[i]) : []) };
+}
 
 async function orderings(): Promise<unknown> {
   const c = defaultOf('orderings');
@@ -61,7 +68,7 @@ async function orderings(): Promise<unknown> {
     {
       classes: experimentClassNames(c),
       taskSizes: c.taskSizes,
-      similarity: { kind: 'wordnet', pins: wordnetPinsOf(c) },
+      similarity: wordnetOf(c),
       options: protocolOptionsOf(c),
     },
     { wordnet: loadWordnet },
@@ -72,7 +79,7 @@ async function orderings(): Promise<unknown> {
 async function groundTruth(): Promise<unknown> {
   const c = defaultOf('ground-truth');
   const names = experimentClassNames(c);
-  const sim = resolveSimilarity({ kind: 'wordnet', pins: wordnetPinsOf(c) }, names, { wordnet: loadWordnet });
+  const sim = resolveSimilarity(wordnetOf(c), names, { wordnet: loadWordnet });
   const plan = planGroundTruth({
     classes: c.classes,
     taskSizes: c.taskSizes,
