@@ -5,7 +5,8 @@
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
-import { TRAINING_LABS, type DataConfig, type ExperimentConfig, type ModelConfig, type StrategyId, type StrategySetting, type TrainingConfig } from '../types';
+import { TRAINING_LABS } from '../../labs';
+import type { DataConfig, ExperimentConfig, ModelConfig, StrategyId, StrategySetting, TrainingConfig } from '../types';
 import type { Checked } from './section';
 import type { ConfigSection } from './section';
 
