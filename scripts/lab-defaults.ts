@@ -34,7 +34,7 @@ import { paperTasks } from '../src/core/forgetting/setup';
 import { openWorldInput, datasetsNeeded } from '../src/engine/ood/from-settings';
 import { runOpenWorld } from '../src/engine/ood/run';
 import { buildStream } from '../src/core/stream/buckets';
-import { runConfigOf as streamRunConfigOf, streamSpecOf } from '../src/engine/stream/lab';
+import { streamRunConfigOf, streamSpecOf } from '../src/engine/stream/lab';
 import { trainStream } from '../src/engine/stream/train';
 import { checkCurriculum, type CurriculumSource } from '../src/core/curriculum/catalogue';
 import { joinCurriculum } from '../src/engine/curriculum/data';

@@ -66,6 +66,11 @@ export function defaultTimeLabConfig(): TimeLabConfig {
   };
 }
 
+/** One bucket's training part under the protocol: the default reservoir size k of the paper ("one bucket"). */
+export function bucketTrainingSize(c: TimeLabConfig, protocol: StreamProtocol, classes: number): number {
+  return protocol === 'iid' ? Math.round(c.trainRatio * c.perClass) * classes : c.perClass * classes;
+}
+
 const KEYS = Object.keys(defaultTimeLabConfig()) as (keyof TimeLabConfig)[];
 
 /**

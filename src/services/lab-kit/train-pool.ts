@@ -32,7 +32,8 @@ export interface PoolWorker {
 
 export interface LeaseRequest {
   backend: BackendName | 'auto';
-  dataset: DatasetSpec;
+  /** the images `run` / `runShared` train on; a lab whose jobs load their own datasets (src/engine/jobs) leaves it out */
+  dataset?: DatasetSpec;
   /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
   helpers?: boolean;
 }
@@ -114,11 +115,12 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     slot.busy = false;
   }
 
-  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec): Promise<BackendInfo> {
+  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined): Promise<BackendInfo> {
     if (!slot.backend || slot.backend.preferred !== preferred) {
       slot.dataset = null; // a new backend: the worker loads the images again onto it
       slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
     }
+    if (!dataset) return slot.backend.info;
     const key = dataset.kind === 'builtin' ? JSON.stringify(dataset) : null;
     if (key === null || slot.dataset !== key) {
       slot.dataset = null;

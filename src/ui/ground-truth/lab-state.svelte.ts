@@ -42,7 +42,7 @@ import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-size
 import { strategiesShown } from '../../core/results-import/stored-runs';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 import { createGroundTruthRunner, type GroundTruthRunner, type RunnerClient, type RunnerState } from '../../services/ground-truth-runner';
-import { paced, sharedTrainPool } from '../../services/lab-kit';
+import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { createOrderingsClient, type OrderingsRequest } from '../../services/orderings-client';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
@@ -109,6 +109,8 @@ export interface GroundTruthLabDeps {
   cores?: number;
   /** ms clock (tests) */
   now?: () => number;
+  /** tabs on the same experiment: one trains, the others follow (default: the lab kit's Web Locks coordinator) */
+  coordinator?: SessionCoordinator | null;
 }
 
 type Selection = { key: string; strategy: string } | null;
@@ -121,6 +123,7 @@ export class GroundTruthLab {
   private readonly pool: WorkerPool<LabTrainClient>;
   private readonly openStore: () => Promise<ResultsStore>;
   private readonly now: () => number;
+  private readonly coordinator: SessionCoordinator | null;
 
   // --- the experiment's inputs (editable while nothing runs) ---
   datasetId = $state<BuiltinDatasetId>('fashion-mnist');
@@ -186,6 +189,7 @@ export class GroundTruthLab {
         : (sharedTrainPool() as unknown as WorkerPool<LabTrainClient>));
     this.openStore = deps.openStore ?? (() => openResultsStore());
     this.now = deps.now ?? (() => performance.now());
+    this.coordinator = deps.coordinator === undefined ? webLocksCoordinator('ground-truth') : deps.coordinator;
     this.applyInputs(inputsFromConfig(this.link.config));
     this.seenKey = inputsKey(this.link.config);
   }
@@ -434,7 +438,7 @@ export class GroundTruthLab {
   async mount(): Promise<void> {
     const s = keyedRunStore(await this.openStore());
     this.store = s;
-    const runner = createGroundTruthRunner({ store: s });
+    const runner = createGroundTruthRunner({ store: s, coordinator: this.coordinator });
     this.runner = runner;
     // at most two states a second while training (lab kit `paced`): 90 results in seconds would otherwise recompute
     // the statistics and redraw every chart 90 times on the main thread, taking CPU from the training workers
