@@ -1,6 +1,7 @@
 /**
- * Every lab's default numbers, computed the way the app's workers compute them (the same core and engine entry
- * points, on tfjs's wasm backend in Node), so a restructuring of the lab layer can show that it changed no number.
+ * Every lab's default numbers, computed the way the app's training worker computes them (the same core and engine
+ * entry points and job kinds, src/engine/jobs, on tfjs's wasm backend in Node), so a restructuring of the lab layer
+ * can show that it changed no number.
  *
  *   npx tsx scripts/lab-defaults.ts [--labs orderings,time] [--write | --check]
  *
@@ -25,20 +26,13 @@ import { getClassList } from '../src/core/classes/builtin';
 import { datasetClassListId } from '../src/core/config/defaults';
 import type { WordnetGraph } from '../src/core/similarity/wordnet';
 import { loadBuiltinDataset } from '../src/data/registry';
-import { fromDecodedDataset, selectBackend, subsetPerClass, trainRun, trainShared, type ImageDataset } from '../src/engine/index';
+import { fromDecodedDataset, RunControl, selectBackend, subsetPerClass, trainRun, trainShared, type ImageDataset } from '../src/engine/index';
+import { JOBS, jobContext } from '../src/engine/jobs';
 import { trainRunConfigOf } from '../src/engine/run-config';
 import { forgettingRunConfigs } from '../src/services/forgetting-runner';
 import { defaultForgettingInputs, forgettingConfigOf, inputsFromConfig } from '../src/ui/forgetting/page-config';
 import { FORGETTING_CLASSES } from '../src/core/forgetting/from-config';
 import { paperTasks } from '../src/core/forgetting/setup';
-import { openWorldInput, datasetsNeeded } from '../src/engine/ood/from-settings';
-import { runOpenWorld } from '../src/engine/ood/run';
-import { buildStream } from '../src/core/stream/buckets';
-import { streamRunConfigOf, streamSpecOf } from '../src/engine/stream/lab';
-import { trainStream } from '../src/engine/stream/train';
-import { checkCurriculum, type CurriculumSource } from '../src/core/curriculum/catalogue';
-import { joinCurriculum } from '../src/engine/curriculum/data';
-import { trainIsolated, trainOrder } from '../src/engine/curriculum/run';
 import { allOrders } from '../src/core/curriculum/orders';
 
 const root = join(import.meta.dirname, '..');
@@ -124,11 +118,12 @@ async function forgetting(): Promise<unknown> {
   return { runs: out };
 }
 
+/** The context the training worker gives every job: one dataset cache, a run control. */
+const ctx = jobContext(builtin, new RunControl());
+
 async function openWorld(): Promise<unknown> {
-  const s = openWorldOf(defaultOf('open-world'));
-  for (const id of datasetsNeeded(s)) await builtin(id);
-  const { dataset, config } = openWorldInput(s, (id) => cache.get(id)!);
-  const res = await runOpenWorld(dataset, config, {});
+  const settings = openWorldOf(defaultOf('open-world'));
+  const res = await JOBS.ood({ settings }, ctx, () => {});
   return {
     matrix: rows(res.train.matrix),
     results: res.results.map((x) => ({
@@ -144,36 +139,29 @@ async function openWorld(): Promise<unknown> {
 }
 
 async function time(): Promise<unknown> {
-  const c = timeOf(defaultOf('time'));
-  const src = await builtin('fashion-mnist');
-  const stream = buildStream(streamSpecOf(c), { images: src.train.images, labels: src.train.labels, shape: src.shape, numClasses: src.classNames.length });
-  const ds: ImageDataset = {
-    shape: src.shape,
-    classNames: src.classNames,
-    train: { images: stream.images, labels: stream.labels },
-    test: { images: new Uint8Array(0), labels: new Uint8Array(0) },
-  };
+  const config = timeOf(defaultOf('time'));
   const out: Record<string, unknown> = {};
-  for (const p of c.protocols) {
-    const res = await trainStream(ds, streamRunConfigOf(c, p, stream.sizes), {});
-    out[p] = { matrix: rows(res.matrix), metrics: Object.fromEntries(Object.entries(res.metrics).map(([k, v]) => [k, v === null ? null : r(v as number)])) };
+  for (const protocol of config.protocols) {
+    const res = await JOBS.stream({ config, protocol, resumeFrom: null }, ctx, () => {});
+    out[protocol] = {
+      matrix: rows(res.matrix),
+      metrics: Object.fromEntries(Object.entries(res.metrics).map(([k, v]) => [k, v === null ? null : r(v as number)])),
+    };
   }
   return out;
 }
 
 async function curriculum(): Promise<unknown> {
   const x = curriculumOf(defaultOf('curriculum'));
-  const list = checkCurriculum(x.datasets);
-  const loaded: Partial<Record<CurriculumSource, ImageDataset>> = {};
-  for (const src of new Set(list.map((d) => d.source))) loaded[src] = await builtin(src);
-  const ds = joinCurriculum(list, loaded, { trainPerClass: x.trainPerClass, testPerClass: x.testPerClass });
+  // the lab's run settings (src/ui/curriculum/curriculum-lab.svelte.ts settingsOf)
+  const data = { datasets: x.datasets, trainPerClass: x.trainPerClass, testPerClass: x.testPerClass };
   const settings = { model: { kind: 'mlp' as const, hidden: [x.hidden] }, epochs: x.epochs, augment: x.datasets.some((d) => d.startsWith('emoji')) };
   const isolated: number[] = [];
-  for (let p = 0; p < x.datasets.length; p++) isolated.push(r((await trainIsolated(ds, settings, x.seed, () => ({}), [p]))[0]));
+  for (let p = 0; p < x.datasets.length; p++) isolated.push(r(await JOBS['curriculum-isolated']({ data, settings, position: p, seed: x.seed }, ctx, () => {})));
   const orders = [];
   for (const strategy of x.strategies) {
     for (const order of allOrders(x.datasets.length)) {
-      const run = await trainOrder(ds, settings, { order, strategy, seed: x.seed }, {});
+      const run = await JOBS['curriculum-order']({ data, settings, order, strategy, seed: x.seed }, ctx, () => {});
       orders.push({ strategy, order, cil: rows(run.cil), til: rows(run.til) });
     }
   }
