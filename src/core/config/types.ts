@@ -10,7 +10,7 @@ import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
 import type { OpenWorldSettings } from '../ood/config';
 import type { TimeLabConfig } from '../stream/config';
-import type { LabId } from '../labs';
+import type { LabId } from '../labs/ids';
 
 export type { LabId };
 

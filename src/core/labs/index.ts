@@ -1,20 +1,26 @@
 /**
- * The lab registry: one entry per lab, in the order of the app's tabs. Everything that lists the labs reads this
- * table: the config's lab ids and sections (src/core/config), the tabs, intro cards and papers panel (src/shell,
- * src/ui/labs.ts), the glossary's lab filter and the CLI's help. A new lab is a file beside these and one line here.
+ * The lab registry: one entry per lab, in the order of the app's tabs (./ids.ts). Everything that lists the labs
+ * reads this table: the config's lab ids and sections (src/core/config), the tabs, intro cards and papers panel
+ * (src/shell, src/ui/labs.ts), the glossary's lab filter and the CLI's help. A new lab is a file beside these, its
+ * id in ./ids.ts and its entry here.
  */
 import { curriculumLab } from './curriculum';
 import { forgettingLab } from './forgetting';
 import { groundTruthLab } from './ground-truth';
+import { LAB_IDS, type LabId } from './ids';
 import type { LabEntry } from './lab';
 import { openWorldLab } from './open-world';
 import { orderingsLab } from './orderings';
 import { timeLab } from './time';
 
-export const LABS = [orderingsLab, groundTruthLab, forgettingLab, timeLab, openWorldLab, curriculumLab] as const;
+export const LABS = [orderingsLab, groundTruthLab, forgettingLab, timeLab, openWorldLab, curriculumLab] as const satisfies readonly LabEntry<LabId>[];
 
-export type LabId = (typeof LABS)[number]['id'];
-export const LAB_IDS: readonly LabId[] = LABS.map((l) => l.id);
+// every id has an entry: a compile error names the id without one
+type Missing = Exclude<LabId, (typeof LABS)[number]['id']>;
+const everyId: [Missing] extends [never] ? true : Missing = true;
+void everyId;
+
+export { LAB_IDS, type LabId };
 
 /** Each lab's name in sentences ("the Ground-truth lab …"). */
 export const LAB_NAMES = Object.fromEntries(LABS.map((l) => [l.id, l.labName])) as Readonly<Record<LabId, string>>;
