@@ -15,8 +15,6 @@ import { memoryStore, openStore, type DbSpec, type OpenStoreOptions, type Store 
 
 export type { StoredRun };
 
-export type StoredRunKey = [configHash: string, orderingKey: string, strategy: string, seed: number];
-
 export interface ResultsStore {
   /** true when the runs survive a reload (IndexedDB), false for the in-memory fallback */
   readonly persistent: boolean;
@@ -36,10 +34,6 @@ export interface ResultsStore {
 export const RESULTS_DB_NAME = 'cil-lab-results';
 const STORE = 'runs';
 const KEY_PATH = ['configHash', 'orderingKey', 'strategy', 'seed'] as const;
-
-export function storedRunKey(run: Pick<StoredRun, 'configHash' | 'orderingKey' | 'strategy' | 'seed'>): StoredRunKey {
-  return [run.configHash, run.orderingKey, run.strategy, run.seed];
-}
 
 /**
  * A plain copy of a run with only StoredRun's fields, checked: what is written. (A caller's object may be a UI

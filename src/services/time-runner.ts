@@ -27,11 +27,6 @@ export function timeSettingsKey(c: TimeLabConfig): string {
   return JSON.stringify(validateTimeLabConfig(c).value ?? c);
 }
 
-/** The key of a (settings, protocol) pair in the store. */
-export function timeRunKey(c: TimeLabConfig, protocol: StreamProtocol): string {
-  return `${timeSettingsKey(c)}|${protocol}`;
-}
-
 /** The protocol in flight: its bucket and epoch. */
 export interface TimeCurrent {
   protocol: StreamProtocol;

@@ -66,16 +66,6 @@ export function helperCount(backend: string, cores: number): number {
   return backend === 'wasm' || backend === 'cpu' ? Math.max(0, Math.min(MAX_TRAIN_WORKERS, cores) - 1) : 0;
 }
 
-/**
- * Threads each of `workers` training workers should use so that together they use no more than `cores` (at least
- * 1). The hook for threaded wasm (src/engine/backend.ts, when the page is cross-origin isolated): a worker of a
- * lease with helpers must not ask for every core, or W workers × `cores` threads oversubscribe the machine; pass
- * `threadsPerWorker(cores, 1 + lease.helpers.length)` when selecting the backend.
- */
-export function threadsPerWorker(cores: number, workers: number): number {
-  return Math.max(1, Math.floor(Math.max(1, cores) / Math.max(1, workers)));
-}
-
 interface Slot<W> {
   worker: W;
   busy: boolean;
