@@ -25,9 +25,9 @@ export function masksIntersect(a: Uint32Array, ao: number, b: Uint32Array, words
   return false;
 }
 
-/** A string naming the set (equal sets, equal keys). */
-export function maskKey(mask: Uint32Array): string {
-  if (mask.length === 1) return String(mask[0]);
+/** A key naming the set (equal sets, equal keys): the mask itself up to 32 classes, else its words joined. */
+export function maskKey(mask: Uint32Array): string | number {
+  if (mask.length === 1) return mask[0];
   let s = String(mask[0]);
   for (let w = 1; w < mask.length; w++) s += `.${mask[w]}`;
   return s;

@@ -19,7 +19,7 @@ export interface SetEvaluator {
   /** what decides a state beyond the seen set, in words */
   stateRule: string;
   /** the key of the state after a step with seen set `mask`, last task `lastTask` (positions, ascending) */
-  stateKey(mask: Uint32Array, lastTask: readonly number[]): string;
+  stateKey(mask: Uint32Array, lastTask: readonly number[]): string | number;
   /** correct test rows per class position of that state (0 for classes not seen) */
   correctCounts(mask: Uint32Array, members: readonly number[], lastTask: readonly number[]): Int32Array;
   /** RanPAC's model (λ choices, form), when the method is RanPAC */
@@ -80,7 +80,13 @@ export function setEvaluator(problem: PtmProblem, strategy: PtmStrategy, seed: n
     strategy,
     label,
     stateRule: byTask ? 'the set of classes seen and the λ its last task chose' : 'the set of classes seen',
-    stateKey: (mask, lastTask) => (byTask ? `${maskKey(mask)}@${lambdaOfTask(lastTask)}` : maskKey(mask)),
+    // with λ: a number while the mask fits one word (λ's grid index above its 32 bits), else a string
+    stateKey: (mask, lastTask) => {
+      if (!byTask) return maskKey(mask);
+      const set = maskKey(mask);
+      const li = lambdaOfTask(lastTask);
+      return typeof set === 'number' ? set + li * 2 ** 32 : `${set}@${li}`;
+    },
     correctCounts: (_mask, members, lastTask) => model.correctCounts(members, byTask ? lambdaOfTask(lastTask) : model.chooseLambda(members).index),
     ranpac: model,
     notes: [form],

@@ -16,7 +16,7 @@
  * Cost: per class a covariance (n_c d²/2), a factor (d³/6) and one triangular solve per test row (d²/2):
  * n_test · C · d²/2 multiply-adds in all, the dominant term for many classes.
  */
-import { choleskyInPlace, SingularMatrixError, squaredNormOfForwardSolve } from './linalg';
+import { choleskyInPlace, gramOfRows, SingularMatrixError, squaredNormsOfForwardSolves } from './linalg';
 import { normalizedRows } from './prototypes';
 import { PtmInputError, type PtmProblem } from './problem';
 
@@ -27,9 +27,8 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
   const xt = normalizedRows(test, d);
   const scores = new Float64Array(test.n * C);
   const mu = new Float64Array(d);
-  const cov = new Float64Array(d * d);
-  const z = new Float64Array(d);
-  const centred = new Float64Array(d);
+  const centredTest = new Float64Array(test.n * d);
+  const dist = new Float64Array(test.n);
   for (let p = 0; p < C; p++) {
     const lo = train.start[p];
     const hi = train.start[p + 1];
@@ -37,17 +36,10 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
     mu.fill(0);
     for (let i = lo; i < hi; i++) for (let t = 0; t < d; t++) mu[t] += xs[i * d + t];
     for (let t = 0; t < d; t++) mu[t] /= n;
-    // lower triangle of Σ_c = Σ (x̂ − μ)(x̂ − μ)ᵀ / (n − 1)
-    cov.fill(0);
-    for (let i = lo; i < hi; i++) {
-      for (let t = 0; t < d; t++) centred[t] = xs[i * d + t] - mu[t];
-      for (let a = 0; a < d; a++) {
-        const ca = centred[a];
-        if (ca === 0) continue;
-        const ro = a * d;
-        for (let b = 0; b <= a; b++) cov[ro + b] += ca * centred[b];
-      }
-    }
+    // Σ_c = Zᵀ Z / (n − 1) with Z the centred rows (as the rows of Zᵀ, a Gram matrix of rows)
+    const zt = new Float64Array(d * n);
+    for (let i = 0; i < n; i++) for (let t = 0; t < d; t++) zt[t * n + i] = xs[(lo + i) * d + t] - mu[t];
+    const cov = gramOfRows(zt, d, n);
     let diagMean = 0;
     for (let a = 0; a < d; a++) {
       for (let b = 0; b <= a; b++) cov[a * d + b] /= n - 1;
@@ -55,7 +47,7 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
     }
     diagMean /= d;
     for (let a = 0; a < d; a++) cov[a * d + a] += shrinkage * diagMean;
-    // correlation form, then its Cholesky factor
+    // correlation form (lower triangle), then its Cholesky factor
     const sd = new Float64Array(d);
     for (let a = 0; a < d; a++) sd[a] = Math.sqrt(cov[a * d + a]);
     for (let a = 0; a < d; a++) for (let b = 0; b <= a; b++) cov[a * d + b] /= sd[a] * sd[b];
@@ -67,7 +59,9 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
         `FeCAM: the shrunk covariance of class ${problem.classes[p]} (${problem.classNames[p]}) is singular (its ${n} training rows do not vary enough); raise the shrinkage above ${shrinkage}.`,
       );
     }
-    for (let i = 0; i < test.n; i++) scores[i * C + p] = squaredNormOfForwardSolve(cov, d, xt, i * d, mu, z);
+    for (let i = 0; i < test.n; i++) for (let t = 0; t < d; t++) centredTest[i * d + t] = xt[i * d + t] - mu[t];
+    squaredNormsOfForwardSolves(cov, d, centredTest, test.n, dist);
+    for (let i = 0; i < test.n; i++) scores[i * C + p] = dist[i];
   }
   return scores;
 }

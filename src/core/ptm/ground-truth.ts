@@ -17,19 +17,23 @@
 import { aiaWeighted, finalAccuracyWeighted } from '../metrics/accuracy-matrix';
 import { countOrderings, formatOmega } from '../orderings/count';
 import { enumerateOrderings, orderingToLabels } from '../orderings/enumerate';
-import { orderingKey } from '../orderings/key';
 import { sampleOrderingsByShuffle } from '../orderings/sample';
 import type { Ordering } from '../orderings/types';
 import { grouped } from '../config/limits';
 import type { FeatureSet } from '../features/feature-set';
-import { addToMask, maskWords } from './class-set';
+import { addToMask, maskMembers, maskWords } from './class-set';
 import type { PtmStrategy } from './defaults';
 import { setEvaluator, type SetEvaluator } from './evaluator';
 import { countsOf, ptmProblem, PtmInputError, type ProblemOptions } from './problem';
 import { cacheEntriesFor, SetCache, type SetCacheStats } from './set-cache';
 
-/** Bytes the cache may hold by default (an entry is C int32 counts and its key). */
-export const DEFAULT_CACHE_BYTES = 64_000_000;
+/**
+ * Bytes the cache may hold by default (an entry is C int32 counts, its key and its slot, ≈ 4C + 400 bytes): the
+ * sets of an exhaustive ground truth fit (at most 2^C − 1, and Ω is enumerable only for C up to about 16: 10 classes
+ * have 1 023 sets, 14 classes 16 383, ≈ 7 MB); a sample of a large Ω, whose sets rarely repeat, keeps the latest
+ * 20 000 of 100 classes.
+ */
+export const DEFAULT_CACHE_BYTES = 16_000_000;
 
 export interface PtmSetupInput extends ProblemOptions {
   features: FeatureSet;
@@ -130,6 +134,7 @@ export async function runPtmGroundTruth(input: PtmGroundTruthInput, hooks: PtmGr
   }
   const testPer = countsOf(problem.test);
   const trainPer = countsOf(problem.train);
+  const sizes = [...taskSizes];
   const words = maskWords(C);
   const cache = new SetCache(cacheEntriesFor(input.cacheBytes ?? DEFAULT_CACHE_BYTES, C));
   const checkEvery = hooks.checkEvery ?? 256;
@@ -138,19 +143,23 @@ export async function runPtmGroundTruth(input: PtmGroundTruthInput, hooks: PtmGr
   let done = 0;
   let sinceCheck = 0;
   for (const local of input.orderings) {
-    orderingToLabels(local, [...taskSizes]); // every class once, tasks of the right sizes
-    const tasks = local.map((t) => [...t].sort((a, b) => a - b));
-    const testCounts = tasks.map((t) => t.reduce((s, p) => s + testPer[p], 0));
-    const trainCounts = tasks.map((t) => t.reduce((s, p) => s + trainPer[p], 0));
+    // the task of each class position (checks every class once, tasks of the right sizes); tasks ascending from it
+    const taskOf = orderingToLabels(local, sizes);
+    const tasks: number[][] = Array.from({ length: K }, () => []);
+    for (let p = 0; p < C; p++) tasks[taskOf[p]].push(p);
+    const testCounts = new Array<number>(K).fill(0);
+    const trainCounts = new Array<number>(K).fill(0);
+    for (let p = 0; p < C; p++) {
+      testCounts[taskOf[p]] += testPer[p];
+      trainCounts[taskOf[p]] += trainPer[p];
+    }
     const matrix: number[][] = [];
     mask.fill(0);
-    const members: number[] = [];
     const before = cache.stats.computed;
     for (let t = 0; t < K; t++) {
-      addToMask(mask, tasks[t]);
-      members.push(...tasks[t]);
-      members.sort((a, b) => a - b);
-      const counts = cache.get(evaluator.stateKey(mask, tasks[t]), () => evaluator.correctCounts(mask, members, tasks[t]));
+      const task = tasks[t];
+      addToMask(mask, task);
+      const counts = cache.get(evaluator.stateKey(mask, task), () => evaluator.correctCounts(mask, maskMembers(mask, C), task));
       const row = new Array<number>(K).fill(0);
       for (let j = 0; j <= t; j++) {
         let correct = 0;
@@ -159,10 +168,11 @@ export async function runPtmGroundTruth(input: PtmGroundTruthInput, hooks: PtmGr
       }
       matrix.push(row);
     }
-    const labelTasks = tasks.map((t) => t.map((p) => problem.classes[p]).sort((a, b) => a - b));
+    const labelTasks = tasks.map((task) => task.map((p) => problem.classes[p]).sort((a, b) => a - b));
     const record: PtmRunRecord = {
       tasks: labelTasks,
-      orderingKey: orderingKey(labelTasks),
+      // orderingKey's form (src/core/orderings/key.ts) of tasks already ascending
+      orderingKey: labelTasks.map((task) => task.join(',')).join('|'),
       matrix,
       testCounts,
       trainCounts,

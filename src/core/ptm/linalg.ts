@@ -177,34 +177,82 @@ export function choleskyInPlace(a: Float64Array, p: number): void {
   }
 }
 
-/** Solves L Lᵀ X = B in place for B (p × c), with L the lower triangle of `l` (from choleskyInPlace). */
+/**
+ * Solves L Lᵀ X = B in place for B (p × c), with L the lower triangle of `l` (from choleskyInPlace): one column at a
+ * time, L y = b as dot products of rows of L with y, then Lᵀ x = y from the last row up, each finished x_i taken off
+ * the rows above it along row i of L (both contiguous).
+ */
 export function choleskySolveInPlace(l: Float64Array, p: number, b: Float64Array, c: number): void {
-  // L Y = B, row by row
-  for (let i = 0; i < p; i++) {
-    const io = i * p;
-    const bi = i * c;
-    for (let k = 0; k < i; k++) {
-      const lik = l[io + k];
-      if (lik === 0) continue;
-      const bk = k * c;
-      for (let j = 0; j < c; j++) b[bi + j] -= lik * b[bk + j];
+  const x = new Float64Array(p);
+  for (let j = 0; j < c; j++) {
+    for (let i = 0; i < p; i++) x[i] = b[i * c + j];
+    for (let i = 0; i < p; i++) {
+      const io = i * p;
+      let s = x[i];
+      for (let k = 0; k < i; k++) s -= l[io + k] * x[k];
+      x[i] = s / l[io + i];
     }
-    const d = l[io + i];
-    for (let j = 0; j < c; j++) b[bi + j] /= d;
-  }
-  // Lᵀ X = Y, from the last row up, subtracting each finished row from the rows above it (row i of L is contiguous)
-  for (let i = p - 1; i >= 0; i--) {
-    const io = i * p;
-    const bi = i * c;
-    const d = l[io + i];
-    for (let j = 0; j < c; j++) b[bi + j] /= d;
-    for (let k = 0; k < i; k++) {
-      const lik = l[io + k];
-      if (lik === 0) continue;
-      const bk = k * c;
-      for (let j = 0; j < c; j++) b[bk + j] -= lik * b[bi + j];
+    for (let i = p - 1; i >= 0; i--) {
+      const io = i * p;
+      const xi = x[i] / l[io + i];
+      x[i] = xi;
+      for (let k = 0; k < i; k++) x[k] -= l[io + k] * xi;
     }
+    for (let i = 0; i < p; i++) b[i * c + j] = x[i];
   }
+}
+
+/**
+ * out[r] = ‖L⁻¹ v_r‖² for the n rows v_r of `v` (n × p) and the lower-triangular L (p × p) of `l`: forward
+ * substitution on four rows at a time, each row of L read once for the four.
+ */
+export function squaredNormsOfForwardSolves(l: Float64Array, p: number, v: Float64Array, n: number, out = new Float64Array(n)): Float64Array {
+  const z = new Float64Array(4 * p);
+  let r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const v0 = r * p;
+    const v1 = v0 + p;
+    const v2 = v1 + p;
+    const v3 = v2 + p;
+    let t0 = 0,
+      t1 = 0,
+      t2 = 0,
+      t3 = 0;
+    for (let i = 0; i < p; i++) {
+      const io = i * p;
+      let s0 = v[v0 + i];
+      let s1 = v[v1 + i];
+      let s2 = v[v2 + i];
+      let s3 = v[v3 + i];
+      for (let k = 0; k < i; k++) {
+        const lik = l[io + k];
+        s0 -= lik * z[k];
+        s1 -= lik * z[p + k];
+        s2 -= lik * z[2 * p + k];
+        s3 -= lik * z[3 * p + k];
+      }
+      const d = l[io + i];
+      s0 /= d;
+      s1 /= d;
+      s2 /= d;
+      s3 /= d;
+      z[i] = s0;
+      z[p + i] = s1;
+      z[2 * p + i] = s2;
+      z[3 * p + i] = s3;
+      t0 += s0 * s0;
+      t1 += s1 * s1;
+      t2 += s2 * s2;
+      t3 += s3 * s3;
+    }
+    out[r] = t0;
+    out[r + 1] = t1;
+    out[r + 2] = t2;
+    out[r + 3] = t3;
+  }
+  const zero = new Float64Array(p);
+  for (; r < n; r++) out[r] = squaredNormOfForwardSolve(l, p, v, r * p, zero, z);
+  return out;
 }
 
 /** ‖L⁻¹ v‖² for the lower-triangular L (p × p) of `l` and v = x − μ, with `z` as scratch (length p). */
@@ -234,7 +282,11 @@ export interface Tridiagonal {
   betas: Float64Array;
 }
 
-/** Householder tridiagonalisation of the symmetric p × p matrix `a` (overwritten). About p³ multiply-adds. */
+/**
+ * Householder tridiagonalisation of the symmetric p × p matrix `a`: only its lower triangle is read and overwritten.
+ * Each step reads and updates the trailing lower triangle once, row by row (w = B v gathers from both the row and,
+ * by symmetry, the column it stands for): about (2/3) p³ multiply-adds.
+ */
 export function tridiagonalize(a: Float64Array, p: number): Tridiagonal {
   const diag = new Float64Array(p);
   const off = new Float64Array(Math.max(0, p - 1));
@@ -243,17 +295,17 @@ export function tridiagonalize(a: Float64Array, p: number): Tridiagonal {
   const w = new Float64Array(p);
   for (let k = 0; k + 2 < p; k++) {
     const ko = k * p;
-    // x = A[k][k+1 …] (row k equals column k by symmetry)
+    // x = A[k+1 …][k], the column below the diagonal
     let sigma2 = 0;
-    for (let j = k + 1; j < p; j++) sigma2 += a[ko + j] * a[ko + j];
+    for (let j = k + 1; j < p; j++) sigma2 += a[j * p + k] * a[j * p + k];
     const sigma = Math.sqrt(sigma2);
-    const x0 = a[ko + k + 1];
+    const x0 = a[(k + 1) * p + k];
     if (sigma === 0) {
       off[k] = 0;
       continue;
     }
     const alpha = x0 > 0 ? -sigma : sigma;
-    for (let j = k + 1; j < p; j++) vectors[ko + j] = a[ko + j];
+    for (let j = k + 1; j < p; j++) vectors[ko + j] = a[j * p + k];
     vectors[ko + k + 1] = x0 - alpha;
     const vtv = 2 * sigma2 - 2 * alpha * x0;
     if (!(vtv > 0)) {
@@ -263,23 +315,69 @@ export function tridiagonalize(a: Float64Array, p: number): Tridiagonal {
     const beta = 2 / vtv;
     betas[k] = beta;
     off[k] = alpha;
-    // w = β B v over the trailing block B = A[k+1 …][k+1 …]
+    // w = β B v over the trailing block B = A[k+1 …][k+1 …], from its lower triangle, two rows at a time (each row
+    // gives its own entry of w and, by symmetry, adds to the entries of the columns before it)
+    w.fill(0, k + 1);
+    let r = k + 1;
+    for (; r + 1 < p; r += 2) {
+      const ro = r * p;
+      const r1 = ro + p;
+      const vr = vectors[ko + r];
+      const vr1 = vectors[ko + r + 1];
+      let s0 = 0;
+      let s1 = 0;
+      for (let c = k + 1; c < r; c++) {
+        const a0 = a[ro + c];
+        const a1 = a[r1 + c];
+        const vc = vectors[ko + c];
+        s0 += a0 * vc;
+        s1 += a1 * vc;
+        w[c] += a0 * vr + a1 * vr1;
+      }
+      const a10 = a[r1 + r];
+      w[r] += s0 + a[ro + r] * vr + a10 * vr1;
+      w[r + 1] += s1 + a10 * vr + a[r1 + r + 1] * vr1;
+    }
+    if (r < p) {
+      const ro = r * p;
+      const vr = vectors[ko + r];
+      let s0 = 0;
+      for (let c = k + 1; c < r; c++) {
+        const a0 = a[ro + c];
+        s0 += a0 * vectors[ko + c];
+        w[c] += a0 * vr;
+      }
+      w[r] += s0 + a[ro + r] * vr;
+    }
     let kappa = 0;
     for (let r = k + 1; r < p; r++) {
-      const ro = r * p;
-      let s = 0;
-      for (let c = k + 1; c < p; c++) s += a[ro + c] * vectors[ko + c];
-      w[r] = beta * s;
+      w[r] *= beta;
       kappa += vectors[ko + r] * w[r];
     }
     kappa *= beta / 2;
     for (let r = k + 1; r < p; r++) w[r] -= kappa * vectors[ko + r];
-    // B −= v wᵀ + w vᵀ
-    for (let r = k + 1; r < p; r++) {
-      const ro = r * p;
-      const vr = vectors[ko + r];
-      const wr = w[r];
-      for (let c = k + 1; c < p; c++) a[ro + c] -= vr * w[c] + wr * vectors[ko + c];
+    // B −= v wᵀ + w vᵀ, lower triangle, two rows at a time
+    let q = k + 1;
+    for (; q + 1 < p; q += 2) {
+      const ro = q * p;
+      const r1 = ro + p;
+      const v0 = vectors[ko + q];
+      const w0 = w[q];
+      const v1 = vectors[ko + q + 1];
+      const w1 = w[q + 1];
+      for (let c = k + 1; c <= q; c++) {
+        const wc = w[c];
+        const vc = vectors[ko + c];
+        a[ro + c] -= v0 * wc + w0 * vc;
+        a[r1 + c] -= v1 * wc + w1 * vc;
+      }
+      a[r1 + q + 1] -= v1 * w[q + 1] + w1 * vectors[ko + q + 1];
+    }
+    if (q < p) {
+      const ro = q * p;
+      const v0 = vectors[ko + q];
+      const w0 = w[q];
+      for (let c = k + 1; c <= q; c++) a[ro + c] -= v0 * w[c] + w0 * vectors[ko + c];
     }
   }
   for (let i = 0; i < p; i++) diag[i] = a[i * p + i];

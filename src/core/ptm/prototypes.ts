@@ -10,6 +10,7 @@
  *
  * Normalising divides by max(‖x‖, 1e-12), as torch's F.normalize does, so a zero vector stays zero.
  */
+import { multiplyABt } from './linalg';
 import type { PtmProblem, RowBlock } from './problem';
 
 export type PrototypeMetric = 'cosine' | 'euclidean';
@@ -45,36 +46,27 @@ export function classMeans(x: Float64Array, b: RowBlock, C: number, d: number): 
 /** Scores (n_test × C, higher is better) of every test row for every class's prototype. */
 export function prototypeScores(problem: PtmProblem, metric: PrototypeMetric): Float64Array {
   const { C, d, train, test } = problem;
-  const scores = new Float64Array(test.n * C);
+  const xs = normalizedRows(test, d);
   if (metric === 'cosine') {
     const means = classMeans(train.x, train, C, d);
-    const inv = new Float64Array(C);
+    const scores = multiplyABt(xs, test.n, means, C, d);
     for (let p = 0; p < C; p++) {
       let s = 0;
       for (let t = 0; t < d; t++) s += means[p * d + t] ** 2;
-      inv[p] = 1 / Math.max(Math.sqrt(s), NORM_EPS);
-    }
-    const xs = normalizedRows(test, d);
-    for (let i = 0; i < test.n; i++) {
-      for (let p = 0; p < C; p++) {
-        let s = 0;
-        for (let t = 0; t < d; t++) s += xs[i * d + t] * means[p * d + t];
-        scores[i * C + p] = s * inv[p];
-      }
+      const inv = 1 / Math.max(Math.sqrt(s), NORM_EPS);
+      for (let i = 0; i < test.n; i++) scores[i * C + p] *= inv;
     }
     return scores;
   }
+  // −‖x̂ − μ̂‖² = 2 x̂·μ̂ − ‖x̂‖² − ‖μ̂‖²: one product of rows, and the norms
   const means = classMeans(normalizedRows(train, d), train, C, d);
-  const xs = normalizedRows(test, d);
+  const scores = multiplyABt(xs, test.n, means, C, d);
+  const meanNorms = new Float64Array(C);
+  for (let p = 0; p < C; p++) for (let t = 0; t < d; t++) meanNorms[p] += means[p * d + t] ** 2;
   for (let i = 0; i < test.n; i++) {
-    for (let p = 0; p < C; p++) {
-      let s = 0;
-      for (let t = 0; t < d; t++) {
-        const v = xs[i * d + t] - means[p * d + t];
-        s += v * v;
-      }
-      scores[i * C + p] = -s;
-    }
+    let xn = 0;
+    for (let t = 0; t < d; t++) xn += xs[i * d + t] ** 2;
+    for (let p = 0; p < C; p++) scores[i * C + p] = 2 * scores[i * C + p] - xn - meanNorms[p];
   }
   return scores;
 }

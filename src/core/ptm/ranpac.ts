@@ -244,32 +244,50 @@ export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: n
   const correctCounts = (members: readonly number[], lambdaIndex: number): Int32Array => {
     const lambda = RIDGE_GRID[lambdaIndex];
     const c = members.length;
-    const column = columnsOf(members);
     const out = new Int32Array(C);
-    const testRows: number[] = [];
-    for (const p of members) for (let i = test.start[p]; i < test.start[p + 1]; i++) testRows.push(i);
-    const scores = new Float64Array(testRows.length * c);
+    // the members' training rows are contiguous ranges of the train block (rows are grouped by class)
+    const lo = members.map((p) => train.start[p]);
+    const hi = members.map((p) => train.start[p + 1]);
+    // the members' test rows, as rows of what the classifier's weights multiply: the kernel against the members'
+    // training rows (dual), or the projected features (primal); then wT (c × m), one row of weights per class
+    const nt = members.reduce((s, p) => s + test.start[p + 1] - test.start[p], 0);
+    let m: number;
+    let rows: Float64Array;
+    let wT: Float64Array;
     if (kernel && kernelTest) {
-      const rows = concatRows(members.map((p) => Int32Array.from({ length: train.start[p + 1] - train.start[p] }, (_, k) => train.start[p] + k)));
-      const m = rows.length;
+      m = hi.reduce((s, h, k) => s + h - lo[k], 0);
       const a = new Float64Array(m * m);
-      for (let r = 0; r < m; r++) {
-        const ko = rows[r] * n;
-        for (let s = 0; s <= r; s++) a[r * m + s] = kernel[ko + rows[s]];
+      const y = new Float64Array(m * c);
+      // lower triangle of K_S, and the one-hot targets
+      let r = 0;
+      for (let k = 0; k < c; k++) {
+        for (let i = lo[k]; i < hi[k]; i++, r++) {
+          const ko = i * n;
+          let col = 0;
+          for (let k2 = 0; k2 <= k; k2++) {
+            const end = k2 === k ? i + 1 : hi[k2];
+            a.set(kernel.subarray(ko + lo[k2], ko + end), r * m + col);
+            col += end - lo[k2];
+          }
+          y[r * c + k] = 1;
+        }
       }
       factor(a, m, lambda, members);
-      const alpha = new Float64Array(m * c);
-      rows.forEach((i, r) => (alpha[r * c + column[train.y[i]]] = 1));
-      choleskySolveInPlace(a, m, alpha, c);
-      testRows.forEach((i, k) => {
-        const ko = i * n;
-        for (let r = 0; r < m; r++) {
-          const kv = kernelTest[ko + rows[r]];
-          if (kv === 0) continue;
-          for (let j = 0; j < c; j++) scores[k * c + j] += kv * alpha[r * c + j];
+      choleskySolveInPlace(a, m, y, c);
+      wT = transpose(y, m, c);
+      rows = new Float64Array(nt * m);
+      let t = 0;
+      for (const p of members) {
+        for (let i = test.start[p]; i < test.start[p + 1]; i++, t++) {
+          let col = 0;
+          for (let k2 = 0; k2 < c; k2++) {
+            rows.set(kernelTest.subarray(i * n + lo[k2], i * n + hi[k2]), t * m + col);
+            col += hi[k2] - lo[k2];
+          }
         }
-      });
+      }
     } else {
+      m = width;
       const a = new Float64Array(width * width);
       for (const p of members) {
         const g = grams[p];
@@ -282,21 +300,25 @@ export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: n
         for (let t = 0; t < width; t++) wo[t * c + j] = q[t];
       });
       choleskySolveInPlace(a, width, wo, c);
-      testRows.forEach((i, k) => {
-        const ho = i * width;
-        for (let t = 0; t < width; t++) {
-          const hv = hTest![ho + t];
-          if (hv === 0) continue;
-          for (let j = 0; j < c; j++) scores[k * c + j] += hv * wo[t * c + j];
-        }
-      });
+      wT = transpose(wo, width, c);
+      rows = new Float64Array(nt * m);
+      let t = 0;
+      for (const p of members) {
+        rows.set(hTest!.subarray(test.start[p] * width, test.start[p + 1] * width), t * m);
+        t += test.start[p + 1] - test.start[p];
+      }
     }
+    const scores = multiplyABt(rows, nt, wT, c, m);
     // argmax over the members' columns (ascending positions: ties go to the smaller position)
-    testRows.forEach((i, k) => {
-      let best = 0;
-      for (let j = 1; j < c; j++) if (scores[k * c + j] > scores[k * c + best]) best = j;
-      if (members[best] === test.y[i]) out[test.y[i]]++;
-    });
+    let t = 0;
+    for (let k = 0; k < c; k++) {
+      const p = members[k];
+      for (let i = test.start[p]; i < test.start[p + 1]; i++, t++) {
+        let best = 0;
+        for (let j = 1; j < c; j++) if (scores[t * c + j] > scores[t * c + best]) best = j;
+        if (best === k) out[p]++;
+      }
+    }
     return out;
   };
 

@@ -10,6 +10,7 @@ import {
   SingularMatrixError,
   solveShiftedTridiagonal,
   squaredNormOfForwardSolve,
+  squaredNormsOfForwardSolves,
   transpose,
   tridiagonalize,
 } from '../../../../src/core/ptm/linalg';
@@ -77,6 +78,15 @@ describe('Cholesky', () => {
     } catch (e) {
       expect((e as SingularMatrixError).pivot).toBe(2);
     }
+  });
+  it('many rows at once (four by four, then the rest) equal one at a time', () => {
+    const p = 7;
+    const l = spd(p);
+    choleskyInPlace(l, p);
+    const v = random(11 * p);
+    const zero = new Float64Array(p);
+    const one = Array.from({ length: 11 }, (_, r) => squaredNormOfForwardSolve(l, p, v, r * p, zero, new Float64Array(p)));
+    expect(Array.from(squaredNormsOfForwardSolves(l, p, v, 11))).toEqual(one);
   });
   it('‖L⁻¹(x − μ)‖² is the Mahalanobis form (x − μ)ᵀ A⁻¹ (x − μ)', () => {
     const p = 6;
