@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countOrderings } from '../../../../src/core/orderings/count';
+import { orderingKey } from '../../../../src/core/orderings/key';
 import { sampleOrderingsByShuffle } from '../../../../src/core/orderings/sample';
 import type { PtmStrategy } from '../../../../src/core/ptm/defaults';
 import { directRunner } from '../../../../src/core/ptm/direct-run';
@@ -52,6 +53,7 @@ describe('the exact ground truth', () => {
     expect(new Set(records.map((r) => r.finalAccuracy)).size).toBe(1);
     expect(new Set(records.map((r) => r.aia)).size).toBeGreaterThan(10);
     expect(new Set(records.map((r) => r.orderingKey)).size).toBe(records.length);
+    for (const r of records.slice(0, 50)) expect(r.orderingKey).toBe(orderingKey(r.tasks));
   });
   it('RanPAC (λ from the last task) caches by (set, λ): at least one state per set, final accuracy decided by the last task', async () => {
     const sizes = [4, 4];
