@@ -83,6 +83,11 @@ ${ANALYZE_HELP}
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
                  the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
+  cil-lab run --features F.npz [--classes 0-5] (--tasks K | --task-sizes …) --strategy simplecil|ranpac|fecam
+              [--strategy-options metric=cosine|euclidean, projection=2000,lambdaFrom=task|seen, shrinkage=1] [--seed S]
+              [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
+                 pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
+                 run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
 ${SWEEP_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
@@ -150,6 +155,7 @@ export const OPTIONS = {
   fast: { type: 'string' },
   population: { type: 'string' },
   'sample-seed': { type: 'string' },
+  features: { type: 'string' },
   config: { type: 'string' },
   link: { type: 'string' },
   'test-per-class': { type: 'string' },
