@@ -66,7 +66,21 @@ export function presetFlags(id: string, v: Values): Values {
   if (r.trainPerClass !== null) out['train-per-class'] = String(r.trainPerClass);
   if (r.testPerClass !== null) out['test-per-class'] = String(r.testPerClass);
   const given = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
-  return { ...out, ...given };
+  const merged: Values = { ...out, ...given };
+  // the preset's EWC is the paper's (single-penalisation, λ = 1000), not the engine's default (multi); keys the
+  // command line gives in --strategy-options win one by one
+  if (merged.strategy === 'ewc') {
+    const own = typeof given['strategy-options'] === 'string' ? (given['strategy-options'] as string) : '';
+    const keys = new Set(
+      own
+        .split(',')
+        .map((p) => p.split('=')[0].trim())
+        .filter(Boolean),
+    );
+    const preset = [`mode=${job.ewcMode}`, `lambda=${job.ewcLambda}`].filter((kv) => !keys.has(kv.split('=')[0]));
+    merged['strategy-options'] = [...preset, ...(own ? [own] : [])].join(',');
+  }
+  return merged;
 }
 
 /** The training seeds: --seeds (a list or ranges: "0-4", "0,3,7"), a config's seeds, or --seed. */
