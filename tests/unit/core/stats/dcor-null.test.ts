@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fixture from '../../../fixtures/forgetting-dcor.json';
 import { distanceCorrelation } from '../../../../src/core/conformal/dcor';
@@ -51,5 +52,17 @@ describe('dcorNullDistribution', () => {
     expect(() => dcorNullDistribution(1)).toThrow(/at least 2 points/);
     expect(() => dcorNullQuantile(a, 0.3)).toThrow(/no 0.3 quantile/);
     expect(DCOR_NULL_PROBS).toContain(0.5);
+  });
+});
+
+describe('docs/science.md quotes the 5-point null as computed', () => {
+  const text = readFileSync(new URL('../../../../docs/science.md', import.meta.url), 'utf8');
+  const section = text.slice(text.indexOf('**How large is a 5-point dCor by chance?**'));
+  const d = dcorNullDistribution(5);
+  // each "<p> % quantile is ≈ <v>" sentence of the section, checked against the computed quantile (2 decimals)
+  const quoted = [...section.slice(0, 1200).matchAll(/([0-9.]+) % quantile (?:is )?≈ ([0-9.]+)/g)].map((m) => ({ p: Number(m[1]) / 100, v: Number(m[2]) }));
+  it('names the 0.1 % and the 1 % quantiles, each with its own value', () => {
+    expect(quoted.map((q) => q.p)).toEqual(expect.arrayContaining([0.001, 0.01]));
+    for (const q of quoted) expect(q.v).toBeCloseTo(dcorNullQuantile(d, q.p), 2);
   });
 });
