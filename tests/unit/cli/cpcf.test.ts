@@ -60,6 +60,13 @@ describe('cil-lab cpcf', () => {
     expect(r.summary.comparable).toBe(false);
     expect(r.summary.notComparable).toEqual(expect.arrayContaining(['one seed: no spread', 'epochs 3 / 2, the paper 8 / 3']));
     expect(err).toMatch(/note: dCor\(CPCF, a_prev\) [0-9.]+ \(1 seed\), permutation p (=|<) [0-9.]+ \(exact\)/);
+    // the Forgetting lab's verdict in the same words, and dCor's chance band for 5 points
+    expect(r.verdict.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(['fg-comparability:finetune', 'fg-seeds-try']));
+    expect(r.verdict.some((x: { id: string }) => /^fg-paper:finetune:/.test(x.id))).toBe(true);
+    expect(r.summary.dcorNull).toMatchObject({ points: 5, draws: 20000, seed: 0 });
+    expect(r.summary.dcorNull.mean).toBeCloseTo(0.666, 2);
+    expect(r.summary.unstated).toEqual(expect.arrayContaining(['the batch size (ours 64)', 'the number of seeds (ours 1)']));
+    expect(r.summary.pearson).toHaveLength(1);
   });
   it('--preset digits --seeds 0-1: runs each seed and prints dCor mean ± sd, the pooled permutation p and the paper figure', async () => {
     const code = await main([
