@@ -111,7 +111,8 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
       text: `AUROC in %, averaged over steps and OOD sets${seeds}, higher separating ID from OOD better: ${list}.`,
     });
   }
-  if (r.bestLead && r.detectors.length >= 2) {
+  // when BER leads, its own sentence below says by how much
+  if (r.bestLead && r.detectors.length >= 2 && !(r.ber && r.ber.rank === 1)) {
     const [a, b] = r.detectors;
     const lead = spreadText(r.bestLead, 'points', 1, true);
     const text =
@@ -125,14 +126,15 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
   if (r.ber) {
     const paper = openCilRange('ber');
     const rival = openCilRange(r.ber.rival);
-    const paperText = `OpenCIL finds BER best on average in every setting (Table 1, CIFAR-100: BER ${num(paper!.min, 1)}–${num(paper!.max, 1)} over four CIL models${rival ? `, ${label(r.ber.rival)} ${num(rival.min, 1)}–${num(rival.max, 1)}` : ''})`;
+    const figures = `Table 1, CIFAR-100: BER ${num(paper!.min, 1)}–${num(paper!.max, 1)} over four CIL models${rival ? `, ${label(r.ber.rival)} ${num(rival.min, 1)}–${num(rival.max, 1)}` : ''}`;
+    const paperText = `OpenCIL finds BER best on average in every setting (${figures})`;
     const diff = spreadText(r.ber, 'points', 1, true);
     let text: string;
     let why: string | null = null;
     if (r.ber.rank === 1 && r.ber.claim === 'positive') text = `BER ranks first, ahead of ${label(r.ber.rival)} by ${diff}, as in the paper: ${paperText}.`;
     else if (r.ber.rank === 1) text = `BER ranks first, but only by ${diff} over ${label(r.ber.rival)}, within the spread; ${paperText}.`;
     else {
-      text = `BER ranks ${r.ber.rank} of ${r.ber.of}, ${diff} against ${label(r.ber.rival)}${r.ber.claim === 'negative' ? ' (behind it beyond the spread)' : ''}: unlike the paper, where ${paperText.replace(/^OpenCIL finds /, '')}.`;
+      text = `BER ranks ${r.ber.rank} of ${r.ber.of}, ${diff} against ${label(r.ber.rival)}${r.ber.claim === 'negative' ? ', behind it beyond the spread' : ''}: unlike the paper, where BER is best on average in every setting (${figures}).`;
       why = `BER's head here is a linear layer trained for ${plural(input.settings.headEpochs, 'epoch')} on a small MLP's features of ${input.settings.dataset}; the paper's is a ResNet-32's on CIFAR-100. On this model the retrained head is what helps, not its energy terms (docs/science.md §5, measured).`;
     }
     out.push({ id: `ow-ber:${r.ber.rank === 1 ? 'first' : 'not-first'}`, kind: 'finding', text });
@@ -170,7 +172,7 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
       out.push({
         id: 'ow-near-try',
         kind: 'try',
-        text: 'Try Fashion-MNIST as the ID data with its held-out classes 6–9 as near OOD and digits as far (the "near vs far" preset): there the near set is the harder one.',
+        text: 'Try Fashion-MNIST as the ID data with its held-out classes 6–9 as near OOD and digits as far (the near-far preset): there the near set is the harder one.',
       });
     }
   }

@@ -109,8 +109,8 @@ export function timeVerdict(input: TimeVerdictInput): Verdict {
     let text: string;
     if (lead.claim === 'positive') text = `${head}. Streaming beats iid beyond the spread, as in the paper: ${paper}.`;
     else if (lead.claim === 'negative') text = `${head}. Here iid beats streaming beyond the spread, unlike the paper: ${paper}.`;
-    else if (lead.claim === 'unclear') text = `${head}. The interval includes 0, so these seeds do not show that streaming beats iid (${paper}).`;
-    else text = `${head}. With ${countText(lead.n)} of the ${MIN_SEEDS_FOR_CLAIM} seeds a claim needs, this is not yet evidence either way (${paper}).`;
+    else if (lead.claim === 'unclear') text = `${head}. The interval includes 0, so these seeds do not show that streaming beats iid; ${paper}.`;
+    else text = `${head}. With ${countText(lead.n)} of the ${MIN_SEEDS_FOR_CLAIM} seeds a claim needs, this is not yet evidence either way; ${paper}.`;
     out.push({ id: `time-lead:${lead.claim}`, kind: 'finding', text });
     out.push({
       id: 'time-lead-why',

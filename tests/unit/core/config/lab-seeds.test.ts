@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, compactConfig, validateConfig } from '../../../../src/core/config/schema';
-import { configHash, decodeConfigFromHash } from '../../../../src/core/config/url-codec';
-import { curriculumOf } from '../../../../src/core/config/sections/curriculum';
+import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
+import { CURRICULUM_START, curriculumOf } from '../../../../src/core/config/sections/curriculum';
 import { openWorldOf } from '../../../../src/core/config/sections/open-world';
 import { timeOf } from '../../../../src/core/config/sections/time';
 import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
-import { OPEN_WORLD_DEFAULTS, openWorldKey } from '../../../../src/core/ood/config';
-import { defaultTimeLabConfig } from '../../../../src/core/stream/config';
+import { FORGETTING_START, PRESETS } from '../../../../src/core/forgetting/setup';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/ood/config';
+import { TIME_LAB_PRESETS, TIME_LAB_START, defaultTimeLabConfig } from '../../../../src/core/stream/config';
 
 // Links and hashes made by the build before the labs' `seeds` fields (main at e4686bd). If this test fails, an old link
 // would now open something else: see src/core/config/schema.ts rules 2–4.
@@ -104,5 +105,48 @@ describe('the labs’ seeds fields (additive: absent = one seed)', () => {
     expect(
       validateConfig({ forgetting: { preset: null, seeds: max }, openWorld: { seeds: max }, time: { seeds: max }, curriculum: { seeds: max } }).errors,
     ).toEqual([]);
+  });
+});
+
+describe('what a new experiment starts with (measured; the fill-ins stay frozen)', () => {
+  it('Time: drift strength 0.2 and 3 seeds, written into the link explicitly; strong-drift is strength 1', () => {
+    expect(TIME_LAB_START).toMatchObject({ strength: 0.2, seeds: 3 });
+    expect(defaultTimeLabConfig()).toMatchObject({ strength: 1 });
+    expect(defaultTimeLabConfig().seeds).toBeUndefined();
+    const r = validateConfig({ lab: 'time', time: TIME_LAB_START });
+    expect(r.errors).toEqual([]);
+    expect(compactConfig(r.config)).toMatchObject({ time: { strength: 0.2, seeds: 3 } });
+    expect(timeOf(open(encodeConfigToHash(r.config)))).toEqual(TIME_LAB_START);
+    expect(TIME_LAB_PRESETS['strong-drift']).toEqual({ ...TIME_LAB_START, strength: 1 });
+    expect(TIME_LAB_PRESETS['clear-like']).toBe(TIME_LAB_START);
+  });
+  it('Curriculum: every dataset on 5 images per class for 30 epochs, 3 seeds, written into the link', () => {
+    expect(CURRICULUM_START).toMatchObject({ trainPerClass: 5, epochs: 30, seeds: 3 });
+    const r = validateConfig({ lab: 'curriculum', curriculum: CURRICULUM_START });
+    expect(r.errors).toEqual([]);
+    expect(compactConfig(r.config)).toMatchObject({ curriculum: { trainPerClass: 5, epochs: 30, seeds: 3 } });
+    expect(curriculumOf(open(encodeConfigToHash(r.config)))).toEqual(CURRICULUM_START);
+  });
+  it('Forgetting: the digits preset’s regime as one run at 3 seeds', () => {
+    const digits = PRESETS.find((p) => p.id === 'digits')!.regime!;
+    expect(FORGETTING_START).toMatchObject({
+      dataset: 'digits',
+      tasks: [[0, 1, 2, 3, 4], [5], [6], [7], [8], [9]],
+      strategy: 'finetune',
+      lr: 2e-5,
+      firstTaskEpochs: digits.firstTaskEpochs,
+      epochs: digits.epochs,
+      trainPerClass: digits.trainPerClass,
+      head: 'all',
+      batchSize: 64,
+      seeds: 3,
+    });
+  });
+  it('Open world: the near-far preset is valid, has 3 seeds, and its near set comes from the ID dataset', () => {
+    const p = OPEN_WORLD_PRESETS['near-far'];
+    expect(validateOpenWorldSettings(p)).toEqual([]);
+    expect(p.seeds).toBe(3);
+    expect(p.oodSets.map((s) => oodKind(p, s))).toEqual(['near', 'far']);
+    expect(openWorldOf(validateConfig({ openWorld: p }).config)).toEqual(p);
   });
 });
