@@ -86,7 +86,9 @@ describe('Open-world verdict', () => {
   it('on the quick preset says the near set is not the harder one, why, and what to try; BER not first, unlike the paper', () => {
     const v = openWorldVerdict(fx.openWorld[0].input);
     expect(ids(v)).toEqual(expect.arrayContaining(['ow-near:not-nearer', 'ow-near-why:confidence', 'ow-near-try', 'ow-ber:not-first', 'ow-ber-why']));
-    expect(text(v, 'ow-ber:')).toMatch(/^BER ranks 3 of 3, −7\.5 ± 2\.\d points .*against MSP, behind it beyond the spread: unlike the paper, where BER is best/);
+    expect(text(v, 'ow-ber:')).toMatch(
+      /^BER ranks 3 of 3, −7\.5 ± 2\.\d points .*against MSP, behind it beyond the spread: unlike the paper, where BER is best/,
+    );
     expect(text(v, 'ow-ber:')).toContain('BER 71.8–76.8 over four CIL models, MSP 66.7–71.7');
   });
   it('on the near-far preset says the near set is harder beyond the spread, and BER first as in the paper', () => {
