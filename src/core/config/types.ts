@@ -200,6 +200,12 @@ export interface ForgettingConfig {
    * fields (ordering = ui.selectedOrdering over `classes`).
    */
   preset: ForgettingPresetId | null;
+  /**
+   * One run's seeds: the run trains at `seeds[0]`, `seeds[0]` + 1, … (this many), and the lab reports mean ± sd over
+   * them. Added in v1 (additive): optional, absent = 1, one run, what every earlier link meant (1 is not written).
+   * Presets keep their own seeds.
+   */
+  seeds?: number;
 }
 
 /** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */
