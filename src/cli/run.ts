@@ -32,6 +32,7 @@ import type { ImageDataset, ImageSplit, TrainRunConfig, TrainRunResult } from '.
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { intListArg } from './args';
 import { initFlag, strategyOptionsFlag } from './config-args';
+import { featuresRunCommand, isFeaturesRun } from './features-run';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -384,6 +385,8 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
 
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
+  // frozen features and the pre-trained methods on them (features-run.ts)
+  if (isFeaturesRun(v)) return featuresRunCommand(v, options);
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax

@@ -25,7 +25,17 @@
 
 export * from './types';
 export { LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../labs';
-export { BUILTIN_DATASET_REFS, STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetClassListId, datasetHasImages, datasetImageShape } from './defaults';
+export {
+  BUILTIN_DATASET_REFS,
+  CONFIG_STRATEGY_IDS,
+  PTM_STRATEGY_IDS,
+  STRATEGY_IDS,
+  STRATEGY_OPTION_FILL,
+  V1_FILL,
+  datasetClassListId,
+  datasetHasImages,
+  datasetImageShape,
+} from './defaults';
 export { CONFIG_LIMITS, distributionSampleLimit, modelSize } from './limits';
 export { assertValidConfig, defaultConfig, formatIssues, validateConfig } from './validate';
 export { canonicalJson, compactConfig } from './canonical';
