@@ -91,3 +91,33 @@ export async function backboneFeatureSet(
   onProgress?.({ stage: 'extract', done: total, total });
   return { set: assembleFeatureSet(ds, picked, train, test, backbone.dim), backbone };
 }
+
+/** What `encoderFeatureSet` needs of an image encoder (clip/image-encoder.ts ImageEncoder). */
+export interface FeatureEncoder {
+  dim: number;
+  encode(
+    images: Uint8Array,
+    shape: readonly [number, number, number],
+    rows: ArrayLike<number>,
+    opts?: { batchSize?: number; onBatch?: (done: number) => void },
+  ): Promise<Float32Array>;
+}
+
+/** An image encoder's features of `rows`, in batches of `batchSize` (progress in images after every batch). */
+export async function encoderFeatureSet(
+  ds: ImageDataset,
+  rows: ExtractRows,
+  encoder: FeatureEncoder,
+  opts: { batchSize?: number; onProgress?: (p: ExtractProgress) => void } = {},
+): Promise<FeatureSet> {
+  const picked = extractionRows(ds, rows);
+  const total = picked.train.length + picked.test.length;
+  const report = (done: number) => opts.onProgress?.({ stage: 'extract', done, total });
+  report(0);
+  const train = await encoder.encode(ds.train.images, ds.shape, picked.train, { batchSize: opts.batchSize, onBatch: report });
+  const test = await encoder.encode(ds.test.images, ds.shape, picked.test, {
+    batchSize: opts.batchSize,
+    onBatch: (done) => report(picked.train.length + done),
+  });
+  return assembleFeatureSet(ds, picked, train, test, encoder.dim);
+}
