@@ -151,29 +151,33 @@ export function resampleCoefficients(inSize: number, outSize: number, filter: Re
   return out;
 }
 
-/** Resize one image of `h` × `w` × 3 float64 values (row-major) to `oh` × `ow` × 3: rows first, then columns. */
-function resize(src: Float64Array, h: number, w: number, oh: number, ow: number, filter: ResampleFilter): Float64Array {
-  const cx = resampleCoefficients(w, ow, filter);
-  const tmp = new Float64Array(h * ow * 3);
+type Coefficients = ReturnType<typeof resampleCoefficients>;
+
+/**
+ * Resize one image of `h` × `w` × `c` float64 values (row-major) to `oh` × `ow` × `c` (coefficients `cx`, `cy`):
+ * rows first, then columns. A grey image is resized as one channel and made RGB afterwards (the same numbers: the
+ * filter acts on each channel alone).
+ */
+function resize(src: Float64Array, h: number, w: number, c: number, oh: number, ow: number, cx: Coefficients, cy: Coefficients): Float64Array {
+  const tmp = new Float64Array(h * ow * c);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < ow; x++) {
       const { start, weights } = cx[x];
-      for (let c = 0; c < 3; c++) {
+      for (let k0 = 0; k0 < c; k0++) {
         let s = 0;
-        for (let k = 0; k < weights.length; k++) s += weights[k] * src[(y * w + start + k) * 3 + c];
-        tmp[(y * ow + x) * 3 + c] = s;
+        for (let k = 0; k < weights.length; k++) s += weights[k] * src[(y * w + start + k) * c + k0];
+        tmp[(y * ow + x) * c + k0] = s;
       }
     }
   }
-  const cy = resampleCoefficients(h, oh, filter);
-  const out = new Float64Array(oh * ow * 3);
+  const out = new Float64Array(oh * ow * c);
   for (let y = 0; y < oh; y++) {
     const { start, weights } = cy[y];
     for (let x = 0; x < ow; x++) {
-      for (let c = 0; c < 3; c++) {
+      for (let k0 = 0; k0 < c; k0++) {
         let s = 0;
-        for (let k = 0; k < weights.length; k++) s += weights[k] * tmp[((start + k) * ow + x) * 3 + c];
-        out[(y * ow + x) * 3 + c] = s;
+        for (let k = 0; k < weights.length; k++) s += weights[k] * tmp[((start + k) * ow + x) * c + k0];
+        out[(y * ow + x) * c + k0] = s;
       }
     }
   }
@@ -202,19 +206,24 @@ export function preprocessImages(
   const n = rows.length;
   const size = h * w * ch;
   const data = new Float32Array(n * 3 * oh * ow);
-  const rgb = new Float64Array(h * w * 3);
+  const pixels = new Float64Array(size);
   const factor = p.rescale ?? 1;
   const mean = p.mean ?? [0, 0, 0];
   const std = p.std ?? [1, 1, 1];
+  const resizes = p.resize !== null && (rh !== h || rw !== w);
+  // the filter's taps depend on the sizes only: computed once for every image of the call
+  const cx = resizes ? resampleCoefficients(w, rw, p.resample) : [];
+  const cy = resizes ? resampleCoefficients(h, rh, p.resample) : [];
   for (let r = 0; r < n; r++) {
     const base = rows[r] * size;
-    for (let i = 0; i < h * w; i++) for (let c = 0; c < 3; c++) rgb[i * 3 + c] = images[base + i * ch + (ch === 1 ? 0 : c)];
-    const resized = p.resize && (rh !== h || rw !== w) ? resize(rgb, h, w, rh, rw, p.resample) : rgb;
+    for (let i = 0; i < size; i++) pixels[i] = images[base + i];
+    const resized = resizes ? resize(pixels, h, w, ch, rh, rw, cx, cy) : pixels;
     const o = r * 3 * oh * ow;
     for (let c = 0; c < 3; c++) {
+      const from = ch === 1 ? 0 : c; // grey to RGB: the channel three times
       for (let y = 0; y < oh; y++) {
         for (let x = 0; x < ow; x++) {
-          const v = resized[((y + top) * rw + x + left) * 3 + c];
+          const v = resized[((y + top) * rw + x + left) * ch + from];
           data[o + (c * oh + y) * ow + x] = (v * factor - mean[c]) / std[c];
         }
       }
