@@ -24,7 +24,7 @@ import { readFeaturesNpz, writeFeaturesNpz } from '../data/features/npz';
 import { ModelLoadError } from '../engine/clip/download';
 import { createImageEncoder, encoderRequiredFiles, IMAGE_ENCODERS, type EncoderPrecision, type ImageEncoderOptions } from '../engine/clip/image-encoder';
 import { BackboneError } from '../engine/features/backbone';
-import { backboneFeatureSet, encoderFeatureSet, type ExtractRows } from '../engine/features/extract';
+import { backboneFeatureSet, encoderFeatureSet, extractionRows, type ExtractRows } from '../engine/features/extract';
 import type { ImageDataset } from '../engine/types';
 import { UsageError, intArg } from './args';
 import { FEATURE_SIMILARITY_KEY, readInput, writeOutput } from './inputs';
@@ -193,6 +193,9 @@ export async function featureSetFrom(
   }
   if (!ds)
     throw new UsageError(`--features ${source.kind === 'backbone' ? 'backbone' : `encoder:${source.spec}`} computes features from images: give --dataset.`);
+  const picked = extractionRows(ds, rows);
+  if (picked.train.length + picked.test.length === 0)
+    throw new UsageError(`The dataset has no images of classes ${rows.classes.join(', ')}; check --classes (its classes are 0..${ds.classNames.length - 1}).`);
   if (source.kind === 'backbone') {
     const seed = intArg(str(v, 'backbone-seed'), 'backbone-seed', 0) ?? 0;
     if (backboneClasses(ds.classNames.length, rows.classes).length === 0)
