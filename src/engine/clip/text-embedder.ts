@@ -36,12 +36,14 @@ import {
   MODEL_DEVICES,
   classifyLoadError,
   configureEnv,
+  downloadSizes,
   hintFor,
   importTransformers,
   loadContext,
   progressCallback,
   serialised,
   withDeviceFallback,
+  type FileSize,
   type HintContext,
   type LoadContext,
   type LoadProgress,
@@ -206,6 +208,16 @@ function unitRow(data: ArrayLike<number>, offset: number, dim: number, text: str
   const out = new Float32Array(dim);
   for (let k = 0; k < dim; k++) out[k] = Number(data[offset + k]) / norm;
   return out;
+}
+
+/**
+ * The files a load of this text model would download and their sizes, asked with HEAD requests before anything is
+ * downloaded (download.ts downloadSizes), as the image encoders do; every size null for a local folder in Node.
+ */
+export async function textEmbedderDownloadSizes(opts: EmbedderOptions): Promise<FileSize[]> {
+  checkOptions(opts);
+  const loc = resolveLocation(opts.modelId.trim(), opts.source);
+  return downloadSizes(loadContext(hintsOf(opts), loc, opts.allowRemote ?? loc.remote, opts.device), requiredFiles(opts.dtype), opts.fetch);
 }
 
 export function createTextEmbedder(opts: EmbedderOptions): Promise<TextEmbedder> {
