@@ -15,6 +15,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { contentHash } from '../core/config/url-codec';
 import { checkFeatureSet, featureCounts, FeatureSetError, type FeatureSet } from '../core/features/feature-set';
 import { backboneClasses } from '../core/features/source';
 import { createDefaultRng } from '../core/random/default-rng';
@@ -69,8 +70,22 @@ export interface FeatureInfo {
   model?: { id: string; path?: string; revision: string; precision: EncoderPrecision; device: string; modelType: string; output: string };
   backbone?: { seed: number; classes: number[]; classNames: string[]; trainImages: number; trainAccuracy: number; seconds: number };
   file?: string;
+  /** content hash of the features, labels and split (what a sweep's experiment id and a record can name) */
+  digest: string;
   seconds: number;
   notes: string[];
+}
+
+/** The content hash of a feature set's numbers (features, then labels, then split). */
+function digestOf(set: FeatureSet): string {
+  const parts = [set.features, set.labels, set.split].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return contentHash(all);
 }
 
 const PRECISIONS: readonly EncoderPrecision[] = ['q8', 'fp16', 'fp32'];
@@ -189,7 +204,18 @@ export async function featureSetFrom(
     const bad = rows.classes.find((c) => c >= full.classNames.length);
     if (bad !== undefined) throw new UsageError(`Class ${bad} does not exist in ${source.path}: it has classes 0..${full.classNames.length - 1}.`);
     const set = subsetRows(full, rows);
-    return { set, info: { source: 'file', label: `features from ${basename(source.path)}`, d: set.d, file: resolve(source.path), seconds: seconds(), notes } };
+    return {
+      set,
+      info: {
+        source: 'file',
+        label: `features from ${basename(source.path)}`,
+        d: set.d,
+        file: resolve(source.path),
+        digest: digestOf(set),
+        seconds: seconds(),
+        notes,
+      },
+    };
   }
   if (!ds)
     throw new UsageError(`--features ${source.kind === 'backbone' ? 'backbone' : `encoder:${source.spec}`} computes features from images: give --dataset.`);
@@ -212,6 +238,7 @@ export async function featureSetFrom(
           source: 'backbone',
           label: `backbone pre-trained on ${list} (seed ${seed})`,
           d: set.d,
+          digest: digestOf(set),
           backbone: {
             seed,
             classes: backbone.classes,
@@ -241,6 +268,7 @@ export async function featureSetFrom(
           source: 'encoder',
           label: `image encoder ${opts.modelId}${opts.revision === 'main' ? '' : `@${opts.revision}`} (${opts.precision})`,
           d: set.d,
+          digest: digestOf(set),
           model: {
             id: opts.modelId,
             path,
@@ -295,6 +323,7 @@ export async function featuresCommand(
     ...(info.backbone ? { backbone: info.backbone } : {}),
     ...(info.file ? { file: info.file } : {}),
     d: set.d,
+    digest: info.digest,
     n: { train: sum(train), test: sum(test) },
     classes: rows.classes.map((c) => set.classNames[c]),
     seconds: info.seconds,

@@ -392,7 +392,7 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   return {
     label,
     dataset: p.builtin ? p.datasetArg : resolve(p.datasetArg),
-    ...(p.features ? { features: { source: p.features.source, label: p.features.label, d: p.features.d } } : {}),
+    ...(p.features ? { features: { source: p.features.source, label: p.features.label, d: p.features.d, digest: p.features.digest } } : {}),
     classes: p.classes.map((c) => p.ds.classNames[c]),
     order,
     tasks: result.tasks,

@@ -157,11 +157,14 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     const args = ['--classes', '0-5', '--tasks', '3', '--strategy', 'replay', '--epochs', '2', '--train-per-class', '20', '--seed', '1', '--backend', 'wasm'];
     const fromFile = await cli('run', '--features', join(tmp, 'bb.npz'), ...args);
     expect(fromFile.err).toBe('');
-    expect(fromFile.json.features).toEqual({ source: 'file', label: 'features from bb.npz', d: 128 });
+    expect(fromFile.json.features).toMatchObject({ source: 'file', label: 'features from bb.npz', d: 128 });
+    expect(fromFile.json.features.digest).toMatch(/^fnv1a64:[0-9a-f]{16}$/);
     expect(fromFile.json.config.model).toEqual({ kind: 'head', hidden: [] });
     const live = await cli('run', '--dataset', 'digits', '--features', 'backbone', '--backbone-seed', '3', ...args);
     expect(live.json.features.label).toBe('backbone pre-trained on six, seven, eight and nine (seed 3)');
     expect(live.json.matrix).toEqual(fromFile.json.matrix);
+    // the same numbers: the file holds exactly the features the backbone computes on the fly
+    expect(live.json.features.digest).toBe(fromFile.json.features.digest);
     const set = readFeaturesNpz(readFileSync(join(tmp, 'bb.npz')));
     const direct = await trainRun(featureDatasetOf(set, [0, 1, 2, 3, 4, 5]), {
       tasks: fromFile.json.tasks,
