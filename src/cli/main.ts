@@ -64,20 +64,23 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
 ${ANALYZE_HELP}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
-               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable
+               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
+               verdict (the Forgetting lab's sentences)
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
   cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
   cil-lab ood <the flags of run> [--ood digits,fashion-mnist:6-9] [--detectors msp,maxlogit,energy,gen,odin,react,klm,relation,nnguide,
               ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--head-lr 0.01] [--margin-in M --margin-out M] [--ood-seed S]
-                 → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step
-  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming [--buckets 5] [--mode finetune|scratch|linear]
-                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 1] [--train-ratio 0.7]
+              [--seeds 0-2]   → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step;
+                 verdict; with several seeds every run and a summary over them
+  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
+                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy)
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
+                   several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
   cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|all|a,b,c] [--scenario cil|til|both]
-                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend]
-                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share)
+                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
+                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
@@ -86,6 +89,11 @@ ${ANALYZE_HELP}
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
                  the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
+  cil-lab run --features F.npz [--classes 0-5] (--tasks K | --task-sizes …) --strategy simplecil|ranpac|fecam
+              [--strategy-options metric=cosine|euclidean, projection=2000,lambdaFrom=task|seen, shrinkage=1] [--seed S]
+              [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
+                 pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
+                 run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 
@@ -154,6 +162,7 @@ export const OPTIONS = {
   fast: { type: 'string' },
   population: { type: 'string' },
   'sample-seed': { type: 'string' },
+  features: { type: 'string' },
   config: { type: 'string' },
   link: { type: 'string' },
   'test-per-class': { type: 'string' },
@@ -193,7 +202,6 @@ export const OPTIONS = {
   shard: { type: 'string' },
   shards: { type: 'string' },
   'allow-missing': { type: 'boolean' },
-  features: { type: 'string' },
   precision: { type: 'string' },
   revision: { type: 'string' },
   'backbone-seed': { type: 'string' },

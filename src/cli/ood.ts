@@ -34,7 +34,9 @@ import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
-import { oodReport } from '../engine/ood/report';
+import { oodReport, type OodReport } from '../engine/ood/report';
+import { openWorldVerdict, readOpenWorld, type OpenWorldVerdictInput } from '../core/verdict/open-world';
+import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
 import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
@@ -155,7 +157,7 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
 }
 
 /** Run the lab's settings exactly as its worker does (src/workers/ood.worker.ts: the same `openWorldInput`). */
-async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<string> {
+async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<OodReport> {
   const errors = validateOpenWorldSettings(s);
   if (errors.length > 0) throw new UsageError(errors.join(' '));
   const backendArg = str(v, 'backend') ?? 'auto';
@@ -165,12 +167,48 @@ async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Pr
   const { dataset, config } = openWorldInput(s, (id) => loaded.get(id) as ImageDataset);
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
   const r = await runOpenWorld(dataset, config);
-  return JSON.stringify(oodReport(r.steps, r, { dataset: s.dataset, head: config.head }));
+  return oodReport(r.steps, r, { dataset: s.dataset, head: config.head });
+}
+
+/** The Open-world lab's verdict input from the reports of one run per seed. */
+export function openWorldVerdictInput(reports: readonly OodReport[]): OpenWorldVerdictInput {
+  const first = reports[0];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    settings: { dataset: first.dataset, headEpochs: first.head.epochs },
+    oodKinds: Object.fromEntries(first.oodSets.map((o) => [o.name, o.kind])),
+    runs: reports.map((r) => ({
+      seed: Number(r.config.seed),
+      summary: r.summary,
+      confidence: Object.fromEntries(first.oodSets.map((o) => [o.name, mean(r.steps.map((st) => st.confidence.ood[o.name]))])),
+      finalAccuracy: r.accuracy[r.accuracy.length - 1],
+    })),
+  };
+}
+
+/** One seed: the run's report as before, with the verdict; several: every run, the reading over seeds and the verdict. */
+function withVerdict(reports: readonly OodReport[]): string {
+  const input = openWorldVerdictInput(reports);
+  const verdict = openWorldVerdict(input).sentences;
+  if (reports.length === 1) return JSON.stringify({ ...reports[0], verdict });
+  return JSON.stringify({ runs: reports, summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, verdict });
+}
+
+/** The training seeds: `--seeds 0-2` without `--protocol` (with it, --seeds is the RS seed of the class order). */
+function trainingSeeds(v: Values): number[] | null {
+  const s = str(v, 'seeds');
+  return s !== undefined && str(v, 'protocol') === undefined ? seedListArg(s) : null;
 }
 
 export async function oodCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const lab = oodLabSettings(v);
-  if (lab) return runLabSettings(lab, v, options.root);
+  const seedList = trainingSeeds(v);
+  if (lab) {
+    const seeds = seedList ?? seedRange(lab.seed, lab.seeds ?? 1);
+    const reports: OodReport[] = [];
+    for (const seed of seeds) reports.push(await runLabSettings({ ...lab, seed, seeds: undefined }, v, options.root));
+    return withVerdict(reports);
+  }
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new UsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')}.`);
   const detectors = parseDetectors(str(v, 'detectors') ?? 'msp,energy,ber');
@@ -276,6 +314,10 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   if (mOut !== undefined) headSettings.marginOut = mOut;
 
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
-  const r = await runOpenWorld(ds, { train, oodSets, detectors, head: headSettings, seed: intArg(str(v, 'ood-seed'), 'ood-seed') });
-  return JSON.stringify(oodReport(r.steps, r, { dataset: datasetArg, head: headSettings }));
+  const reports: OodReport[] = [];
+  for (const seed of seedList ?? [train.seed]) {
+    const r = await runOpenWorld(ds, { train: { ...train, seed }, oodSets, detectors, head: headSettings, seed: intArg(str(v, 'ood-seed'), 'ood-seed') });
+    reports.push(oodReport(r.steps, r, { dataset: datasetArg, head: headSettings }));
+  }
+  return withVerdict(reports);
 }

@@ -34,6 +34,8 @@ import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-
 import { intListArg } from './args';
 import { initFlag, strategyOptionsFlag } from './config-args';
 import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo } from './features';
+import { featuresRunCommand } from './features-run';
+import { isPtmStrategyId } from '../core/ptm/defaults';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -413,8 +415,31 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   };
 }
 
+/**
+ * A pre-trained method (features-run.ts) on `--features`: an .npz it reads itself; the embedded backbone's or an
+ * encoder's features computed here first (features.ts), of `--classes` of `--dataset`.
+ */
+async function pretrainedRun(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const featuresArg = str(v, 'features');
+  const source = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
+  if (!source || source.kind === 'file') return featuresRunCommand(source ? { ...v, features: source.path } : v, options);
+  const datasetArg = str(v, 'dataset');
+  if (!datasetArg) throw new RunUsageError(`--features ${featuresArg} computes features from images: give --dataset.`);
+  const notes: string[] = [];
+  const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg) ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const classArg = str(v, 'classes');
+  const classes = classArg ? rangeList(classArg, 'classes') : images.classNames.map((_, i) => i);
+  const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
+  const { set, info } = await featureSetFrom(source, v, images, rows);
+  for (const n of [...notes, ...info.notes]) options.onNote?.(n);
+  options.onNote?.(`features: ${info.label} (${info.d} dimensions, ${info.digest})`);
+  return featuresRunCommand(v, options, set);
+}
+
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
+  // the pre-trained methods on frozen features (features-run.ts); every other strategy on features trains the head below
+  if (isPtmStrategyId(str(v, 'strategy'))) return pretrainedRun(v, options);
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax

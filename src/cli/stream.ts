@@ -23,6 +23,9 @@ import { streamFromPool } from '../engine/stream/data';
 import { trainStream, type StreamMode } from '../engine/stream/train';
 import { intArg, numberArg, UsageError } from './args';
 import { alphaArg } from './reservoir';
+import { seedListArg } from './seeds';
+import { TIME_LAB_START } from '../core/stream/config';
+import { readTime, timeVerdict } from '../core/verdict/time';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -37,13 +40,18 @@ function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], 
 
 export async function streamCommand(v: Values, options: { root: string }): Promise<string> {
   const kind = oneOf<StreamKind>(v, 'stream', STREAM_KINDS, 'drift');
-  const protocol = oneOf<StreamProtocol>(v, 'protocol', STREAM_PROTOCOLS, undefined);
+  const protocolArg = str(v, 'protocol');
+  if (protocolArg === undefined) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
+  const protocols = protocolArg.split(',').map((p) => p.trim());
+  for (const p of protocols)
+    if (!(STREAM_PROTOCOLS as readonly string[]).includes(p)) throw new UsageError(`Unknown --protocol "${p}": use ${STREAM_PROTOCOLS.join(', ')}.`);
+  if (new Set(protocols).size !== protocols.length) throw new UsageError('--protocol lists a protocol twice.');
   const mode = oneOf<StreamMode>(v, 'mode', ['finetune', 'scratch', 'linear'], 'finetune');
   const bufferKind = oneOf(v, 'buffer', ['cumulative', 'reservoir'] as const, 'cumulative');
   const buckets = intArg(str(v, 'buckets'), 'buckets', 2) ?? 5;
   if (buckets > MAX_BUCKETS) throw new UsageError(`--buckets must be at most ${MAX_BUCKETS}; got ${buckets}.`);
   const perClass = intArg(str(v, 'per-class'), 'per-class', 1) ?? 100;
-  const strength = numberArg(str(v, 'strength'), 'strength') ?? 1;
+  const strength = numberArg(str(v, 'strength'), 'strength') ?? TIME_LAB_START.strength;
   const trainRatio = numberArg(str(v, 'train-ratio'), 'train-ratio') ?? 0.7;
   if (!(trainRatio > 0 && trainRatio < 1)) throw new UsageError(`--train-ratio must be between 0 and 1; got ${trainRatio}.`);
   const datasetId = str(v, 'dataset') ?? 'fashion-mnist';
@@ -62,6 +70,9 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
   const batchSize = intArg(str(v, 'batch-size'), 'batch-size', 1) ?? 32;
   const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
   if (seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seed}.`);
+  const seedsArg = str(v, 'seeds');
+  const seeds = seedsArg === undefined ? [seed] : seedListArg(seedsArg);
+  if (seedsArg !== undefined && str(v, 'seed') !== undefined) throw new UsageError('Give --seed or --seeds, not both.');
   const backendArg = str(v, 'backend') ?? 'auto';
   if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
 
@@ -71,46 +82,59 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
-  let data;
-  try {
-    data = streamFromPool(pool, { kind, buckets, perClass, strength, seed });
-  } catch (e) {
-    if (e instanceof StreamSpecError) throw new UsageError(e.message);
-    throw e;
-  }
-  // default k: one bucket's training part (the paper's "buffer size of one bucket")
-  const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
-  const buffer: BufferSpec =
-    bufferKind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: k ?? bucketTrain, alpha: alpha ?? { kind: 'fixed', value: 1 } };
   await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
-  const r = await trainStream(data.dataset, {
-    protocol,
-    mode,
-    buffer,
-    bucketSizes: data.stream.sizes,
-    seed,
-    model: modelKind === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
-    epochs,
-    lr,
-    batchSize,
-    trainRatio,
-  });
-  return JSON.stringify({
-    matrix: r.matrix,
-    metrics: r.metrics,
-    byDistance: r.byDistance,
-    stream: kind,
-    dataset: datasetId,
-    protocol,
-    mode,
-    buffer: buffer.kind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: buffer.k, alpha: formatAlpha(buffer.alpha) },
-    bucketSizes: data.stream.sizes,
-    levels: data.stream.levels,
-    trainSizes: r.trainSizes,
-    testSizes: r.testSizes,
-    compositions: r.compositions,
-    backend: r.backend,
-    seconds: Math.round(r.seconds * 1000) / 1000,
-    config: { ...r.config, strength, perClass },
-  });
+  const runOne = async (protocol: StreamProtocol, seed: number) => {
+    let data;
+    try {
+      data = streamFromPool(pool, { kind, buckets, perClass, strength, seed });
+    } catch (e) {
+      if (e instanceof StreamSpecError) throw new UsageError(e.message);
+      throw e;
+    }
+    // default k: one bucket's training part (the paper's "buffer size of one bucket")
+    const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
+    const buffer: BufferSpec =
+      bufferKind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: k ?? bucketTrain, alpha: alpha ?? { kind: 'fixed', value: 1 } };
+    const r = await trainStream(data.dataset, {
+      protocol,
+      mode,
+      buffer,
+      bucketSizes: data.stream.sizes,
+      seed,
+      model: modelKind === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
+      epochs,
+      lr,
+      batchSize,
+      trainRatio,
+    });
+    return {
+      matrix: r.matrix,
+      metrics: r.metrics,
+      byDistance: r.byDistance,
+      stream: kind,
+      dataset: datasetId,
+      protocol,
+      mode,
+      buffer: buffer.kind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: buffer.k, alpha: formatAlpha(buffer.alpha) },
+      bucketSizes: data.stream.sizes,
+      levels: data.stream.levels,
+      trainSizes: r.trainSizes,
+      testSizes: r.testSizes,
+      compositions: r.compositions,
+      backend: r.backend,
+      seconds: Math.round(r.seconds * 1000) / 1000,
+      config: { ...r.config, strength, perClass },
+    };
+  };
+  const runs = [];
+  for (const s of seeds) for (const p of protocols) runs.push({ seed: s, ...(await runOne(p as StreamProtocol, s)) });
+  const input = { settings: { stream: kind, strength, trainRatio }, runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) };
+  const verdict = timeVerdict(input).sentences;
+  // one protocol at one seed: the run's object as before; otherwise every run, with the spread over seeds
+  if (runs.length === 1) {
+    const { seed: _seed, ...only } = runs[0];
+    return JSON.stringify({ ...only, verdict });
+  }
+  const reading = readTime(input);
+  return JSON.stringify({ runs, summary: { seeds, protocols, gap: reading.gap, streamingMinusIid: reading.lead }, verdict });
 }

@@ -25,6 +25,8 @@ export const CONFIG_LIMITS = {
   classNameLength: 200,
   textLength: 2000,
   seeds: 100,
+  /** A lab's `seeds` (Forgetting, Open world, Time, Curriculum): each seed is one more full run of the lab. */
+  labSeeds: 20,
   rsSeeds: 1000,
   hiddenLayers: 8,
   width: 4096,

@@ -75,7 +75,17 @@
  */
 
 export * from './types';
-export { BUILTIN_DATASET_REFS, STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetClassListId, datasetHasImages, datasetImageShape } from './defaults';
+export {
+  BUILTIN_DATASET_REFS,
+  CONFIG_STRATEGY_IDS,
+  PTM_STRATEGY_IDS,
+  STRATEGY_IDS,
+  STRATEGY_OPTION_FILL,
+  V1_FILL,
+  datasetClassListId,
+  datasetHasImages,
+  datasetImageShape,
+} from './defaults';
 export { CONFIG_LIMITS, distributionSampleLimit, modelSize } from './limits';
 export { assertValidConfig, defaultConfig, formatIssues, validateConfig } from './validate';
 export { canonicalJson, compactConfig } from './canonical';

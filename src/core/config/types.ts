@@ -5,6 +5,7 @@
  *
  * Layering: pure TS, imports only src/core.
  */
+import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
@@ -148,8 +149,12 @@ export interface GdumbOptions {
   memory: number;
 }
 type NoOptions = Record<string, never>;
+export type { SimpleCilOptions, RanpacOptions, FecamOptions };
 
-/** One CIL strategy with all its hyper-parameters (meanings in src/engine/defaults.ts). */
+/**
+ * One CIL strategy with all its hyper-parameters: the strategies the engine trains (meanings in
+ * src/engine/defaults.ts) and the pre-trained methods on frozen features (src/core/ptm/defaults.ts).
+ */
 export type StrategySetting =
   | { id: 'finetune'; options: NoOptions }
   | { id: 'joint'; options: NoOptions }
@@ -160,8 +165,14 @@ export type StrategySetting =
   | { id: 'replay'; options: ReplayOptions }
   | { id: 'icarl'; options: IcarlOptions }
   | { id: 'agem'; options: AgemOptions }
-  | { id: 'gdumb'; options: GdumbOptions };
-export type StrategyId = StrategySetting['id'];
+  | { id: 'gdumb'; options: GdumbOptions }
+  | { id: 'simplecil'; options: SimpleCilOptions }
+  | { id: 'ranpac'; options: RanpacOptions }
+  | { id: 'fecam'; options: FecamOptions };
+/** Every strategy id a config may name. */
+export type ConfigStrategyId = StrategySetting['id'];
+/** The strategies the engine trains: every id but the pre-trained methods on frozen features. */
+export type StrategyId = Exclude<ConfigStrategyId, PtmStrategyId>;
 
 export interface TrainingConfig {
   /** Epochs on every task but the first … */
@@ -217,6 +228,12 @@ export interface ForgettingConfig {
    * fields (ordering = ui.selectedOrdering over `classes`).
    */
   preset: ForgettingPresetId | null;
+  /**
+   * One run's seeds: the run trains at `seeds[0]`, `seeds[0]` + 1, … (this many), and the lab reports mean ± sd over
+   * them. Added in v1 (additive): optional, absent = 1, one run, what every earlier link meant (1 is not written).
+   * Presets keep their own seeds.
+   */
+  seeds?: number;
 }
 
 /** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */

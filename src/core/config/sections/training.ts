@@ -3,9 +3,18 @@
  * hyper-parameters, the training loop, how much data, and the training seeds (docs/science.md appendix A).
  */
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
-import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
+import { CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
-import { TRAINING_LABS, type DataConfig, type ExperimentConfig, type ModelConfig, type StrategyId, type StrategySetting, type TrainingConfig } from '../types';
+import { PTM_LIMITS } from '../../ptm/defaults';
+import {
+  TRAINING_LABS,
+  type DataConfig,
+  type ExperimentConfig,
+  type ModelConfig,
+  type ConfigStrategyId,
+  type StrategySetting,
+  type TrainingConfig,
+} from '../types';
 import type { Checked } from './section';
 import type { ConfigSection } from './section';
 
@@ -22,6 +31,11 @@ const OPTION_RULES: Record<string, { int?: boolean; min: number; max: number; ex
   selection: { min: 0, max: 0, choices: ['reservoir', 'herding'] },
   distillWeight: { min: 0, max: 1e6 },
   sampleSize: { int: true, min: 1, max: CONFIG_LIMITS.strategyExamples },
+  // the pre-trained methods on frozen features (src/core/ptm/defaults.ts)
+  metric: { min: 0, max: 0, choices: ['cosine', 'euclidean'] },
+  projection: { int: true, min: 0, max: PTM_LIMITS.projection },
+  lambdaFrom: { min: 0, max: 0, choices: ['task', 'seen'] },
+  shrinkage: { min: 0, max: PTM_LIMITS.shrinkage },
 };
 
 function modelOf(c: Checker, v: unknown): ModelConfig {
@@ -61,7 +75,7 @@ function modelOf(c: Checker, v: unknown): ModelConfig {
 function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
   const fill = (): StrategySetting[] => V1_FILL.strategies.map((s) => ({ id: s.id, options: { ...s.options } }) as StrategySetting);
   if (v === undefined) return fill();
-  const arr = c.array(v, 'strategies', 1, STRATEGY_IDS.length);
+  const arr = c.array(v, 'strategies', 1, CONFIG_STRATEGY_IDS.length);
   if (!arr) return fill();
   const before = c.errors.length;
   const seen = new Set<string>();
@@ -73,16 +87,16 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
       return;
     }
     c.object(s, path, ['id', 'options']);
-    if (typeof s.id !== 'string' || !(STRATEGY_IDS as string[]).includes(s.id)) {
+    if (typeof s.id !== 'string' || !(CONFIG_STRATEGY_IDS as string[]).includes(s.id)) {
       c.error(
         join(path, 'id'),
         s.id === undefined
-          ? `Missing: which strategy (${list(STRATEGY_IDS)}).`
-          : `Must be one of ${list(STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, STRATEGY_IDS) : ''}`,
+          ? `Missing: which strategy (${list(CONFIG_STRATEGY_IDS)}).`
+          : `Must be one of ${list(CONFIG_STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, CONFIG_STRATEGY_IDS) : ''}`,
       );
       return;
     }
-    const id = s.id as StrategyId;
+    const id = s.id as ConfigStrategyId;
     if (seen.has(id)) {
       c.error(join(path, 'id'), `Strategy "${id}" is listed twice; each strategy appears once (results are stored per strategy).`);
       return;

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLASS_LIST_IDS, getClassList } from '../../../../src/core/classes/builtin';
 import {
   BUILTIN_DATASET_REFS,
+  CONFIG_STRATEGY_IDS,
   FORGETTING_PRESET_IDS,
+  PTM_STRATEGY_IDS,
   STRATEGY_IDS,
   STRATEGY_OPTION_FILL,
   datasetClassListId,
@@ -18,7 +20,9 @@ import {
   validateConfig,
   type ClipWeightSource,
   type ExperimentConfig,
+  type StrategySetting,
 } from '../../../../src/core/config/schema';
+import { PTM_DEFAULTS, PTM_STRATEGY_IDS as CORE_PTM_IDS, type PtmStrategy } from '../../../../src/core/ptm/defaults';
 import { PRESETS } from '../../../../src/core/forgetting/setup';
 import { DEFAULT_EXACT_LIMIT } from '../../../../src/core/protocols/exact';
 import { DEFAULT_RS_SEEDS } from '../../../../src/core/protocols/rs';
@@ -78,6 +82,16 @@ describe('the config covers the code it configures', () => {
   it('strategies and every hyper-parameter', () => {
     expect([...STRATEGY_IDS].sort()).toEqual(Object.keys(STRATEGY_DEFAULTS).sort());
     for (const id of STRATEGY_IDS) expect(STRATEGY_OPTION_FILL[id]).toEqual(STRATEGY_DEFAULTS[id]);
+  });
+
+  it('the pre-trained methods on frozen features and their options (src/core/ptm/defaults.ts)', () => {
+    expect([...PTM_STRATEGY_IDS]).toEqual([...CORE_PTM_IDS]);
+    expect([...CONFIG_STRATEGY_IDS].sort()).toEqual([...STRATEGY_IDS, ...PTM_STRATEGY_IDS].sort());
+    for (const id of PTM_STRATEGY_IDS) expect(STRATEGY_OPTION_FILL[id]).toEqual(PTM_DEFAULTS[id]);
+    // type-level: a config's pre-trained setting is what src/core/ptm runs
+    const setting: StrategySetting = { id: 'ranpac', options: { projection: 10, lambdaFrom: 'seen' } };
+    const run: PtmStrategy = setting.id === 'ranpac' ? setting : { id: 'fecam', options: { shrinkage: 1 } };
+    expect(run.id).toBe('ranpac');
   });
 
   it('CLIP (src/engine/clip, src/core/similarity/prompts.ts)', () => {
