@@ -426,7 +426,9 @@ async function pretrainedRun(v: Values, options: { root: string; onNote?: (note:
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new RunUsageError(`--features ${featuresArg} computes features from images: give --dataset.`);
   const notes: string[] = [];
-  const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg) ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg)
+    ? await loadBuiltin(datasetArg, options.root)
+    : await loadUserData(datasetArg, notes);
   const classArg = str(v, 'classes');
   const classes = classArg ? rangeList(classArg, 'classes') : images.classNames.map((_, i) => i);
   const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };

@@ -200,6 +200,18 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     expect(fromConfig.json.features.label).toBe('backbone pre-trained on four, five, six, seven, eight and nine (seed 3)');
   }, 60_000);
 
+  it('a pre-trained method (simplecil) on the backbone computed on the fly equals it on the .npz', async () => {
+    const args = ['--classes', '0-5', '--tasks', '3', '--strategy', 'simplecil', '--orderings', 'all'];
+    const fromFile = await cli('run', '--features', join(tmp, 'bb.npz'), ...args);
+    const live = await cli('run', '--dataset', 'digits', '--features', 'backbone', '--backbone-seed', '3', '--train-per-class', '20', ...args);
+    expect(live.code).toBe(0);
+    expect(live.json.training.path).toMatch(/exact by class set/);
+    expect(live.err).toMatch(/features: backbone pre-trained on six, seven, eight and nine \(seed 3\)/);
+    expect(live.json.runs.map((r: { final_accuracy: number }) => r.final_accuracy)).toEqual(
+      fromFile.json.runs.map((r: { final_accuracy: number }) => r.final_accuracy),
+    );
+  }, 60_000);
+
   it('one line and exit code 2 for what cannot take features', async () => {
     const cases: [string[], RegExp][] = [
       [['stream', '--features', 'backbone'], /transforming the images' pixels/],
