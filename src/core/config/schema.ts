@@ -28,7 +28,9 @@
  * - ProtocolOptions defaults (src/core/protocols/run.ts, rs.ts, exact.ts; orderings/score-distribution.ts);
  * - the training engine (src/engine/defaults.ts TRAINER_DEFAULTS, MODEL_DEFAULTS, STRATEGY_DEFAULTS,
  *   CALIBRATION_DEFAULTS), and issue 4's embedded default (300 training / 100 test images per class);
- * - CLIP (src/engine/clip/text-embedder.ts CLIP_MODELS[0], q8, the hub; prompts.ts DEFAULT_PROMPT).
+ * - CLIP (src/engine/clip/text-embedder.ts CLIP_MODELS[0], q8, the hub; prompts.ts DEFAULT_PROMPT);
+ * - the feature source (sections/features.ts FEATURES_FILL): pixels, as every build before the section; the embedded
+ *   backbone's seed 0; an image encoder's model CLIP_MODELS[0], revision main, q8 (src/engine/clip/image-encoder.ts).
  * Fields marked INFERRED have no code to mirror yet (the labs that will read them are being written): their
  * names and fill-ins are this module's proposal.
  *

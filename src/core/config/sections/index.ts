@@ -6,6 +6,7 @@
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
 import { curriculumSection } from './curriculum';
+import { featuresSection } from './features';
 import { openWorldSection } from './open-world';
 import { timeSection } from './time';
 import { conformalSection, forgettingSection } from './forgetting';
@@ -33,6 +34,7 @@ export const SECTIONS: { readonly [K in SectionKey]: ConfigSection<K> } = {
   openWorld: openWorldSection,
   time: timeSection,
   curriculum: curriculumSection,
+  features: featuresSection,
   backend: backendSection,
   ui: uiSection,
 };
