@@ -130,7 +130,7 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
 }
 
 /** Runs the command; returns the JSON text to print. */
-export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void } = {}): Promise<string> {
+export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void } = {}, computed?: FeatureSet): Promise<string> {
   const strategyId = str(v, 'strategy');
   const path = str(v, 'features');
   if (path === undefined) {
@@ -139,8 +139,9 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
   if (!isPtmStrategyId(strategyId)) {
     throw new UsageError(`--features F.npz takes a pre-trained method: --strategy ${PTM_STRATEGY_IDS.join(', ')}${strategyId ? ` (not ${strategyId})` : ''}.`);
   }
-  const features = loadFeatures(path);
-  if (str(v, 'dataset') !== undefined) options.onNote?.(`--features ${basename(path)} brings its own classes and split: --dataset is not used`);
+  // `computed`: features a source computed from --dataset (the embedded backbone, an encoder; run.ts)
+  const features = computed ?? loadFeatures(path);
+  if (!computed && str(v, 'dataset') !== undefined) options.onNote?.(`--features ${basename(path)} brings its own classes and split: --dataset is not used`);
   const classArg = str(v, 'classes');
   const classes = classArg ? rangeListArg(classArg, 'classes') : features.classNames.map((_, i) => i);
   let sizes: number[];

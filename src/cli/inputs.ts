@@ -80,8 +80,8 @@ export function readTextInput(path: string, what: string, maxBytes = MAX_INPUT_B
   }
 }
 
-/** Write `--out`: a missing folder or an unwritable path is one clear line, not a raw ENOENT. */
-export function writeOutput(path: string, text: string): string {
+/** Write `--out` (text, or bytes such as an .npz): a missing folder or an unwritable path is one clear line, not a raw ENOENT. */
+export function writeOutput(path: string, text: string | Uint8Array): string {
   const full = resolve(path);
   const folder = dirname(full);
   let isDir = false;
@@ -170,12 +170,21 @@ export function classInput(v: Values): ClassInput | undefined {
   return { names, pins: Object.keys(pins).length > 0 ? wordnetPinsFor(pins, names) : undefined };
 }
 
-export function similaritySpec(source: string, classes: ClassInput): SimilaritySpec {
+/** The key under which features.ts withFeaturePrototypes passes the prototypes of `--similarity features`. */
+export const FEATURE_SIMILARITY_KEY = 'feature-prototypes';
+
+export function similaritySpec(source: string, classes: ClassInput, v: Values = {}): SimilaritySpec {
   if (source === 'wordnet') return { kind: 'wordnet', pins: classes.pins };
+  if (source === 'features') {
+    const spec = v[FEATURE_SIMILARITY_KEY];
+    if (typeof spec !== 'string')
+      throw new UsageError('The features similarity needs the feature source: --features F.npz, backbone or encoder:MODEL_ID_OR_FOLDER.');
+    return JSON.parse(spec) as SimilaritySpec;
+  }
   if (source.startsWith('file:')) {
     const path = source.slice(5);
     if (path.trim() === '') throw new UsageError('--similarity file:PATH needs the path of the file after "file:".');
     return { kind: 'upload', fileName: path, bytes: readInput(path, 'the similarity file') };
   }
-  throw new UsageError(`Unknown similarity source "${source}": use wordnet or file:PATH.`);
+  throw new UsageError(`Unknown similarity source "${source}": use wordnet, file:PATH or features (with --features).`);
 }

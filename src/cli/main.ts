@@ -24,7 +24,7 @@ import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
-import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError } from './args';
+import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg } from './args';
 import { classInput, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
@@ -39,6 +39,9 @@ import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
 import { SWEEP_HELP, sweepCommand } from './sweep';
+import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
+import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
+import { loadBuiltin, loadUserData } from './run';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -93,6 +96,7 @@ ${ANALYZE_HELP}
                  pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
 ${SWEEP_HELP}
+${FEATURES_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -202,6 +206,9 @@ export const OPTIONS = {
   shard: { type: 'string' },
   shards: { type: 'string' },
   'allow-missing': { type: 'boolean' },
+  precision: { type: 'string' },
+  revision: { type: 'string' },
+  'backbone-seed': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -223,6 +230,27 @@ function run(argv: string[]): string | Promise<string> {
     : command === 'sweep' && positionals[0] !== 'merge'
       ? withConfig(values, 'run')
       : values;
+  const refusal = featuresRefusal(command, v);
+  if (refusal) throw new UsageError(refusal);
+  // --similarity features (orders) / --source features (similarity): the feature source's class prototypes first
+  if ((command === 'orders' && v.similarity === 'features') || (command === 'similarity' && v.source === 'features'))
+    return withFeaturePrototypes(v, { classInput, loadDataset, imageDatasetOf }).then((w) =>
+      dispatch(command, command === 'similarity' ? { ...w, source: 'features' } : w, positionals),
+    );
+  return dispatch(command, v, positionals);
+}
+
+/** A dataset for the feature commands: a built-in image dataset or the user's files (run.ts's loaders). */
+function loadDataset(arg: string, notes: string[]) {
+  return (BUILTIN_DATASET_IDS as readonly string[]).includes(arg) ? loadBuiltin(arg, root) : loadUserData(arg, notes);
+}
+
+/** The built-in image dataset a class list names (fashion-mnist, digits for mnist, emoji), if any. */
+function imageDatasetOf(classListId: string): string | undefined {
+  return BUILTIN_DATASETS.find((d) => d.classListId === classListId)?.id;
+}
+
+function dispatch(command: string, v: Record<string, string | boolean | undefined>, positionals: string[]): string | Promise<string> {
   switch (command) {
     case 'count': {
       const classes = classInput(v);
@@ -285,7 +313,7 @@ function run(argv: string[]): string | Promise<string> {
             'use a sampled protocol instead (--protocol rs,edge,edge+,ms), or raise --exact-limit.',
         );
       }
-      const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes);
+      const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes, v);
       const view = computeOrderingsView(
         {
           classes: classes.names,
@@ -330,7 +358,7 @@ function run(argv: string[]): string | Promise<string> {
       const classes = classInput(v);
       if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
       const source = (v.source as string | undefined) ?? 'wordnet';
-      const spec = similaritySpec(source, classes);
+      const spec = similaritySpec(source, classes, v);
       const sim = resolveSimilarity(spec, classes.names, { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined });
       const out = JSON.stringify({
         classes: classes.names,
@@ -387,6 +415,8 @@ function run(argv: string[]): string | Promise<string> {
       return sweepCommand(v, positionals, { root, env: process.env, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'curriculum':
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
+    case 'features':
+      return featuresCommand(v, { loadDataset, classesOf: (arg, total) => (arg ? rangeListArg(arg, 'classes') : [...Array(total).keys()]) });
     default:
       throw new UsageError(`Unknown command "${command}": cil-lab --help lists the commands.`);
   }

@@ -28,11 +28,14 @@ import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defa
 import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
-import type { ImageDataset, ImageSplit, TrainRunConfig, TrainRunResult } from '../engine/types';
+import { featureDatasetOf } from '../engine/features/dataset';
+import type { ImageDataset, ImageSplit, TrainDataset, TrainRunConfig, TrainRunResult } from '../engine/types';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { intListArg } from './args';
 import { initFlag, strategyOptionsFlag } from './config-args';
-import { featuresRunCommand, isFeaturesRun } from './features-run';
+import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo } from './features';
+import { featuresRunCommand } from './features-run';
+import { isPtmStrategyId } from '../core/ptm/defaults';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -91,7 +94,7 @@ function rangeList(s: string, k: string): number[] {
 }
 
 /** The built-in dataset `id`, read from public/data/ under `root`. */
-async function loadBuiltin(id: string, root: string): Promise<ImageDataset> {
+export async function loadBuiltin(id: string, root: string): Promise<ImageDataset> {
   try {
     return fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join(root, 'public', p)))));
   } catch (e) {
@@ -125,7 +128,7 @@ function splitTrainTest(images: ImageSplit, imageSize: number, numClasses: numbe
 }
 
 /** The user's files at PATH (a file, or a directory whose files belong together). */
-async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
+export async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
   const abs = resolve(path);
   let files: string[];
   try {
@@ -255,8 +258,10 @@ function headArg(v: Values): 'seen' | 'all' | undefined {
  * are exactly the runs `run` would train.
  */
 export interface PlannedRuns {
-  ds: ImageDataset;
+  ds: TrainDataset;
   datasetArg: string;
+  /** `--features`: what the head trains on (features.ts), else undefined (pixels) */
+  features?: FeatureInfo;
   builtin: boolean;
   classes: number[];
   sizes: number[];
@@ -274,27 +279,48 @@ export interface PlannedRuns {
 }
 
 export async function planRunCommand(v: Values, options: { root: string }, extras: RunExtras = {}): Promise<PlannedRuns> {
-  const datasetArg = str(v, 'dataset');
+  const featuresArg = str(v, 'features');
+  const featureSource = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
+  // an .npz alone brings its own classes and split
+  const datasetArg = str(v, 'dataset') ?? (featureSource?.kind === 'file' ? featureSource.path : undefined);
   if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
   const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
   if (!STRATEGY_IDS.includes(strategy)) throw new RunUsageError(`Unknown --strategy "${strategy}": use ${STRATEGY_IDS.join(', ')}.`);
-  const modelKind = str(v, 'model') ?? 'mlp';
-  if (modelKind !== 'mlp' && modelKind !== 'cnn') throw new RunUsageError(`Unknown --model "${modelKind}": use mlp or cnn.`);
+  const modelKind = str(v, 'model') ?? (featureSource ? 'head' : 'mlp');
+  if (modelKind !== 'mlp' && modelKind !== 'cnn' && modelKind !== 'head') throw new RunUsageError(`Unknown --model "${modelKind}": use mlp, cnn or head.`);
+  if (featureSource && modelKind !== 'head')
+    throw new RunUsageError(`--features trains the head model (--model head [--hidden W]); ${modelKind} trains on pixels.`);
+  if (!featureSource && modelKind === 'head')
+    throw new RunUsageError('--model head trains on feature vectors: give --features F.npz|backbone|encoder:MODEL_ID_OR_FOLDER.');
   const backendArg = str(v, 'backend') ?? 'auto';
   if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new RunUsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
 
   const notes: string[] = [];
   const builtin = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg);
-  let ds = builtin ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const npzAlone = featureSource?.kind === 'file' && str(v, 'dataset') === undefined;
+  const images = npzAlone ? null : builtin ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const classNames = images ? images.classNames : readFeatureFile(datasetArg, []).classNames;
   const trainPerClass = int(v, 'train-per-class', 1);
   const testPerClass = int(v, 'test-per-class', 1);
-  if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
 
   const classArg = str(v, 'classes');
-  const classes = classArg ? rangeList(classArg, 'classes') : ds.classNames.map((_, i) => i);
-  const bad = classes.find((c) => c >= ds.classNames.length);
-  if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${ds.classNames.length - 1}.`);
+  const classes = classArg ? rangeList(classArg, 'classes') : classNames.map((_, i) => i);
+  const bad = classes.find((c) => c >= classNames.length);
+  if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${classNames.length - 1}.`);
   if (new Set(classes).size !== classes.length) throw new RunUsageError('--classes lists a class twice.');
+  let ds: TrainDataset;
+  let features: FeatureInfo | undefined;
+  if (featureSource) {
+    // the features of the run's classes (the backbone pre-trains on the others), at most the first N per class and split
+    const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
+    const got = await featureSetFrom(featureSource, v, images, rows);
+    ds = featureDatasetOf(got.set, classes);
+    features = got.info;
+    notes.push(...got.info.notes);
+  } else {
+    ds = images as ImageDataset;
+    if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
+  }
   let sizes: number[];
   try {
     const tasks = int(v, 'tasks', 1);
@@ -309,15 +335,19 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   let hidden: number[] | undefined;
   const hiddenArg = str(v, 'hidden');
   if (hiddenArg) hidden = hiddenArg.split(',').map((s) => Number(s.trim()));
+  if (modelKind === 'head' && hidden && hidden.length > 1)
+    throw new RunUsageError(`--hidden: the head is linear (--hidden "") or has one hidden layer; got ${hidden.length} widths.`);
+  if (featureSource && str(v, 'augment') !== undefined && augmentFor(v, datasetArg))
+    throw new RunUsageError('--augment transforms pixels; features cannot be augmented (leave --augment out).');
   const base = {
     seed: int(v, 'seed', Number.MIN_SAFE_INTEGER) ?? 0,
-    model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden } : { kind: 'cnn' as const },
+    model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden } : modelKind === 'head' ? { kind: 'head' as const, hidden } : { kind: 'cnn' as const },
     // 0 epochs trains nothing and would report the untrained model's accuracy as a result (issue 16, item 9)
     epochs: int(v, 'epochs', 1),
     firstTaskEpochs: int(v, 'first-epochs', 1),
     lr: num(v, 'lr'),
     batchSize: int(v, 'batch-size', 1),
-    augment: augmentFor(v, datasetArg),
+    augment: featureSource ? false : augmentFor(v, datasetArg),
     head: headArg(v),
     init: initFlag(v),
   };
@@ -342,6 +372,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   return {
     ds,
     datasetArg,
+    features,
     builtin,
     classes,
     sizes,
@@ -363,6 +394,7 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   return {
     label,
     dataset: p.builtin ? p.datasetArg : resolve(p.datasetArg),
+    ...(p.features ? { features: { source: p.features.source, label: p.features.label, d: p.features.d, digest: p.features.digest } } : {}),
     classes: p.classes.map((c) => p.ds.classNames[c]),
     order,
     tasks: result.tasks,
@@ -383,10 +415,33 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   };
 }
 
+/**
+ * A pre-trained method (features-run.ts) on `--features`: an .npz it reads itself; the embedded backbone's or an
+ * encoder's features computed here first (features.ts), of `--classes` of `--dataset`.
+ */
+async function pretrainedRun(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const featuresArg = str(v, 'features');
+  const source = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
+  if (!source || source.kind === 'file') return featuresRunCommand(source ? { ...v, features: source.path } : v, options);
+  const datasetArg = str(v, 'dataset');
+  if (!datasetArg) throw new RunUsageError(`--features ${featuresArg} computes features from images: give --dataset.`);
+  const notes: string[] = [];
+  const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg)
+    ? await loadBuiltin(datasetArg, options.root)
+    : await loadUserData(datasetArg, notes);
+  const classArg = str(v, 'classes');
+  const classes = classArg ? rangeList(classArg, 'classes') : images.classNames.map((_, i) => i);
+  const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
+  const { set, info } = await featureSetFrom(source, v, images, rows);
+  for (const n of [...notes, ...info.notes]) options.onNote?.(n);
+  options.onNote?.(`features: ${info.label} (${info.d} dimensions, ${info.digest})`);
+  return featuresRunCommand(v, options, set);
+}
+
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
-  // frozen features and the pre-trained methods on them (features-run.ts)
-  if (isFeaturesRun(v)) return featuresRunCommand(v, options);
+  // the pre-trained methods on frozen features (features-run.ts); every other strategy on features trains the head below
+  if (isPtmStrategyId(str(v, 'strategy'))) return pretrainedRun(v, options);
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax

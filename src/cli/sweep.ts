@@ -160,6 +160,8 @@ async function sweepShard(
     backend: p.backend,
     settings,
     keys,
+    // runs on features are another experiment for every other feature set (left out on pixels: ids stay as they were)
+    ...(p.features ? { features: p.features.digest } : {}),
   });
   const plan = planShards(runs, shard.count);
   const header: SweepHeader = {

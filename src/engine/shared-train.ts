@@ -36,7 +36,7 @@ import { ensureBackend, isSoftwareGpu } from './backend';
 import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
-import { validateDataset } from './dataset';
+import { checkModelFitsData, validateDataset } from './dataset';
 import { accuracyFrom, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
 import { ensureGradients } from './gradients';
 import { fusedApplies } from './kernels/fused-mlp';
@@ -46,7 +46,7 @@ import { planRun, type RunPlan } from './plan';
 import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
 import { createStrategy, type Strategy } from './strategies/index';
 import { initialWeightsSeed, networkSpec, planSummary, taskContext, testPredictions, trainTask } from './trainer';
-import type { ImageDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
+import type { TrainDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
 
 export interface SharedTrainOptions {
   /** models trained in lockstep: 'auto' (by backend, population.ts `choosePopulation`), or a number (1 = prefix sharing only) */
@@ -108,7 +108,7 @@ interface Snapshot {
 }
 
 export async function trainShared(
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   configs: TrainRunConfig[],
   options: SharedTrainOptions = {},
   hooks: SharedTrainHooks = {},
@@ -120,6 +120,7 @@ export async function trainShared(
   validateDataset(dataset);
   const cfgs = configs.map(resolveTrainConfig);
   const base = cfgs[0];
+  checkModelFitsData(dataset, base);
   const key = resolvedGroupKey(base);
   cfgs.forEach((c, i) => {
     if (resolvedGroupKey(c) !== key) throw new TrainConfigError(`Run ${i} differs from run 0 in more than its ordering; shared training needs one experiment.`);

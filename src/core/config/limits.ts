@@ -30,6 +30,13 @@ export const CONFIG_LIMITS = {
   rsSeeds: 1000,
   hiddenLayers: 8,
   width: 4096,
+  /**
+   * The head's hidden width (model kind 'head'): over the widest feature vector a feature set may hold (16 384,
+   * src/core/features/feature-set.ts) a 1024-unit layer is 16.8 M weights, inside `parameters`.
+   */
+  headWidth: 1024,
+  /** An image encoder's model id and revision (features.model, features.revision). */
+  modelIdLength: 200,
   epochs: 1000,
   /** protocols.distribution.sampleSize, whatever the classes (the histogram of S has 40 bins: more adds nothing). */
   distributionSample: 200_000,
@@ -84,13 +91,14 @@ const pooled = (n: number): number => Math.ceil(n / 2);
 /**
  * Weights of a model on images of `shape` ([height, width, channels]) with `outputs` output units, and the
  * values one example produces on its way through (input and every layer's output), as src/engine/models.ts
- * builds it: MLP dense layers; CNN two blocks of 3×3 'same' conv + 2×2 max-pool, then dense, then the output.
+ * builds it: MLP (and a head, over a feature vector of shape [1, 1, d]) dense layers; CNN two blocks of 3×3 'same'
+ * conv + 2×2 max-pool, then dense, then the output.
  */
 export function modelSize(model: ModelConfig, shape: readonly [number, number, number], outputs: number): { parameters: number; activations: number } {
   const [h, w, c] = shape;
   let parameters = 0;
   let activations = h * w * c;
-  if (model.kind === 'mlp') {
+  if (model.kind === 'mlp' || model.kind === 'head') {
     let width = h * w * c;
     for (const units of [...model.hidden, outputs]) {
       parameters += width * units + units;

@@ -37,8 +37,29 @@ export type DatasetConfig =
   /** Class names typed or pasted by the user; `images` = an uploaded image dataset (needed to train), or null. */
   | { id: 'custom'; classNames: string[]; images: FileRef | null };
 
-/** Where CLIP's weights come from (mirrors WeightSource of src/engine/clip/text-embedder.ts). */
+/** Where CLIP's weights come from (mirrors WeightSource of src/engine/clip/weights.ts); the image encoders' too. */
 export type ClipWeightSource = { kind: 'hub' } | { kind: 'self-hosted'; path: string } | { kind: 'mirror'; url: string };
+
+/** Precision of an image encoder's weights (transformers.js dtype: 'q8' int8-quantized, 'fp16', 'fp32'). */
+export type FeaturePrecision = 'q8' | 'fp16' | 'fp32';
+
+/**
+ * Where each image's feature vector comes from (sections/features.ts; docs/science.md "Features"). Added in v1
+ * (additive): a config without it means `pixels`, what every earlier link meant.
+ */
+export type FeaturesConfig =
+  /** The image's pixels, scaled to [0, 1]: what the MLP and CNN train on. */
+  | { source: 'pixels' }
+  /**
+   * The embedded backbone: a small network pre-trained, from `seed`, on the dataset's classes the experiment does
+   * not use (src/engine/features/backbone.ts); its last hidden layer is the feature vector.
+   */
+  | { source: 'backbone'; seed: number }
+  /** An image encoder run through transformers.js (CLIP's vision tower, DINOv2, …), weights as CLIP's text side. */
+  | { source: 'encoder'; model: string; revision: string; precision: FeaturePrecision; weights: ClipWeightSource }
+  /** An uploaded feature file (.npz of src/data/features/npz.ts): referenced, never carried. */
+  | { source: 'upload'; file: FileRef };
+export type FeatureSourceKind = FeaturesConfig['source'];
 
 export type SimilarityConfig =
   /**
@@ -49,7 +70,12 @@ export type SimilarityConfig =
   /** CLIP text embeddings compared by cosine (docs/science.md §6). */
   | { kind: 'clip'; model: string; dtype: 'q8' | 'fp32'; prompt: PromptSpec; weights: ClipWeightSource }
   /** An uploaded similarity matrix or embeddings file: referenced, never carried; it must be uploaded again. */
-  | { kind: 'upload'; file: FileRef };
+  | { kind: 'upload'; file: FileRef }
+  /**
+   * Class prototypes of the config's feature source (`features`): each class's mean training feature vector,
+   * compared by cosine (docs/science.md §6). With the pixels source, the mean images.
+   */
+  | { kind: 'features' };
 
 export interface ProtocolsConfig {
   /** Protocols to run, in PROTOCOL_IDS order. */
@@ -78,7 +104,9 @@ export type ModelConfig =
   /** MLP: input (H·W·C) → hidden widths → one output per class. */
   | { kind: 'mlp'; hidden: number[] }
   /** Two conv blocks (filters each) → dense → one output per class. */
-  | { kind: 'cnn'; filters: [number, number]; dense: number };
+  | { kind: 'cnn'; filters: [number, number]; dense: number }
+  /** A head over feature vectors (features ≠ pixels): linear (`hidden: []`) or one hidden layer (`[width]`). */
+  | { kind: 'head'; hidden: number[] };
 
 export interface EwcOptions {
   lambda: number;
@@ -246,6 +274,8 @@ export interface ExperimentConfig {
   time?: TimeLabConfig;
   /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
   curriculum?: CurriculumConfig;
+  /** Where feature vectors come from (sections/features.ts); absent = pixels, read with featuresOf. */
+  features?: FeaturesConfig;
   backend: BackendConfig;
   ui: UiConfig;
 }

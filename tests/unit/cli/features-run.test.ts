@@ -85,10 +85,16 @@ describe('cil-lab run --features', () => {
     expect(plain.json.method).toBe('NCM (Euclidean, normalised features)');
   });
 
+  it('any other strategy on --features trains the head model (cli/features.ts), not a pre-trained method', async () => {
+    const head = await cli('run', '--features', NPZ, '--tasks', '4', '--strategy', 'ewc', '--epochs', '1');
+    expect(head.code).toBe(0);
+    expect(head.json.config.model).toEqual({ kind: 'head', hidden: [] });
+    expect(head.json.strategy).toBe('ewc');
+  });
+
   it('bad input: one line, exit 2', async () => {
     const bad: [string[], RegExp][] = [
       [['--tasks', '3', '--strategy', 'ranpac'], /give --features F\.npz/],
-      [['--features', NPZ, '--tasks', '4', '--strategy', 'ewc'], /takes a pre-trained method: --strategy simplecil, ranpac, fecam \(not ewc\)/],
       [['--features', 'missing.npz', '--tasks', '4', '--strategy', 'fecam'], /cannot read "missing\.npz"/],
       [['--features', NPZ, '--tasks', '3', '--strategy', 'fecam'], /8 classes do not split into 3 equal tasks/],
       [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'M=5'], /ranpac has no option "M" \(it has projection, lambdaFrom\)/],

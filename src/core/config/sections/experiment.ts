@@ -120,9 +120,9 @@ function datasetNames(before: Checked): string[] | undefined {
 
 export const datasetSection: ConfigSection<'dataset'> = {
   check: (c, v) => datasetOf(c, v).dataset,
-  /** A lab that trains needs images. */
-  crossCheck(c, { lab, dataset }, checked) {
-    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset')) return;
+  /** A lab that trains needs images (or uploaded features, which stand for them). */
+  crossCheck(c, { lab, dataset, features }, checked) {
+    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset') || features?.source === 'upload') return;
     const trainable = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
     if (trainable) return;
     const labName = LAB_NAMES[lab];

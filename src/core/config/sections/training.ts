@@ -35,10 +35,10 @@ function modelOf(c: Checker, v: unknown): ModelConfig {
   const fill = (): ModelConfig => ({ kind: 'mlp', hidden: [256, 128] });
   if (v === undefined) return fill();
   if (!isPlainObject(v)) {
-    c.error('model', `Must be a model ({"kind": "mlp", "hidden": […]} or {"kind": "cnn", …}); got ${show(v)}.`);
+    c.error('model', `Must be a model ({"kind": "mlp", "hidden": […]}, {"kind": "cnn", …} or {"kind": "head", "hidden": […]}); got ${show(v)}.`);
     return fill();
   }
-  const kind = c.choice(v.kind, 'model.kind', ['mlp', 'cnn'] as const, 'mlp');
+  const kind = c.choice(v.kind, 'model.kind', ['mlp', 'cnn', 'head'] as const, 'mlp');
   const widths = (x: unknown, path: string, min: number, max: number, fillW: readonly number[]): number[] => {
     if (x === undefined) return fillW.slice();
     const arr = c.array(x, path, min, max);
@@ -50,6 +50,15 @@ function modelOf(c: Checker, v: unknown): ModelConfig {
   if (kind === 'mlp') {
     c.object(v, 'model', ['kind', 'hidden']);
     return { kind, hidden: widths(v.hidden, 'model.hidden', 0, CONFIG_LIMITS.hiddenLayers, [256, 128]) };
+  }
+  if (kind === 'head') {
+    // over feature vectors (sections/features.ts): linear, or one hidden layer; fill-in linear
+    c.object(v, 'model', ['kind', 'hidden']);
+    const before = c.errors.length;
+    const hidden = widths(v.hidden, 'model.hidden', 0, 1, []);
+    if (c.errors.length === before && hidden.length === 1 && hidden[0] > CONFIG_LIMITS.headWidth)
+      c.error('model.hidden[0]', `The head's hidden layer can have at most ${CONFIG_LIMITS.headWidth} units; got ${hidden[0]}.`);
+    return { kind, hidden: c.errors.length === before ? hidden : [] };
   }
   c.object(v, 'model', ['kind', 'filters', 'dense']);
   const filters = widths(v.filters, 'model.filters', 2, 2, V1_FILL.cnn.filters) as [number, number];
@@ -150,7 +159,8 @@ function trainingOf(c: Checker, v: unknown): TrainingConfig {
  * train, on built-in image datasets (an uploaded dataset's image size is known only once it is loaded).
  */
 function checkModelFits(c: Checker, { lab, dataset, classes, model, training, data }: ExperimentConfig, checked: Checked): void {
-  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom') return;
+  // a head's size depends on the feature vectors' width, known once they are computed (the head's bound: headWidth)
+  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom' || model.kind === 'head') return;
   const shape = datasetImageShape(dataset.id);
   if (!shape || !(['dataset', 'classes', 'model', 'training', 'data'] as const).every((k) => checked.clean(k))) return;
   const { parameters, activations } = modelSize(model, shape, classes.length);

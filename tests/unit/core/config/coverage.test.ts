@@ -30,6 +30,8 @@ import { PROTOCOL_IDS, type ProtocolOptions } from '../../../../src/core/protoco
 import { DEFAULT_PROMPT } from '../../../../src/core/similarity/prompts';
 import { BUILTIN_DATASETS } from '../../../../src/data/registry';
 import { CLIP_DTYPES, CLIP_MODELS, type WeightSource } from '../../../../src/engine/clip/text-embedder';
+import { ENCODER_PRECISIONS, IMAGE_ENCODERS } from '../../../../src/engine/clip/image-encoder';
+import { FEATURE_PRECISIONS, FEATURES_FILL } from '../../../../src/core/config/sections/features';
 import { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, STRATEGY_DEFAULTS, TRAINER_DEFAULTS } from '../../../../src/engine/defaults';
 import type { TrainRunConfig } from '../../../../src/engine/types';
 
@@ -102,6 +104,16 @@ describe('the config covers the code it configures', () => {
     const w: WeightSource = { kind: 'mirror', url: 'https://x/' } satisfies ClipWeightSource;
     const back: ClipWeightSource = w;
     expect(back.kind).toBe('mirror');
+  });
+
+  it('features: the image encoders, their precisions and the head (src/engine/clip/image-encoder.ts, defaults.ts)', () => {
+    expect(FEATURES_FILL.encoder.model).toBe(IMAGE_ENCODERS[0].id);
+    expect([...FEATURE_PRECISIONS]).toEqual([...ENCODER_PRECISIONS]);
+    expect(validateConfig({ features: { source: 'backbone' }, model: { kind: 'head' } }).config.model).toEqual({ kind: 'head', ...MODEL_DEFAULTS.head });
+    for (const m of IMAGE_ENCODERS) expect(validateConfig({ features: { source: 'encoder', model: m.id }, model: { kind: 'head' } }).errors).toEqual([]);
+    const head: ExperimentConfig = validateConfig({ lab: 'ground-truth', features: { source: 'backbone' }, model: { kind: 'head', hidden: [64] } }).config;
+    const run: TrainRunConfig = { strategy: 'finetune', tasks: [[0, 1]], seed: 0, ...trainingOptionsOf(head) };
+    expect(run.model).toEqual({ kind: 'head', hidden: [64] });
   });
 
   it('the engine run settings come from the config (type-checked against TrainRunConfig)', () => {
