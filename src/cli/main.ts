@@ -19,6 +19,7 @@ import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds
 import { EXPORT_FORMATS, formatSequences, ordersDocument, type ExportFormat } from '../core/protocols/export';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { V1_FILL } from '../core/config/defaults';
+import { LABS } from '../core/labs';
 import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
@@ -99,6 +100,9 @@ ${FEATURES_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
+
+The labs of the app and the commands that print their numbers:
+${LABS.map((l) => `  ${l.name.padEnd(13)} ${l.commands.join(', ')}`).join('\n')}
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 

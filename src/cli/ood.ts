@@ -156,7 +156,7 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
   return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
 }
 
-/** Run the lab's settings exactly as its worker does (src/workers/ood.worker.ts: the same `openWorldInput`). */
+/** Run the lab's settings exactly as its job does (src/engine/ood/job.ts: the same `openWorldInput`). */
 async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<OodReport> {
   const errors = validateOpenWorldSettings(s);
   if (errors.length > 0) throw new UsageError(errors.join(' '));

@@ -1,7 +1,7 @@
 /**
- * The engine's public surface (docs/architecture.md, src/engine): what src/workers and src/cli import. A comlink
- * facade needs only `trainRun` / `trainRunWithFallback` (plain data in and out, progress through a callback)
- * and a `RunControl` for pause / resume / cancel.
+ * The engine's surface for the browser side: what the training worker (src/workers/train.worker.ts) calls and the
+ * types the services and the worker API name (plain data in and out, progress through callbacks, a `RunControl`
+ * for pause / resume / cancel). The lab jobs are in ./jobs; the CLI imports the modules it runs directly.
  */
 export { activeBackend, BACKEND_ORDER, candidateBackends, ensureBackend, probeBackend, selectBackend, setWasmBase, watchBackendLoss } from './backend';
 export type { BackendAttempt, BackendInfo, BackendName } from './backend';

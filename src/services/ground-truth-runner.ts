@@ -21,7 +21,9 @@
  * The state is a fresh object on every change (listeners may keep it; Svelte stores contract: `subscribe` calls
  * the listener at once and returns the unsubscribe function).
  */
+import type { ExperimentConfig } from '../core/config/schema';
 import type { GroundTruthJob } from '../core/ground-truth/plan';
+import { trainRunConfigOf } from '../engine/run-config';
 import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule';
@@ -354,3 +356,8 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
 }
 
 export type GroundTruthRunner = ReturnType<typeof createGroundTruthRunner>;
+
+/** The engine's run config of each job, from the experiment: the one mapping every lab and the CLI use (src/engine/run-config.ts). */
+export function trainConfigFor(config: ExperimentConfig): (job: GroundTruthJob) => TrainRunConfig {
+  return (job) => trainRunConfigOf(config, job);
+}

@@ -1,7 +1,7 @@
 /**
- * The training worker's API and message types, types only (issue 12: "worker message types live in one module both
- * sides import"): src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with
- * comlink. Importing this module pulls no code (no tfjs) into the UI bundle.
+ * The training worker's API and message types, types only, the one module both sides import:
+ * src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with comlink.
+ * Importing this module pulls no code (no tfjs) into the UI bundle.
  */
 import type {
   BackendInfo,
@@ -15,6 +15,9 @@ import type {
   TrainRunConfig,
   TrainRunResult,
 } from '../engine/index';
+import type { JobEvent, JobInput, JobKind, JobOutput } from '../engine/jobs';
+
+export type { JobEvent, JobInput, JobKind, JobOutput };
 
 /** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
 export type DatasetSpec =
@@ -71,6 +74,7 @@ export type SharedProgressFn = (p: SharedProgress) => void;
 /** Pull mode of `runShared`: the next ordering to train (the UI deals one order to several workers). */
 export type NextFn = () => SharedNext | Promise<SharedNext>;
 export type TaskFn = (r: TaskResult) => void;
+export type JobEventFn<K extends JobKind> = (e: JobEvent<K>) => void;
 
 /** What the training worker exposes over comlink (callbacks arrive as comlink proxies, released when a run ends). */
 export interface TrainWorkerApi {
@@ -95,7 +99,9 @@ export interface TrainWorkerApi {
     onNotice?: NoticeFn,
     next?: NextFn,
   ): Promise<{ backend: string; population: number }>;
-  /** Pause / resume / cancel the run in flight (no effect without one). */
+  /** Run a registered job kind (src/engine/jobs) with its events; one job at a time, as `run`. */
+  job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: JobEventFn<K>): Promise<JobOutput<K>>;
+  /** Pause / resume / cancel the job in flight (no effect without one). */
   pause(): void;
   resume(): void;
   cancel(): void;

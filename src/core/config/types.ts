@@ -11,22 +11,11 @@ import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
 import type { OpenWorldSettings } from '../ood/config';
 import type { TimeLabConfig } from '../stream/config';
+import type { LabId } from '../labs/ids';
+
+export type { LabId };
 
 export const CONFIG_VERSION = 1 as const;
-
-export type LabId = 'orderings' | 'ground-truth' | 'forgetting' | 'open-world' | 'time' | 'curriculum';
-export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting', 'open-world', 'time', 'curriculum'];
-/** Each lab's name in messages ("the Ground-truth lab …"). */
-export const LAB_NAMES: Readonly<Record<LabId, string>> = {
-  orderings: 'Orderings',
-  'ground-truth': 'Ground-truth',
-  forgetting: 'Forgetting',
-  'open-world': 'Open-world',
-  time: 'Time',
-  curriculum: 'Curriculum',
-};
-/** The labs that train models, so need a dataset with images. */
-export const TRAINING_LABS: readonly LabId[] = ['ground-truth', 'forgetting'];
 
 /**
  * Built-in datasets: the image datasets of src/data/registry.ts (fashion-mnist, digits, emoji; trainable) and

@@ -6,7 +6,7 @@
  * The experiment config's `openWorld` section is someone else's (src/core/config); this module is what that section
  * should hold: `OpenWorldSettings` as plain JSON.
  */
-import { datasetImageShape, STRATEGY_IDS } from '../config/defaults';
+import { STRATEGY_IDS } from '../config/defaults';
 import { CONFIG_LIMITS } from '../config/limits'; // not ../config/schema: its open-world section imports this module
 import { getClassList } from '../classes/builtin';
 import { DETECTOR_IDS, HEAD_DEFAULTS, type DetectorId } from './detectors';
@@ -177,9 +177,4 @@ export function openWorldKey(s: OpenWorldSettings): string {
   // the keys of the defaults: `seeds` (how many runs, not what one run is) is not among them
   const keys = Object.keys(OPEN_WORLD_DEFAULTS).sort() as (keyof OpenWorldSettings)[];
   return JSON.stringify(keys.map((k) => [k, s[k]]));
-}
-
-/** The image shape the model sees. */
-export function openWorldInputShape(s: Pick<OpenWorldSettings, 'dataset'>): [number, number, number] {
-  return datasetImageShape(s.dataset) as [number, number, number];
 }

@@ -72,6 +72,11 @@ export function defaultTimeLabConfig(): TimeLabConfig {
   };
 }
 
+/** One bucket's training part under the protocol: the default reservoir size k of the paper ("one bucket"). */
+export function bucketTrainingSize(c: TimeLabConfig, protocol: StreamProtocol, classes: number): number {
+  return protocol === 'iid' ? Math.round(c.trainRatio * c.perClass) * classes : c.perClass * classes;
+}
+
 /**
  * What a new Time experiment starts with (docs/science.md §7 "Defaults, measured"): drift strength 0.2, whose
  * in-domain − next-domain gap (1.7 ± 0.9 points over 3 seeds) lies in the range CLEAR reports (0.5 to 2.8), and 3

@@ -109,9 +109,6 @@ let enabled = true;
 export function setFusedMlp(on: boolean): void {
   enabled = on;
 }
-export function fusedMlpEnabled(): boolean {
-  return enabled;
-}
 
 /** The optimiser settings a task trains with (a fresh optimiser per task, as trainTask's callers create). */
 export interface FusedOptimizer {

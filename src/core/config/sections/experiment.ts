@@ -8,7 +8,9 @@ import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
 import { BUILTIN_DATASET_REFS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import { LAB_IDS, LAB_NAMES, TRAINING_LABS, type BuiltinDatasetRef, type DatasetConfig, type FileRef } from '../types';
+import { LAB_NAMES, TRAINING_LABS } from '../../labs';
+import { LAB_IDS } from '../../labs/ids';
+import type { BuiltinDatasetRef, DatasetConfig, FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
 
 function datasetOf(c: Checker, v: unknown): { dataset: DatasetConfig; names: string[] | undefined } {

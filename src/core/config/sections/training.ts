@@ -5,16 +5,9 @@
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
 import { CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
+import { TRAINING_LABS } from '../../labs';
 import { PTM_LIMITS } from '../../ptm/defaults';
-import {
-  TRAINING_LABS,
-  type DataConfig,
-  type ExperimentConfig,
-  type ModelConfig,
-  type ConfigStrategyId,
-  type StrategySetting,
-  type TrainingConfig,
-} from '../types';
+import type { DataConfig, ExperimentConfig, ModelConfig, ConfigStrategyId, StrategySetting, TrainingConfig } from '../types';
 import type { Checked } from './section';
 import type { ConfigSection } from './section';
 
