@@ -15,4 +15,4 @@ export { ewcPenaltyWeight } from './strategies/ewc';
 export { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 export type * from './types';
 export { choosePopulation, populationSupported } from './population';
-export { trainShared, type SharedNext, type SharedProgress, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
+export { trainShared, type SharedCheckpoint, type SharedNext, type SharedProgress, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
