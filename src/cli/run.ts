@@ -448,7 +448,8 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
   // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
   const fast = configs.length > 1 && p.fastAllowed;
   const t0 = performance.now();
-  const results = fast ? await trainShared(p.ds, configs, { population: p.population }) : [];
+  let stepsTrained = 0;
+  const results = fast ? await trainShared(p.ds, configs, { population: p.population }, { onProgress: (s) => (stepsTrained = s.stepsDone) }) : [];
   if (!fast) for (const c of configs) results.push(await trainRun(p.ds, c));
   const seconds = (performance.now() - t0) / 1000;
 
@@ -460,6 +461,8 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
     path: fast ? 'fast (prefix sharing + population)' : 'one run at a time',
     tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks,
     naiveTasks: trie.naiveTasks,
+    // the fast path's optimiser steps, counted as they are trained (each prefix once)
+    ...(fast ? { stepsTrained } : {}),
     seconds: Math.round(seconds * 10) / 10,
   };
   return JSON.stringify({ runs, training });

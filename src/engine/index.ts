@@ -15,7 +15,7 @@ export { ewcPenaltyWeight } from './strategies/ewc';
 export { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 export type * from './types';
 export { choosePopulation, populationSupported } from './population';
-export { trainShared, type SharedNext, type SharedProgress, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
+export { trainShared, type SharedCheckpoint, type SharedNext, type SharedProgress, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
 // features as a data source (docs/science.md appendix E): what the feature job in a worker calls
 export { checkModelFitsData, imagesOnly, isFeatureDataset } from './dataset';
 export { BACKBONE_RECIPE, BackboneError, backboneFeatures, trainBackbone, type Backbone } from './features/backbone';

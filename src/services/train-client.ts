@@ -16,6 +16,7 @@ import type {
   BackendName,
   FallbackNotice,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
@@ -30,6 +31,7 @@ export type {
   BackendName,
   FallbackNotice,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
@@ -128,6 +130,8 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       onProgress?: (p: SharedProgress) => void,
       onNotice?: (n: FallbackNotice) => void,
       next?: () => SharedNext | Promise<SharedNext>,
+      /** pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts) */
+      onCheckpoint?: (c: SharedCheckpoint) => void,
     ): Promise<{ backend: string; population: number }> {
       return call(() =>
         remote.runShared(
@@ -137,6 +141,7 @@ export function createTrainClient(options: TrainClientOptions = {}) {
           onProgress ? Comlink.proxy(onProgress) : undefined,
           onNotice ? Comlink.proxy(onNotice) : undefined,
           next ? Comlink.proxy(next) : undefined,
+          onCheckpoint ? Comlink.proxy(onCheckpoint) : undefined,
         ),
       );
     },

@@ -9,6 +9,7 @@ import type {
   FallbackNotice,
   ProbsRecord,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
@@ -73,6 +74,8 @@ export type RunDoneFn = (index: number, result: TrainRunResult) => void;
 export type SharedProgressFn = (p: SharedProgress) => void;
 /** Pull mode of `runShared`: the next ordering to train (the UI deals one order to several workers). */
 export type NextFn = () => SharedNext | Promise<SharedNext>;
+/** Pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts). */
+export type CheckpointFn = (c: SharedCheckpoint) => void;
 export type TaskFn = (r: TaskResult) => void;
 export type JobEventFn<K extends JobKind> = (e: JobEvent<K>) => void;
 
@@ -89,7 +92,8 @@ export interface TrainWorkerApi {
   run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult>;
   /**
    * Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. With
-   * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts).
+   * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts); with
+   * `onCheckpoint` the prefixes other workers may continue from are published, and a deal may bring one.
    */
   runShared(
     configs: TrainRunConfig[],
@@ -98,6 +102,7 @@ export interface TrainWorkerApi {
     onProgress?: SharedProgressFn,
     onNotice?: NoticeFn,
     next?: NextFn,
+    onCheckpoint?: CheckpointFn,
   ): Promise<{ backend: string; population: number }>;
   /** Run a registered job kind (src/engine/jobs) with its events; one job at a time, as `run`. */
   job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: JobEventFn<K>): Promise<JobOutput<K>>;

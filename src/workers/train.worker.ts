@@ -32,6 +32,7 @@ import {
 } from '../engine/index';
 import { JOBS, jobContext, type JobKind } from '../engine/jobs';
 import type {
+  CheckpointFn,
   DatasetSpec,
   JobEvent,
   JobEventFn,
@@ -230,8 +231,9 @@ const api: TrainWorkerApi = {
     onProgress?: SharedProgressFn,
     onNotice?: NoticeFn,
     next?: NextFn,
+    onCheckpoint?: CheckpointFn,
   ): Promise<{ backend: string; population: number }> {
-    const c = claimRun(onRunDone, onProgress, onNotice, next);
+    const c = claimRun(onRunDone, onProgress, onNotice, next, onCheckpoint);
     const delivering: Promise<void>[] = [];
     let population = 1;
     let last = -Infinity;
@@ -258,12 +260,15 @@ const api: TrainWorkerApi = {
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
         // pull mode: the UI deals the orderings (every result already delivered is stored before the next is asked)
         ...(next ? { next: async () => await next() } : {}),
+        // pull mode: a prefix another worker may continue from goes to the page as it is trained (a copy: the
+        // structured clone of the message; the page keeps it until every ordering through it is dealt)
+        ...(onCheckpoint ? { onCheckpoint: (cp) => void Promise.resolve(onCheckpoint(cp)).catch(() => {}) } : {}),
       });
       if (heldBack) send(heldBack);
       await Promise.all(delivering);
       return { backend: tf.getBackend(), population };
     } finally {
-      endRun(c, onRunDone, onProgress, onNotice, next);
+      endRun(c, onRunDone, onProgress, onNotice, next, onCheckpoint);
     }
   },
 
