@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { planRunCommand } from '../../src/cli/run';
+import { imagesOnly } from '../../src/engine/dataset';
 import { timeConfigSteps } from '../../tests/e2e/harness/peer-bench';
 // @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, cliArgs } from './bench-peer-lib.mjs';
@@ -19,6 +20,6 @@ const args = cliArgs(cfg, 'wasm').slice(1);
 const values: Record<string, string> = {};
 for (let i = 0; i < args.length; i += 2) values[args[i].replace(/^--/, '')] = args[i + 1];
 const planned = await planRunCommand(values, { root: join(import.meta.dirname, '..', '..') });
-const r = await timeConfigSteps(planned.ds, cfg, { minMs: ms });
+const r = await timeConfigSteps(imagesOnly(planned.ds, 'The step-time probe'), cfg, { minMs: ms });
 console.log(`node step: ${r.msPerStep.toFixed(2)} ms per fused step over ${r.steps} steps of this config's batches (warm, 1 process)`);
 console.log(JSON.stringify({ msPerStep: Math.round(r.msPerStep * 1000) / 1000, steps: r.steps }));
