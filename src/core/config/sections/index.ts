@@ -26,15 +26,13 @@ const COMMON = {
   training: trainingSection,
   data: dataSection,
   seeds: seedsSection,
+  features: featuresSection,
 } satisfies Partial<Sections>;
 
 const APP = { backend: backendSection, ui: uiSection } satisfies Partial<Sections>;
 
-/** The feature source, read by every training lab, is checked after the labs' sections (its place since it came). */
-const FEATURES = { features: featuresSection } satisfies Partial<Sections>;
-
 /** The sections; a field of ExperimentConfig without one fails tests/unit/core/config/schema.test.ts. */
-export const SECTIONS = { ...COMMON, ...Object.assign({}, ...LABS.map((l) => l.sections)), ...FEATURES, ...APP } as Sections;
+export const SECTIONS = { ...COMMON, ...Object.assign({}, ...LABS.map((l) => l.sections)), ...APP } as Sections;
 
 export const SECTION_KEYS = Object.keys(SECTIONS) as SectionKey[];
 
