@@ -58,7 +58,55 @@ export const CONFIG_LIMITS = {
   /** ui.hiddenControls entries, and the length of ui.selectedOrdering */
   hiddenControls: 100,
   orderingKeyLength: 20_000,
+  /** Learning rates (training.lr, a head's lr): in (0, lr]. */
+  lr: 10,
+  /** openWorld.oodSets and openWorld.detectors entries, and the length of one (an OOD set is "fashion-mnist:6-9"). */
+  oodSets: 16,
+  detectors: 32,
+  settingNameLength: 80,
+  /** BER's energy margins (openWorld.marginIn / marginOut): in [−margin, margin]. */
+  margin: 10_000,
+  /**
+   * CLEAR's Alg. 1 (src/core/stream/reservoir.ts, `cil-lab reservoir`, the Time lab's buffer): buckets, the buffer
+   * size k, trials. Each trial keeps every bucket's buffer (buckets × min(k, samples) positions, at most
+   * `reservoirKept`: 200 MB of int32) and a buckets × buckets composition; its work is a draw per sample plus a
+   * shuffle and a count of every kept buffer, ≈ 120 ns per unit on this machine (5 buckets of 1000, k = 1000:
+   * 1000 trials in 1.2 s), so `reservoirWork` units take about half a minute.
+   */
+  reservoirBuckets: 1000,
+  reservoirK: 100_000,
+  reservoirTrials: 1_000_000,
+  reservoirKept: 50_000_000,
+  reservoirWork: 250_000_000,
+  /** Models trained in lockstep (`cil-lab run --population N`; src/engine/population.ts choosePopulation's most). */
+  population: 32,
+  /** Shards of one sweep (`cil-lab sweep --shard i/n`); never more than the experiment has runs. */
+  shards: 10_000,
+  /** Bytes the CLI reads from one file (configs, similarity files, class lists, results, shard files): 256 MiB. */
+  inputBytes: 256 * 1024 * 1024,
+  /** Bytes of one dataset file (`cil-lab run --dataset PATH`, the built-in data): 1 GiB. */
+  datasetBytes: 1024 * 1024 * 1024,
 } as const;
+
+/**
+ * The Time lab's settings (src/core/stream/config.ts; the share link's `time` section and `cil-lab stream`): what a
+ * tab trains in minutes on this machine. K buckets of `perClass` images of each of 10 classes; the iid protocol's
+ * training share `trainRatio`; a model of at most 4 hidden layers.
+ */
+export const TIME_LIMITS = {
+  buckets: { min: 2, max: 10 },
+  perClass: { min: 4, max: 600 },
+  strength: { min: 0, max: 2 },
+  trainRatio: { min: 0.1, max: 0.9 },
+  k: { min: 1, max: CONFIG_LIMITS.reservoirK },
+  epochs: { min: 1, max: 100 },
+  batchSize: { min: 1, max: 1024 },
+  hiddenLayers: 4,
+  width: 2048,
+} as const;
+
+/** The Curriculum lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */
+export const CURRICULUM_LIMITS = { epochs: 50, hidden: 1024, trainPerClass: 6000, testPerClass: 1000 } as const;
 
 /** 200000 → "200 000" (messages name bounds readably). */
 export function grouped(n: number): string {
