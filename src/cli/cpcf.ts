@@ -22,6 +22,8 @@ import { DCOR_RESAMPLES, PAPER_STATISTIC_NOTE, meanSdText, pText, summariseDcor 
 import { paperColumnOf, paperDcor } from '../core/forgetting/paper';
 import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
+import { UINT32_MAX } from '../core/config/checker';
+import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 
@@ -84,7 +86,9 @@ function trainingSeeds(v: Values): number[] | null {
       const a = Number(m[1]);
       const b = m[2] === undefined ? a : Number(m[2]);
       if (b < a) throw new UsageError(`--seeds: range "${part}" runs backwards.`);
-      if (b - a > 999) throw new UsageError(`--seeds: range "${part}" is over 1 000 seeds.`);
+      if (b > UINT32_MAX) throw new UsageError(`--seeds: a seed is a whole number from 0 to ${UINT32_MAX}; got ${m[2] ?? m[1]}.`);
+      // bounded before it is expanded: one training run per seed
+      if (out.length + (b - a + 1) > CONFIG_LIMITS.seeds) throw new UsageError(`--seeds: at most ${CONFIG_LIMITS.seeds} seeds (one run each).`);
       for (let k = a; k <= b; k++) out.push(k);
     }
     if (out.length === 0) throw new UsageError('--seeds is empty.');

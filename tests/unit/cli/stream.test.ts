@@ -35,7 +35,7 @@ describe('cil-lab stream', () => {
     const cases: [string[], RegExp][] = [
       [[], /Give --protocol/],
       [['--protocol', 'future'], /Unknown --protocol "future"/],
-      [['--protocol', 'iid', '--buckets', '11'], /at most 10/],
+      [['--protocol', 'iid', '--buckets', '11'], /--buckets: Must be a whole number from 2 to 10; got 11/],
       [['--protocol', 'iid', '--stream', 'river'], /Unknown --stream/],
       [['--protocol', 'iid', '--mode', 'napping'], /Unknown --mode/],
       [['--protocol', 'iid', '--k', '5'], /belong to --buffer reservoir/],
