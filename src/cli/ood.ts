@@ -201,7 +201,7 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   // flags by the lab's own checker
   const nClasses = classCount(dataset);
   const classArg = str(v, 'classes');
-  const classes = classArg ? rangeListArg(classArg, 'classes', nClasses, dataset) : [...Array(nClasses).keys()];
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes', nClasses, dataset) : [...Array(nClasses).keys()];
   const sizes = taskSizesArg(v, classes.length);
   const fields = trainingFields(v, [strategy], false);
   checkAsLink({ lab: 'ground-truth', dataset: { id: dataset }, classes, taskSizes: sizes, ...fields }, TRAINING_FLAGS);
@@ -225,8 +225,10 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
       headEpochs: headEpochs ?? HEAD_DEFAULTS.epochs,
       marginIn: mIn ?? HEAD_DEFAULTS.marginIn,
       marginOut: mOut ?? HEAD_DEFAULTS.marginOut,
+      // the lab's bound on its model applies to the MLP here too (a CNN has the bound of every lab, checked above)
+      hidden: fields.model && (fields.model as { kind: string }).kind === 'mlp' ? ((fields.model as { hidden?: number[] }).hidden ?? [256, 128]) : [],
     },
-    ['detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut'],
+    ['detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut', 'hidden'],
   );
   const headLr = numberArg(str(v, 'head-lr'), 'head-lr', { min: 0, max: CONFIG_LIMITS.lr, exclusiveMin: true });
   const oodSeed = intArg(str(v, 'ood-seed'), 'ood-seed', 0, UINT32_MAX);

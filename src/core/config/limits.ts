@@ -45,6 +45,13 @@ export const CONFIG_LIMITS = {
   batchSize: 65_536,
   /** Weights of the model (float32: 100 MB; training holds several copies). */
   parameters: 25_000_000,
+  /**
+   * Weights of the Open-world lab's model: besides training it, the lab keeps a checkpoint after every step and
+   * fits the detectors on its features. Its heaviest link at 24.2 M weights peaked at 1.6 GB in one process
+   * (scripts/lab-memory.ts open-world: 15 detectors, 3 OOD sets, 3 steps); at this bound the drill stays well
+   * under the tab's 1.5 GB (README, drills).
+   */
+  openWorldParameters: 8_000_000,
   /** Activations of one training batch, batchSize × values per example (float32: 200 MB, and as much again for their gradients). */
   batchActivations: 50_000_000,
   /** data.trainPerClass / testPerClass (the built-in datasets have fewer; the first n of each class are used). */
@@ -90,7 +97,7 @@ export const CONFIG_LIMITS = {
 
 /**
  * The Time lab's settings (src/core/stream/config.ts; the share link's `time` section and `cil-lab stream`): what a
- * tab trains in minutes on this machine. K buckets of `perClass` images of each of 10 classes; the iid protocol's
+ * tab trains in minutes on this machine, within 1.5 GB. K buckets of `perClass` images of each of 10 classes; the iid protocol's
  * training share `trainRatio`; a model of at most 4 hidden layers.
  */
 export const TIME_LIMITS = {
@@ -102,7 +109,12 @@ export const TIME_LIMITS = {
   epochs: { min: 1, max: 100 },
   batchSize: { min: 1, max: 1024 },
   hiddenLayers: 4,
-  width: 2048,
+  /**
+   * At 4 × 2048 (14.2 M weights) the heaviest Time link peaked at 1.3 GB with 12 images per class and bucket, and the
+   * linear probe's features of 60 000 images add 0.5 GB (scripts/lab-memory.ts time): the tab's 1.5 GB is kept by
+   * 4 × 1024 (4.0 M weights).
+   */
+  width: 1024,
 } as const;
 
 /** The Curriculum lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */

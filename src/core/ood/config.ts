@@ -167,11 +167,11 @@ export function openWorldIssues(s: OpenWorldSettings): OpenWorldIssue[] {
   else if (classesOk && nClasses > 0) {
     const shape = openWorldInputShape(s);
     const { parameters } = modelSize({ kind: 'mlp', hidden: s.hidden }, shape, s.classes.length);
-    if (parameters > L.parameters)
+    if (parameters > L.openWorldParameters)
       add(
         'hidden',
-        `A model can have at most ${grouped(L.parameters)} weights to train in the tab; this MLP on ${shape.join('×')} images with ${s.classes.length} outputs ` +
-          `has ${grouped(parameters)}: use fewer or narrower hidden layers.`,
+        `The Open-world lab's model can have at most ${grouped(L.openWorldParameters)} weights (the tab also keeps a checkpoint per step and fits the detectors on its features); ` +
+          `this MLP on ${shape.join('×')} images with ${s.classes.length} outputs has ${grouped(parameters)}: use fewer or narrower hidden layers.`,
       );
   }
   for (const [field, k, v] of [

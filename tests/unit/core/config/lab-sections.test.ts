@@ -71,9 +71,11 @@ describe('links of the Open-world, Time and Curriculum labs: every size bounded 
     expect(r.error).toContain('openWorld: OOD set "digits:6-99999999999999999999": Class 99999999999999999999 is beyond the bound');
     expect(r.error).not.toMatch(/could not be read|Copy the whole link again/);
   });
-  it('a link with an Open-world model past 25 M weights is refused, as a Ground-truth link is', () => {
+  it("a link with an Open-world model past the lab's 8 M weights is refused", () => {
     const errors = validateConfig({ openWorld: { hidden: Array(8).fill(4096) } }).errors;
-    expect(errors.map((e) => `${e.path}: ${e.message}`)).toEqual([expect.stringMatching(/^openWorld: A model can have at most 25 000 000 weights/)]);
+    expect(errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^openWorld: The Open-world lab's model can have at most 8 000 000 weights/),
+    ]);
   });
   it("the Time lab's bounds come from limits.ts (TIME_LIMITS), one above each refused", () => {
     const T = TIME_LIMITS;
