@@ -293,6 +293,15 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     const sizes = taskSizesArg(v, classes.length);
     checkAsLink({ lab: 'ground-truth', dataset: { id: datasetArg }, classes, taskSizes: sizes, ...fields }, TRAINING_FLAGS);
   } else checkAsLink(fields, TRAINING_FLAGS);
+  // the orderings' flags too (they are read again once the classes are known)
+  int(v, 'limit', 1, CONFIG_LIMITS.groundTruthBudget);
+  int(v, 'sample-seed', 0, UINT32_MAX);
+  const orderingsArg = str(v, 'orderings');
+  if (orderingsArg !== undefined && orderingsArg !== 'all') {
+    if (!/^\d+$/.test(orderingsArg.trim()))
+      throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${orderingsArg.slice(0, 40)}".`);
+    intArg(orderingsArg, 'orderings', 1, CONFIG_LIMITS.groundTruthBudget);
+  }
   const fastArg = str(v, 'fast') ?? 'on';
   if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg.slice(0, 40)}".`);
   const popArg = str(v, 'population') ?? 'auto';
