@@ -21,7 +21,14 @@
  * agreement test (means within 1 point, sds within 25 %; and the mean difference against twice its standard error),
  * the run-by-run comparison with the paired peer, then, last line, JSON:
  * {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds", "firstResultSeconds",
- * "finalMean", "finalSd", "paired"}], "ratio": peer seconds / best Chromium seconds, "pairedPeer"}.
+ * "finalMean", "finalSd", "paired", "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}],
+ * "ratio": peer seconds / best Chromium seconds, "pairedPeer"}.
+ *
+ * The floor (issue 31): in the same run, just before each of our sides trains, the fused step is timed on this
+ * config's own batches (tests/e2e/harness/peer-bench.ts timeConfigSteps; Node: scripts/peer/step-time.ts in one
+ * process; Chromium: in one pool worker alone, then in all at once). floor = steps planned (every prefix once) ÷
+ * workers × ms/step, and efficiency = floor / wall: how close to this machine's own floor the side ran. The steps
+ * trained (counted by the engine) are printed beside the steps planned.
  *
  * `--quick`: a smoke test of the whole pipeline on a small config (6 orderings of 4 classes, 1 epoch).
  * `--no-peer`, `--no-node`, `--no-chromium`: leave a side out. Speed is printed, never asserted.
@@ -30,7 +37,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchConfig, cliArgs, finalJson, formatTable, peerArgs, runKey, sameTolerance, stepsPerTask, summarize } from './peer/bench-peer-lib.mjs';
+import {
+  benchConfig,
+  cliArgs,
+  finalJson,
+  formatFloor,
+  formatTable,
+  peerArgs,
+  runKey,
+  sameTolerance,
+  stepsPerTask,
+  summarize,
+  withFloor,
+} from './peer/bench-peer-lib.mjs';
 import { repoRoot } from '../tests/e2e/harness/serve-harness.mjs';
 
 const argv = process.argv.slice(2);
@@ -115,7 +134,26 @@ function runPairedPeer() {
   }
 }
 
+/** ms per fused step on this config's batches in one Node process (scripts/peer/step-time.ts), or null. */
+function nodeStepTime() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'peer', 'step-time.ts'), ...(quick ? ['--quick'] : [])], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = (r.stdout ?? '').trim().split('\n');
+  try {
+    const out = JSON.parse(lines.pop());
+    for (const l of lines) console.log(l);
+    return out.msPerStep;
+  } catch {
+    console.log(`node step: timing the fused step failed (exit ${r.status}); no floor for Node.`);
+    return null;
+  }
+}
+
 function runNode() {
+  const msPerStep = nodeStepTime();
   const args = cliArgs(cfg, 'wasm');
   console.log(`node: node bin/cil-lab.mjs ${args.join(' ')}`);
   const t0 = performance.now();
@@ -134,15 +172,17 @@ function runNode() {
     console.log(
       `node: ${out.training.seconds} s training (${wall.toFixed(1)} s wall, process start and data loading included), ${out.training.tasksTrained} tasks trained`,
     );
-    return {
+    const side = {
       where: 'node',
       backend: out.runs[0].backend,
+      workers: 1,
       seconds: out.training.seconds,
       firstResultSeconds: NaN,
-      steps: out.training.tasksTrained * stepsPerTask(cfg),
+      steps: out.training.stepsTrained ?? out.training.tasksTrained * stepsPerTask(cfg),
       dist: summarize(finals),
       runs,
     };
+    return withFloor(side, cfg, msPerStep === null ? null : { 1: msPerStep });
   } catch {
     console.log(`node: cil-lab run failed (exit ${r.status}); Node skipped.`);
     return null;
@@ -155,18 +195,23 @@ async function runChromium() {
     const out = [];
     for (const backend of BACKENDS) {
       const page = await openHarness(browser, url);
-      // as the Ground-truth lab trains: one worker per core the browser reports, each pulling first-task subtrees
+      // as the Ground-truth lab trains: one worker per core the browser reports, dealt the sample order one ordering
+      // at a time, a prefix trained on one worker handed to the next as a checkpoint
       const r = await page.evaluate(([b, c]) => window.harness.peerBenchPool(b, c).catch((e) => ({ error: String(e?.message ?? e) })), [backend, cfg]);
       await page.close();
       if ('error' in r) {
         console.log(`chromium ${backend}: unavailable (${r.error})`);
         continue;
       }
+      const steps = Object.entries(r.msPerStep)
+        .map(([w, ms]) => `${ms.toFixed(2)} ms with ${w} worker${w === '1' ? '' : 's'} at once`)
+        .join(', ');
+      if (steps) console.log(`chromium ${r.backend} step: ${steps} (fused step, this config's batches, warm)`);
       console.log(
-        `chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s`,
+        `chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s; ${r.tasksTrained} of ${r.tasksPlanned} tasks trained; ${r.handoffs.imports} prefixes handed between workers, ${r.handoffs.waits} deal${r.handoffs.waits === 1 ? '' : 's'} waited ${Math.round(r.handoffs.waitedMs)} ms for one`,
       );
       const runs = r.finals.map((final, i) => ({ key: runKey(r.tasks[i]), final }));
-      out.push({
+      const side = {
         where: 'chromium',
         backend: r.backend,
         workers: r.workers,
@@ -175,7 +220,8 @@ async function runChromium() {
         steps: r.steps,
         dist: summarize(r.finals),
         runs,
-      });
+      };
+      out.push(withFloor(side, cfg, r.msPerStep));
     }
     return out;
   });
@@ -195,6 +241,8 @@ if (!argv.includes('--no-chromium')) {
 }
 const tol = sameTolerance(cfg);
 console.log(formatTable(peer, ours, paired, tol));
+const floors = formatFloor(ours);
+if (floors) console.log(floors);
 const chromium = ours.filter((o) => o.where === 'chromium');
 if (peer && chromium.length)
   console.log(`ratio: PyTorch ${peer.seconds.toFixed(1)} s / our best Chromium ${Math.min(...chromium.map((o) => o.seconds)).toFixed(1)} s`);

@@ -31,7 +31,7 @@ import { fromDecodedDataset } from '../src/engine/dataset';
 import { datasetsNeeded, openWorldInput } from '../src/engine/ood/from-settings';
 import { runOpenWorld } from '../src/engine/ood/run';
 import { streamFromPool } from '../src/engine/stream/data';
-import { runConfigOf, streamSpecOf } from '../src/engine/stream/lab';
+import { streamRunConfigOf, streamSpecOf } from '../src/engine/stream/lab';
 import { trainStream } from '../src/engine/stream/train';
 import type { ImageDataset } from '../src/engine/types';
 
@@ -112,7 +112,7 @@ async function time(): Promise<unknown> {
     const { dataset, stream } = streamFromPool(pool, streamSpecOf(c));
     for (const protocol of c.protocols) {
       progress(`${mode}, ${protocol}`);
-      await trainStream(dataset, runConfigOf(c, protocol, stream.sizes));
+      await trainStream(dataset, streamRunConfigOf(c, protocol, stream.sizes));
     }
     out.push(mode);
   }

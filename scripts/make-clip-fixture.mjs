@@ -32,6 +32,23 @@
 import { mkdirSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  FLOAT,
+  INT32,
+  INT64,
+  attrInt,
+  f32,
+  gaussian,
+  i64,
+  model as onnxModel,
+  mulberry32,
+  node,
+  qMatMul,
+  quantSym,
+  s8,
+  u8,
+  valueInfo,
+} from './lib/onnx-proto.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
@@ -45,27 +62,8 @@ const N_MERGES = 240;
 const SEED = 20240601;
 
 // ───────────────────────────── PRNG ─────────────────────────────
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const uniform = mulberry32(SEED);
-function normal() {
-  const u = 1 - uniform();
-  const v = uniform();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-function randn(n, std) {
-  const a = new Float32Array(n);
-  for (let i = 0; i < n; i++) a[i] = normal() * std;
-  return a;
-}
+const { randn } = gaussian(uniform);
 
 // ───────────────────────────── tokenizer ─────────────────────────────
 /** GPT-2 / CLIP bytes_to_unicode: printable bytes map to themselves, the rest to U+0100…; in CLIP's vocab order. */
@@ -271,89 +269,17 @@ const W = {
   proj: randn(HIDDEN * PROJECTION, 1 / Math.sqrt(HIDDEN)),
 };
 
-// ───────────────────────────── protobuf (hand-encoded) ─────────────────────────────
-const enc = new TextEncoder();
-function concat(parts) {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const outb = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    outb.set(p, o);
-    o += p.length;
-  }
-  return outb;
-}
-function varint(v) {
-  let x = BigInt.asUintN(64, BigInt(v)); // negative int64 → 10-byte two's complement, as protobuf wants
-  const bytes = [];
-  do {
-    let b = Number(x & 0x7fn);
-    x >>= 7n;
-    if (x !== 0n) b |= 0x80;
-    bytes.push(b);
-  } while (x !== 0n);
-  return Uint8Array.from(bytes);
-}
-const tag = (field, wire) => varint((field << 3) | wire);
-const pInt = (field, v) => concat([tag(field, 0), varint(v)]);
-const pBytes = (field, bytes) => concat([tag(field, 2), varint(bytes.length), bytes]);
-const pStr = (field, s) => pBytes(field, enc.encode(s));
-const pMsg = pBytes;
-function pFloat(field, f) {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setFloat32(0, f, true);
-  return concat([tag(field, 5), b]);
-}
-
-// onnx.TensorProto.DataType
-const FLOAT = 1;
-const UINT8 = 2;
-const INT8 = 3;
-const INT32 = 6;
-const INT64 = 7;
-
-/** TensorProto with raw_data (little-endian). */
-function tensor(name, dataType, dims, typed) {
-  const raw = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
-  return concat([...dims.map((d) => pInt(1, d)), pInt(2, dataType), pStr(8, name), pBytes(9, raw)]);
-}
-const f32 = (name, dims, data) => tensor(name, FLOAT, dims, data instanceof Float32Array ? data : Float32Array.from(data));
-const i64 = (name, dims, data) => tensor(name, INT64, dims, BigInt64Array.from(data.map((x) => BigInt(x))));
-const u8 = (name, dims, data) => tensor(name, UINT8, dims, data);
-const s8 = (name, dims, data) => tensor(name, INT8, dims, data);
-
-/** AttributeProto: int, ints, float. */
-const attrInt = (name, v) => concat([pStr(1, name), pInt(20, 2), pInt(3, v)]);
-
-function node(opType, inputs, outputs, attrs = [], name = outputs[0]) {
-  return concat([...inputs.map((i) => pStr(1, i)), ...outputs.map((o) => pStr(2, o)), pStr(3, name), pStr(4, opType), ...attrs.map((a) => pMsg(5, a))]);
-}
-
-/** ValueInfoProto for a tensor; dims are numbers (dim_value) or strings (dim_param). */
-function valueInfo(name, elemType, dims) {
-  const shape = concat(dims.map((d) => pMsg(1, typeof d === 'number' ? pInt(1, d) : pStr(2, d))));
-  const tensorType = concat([pInt(1, elemType), pMsg(2, shape)]);
-  return concat([pStr(1, name), pMsg(2, pMsg(1, tensorType))]);
-}
-
+// ───────────────────────────── ONNX (hand-encoded: scripts/lib/onnx-proto.mjs) ─────────────────────────────
 function model(nodes, initializers, graphName, doc) {
-  const graph = concat([
-    ...nodes.map((n) => pMsg(1, n)),
-    pStr(2, graphName),
-    ...initializers.map((t) => pMsg(5, t)),
-    pStr(10, doc),
-    pMsg(11, valueInfo('input_ids', INT64, ['batch_size', 'sequence_length'])),
-    pMsg(12, valueInfo('text_embeds', FLOAT, ['batch_size', PROJECTION])),
-    pMsg(12, valueInfo('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN])),
-  ]);
-  return concat([
-    pInt(1, 8), // ir_version
-    pStr(2, 'cil-lab make-clip-fixture.mjs'),
-    pStr(3, '1'),
-    pMsg(7, graph),
-    pMsg(8, concat([pStr(1, ''), pInt(2, 14)])), // opset_import: ai.onnx 14
-  ]);
+  return onnxModel(
+    nodes,
+    initializers,
+    graphName,
+    doc,
+    [valueInfo('input_ids', INT64, ['batch_size', 'sequence_length'])],
+    [valueInfo('text_embeds', FLOAT, ['batch_size', PROJECTION]), valueInfo('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN])],
+    'cil-lab make-clip-fixture.mjs',
+  );
 }
 
 // Shared front part: embeddings + positions + causal running mean. `tokNodes` makes `tok` [B,S,H].
@@ -406,14 +332,6 @@ const fp32Model = model(
 // q8: weights quantized per tensor. MatMul weights: symmetric int8 (zero point 0), activations quantized at run
 // time (DynamicQuantizeLinear → uint8), MatMulInteger, then rescaled — onnxruntime quantize_dynamic's pattern.
 // Embedding table: asymmetric uint8, Gather then DequantizeLinear.
-function quantSym(w) {
-  let m = 0;
-  for (const x of w) m = Math.max(m, Math.abs(x));
-  const scale = Math.fround(m / 127);
-  const q = new Int8Array(w.length);
-  for (let i = 0; i < w.length; i++) q[i] = Math.max(-127, Math.min(127, Math.round(w[i] / scale)));
-  return { q, scale };
-}
 function quantAsym(w) {
   let lo = 0;
   let hi = 0;
@@ -430,15 +348,6 @@ function quantAsym(w) {
 const qTok = quantAsym(W.tok);
 const qW1 = quantSym(W.w1);
 const qProj = quantSym(W.proj);
-function qMatMul(input, weight, output) {
-  return [
-    node('DynamicQuantizeLinear', [input], [`${input}_q`, `${input}_scale`, `${input}_zp`]),
-    node('MatMulInteger', [`${input}_q`, `${weight}_q`, `${input}_zp`, `${weight}_zp`], [`${output}_i32`]),
-    node('Cast', [`${output}_i32`], [`${output}_f`], [attrInt('to', FLOAT)]),
-    node('Mul', [`${input}_scale`, `${weight}_scale`], [`${output}_scale`]),
-    node('Mul', [`${output}_f`, `${output}_scale`], [output]),
-  ];
-}
 const q8Model = model(
   [
     node('Gather', ['tok_emb_q', 'input_ids'], ['tok_q'], [attrInt('axis', 0)]),

@@ -11,7 +11,11 @@ An independent numpy implementation written from docs/science.md §3, not a tran
 - Monte Carlo p: numpy.random.default_rng(seed); resample r draws rng.permutation(n) for each series in order;
   p = (1 + #{stat_r ≥ observed}) / (1 + R), with stat = mean dCor over the series;
 - "≥" with a relative tolerance of 1e-12 (ties up to rounding count);
-- mean ± sd: np.mean and np.std(ddof=1).
+- mean ± sd: np.mean and np.std(ddof=1);
+- dCor's null distribution for two unrelated n-point series (src/core/stats/dcor-null.ts): `draws` pairs of standard
+  normal series by Box–Muller from np.random.default_rng(0).random() (u1, u2 per value; x's n values, then y's),
+  the mean and np.quantile (default 'linear'); and, as a check of the distribution rather than of the draws, the same
+  from 200 000 pairs of numpy's own standard_normal (default_rng(1)).
 
 The CPCF/a_prev series of the first case are from a real run: `node bin/cil-lab.mjs cpcf --dataset fashion-mnist
 --classes 0-9 --task-sizes 5,1,1,1,1,1 --strategy finetune --hidden 256,128 --epochs 3 --first-epochs 8 --lr 2e-5
@@ -67,6 +71,38 @@ def mc_test(pairs, resamples, seed):
     return {"dcor": obs, "p": (1 + count) / (1 + resamples), "permutations": resamples, "nullMean": total / resamples}
 
 
+def dcor_batch(x, y):
+    """dCor of each row pair of x, y (draws × n), vectorised."""
+    def centre(v):
+        d = np.abs(v[:, :, None] - v[:, None, :])
+        return d - d.mean(axis=1, keepdims=True) - d.mean(axis=2, keepdims=True) + d.mean(axis=(1, 2), keepdims=True)
+
+    A, B = centre(x), centre(y)
+    vx, vy = (A * A).mean(axis=(1, 2)), (B * B).mean(axis=(1, 2))
+    den = np.sqrt(np.abs(vx * vy))
+    r = np.where(den == 0, 0.0, (A * B).mean(axis=(1, 2)) / np.where(den == 0, 1, den))
+    return np.sqrt(np.maximum(0.0, r))
+
+
+NULL_PROBS = [0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999]
+
+
+def dcor_null(n, draws=20000, seed=0):
+    u = np.random.default_rng(seed).random(draws * 4 * n).reshape(draws, 2 * n, 2)
+    z = np.sqrt(-2 * np.log(1 - u[:, :, 0])) * np.cos(2 * np.pi * u[:, :, 1])
+    vals = np.array([dcor(z[d, :n], z[d, n:]) for d in range(draws)])
+    g = np.random.default_rng(1)
+    ref = dcor_batch(g.standard_normal((200000, n)), g.standard_normal((200000, n)))
+    return {
+        "n": n,
+        "draws": draws,
+        "seed": seed,
+        "mean": float(vals.mean()),
+        "quantiles": [{"p": p, "value": float(np.quantile(vals, p))} for p in NULL_PROBS],
+        "standardNormal200k": {"mean": float(ref.mean()), "quantiles": [{"p": p, "value": float(np.quantile(ref, p))} for p in NULL_PROBS]},
+    }
+
+
 def main():
     g = np.random.default_rng(20251125)
     cpcf = [6.5522, 7.364333333333334, 7.8991428571428575, 8.65325, 9.300777777777778]
@@ -89,11 +125,14 @@ def main():
     values = [0.8533524752953111, 0.61, 0.92, 0.47, 0.77]
     msd = {"values": values, "mean": float(np.mean(values)), "sd": float(np.std(values, ddof=1))}
     with open(OUT, "w") as f:
-        json.dump({"note": "made by scripts/make-forgetting-fixtures.py (numpy, independent of the TypeScript)", "exact": exact, "mcSingle": mc_single, "mcPooled": mc_pooled, "meanSd": msd}, f, indent=1)
+        json.dump({"note": "made by scripts/make-forgetting-fixtures.py (numpy, independent of the TypeScript)", "exact": exact, "mcSingle": mc_single, "mcPooled": mc_pooled, "meanSd": msd, "null": [dcor_null(n) for n in (3, 5, 8)]}, f, indent=1)
     print("wrote", OUT)
     for e in exact:
         print(e["name"], round(e["dcor"], 4), "p", round(e["p"], 4), "null mean", round(e["nullMean"], 4))
     print("mc single p", mc_single["p"], "pooled p", mc_pooled["p"], mc_pooled["dcor"])
+    with open(OUT) as f:
+        for d in json.load(f)["null"]:
+            print("null n", d["n"], "mean", round(d["mean"], 4), [round(q["value"], 4) for q in d["quantiles"]], "200k normal mean", round(d["standardNormal200k"]["mean"], 4), [round(q["value"], 4) for q in d["standardNormal200k"]["quantiles"]])
 
 
 if __name__ == "__main__":

@@ -114,6 +114,55 @@ export function stepsPerTask(cfg) {
   return cfg.epochs * Math.ceil((cfg.trainPerClass * (cfg.classes / cfg.tasks)) / cfg.batchSize);
 }
 
+/**
+ * Tasks the fast path trains for every ordering of the config (`classes` in `tasks` equal tasks): the prefix trie's
+ * nodes (src/core/ground-truth/prefix-plan.ts), Σ over depths t of the distinct first t + 1 tasks, n! / (s!^(t+1) ·
+ * (n − (t+1)s)!). The default: 15 + 90 + 90 = 195.
+ */
+export function trieTasks(cfg) {
+  const n = cfg.classes;
+  const s = n / cfg.tasks;
+  const fact = (k) => (k <= 1 ? 1 : k * fact(k - 1));
+  let total = 0;
+  for (let t = 1; t <= cfg.tasks; t++) total += fact(n) / (fact(s) ** t * fact(n - t * s));
+  return Math.round(total);
+}
+
+/** Optimiser steps planned: every trie node once (finetune trains each task on its own images). */
+export const plannedSteps = (cfg) => trieTasks(cfg) * stepsPerTask(cfg);
+
+/**
+ * The floor of a side and its efficiency: `stepsPlanned` split evenly over `workers`, each step at `msPerStep` (the
+ * fused step measured on this machine in the same run, with that many workers at once): the wall time with no
+ * overhead, no idle worker and nothing trained twice. efficiency = floor / wall (1 = at the floor).
+ */
+export function floorOf(stepsPlanned, workers, msPerStep, wallSeconds) {
+  const floorSeconds = (stepsPlanned / Math.max(1, workers)) * (msPerStep / 1000);
+  return { floorSeconds, efficiency: floorSeconds / wallSeconds };
+}
+
+/** A side with its floor (`msPerStep` by worker count, as measured): adds stepsPlanned, msPerStep, floorSeconds, efficiency. */
+export function withFloor(side, cfg, msPerStepByWorkers) {
+  const workers = side.workers ?? 1;
+  const msPerStep = msPerStepByWorkers?.[String(workers)];
+  const stepsPlanned = plannedSteps(cfg);
+  if (!Number.isFinite(msPerStep)) return { ...side, stepsPlanned, msPerStep: NaN, floorSeconds: NaN, efficiency: NaN };
+  return { ...side, stepsPlanned, msPerStep, ...floorOf(stepsPlanned, workers, msPerStep, side.seconds) };
+}
+
+/** One line per side with a floor: steps planned and trained, the step time, the floor, the wall time, the efficiency. */
+export function formatFloor(ours) {
+  const n = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+  return ours
+    .filter((o) => Number.isFinite(o.floorSeconds))
+    .map((o) => {
+      const w = o.workers ?? 1;
+      const same = o.steps === o.stepsPlanned ? 'steps trained = steps planned' : `steps trained ≠ steps planned (${n(o.steps - o.stepsPlanned)})`;
+      return `floor, ${o.where} ${o.backend}: ${n(o.stepsPlanned)} steps planned, ${n(o.steps)} trained (${same}); ${n(o.stepsPlanned)} ÷ ${w} worker${w === 1 ? '' : 's'} × ${f(o.msPerStep, 2)} ms/step = ${f(o.floorSeconds, 1)} s; wall ${f(o.seconds, 1)} s; efficiency = floor / wall = ${f(o.efficiency, 2)}`;
+    })
+    .join('\n');
+}
+
 /** mean, population sd (ddof 0, as the histograms), min, max of a list of numbers. */
 export function summarize(values) {
   const n = values.length;
@@ -186,6 +235,7 @@ export function formatTable(peer, ours, paired = null, tol = 0) {
       'seconds',
       'first result s',
       'steps/s',
+      'efficiency',
       'mean',
       'sd',
       'min',
@@ -200,6 +250,7 @@ export function formatTable(peer, ours, paired = null, tol = 0) {
     f(r.seconds, 1),
     f(r.firstResultSeconds, 2),
     f(r.steps / r.seconds, 1),
+    f(r.efficiency, 2),
     f(r.dist.mean),
     f(r.dist.sd),
     f(r.dist.min),
@@ -234,9 +285,11 @@ const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
 /**
  * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "workers", "seconds",
- * "firstResultSeconds", "finalMean", "finalSd", "paired": {"runs", "same", "meanDiff", "maxAbsDiff"}}], "ratio": peer
- * seconds / best Chromium seconds, "pairedPeer": {"seconds", "finalMean", "finalSd"}} (null where a side did not
- * run). The issue's keys first; `paired` and `pairedPeer` are the run-by-run comparison with PyTorch on our draws.
+ * "firstResultSeconds", "finalMean", "finalSd", "paired": {"runs", "same", "meanDiff", "maxAbsDiff"},
+ * "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}], "ratio": peer seconds / best
+ * Chromium seconds, "pairedPeer": {"seconds", "finalMean", "finalSd"}} (null where a side did not run or was not
+ * measured). The issue-19 keys first; `paired` and `pairedPeer` are the run-by-run comparison with PyTorch on our
+ * draws; the floor's keys (issue 31) last (`withFloor`).
  */
 export function finalJson(peer, ours, paired = null, tol = 0) {
   const chromium = ours.filter((o) => o.where === 'chromium' && Number.isFinite(o.seconds));
@@ -257,6 +310,11 @@ export function finalJson(peer, ours, paired = null, tol = 0) {
       finalMean: r3(o.dist.mean),
       finalSd: r3(o.dist.sd),
       paired: pairedOf(o),
+      floorSeconds: r3(o.floorSeconds),
+      efficiency: r3(o.efficiency),
+      stepsPlanned: Number.isFinite(o.stepsPlanned) ? o.stepsPlanned : null,
+      stepsTrained: Number.isFinite(o.steps) ? o.steps : null,
+      msPerStep: r3(o.msPerStep),
     })),
     ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
     pairedPeer: paired ? { seconds: r3(paired.seconds), finalMean: r3(paired.dist.mean), finalSd: r3(paired.dist.sd) } : null,

@@ -10,6 +10,7 @@ import { planRunCommand } from '../../src/cli/run';
 // @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, cliArgs } from './bench-peer-lib.mjs';
 import { drawsOf } from './draws';
+import { imagesOnly } from '../../src/engine/dataset';
 
 const argv = process.argv.slice(2);
 const out = argv.find((a) => !a.startsWith('--'));
@@ -22,6 +23,6 @@ const args = cliArgs(cfg, 'cpu').slice(1);
 const values: Record<string, string> = {};
 for (let i = 0; i < args.length; i += 2) values[args[i].replace(/^--/, '')] = args[i + 1];
 const planned = await planRunCommand(values, { root: join(import.meta.dirname, '..', '..') });
-const draws = drawsOf(planned.ds, planned.configs, cfg.trainPerClass);
+const draws = drawsOf(imagesOnly(planned.ds, 'The PyTorch peer'), planned.configs, cfg.trainPerClass);
 writeFileSync(out, JSON.stringify(draws));
 console.log(`draws: ${draws.orderings.length} orderings, ${draws.layers.length} layers → ${out}`);

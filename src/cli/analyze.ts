@@ -26,7 +26,8 @@ import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resol
 import type { WordnetGraph } from '../core/similarity/wordnet';
 import { datasetClassListId } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
-import { UsageError, rangeListArg, seedListArg, taskSizesArg } from './args';
+import { UsageError, rangeListArg, taskSizesArg } from './args';
+import { seedListArg } from './seeds';
 import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -128,7 +129,7 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     classes: result.datasetClasses,
     taskSizes: result.taskSizes,
     similarity: sim.matrix,
-    rsSeeds: seedListArg(v.seeds as string | undefined, 'seeds', CONFIG_LIMITS.rsSeeds) ?? [0, 42, 1993],
+    rsSeeds: typeof v.seeds === 'string' ? seedListArg(v.seeds, 'seeds', CONFIG_LIMITS.rsSeeds) : [0, 42, 1993],
     medianSeed: 0,
     importedKeys: result.runs.map((r) => r.orderingKey),
     strategies,

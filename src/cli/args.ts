@@ -63,18 +63,6 @@ export function intListArg(value: string | undefined, name: string): number[] | 
   });
 }
 
-/** Distinct seeds, whole numbers from 0 to 2³² − 1 (numpy's range), at most `max` of them. */
-export function seedListArg(value: string | undefined, name: string, max: number): number[] | undefined {
-  const seeds = intListArg(value, name);
-  if (!seeds) return undefined;
-  if (seeds.length > max) throw new UsageError(`--${name} lists at most ${grouped(max)} seeds; got ${grouped(seeds.length)}.`);
-  const bad = seeds.find((x) => x < 0 || x > UINT32_MAX);
-  if (bad !== undefined) throw new UsageError(`--${name}: a seed is a whole number from 0 to ${UINT32_MAX}; got ${bad}.`);
-  const twice = seeds.find((x, i) => seeds.indexOf(x) !== i);
-  if (twice !== undefined) throw new UsageError(`--${name}: seed ${twice} is listed twice.`);
-  return seeds;
-}
-
 /**
  * "0-5" or "0,2,4" or "0-2,7" → indices, each range read as two numbers and bounded before it is expanded
  * (src/core/config/index-ranges.ts): `count` is how many classes there are (`of` names whose), else the bound of

@@ -48,6 +48,7 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
   // WordNet pins by class name, resolved as the app does (core/config/wordnet-pins.ts) by inputs.ts classInput
   const pins = wordnetPinsOf(config);
   if (Object.keys(pins).length > 0) out[PINS_KEY] = JSON.stringify(pins);
+  Object.assign(out, featureFlags(config));
   if (command === 'orders') {
     out.protocol = config.protocols.enabled.join(',');
     out.seeds = config.protocols.rsSeeds.join(',');
@@ -55,6 +56,7 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     if (config.similarity.kind === 'upload') {
       throw new UsageError(`This experiment's similarity is the uploaded file "${config.similarity.file.name}": give it again with --similarity file:PATH.`);
     }
+    if (config.similarity.kind === 'features') out.similarity = 'features';
     if (config.similarity.kind === 'clip') {
       throw new UsageError(
         `This experiment uses CLIP (${config.similarity.model}): make the matrix with "cil-lab similarity --source clip --model-path DIR --out F", then give --similarity file:F.`,
@@ -74,8 +76,8 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
       const rest = Object.entries(o).filter(([k]) => k !== 'memory');
       if (rest.length > 0) out['strategy-options'] = rest.map(([k, x]) => `${k}=${x}`).join(',');
     }
-    if (config.model.kind === 'mlp') {
-      out.model = 'mlp';
+    if (config.model.kind === 'mlp' || config.model.kind === 'head') {
+      out.model = config.model.kind;
       out.hidden = config.model.hidden.join(',');
     } else out.model = 'cnn';
     out.epochs = String(config.training.epochs);
@@ -94,6 +96,18 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     }
   }
   return out;
+}
+
+/**
+ * The feature source of a config as `--features` (features.ts): the backbone with its seed, an encoder by its model
+ * id (a hub id: the CLI downloads only with --allow-remote, or give --features encoder:FOLDER), nothing for an
+ * uploaded file (a link never carries it: the head model then asks for --features F.npz).
+ */
+function featureFlags(config: ExperimentConfig): Values {
+  const f = config.features;
+  if (!f || f.source === 'pixels' || f.source === 'upload') return {};
+  if (f.source === 'backbone') return { features: 'backbone', 'backbone-seed': String(f.seed) };
+  return { features: `encoder:${f.model}`, precision: f.precision, revision: f.revision };
 }
 
 /** Command-line flags win over the config's. */

@@ -6,7 +6,7 @@
  *
  * Over seeds (docs/science.md §3 "Our dCor beside the paper's"):
  * - `--seeds 0-4` (or `0,1,2`) trains the same run at each seed; without it, a config's seeds (`--config`/`--link`)
- *   when it lists several, else `--seed`. (With `--protocol rs`, `--seeds` keeps its meaning of RS seeds.)
+ *   when it lists several or its `forgetting.seeds` asks for several (seed, seed+1, …), else `--seed`. (With `--protocol rs`, `--seeds` keeps its meaning of RS seeds.)
  * - `--preset digits|fashion|fashion-paper`: the Forgetting lab's paper preset (src/core/forgetting/setup.ts): its
  *   dataset, 10 classes in tasks 5,1,1,1,1,1, MLP 256-128, full head, batch 64, lr 2e-5, epochs, images per class
  *   and 5 seeds (seed, seed+1, …); any flag given wins. One strategy per command (`--strategy finetune|ewc`).
@@ -18,14 +18,24 @@
  */
 import { cpcfFromRun } from '../core/conformal/from-run';
 import type { ScoreName } from '../core/conformal/scores';
-import { DCOR_RESAMPLES, PAPER_STATISTIC_NOTE, meanSdText, pText, summariseDcor } from '../core/forgetting/compare';
-import { paperColumnOf, paperDcor } from '../core/forgetting/paper';
+import {
+  DCOR_RESAMPLES,
+  PAPER_STATISTIC_NOTE,
+  meanSdText,
+  pText,
+  paperFigureOf,
+  summariseDcor,
+  unstatedSettings,
+  type CompareSetup,
+} from '../core/forgetting/compare';
+import { dcorNullDistribution } from '../core/stats/dcor-null';
+import { forgettingVerdict } from '../core/verdict/forgetting';
 import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
-import { UINT32_MAX } from '../core/config/checker';
-import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
+import { CONFIG_LIMITS } from '../core/config/limits';
+import { seedListArg, seedRange } from './seeds';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -68,36 +78,35 @@ export function presetFlags(id: string, v: Values): Values {
   if (r.trainPerClass !== null) out['train-per-class'] = String(r.trainPerClass);
   if (r.testPerClass !== null) out['test-per-class'] = String(r.testPerClass);
   const given = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
-  return { ...out, ...given };
+  const merged: Values = { ...out, ...given };
+  // the preset's EWC is the paper's (single-penalisation, λ = 1000), not the engine's default (multi); keys the
+  // command line gives in --strategy-options win one by one
+  if (merged.strategy === 'ewc') {
+    const own = typeof given['strategy-options'] === 'string' ? (given['strategy-options'] as string) : '';
+    const keys = new Set(
+      own
+        .split(',')
+        .map((p) => p.split('=')[0].trim())
+        .filter(Boolean),
+    );
+    const preset = [`mode=${job.ewcMode}`, `lambda=${job.ewcLambda}`].filter((kv) => !keys.has(kv.split('=')[0]));
+    merged['strategy-options'] = [...preset, ...(own ? [own] : [])].join(',');
+  }
+  return merged;
 }
 
 /** The training seeds: --seeds (a list or ranges: "0-4", "0,3,7"), a config's seeds, or --seed. */
 function trainingSeeds(v: Values): number[] | null {
   if (str(v, 'protocol')) return null;
   const s = str(v, 'seeds');
-  if (s !== undefined) {
-    const out: number[] = [];
-    for (const part of s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean)) {
-      const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-      if (!m) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-4.`);
-      const a = Number(m[1]);
-      const b = m[2] === undefined ? a : Number(m[2]);
-      if (b < a) throw new UsageError(`--seeds: range "${part}" runs backwards.`);
-      if (b > UINT32_MAX) throw new UsageError(`--seeds: a seed is a whole number from 0 to ${UINT32_MAX}; got ${m[2] ?? m[1]}.`);
-      // bounded before it is expanded: one training run per seed
-      if (out.length + (b - a + 1) > CONFIG_LIMITS.seeds) throw new UsageError(`--seeds: at most ${CONFIG_LIMITS.seeds} seeds (one run each).`);
-      for (let k = a; k <= b; k++) out.push(k);
-    }
-    if (out.length === 0) throw new UsageError('--seeds is empty.');
-    if (new Set(out).size !== out.length) throw new UsageError('--seeds lists a seed twice.');
-    return out;
-  }
+  // the experiment's seeds list, each one cpcf run (CONFIG_LIMITS.seeds, as the link's)
+  if (s !== undefined) return seedListArg(s, 'seeds', CONFIG_LIMITS.seeds);
   if (str(v, 'seed') === undefined || v.config !== undefined || v.link !== undefined) {
     const config = loadExperimentConfig(v);
     if (config && config.seeds.length > 1 && str(v, 'seed') === String(config.seeds[0])) return [...config.seeds];
+    // the Forgetting lab's seeds: one run at seeds[0], seeds[0] + 1, …
+    const n = config?.forgetting.seeds ?? 1;
+    if (config && n > 1 && str(v, 'seed') === String(config.seeds[0])) return seedRange(config.seeds[0], n);
   }
   return null;
 }
@@ -145,62 +154,85 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     const tpc = str(v, 'train-per-class');
     const summary = summaryOf(runs, { alpha, calibrationRatio, seconds, trainPerClass: tpc === undefined ? null : Number(tpc) });
     options.onNote?.(summary.line);
-    const { line: _line, ...rest } = summary;
-    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest });
-    return JSON.stringify({ runs, summary: rest });
+    const { line: _line, verdict, ...rest } = summary;
+    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest, verdict });
+    return JSON.stringify({ runs, summary: rest, verdict });
   } catch (e) {
     if (e instanceof RunUsageError) throw new UsageError(e.message);
     throw e;
   }
 }
 
-/** dCor mean ± sd and permutation p over the runs, the paper's figure, and why they are not comparable. */
+/**
+ * dCor mean ± sd and permutation p over the runs, the paper's figure, why they are not comparable, dCor's chance band
+ * for the runs' points, and the Forgetting lab's verdict in the same words (core/verdict/forgetting.ts).
+ */
 function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrationRatio: number; seconds: number; trainPerClass: number | null }) {
   const first = runs[0];
-  const config = first.config as { lr: number; epochs: number; firstTaskEpochs: number; batchSize: number; head: 'all' | 'seen'; seed: number };
+  const config = first.config as {
+    lr: number;
+    epochs: number;
+    firstTaskEpochs: number;
+    batchSize: number;
+    head: 'all' | 'seen';
+    seed: number;
+    strategyOptions?: { lambda?: number };
+  };
   const tasks = first.tasks as number[][];
   const dataset = String(first.dataset);
   const strategy = String(first.strategy);
-  const model = strategy === 'finetune' ? 'MLP' : strategy === 'ewc' ? 'EWC' : null;
-  const column = paperColumnOf(dataset);
-  const table = Math.abs(o.alpha - 0.1) < 1e-9 ? 'II' : Math.abs(o.calibrationRatio - 0.1) < 1e-9 ? 'III' : null;
-  const paperValue = model && table ? paperDcor(table, table === 'II' ? o.calibrationRatio : o.alpha, model, column) : null;
-  const s = summariseDcor(
-    {
-      dataset,
-      taskSizes: tasks.map((t) => t.length),
-      lr: config.lr,
-      firstTaskEpochs: config.firstTaskEpochs,
-      epochs: config.epochs,
-      // --train-per-class as given (none: all the dataset has, as the lab's presets count it)
-      trainPerClass: o.trainPerClass,
-      head: config.head,
-      batchSize: config.batchSize,
-    },
-    runs.map((r) => ({
-      seed: Number((r.config as { seed: number }).seed),
-      cpcf: r.cpcf as number[],
-      aPrev: r.aPrev as number[],
-      baseAccuracy: (r.matrix as number[][])[0][0],
-    })),
-    { seed: config.seed, resamples: DCOR_RESAMPLES },
-  );
-  if (!model) s.notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);
-  if (!table) s.notes.push('the paper’s tables fix α = 0.1 or the calibration ratio at 0.1');
-  const comparable = s.notes.length === 0 && paperValue !== null;
+  const paper = paperFigureOf(dataset, strategy, o.alpha, o.calibrationRatio);
+  const setup: CompareSetup = {
+    dataset,
+    taskSizes: tasks.map((t) => t.length),
+    lr: config.lr,
+    firstTaskEpochs: config.firstTaskEpochs,
+    epochs: config.epochs,
+    // --train-per-class as given (none: all the dataset has, as the lab's presets count it)
+    trainPerClass: o.trainPerClass,
+    head: config.head,
+    batchSize: config.batchSize,
+  };
+  const series = runs.map((r) => ({
+    seed: Number((r.config as { seed: number }).seed),
+    cpcf: r.cpcf as number[],
+    aPrev: r.aPrev as number[],
+    baseAccuracy: (r.matrix as number[][])[0][0],
+  }));
+  const s = summariseDcor(setup, series, { seed: config.seed, resamples: DCOR_RESAMPLES });
+  if (strategy !== 'finetune' && strategy !== 'ewc') s.notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);
+  if (Math.abs(o.alpha - 0.1) > 1e-9 && Math.abs(o.calibrationRatio - 0.1) > 1e-9)
+    s.notes.push('the paper’s tables fix α = 0.1 or the calibration ratio at 0.1');
+  const comparable = s.notes.length === 0 && paper !== null;
+  const ewcLambda = strategy === 'ewc' ? config.strategyOptions?.lambda : undefined;
+  const unstated = unstatedSettings({ batchSize: config.batchSize, strategy, ewcLambda, seeds: runs.length });
+  const band = s.points >= 2 ? dcorNullDistribution(s.points) : null;
+  const verdict = forgettingVerdict({
+    setup,
+    alpha: o.alpha,
+    calibrationRatio: o.calibrationRatio,
+    groups: [{ strategy, ewcLambda, runs: series }],
+  });
   const line =
     `dCor(CPCF, a_prev) ${meanSdText(s.dcor)}, permutation ${pText(s.p)}${s.exact ? ' (exact)' : ` (${DCOR_RESAMPLES} resamples)`}, null mean ${s.nullMean.toFixed(3)}; ` +
+    `CPCF rises as a_prev falls in ${s.falling} of ${runs.length}; ` +
     `base accuracy ${meanSdText({ mean: 100 * s.baseAccuracy.mean, sd: 100 * s.baseAccuracy.sd, n: s.baseAccuracy.n }, 1, '%')}; ` +
-    `paper ${paperValue === null ? '–' : paperValue.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
+    `paper ${paper === null ? '–' : paper.dcor.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
   return {
     line,
+    verdict: verdict.sentences,
     seeds: runs.map((r) => Number((r.config as { seed: number }).seed)),
     dcor: { mean: s.dcor.mean, sd: Number.isFinite(s.dcor.sd) ? s.dcor.sd : null, values: s.values },
     permutation: { p: s.p, exact: s.exact, resamples: s.exact ? null : DCOR_RESAMPLES, nullMean: s.nullMean, points: s.points },
+    // dCor of two unrelated series of this many points (core/stats/dcor-null.ts): the band to read ours against
+    dcorNull: band && { points: band.n, draws: band.draws, seed: band.seed, mean: band.mean, quantiles: band.quantiles },
+    pearson: s.pearson.map((r) => (Number.isFinite(r) ? r : null)),
+    falling: s.falling,
     baseAccuracy: { mean: s.baseAccuracy.mean, sd: Number.isFinite(s.baseAccuracy.sd) ? s.baseAccuracy.sd : null },
-    paper: paperValue === null ? null : { dcor: paperValue, table, column, model, key: table === 'II' ? o.calibrationRatio : o.alpha },
+    paper,
     comparable,
     notComparable: s.notes,
+    unstated,
     paperNote: PAPER_STATISTIC_NOTE,
     lr: lrText(config.lr),
     seconds: Math.round(o.seconds * 10) / 10,

@@ -24,6 +24,7 @@ import { validateConfig } from '../core/config/schema';
 import { curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
 import {
   checkCurriculum,
+  CLASSES_PER_DATASET,
   CURRICULUM_DATASET_IDS,
   CURRICULUM_SHAPE_TEXT,
   CurriculumError,
@@ -31,11 +32,14 @@ import {
   type CurriculumSource,
 } from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
+import { curriculumVerdict, readCurriculum, type CurriculumVerdictInput } from '../core/verdict/curriculum';
+import { seedListArg } from './seeds';
+import { UINT32_MAX } from '../core/config/checker';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
 import { selectBackend } from '../engine/backend';
 import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
-import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
+import { STRATEGY_DEFAULTS, STRATEGY_IDS, TRAINER_DEFAULTS, type StrategyId } from '../engine/defaults';
 import type { RunSettings } from '../engine/run-config';
 import type { ImageDataset } from '../engine/types';
 import { backendArg, intArg, nameListArg, str, UsageError } from './args';
@@ -69,6 +73,7 @@ const FLAG_OF: Record<keyof CurriculumConfig, string> = {
   trainPerClass: '--train-per-class',
   testPerClass: '--test-per-class',
   seed: '--seed',
+  seeds: '--seeds',
 };
 
 /**
@@ -142,6 +147,7 @@ export function curriculumFlags(c: CurriculumConfig): Values {
     'train-per-class': String(c.trainPerClass),
     'test-per-class': String(c.testPerClass),
     seed: String(c.seed),
+    ...((c.seeds ?? 1) > 1 ? { seeds: `${c.seed}-${c.seed + (c.seeds ?? 1) - 1}` } : {}),
   };
 }
 
@@ -180,7 +186,8 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   const strategies = nameListArg(str(v, 'strategy') ?? 'finetune', 'strategy', STRATEGY_IDS.length) as StrategyId[];
   for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
   checkCurriculumFlags(v, ids, strategies);
-  const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
+  const seedArg = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  const seeds = str(v, 'seeds') === undefined ? [seedArg] : seedListArg(str(v, 'seeds') as string);
   const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1, CURRICULUM_LIMITS.trainPerClass) ?? 100;
   const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1, CURRICULUM_LIMITS.testPerClass) ?? 50;
   const settings = curriculumSettings(
@@ -195,70 +202,111 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   const joined = joinCurriculum(datasets, sources, { trainPerClass, testPerClass });
   await selectBackend(backend, { strict: backend !== 'auto' });
 
-  const isolated = await trainIsolated(joined, settings, seed);
-  const m2i = m2iOrder(isolated);
-  const i2m = i2mOrder(isolated);
-  const orders = orderArg === 'm2i' ? [m2i] : orderArg === 'i2m' ? [i2m] : orderArg === 'all' ? allOrders(ids.length) : [handPositions as number[]];
-  const trained: OrderRun[] = [];
-  for (const strategy of strategies) {
-    for (const order of orders) {
-      options.onNote?.(`training ${strategy} on ${order.map((p) => ids[p]).join(' → ')}`);
-      trained.push(await trainOrder(joined, settings, { order, strategy, seed }));
+  const runSeed = async (seed: number) => {
+    const isolated = await trainIsolated(joined, settings, seed);
+    const m2i = m2iOrder(isolated);
+    const i2m = i2mOrder(isolated);
+    const orders = orderArg === 'm2i' ? [m2i] : orderArg === 'i2m' ? [i2m] : orderArg === 'all' ? allOrders(ids.length) : [handPositions as number[]];
+    const trained: OrderRun[] = [];
+    for (const strategy of strategies) {
+      for (const order of orders) {
+        options.onNote?.(`training ${strategy} on ${order.map((p) => ids[p]).join(' → ')}`);
+        trained.push(await trainOrder(joined, settings, { order, strategy, seed }));
+      }
     }
-  }
-  const scenarios = scenario === 'both' ? (['cil', 'til'] as const) : ([scenario] as const);
-  const runs = trained.flatMap((r) =>
-    scenarios.map((sc) => {
-      const matrix = sc === 'cil' ? r.cil : r.til;
-      const m = curriculumMetrics(matrix, isolated, r.order);
-      return {
-        order: r.order.map((p) => ids[p]),
-        scenario: sc,
-        strategy: r.strategy,
-        seed: r.seed,
-        matrix: matrix.map((row) => row.map((x) => round(x))),
-        acc: round(m.acc),
-        bwt: round(m.bwt),
-        fwt: round(m.fwt),
-        acc0: round(m.acc0),
-        gain: round(m.gain),
-        m2i: sameOrder(r.order, m2i),
-        i2m: sameOrder(r.order, i2m),
-      };
-    }),
-  );
-  const summary = [];
-  for (const strategy of strategies) {
-    for (const sc of scenarios) {
-      const pick = (o: number[]) => trained.find((r) => r.strategy === strategy && sameOrder(r.order, o));
-      const a = pick(m2i);
-      const b = pick(i2m);
-      if (!a || !b) continue;
-      const ma = curriculumMetrics(sc === 'cil' ? a.cil : a.til, isolated, m2i);
-      const mb = curriculumMetrics(sc === 'cil' ? b.cil : b.til, isolated, i2m);
-      const lead = m2iLead(ma, mb);
-      summary.push({
-        strategy,
-        scenario: sc,
-        m2iAcc: round(ma.acc),
-        i2mAcc: round(mb.acc),
-        deltaAcc: round(lead.deltaAcc),
-        deltaAcc0: round(lead.deltaAcc0),
-        share: round(lead.share),
-      });
+    const scenarios = scenario === 'both' ? (['cil', 'til'] as const) : ([scenario] as const);
+    const runs = trained.flatMap((r) =>
+      scenarios.map((sc) => {
+        const matrix = sc === 'cil' ? r.cil : r.til;
+        const m = curriculumMetrics(matrix, isolated, r.order);
+        return {
+          order: r.order.map((p) => ids[p]),
+          scenario: sc,
+          strategy: r.strategy,
+          seed: r.seed,
+          matrix: matrix.map((row) => row.map((x) => round(x))),
+          acc: round(m.acc),
+          bwt: round(m.bwt),
+          fwt: round(m.fwt),
+          acc0: round(m.acc0),
+          gain: round(m.gain),
+          m2i: sameOrder(r.order, m2i),
+          i2m: sameOrder(r.order, i2m),
+        };
+      }),
+    );
+    const summary = [];
+    for (const strategy of strategies) {
+      for (const sc of scenarios) {
+        const pick = (o: number[]) => trained.find((r) => r.strategy === strategy && sameOrder(r.order, o));
+        const a = pick(m2i);
+        const b = pick(i2m);
+        if (!a || !b) continue;
+        const ma = curriculumMetrics(sc === 'cil' ? a.cil : a.til, isolated, m2i);
+        const mb = curriculumMetrics(sc === 'cil' ? b.cil : b.til, isolated, i2m);
+        const lead = m2iLead(ma, mb);
+        summary.push({
+          strategy,
+          scenario: sc,
+          m2iAcc: round(ma.acc),
+          i2mAcc: round(mb.acc),
+          deltaAcc: round(lead.deltaAcc),
+          deltaAcc0: round(lead.deltaAcc0),
+          share: round(lead.share),
+        });
+      }
     }
+    return {
+      seed,
+      datasets: ids,
+      isolated: Object.fromEntries(ids.map((id, p) => [id, round(isolated[p])])),
+      m2i: m2i.map((p) => ids[p]),
+      i2m: i2m.map((p) => ids[p]),
+      runs,
+      summary,
+      shape: CURRICULUM_SHAPE_TEXT,
+      trainPerClass,
+      testPerClass,
+      backend: trained[0]?.backend ?? null,
+      trained,
+      isolatedRaw: isolated,
+      m2iOrder: m2i,
+      i2mOrder: i2m,
+    };
+  };
+  const perSeed: Awaited<ReturnType<typeof runSeed>>[] = [];
+  for (const seed of seeds) perSeed.push(await runSeed(seed));
+  const counts = new Array<number>(ids.length).fill(0);
+  for (const label of joined.train.labels) counts[Math.floor(label / CLASSES_PER_DATASET)]++;
+  const input: CurriculumVerdictInput = {
+    datasets: datasets.map((d, p) => ({ id: d.id, name: d.name, trainImagesPerClass: Math.floor(counts[p] / CLASSES_PER_DATASET) })),
+    epochs: settings.epochs ?? TRAINER_DEFAULTS.epochs,
+    batchSize: settings.batchSize ?? TRAINER_DEFAULTS.batchSize,
+    runs: perSeed.map((x) => ({
+      seed: x.seed,
+      isolated: Object.fromEntries(ids.map((id, p) => [id, x.isolatedRaw[p]])),
+      pairs: x.summary.flatMap((row) => {
+        const pick = (o: number[]) => x.trained.find((r) => r.strategy === row.strategy && sameOrder(r.order, o))!;
+        const metricsOf = (o: number[]) => curriculumMetrics(row.scenario === 'cil' ? pick(o).cil : pick(o).til, x.isolatedRaw, o);
+        const a = metricsOf(x.m2iOrder);
+        const b = metricsOf(x.i2mOrder);
+        return [{ strategy: row.strategy, scenario: row.scenario, m2i: { acc: a.acc, acc0: a.acc0 }, i2m: { acc: b.acc, acc0: b.acc0 } }];
+      }),
+      firstCells: x.trained.map((r) => ({ first: ids[r.order[0]], accuracy: r.cil[0][0] })),
+    })),
+  };
+  const verdict = curriculumVerdict(input).sentences;
+  const strip = ({ trained: _t, isolatedRaw: _i, m2iOrder: _m, i2mOrder: _n, ...rest }: (typeof perSeed)[number]) => rest;
+  const seconds = Math.round((performance.now() - started) / 10) / 100;
+  if (perSeed.length === 1) {
+    const { seed: _seed, ...only } = strip(perSeed[0]);
+    return JSON.stringify({ ...only, seconds, verdict });
   }
+  const reading = readCurriculum(input);
   return JSON.stringify({
-    datasets: ids,
-    isolated: Object.fromEntries(ids.map((id, p) => [id, round(isolated[p])])),
-    m2i: m2i.map((p) => ids[p]),
-    i2m: i2m.map((p) => ids[p]),
-    runs,
-    summary,
-    shape: CURRICULUM_SHAPE_TEXT,
-    trainPerClass,
-    testPerClass,
-    backend: trained[0]?.backend ?? null,
-    seconds: Math.round((performance.now() - started) / 10) / 100,
+    seeds: perSeed.map(strip),
+    summary: { seeds, pairs: reading.pairs, atChance: reading.atChance, firstTask: reading.firstTask },
+    seconds,
+    verdict,
   });
 }

@@ -184,10 +184,10 @@ export function checkOutputPath(path: string, flag = '--out'): string {
 }
 
 /**
- * Write `--out`: the text goes to a temporary file beside it, which is then renamed over the path, so a reader never
+ * Write `--out` (text, or bytes such as an .npz): it goes to a temporary file beside it, which is then renamed over the path, so a reader never
  * sees half a file and a failed write leaves the old file as it was. Refuses what `checkOutputPath` refuses.
  */
-export function writeOutput(path: string, text: string, flag = '--out'): string {
+export function writeOutput(path: string, text: string | Uint8Array, flag = '--out'): string {
   const full = checkOutputPath(path, flag);
   const temp = join(dirname(full), `.${basename(full)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
@@ -306,12 +306,21 @@ export function classInput(v: Values): ClassInput | undefined {
   return { names, pins: Object.keys(pins).length > 0 ? wordnetPinsFor(pins, names) : undefined };
 }
 
-export function similaritySpec(source: string, classes: ClassInput): SimilaritySpec {
+/** The key under which features.ts withFeaturePrototypes passes the prototypes of `--similarity features`. */
+export const FEATURE_SIMILARITY_KEY = 'feature-prototypes';
+
+export function similaritySpec(source: string, classes: ClassInput, v: Values = {}): SimilaritySpec {
   if (source === 'wordnet') return { kind: 'wordnet', pins: classes.pins };
+  if (source === 'features') {
+    const spec = v[FEATURE_SIMILARITY_KEY];
+    if (typeof spec !== 'string')
+      throw new UsageError('The features similarity needs the feature source: --features F.npz, backbone or encoder:MODEL_ID_OR_FOLDER.');
+    return JSON.parse(spec) as SimilaritySpec;
+  }
   if (source.startsWith('file:')) {
     const path = source.slice(5);
     if (path.trim() === '') throw new UsageError('--similarity file:PATH needs the path of the file after "file:".');
     return { kind: 'upload', fileName: path, bytes: readInput(path, 'the similarity file') };
   }
-  throw new UsageError(`Unknown similarity source "${source}": use wordnet or file:PATH.`);
+  throw new UsageError(`Unknown similarity source "${source}": use wordnet, file:PATH or features (with --features).`);
 }

@@ -19,12 +19,14 @@ import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { V1_FILL } from '../core/config/defaults';
 import { UINT32_MAX } from '../core/config/checker';
 import { CONFIG_LIMITS } from '../core/config/limits';
+import { LABS } from '../core/labs';
 import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
-import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, seedListArg, taskSizesArg } from './args';
-import { classInput, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
+import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
+import { seedListArg } from './seeds';
+import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
@@ -38,6 +40,9 @@ import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
 import { SWEEP_HELP, sweepCommand } from './sweep';
+import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
+import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
+import { loadUserData } from './run';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -61,20 +66,23 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
 ${ANALYZE_HELP}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
-               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable
+               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
+               verdict (the Forgetting lab's sentences)
   cil-lab conformal --calibration F.json --test F.json --alpha 0.1 [--score aps|lac|raps]   → q, sets, sizes, coverage
   cil-lab ood-metrics --id ID.json --ood OOD.json   → auroc, fpr95, auprIn, auprOut (ID positive; JSON arrays of scores, higher = more ID)
   cil-lab ood-scores --logits L.json [--detectors msp,maxlogit,energy,gen,odin]   → {detector: scores} from logit rows
   cil-lab ood <the flags of run> [--ood digits,fashion-mnist:6-9] [--detectors msp,maxlogit,energy,gen,odin,react,klm,relation,nnguide,
               ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--head-lr 0.01] [--margin-in M --margin-out M] [--ood-seed S]
-                 → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step
-  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming [--buckets 5] [--mode finetune|scratch|linear]
-                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 1] [--train-ratio 0.7]
+              [--seeds 0-2]   → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step;
+                 verdict; with several seeds every run and a summary over them
+  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
+                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy)
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
+                   several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
   cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|all|a,b,c] [--scenario cil|til|both]
-                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend]
-                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share)
+                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
+                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
@@ -83,10 +91,19 @@ ${ANALYZE_HELP}
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
                  the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
+  cil-lab run --features F.npz [--classes 0-5] (--tasks K | --task-sizes …) --strategy simplecil|ranpac|fecam
+              [--strategy-options metric=cosine|euclidean, projection=2000,lambdaFrom=task|seen, shrinkage=1] [--seed S]
+              [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
+                 pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
+                 run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
 ${SWEEP_HELP}
+${FEATURES_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
+
+The labs of the app and the commands that print their numbers:
+${LABS.map((l) => `  ${l.name.padEnd(13)} ${l.commands.join(', ')}`).join('\n')}
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
@@ -145,6 +162,7 @@ export const OPTIONS = {
   fast: { type: 'string' },
   population: { type: 'string' },
   'sample-seed': { type: 'string' },
+  features: { type: 'string' },
   config: { type: 'string' },
   link: { type: 'string' },
   'test-per-class': { type: 'string' },
@@ -184,6 +202,9 @@ export const OPTIONS = {
   shard: { type: 'string' },
   shards: { type: 'string' },
   'allow-missing': { type: 'boolean' },
+  precision: { type: 'string' },
+  revision: { type: 'string' },
+  'backbone-seed': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -209,7 +230,12 @@ const TRAIN_FLAGS: Flag[] = [
   'augment',
   'head',
 ];
+/** Where features come from (`--features F.npz|backbone|encoder:…`) and the flags of the backbone and encoders. */
+const FEATURE_FLAGS: Flag[] = ['features', 'backbone-seed', 'precision', 'revision', 'allow-remote'];
+/** Flags that only a feature source reads: given without --features they would change nothing. */
+const FEATURE_ONLY: Flag[] = ['backbone-seed', 'precision', 'revision'];
 const RUN_FLAGS: Flag[] = [
+  ...FEATURE_FLAGS,
   'dataset',
   'classes',
   ...TASK_FLAGS,
@@ -235,7 +261,19 @@ const RUN_FLAGS: Flag[] = [
 export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   count: [...CLASS_FLAGS, ...TASK_FLAGS, ...CONFIG_FLAGS],
   enumerate: [...CLASS_FLAGS, ...TASK_FLAGS, 'limit', 'sample', 'seed'],
-  orders: [...CLASS_FLAGS, ...TASK_FLAGS, 'protocol', 'seeds', 'similarity', 'format', 'exact-limit', ...CONFIG_FLAGS],
+  orders: [
+    ...CLASS_FLAGS,
+    ...TASK_FLAGS,
+    'protocol',
+    'seeds',
+    'similarity',
+    'format',
+    'exact-limit',
+    ...FEATURE_FLAGS,
+    'train-per-class',
+    'batch-size',
+    ...CONFIG_FLAGS,
+  ],
   score: [...CLASS_FLAGS, ...TASK_FLAGS, 'order', 'similarity'],
   similarity: [
     ...CLASS_FLAGS,
@@ -248,7 +286,9 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'prompt',
     'descriptions',
     'dtype',
-    'allow-remote',
+    ...FEATURE_FLAGS,
+    'train-per-class',
+    'batch-size',
     ...CONFIG_FLAGS,
   ],
   bounds: ['omega', 'epsilon', 'delta', 'range'],
@@ -258,7 +298,17 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   cpcf: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
   'ood-metrics': ['id', 'ood'],
   'ood-scores': ['logits', 'detectors'],
-  ood: [...RUN_FLAGS, 'detectors', 'ood', 'head-epochs', 'head-lr', 'margin-in', 'margin-out', 'ood-seed'],
+  // --features only to say why ood, stream and curriculum cannot take it (features.ts featuresRefusal)
+  ood: [
+    ...RUN_FLAGS.filter((f) => !FEATURE_ONLY.includes(f) && f !== 'allow-remote'),
+    'detectors',
+    'ood',
+    'head-epochs',
+    'head-lr',
+    'margin-in',
+    'margin-out',
+    'ood-seed',
+  ],
   stream: [
     'stream',
     'protocol',
@@ -278,12 +328,27 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'batch-size',
     'seed',
     'backend',
+    'seeds',
+    'features',
     ...CONFIG_FLAGS,
   ],
-  curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, ...CONFIG_FLAGS],
+  curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
   run: RUN_FLAGS,
   sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
+  features: [
+    'dataset',
+    'classes',
+    'source',
+    'out',
+    'backbone-seed',
+    'precision',
+    'revision',
+    'allow-remote',
+    'train-per-class',
+    'test-per-class',
+    'batch-size',
+  ],
 };
 
 /** This command's lines of HELP (its usage and the lines that continue it). */
@@ -324,6 +389,33 @@ function run(argv: string[]): string | Promise<string> {
     : command === 'sweep' && positionals[0] !== 'merge'
       ? withConfig(values, 'run')
       : values;
+  const refusal = featuresRefusal(command, v);
+  if (refusal) throw new UsageError(refusal);
+  if (command !== 'features' && v.features === undefined) {
+    const orphan = [...FEATURE_ONLY, ...(command === 'orders' || command === 'similarity' ? (['train-per-class', 'batch-size'] as Flag[]) : [])].find(
+      (f) => v[f] !== undefined,
+    );
+    if (orphan) throw new UsageError(`--${orphan} is read only with --features (the feature source); without it, it would change nothing.`);
+  }
+  // --similarity features (orders) / --source features (similarity): the feature source's class prototypes first
+  if ((command === 'orders' && v.similarity === 'features') || (command === 'similarity' && v.source === 'features'))
+    return withFeaturePrototypes(v, { classInput, loadDataset, imageDatasetOf }).then((w) =>
+      dispatch(command, command === 'similarity' ? { ...w, source: 'features' } : w, positionals),
+    );
+  return dispatch(command, v, positionals);
+}
+
+/** A dataset for the feature commands: a built-in image dataset or the user's files (run.ts's loaders). */
+function loadDataset(arg: string, notes: string[]) {
+  return (BUILTIN_DATASET_IDS as readonly string[]).includes(arg) ? loadBuiltinImages(arg, root) : loadUserData(arg, notes);
+}
+
+/** The built-in image dataset a class list names (fashion-mnist, digits for mnist, emoji), if any. */
+function imageDatasetOf(classListId: string): string | undefined {
+  return BUILTIN_DATASETS.find((d) => d.classListId === classListId)?.id;
+}
+
+function dispatch(command: string, v: Record<string, string | boolean | undefined>, positionals: string[]): string | Promise<string> {
   switch (command) {
     case 'count': {
       const classes = classInput(v);
@@ -386,7 +478,7 @@ function run(argv: string[]): string | Promise<string> {
             'use a sampled protocol instead (--protocol rs,edge,edge+,ms), or raise --exact-limit.',
         );
       }
-      const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes);
+      const spec = similaritySpec((v.similarity as string | undefined) ?? 'wordnet', classes, v);
       const view = computeOrderingsView(
         {
           classes: classes.names,
@@ -394,7 +486,7 @@ function run(argv: string[]): string | Promise<string> {
           similarity: spec,
           options: {
             protocols,
-            rsSeeds: seedListArg(v.seeds as string | undefined, 'seeds', CONFIG_LIMITS.rsSeeds),
+            rsSeeds: typeof v.seeds === 'string' ? seedListArg(v.seeds, 'seeds', CONFIG_LIMITS.rsSeeds) : undefined,
             exactLimit,
             // S over Ω as the page computes it (exact up to the limit, else the config's default sample): the verdict's
             // "Ω below" sentence reads it, so the page's JSON export and this one say the same
@@ -431,7 +523,7 @@ function run(argv: string[]): string | Promise<string> {
       const classes = classInput(v);
       if (!classes) throw new UsageError('Give the classes: --dataset ID, --classes a,b,c or --classes-file F.');
       const source = (v.source as string | undefined) ?? 'wordnet';
-      const spec = similaritySpec(source, classes);
+      const spec = similaritySpec(source, classes, v);
       const sim = resolveSimilarity(spec, classes.names, { wordnet: spec.kind === 'wordnet' ? loadWordnet : undefined });
       const out = JSON.stringify({
         classes: classes.names,
@@ -488,6 +580,11 @@ function run(argv: string[]): string | Promise<string> {
       return sweepCommand(v, positionals, { root, env: process.env, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'curriculum':
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
+    case 'features':
+      return featuresCommand(v, {
+        loadDataset,
+        classesOf: (arg, total) => (arg !== undefined ? rangeListArg(arg, 'classes', total) : [...Array(total).keys()]),
+      });
     default:
       throw new UsageError(`Unknown command "${command.slice(0, 40)}": cil-lab --help lists the commands.`);
   }

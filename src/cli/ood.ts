@@ -33,10 +33,12 @@ import { subsetPerClass } from '../engine/dataset';
 import { STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
-import { oodReport } from '../engine/ood/report';
+import { oodReport, type OodReport } from '../engine/ood/report';
+import { openWorldVerdict, readOpenWorld, type OpenWorldVerdictInput } from '../core/verdict/open-world';
+import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
-import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, seedListArg, str, taskSizesArg, UsageError } from './args';
+import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { checkAsLink, TRAINING_FLAGS } from './link-check';
@@ -66,6 +68,7 @@ const FLAG_OF_SETTING: Record<OpenWorldIssue['field'], string> = {
   trainPerClass: '--train-per-class',
   testPerClass: '--test-per-class',
   seed: '--seed',
+  seeds: '--seeds',
   detectors: '--detectors',
   oodSets: '--ood',
   headEpochs: '--head-epochs',
@@ -118,6 +121,14 @@ export const OOD_SETTING_FLAGS = [
 const COMPLETE = ['dataset', 'classes', 'tasks', 'strategy', 'epochs', 'hidden', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'];
 const OTHER_OK = new Set(['backend', 'config', 'link']);
 
+/** With --protocol rs, --seeds is the one RS seed of the class order (default 1993). */
+function rsSeed(v: Values): number {
+  const text = str(v, 'seeds');
+  const seeds = text === undefined ? [1993] : seedListArg(text, 'seeds', CONFIG_LIMITS.rsSeeds);
+  if (seeds.length !== 1) throw new UsageError('cil-lab ood trains one ordering: give one --seeds value.');
+  return seeds[0];
+}
+
 /** The lab's settings of `base` (a config's `openWorld`, or the lab's defaults) with the flags given applied. */
 export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DEFAULTS): OpenWorldSettings {
   const s = structuredClone(base);
@@ -130,9 +141,8 @@ export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DE
   const protocol = str(v, 'protocol');
   if (protocol !== undefined) {
     if (protocol !== 'rs') throw new UsageError('The lab orders classes ascending (no --protocol) or by RS (--protocol rs --seeds S).');
-    const seeds = seedListArg(str(v, 'seeds'), 'seeds', 1) ?? [1993];
-    s.orderSeed = seeds[0];
-  } else if (str(v, 'seeds') !== undefined) throw new UsageError("--seeds gives the RS order's seed: use it with --protocol rs.");
+    s.orderSeed = rsSeed(v);
+  }
   s.strategy = str(v, 'strategy') ?? s.strategy;
   s.memory = intArg(str(v, 'memory'), 'memory', 1) ?? s.memory;
   s.epochs = intArg(str(v, 'epochs'), 'epochs', 1) ?? s.epochs;
@@ -172,8 +182,8 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
   return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
 }
 
-/** Run the lab's settings exactly as its worker does (src/workers/ood.worker.ts: the same `openWorldInput`). */
-async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<string> {
+/** Run the lab's settings exactly as its job does (src/engine/ood/job.ts: the same `openWorldInput`). */
+async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<OodReport> {
   checkSettings(s);
   const backend = backendArg(v);
   const loaded = new Map<string, ImageDataset>();
@@ -181,12 +191,48 @@ async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Pr
   const { dataset, config } = openWorldInput(s, (id) => loaded.get(id) as ImageDataset);
   await selectBackend(backend, { strict: backend !== 'auto' });
   const r = await runOpenWorld(dataset, config);
-  return JSON.stringify(oodReport(r.steps, r, { dataset: s.dataset, head: config.head }));
+  return oodReport(r.steps, r, { dataset: s.dataset, head: config.head });
+}
+
+/** The Open-world lab's verdict input from the reports of one run per seed. */
+export function openWorldVerdictInput(reports: readonly OodReport[]): OpenWorldVerdictInput {
+  const first = reports[0];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    settings: { dataset: first.dataset, headEpochs: first.head.epochs },
+    oodKinds: Object.fromEntries(first.oodSets.map((o) => [o.name, o.kind])),
+    runs: reports.map((r) => ({
+      seed: Number(r.config.seed),
+      summary: r.summary,
+      confidence: Object.fromEntries(first.oodSets.map((o) => [o.name, mean(r.steps.map((st) => st.confidence.ood[o.name]))])),
+      finalAccuracy: r.accuracy[r.accuracy.length - 1],
+    })),
+  };
+}
+
+/** One seed: the run's report as before, with the verdict; several: every run, the reading over seeds and the verdict. */
+function withVerdict(reports: readonly OodReport[]): string {
+  const input = openWorldVerdictInput(reports);
+  const verdict = openWorldVerdict(input).sentences;
+  if (reports.length === 1) return JSON.stringify({ ...reports[0], verdict });
+  return JSON.stringify({ runs: reports, summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, verdict });
+}
+
+/** The training seeds: `--seeds 0-2` without `--protocol` (with it, --seeds is the RS seed of the class order). */
+function trainingSeeds(v: Values): number[] | null {
+  const s = str(v, 'seeds');
+  return s !== undefined && str(v, 'protocol') === undefined ? seedListArg(s) : null;
 }
 
 export async function oodCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const lab = oodLabSettings(v);
-  if (lab) return runLabSettings(lab, v, options.root);
+  const seedList = trainingSeeds(v);
+  if (lab) {
+    const seeds = seedList ?? seedRange(lab.seed, lab.seeds ?? 1);
+    const reports: OodReport[] = [];
+    for (const seed of seeds) reports.push(await runLabSettings({ ...lab, seed, seeds: undefined }, v, options.root));
+    return withVerdict(reports);
+  }
   const datasetArg = str(v, 'dataset');
   if (!datasetArg) throw new UsageError(`Give --dataset: ${OPEN_WORLD_DATASETS.join(', ')}.`);
   const dataset = idDataset(datasetArg);
@@ -245,8 +291,7 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     order = given;
   } else if (str(v, 'protocol') !== undefined) {
     if (str(v, 'protocol') !== 'rs') throw new UsageError('cil-lab ood supports --protocol rs (with one --seeds value) or --order.');
-    const seeds = seedListArg(str(v, 'seeds'), 'seeds', 1) ?? [1993];
-    order = rsClassOrder(seeds[0], classes.length).map((i) => classes[i]);
+    order = rsClassOrder(rsSeed(v), classes.length).map((i) => classes[i]);
   }
   const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number };
   const model = fields.model as TrainRunConfig['model'];
@@ -287,6 +332,10 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   if (mOut !== undefined) headSettings.marginOut = mOut;
 
   await selectBackend(backend, { strict: backend !== 'auto' });
-  const r = await runOpenWorld(ds, { train, oodSets, detectors, head: headSettings, seed: oodSeed });
-  return JSON.stringify(oodReport(r.steps, r, { dataset, head: headSettings }));
+  const reports: OodReport[] = [];
+  for (const seed of seedList ?? [train.seed]) {
+    const r = await runOpenWorld(ds, { train: { ...train, seed }, oodSets, detectors, head: headSettings, seed: oodSeed });
+    reports.push(oodReport(r.steps, r, { dataset, head: headSettings }));
+  }
+  return withVerdict(reports);
 }

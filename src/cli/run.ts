@@ -32,12 +32,17 @@ import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defa
 import { subsetPerClass } from '../engine/dataset';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
-import type { ImageDataset, ImageSplit, TrainRunConfig, TrainRunResult } from '../engine/types';
+import { featureDatasetOf } from '../engine/features/dataset';
+import type { ImageDataset, ImageSplit, TrainDataset, TrainRunConfig, TrainRunResult } from '../engine/types';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
-import { backendArg, intArg, intListArg, numberArg, rangeListArg, seedListArg, str, taskSizesArg, UsageError } from './args';
+import { backendArg, intArg, intListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
+import { seedListArg } from './seeds';
 import { initFlag, strategyOptionsFlag } from './config-args';
 import { loadBuiltinImages, readInputFiles } from './inputs';
 import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo, type FeatureSourceArg } from './features';
+import { featuresRunCommand } from './features-run';
+import { isPtmStrategyId } from '../core/ptm/defaults';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -73,7 +78,7 @@ function splitTrainTest(images: ImageSplit, imageSize: number, numClasses: numbe
 }
 
 /** The user's files at PATH (a file, or a directory whose files belong together), each read with a size bound. */
-async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
+export async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
   if (!statSync(path, { throwIfNoEntry: false }))
     throw new RunUsageError(`--dataset "${path}" is neither a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}) nor a readable file or directory.`);
   const named = readInputFiles(path, 'the --dataset file', CONFIG_LIMITS.datasetBytes);
@@ -118,7 +123,8 @@ function orderings(v: Values, classes: number[]): { label: string; order: number
     if (protocol !== 'rs') {
       throw new RunUsageError(`run supports --protocol rs; for ${protocol} orderings run "cil-lab orders … --protocol ${protocol}" and pass one with --order.`);
     }
-    const seeds = seedListArg(str(v, 'seeds'), 'seeds', CONFIG_LIMITS.seeds) ?? [1993];
+    const seedsText = str(v, 'seeds');
+    const seeds = seedsText === undefined ? [1993] : seedListArg(seedsText, 'seeds', CONFIG_LIMITS.seeds);
     return seeds.map((s) => ({ label: `RS seed ${s}`, order: rsClassOrder(s, classes.length).map((i) => classes[i]) }));
   }
   return [{ label: 'ascending', order: classes.slice() }];
@@ -194,8 +200,10 @@ function headArg(v: Values): 'seen' | 'all' | undefined {
  * are exactly the runs `run` would train.
  */
 export interface PlannedRuns {
-  ds: ImageDataset;
+  ds: TrainDataset;
   datasetArg: string;
+  /** `--features`: what the head trains on (features.ts), else undefined (pixels) */
+  features?: FeatureInfo;
   builtin: boolean;
   classes: number[];
   sizes: number[];
@@ -225,10 +233,18 @@ export function hiddenArg(v: Values): number[] | undefined {
  * --strategy-options), training, data, seeds — for `checkAsLink` (the link's checker, its bounds included).
  * Undefined flags are left out (their fill-ins apply).
  */
-export function trainingFields(v: Values, strategies: readonly StrategyId[], withOptions = true): Record<string, unknown> {
-  const modelKind = str(v, 'model') ?? 'mlp';
-  if (modelKind !== 'mlp' && modelKind !== 'cnn') throw new RunUsageError(`Unknown --model "${modelKind.slice(0, 40)}": use mlp or cnn.`);
+export function trainingFields(v: Values, strategies: readonly StrategyId[], withOptions = true, features?: FeatureSourceArg): Record<string, unknown> {
+  const modelKind = str(v, 'model') ?? (features ? 'head' : 'mlp');
+  if (modelKind !== 'mlp' && modelKind !== 'cnn' && modelKind !== 'head')
+    throw new RunUsageError(`Unknown --model "${modelKind.slice(0, 40)}": use mlp, cnn or head.`);
+  if (features && modelKind !== 'head') throw new RunUsageError(`--features trains the head model (--model head [--hidden W]); ${modelKind} trains on pixels.`);
+  if (!features && modelKind === 'head')
+    throw new RunUsageError('--model head trains on feature vectors: give --features F.npz|backbone|encoder:MODEL_ID_OR_FOLDER.');
   const hidden = hiddenArg(v);
+  if (modelKind === 'head' && hidden && hidden.length > 1)
+    throw new RunUsageError(`--hidden: the head is linear (--hidden "") or has one hidden layer; got ${hidden.length} widths.`);
+  if (modelKind === 'head' && hidden?.length === 1 && hidden[0] > CONFIG_LIMITS.headWidth)
+    throw new RunUsageError(`--hidden: the head's hidden layer can have at most ${grouped(CONFIG_LIMITS.headWidth)} units; got ${grouped(hidden[0])}.`);
   headArg(v);
   const memory = int(v, 'memory', 1);
   const training: Record<string, unknown> = {
@@ -240,7 +256,9 @@ export function trainingFields(v: Values, strategies: readonly StrategyId[], wit
     init: str(v, 'init'),
   };
   return {
-    model: modelKind === 'mlp' ? { kind: 'mlp', ...(hidden ? { hidden } : {}) } : { kind: 'cnn' },
+    model:
+      modelKind === 'mlp' ? { kind: 'mlp', ...(hidden ? { hidden } : {}) } : modelKind === 'head' ? { kind: 'head', hidden: hidden ?? [] } : { kind: 'cnn' },
+    ...(features?.kind === 'backbone' ? { features: { source: 'backbone', seed: int(v, 'backbone-seed', 0, UINT32_MAX) ?? 0 } } : {}),
     strategies: strategies.map((id) => ({
       id,
       options: {
@@ -249,9 +267,16 @@ export function trainingFields(v: Values, strategies: readonly StrategyId[], wit
       },
     })),
     training: Object.fromEntries(Object.entries(training).filter(([, x]) => x !== undefined)),
-    data: { trainPerClass: int(v, 'train-per-class', 1) ?? null, testPerClass: int(v, 'test-per-class', 1) ?? null },
+    // N, or all (null, as when not given)
+    data: { trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null },
     seeds: [int(v, 'seed', 0, UINT32_MAX) ?? 0],
   };
+}
+
+/** `fields` without the model and feature source (checked by their own bounds where the config cannot know them). */
+function withoutModel(fields: Record<string, unknown>): Record<string, unknown> {
+  const { model: _model, features: _features, ...rest } = fields;
+  return rest;
 }
 
 /**
@@ -272,7 +297,10 @@ function checkModelFitsShape(fields: Record<string, unknown>, shape: readonly [n
 }
 
 export async function planRunCommand(v: Values, options: { root: string }, extras: RunExtras = {}): Promise<PlannedRuns> {
-  const datasetArg = str(v, 'dataset');
+  const featuresArg = str(v, 'features');
+  const featureSource = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
+  // an .npz alone brings its own classes and split
+  const datasetArg = str(v, 'dataset') ?? (featureSource?.kind === 'file' ? featureSource.path : undefined);
   if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
   const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
   if (!STRATEGY_IDS.includes(strategy)) throw new RunUsageError(`Unknown --strategy "${strategy.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
@@ -282,17 +310,22 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     throw new RunUsageError(
       `--dataset ${datasetArg} is a list of class names without images: train on ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`,
     );
+  if (featureSource && str(v, 'augment') !== undefined && augmentFor(v, datasetArg))
+    throw new RunUsageError('--augment transforms pixels; features cannot be augmented (leave --augment out).');
 
   // every flag checked, bounds included, before the dataset is read
-  const fields = trainingFields(v, [strategy]);
+  const fields = trainingFields(v, [strategy], true, featureSource);
   const classArg = str(v, 'classes');
   const knownCount = builtin ? getClassList(datasetClassListId(datasetArg as BuiltinDatasetRef)).classes.length : undefined;
   const given = classArg === undefined ? undefined : rangeListArg(classArg, 'classes', knownCount, builtin ? datasetArg : undefined);
+  // the link's checker knows the embedded backbone (its held-out classes); features from a file or an encoder have a
+  // width known once they are computed, so the head is checked by its own bound (headWidth) alone
+  const linkFields = featureSource && featureSource.kind !== 'backbone' ? withoutModel(fields) : fields;
   if (builtin) {
     const classes = given ?? [...Array(knownCount).keys()];
     const sizes = taskSizesArg(v, classes.length);
-    checkAsLink({ lab: 'ground-truth', dataset: { id: datasetArg }, classes, taskSizes: sizes, ...fields }, TRAINING_FLAGS);
-  } else checkAsLink(fields, TRAINING_FLAGS);
+    checkAsLink({ lab: 'ground-truth', dataset: { id: datasetArg }, classes, taskSizes: sizes, ...linkFields }, TRAINING_FLAGS);
+  } else checkAsLink(featureSource ? withoutModel(fields) : fields, TRAINING_FLAGS);
   // the orderings' flags too (they are read again once the classes are known)
   int(v, 'limit', 1, CONFIG_LIMITS.groundTruthBudget);
   int(v, 'sample-seed', 0, UINT32_MAX);
@@ -308,21 +341,35 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   const population = popArg === 'auto' ? 'auto' : (intArg(popArg, 'population', 1, CONFIG_LIMITS.population) as number);
 
   const notes: string[] = [];
-  let ds = builtin ? await loadBuiltinImages(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  // an .npz alone brings its classes and split; otherwise the images (the backbone and encoders compute from them)
+  const npzAlone = featureSource?.kind === 'file' && str(v, 'dataset') === undefined;
+  const images = npzAlone ? null : builtin ? await loadBuiltinImages(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const classNames = images ? images.classNames : readFeatureFile(datasetArg, []).classNames;
   const data = fields.data as { trainPerClass: number | null; testPerClass: number | null };
   const trainPerClass = data.trainPerClass ?? undefined;
   const testPerClass = data.testPerClass ?? undefined;
-  if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
 
-  const classes = given ?? ds.classNames.map((_, i) => i);
-  const bad = classes.find((c) => c >= ds.classNames.length);
-  if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${ds.classNames.length - 1}.`);
+  const classes = given ?? classNames.map((_, i) => i);
+  const bad = classes.find((c) => c >= classNames.length);
+  if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${classNames.length - 1}.`);
   if (classes.length < 2) throw new RunUsageError(`--classes: a class-incremental run needs at least two classes; got ${classes.length}.`);
   const sizes = taskSizesArg(v, classes.length);
-  if (!builtin) checkModelFitsShape(fields, ds.shape, classes.length);
+  let ds: TrainDataset;
+  let features: FeatureInfo | undefined;
+  if (featureSource) {
+    // the features of the run's classes (the backbone pre-trains on the others), at most the first N per class and split
+    const got = await featureSetFrom(featureSource, v, images, { classes, trainPerClass: data.trainPerClass, testPerClass: data.testPerClass });
+    ds = featureDatasetOf(got.set, classes);
+    features = got.info;
+    notes.push(...got.info.notes);
+  } else {
+    ds = images as ImageDataset;
+    if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
+    if (!builtin) checkModelFitsShape(fields, ds.shape, classes.length);
+  }
 
   const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number };
-  const model = fields.model as { kind: 'mlp'; hidden?: number[] } | { kind: 'cnn' };
+  const model = fields.model as TrainRunConfig['model'];
   const seed = (fields.seeds as number[])[0];
   const base = {
     model,
@@ -331,7 +378,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     firstTaskEpochs: training.firstTaskEpochs,
     lr: training.lr,
     batchSize: training.batchSize,
-    augment: augmentFor(v, datasetArg),
+    augment: featureSource ? false : augmentFor(v, datasetArg),
     head: headArg(v),
     init: initFlag(v),
   };
@@ -349,6 +396,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   return {
     ds,
     datasetArg,
+    features,
     builtin,
     classes,
     sizes,
@@ -370,6 +418,7 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   return {
     label,
     dataset: p.builtin ? p.datasetArg : resolve(p.datasetArg),
+    ...(p.features ? { features: { source: p.features.source, label: p.features.label, d: p.features.d, digest: p.features.digest } } : {}),
     classes: p.classes.map((c) => p.ds.classNames[c]),
     order,
     tasks: result.tasks,
@@ -390,15 +439,41 @@ export function runRecord(p: PlannedRuns, k: number, result: TrainRunResult, ext
   };
 }
 
+/**
+ * A pre-trained method (features-run.ts) on `--features`: an .npz it reads itself; the embedded backbone's or an
+ * encoder's features computed here first (features.ts), of `--classes` of `--dataset`.
+ */
+async function pretrainedRun(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
+  const featuresArg = str(v, 'features');
+  const source = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
+  if (!source || source.kind === 'file') return featuresRunCommand(source ? { ...v, features: source.path } : v, options);
+  const datasetArg = str(v, 'dataset');
+  if (!datasetArg) throw new RunUsageError(`--features ${featuresArg} computes features from images: give --dataset.`);
+  const notes: string[] = [];
+  const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg)
+    ? await loadBuiltinImages(datasetArg, options.root)
+    : await loadUserData(datasetArg, notes);
+  const classArg = str(v, 'classes');
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes', images.classNames.length) : images.classNames.map((_, i) => i);
+  const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
+  const { set, info } = await featureSetFrom(source, v, images, rows);
+  for (const n of [...notes, ...info.notes]) options.onNote?.(n);
+  options.onNote?.(`features: ${info.label} (${info.d} dimensions, ${info.digest})`);
+  return featuresRunCommand(v, options, set);
+}
+
 /** Runs the command; returns the JSON text to print. `root` is the project directory (public/data/ lives there). */
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
+  // the pre-trained methods on frozen features (features-run.ts); every other strategy on features trains the head below
+  if (isPtmStrategyId(str(v, 'strategy'))) return pretrainedRun(v, options);
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax
   // outputs are recorded (cpcf); its numbers equal the one-by-one runs'
   const fast = configs.length > 1 && p.fastAllowed;
   const t0 = performance.now();
-  const results = fast ? await trainShared(p.ds, configs, { population: p.population }) : [];
+  let stepsTrained = 0;
+  const results = fast ? await trainShared(p.ds, configs, { population: p.population }, { onProgress: (s) => (stepsTrained = s.stepsDone) }) : [];
   if (!fast) for (const c of configs) results.push(await trainRun(p.ds, c));
   const seconds = (performance.now() - t0) / 1000;
 
@@ -410,6 +485,8 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
     path: fast ? 'fast (prefix sharing + population)' : 'one run at a time',
     tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks,
     naiveTasks: trie.naiveTasks,
+    // the fast path's optimiser steps, counted as they are trained (each prefix once)
+    ...(fast ? { stepsTrained } : {}),
     seconds: Math.round(seconds * 10) / 10,
   };
   return JSON.stringify({ runs, training });

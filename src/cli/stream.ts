@@ -24,6 +24,9 @@ import { backendArg, intListArg, numberArg, str, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { alphaArg } from './reservoir';
+import { seedListArg, seedRange } from './seeds';
+import { TIME_LAB_START } from '../core/stream/config';
+import { readTime, timeVerdict } from '../core/verdict/time';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -45,6 +48,7 @@ const FLAG_OF: Record<keyof TimeLabConfig, string> = {
   lr: '--lr',
   batchSize: '--batch-size',
   seed: '--seed',
+  seeds: '--seeds',
 };
 
 /** A number flag as it is, for the lab's checker to judge (a non-number is refused here). */
@@ -54,9 +58,10 @@ const num = (v: Values, k: string): number | undefined => numberArg(str(v, k), k
  * The Time lab's settings from the flags, over the config's `time` section (--config/--link) or the lab's defaults,
  * checked by the lab's own checker (src/core/stream/config.ts, the share link's): one bound for link and flag.
  */
-export function streamSettings(v: Values): { settings: TimeLabConfig; protocol: StreamProtocol; kGiven: boolean } {
+export function streamSettings(v: Values): { settings: TimeLabConfig; protocols: StreamProtocol[]; seeds: number[]; kGiven: boolean } {
   const config = loadExperimentConfig(v);
-  const base = config ? timeOf(config) : defaultTimeLabConfig();
+  // without a config: the lab's starting point for new experiments (drift strength 0.2), one seed
+  const base = config ? timeOf(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
   const given: Record<string, unknown> = { ...base };
   const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);
   set('stream', str(v, 'stream'));
@@ -77,11 +82,11 @@ export function streamSettings(v: Values): { settings: TimeLabConfig; protocol: 
   set('batchSize', num(v, 'batch-size'));
   set('seed', num(v, 'seed'));
   const protocolText = str(v, 'protocol');
-  if (protocolText !== undefined) set('protocols', [protocolText]);
+  const protocolList = protocolText === undefined ? undefined : protocolText.split(',').map((p) => p.trim());
+  if (protocolList) set('protocols', protocolList);
   // the flags' own words for a wrong choice (the checker lists the choices too)
   for (const [key, allowed] of [
     ['stream', STREAM_KINDS],
-    ['protocol', STREAM_PROTOCOLS],
     ['mode', TIME_LAB_MODES],
     ['buffer', ['cumulative', 'reservoir']],
     ['model', ['mlp', 'cnn']],
@@ -90,69 +95,89 @@ export function streamSettings(v: Values): { settings: TimeLabConfig; protocol: 
     if (x !== undefined && !(allowed as readonly string[]).includes(x))
       throw new UsageError(`Unknown --${key} "${x.slice(0, 40)}": use ${allowed.join(', ')}.`);
   }
+  for (const p of protocolList ?? [])
+    if (!(STREAM_PROTOCOLS as readonly string[]).includes(p))
+      throw new UsageError(`Unknown --protocol "${p.slice(0, 40)}": use ${STREAM_PROTOCOLS.join(', ')}.`);
+  if (protocolList && new Set(protocolList).size !== protocolList.length) throw new UsageError('--protocol lists a protocol twice.');
+  const seedsText = str(v, 'seeds');
+  if (seedsText !== undefined && str(v, 'seed') !== undefined) throw new UsageError('Give --seed or --seeds, not both.');
   const { value, issues } = validateTimeLabConfig(given);
   if (issues.length > 0 || !value) {
     const i = issues[0];
     throw new UsageError(`${FLAG_OF[i.path as keyof TimeLabConfig] ?? i.path}: ${i.message}`);
   }
-  if (value.protocols.length !== 1)
-    throw new UsageError(
-      `Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (cil-lab stream runs one protocol; the lab runs ${value.protocols.join(' and ')}).`,
-    );
+  // without a config, the protocol is the user's choice (the lab runs both)
+  if (!protocolList && !config) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
   if (value.buffer === 'cumulative' && (alpha || str(v, 'k') !== undefined)) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
-  return { settings: value, protocol: value.protocols[0], kGiven: str(v, 'k') !== undefined || config !== undefined };
+  // --seeds, or the config's seeds count from its seed (as the lab runs them), or the one --seed
+  const seeds =
+    seedsText !== undefined ? seedListArg(seedsText) : config && str(v, 'seed') === undefined ? seedRange(value.seed, value.seeds ?? 1) : [value.seed];
+  return { settings: value, protocols: value.protocols, seeds, kGiven: str(v, 'k') !== undefined || config !== undefined };
 }
 
 export async function streamCommand(v: Values, options: { root: string }): Promise<string> {
-  const { settings: t, protocol, kGiven } = streamSettings(v);
+  const { settings: t, protocols, seeds, kGiven } = streamSettings(v);
   const kind: StreamKind = t.stream;
   const mode = t.mode;
-  const { buckets, perClass, strength, trainRatio, seed, hidden, epochs, lr, batchSize } = t;
+  const { buckets, perClass, strength, trainRatio, hidden, epochs, lr, batchSize } = t;
   const datasetId = str(v, 'dataset') ?? 'fashion-mnist';
   if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(datasetId))
     throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId.slice(0, 40)}".`);
   const backend = backendArg(v);
 
   const pool = await loadBuiltinImages(datasetId, options.root);
-  let data;
-  try {
-    data = streamFromPool(pool, { kind, buckets, perClass, strength, seed });
-  } catch (e) {
-    if (e instanceof StreamSpecError) throw new UsageError(e.message);
-    throw e;
-  }
-  // default k: one bucket's training part (the paper's "buffer size of one bucket")
-  const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
-  const buffer: BufferSpec = t.buffer === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: kGiven ? t.k : bucketTrain, alpha: t.alpha };
   await selectBackend(backend, { strict: backend !== 'auto' });
-  const r = await trainStream(data.dataset, {
-    protocol,
-    mode,
-    buffer,
-    bucketSizes: data.stream.sizes,
-    seed,
-    model: t.model === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
-    epochs,
-    lr,
-    batchSize,
-    trainRatio,
-  });
-  return JSON.stringify({
-    matrix: r.matrix,
-    metrics: r.metrics,
-    byDistance: r.byDistance,
-    stream: kind,
-    dataset: datasetId,
-    protocol,
-    mode,
-    buffer: buffer.kind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: buffer.k, alpha: formatAlpha(buffer.alpha) },
-    bucketSizes: data.stream.sizes,
-    levels: data.stream.levels,
-    trainSizes: r.trainSizes,
-    testSizes: r.testSizes,
-    compositions: r.compositions,
-    backend: r.backend,
-    seconds: Math.round(r.seconds * 1000) / 1000,
-    config: { ...r.config, strength, perClass },
-  });
+  const runOne = async (protocol: StreamProtocol, seed: number) => {
+    let data;
+    try {
+      data = streamFromPool(pool, { kind, buckets, perClass, strength, seed });
+    } catch (e) {
+      if (e instanceof StreamSpecError) throw new UsageError(e.message);
+      throw e;
+    }
+    // default k: one bucket's training part (the paper's "buffer size of one bucket")
+    const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
+    const buffer: BufferSpec = t.buffer === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: kGiven ? t.k : bucketTrain, alpha: t.alpha };
+    const r = await trainStream(data.dataset, {
+      protocol,
+      mode,
+      buffer,
+      bucketSizes: data.stream.sizes,
+      seed,
+      model: t.model === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
+      epochs,
+      lr,
+      batchSize,
+      trainRatio,
+    });
+    return {
+      matrix: r.matrix,
+      metrics: r.metrics,
+      byDistance: r.byDistance,
+      stream: kind,
+      dataset: datasetId,
+      protocol,
+      mode,
+      buffer: buffer.kind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: buffer.k, alpha: formatAlpha(buffer.alpha) },
+      bucketSizes: data.stream.sizes,
+      levels: data.stream.levels,
+      trainSizes: r.trainSizes,
+      testSizes: r.testSizes,
+      compositions: r.compositions,
+      backend: r.backend,
+      seconds: Math.round(r.seconds * 1000) / 1000,
+      config: { ...r.config, strength, perClass },
+    };
+  };
+  const runs = [];
+  for (const s of seeds) for (const p of protocols) runs.push({ seed: s, ...(await runOne(p, s)) });
+  const input = { settings: { stream: kind, strength, trainRatio }, runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) };
+  const verdict = timeVerdict(input).sentences;
+  // one protocol at one seed: the run's object as before; otherwise every run, with the spread over seeds
+  if (runs.length === 1) {
+    const { seed: _seed, ...only } = runs[0];
+    return JSON.stringify({ ...only, verdict });
+  }
+  const reading = readTime(input);
+  return JSON.stringify({ runs, summary: { seeds, protocols, gap: reading.gap, streamingMinusIid: reading.lead }, verdict });
 }

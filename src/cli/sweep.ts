@@ -159,6 +159,8 @@ async function sweepShard(
   checkOutputPath(out);
   const shard = resolveShardIndex(typeof v.shard === 'string' ? v.shard : undefined, typeof v.shards === 'string' ? v.shards : undefined, options.env);
   const p = await planRunCommand(v, options);
+  // again now that the inputs are read: the shard file is never one of them (an .npz of --features, a dataset file)
+  checkOutputPath(out);
   const runs: SweepRun[] = p.configs.map((c) => ({ tasks: c.tasks, strategy: c.strategy, seed: c.seed ?? 0 }));
   if (shard.count > runs.length)
     throw new UsageError(
@@ -180,6 +182,8 @@ async function sweepShard(
     backend: p.backend,
     settings,
     keys,
+    // runs on features are another experiment for every other feature set (left out on pixels: ids stay as they were)
+    ...(p.features ? { features: p.features.digest } : {}),
   });
   const plan = planShards(runs, shard.count);
   const header: SweepHeader = {

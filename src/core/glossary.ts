@@ -6,8 +6,9 @@
  *
  * Each explanation was checked against docs/science.md; when the two disagree, science.md is right.
  *
- * Layering: pure data, imports nothing.
+ * Layering: pure data; lab ids are the lab registry's (src/core/labs).
  */
+import type { LabId } from './labs/ids';
 
 export interface GlossaryEntry {
   /** The term as the pages write it ("Ω", "EDGE+", "a_prev / a_new"). */
@@ -19,10 +20,10 @@ export interface GlossaryEntry {
   /** Where the full definition is: "docs/science.md §1". */
   ref: string;
   /** The lab(s) that use it, for the drawer's filter (empty: all). */
-  labs?: readonly string[];
+  labs?: readonly LabId[];
 }
 
-const E = (term: string, name: string, explain: string, ref: string, labs?: readonly string[]): GlossaryEntry => ({ term, name, explain, ref, labs });
+const E = (term: string, name: string, explain: string, ref: string, labs?: readonly LabId[]): GlossaryEntry => ({ term, name, explain, ref, labs });
 
 /** term key → entry. Keys are lowercase ASCII words and hyphens, stable (pages refer to them). */
 export const GLOSSARY = {
@@ -558,11 +559,14 @@ function fold(s: string): string {
 
 /**
  * The entries matching a search (every word of the query in the term, its name or its explanation), term matches
- * first, then in glossary order. An empty query gives all entries.
+ * first, then in glossary order. An empty query gives all entries. With `lab`, only the entries that lab uses (an entry
+ * without a lab list belongs to every lab).
  */
-export function searchGlossary(query: string): Array<{ key: GlossaryKey; entry: GlossaryEntry }> {
+export function searchGlossary(query: string, lab: LabId | null = null): Array<{ key: GlossaryKey; entry: GlossaryEntry }> {
   const words = fold(query).split(/\s+/).filter(Boolean);
-  const all = GLOSSARY_KEYS.map((key) => ({ key, entry: GLOSSARY[key] as GlossaryEntry }));
+  const all = GLOSSARY_KEYS.map((key) => ({ key, entry: GLOSSARY[key] as GlossaryEntry })).filter(
+    (x) => lab === null || !x.entry.labs || x.entry.labs.includes(lab),
+  );
   if (words.length === 0) return all;
   const scored = all
     .map((x) => {

@@ -14,7 +14,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { isNode } from './node-env';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
@@ -61,25 +61,6 @@ export function wasmThreadsPerWorker(workers: number, cores: number): number {
   const w = Math.max(1, Math.floor(Number.isFinite(workers) ? workers : 1));
   const c = Math.max(1, Math.floor(Number.isFinite(cores) ? cores : 1));
   return Math.max(1, Math.floor(c / w));
-}
-
-/**
- * How many threads the wasm backend's thread pool uses, in this worker (tfjs `setThreadsCount`). Call before the
- * wasm backend first initialises (before `selectBackend`/`probeBackend` reach wasm); later calls change nothing.
- * Only the threaded build has a pool: it runs when the page is cross-origin isolated (SharedArrayBuffer); otherwise
- * (and in Node) the wasm backend is single-threaded whatever this says. Unset, tfjs uses one thread per logical core.
- */
-export function setWasmThreads(threads: number): void {
-  setThreadsCount(Math.max(1, Math.floor(threads)));
-}
-
-/** The threads the initialised wasm backend runs with (1 for the single-threaded builds); undefined before it initialised. */
-export function wasmThreadsInUse(): number | undefined {
-  try {
-    return getThreadsCount();
-  } catch {
-    return undefined;
-  }
 }
 
 async function nodeWasmDir(): Promise<string> {

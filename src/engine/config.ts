@@ -53,8 +53,14 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
     if (filters.length !== 2) throw new TrainConfigError(`The CNN has two conv blocks: give 2 filter counts, got ${filters.length}.`);
     filters.forEach((f, i) => positiveInt(`Conv filters ${i + 1}`, f));
     model = { kind: 'cnn', filters: filters.slice(), dense: positiveInt('Dense width', m.dense ?? MODEL_DEFAULTS.cnn.dense) };
+  } else if (m.kind === 'head') {
+    const hidden = m.hidden ?? MODEL_DEFAULTS.head.hidden;
+    if (hidden.length > 1)
+      throw new TrainConfigError(`The head is linear or has one hidden layer; got ${hidden.length} hidden layers (use an MLP on pixels for more).`);
+    hidden.forEach((h) => positiveInt("The head's hidden width", h));
+    model = { kind: 'head', hidden: hidden.slice() };
   } else {
-    throw new TrainConfigError(`Unknown model "${(m as { kind: string }).kind}": use mlp or cnn.`);
+    throw new TrainConfigError(`Unknown model "${(m as { kind: string }).kind}": use mlp, cnn or head.`);
   }
   const epochs = nonNegativeInt('Epochs', config.epochs ?? TRAINER_DEFAULTS.epochs);
   const optimizer = config.optimizer ?? TRAINER_DEFAULTS.optimizer;
@@ -77,6 +83,8 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
   } catch (e) {
     throw new TrainConfigError((e as Error).message);
   }
+  if (augment && model.kind === 'head')
+    throw new TrainConfigError('Augmentation transforms pixels; a head trains on feature vectors, which cannot be augmented.');
   let strategyOptions: Record<string, number | string>;
   try {
     strategyOptions = resolveStrategyOptions(config.strategy, config.strategyOptions as never) as Record<string, number | string>;

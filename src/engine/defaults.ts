@@ -105,6 +105,8 @@ export const CALIBRATION_DEFAULTS = {
 export const MODEL_DEFAULTS = {
   mlp: { hidden: [256, 128] as number[] },
   cnn: { filters: [16, 32] as number[], dense: 128 },
+  /** A head over feature vectors: linear by default (a linear probe), or one hidden layer. */
+  head: { hidden: [] as number[] },
 } as const;
 
 export const STRATEGY_DEFAULTS = {

@@ -5,12 +5,12 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { batchImages } from './dataset';
-import type { ImageDataset, ImageSplit } from './types';
+import type { FeatureSplit, ImageSplit, TrainDataset } from './types';
 
 export type ScoreFn = (x: tf.Tensor4D) => tf.Tensor2D;
 
 /** Output unit of each example. */
-export function unitsOf(split: ImageSplit, examples: Int32Array, unitOfClass: Int32Array): Int32Array {
+export function unitsOf(split: ImageSplit | FeatureSplit, examples: Int32Array, unitOfClass: Int32Array): Int32Array {
   const out = new Int32Array(examples.length);
   const labels = split.labels;
   for (let i = 0; i < examples.length; i++) out[i] = unitOfClass[labels[examples[i]]];
@@ -18,7 +18,13 @@ export function unitsOf(split: ImageSplit, examples: Int32Array, unitOfClass: In
 }
 
 /** The arg-max (first maximum) of each example's scores, in batches of `batchSize`. */
-export async function predictionsOn(ds: ImageDataset, split: ImageSplit, examples: Int32Array, score: ScoreFn, batchSize: number): Promise<Int32Array> {
+export async function predictionsOn(
+  ds: TrainDataset,
+  split: ImageSplit | FeatureSplit,
+  examples: Int32Array,
+  score: ScoreFn,
+  batchSize: number,
+): Promise<Int32Array> {
   const out = new Int32Array(examples.length);
   for (let at = 0; at < examples.length; at += batchSize) {
     const idx = examples.subarray(at, Math.min(examples.length, at + batchSize));
@@ -63,8 +69,8 @@ export function accuracyFrom(predAt: Int32Array, examples: Int32Array, units: In
 
 /** softmax(scores) of every example, n × width row-major (width = the scores' columns). */
 export async function softmaxOn(
-  ds: ImageDataset,
-  split: ImageSplit,
+  ds: TrainDataset,
+  split: ImageSplit | FeatureSplit,
   examples: Int32Array,
   score: ScoreFn,
   batchSize: number,

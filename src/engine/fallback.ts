@@ -15,7 +15,7 @@ import { activeBackend, backendsAfter, probeBackend, watchBackendLoss, type Back
 import { TrainConfigError } from './config';
 import { RunCancelledError } from './control';
 import { StrategyConfigError } from './strategies/index';
-import { trainShared, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
+import { trainShared, type SharedNext, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
 import { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 import type { ImageDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
 
@@ -172,6 +172,8 @@ export async function trainSharedWithFallback(
   // pull mode: what this worker pulled (a retry trains the pulled orderings not finished first) and what went elsewhere
   const pulled: number[] = [];
   const taken: number[] = [];
+  // the checkpoint a pulled ordering came with (deal.ts): a retry continues it from the same one
+  const fromOf = new Map<number, SharedNext['from']>();
   await withFallback<void, { nextTask?: number }>(
     async (attempt) => {
       const pull = hooks.next;
@@ -194,9 +196,11 @@ export async function trainSharedWithFallback(
           onRunDone: (k, r) => {
             const i = todo[k];
             finished.add(i);
+            fromOf.delete(i);
             results[i] = r;
             hooks.onRunDone?.(i, r);
           },
+          ...(hooks.onCheckpoint ? { onCheckpoint: hooks.onCheckpoint } : {}),
           ...(pull
             ? {
                 next: async () => {
@@ -205,13 +209,17 @@ export async function trainSharedWithFallback(
                   if (redo.length > 0) {
                     const [index, ...rest] = redo;
                     redo = rest;
-                    return { index, taken: before };
+                    const from = fromOf.get(index);
+                    return { index, taken: before, ...(from ? { from } : {}) };
                   }
                   // finished orderings are never dealt again: the caller deals each once
                   const got = await pull();
-                  if (got.index !== null) pulled.push(got.index);
+                  if (got.index !== null) {
+                    pulled.push(got.index);
+                    if (got.from) fromOf.set(got.index, got.from);
+                  }
                   taken.push(...(got.taken ?? []));
-                  return { index: got.index, taken: [...before, ...(got.taken ?? [])] };
+                  return { index: got.index, taken: [...before, ...(got.taken ?? [])], ...(got.from ? { from: got.from } : {}) };
                 },
               }
             : {}),

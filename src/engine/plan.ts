@@ -14,7 +14,7 @@ import { taskTrainingSeed } from '../core/orderings/training-seeds';
 import { indicesByClass } from './dataset';
 import { concatExamples as concat } from './strategies/concat';
 import { streamRng } from './seeds';
-import type { ImageDataset, ResolvedTrainConfig } from './types';
+import type { TrainDataset, ResolvedTrainConfig } from './types';
 import { TrainConfigError } from './config';
 
 export interface TaskPlan {
@@ -53,7 +53,7 @@ function byClass(labels: ArrayLike<number> & object, nClasses: number): Int32Arr
   return out;
 }
 
-export function planRun(ds: ImageDataset, cfg: ResolvedTrainConfig): RunPlan {
+export function planRun(ds: TrainDataset, cfg: ResolvedTrainConfig): RunPlan {
   const nClasses = ds.classNames.length;
   const trainBy = byClass(ds.train.labels, nClasses);
   const testBy = byClass(ds.test.labels, nClasses);

@@ -24,7 +24,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
 import { augmentBatch, augmentSeed } from './augment';
-import { batchImages, epochOrder } from './dataset';
+import { batchImages, epochOrder, imagesOnly } from './dataset';
 import { crossEntropy, headPrefix } from './losses';
 import { networkOver, paramInfo, type Network, type NetworkSpec } from './models';
 import type { Strategy, TaskContext } from './strategies/types';
@@ -127,7 +127,7 @@ export async function trainPopulationTask(
           const ds = m.ctx.dataset;
           const rng = augmentRngs[p];
           if (rng && cfg.augment) {
-            const images = augmentBatch(ds.train.images, idx[p], ds.shape, rng, cfg.augment);
+            const images = augmentBatch(imagesOnly(ds, 'Augmentation').train.images, idx[p], ds.shape, rng, cfg.augment);
             return batchImages(
               ds,
               { images, labels: new Uint8Array(idx[p].length) },

@@ -19,6 +19,8 @@ export const STREAM = {
   fisher: 5,
   reinit: 6,
   agemReference: 7,
+  /** the embedded backbone's pre-training batch order (features/backbone.ts) */
+  backbone: 8,
 } as const;
 
 export type StreamName = keyof typeof STREAM;

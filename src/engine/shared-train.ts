@@ -27,6 +27,11 @@
  * as soon as its last task is evaluated, so the caller can store it at once. docs/architecture.md, "Ground-truth
  * scheduling".
  *
+ * Pull mode across workers (src/core/ground-truth/deal.ts deals): a node trained here through which an ordering not
+ * pulled here goes is published (`onCheckpoint`: weights, strategy state, the rows of R so far); a pull may bring such
+ * a checkpoint (`from`), and the ordering continues from it. So no node is trained on two workers, and every
+ * ordering's R is the one trained alone (the checkpoint is the same bits the owner continues from).
+ *
  * Softmax recording (`probs`, CPCF) is not supported here: the Forgetting lab trains one run at a time.
  */
 import * as tf from '@tensorflow/tfjs-core';
@@ -36,7 +41,7 @@ import { ensureBackend, isSoftwareGpu } from './backend';
 import { cloneState } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
-import { validateDataset } from './dataset';
+import { checkModelFitsData, validateDataset } from './dataset';
 import { accuracyFrom, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
 import { ensureGradients } from './gradients';
 import { fusedApplies } from './kernels/fused-mlp';
@@ -46,7 +51,7 @@ import { planRun, type RunPlan } from './plan';
 import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
 import { createStrategy, type Strategy } from './strategies/index';
 import { initialWeightsSeed, networkSpec, planSummary, taskContext, testPredictions, trainTask } from './trainer';
-import type { ImageDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
+import type { TrainDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
 
 export interface SharedTrainOptions {
   /** models trained in lockstep: 'auto' (by backend, population.ts `choosePopulation`), or a number (1 = prefix sharing only) */
@@ -66,6 +71,24 @@ export interface SharedNext {
   index: number | null;
   /** orderings another worker took since the last answer: never trained here (their prefixes' copies are let go) */
   taken?: number[];
+  /**
+   * A prefix of the ordering that another worker trained (its `onCheckpoint`): the ordering continues from it, and
+   * nothing above it is trained here (src/core/ground-truth/deal.ts).
+   */
+  from?: SharedCheckpoint;
+}
+
+/**
+ * A trained prefix handed from one worker to another (pull mode): the trie node's key, the model and strategy state
+ * after its last task (plain arrays; absent for a leaf, which nothing continues from), and rows 0..depth of R of
+ * every ordering through it (`index` into the configs), so the receiver reports those orderings' R without
+ * evaluating anything again. About 1 MB for the default MLP (784-256-128-6).
+ */
+export interface SharedCheckpoint {
+  key: string;
+  weights?: Float32Array[];
+  state?: StrategyState;
+  rows: { index: number; rows: number[][] }[];
 }
 
 export interface SharedProgress {
@@ -78,6 +101,8 @@ export interface SharedProgress {
   runs: number;
   /** models in the population training now */
   population: number;
+  /** optimiser steps trained so far (epochs × batches of each task trained here) */
+  stepsDone: number;
   /** the step of the task in flight */
   step: ProgressEvent | null;
 }
@@ -91,10 +116,15 @@ export interface SharedTrainHooks {
   onRunDone?: (index: number, result: TrainRunResult) => void;
   /**
    * Pull mode (several workers sharing one order): asked whenever nothing pulled is left to train; the orderings
-   * are trained in the order they are pulled, each from the nearest prefix trained here (a prefix trained by
-   * another worker is trained again here). Overrides `options.order`.
+   * are trained in the order they are pulled, each from the nearest prefix trained here or from the checkpoint the
+   * answer brings (`from`). Overrides `options.order`.
    */
   next?: () => SharedNext | Promise<SharedNext>;
+  /**
+   * Pull mode: a node was trained here through which some ordering not pulled here goes; its checkpoint, for the
+   * worker that may be dealt that ordering (src/core/ground-truth/deal.ts). Called before training goes on.
+   */
+  onCheckpoint?: (c: SharedCheckpoint) => void;
 }
 
 /** What must be equal for runs to share training: the resolved config without the ordering (and UI pacing). */
@@ -108,7 +138,7 @@ interface Snapshot {
 }
 
 export async function trainShared(
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   configs: TrainRunConfig[],
   options: SharedTrainOptions = {},
   hooks: SharedTrainHooks = {},
@@ -120,6 +150,7 @@ export async function trainShared(
   validateDataset(dataset);
   const cfgs = configs.map(resolveTrainConfig);
   const base = cfgs[0];
+  checkModelFitsData(dataset, base);
   const key = resolvedGroupKey(base);
   cfgs.forEach((c, i) => {
     if (resolvedGroupKey(c) !== key) throw new TrainConfigError(`Run ${i} differs from run 0 in more than its ordering; shared training needs one experiment.`);
@@ -150,7 +181,16 @@ export async function trainShared(
   const results: TrainRunResult[] = new Array(cfgs.length);
   const backends = [tf.getBackend()];
   const testUnits = plans.map((plan) => plan.tasks.map((tp) => unitsOf(dataset.test, tp.test, plan.unitOfClass)));
-  const progress: SharedProgress = { tasksDone: 0, tasksPlanned: nodes.length, naiveTasks, runsDone: 0, runs: cfgs.length, population: 1, step: null };
+  const progress: SharedProgress = {
+    tasksDone: 0,
+    tasksPlanned: nodes.length,
+    naiveTasks,
+    runsDone: 0,
+    runs: cfgs.length,
+    population: 1,
+    stepsDone: 0,
+    step: null,
+  };
   const report = (): void => hooks.onProgress?.({ ...progress });
 
   // b_j per ordering on the initial model (trainer.ts: 0 with the 'seen' head)
@@ -230,7 +270,7 @@ export async function trainShared(
     hooks.onRunDone?.(o, results[o]);
   };
 
-  /** Row `node.depth` of R for every ordering through `node` (not gone elsewhere), from its trained model. */
+  /** Row `node.depth` of R for every ordering through `node`, from its trained model. */
   const evaluate = async (node: PrefixNode, network: Network, strategy: Strategy, ctx: ReturnType<typeof taskContext>): Promise<void> => {
     const t = node.depth;
     const o0 = node.orderings[0];
@@ -241,8 +281,9 @@ export async function trainShared(
     const predAt = await testPredictions(dataset, sortedUnion(lists), network, score, !strategy.predictScores, ctx.headWidth, base);
     const seen: number[] = [];
     for (let j = 0; j <= t; j++) seen.push(accuracyFrom(predAt, plans[o0].tasks[j].test, testUnits[o0][j]));
+    // every ordering through the node, also those trained elsewhere: a checkpoint of this node or a descendant
+    // carries their rows to the worker that finishes them
     for (const o of node.orderings) {
-      if (gone.has(o)) continue;
       const row = seen.slice();
       for (let j = t + 1; j < K[o]; j++) row.push(base.head === 'all' ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
       rows[o][t] = row;
@@ -256,11 +297,38 @@ export async function trainShared(
       ready.push(...node.children);
     }
     done.add(node);
+    // pull mode: an ordering through it may be dealt to another worker, which then continues from this checkpoint
+    if (hooks.onCheckpoint && node.orderings.some((o) => rank[o] === Infinity)) {
+      const snap = snapshots.get(node);
+      hooks.onCheckpoint({
+        key: node.key,
+        ...(snap ? { weights: snap.weights, state: snap.state } : {}),
+        rows: node.orderings.map((o) => ({ index: o, rows: rows[o].slice(0, node.depth + 1) })),
+      });
+    }
     maybeFree(node.parent);
     maybeFree(node);
     progress.tasksDone++;
-    for (const o of node.orderings) if (!gone.has(o) && rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
+    // the orderings ending here that are this worker's (in pull mode, pulled here)
+    for (const o of node.orderings) if (rank[o] !== Infinity && !gone.has(o) && rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
     report();
+  };
+
+  /**
+   * Pull mode: ordering `o` continues from another worker's checkpoint of one of its prefixes (copies: in one
+   * thread the sender keeps its arrays). The node counts as done here without training; its ancestors stay as they
+   * are (not done here unless trained here), so an ordering through an ancestor only is never started from a copy
+   * this worker does not hold.
+   */
+  const adopt = (o: number, from: SharedCheckpoint): void => {
+    const node = (pathOf[o] ?? []).find((n) => n.key === from.key);
+    if (!node) throw new RangeError(`Ordering ${o} does not start with the prefix "${from.key}" it was told to continue from.`);
+    if (node.children.length > 0) {
+      if (!from.weights || !from.state) throw new RangeError(`The checkpoint of prefix "${from.key}" has no weights to continue from.`);
+      snapshots.set(node, { weights: from.weights.map((w) => w.slice()), state: cloneState(from.state) });
+    }
+    for (const r of from.rows) if (r.index >= 0 && r.index < cfgs.length) r.rows.forEach((row, t) => (rows[r.index][t] = row.slice()));
+    done.add(node);
   };
 
   const network = createNetwork(spec, initial);
@@ -269,8 +337,9 @@ export async function trainShared(
     report();
     for (;;) {
       await pausePoint();
-      // the ready node of the ordering due first (ties: depth-first); nodes with no ordering left are dropped
-      for (let i = ready.length - 1; i >= 0; i--) if ((left.get(ready[i]) as number) === 0) ready.splice(i, 1);
+      // the ready node of the ordering due first (ties: depth-first); nodes with no ordering left, or done (a
+      // checkpoint from another worker), are dropped
+      for (let i = ready.length - 1; i >= 0; i--) if ((left.get(ready[i]) as number) === 0 || done.has(ready[i])) ready.splice(i, 1);
       const prio = new Map(ready.map((n) => [n, priority(n)]));
       ready.sort((a, b) => (prio.get(a) as number) - (prio.get(b) as number) || a.index - b.index);
       if (pull && (ready.length === 0 || prio.get(ready[0]) === Infinity)) {
@@ -287,9 +356,14 @@ export async function trainShared(
           throw new RangeError(`Shared training was asked for ordering ${o}, which is not among the ${cfgs.length} left.`);
         if (gone.has(o)) throw new RangeError(`Shared training was asked for ordering ${o}, which it was told another worker took.`);
         rank[o] = pulls++;
-        // its prefix nodes that are not trained (nor ready) here: the first untrained one on its path is ready now
-        const first = (pathOf[o] ?? []).find((n) => !done.has(n));
-        if (first && !ready.includes(first)) ready.push(first);
+        if (got.from) adopt(o, got.from);
+        // it continues from the deepest prefix done here (trained, or the checkpoint just adopted): the next node on
+        // its path is ready now; when that prefix is its whole path (an ordering another one shares), it is finished
+        const path = pathOf[o] ?? [];
+        let at = -1;
+        path.forEach((n, d) => (done.has(n) ? (at = d) : undefined));
+        if (at === path.length - 1) finishRun(o);
+        else if (!ready.includes(path[at + 1])) ready.push(path[at + 1]);
         continue;
       }
       if (ready.length === 0) break;
@@ -334,6 +408,7 @@ export async function trainShared(
         await trainTask(ctx, strategy, optimizer, set, epochs, cfg, { onProgress: stepReport }, pausePoint);
         optimizer.dispose();
         optimizer = null;
+        progress.stepsDone += epochs * Math.ceil(set.length / cfg.batchSize);
       }
       await strategy.afterTask(ctx);
       await evaluate(node, network, strategy, ctx);
@@ -377,6 +452,7 @@ export async function trainShared(
             optimizer.dispose();
           }
         }
+        progress.stepsDone += group.length * epochs * Math.ceil(size / base.batchSize);
       }
       for (const m of built) {
         await m.strategy.afterTask(m.ctx);

@@ -36,7 +36,7 @@ import { ensureBackend } from './backend';
 import { cloneCheckpoint, cloneState, checkpointMismatch } from './checkpoint';
 import { resolveTrainConfig, TrainConfigError } from './config';
 import { RunControl, pausePointOf } from './control';
-import { batchImages, epochOrder, imageSize, validateDataset } from './dataset';
+import { batchImages, checkModelFitsData, epochOrder, imageSize, imagesOnly, validateDataset } from './dataset';
 import { ensureGradients } from './gradients';
 import { acquireFusedMlp, fusedApplies, fusedForwardApplies, releaseFusedMlp } from './kernels/fused-mlp';
 import { accuracyFrom, predictionsOn, predictionTable, softmaxOn, sortedUnion, unitsOf, type ScoreFn } from './evaluate';
@@ -45,7 +45,7 @@ import { createNetwork, initWeights, type Network, type NetworkSpec } from './mo
 import { planRun, type RunPlan } from './plan';
 import { deriveSeed, STREAM, streamRng } from './seeds';
 import { createStrategy, type Strategy, type TaskContext } from './strategies/index';
-import type { ImageDataset, ProbsRecord, ProgressEvent, ResolvedTrainConfig, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
+import type { TrainDataset, ProbsRecord, ProgressEvent, ResolvedTrainConfig, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
 
 export interface TaskEndEvent {
   task: number;
@@ -76,12 +76,17 @@ export interface TrainHooks {
   guard?: () => void;
 }
 
-export function networkSpec(ds: ImageDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
+/**
+ * The network of a run. A head is an MLP over the feature vector (shape [1, 1, d]) with at most one hidden layer, so
+ * everything built for MLPs serves it (the fused wasm step, populations, every strategy); `checkModelFitsData` has
+ * made sure it meets a feature dataset, and an MLP or CNN an image dataset.
+ */
+export function networkSpec(ds: TrainDataset, cfg: ResolvedTrainConfig, outputs: number): NetworkSpec {
   const m = cfg.model;
   const init = cfg.init ? { init: cfg.init } : {};
-  return m.kind === 'mlp'
-    ? { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden, ...init }
-    : { kind: 'cnn', inputShape: ds.shape, outputs, filters: m.filters, dense: m.dense, ...init };
+  return m.kind === 'cnn'
+    ? { kind: 'cnn', inputShape: ds.shape, outputs, filters: m.filters, dense: m.dense, ...init }
+    : { kind: 'mlp', inputShape: ds.shape, outputs, hidden: m.hidden, ...init };
 }
 
 function safeDispose(f: () => void): void {
@@ -111,12 +116,13 @@ export function initialWeightsSeed(seed: number): number {
   return deriveSeed(seed, STREAM.init);
 }
 
-export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, hooks: TrainHooks = {}): Promise<TrainRunResult> {
+export async function trainRun(dataset: TrainDataset, config: TrainRunConfig, hooks: TrainHooks = {}): Promise<TrainRunResult> {
   const started = performance.now();
   await ensureGradients();
   await ensureBackend();
   const cfg = resolveTrainConfig(config);
   validateDataset(dataset);
+  checkModelFitsData(dataset, cfg);
   const plan = planRun(dataset, cfg);
   const K = plan.tasks.length;
   // what determines the numbers (how often progress is read back or the loop yields does not)
@@ -245,7 +251,7 @@ export async function trainRun(dataset: ImageDataset, config: TrainRunConfig, ho
  * Each example's prediction depends on that example alone, so one pass serves every task and ordering that needs it.
  */
 export async function testPredictions(
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   examples: Int32Array,
   network: Network,
   score: ScoreFn,
@@ -268,7 +274,7 @@ export async function testPredictions(
 
 export function taskContext(
   t: number,
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   cfg: ResolvedTrainConfig,
   plan: RunPlan,
   network: Network,
@@ -322,7 +328,7 @@ export function augmentedBatch(
   rng: DefaultRng,
   options: NonNullable<ResolvedTrainConfig['augment']>,
 ): { x: tf.Tensor4D; y: tf.Tensor1D } {
-  const ds = ctx.dataset;
+  const ds = imagesOnly(ctx.dataset, 'Augmentation');
   const images = augmentBatch(ds.train.images, idx, ds.shape, rng, options);
   const x = batchImages(
     ds,

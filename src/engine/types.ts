@@ -12,6 +12,27 @@ export interface ImageSplit {
   labels: Uint8Array | Int32Array;
 }
 
+/** One split of a feature dataset: N feature vectors of d float32 values (row-major), and N labels. */
+export interface FeatureSplit {
+  images: Float32Array;
+  labels: Uint8Array | Int32Array;
+}
+
+/**
+ * Frozen feature vectors as a dataset (src/engine/features/dataset.ts makes one from a feature set): the shape of an
+ * image dataset with `shape` [1, 1, d] and float32 rows, batched as they are (no scaling). The `head` model trains on
+ * it, and only on it (dataset.ts `checkModelFitsData`).
+ */
+export interface FeatureDataset {
+  shape: [1, 1, number];
+  classNames: string[];
+  train: FeatureSplit;
+  test: FeatureSplit;
+}
+
+/** What a run trains on: images (MLP, CNN) or feature vectors (head). */
+export type TrainDataset = ImageDataset | FeatureDataset;
+
 /** An image dataset as the engine sees it (src/data's decoded built-ins and parsed user files both map to it). */
 export interface ImageDataset {
   /** [height, width, channels] */
@@ -22,7 +43,8 @@ export interface ImageDataset {
   test: ImageSplit;
 }
 
-export type ModelConfig = { kind: 'mlp'; hidden?: number[] } | { kind: 'cnn'; filters?: number[]; dense?: number };
+/** `head`: a linear layer (no hidden layer) or one hidden layer over a feature vector; trains on feature datasets only. */
+export type ModelConfig = { kind: 'mlp'; hidden?: number[] } | { kind: 'cnn'; filters?: number[]; dense?: number } | { kind: 'head'; hidden?: number[] };
 
 /** Per-strategy hyper-parameters (defaults in defaults.ts). */
 export type StrategyConfig = {
@@ -80,7 +102,7 @@ export interface ResolvedTrainConfig {
   seed: number;
   strategy: StrategyId;
   strategyOptions: Record<string, number | string>;
-  model: { kind: 'mlp'; hidden: number[] } | { kind: 'cnn'; filters: number[]; dense: number };
+  model: { kind: 'mlp'; hidden: number[] } | { kind: 'cnn'; filters: number[]; dense: number } | { kind: 'head'; hidden: number[] };
   optimizer: 'adam' | 'sgd';
   lr: number;
   beta1: number;

@@ -1,21 +1,23 @@
 /**
- * The Curriculum lab's runner (docs/science.md §8), on the lab kit's run session (./lab-kit/run-session.ts): one
- * curriculum worker (src/workers/curriculum.worker.ts) trains, one job at a time, first the isolated model of every
- * dataset (a_j), then the orders (every K! order, or M2I / I2M / a hand order once the a_j are known) for every
- * strategy. Each finished job is stored at once in IndexedDB ("cil-lab-curriculum", keyed by what determines it:
- * `curriculumHash` of the datasets, subset, training settings and seed, then the job's id), so a reload or a second
- * start trains only what is missing. Where IndexedDB is missing, results are kept in memory and `notice` says so.
+ * The Curriculum lab's runner (docs/science.md §8), on the lab kit's run session (./lab-kit/run-session.ts): a
+ * training worker leased from the shared pool trains, one job at a time (the engine's curriculum jobs,
+ * src/engine/curriculum/job.ts), first the isolated model of every dataset (a_j), then the orders (every K! order,
+ * or M2I / I2M / a hand order once the a_j are known) for every strategy. Each finished job is stored at once
+ * (database "cil-lab-curriculum" of the app's store, keyed by what determines it: `curriculumHash` of the datasets,
+ * subset, training settings and seed, then the job's id), so a reload or a second start trains only what is
+ * missing; a second tab on the same settings follows the first (`coordinator`).
  */
-import * as Comlink from 'comlink';
-import { openDB, type IDBPDatabase } from 'idb';
 import { fnv1a64 } from '../core/config/url-codec';
 import { allOrders, handOrder, i2mOrder, m2iOrder, orderKey } from '../core/curriculum/orders';
-import type { BackendInfo, BackendName, ProgressEvent } from '../engine/index';
+import type { BackendName, ProgressEvent } from '../engine/index';
+import type { CurriculumData, CurriculumPreview, OrderRun } from '../engine/curriculum/job';
 import type { RunSettings } from '../engine/run-config';
-import type { CurriculumData, CurriculumPreview, CurriculumWorkerApi, OrderRun } from '../workers/curriculum.worker';
-import { createRunSession, oneAtATime, type SessionStore } from './lab-kit/run-session';
+import { createRunSession, oneAtATime, type SessionCoordinator, type SessionDriver, type SessionStore } from './lab-kit/run-session';
+import type { Lease } from './lab-kit/train-pool';
+import { memoryStore as memoryDb, openStore, type DbSpec, type Store } from './store';
+import type { TrainClient } from './train-client';
 
-export type { CurriculumPreview, OrderRun };
+export type { CurriculumData, CurriculumPreview, OrderRun };
 
 /** Everything a curriculum run needs. */
 export interface CurriculumLabSettings {
@@ -72,81 +74,40 @@ export function isolatedOf(runs: readonly CurriculumResult[], K: number): number
 /* ---------- the store ---------- */
 
 export const CURRICULUM_DB = 'cil-lab-curriculum';
+const SPEC: DbSpec = { name: CURRICULUM_DB, version: 1, tables: [{ name: 'runs', indexes: { configHash: 'configHash' } }] };
 
-export function memoryStore(notice: string | null = null): SessionStore<CurriculumResult> {
-  const m = new Map<string, CurriculumResult>();
+function curriculumStore(db: Store): SessionStore<CurriculumResult> {
   return {
-    notice,
-    async getAll(hash) {
-      return [...m.values()].filter((r) => r.configHash === hash);
-    },
-    async put(r) {
-      m.set(`${r.configHash}|${r.id}`, structuredClone(r));
-    },
+    notice: db.notice,
+    getAll: (hash) => db.getAll<CurriculumResult>('runs', { index: 'configHash', value: hash }),
+    put: (r) => db.put('runs', structuredClone(r), `${r.configHash}|${r.id}`),
   };
 }
 
-async function openStore(): Promise<SessionStore<CurriculumResult>> {
-  const fallback = (why: string) => memoryStore(`Results are kept in memory only (${why}): a reload will lose them.`);
-  if (typeof (globalThis as { indexedDB?: IDBFactory }).indexedDB === 'undefined') return fallback('IndexedDB is not available here');
-  try {
-    const db: IDBPDatabase = await Promise.race([
-      openDB(CURRICULUM_DB, 1, {
-        upgrade(d) {
-          d.createObjectStore('runs').createIndex('configHash', 'configHash');
-        },
-        blocking(_c, _n, event) {
-          (event.target as IDBDatabase).close();
-        },
-      }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('IndexedDB did not open within 5 s')), 5000)),
-    ]);
-    return {
-      notice: null,
-      getAll: async (hash) => (await db.getAllFromIndex('runs', 'configHash', hash)) as CurriculumResult[],
-      put: async (r) => void (await db.put('runs', r, `${r.configHash}|${r.id}`)),
-    };
-  } catch (e) {
-    return fallback(e instanceof Error ? e.message : String(e));
-  }
+export function memoryStore(notice: string | null = null): SessionStore<CurriculumResult> {
+  return curriculumStore(memoryDb(SPEC, notice));
+}
+
+async function openCurriculumStore(): Promise<SessionStore<CurriculumResult>> {
+  return curriculumStore(await openStore(SPEC));
 }
 
 /* ---------- the runner ---------- */
 
-/** What the runner needs of the worker (the comlink remote; a fake in the tests). */
-export interface CurriculumRemote {
-  selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo>;
-  prepare(d: CurriculumData): Promise<CurriculumPreview>;
-  isolated(d: CurriculumData, settings: RunSettings, p: number, seed: number, onProgress: (e: ProgressEvent) => void): Promise<number>;
-  order(
-    d: CurriculumData,
-    settings: RunSettings,
-    job: { order: number[]; strategy: string; seed: number },
-    onProgress: (e: ProgressEvent) => void,
-  ): Promise<OrderRun>;
-  pause(): Promise<void> | void;
-  resume(): Promise<void> | void;
-  cancel(): Promise<void> | void;
+/** What the runner needs of a training worker (the pool's, ./train-client.ts; a fake in the tests). */
+export type CurriculumWorker = Pick<TrainClient, 'job' | 'pause' | 'resume' | 'cancel'>;
+
+export interface CurriculumRunnerOptions {
+  /** a worker for a while (the shared pool's lease) */
+  lease: (backend: BackendName | 'auto') => Promise<Pick<Lease<CurriculumWorker>, 'main' | 'release'> & { backend: { name: string } }>;
+  store?: () => Promise<SessionStore<CurriculumResult>>;
+  coordinator?: SessionCoordinator | null;
 }
 
-function defaultRemote(): CurriculumRemote {
-  const worker = new Worker(new URL('../workers/curriculum.worker.ts', import.meta.url), { type: 'module' });
-  const w = Comlink.wrap<CurriculumWorkerApi>(worker);
-  return {
-    selectBackend: (p) => w.selectBackend(p),
-    prepare: (d) => w.prepare(d),
-    isolated: (d, s, p, seed, cb) => w.isolated(d, s, p, seed, Comlink.proxy(cb)),
-    order: (d, s, job, cb) => w.order(d, s, job, Comlink.proxy(cb)) as Promise<OrderRun>,
-    pause: () => w.pause(),
-    resume: () => w.resume(),
-    cancel: () => w.cancel(),
-  };
-}
-
-export function createCurriculumRunner(opts: { remote?: () => CurriculumRemote; store?: () => Promise<SessionStore<CurriculumResult>> } = {}) {
-  let remote: CurriculumRemote | null = null;
-  const worker = (): CurriculumRemote => (remote ??= (opts.remote ?? defaultRemote)());
-  const storeReady = (opts.store ?? openStore)();
+export function createCurriculumRunner(opts: CurriculumRunnerOptions) {
+  /** the worker of the start in flight */
+  let worker: CurriculumWorker | null = null;
+  const storeReady = (opts.store ?? openCurriculumStore)();
   // the session asks its store synchronously for `notice`; it forwards to the opened store
   let opened: SessionStore<CurriculumResult> | null = null;
   const store: SessionStore<CurriculumResult> = {
@@ -156,9 +117,9 @@ export function createCurriculumRunner(opts: { remote?: () => CurriculumRemote; 
     getAll: async (h) => (opened ??= await storeReady).getAll(h),
     put: async (r) => (opened ??= await storeReady).put(r),
   };
-  const session = createRunSession<CurriculumJob, CurriculumResult, CurriculumCurrent>({ store, jobId, resultId: (r) => r.id });
+  const session = createRunSession<CurriculumJob, CurriculumResult, CurriculumCurrent>({ store, jobId, resultId: (r) => r.id, coordinator: opts.coordinator });
 
-  const driverFor = (s: CurriculumLabSettings, hash: string) =>
+  const trainer = (s: CurriculumLabSettings, hash: string, w: CurriculumWorker) =>
     oneAtATime<CurriculumJob, CurriculumResult, CurriculumCurrent>({
       current: (job) => ({
         label:
@@ -168,14 +129,39 @@ export function createCurriculumRunner(opts: { remote?: () => CurriculumRemote; 
       train: async (job, ctx) => {
         const onProgress = (e: ProgressEvent): void => ctx.progress(e);
         if (job.kind === 'isolated') {
-          const accuracy = await worker().isolated(s.data, s.settings, job.position, s.seed, onProgress);
+          const accuracy = await w.job('curriculum-isolated', { data: s.data, settings: s.settings, position: job.position, seed: s.seed }, onProgress);
           return { id: jobId(job), configHash: hash, kind: 'isolated', position: job.position, accuracy, backend: '' };
         }
-        const r = await worker().order(s.data, s.settings, { order: job.order, strategy: job.strategy, seed: s.seed }, onProgress);
+        const r = await w.job('curriculum-order', { data: s.data, settings: s.settings, order: job.order, strategy: job.strategy, seed: s.seed }, onProgress);
         return { id: jobId(job), configHash: hash, kind: 'order', ...r };
       },
       after: (r) => (r.kind === 'order' ? { backend: r.backend } : {}),
     });
+
+  /** The session's driver: a worker leased from the pool for the start (none while following another tab). */
+  const driverFor =
+    (
+      s: CurriculumLabSettings,
+      hash: string,
+      backend: BackendName | 'auto',
+    ): SessionDriver<CurriculumJob, CurriculumResult, CurriculumCurrent, Record<never, never>> =>
+    async (todo, ctx) => {
+      if (todo.length === 0) return;
+      const lease = await opts.lease(backend);
+      worker = lease.main;
+      ctx.set({ backend: lease.backend.name });
+      try {
+        if (await ctx.pausePoint()) await trainer(s, hash, lease.main)(todo, ctx);
+      } finally {
+        worker = null;
+        lease.release();
+      }
+    };
+  const control = {
+    pause: () => worker?.pause(),
+    resume: () => worker?.resume(),
+    cancel: () => worker?.cancel(),
+  };
 
   return {
     session,
@@ -183,22 +169,30 @@ export function createCurriculumRunner(opts: { remote?: () => CurriculumRemote; 
     get state() {
       return session.state;
     },
-    selectBackend: (p: BackendName | 'auto') => worker().selectBackend(p),
-    prepare: (d: CurriculumData) => worker().prepare(d),
+    /** The curriculum's datasets as the model sees them (a worker leased for the while). */
+    async prepare(d: CurriculumData, backend: BackendName | 'auto' = 'auto'): Promise<CurriculumPreview> {
+      const l = await opts.lease(backend);
+      try {
+        return await l.main.job('curriculum-preview', d);
+      } finally {
+        l.release();
+      }
+    },
     /** Isolated models first, then the orders; stored jobs are read back, not trained again. */
-    async run(s: CurriculumLabSettings): Promise<void> {
+    async run(s: CurriculumLabSettings, backend: BackendName | 'auto' = 'auto'): Promise<void> {
       const hash = curriculumHash(s);
-      const w = worker();
       const first = isolatedJobs(s);
-      await session.start(first, hash, driverFor(s, hash), { workers: [w] });
+      await session.start(first, hash, driverFor(s, hash, backend), { workers: [control] });
       if (session.state.status !== 'done') return;
       const isolated = isolatedOf(session.state.runs, s.data.datasets.length);
-      await session.start([...first, ...orderJobs(s, isolated)], hash, driverFor(s, hash), { workers: [w] });
+      await session.start([...first, ...orderJobs(s, isolated)], hash, driverFor(s, hash, backend), { workers: [control] });
     },
     pause: () => session.pause(),
     resume: () => session.resume(),
     step: (n = 1) => session.step(n),
     cancel: () => session.cancel(),
+    /** Stop the start in flight (its worker goes back to the pool). */
+    dispose: () => session.cancel(),
   };
 }
 

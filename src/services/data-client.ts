@@ -5,9 +5,10 @@
  */
 import * as Comlink from 'comlink';
 import type { NamedFile } from '../data/parsers/types';
-import type { DataWorkerApi, LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
+import type { LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
+import type { DataWorkerApi } from '../workers/data.worker';
 
-export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../workers/data.worker';
+export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 
 /** The default sample: S = 8 images per class, seed 0. */
 export const DEFAULT_SAMPLING: SamplingOptions = { perClass: 8, seed: 0 };

@@ -3,10 +3,10 @@
  * embedded with the same model, precision and prompt is never embedded twice, across reloads. Each record keeps
  * the prompt text that was actually embedded, so a cached vector can always be traced back to its input.
  *
- * IndexedDB may be missing or refused (private windows, some test runners, Node): then the cache is simply
- * empty and writes are dropped — embedding still works, it is only not remembered.
+ * Database "cil-lab-embeddings" of the app's store (./store.ts); where IndexedDB is missing or refused the vectors
+ * are kept for the page's life only.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openStore, type DbSpec } from './store';
 
 export interface EmbeddingKey {
   /** Model id, e.g. "Xenova/clip-vit-base-patch32". */
@@ -27,7 +27,7 @@ export interface EmbeddingRecord extends EmbeddingKey {
 }
 
 export interface EmbeddingCache {
-  /** True when IndexedDB is really in use (false: a no-op cache). */
+  /** True when IndexedDB is really in use (false: kept in memory for the page's life). */
   readonly persistent: boolean;
   /** One entry per key, in order: the cached vector or undefined. */
   getMany(keys: EmbeddingKey[]): Promise<(Float32Array | undefined)[]>;
@@ -40,53 +40,29 @@ const STORE = 'embeddings';
 
 type Tuple = [string, string, string, string];
 
-interface Schema extends DBSchema {
-  embeddings: { key: Tuple; value: EmbeddingRecord };
-}
-
 /** The IndexedDB key of an entry (the store's compound keyPath, in this order). */
 export function embeddingKeyTuple(k: EmbeddingKey): Tuple {
   return [k.model, k.dtype, k.prompt, k.className];
 }
 
-const noCache: EmbeddingCache = {
-  persistent: false,
-  getMany: async (keys) => keys.map(() => undefined),
-  putMany: async () => {},
-  close: () => {},
-};
+const SPEC: DbSpec = { name: DB_NAME, version: 1, tables: [{ name: STORE, keyPath: ['model', 'dtype', 'prompt', 'className'] }] };
 
-/** Open the cache; never throws (falls back to the no-op cache). */
+/** Open the cache; never throws (falls back to a cache kept in memory for the page's life). */
 export async function openEmbeddingCache(): Promise<EmbeddingCache> {
-  if (typeof indexedDB === 'undefined') return noCache;
-  let db: IDBPDatabase<Schema>;
-  try {
-    db = await openDB<Schema>(DB_NAME, 1, {
-      upgrade(d) {
-        d.createObjectStore(STORE, { keyPath: ['model', 'dtype', 'prompt', 'className'] });
-      },
-    });
-  } catch {
-    return noCache;
-  }
+  const db = await openStore(SPEC, { what: 'Embeddings' });
   return {
-    persistent: true,
+    persistent: db.persistent,
     async getMany(keys) {
       try {
-        const tx = db.transaction(STORE, 'readonly');
-        const got = await Promise.all(keys.map((k) => tx.store.get(embeddingKeyTuple(k))));
-        await tx.done;
+        const got = await Promise.all(keys.map((k) => db.get<EmbeddingRecord>(STORE, embeddingKeyTuple(k))));
         return got.map((r) => (r && r.vector instanceof Float32Array ? r.vector : undefined));
       } catch {
         return keys.map(() => undefined);
       }
     },
     async putMany(records) {
-      if (!records.length) return;
       try {
-        const tx = db.transaction(STORE, 'readwrite');
-        await Promise.all(records.map((r) => tx.store.put({ ...r, vector: Float32Array.from(r.vector) })));
-        await tx.done;
+        for (const r of records) await db.put(STORE, { ...r, vector: Float32Array.from(r.vector) });
       } catch {
         // quota or a closed database: the vectors are still returned to the caller, just not remembered
       }

@@ -21,11 +21,14 @@
  * The state is a fresh object on every change (listeners may keep it; Svelte stores contract: `subscribe` calls
  * the listener at once and returns the unsubscribe function).
  */
+import type { ExperimentConfig } from '../core/config/schema';
 import type { GroundTruthJob } from '../core/ground-truth/plan';
+import { trainRunConfigOf } from '../engine/run-config';
 import { storedRunOf, type ResultsStore, type StoredRun } from './results-store';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule';
-import type { FallbackNotice, ProgressEvent, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
+import { createDealer, type DealerStats } from '../core/ground-truth/deal';
+import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 import {
   createRunSession,
   oneAtATime,
@@ -46,8 +49,18 @@ export type RunnerState = SessionState<StoredRun, { orderingKey: string; strateg
    * naive path. `order`: how the orderings finish — 'sample' (in the seeded sample order, dealt to the workers one
    * by one: the finished ones are a uniform random sample at every moment, within workers − 1) or 'depth-first'
    * (the memory fallback of core/ground-truth/schedule.ts: whole first-task subtrees per worker, not a sample).
+   * `stepsDone`: optimiser steps trained so far over all workers. `handoffs`: prefixes one worker trained and
+   * another continued from (core/ground-truth/deal.ts), and how many of those deals waited for the prefix to finish.
    */
-  sharing: { tasksDone: number; tasksPlanned: number; naiveTasks: number; population: number; order: Schedule['mode'] } | null;
+  sharing: {
+    tasksDone: number;
+    tasksPlanned: number;
+    naiveTasks: number;
+    population: number;
+    order: Schedule['mode'];
+    stepsDone: number;
+    handoffs: { imports: number; waits: number };
+  } | null;
 };
 
 /** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
@@ -75,6 +88,7 @@ export interface RunnerClient {
     onProgress?: (p: SharedProgress) => void,
     onNotice?: (n: FallbackNotice) => void,
     next?: () => SharedNext | Promise<SharedNext>,
+    onCheckpoint?: (c: SharedCheckpoint) => void,
   ): Promise<{ backend: string; population: number }>;
 }
 
@@ -166,10 +180,11 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
    * `runShared` (prefix sharing + population in the worker); every run is stored the moment it finishes, as on the
    * naive path. The orderings finish in the sample order (`order`: ordering keys, first first; see
    * core/ground-truth/schedule.ts): one worker trains them in that order; several workers are dealt them one by
-   * one from that order as each becomes free (pull mode: a worker trains the prefix of its ordering that it has
-   * not trained itself, so a first task may be trained on two workers), so the finished orderings are the first n
-   * of the order within workers − 1. When the order would keep too many copies (deep tries), the schedule falls back
-   * to a seeded depth-first walk and whole first-task subtrees per worker (nothing trained twice, not a sample).
+   * one from that order as each becomes free (pull mode, core/ground-truth/deal.ts), so the finished orderings are
+   * the first n of the order within workers − 1. A prefix is trained by the worker dealt the first ordering through
+   * it; a worker dealt a later one continues from its checkpoint (weights + strategy state, passed through here), so
+   * no task is trained twice. When the order would keep too many copies (deep tries), the schedule falls back to a
+   * seeded depth-first walk and whole first-task subtrees per worker (nothing trained twice, not a sample).
    * ETA = active time per task trained so far × tasks left.
    */
   async function sharedLoop(
@@ -201,15 +216,17 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       naiveTasks: planned.reduce((n, g) => n + g.naive, 0),
       population: 1,
       order: planned[0]?.schedule.mode ?? 'sample',
+      stepsDone: 0,
+      handoffs: { imports: 0, waits: 0 },
     };
-    ctx.set({ sharing: { ...sharing } });
+    ctx.set({ sharing: { ...sharing, handoffs: { ...sharing.handoffs } } });
     const active = ctx.stopwatch();
     const eta = (): number | null => (sharing.tasksDone === 0 ? null : (active() / sharing.tasksDone) * Math.max(0, sharing.tasksPlanned - sharing.tasksDone));
     const workers = ctx.workers as RunnerClient[];
     let tasksBefore = 0;
-    let plannedBefore = 0;
-    const plannedAfter = (from: number): number => planned.slice(from).reduce((n, g) => n + g.shared, 0);
-    for (const [gi, group] of planned.entries()) {
+    let stepsBefore = 0;
+    const handoffsBefore = { imports: 0, waits: 0 };
+    for (const group of planned) {
       if (!(await ctx.pausePoint())) return;
       const puts: Promise<void>[] = [];
       ctx.set({ current: currentOf(group.jobs[0]) });
@@ -223,39 +240,21 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
           ? [group.configs.map((_, i) => i)]
           : splitBySubtree(group.configs, workers.length);
       const partTasks = parts.map(() => 0);
-      // pull mode: the tasks each worker will have trained (its orderings' prefixes), for the plan's count
-      const prefixKeys = group.configs.map((c) =>
-        c.tasks.map((_, t) =>
-          c.tasks
-            .slice(0, t + 1)
-            .map((task) =>
-              task
-                .slice()
-                .sort((a, b) => a - b)
-                .join(','),
-            )
-            .join('|'),
-        ),
-      );
-      const dealt = workers.map(() => new Set<string>());
-      let cursor = 0;
-      const takenSince: number[][] = workers.map(() => []);
-      const groupPlanned = (): number => {
-        if (!pull) return group.shared;
-        const anywhere = new Set(dealt.flatMap((d) => [...d]));
-        let n = dealt.reduce((m, d) => m + d.size, 0);
-        for (const i of group.schedule.order.slice(cursor)) for (const k of prefixKeys[i]) if (!anywhere.has(k)) (anywhere.add(k), n++);
-        return n;
-      };
-      const next = (k: number) => (): SharedNext => {
-        const taken = takenSince[k];
-        takenSince[k] = [];
-        if (!ctx.live() || cursor >= group.schedule.order.length) return { index: null, taken };
-        const index = group.schedule.order[cursor++];
-        for (const key of prefixKeys[index]) dealt[k].add(key);
-        takenSince.forEach((l, j) => j !== k && l.push(index));
-        sharing.tasksPlanned = plannedBefore + groupPlanned() + plannedAfter(gi + 1);
-        return { index, taken };
+      const partSteps = parts.map(() => 0);
+      const dealer = pull
+        ? createDealer<SharedCheckpoint>(
+            group.configs.map((c) => c.tasks),
+            group.schedule.order,
+            workers.length,
+          )
+        : null;
+      const handoffs = (stats: DealerStats | undefined) => ({
+        imports: handoffsBefore.imports + (stats?.imports ?? 0),
+        waits: handoffsBefore.waits + (stats?.waits ?? 0),
+      });
+      const next = (k: number) => (): Promise<SharedNext> => {
+        if (!ctx.live()) dealer!.stop();
+        return dealer!.next(k);
       };
       // counted as done once stored (as on the naive path): a reload then finds every run the page counted
       const onRunDone = (i: number, result: RunnerRunResult): void => {
@@ -275,15 +274,21 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
               (p) => {
                 if (!ctx.live()) return;
                 partTasks[k] = p.tasksDone;
+                partSteps[k] = p.stepsDone ?? 0;
                 sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
+                sharing.stepsDone = stepsBefore + partSteps.reduce((a, b) => a + b, 0);
                 sharing.population = p.population;
+                sharing.handoffs = handoffs(dealer?.stats);
                 const current = ctx.state.current;
                 ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });
               },
               (n) => ctx.notice(n.message, n.to),
-              ...(pull ? [next(k)] : []),
+              dealer ? next(k) : undefined,
+              dealer ? (c: SharedCheckpoint) => dealer.publish(k, c.key, c) : undefined,
             ).catch((e: unknown) => {
-              // one worker failed or was cancelled: stop the others too, then report the first reason
+              // one worker failed or was cancelled: stop the others too (and any deal waiting for its prefix), then
+              // report the first reason
+              dealer?.stop();
               for (const o of workers) quietly(() => o.cancel());
               throw e;
             });
@@ -292,12 +297,15 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
         const out = outs.find((o) => o !== null);
         if (out) ctx.set({ backend: out.backend });
       } finally {
+        dealer?.stop();
         await Promise.all(puts);
       }
       tasksBefore += partTasks.reduce((a, b) => a + b, 0);
-      plannedBefore += pull ? groupPlanned() : group.shared;
+      stepsBefore += partSteps.reduce((a, b) => a + b, 0);
+      Object.assign(handoffsBefore, handoffs(dealer?.stats));
       sharing.tasksDone = tasksBefore;
-      sharing.tasksPlanned = plannedBefore + plannedAfter(gi + 1);
+      sharing.stepsDone = stepsBefore;
+      sharing.handoffs = { ...handoffsBefore };
       ctx.set({ sharing: { ...sharing }, current: null });
     }
   }
@@ -354,3 +362,8 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
 }
 
 export type GroundTruthRunner = ReturnType<typeof createGroundTruthRunner>;
+
+/** The engine's run config of each job, from the experiment: the one mapping every lab and the CLI use (src/engine/run-config.ts). */
+export function trainConfigFor(config: ExperimentConfig): (job: GroundTruthJob) => TrainRunConfig {
+  return (job) => trainRunConfigOf(config, job);
+}

@@ -1,7 +1,8 @@
 /**
- * The Open-world lab's runner (issue 13; built on the lab kit's run session, ./lab-kit/run-session.ts): one OOD
- * worker (src/workers/ood.worker.ts) runs the settings step by step; each finished step is stored at once
- * (./ood-store.ts, keyed by `openWorldKey(settings)`) with the trainer's checkpoint after its task.
+ * The Open-world lab's runner, on the lab kit's run session (./lab-kit/run-session.ts): a training worker leased
+ * from the shared pool runs the settings step by step (the engine's `ood` job, src/engine/ood/job.ts); each
+ * finished step is stored at once (./ood-store.ts, keyed by `openWorldKey(settings)`) with the trainer's checkpoint
+ * after its task. Two tabs on the same settings: one trains, the other follows what it stores (`coordinator`).
  *
  * - `open(settings)` shows what the store holds for the settings, without training (a reload, a share link).
  * - `run(settings)`: the session's jobs are the steps 0..T−1; stored steps are skipped. When the stored steps are
@@ -16,14 +17,21 @@
  * State follows Svelte's store contract (`subscribe` calls the listener at once and returns the unsubscribe); a fresh
  * object on every change.
  */
-import * as Comlink from 'comlink';
 import { openWorldKey, validateOpenWorldSettings, type OpenWorldSettings } from '../core/ood/config';
 import type { OodRunMeta } from '../engine/ood/report';
 import type { OpenWorldStep } from '../engine/ood/run';
-import type { BackendName, RunCheckpoint } from '../engine/index';
-import type { OodActivityFn, OodRunResult, OodStepFn, OodWorkerApi } from '../workers/ood.worker';
-import { createRunSession, runTimes, type SessionContext, type SessionState, type SessionStatus } from './lab-kit/run-session';
+import type { BackendName, ProgressEvent, RunCheckpoint } from '../engine/index';
+import type { OodRunResult } from '../engine/ood/job';
+import { createRunSession, runTimes, type SessionContext, type SessionCoordinator, type SessionState, type SessionStatus } from './lab-kit/run-session';
+import type { Lease } from './lab-kit/train-pool';
 import type { OodStore, StoredOodStep } from './ood-store';
+import type { TrainClient } from './train-client';
+
+export type { OodRunResult };
+
+/** a finished step, with the trainer's checkpoint after its task (what the lab stores to resume after it) */
+export type OodStepFn = (step: OpenWorldStep, checkpoint: RunCheckpoint) => void;
+export type OodActivityFn = (a: { phase: 'train'; progress: ProgressEvent } | { phase: 'detector'; step: number; detector: string }) => void;
 
 export type OodRunStatus = SessionStatus;
 
@@ -70,34 +78,27 @@ export interface OodRunnerState {
   following: boolean;
 }
 
-/** What the runner needs of the worker (the comlink remote; a fake in the tests). */
-export interface OodRemote {
+/** What the runner needs of a training worker (the pool's, ./train-client.ts; a fake in the tests). */
+export type OodWorker = Pick<TrainClient, 'job' | 'pause' | 'resume' | 'cancel'>;
+
+interface OodRemote {
   run(
     settings: OpenWorldSettings,
     onStep: OodStepFn,
-    onActivity?: OodActivityFn,
+    onActivity: OodActivityFn,
     resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] },
   ): Promise<OodRunResult>;
-  pause(): Promise<void> | void;
-  resume(): Promise<void> | void;
-  cancel(): Promise<void> | void;
-  /** the backend preference (../ui/common/BackendPicker.svelte); resolves to the backend in use */
-  selectBackend?(preferred: BackendName | 'auto'): Promise<{ name: string }>;
 }
 
-function defaultRemote(): { remote: OodRemote; dispose: () => void } {
-  const worker = new Worker(new URL('../workers/ood.worker.ts', import.meta.url), { type: 'module' });
-  const wrapped = Comlink.wrap<OodWorkerApi>(worker);
+/** The worker's `ood` job as a run with a step and an activity callback. */
+function oodRemoteOf(worker: OodWorker): OodRemote {
   return {
-    remote: {
-      run: (s, onStep, onActivity, resumeFrom) =>
-        wrapped.run(s, Comlink.proxy(onStep), onActivity ? Comlink.proxy(onActivity) : undefined, resumeFrom) as Promise<OodRunResult>,
-      pause: () => wrapped.pause(),
-      resume: () => wrapped.resume(),
-      cancel: () => wrapped.cancel(),
-      selectBackend: (p) => wrapped.selectBackend(p),
-    },
-    dispose: () => worker.terminate(),
+    run: (settings, onStep, onActivity, resumeFrom) =>
+      worker.job('ood', { settings, ...(resumeFrom ? { resumeFrom } : {}) }, (e) => {
+        if (e.kind === 'step') onStep(e.step, e.checkpoint);
+        else if (e.kind === 'train') onActivity({ phase: 'train', progress: e.progress });
+        else onActivity({ phase: 'detector', step: e.step, detector: e.detector });
+      }),
   };
 }
 
@@ -116,20 +117,22 @@ export function resumePoint(stored: StoredOodStep[], checkpoint: RunCheckpoint |
 
 export interface OodRunnerOptions {
   store: OodStore | Promise<OodStore>;
-  make?: () => { remote: OodRemote; dispose: () => void };
+  /** a worker for one run (the shared pool's lease) */
+  lease: (backend: BackendName | 'auto') => Promise<Pick<Lease<OodWorker>, 'main' | 'release'> & { backend: { name: string } }>;
+  /** another tab training the same settings: follow it (./lab-kit/coordinator.ts) */
+  coordinator?: SessionCoordinator | null;
   now?: () => number;
 }
 
 export function createOodRunner(options: OodRunnerOptions) {
-  const make = options.make ?? defaultRemote;
   const storeP = Promise.resolve(options.store);
   let store: OodStore | null = null;
   void storeP.then((s) => {
     store = s;
     if (s.notice) emit();
   });
-  let handle: { remote: OodRemote; dispose: () => void } | null = null;
-  const remote = (): OodRemote => (handle ??= make()).remote;
+  /** the worker of the run in flight */
+  let handle: OodWorker | null = null;
 
   const session = createRunSession<number, StoredOodStep, OodCurrent, Extra>({
     store: {
@@ -143,6 +146,7 @@ export function createOodRunner(options: OodRunnerOptions) {
     resultId: (r) => String(r.step),
     initialExtra: { settings: null, resumedFrom: null, restarted: false, meta: null, activity: '' },
     now: options.now,
+    coordinator: options.coordinator,
   });
   type Ctx = SessionContext<StoredOodStep, OodCurrent, Extra>;
   type SState = SessionState<StoredOodStep, OodCurrent> & Extra;
@@ -220,13 +224,37 @@ export function createOodRunner(options: OodRunnerOptions) {
       current: { label: 'run', progress: null },
       activity: resume ? `continuing after step ${resume.steps.length}…` : 'loading the data…',
     });
-    if (remote().selectBackend) ctx.set({ backend: (await remote().selectBackend!(backend)).name });
+    const lease = await options.lease(backend);
+    // paused while the worker was starting: wait here (the worker's job has no run to pause yet)
+    if (!(await ctx.pausePoint()) || !ctx.live()) {
+      lease.release();
+      return;
+    }
+    handle = lease.main;
+    ctx.set({ backend: lease.backend.name });
+    try {
+      await trainOn(oodRemoteOf(lease.main), settings, key, ctx, st, stored, resume);
+    } finally {
+      if (handle === lease.main) handle = null;
+      lease.release();
+    }
+  }
+
+  async function trainOn(
+    remote: OodRemote,
+    settings: OpenWorldSettings,
+    key: string,
+    ctx: Ctx,
+    st: OodStore,
+    stored: StoredOodStep[],
+    resume: ReturnType<typeof resumePoint>,
+  ): Promise<void> {
     const have = new Set(stored.map((s) => s.step));
     const times = runTimes(5);
     let watch = ctx.stopwatch();
     let chain: Promise<void> = Promise.resolve();
     let failed: unknown = null;
-    const result = await remote().run(
+    const result = await remote.run(
       settings,
       (step, checkpoint) => {
         chain = chain
@@ -262,9 +290,9 @@ export function createOodRunner(options: OodRunnerOptions) {
   }
 
   const worker = {
-    pause: () => handle?.remote.pause(),
-    resume: () => handle?.remote.resume(),
-    cancel: () => handle?.remote.cancel(),
+    pause: () => handle?.pause(),
+    resume: () => handle?.resume(),
+    cancel: () => handle?.cancel(),
   };
 
   return {
@@ -326,10 +354,9 @@ export function createOodRunner(options: OodRunnerOptions) {
     get active(): boolean {
       return session.active;
     },
+    /** Stop the run in flight (its worker goes back to the pool) and forget the listeners. */
     dispose(): void {
       session.cancel();
-      handle?.dispose();
-      handle = null;
       listeners.clear();
     },
   };

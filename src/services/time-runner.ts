@@ -1,150 +1,202 @@
 /**
- * The Time lab's runner (docs/science.md §7): the worker client (src/workers/time.worker.ts), and a small
- * IndexedDB store "cil-lab-time" that keeps, per (settings, protocol), the finished result and — while a run is
- * under way — its checkpoint after every bucket. Running the same settings again reads finished protocols from the
- * store and continues an interrupted one from its last finished bucket (after a reload too). Where IndexedDB is
- * missing or refuses to open, everything is kept in memory and `notice` says so.
+ * The Time lab's runner (docs/science.md §7), on the lab kit's run session (./lab-kit/run-session.ts): each
+ * protocol of the settings is one job, trained by the engine's `stream` job (src/engine/stream/job.ts) on a worker
+ * leased from the shared pool. Every finished protocol is stored at once (database "cil-lab-time" of the app's
+ * store, keyed by the settings and the protocol) and, while one trains, its checkpoint after every bucket: the same
+ * settings again read finished protocols back and continue an interrupted one after its last bucket (a reload too).
+ * The bucket samples and Alg. 1's α sweep run on a leased worker as well.
  */
-import * as Comlink from 'comlink';
-import { openDB, type IDBPDatabase } from 'idb';
 import { validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
-import type { StreamProtocol } from '../core/stream/metrics';
-import type { BackendInfo, BackendName } from '../engine/index';
+import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
+import type { BackendName } from '../engine/index';
 import type { StreamPreview } from '../engine/stream/lab';
+import type { SweepEntry } from '../engine/stream/job';
 import type { StreamCheckpoint, StreamProgress, StreamRunResult, StreamStepEnd } from '../engine/stream/train';
-import type { SweepEntry, TimeWorkerApi } from '../workers/time.worker';
+import { createRunSession, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
+import type { Lease } from './lab-kit/train-pool';
+import { memoryStore, openStore, type DbSpec, type Store } from './store';
+import type { TrainClient } from './train-client';
 
 export type { StreamPreview, StreamProgress, StreamRunResult, StreamStepEnd, SweepEntry };
 
 export const TIME_DB = 'cil-lab-time';
+const SPEC: DbSpec = { name: TIME_DB, version: 1, tables: [{ name: 'results' }, { name: 'checkpoints' }] };
 
-/** The key of a (settings, protocol) pair: the canonical JSON of the validated settings. */
-export function timeRunKey(c: TimeLabConfig, protocol: StreamProtocol): string {
-  return `${JSON.stringify(validateTimeLabConfig(c).value ?? c)}|${protocol}`;
+/** The key of the settings' results: the canonical JSON of the validated settings. */
+export function timeSettingsKey(c: TimeLabConfig): string {
+  return JSON.stringify(validateTimeLabConfig(c).value ?? c);
 }
 
-interface KV {
-  get<T>(store: 'results' | 'checkpoints', key: string): Promise<T | undefined>;
-  put(store: 'results' | 'checkpoints', key: string, value: unknown): Promise<void>;
-  delete(store: 'results' | 'checkpoints', key: string): Promise<void>;
+/** The protocol in flight: its bucket and epoch. */
+export interface TimeCurrent {
+  protocol: StreamProtocol;
+  step: number;
+  epoch: number;
+  epochs: number;
+  progress: StreamProgress | null;
 }
 
-function memoryKv(): KV {
-  const m = new Map<string, unknown>();
-  return {
-    async get<T>(s: string, k: string) {
-      return m.get(`${s}:${k}`) as T | undefined;
-    },
-    async put(s, k, v) {
-      m.set(`${s}:${k}`, v);
-    },
-    async delete(s, k) {
-      m.delete(`${s}:${k}`);
-    },
-  };
+/** A finished protocol with the key of its settings (the store keeps the result itself under both keys). */
+export type TimeResult = StreamRunResult & { settingsKey: string };
+
+export type TimeRunnerState = SessionState<TimeResult, TimeCurrent> & {
+  /** rows of R so far, per protocol trained in this start (a stored protocol's R is its result's matrix) */
+  rows: Partial<Record<StreamProtocol, number[][]>>;
+};
+
+/** What the runner needs of a training worker (the pool's, ./train-client.ts; a fake in the tests). */
+export type TimeWorker = Pick<TrainClient, 'job' | 'pause' | 'resume' | 'cancel'>;
+
+export interface TimeRunnerOptions {
+  /** a worker for a while (the shared pool's lease) */
+  lease: (backend: BackendName | 'auto') => Promise<Pick<Lease<TimeWorker>, 'main' | 'release'> & { backend: { name: string } }>;
+  store?: Promise<Store>;
+  coordinator?: SessionCoordinator | null;
+  now?: () => number;
 }
 
-async function openKv(): Promise<{ kv: KV; notice: string | null }> {
-  const fallback = (why: string) => ({ kv: memoryKv(), notice: `Results are kept in memory only (${why}): a reload will lose them.` });
-  if (typeof (globalThis as { indexedDB?: IDBFactory }).indexedDB === 'undefined') return fallback('IndexedDB is not available here');
-  try {
-    const db: IDBPDatabase = await Promise.race([
-      openDB(TIME_DB, 1, {
-        upgrade(d) {
-          d.createObjectStore('results');
-          d.createObjectStore('checkpoints');
-        },
-        blocking(_c, _n, event) {
-          (event.target as IDBDatabase).close();
-        },
-      }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('IndexedDB did not open within 5 s')), 5000)),
-    ]);
-    return {
-      notice: null,
-      kv: {
-        get: async <T>(s: 'results' | 'checkpoints', k: string) => (await db.get(s, k)) as T | undefined,
-        put: async (s, k, v) => void (await db.put(s, v, k)),
-        delete: async (s, k) => void (await db.delete(s, k)),
+export function openTimeStore(): Promise<Store> {
+  return openStore(SPEC);
+}
+
+export function memoryTimeStore(): Store {
+  return memoryStore(SPEC);
+}
+
+export function createTimeRunner(options: TimeRunnerOptions) {
+  const storeP = options.store ?? openTimeStore();
+  let opened: Store | null = null;
+  void storeP.then((s) => (opened = s));
+  let settings: TimeLabConfig | null = null;
+  let worker: TimeWorker | null = null;
+  let stepping = false;
+
+  const session = createRunSession<StreamProtocol, TimeResult, TimeCurrent, { rows: TimeRunnerState['rows'] }>({
+    store: {
+      get notice() {
+        return opened?.notice ?? null;
       },
-    };
-  } catch (e) {
-    return fallback(e instanceof Error ? e.message : String(e));
+      async getAll(settingsKey) {
+        const db = await storeP;
+        const all = await Promise.all(STREAM_PROTOCOLS.map((p) => db.get<StreamRunResult>('results', `${settingsKey}|${p}`)));
+        return all.filter((r): r is StreamRunResult => r !== undefined).map((r) => ({ ...r, settingsKey }));
+      },
+      async put({ settingsKey, ...result }) {
+        const db = await storeP;
+        const key = `${settingsKey}|${result.protocol}`;
+        await db.put('results', result, key);
+        await db.delete('checkpoints', key);
+      },
+    },
+    jobId: (p) => p,
+    resultId: (r) => r.protocol,
+    initialExtra: { rows: {} },
+    now: options.now,
+    coordinator: options.coordinator,
+  });
+
+  /** A leased worker for `f` (the bucket samples, the sweep), given back after. */
+  async function withWorker<T>(backend: BackendName | 'auto', f: (w: TimeWorker) => Promise<T>): Promise<T> {
+    const l = await options.lease(backend);
+    try {
+      return await f(l.main);
+    } finally {
+      l.release();
+    }
   }
-}
 
-export interface TimeRunHandlers {
-  onStep?: (protocol: StreamProtocol, e: StreamStepEnd) => void;
-  onProgress?: (protocol: StreamProtocol, e: StreamProgress) => void;
-  /** a protocol finished (or was found finished in the store: `stored`) */
-  onResult?: (protocol: StreamProtocol, r: StreamRunResult, stored: boolean) => void;
-  /** a protocol continues from a stored checkpoint after bucket `nextStep − 1` */
-  onResume?: (protocol: StreamProtocol, nextStep: number, matrix: number[][]) => void;
-}
+  const control = {
+    pause: () => worker?.pause(),
+    resume: () => worker?.resume(),
+    cancel: () => worker?.cancel(),
+  };
 
-export function createTimeRunner() {
-  const worker = new Worker(new URL('../workers/time.worker.ts', import.meta.url), { type: 'module' });
-  const remote = Comlink.wrap<TimeWorkerApi>(worker);
-  const opened = openKv();
   return {
-    /** null when results persist across reloads, else why not */
+    subscribe: session.subscribe,
+    get state(): TimeRunnerState {
+      return session.state;
+    },
+    /** The store's notice (results kept in memory only), once it is open. */
     async notice(): Promise<string | null> {
-      return (await opened).notice;
+      return (await storeP).notice;
     },
-    selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo> {
-      return remote.selectBackend(preferred);
+    /** The stream's bucket samples for these settings. */
+    prepare(c: TimeLabConfig, backend: BackendName | 'auto' = 'auto'): Promise<StreamPreview> {
+      return withWorker(backend, (w) => w.job('stream-preview', c));
     },
-    prepare(c: TimeLabConfig): Promise<StreamPreview> {
-      return remote.prepare(c);
+    /** Every protocol of the settings: stored ones read back, an interrupted one continued after its last bucket. */
+    async run(c: TimeLabConfig, backend: BackendName | 'auto' = 'auto'): Promise<void> {
+      const db = await storeP;
+      settings = structuredClone(c);
+      const key = timeSettingsKey(c);
+      await session.start(
+        settings.protocols.slice(),
+        key,
+        async (todo, ctx) => {
+          if (todo.length === 0) return;
+          const lease = await options.lease(backend);
+          worker = lease.main;
+          ctx.set({ backend: lease.backend.name });
+          try {
+            for (const protocol of todo) {
+              if (!(await ctx.pausePoint())) return;
+              const cpKey = `${key}|${protocol}`;
+              const resumeFrom = (await db.get<StreamCheckpoint>('checkpoints', cpKey)) ?? null;
+              const rows = (resumeFrom?.matrix ?? []).map((r) => r.slice());
+              ctx.set({
+                current: { protocol, step: resumeFrom?.nextStep ?? 0, epoch: 0, epochs: 0, progress: null },
+                rows: { ...ctx.state.rows, [protocol]: rows },
+              });
+              const result = await lease.main.job('stream', { config: c, protocol, resumeFrom }, (e) => {
+                if (!ctx.live()) return;
+                if (e.kind === 'checkpoint') void db.put('checkpoints', e.checkpoint, cpKey);
+                else if (e.kind === 'progress') {
+                  const p = e.progress;
+                  ctx.set({ current: { protocol, step: p.step, epoch: p.epoch, epochs: p.epochs, progress: p } });
+                } else {
+                  ctx.set({ rows: { ...ctx.state.rows, [protocol]: [...(ctx.state.rows[protocol] ?? []), e.end.row] } });
+                  if (stepping) {
+                    stepping = false;
+                    session.pause();
+                  }
+                }
+              });
+              if (!ctx.live()) return;
+              await ctx.record({ ...result, settingsKey: key }, () => ({
+                rows: { ...ctx.state.rows, [protocol]: result.matrix.map((r) => r.slice()) },
+                current: null,
+                backend: result.backend,
+              }));
+            }
+          } finally {
+            worker = null;
+            lease.release();
+          }
+        },
+        { workers: [control] },
+      );
     },
-    /** Finished results of these settings in the store. */
-    async stored(c: TimeLabConfig): Promise<Partial<Record<StreamProtocol, StreamRunResult>>> {
-      const { kv } = await opened;
-      const out: Partial<Record<StreamProtocol, StreamRunResult>> = {};
-      for (const p of c.protocols) {
-        const r = await kv.get<StreamRunResult>('results', timeRunKey(c, p));
-        if (r) out[p] = r;
-      }
-      return out;
-    },
-    /** Every protocol of the settings, one after another: stored ones read back, interrupted ones continued. */
-    async run(c: TimeLabConfig, h: TimeRunHandlers = {}): Promise<Partial<Record<StreamProtocol, StreamRunResult>>> {
-      const { kv } = await opened;
-      const out: Partial<Record<StreamProtocol, StreamRunResult>> = {};
-      for (const p of c.protocols) {
-        const key = timeRunKey(c, p);
-        const done = await kv.get<StreamRunResult>('results', key);
-        if (done) {
-          out[p] = done;
-          h.onResult?.(p, done, true);
-          continue;
-        }
-        const cp = (await kv.get<StreamCheckpoint>('checkpoints', key)) ?? null;
-        if (cp) h.onResume?.(p, cp.nextStep, cp.matrix);
-        const r = await remote.run(
-          c,
-          p,
-          Comlink.proxy((e: StreamStepEnd) => h.onStep?.(p, e)),
-          Comlink.proxy((e: StreamProgress) => h.onProgress?.(p, e)),
-          Comlink.proxy((x: StreamCheckpoint) => void kv.put('checkpoints', key, x)),
-          cp,
-        );
-        await kv.put('results', key, r);
-        await kv.delete('checkpoints', key);
-        out[p] = r;
-        h.onResult?.(p, r, false);
-      }
-      return out;
-    },
+    /** Alg. 1 alone for every α of Table 2 on these bucket sizes (no training). */
     sweep(sizes: number[], k: number, trials: number, seed: number): Promise<SweepEntry[]> {
-      return remote.sweep(sizes, k, trials, seed);
+      return withWorker('auto', (w) => w.job('reservoir-sweep', { sizes, k, trials, seed }));
     },
-    pause: () => remote.pause(),
-    resume: () => remote.resume(),
-    cancel: () => remote.cancel(),
+    pause: () => session.pause(),
+    resume: () => session.resume(),
+    /** Teaching mode's Step: one more bucket, then pause (from a pause it resumes). */
+    step(): void {
+      stepping = true;
+      session.resume();
+    },
+    cancel: () => session.cancel(),
+    get active(): boolean {
+      return session.active;
+    },
+    /** the settings of the last start */
+    get settings(): TimeLabConfig | null {
+      return settings;
+    },
     dispose(): void {
-      remote[Comlink.releaseProxy]();
-      worker.terminate();
+      session.cancel();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The UI's handle on the training worker (comlink; src/workers/train.worker.ts): choose the backend, load the
- * images, train one run at a time with progress and backend-fallback notices, pause / resume / cancel it.
+ * The handle on a training worker (comlink; src/workers/train.worker.ts), as the pool leases it to a lab's runner:
+ * choose the backend, load the images, train one run or job at a time with progress and backend-fallback notices,
+ * pause / resume / cancel it.
  *
  * - Every callback handed to the worker is a `Comlink.proxy`; the worker releases it when the run ends (its port
  *   closes), so nothing accumulates over hundreds of runs.
@@ -15,13 +16,14 @@ import type {
   BackendName,
   FallbackNotice,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
   TrainRunConfig,
   TrainRunResult,
 } from '../engine/index';
-import type { DatasetSpec, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
+import type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
 import { sharedDataClient, type DataClient } from './data-client';
 
 export type {
@@ -29,13 +31,14 @@ export type {
   BackendName,
   FallbackNotice,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
   TrainRunConfig,
   TrainRunResult,
 } from '../engine/index';
-export type { DatasetSpec, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
+export type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
   constructor(message: string) {
@@ -127,6 +130,8 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       onProgress?: (p: SharedProgress) => void,
       onNotice?: (n: FallbackNotice) => void,
       next?: () => SharedNext | Promise<SharedNext>,
+      /** pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts) */
+      onCheckpoint?: (c: SharedCheckpoint) => void,
     ): Promise<{ backend: string; population: number }> {
       return call(() =>
         remote.runShared(
@@ -136,8 +141,14 @@ export function createTrainClient(options: TrainClientOptions = {}) {
           onProgress ? Comlink.proxy(onProgress) : undefined,
           onNotice ? Comlink.proxy(onNotice) : undefined,
           next ? Comlink.proxy(next) : undefined,
+          onCheckpoint ? Comlink.proxy(onCheckpoint) : undefined,
         ),
       );
+    },
+
+    /** Run a registered job kind of the engine (src/engine/jobs) with its events. */
+    job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: (e: JobEvent<K>) => void): Promise<JobOutput<K>> {
+      return call(() => remote.job(kind, input, onEvent ? Comlink.proxy(onEvent) : undefined) as Promise<JobOutput<K>>);
     },
 
     pause(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
- * The training worker's API and message types, types only (issue 12: "worker message types live in one module both
- * sides import"): src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with
- * comlink. Importing this module pulls no code (no tfjs) into the UI bundle.
+ * The training worker's API and message types, types only, the one module both sides import:
+ * src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with comlink.
+ * Importing this module pulls no code (no tfjs) into the UI bundle.
  */
 import type {
   BackendInfo,
@@ -9,12 +9,16 @@ import type {
   FallbackNotice,
   ProbsRecord,
   ProgressEvent,
+  SharedCheckpoint,
   SharedNext,
   SharedProgress,
   SharedTrainOptions,
   TrainRunConfig,
   TrainRunResult,
 } from '../engine/index';
+import type { JobEvent, JobInput, JobKind, JobOutput } from '../engine/jobs';
+
+export type { JobEvent, JobInput, JobKind, JobOutput };
 
 /** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
 export type DatasetSpec =
@@ -70,7 +74,10 @@ export type RunDoneFn = (index: number, result: TrainRunResult) => void;
 export type SharedProgressFn = (p: SharedProgress) => void;
 /** Pull mode of `runShared`: the next ordering to train (the UI deals one order to several workers). */
 export type NextFn = () => SharedNext | Promise<SharedNext>;
+/** Pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts). */
+export type CheckpointFn = (c: SharedCheckpoint) => void;
 export type TaskFn = (r: TaskResult) => void;
+export type JobEventFn<K extends JobKind> = (e: JobEvent<K>) => void;
 
 /** What the training worker exposes over comlink (callbacks arrive as comlink proxies, released when a run ends). */
 export interface TrainWorkerApi {
@@ -85,7 +92,8 @@ export interface TrainWorkerApi {
   run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult>;
   /**
    * Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. With
-   * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts).
+   * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts); with
+   * `onCheckpoint` the prefixes other workers may continue from are published, and a deal may bring one.
    */
   runShared(
     configs: TrainRunConfig[],
@@ -94,8 +102,11 @@ export interface TrainWorkerApi {
     onProgress?: SharedProgressFn,
     onNotice?: NoticeFn,
     next?: NextFn,
+    onCheckpoint?: CheckpointFn,
   ): Promise<{ backend: string; population: number }>;
-  /** Pause / resume / cancel the run in flight (no effect without one). */
+  /** Run a registered job kind (src/engine/jobs) with its events; one job at a time, as `run`. */
+  job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: JobEventFn<K>): Promise<JobOutput<K>>;
+  /** Pause / resume / cancel the job in flight (no effect without one). */
   pause(): void;
   resume(): void;
   cancel(): void;

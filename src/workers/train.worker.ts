@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
 /**
- * The training worker: a thin comlink facade over src/engine (docs/architecture.md, src/workers). It holds one
- * dataset (a built-in one it fetches itself, or the Data tab's dataset handed over a MessagePort), runs one
- * training run at a time with the engine's backend fallback, and exposes pause / resume / cancel of that run.
- * Progress and fallback notices go back through comlink callback proxies, released when the run ends.
+ * The training worker, the one every lab leases from the pool: a thin comlink facade over src/engine. It keeps one
+ * cache of built-in datasets (fetched once), holds the dataset a run trains on (a built-in one or the Data tab's,
+ * handed over a MessagePort), and runs one job at a time — a run, prefix-shared runs, or a registered job kind of
+ * src/engine/jobs — with pause / resume / cancel. Callbacks are comlink proxies, released when the job ends.
  *
  * The wasm backend's binaries are served by the app from public/tfjs/ (scripts/prepare-tfjs-wasm.mjs).
  */
@@ -30,8 +30,14 @@ import {
   type TrainRunConfig,
   type TrainRunResult,
 } from '../engine/index';
+import { JOBS, jobContext, type JobKind } from '../engine/jobs';
 import type {
+  CheckpointFn,
   DatasetSpec,
+  JobEvent,
+  JobEventFn,
+  JobInput,
+  JobOutput,
   NextFn,
   NoticeFn,
   ProgressFn,
@@ -61,8 +67,6 @@ interface Held {
 }
 
 let held: Held | null = null;
-/** the last full built-in dataset fetched, so another subset of it needs no second download */
-let cachedBuiltin: { id: string; dataset: ImageDataset; name: string } | null = null;
 let control: RunControl | null = null;
 
 function perClass(labels: ArrayLike<number>, classes: number): number[] {
@@ -95,9 +99,12 @@ function subset(ds: ImageDataset, spec: DatasetSpec): ImageDataset {
 
 async function fetchBytes(path: string): Promise<Uint8Array> {
   const res = await fetch(import.meta.env.BASE_URL + path);
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
+  if (!res.ok) throw new Error(`cannot read ${path}: HTTP ${res.status} ${res.statusText}`);
   return new Uint8Array(await res.arrayBuffer());
 }
+
+/** The worker's one dataset cache: every built-in dataset fetched once, for runs and every job kind. */
+const jobs = jobContext(async (id) => fromDecodedDataset(await loadBuiltinDataset(id, fetchBytes)), new RunControl());
 
 /** Let go of comlink callback proxies from the UI (their message ports close), in the order given. */
 function release(...cbs: unknown[]): void {
@@ -156,11 +163,7 @@ const api: TrainWorkerApi = {
     if (control) throw busy();
     if (spec.kind === 'builtin') {
       const entry = getBuiltinDataset(spec.id);
-      if (cachedBuiltin?.id !== entry.id) {
-        cachedBuiltin = null;
-        cachedBuiltin = { id: entry.id, name: entry.name, dataset: fromDecodedDataset(await loadBuiltinDataset(entry.id, fetchBytes)) };
-      }
-      const dataset = subset(cachedBuiltin.dataset, spec);
+      const dataset = subset(await jobs.builtin(entry.id), spec);
       held = { dataset, summary: summarise('builtin', entry.id, entry.name, dataset, spec) };
       return held.summary;
     }
@@ -228,8 +231,9 @@ const api: TrainWorkerApi = {
     onProgress?: SharedProgressFn,
     onNotice?: NoticeFn,
     next?: NextFn,
+    onCheckpoint?: CheckpointFn,
   ): Promise<{ backend: string; population: number }> {
-    const c = claimRun(onRunDone, onProgress, onNotice, next);
+    const c = claimRun(onRunDone, onProgress, onNotice, next, onCheckpoint);
     const delivering: Promise<void>[] = [];
     let population = 1;
     let last = -Infinity;
@@ -256,16 +260,34 @@ const api: TrainWorkerApi = {
         onNotice: (n) => void Promise.resolve(onNotice?.(n)).catch(() => {}),
         // pull mode: the UI deals the orderings (every result already delivered is stored before the next is asked)
         ...(next ? { next: async () => await next() } : {}),
+        // pull mode: a prefix another worker may continue from goes to the page as it is trained (a copy: the
+        // structured clone of the message; the page keeps it until every ordering through it is dealt)
+        ...(onCheckpoint ? { onCheckpoint: (cp) => void Promise.resolve(onCheckpoint(cp)).catch(() => {}) } : {}),
       });
       if (heldBack) send(heldBack);
       await Promise.all(delivering);
       return { backend: tf.getBackend(), population };
     } finally {
-      endRun(c, onRunDone, onProgress, onNotice, next);
+      endRun(c, onRunDone, onProgress, onNotice, next, onCheckpoint);
     }
   },
 
-  /** Pause / resume / cancel the run in flight (no effect without one). */
+  /**
+   * Run a registered job kind (src/engine/jobs): its events go to `onEvent`; the same one-at-a-time slot and
+   * pause / resume / cancel as `run`. Rejects with a RunCancelledError (by name) when cancelled.
+   */
+  async job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: JobEventFn<K>): Promise<JobOutput<K>> {
+    const job = JOBS[kind] as unknown as (input: JobInput<K>, ctx: typeof jobs, emit: (e: JobEvent<K>) => void) => Promise<JobOutput<K>>;
+    if (!job) throw new Error(`The training worker has no job kind "${kind}".`);
+    const c = claimRun(onEvent);
+    try {
+      return await job(input, { ...jobs, control: c }, (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}));
+    } finally {
+      endRun(c, onEvent);
+    }
+  },
+
+  /** Pause / resume / cancel the job in flight (no effect without one). */
   ...controlMethods(() => control),
 
   /** tf.memory() of the active backend (tests check that a run leaves the tensor count at its baseline). */

@@ -6,6 +6,7 @@
  */
 import type { BuiltinClassListId } from '../classes/builtin';
 import type { ProtocolId } from '../protocols/types';
+import type { PtmStrategyId } from '../ptm/defaults';
 import type { PromptSpec } from '../similarity/prompts';
 import type {
   BackendConfig,
@@ -20,6 +21,7 @@ import type {
   ModelConfig,
   ProtocolsConfig,
   SimilarityConfig,
+  ConfigStrategyId,
   StrategyId,
   StrategySetting,
   TrainingConfig,
@@ -55,7 +57,10 @@ export function datasetClassListId(id: BuiltinDatasetRef): BuiltinClassListId {
   return DATASET_TABLE[id].classList;
 }
 
-/** Strategy hyper-parameters (mirror src/engine/defaults.ts STRATEGY_DEFAULTS). */
+/**
+ * Strategy hyper-parameters: the trained strategies mirror src/engine/defaults.ts STRATEGY_DEFAULTS, the pre-trained
+ * methods on frozen features (simplecil, ranpac, fecam) src/core/ptm/defaults.ts PTM_DEFAULTS.
+ */
 export const STRATEGY_OPTION_FILL = {
   finetune: {},
   joint: {},
@@ -67,8 +72,16 @@ export const STRATEGY_OPTION_FILL = {
   agem: { memory: 200, sampleSize: 64 },
   gdumb: { memory: 200 },
   ncm: {},
-} as const satisfies Record<StrategyId, Record<string, number | string>>;
-export const STRATEGY_IDS = Object.keys(STRATEGY_OPTION_FILL) as StrategyId[];
+  simplecil: { metric: 'cosine' },
+  ranpac: { projection: 2000, lambdaFrom: 'task' },
+  fecam: { shrinkage: 1 },
+} as const satisfies Record<ConfigStrategyId, Record<string, number | string>>;
+/** Every strategy id a config may name. */
+export const CONFIG_STRATEGY_IDS = Object.keys(STRATEGY_OPTION_FILL) as ConfigStrategyId[];
+/** The pre-trained methods on frozen features: they run on a feature set (src/core/ptm), not in the engine. */
+export const PTM_STRATEGY_IDS: readonly PtmStrategyId[] = ['simplecil', 'ranpac', 'fecam'];
+/** The strategies the engine trains (mirror src/engine/defaults.ts STRATEGY_IDS): what the labs' strategy pickers list. */
+export const STRATEGY_IDS = CONFIG_STRATEGY_IDS.filter((id): id is StrategyId => !(PTM_STRATEGY_IDS as readonly string[]).includes(id));
 
 const DEFAULT_PROTOCOLS: ProtocolId[] = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'];
 export const DEFAULT_CLIP_MODEL = 'Xenova/clip-vit-base-patch32';

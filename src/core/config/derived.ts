@@ -43,11 +43,9 @@ export function augmentsByDefault(datasetId: string): boolean {
  */
 export function trainingOptionsOf(config: ExperimentConfig) {
   const t = config.training;
+  const m = config.model;
   return {
-    model:
-      config.model.kind === 'mlp'
-        ? { kind: 'mlp' as const, hidden: config.model.hidden.slice() }
-        : { kind: 'cnn' as const, filters: config.model.filters.slice(), dense: config.model.dense },
+    model: m.kind === 'cnn' ? { kind: 'cnn' as const, filters: m.filters.slice(), dense: m.dense } : { kind: m.kind, hidden: m.hidden.slice() },
     lr: t.lr,
     beta1: t.optimiser.beta1,
     beta2: t.optimiser.beta2,
@@ -58,7 +56,8 @@ export function trainingOptionsOf(config: ExperimentConfig) {
     head: t.head,
     // left out at its fill-in: the engine's default, so a run's resolved config is what builds before the field made
     init: t.init === 'he-glorot' ? undefined : t.init,
-    augment: augmentsByDefault(config.dataset.id),
+    // augmentation transforms pixels: never of feature vectors
+    augment: (config.features?.source ?? 'pixels') === 'pixels' && augmentsByDefault(config.dataset.id),
     probs: config.lab === 'forgetting' ? { calibrationRatio: config.conformal.calibrationRatio, softmax: config.conformal.softmax } : undefined,
   };
 }

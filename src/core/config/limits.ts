@@ -25,9 +25,18 @@ export const CONFIG_LIMITS = {
   classNameLength: 200,
   textLength: 2000,
   seeds: 100,
+  /** A lab's `seeds` (Forgetting, Open world, Time, Curriculum): each seed is one more full run of the lab. */
+  labSeeds: 20,
   rsSeeds: 1000,
   hiddenLayers: 8,
   width: 4096,
+  /**
+   * The head's hidden width (model kind 'head'): over the widest feature vector a feature set may hold (16 384,
+   * src/core/features/feature-set.ts) a 1024-unit layer is 16.8 M weights, inside `parameters`.
+   */
+  headWidth: 1024,
+  /** An image encoder's model id and revision (features.model, features.revision). */
+  modelIdLength: 200,
   epochs: 1000,
   /** protocols.distribution.sampleSize, whatever the classes (the histogram of S has 40 bins: more adds nothing). */
   distributionSample: 200_000,
@@ -93,6 +102,10 @@ export const CONFIG_LIMITS = {
   inputBytes: 256 * 1024 * 1024,
   /** Bytes of one dataset file (`cil-lab run --dataset PATH`, the built-in data): 1 GiB. */
   datasetBytes: 1024 * 1024 * 1024,
+  /** Images an image encoder embeds at once (`cil-lab features --batch-size`): 256 images of 224×224×3 float32 are 154 MB. */
+  encoderBatch: 256,
+  /** Bytes of one feature file (`--features F.npz`, `features --source file:F.npz`): 2 GiB. */
+  featureBytes: 2 * 1024 * 1024 * 1024,
 } as const;
 
 /**
@@ -142,13 +155,14 @@ const pooled = (n: number): number => Math.ceil(n / 2);
 /**
  * Weights of a model on images of `shape` ([height, width, channels]) with `outputs` output units, and the
  * values one example produces on its way through (input and every layer's output), as src/engine/models.ts
- * builds it: MLP dense layers; CNN two blocks of 3×3 'same' conv + 2×2 max-pool, then dense, then the output.
+ * builds it: MLP (and a head, over a feature vector of shape [1, 1, d]) dense layers; CNN two blocks of 3×3 'same'
+ * conv + 2×2 max-pool, then dense, then the output.
  */
 export function modelSize(model: ModelConfig, shape: readonly [number, number, number], outputs: number): { parameters: number; activations: number } {
   const [h, w, c] = shape;
   let parameters = 0;
   let activations = h * w * c;
-  if (model.kind === 'mlp') {
+  if (model.kind === 'mlp' || model.kind === 'head') {
     let width = h * w * c;
     for (const units of [...model.hidden, outputs]) {
       parameters += width * units + units;

@@ -5,27 +5,17 @@
  *
  * Layering: pure TS, imports only src/core.
  */
+import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
 import type { OpenWorldSettings } from '../ood/config';
 import type { TimeLabConfig } from '../stream/config';
+import type { LabId } from '../labs/ids';
+
+export type { LabId };
 
 export const CONFIG_VERSION = 1 as const;
-
-export type LabId = 'orderings' | 'ground-truth' | 'forgetting' | 'open-world' | 'time' | 'curriculum';
-export const LAB_IDS: readonly LabId[] = ['orderings', 'ground-truth', 'forgetting', 'open-world', 'time', 'curriculum'];
-/** Each lab's name in messages ("the Ground-truth lab …"). */
-export const LAB_NAMES: Readonly<Record<LabId, string>> = {
-  orderings: 'Orderings',
-  'ground-truth': 'Ground-truth',
-  forgetting: 'Forgetting',
-  'open-world': 'Open-world',
-  time: 'Time',
-  curriculum: 'Curriculum',
-};
-/** The labs that train models, so need a dataset with images. */
-export const TRAINING_LABS: readonly LabId[] = ['ground-truth', 'forgetting'];
 
 /**
  * Built-in datasets: the image datasets of src/data/registry.ts (fashion-mnist, digits, emoji; trainable) and
@@ -47,8 +37,29 @@ export type DatasetConfig =
   /** Class names typed or pasted by the user; `images` = an uploaded image dataset (needed to train), or null. */
   | { id: 'custom'; classNames: string[]; images: FileRef | null };
 
-/** Where CLIP's weights come from (mirrors WeightSource of src/engine/clip/text-embedder.ts). */
+/** Where CLIP's weights come from (mirrors WeightSource of src/engine/clip/weights.ts); the image encoders' too. */
 export type ClipWeightSource = { kind: 'hub' } | { kind: 'self-hosted'; path: string } | { kind: 'mirror'; url: string };
+
+/** Precision of an image encoder's weights (transformers.js dtype: 'q8' int8-quantized, 'fp16', 'fp32'). */
+export type FeaturePrecision = 'q8' | 'fp16' | 'fp32';
+
+/**
+ * Where each image's feature vector comes from (sections/features.ts; docs/science.md "Features"). Added in v1
+ * (additive): a config without it means `pixels`, what every earlier link meant.
+ */
+export type FeaturesConfig =
+  /** The image's pixels, scaled to [0, 1]: what the MLP and CNN train on. */
+  | { source: 'pixels' }
+  /**
+   * The embedded backbone: a small network pre-trained, from `seed`, on the dataset's classes the experiment does
+   * not use (src/engine/features/backbone.ts); its last hidden layer is the feature vector.
+   */
+  | { source: 'backbone'; seed: number }
+  /** An image encoder run through transformers.js (CLIP's vision tower, DINOv2, …), weights as CLIP's text side. */
+  | { source: 'encoder'; model: string; revision: string; precision: FeaturePrecision; weights: ClipWeightSource }
+  /** An uploaded feature file (.npz of src/data/features/npz.ts): referenced, never carried. */
+  | { source: 'upload'; file: FileRef };
+export type FeatureSourceKind = FeaturesConfig['source'];
 
 export type SimilarityConfig =
   /**
@@ -59,7 +70,12 @@ export type SimilarityConfig =
   /** CLIP text embeddings compared by cosine (docs/science.md §6). */
   | { kind: 'clip'; model: string; dtype: 'q8' | 'fp32'; prompt: PromptSpec; weights: ClipWeightSource }
   /** An uploaded similarity matrix or embeddings file: referenced, never carried; it must be uploaded again. */
-  | { kind: 'upload'; file: FileRef };
+  | { kind: 'upload'; file: FileRef }
+  /**
+   * Class prototypes of the config's feature source (`features`): each class's mean training feature vector,
+   * compared by cosine (docs/science.md §6). With the pixels source, the mean images.
+   */
+  | { kind: 'features' };
 
 export interface ProtocolsConfig {
   /** Protocols to run, in PROTOCOL_IDS order. */
@@ -88,7 +104,9 @@ export type ModelConfig =
   /** MLP: input (H·W·C) → hidden widths → one output per class. */
   | { kind: 'mlp'; hidden: number[] }
   /** Two conv blocks (filters each) → dense → one output per class. */
-  | { kind: 'cnn'; filters: [number, number]; dense: number };
+  | { kind: 'cnn'; filters: [number, number]; dense: number }
+  /** A head over feature vectors (features ≠ pixels): linear (`hidden: []`) or one hidden layer (`[width]`). */
+  | { kind: 'head'; hidden: number[] };
 
 export interface EwcOptions {
   lambda: number;
@@ -120,8 +138,12 @@ export interface GdumbOptions {
   memory: number;
 }
 type NoOptions = Record<string, never>;
+export type { SimpleCilOptions, RanpacOptions, FecamOptions };
 
-/** One CIL strategy with all its hyper-parameters (meanings in src/engine/defaults.ts). */
+/**
+ * One CIL strategy with all its hyper-parameters: the strategies the engine trains (meanings in
+ * src/engine/defaults.ts) and the pre-trained methods on frozen features (src/core/ptm/defaults.ts).
+ */
 export type StrategySetting =
   | { id: 'finetune'; options: NoOptions }
   | { id: 'joint'; options: NoOptions }
@@ -132,8 +154,14 @@ export type StrategySetting =
   | { id: 'replay'; options: ReplayOptions }
   | { id: 'icarl'; options: IcarlOptions }
   | { id: 'agem'; options: AgemOptions }
-  | { id: 'gdumb'; options: GdumbOptions };
-export type StrategyId = StrategySetting['id'];
+  | { id: 'gdumb'; options: GdumbOptions }
+  | { id: 'simplecil'; options: SimpleCilOptions }
+  | { id: 'ranpac'; options: RanpacOptions }
+  | { id: 'fecam'; options: FecamOptions };
+/** Every strategy id a config may name. */
+export type ConfigStrategyId = StrategySetting['id'];
+/** The strategies the engine trains: every id but the pre-trained methods on frozen features. */
+export type StrategyId = Exclude<ConfigStrategyId, PtmStrategyId>;
 
 export interface TrainingConfig {
   /** Epochs on every task but the first … */
@@ -189,6 +217,12 @@ export interface ForgettingConfig {
    * fields (ordering = ui.selectedOrdering over `classes`).
    */
   preset: ForgettingPresetId | null;
+  /**
+   * One run's seeds: the run trains at `seeds[0]`, `seeds[0]` + 1, … (this many), and the lab reports mean ± sd over
+   * them. Added in v1 (additive): optional, absent = 1, one run, what every earlier link meant (1 is not written).
+   * Presets keep their own seeds.
+   */
+  seeds?: number;
 }
 
 /** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */
@@ -240,6 +274,8 @@ export interface ExperimentConfig {
   time?: TimeLabConfig;
   /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
   curriculum?: CurriculumConfig;
+  /** Where feature vectors come from (sections/features.ts); absent = pixels, read with featuresOf. */
+  features?: FeaturesConfig;
   backend: BackendConfig;
   ui: UiConfig;
 }

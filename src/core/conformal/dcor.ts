@@ -24,10 +24,13 @@ function isRows(x: Sample): x is readonly ArrayLike<number>[] {
   return x.length > 0 && typeof (x as ArrayLike<unknown>)[0] === 'object';
 }
 
-/** The double-centred distance matrix of a sample (n×n, row-major); also the permutation test's (core/stats). */
-export function centredDistances(x: Sample, what: string): Float64Array {
+/**
+ * The double-centred distance matrix of a sample (n×n, row-major); also the permutation test's (core/stats). `out`
+ * (n² long) is reused instead of a new array, for simulations that compute millions of them.
+ */
+export function centredDistances(x: Sample, what: string, out?: Float64Array): Float64Array {
   const n = x.length;
-  const d = new Float64Array(n * n);
+  const d = out ? out.fill(0) : new Float64Array(n * n);
   if (isRows(x)) {
     const dim = x[0].length;
     for (let i = 0; i < n; i++) {
@@ -70,7 +73,8 @@ function checkPair(x: Sample, y: Sample): void {
   if (x.length === 0) throw new ConformalInputError('distance correlation needs at least one observation.');
 }
 
-function meanProduct(a: Float64Array, b: Float64Array): number {
+/** mean(a ⊙ b): dCov² of two centred matrices (dVar² when a = b). */
+export function meanProduct(a: Float64Array, b: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s / a.length;

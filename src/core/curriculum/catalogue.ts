@@ -83,10 +83,6 @@ export class CurriculumError extends Error {
   }
 }
 
-export function isCurriculumDatasetId(id: string): boolean {
-  return CURRICULUM_DATASET_IDS.includes(id);
-}
-
 export function curriculumDataset(id: string): CurriculumDataset {
   const d = CURRICULUM_DATASETS.find((x) => x.id === id);
   if (!d) throw new CurriculumError(`Unknown curriculum dataset "${id}": use ${CURRICULUM_DATASET_IDS.join(', ')}.`);

@@ -14,8 +14,3 @@ export function labelOffset(p: number): number {
 export function orderTasks(order: readonly number[]): number[][] {
   return order.map((p) => Array.from({ length: CLASSES_PER_DATASET }, (_, c) => labelOffset(p) + c));
 }
-
-/** The curriculum position a joined label belongs to. */
-export function datasetOfLabel(label: number): number {
-  return Math.floor(label / CLASSES_PER_DATASET);
-}

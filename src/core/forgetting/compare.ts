@@ -6,7 +6,8 @@
  */
 import { meanSd, pooledDcorPermutationTest, type MeanSd } from '../stats/dcor-permutation';
 import { distanceCorrelation } from '../conformal/dcor';
-import { PAPER_REGIME } from './paper';
+import { PAPER_REGIME, paperColumnOf, paperDcor, type PaperModel } from './paper';
+import { pearson } from '../stats/pearson';
 
 /** Base-task accuracy below this counts as "not learned as in the paper" (ours: the paper prints no base accuracy). */
 export const MIN_BASE_ACCURACY = 0.8;
@@ -61,6 +62,10 @@ export interface DcorSummary {
   /** reasons the numbers are not comparable with the paper's; empty = comparable */
   notes: string[];
   comparable: boolean;
+  /** Pearson's r(CPCF, a_prev) per seed, in the order given (NaN where a series is constant) */
+  pearson: number[];
+  /** seeds in which CPCF rises as a_prev falls (r < 0): the direction the paper's reading implies */
+  falling: number;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -96,7 +101,57 @@ export function summariseDcor(setup: CompareSetup, runs: readonly SeedSeries[], 
   const values = runs.map((r) => distanceCorrelation(r.cpcf, r.aPrev));
   const baseAccuracy = meanSd(runs.map((r) => r.baseAccuracy));
   const notes = comparabilityNotes(setup, { baseAccuracy: baseAccuracy.mean, points, seeds: runs.length });
-  return { dcor: meanSd(values), values, p: test.p, exact: test.exact, nullMean: test.nullMean, points, baseAccuracy, notes, comparable: notes.length === 0 };
+  const r = runs.map((x) => pearsonOrNaN(x.cpcf, x.aPrev));
+  return {
+    dcor: meanSd(values),
+    values,
+    p: test.p,
+    exact: test.exact,
+    nullMean: test.nullMean,
+    points,
+    baseAccuracy,
+    notes,
+    comparable: notes.length === 0,
+    pearson: r,
+    falling: r.filter((x) => x < 0).length,
+  };
+}
+
+function pearsonOrNaN(x: readonly number[], y: readonly number[]): number {
+  if (x.length < 2) return NaN;
+  try {
+    return pearson(x, y).statistic;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The settings the paper does not state, with ours: they differ from the paper's unknown ones by construction, so
+ * every comparison names them (docs/science.md §3 "The paper's set-up as presets").
+ */
+export function unstatedSettings(o: { batchSize: number; strategy: string; ewcLambda?: number; seeds: number }): string[] {
+  const out = ['the optimiser (ours Adam, β 0.9/0.999)', `the batch size (ours ${o.batchSize})`];
+  if (o.strategy === 'ewc') out.push(`EWC's λ (ours ${o.ewcLambda ?? 1000})`);
+  out.push(`the number of seeds (ours ${o.seeds})`);
+  out.push('what its dCor is computed over (ours: one run’s points, mean over seeds)');
+  return out;
+}
+
+/** The paper's dCor for a dataset, model and α / calibration ratio (Table II at α 0.1, else Table III at ratio 0.1). */
+export function paperFigureOf(
+  dataset: string,
+  strategy: string,
+  alpha: number,
+  calibrationRatio: number,
+): { dcor: number; table: 'II' | 'III'; column: string; model: PaperModel; key: number } | null {
+  const model: PaperModel | null = strategy === 'finetune' ? 'MLP' : strategy === 'ewc' ? 'EWC' : null;
+  const table = Math.abs(alpha - 0.1) < 1e-9 ? 'II' : Math.abs(calibrationRatio - 0.1) < 1e-9 ? 'III' : null;
+  const column = paperColumnOf(dataset);
+  if (!model || !table || !column) return null;
+  const key = table === 'II' ? calibrationRatio : alpha;
+  const dcor = paperDcor(table, key, model, column);
+  return dcor === null ? null : { dcor, table, column, model, key };
 }
 
 /** "0.853 ± 0.041 (5 seeds)" / "0.853 (1 seed)"; with a unit, "86.9 ± 0.2 % (5 seeds)" / "100.0 % (1 seed)". */

@@ -5,7 +5,7 @@
  * - `forgettingJobsOf(config)`: the runs a config stands for. With `forgetting.preset` set, the preset's runs on the
  *   config's dataset, images per class, seed and learning rate (setup.ts `presetJobs`); else one run with the
  *   config's ordering (`ui.selectedOrdering`, or the classes split by `taskSizes`), strategy, epochs, head and
- *   calibration ratio.
+ *   calibration ratio, at each of `forgetting.seeds` seeds (seeds[0], seeds[0] + 1, …; one when absent).
  * - `jobConfig(config, job)`: the config of one job (a preset's run changes a few settings: its calibration ratio,
  *   strategy, learning rate, ordering), so the engine's run config is `trainRunConfigOf(jobConfig(config, job), job)`
  *   (src/engine/run-config.ts), the same function the other labs and the CLI use.
@@ -70,9 +70,10 @@ export function forgettingJobsOf(
   }
   const s = config.strategies.find((x) => x.id === 'finetune' || x.id === 'ewc') ?? { id: 'finetune' as const, options: {} };
   const ewc = s.id === 'ewc' ? (s.options as { mode: 'single' | 'multi'; lambda: number }) : null;
-  return [
+  const count = config.forgetting.seeds ?? 1;
+  return Array.from({ length: count }, (_, k) =>
     baseJob(dataset, {
-      ...(o.label ? { label: o.label } : {}),
+      ...(o.label ? { label: count > 1 ? `${o.label} · seed ${seed + k}` : o.label } : {}),
       tasks: configTasks(config),
       ...(o.orderingLabel ? { orderingLabel: o.orderingLabel } : {}),
       strategy: s.id,
@@ -85,9 +86,9 @@ export function forgettingJobsOf(
       hidden: config.model.kind === 'mlp' ? config.model.hidden.slice() : [256, 128],
       batchSize: t.batchSize,
       ...data,
-      seed,
+      seed: seed + k,
     }),
-  ];
+  );
 }
 
 /** What determines a run's numbers (not its labels): two jobs with the same key train the same run. */

@@ -12,7 +12,6 @@
  * emoji has no counterpart.
  */
 export type PaperDataset = 'MNIST' | 'CIFAR-10' | 'FashionMNIST' | 'KMNIST';
-export const PAPER_DATASETS: readonly PaperDataset[] = ['MNIST', 'CIFAR-10', 'FashionMNIST', 'KMNIST'];
 export type PaperModel = 'MLP' | 'EWC';
 
 export const PAPER_TABLE_I: readonly { method: 'single' | 'multi'; label: string; omegaBase: number; omegaNew: number; omegaAll: number; omegaPrev: number }[] =

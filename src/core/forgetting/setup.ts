@@ -262,6 +262,26 @@ export function baseJob(dataset: ForgettingDataset, overrides: Partial<Forgettin
   };
 }
 
+/**
+ * What a new Forgetting experiment starts with (docs/science.md §3 "The lab's default, measured"): one run of the
+ * paper's setup on digits in the paper's step count (the `digits` preset's regime: all images, 300 epochs on the base
+ * task and 85 per later task, lr 2e-5, batch 64, full head), fine-tuning, at 3 seeds. Its base task learns (100 %
+ * on seeds 0–2) and CPCF rises as a_prev falls in every seed; the 8 / 3 epochs it opened on before learn 31 %.
+ */
+export const FORGETTING_START: Readonly<Omit<ForgettingJob, 'label' | 'orderingLabel' | 'seed'> & { seeds: number }> = Object.freeze({
+  ...baseJobFields('digits'),
+  firstTaskEpochs: 300,
+  epochs: 85,
+  trainPerClass: null,
+  testPerClass: null,
+  seeds: 3,
+});
+
+function baseJobFields(dataset: ForgettingDataset): Omit<ForgettingJob, 'label' | 'orderingLabel' | 'seed'> {
+  const { label: _l, orderingLabel: _o, seed: _s, ...rest } = baseJob(dataset);
+  return rest;
+}
+
 const modelLabel = (s: ForgettingStrategy) => (s === 'ewc' ? 'EWC' : 'MLP');
 
 /** The training runs of a preset (a paper preset: each model at seeds seed, seed+1, …, its regime's count). */

@@ -4,7 +4,8 @@
  * imported results (results-import/parse-csv.ts). Fields are split by d3-dsv (RFC 4180: a field is quoted when it
  * starts with a quote, `""` is a quote inside it, and it may hold delimiters and line breaks); this module adds what
  * d3-dsv does not do: line numbers, skipping blank and `#` comment lines, guessing the delimiter, whitespace
- * separation, and noticing a quote that is never closed. (Writing CSV: src/core/csv.ts.)
+ * separation, and noticing a quote that is never closed. Writing: `csvField`, the single guard every CSV the app
+ * or the CLI writes goes through (chart CSVs, "Export orderings → CSV", `cil-lab orders --format csv`).
  *
  * Layering: pure TS, imports only d3-dsv.
  */
@@ -120,4 +121,22 @@ export function readDelimited(text: string, options: ReadDelimitedOptions = {}):
     records.push(quoteError ? { line, cells, quoteError } : { line, cells });
   }
   return { delimiter, records };
+}
+
+export type CsvCell = string | number | boolean | bigint | null | undefined;
+
+/**
+ * One CSV field (RFC 4180): numbers as JavaScript prints them (full precision, so a value reads back exactly), empty
+ * for null/undefined/NaN, and text quoted when it holds a comma, a quote or a line break (quotes doubled). Text that a
+ * spreadsheet would run as a formula (starting with = + @ or a tab/CR, or - when it is not a number) gets a leading
+ * apostrophe: class names come from share links, and a link from a stranger must not run a formula when its CSV is
+ * opened (OWASP "CSV injection").
+ */
+export function csvField(value: CsvCell): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isNaN(value) ? '' : String(value);
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  let s = String(value);
+  if (/^[=+@\t\r]/.test(s) || (s.startsWith('-') && !/^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s))) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -41,7 +41,6 @@ import type { ProtocolOptions } from '../protocols/types';
 import { createDefaultRng } from '../random/default-rng';
 
 export type OrderingRole = 'truth' | 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median';
-export const PROTOCOL_ROLES: readonly Exclude<OrderingRole, 'truth'>[] = ['rs', 'edge-hard', 'edge-easy', 'edge-median'];
 
 export interface GroundTruthInput {
   /** dataset class indices of the experiment's classes, position p ↔ row/column p of `similarity` */

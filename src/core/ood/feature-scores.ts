@@ -18,22 +18,15 @@
  *   of a small share (~1%) of the set-up data; score = mean of the K largest ĥ·g_j (K = 100, or the bank size
  *   if smaller) × logsumexp(z).
  */
+import { quantileSorted } from '../stats/quantile';
 import { checkRows, dot, logSumExp, normalizeRow, OodInputError, softmaxRow, type Rows } from './rows';
 
 // ---------------------------------------------------------------- ReAct
 
 /** numpy.percentile(values, q) with the default 'linear' method (numpy's own interpolation formula). */
 export function percentileLinear(values: ArrayLike<number>, q: number): number {
-  const n = values.length;
-  if (n === 0) throw new OodInputError('percentile of an empty set of values.');
-  const a = Float64Array.from(values as ArrayLike<number>).sort();
-  const quantile = q / 100;
-  const virtual = (n - 1) * quantile;
-  const lo = Math.max(0, Math.min(n - 1, Math.floor(virtual)));
-  const hi = Math.min(lo + 1, n - 1);
-  const g = virtual - lo;
-  const diff = a[hi] - a[lo];
-  return g >= 0.5 ? a[hi] - diff * (1 - g) : a[lo] + diff * g; // numpy's _lerp
+  if (values.length === 0) throw new OodInputError('percentile of an empty set of values.');
+  return quantileSorted(Float64Array.from(values as ArrayLike<number>).sort(), q / 100);
 }
 
 /** ReAct's clip value: the p-th percentile (default 90) of every value of the set-up features. */

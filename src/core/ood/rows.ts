@@ -68,13 +68,6 @@ export function softmaxRow(z: ArrayLike<number>, scale = 1): Float64Array {
   return out;
 }
 
-/** Row-wise softmax of logits (float64 rows). */
-export function softmaxRows(logits: Rows): Float64Array[] {
-  const out: Float64Array[] = [];
-  for (let i = 0; i < logits.length; i++) out.push(softmaxRow(logits[i]));
-  return out;
-}
-
 /** h / ‖h‖ with a floor on the norm: `max(‖h‖, eps)` (torch F.normalize) or `sqrt(Σh² + eps)` (OpenOOD's Relation). */
 export function normalizeRow(h: ArrayLike<number>, mode: 'max' | 'sqrt-add', eps: number): Float64Array {
   let ss = 0;

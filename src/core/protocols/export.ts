@@ -13,7 +13,7 @@
  * `order` is the class order as the protocol drew it (RS: numpy's permutation, PyCIL's class_order list exactly;
  * see sequence.ts), so every format writes `order`, never the tasks re-sorted.
  */
-import { csvField } from '../csv';
+import { csvField } from '../formats/csv';
 import type { Sequence } from '../orderings/types';
 
 export type ExportFormat = 'json' | 'pycil' | 'mammoth' | 'avalanche' | 'csv';

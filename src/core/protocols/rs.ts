@@ -3,8 +3,6 @@
  * (PyCIL, PILOT, OpenCIL) with seeds 0, 42, 1993 by default; the first m_1 classes form task 1, and so on.
  * Bit-identical to numpy's legacy RandomState, so the order equals the one a user's PyTorch run used.
  */
-import { splitIntoTasks } from '../orderings/key';
-import type { Ordering, TaskSizes } from '../orderings/types';
 import { randomStatePermutation } from '../random/random-state';
 
 export const DEFAULT_RS_SEEDS = [0, 42, 1993] as const;
@@ -12,10 +10,4 @@ export const DEFAULT_RS_SEEDS = [0, 42, 1993] as const;
 /** The class order numpy's legacy generator gives for `seed` (not split into tasks). */
 export function rsClassOrder(seed: number, classCount: number): number[] {
   return randomStatePermutation(seed, classCount);
-}
-
-/** The RS ordering for one seed. */
-export function rsOrdering(seed: number, sizes: TaskSizes): Ordering {
-  const n = sizes.reduce((a, b) => a + b, 0);
-  return splitIntoTasks(rsClassOrder(seed, n), sizes);
 }

@@ -166,7 +166,23 @@ function lemire64(st: Pcg64State, rng: number): number {
 
 /** Create a Generator seeded like `np.random.default_rng(seed)` (seed an integer in [0, 2^32-1]). */
 export function createDefaultRng(seed: number): DefaultRng {
-  const st = pcg64FromSeed(seed);
+  return generatorOver(pcg64FromSeed(seed));
+}
+
+/**
+ * `np.random.default_rng([a, b, …])` for whole numbers in [0, 2^32-1]: SeedSequence's entropy is the words
+ * themselves (`_coerce_to_uint32_array` of a list concatenates each number's words), so one stream per (seed, key)
+ * pair without arithmetic on the seed, e.g. `default_rng([seed, classLabel])`.
+ */
+export function createDefaultRngFromWords(words: readonly number[]): DefaultRng {
+  if (words.length === 0) throw new RangeError('default_rng: give at least one seed word.');
+  words.forEach((w) => checkUint32Seed('default_rng', w));
+  const w = seedSequenceGenerateState(seedSequencePool(words), 8);
+  const u64 = (k: number): bigint => (BigInt(w[2 * k + 1]) << 32n) | BigInt(w[2 * k]);
+  return generatorOver(pcg64Seed((u64(0) << 64n) | u64(1), (u64(2) << 64n) | u64(3)));
+}
+
+function generatorOver(st: Pcg64State): DefaultRng {
   const buf = new Uint32Array(2);
   const src: BitSource = { next32: () => pcg64Next32(st), next64: (out) => pcg64Next64(st, out) };
   return {

@@ -16,6 +16,9 @@
  * - `RandomState.random_sample`: `mt19937_next_double` (53-bit double).
  * - `RandomState.randint(low, high)`: `_rand_int64(..., use_masked=True)` →
  *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
+ * - `RandomState.standard_normal()`: `legacy_gauss` (legacy-distributions.c), Marsaglia's polar method on two
+ *   53-bit doubles, the second normal of each pair kept for the next call. `Math.log` may differ from the C
+ *   library's `log` in the last bit, so values agree with numpy's to ~1e-15 relative, not always bit for bit.
  */
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
 import { checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
@@ -35,6 +38,8 @@ export interface RandomState {
    * in [0, low) as numpy does. Bounds must be safe integers.
    */
   randint(low: number, high?: number): number;
+  /** `RandomState.standard_normal()`: one N(0, 1) draw (the legacy polar method). */
+  standardNormal(): number;
 }
 
 /** Create a legacy RandomState seeded like `np.random.RandomState(seed)` / `np.random.seed(seed)`. */
@@ -43,6 +48,8 @@ export function createRandomState(seed: number): RandomState {
   const st = mt19937Seed(seed);
   const buf = new Uint32Array(2);
   const src: BitSource = { next32: () => mt19937Next32(st), next64: (out) => mt19937Next64(st, out) };
+  let gauss = 0;
+  let hasGauss = false;
   return {
     randomInterval(max: number): number {
       checkSafeNonNegative('randomInterval max', max);
@@ -63,6 +70,24 @@ export function createRandomState(seed: number): RandomState {
       const rng = hi - 1 - lo; // numpy draws on the closed interval [low, high-1]
       if (!Number.isSafeInteger(rng)) throw new RangeError(`randint: range high - low is too large (${hi} - ${lo})`);
       return lo + randomIntervalUnchecked(src, buf, rng);
+    },
+    standardNormal(): number {
+      if (hasGauss) {
+        hasGauss = false;
+        return gauss;
+      }
+      let x1: number;
+      let x2: number;
+      let r2: number;
+      do {
+        x1 = 2.0 * mt19937NextDouble(st) - 1.0;
+        x2 = 2.0 * mt19937NextDouble(st) - 1.0;
+        r2 = x1 * x1 + x2 * x2;
+      } while (r2 >= 1.0 || r2 === 0.0);
+      const f = Math.sqrt((-2.0 * Math.log(r2)) / r2);
+      gauss = f * x1;
+      hasGauss = true;
+      return f * x2;
     },
   };
 }

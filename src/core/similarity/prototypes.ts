@@ -5,7 +5,8 @@
  * Decisions (the papers leave them open):
  * - **Feature extractor: the pixels themselves**, fixed and training-free, so the similarity exists before any
  *   model is trained and is the same on every backend. An image is its H·W·C bytes read as a vector (0–255; the
- *   scale is irrelevant after the normalisation below).
+ *   scale is irrelevant after the normalisation below). The same function gives the prototypes of any feature source
+ *   (the config's similarity kind "features": a backbone's or an encoder's float feature vectors instead of bytes).
  * - **Every image is L2-normalised first**, then the images of a class are averaged: the prototype of class c is
  *   p_c = mean over the training images x of class c of x/‖x‖. Normalising first makes a faint and a bold drawing
  *   of the same shape count alike (only the direction of an image matters, as in cosine similarity), and keeps one
@@ -31,12 +32,12 @@ export interface ClassPrototypes {
 
 /**
  * Class-mean prototypes of L2-normalised images.
- * @param images N × dim bytes, image i at `images[i·dim .. (i+1)·dim)` (row-major H × W × C).
+ * @param images N × dim values (bytes, or float features), image i at `images[i·dim .. (i+1)·dim)` (row-major H × W × C).
  * @param labels N labels in 0..classCount−1.
  * @param dim H·W·C.
  * @param classCount number of classes (labels outside 0..classCount−1 are an error).
  */
-export function classMeanPrototypes(images: Uint8Array, labels: ArrayLike<number>, dim: number, classCount: number): ClassPrototypes {
+export function classMeanPrototypes(images: ArrayLike<number>, labels: ArrayLike<number>, dim: number, classCount: number): ClassPrototypes {
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`The image size must be a positive whole number of values; got ${dim}.`);
   if (!Number.isInteger(classCount) || classCount < 1) throw new RangeError(`The number of classes must be a positive whole number; got ${classCount}.`);
   const count = labels.length;

@@ -15,7 +15,7 @@
 import type { GroundTruthStats, StrategyStats } from '../ground-truth/derive';
 import { meanInterval, pearsonInterval } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
-import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, correlationWord, countText, num, pText, pctText, plural, significance } from './wording';
+import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, correlationWord, countText, num, pText, pctText, plural, sameScore, significance } from './wording';
 
 /** How complete the truth is, from the lab's scheduler (ui/ground-truth/lab-state.svelte.ts `partialSample`). */
 export interface PartialSample {
@@ -108,15 +108,16 @@ function edgeWhySentence(s: StrategyStats, prefix: string): VerdictSentence | nu
   const hardMissed = !(hard.value < m.mean);
   const easyMissed = !(easy.value > m.mean);
   if (!hardMissed && !easyMissed) return null;
-  if (truthScores.every((v) => Math.abs(v - truthScores[0]) <= 1e-9 * Math.max(1, Math.abs(v)))) {
+  if (truthScores.every((v) => sameScore(v, truthScores[0]))) {
     return {
       id: `edge-why:${s.strategy}`,
       kind: 'why',
       text: `${prefix}S is the same for every ordering here, so EDGE’s hard and easy orderings are arbitrary: nothing in the similarity separates them.`,
     };
   }
-  const lower = truthScores.filter((v) => v < hard.score!).length / truthScores.length;
-  const higher = truthScores.filter((v) => v > easy.score!).length / truthScores.length;
+  // S within float noise of EDGE's counts as the same S, not a lower or higher one (the Orderings lab's "Ω below" too)
+  const lower = truthScores.filter((v) => v < hard.score! && !sameScore(v, hard.score!)).length / truthScores.length;
+  const higher = truthScores.filter((v) => v > easy.score! && !sameScore(v, easy.score!)).length / truthScores.length;
   // near its extreme of S (within EXTREME_SHARE of the truth's orderings): then S, not EDGE, is what misses
   const bits: string[] = [];
   if (hardMissed) {

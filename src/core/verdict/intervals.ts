@@ -76,3 +76,21 @@ export function meanInterval(values: readonly number[], level = 0.95, population
   const half = tQuantile(1 - (1 - level) / 2, n - 1) * (s / Math.sqrt(n)) * fpc;
   return { lo: m - half, hi: m + half, level };
 }
+
+/** Mean ± sd of a few seeds' values, with the t interval of the mean (null with fewer than 2 values). */
+export interface Spread {
+  mean: number;
+  /** sample sd (ddof = 1); NaN for one value */
+  sd: number;
+  n: number;
+  interval: Interval | null;
+}
+
+/** The spread of one value per seed (non-finite values are left out). */
+export function spreadOf(values: readonly number[], level = 0.95): Spread {
+  const v = values.filter((x) => Number.isFinite(x));
+  const n = v.length;
+  const mean = n ? v.reduce((a, b) => a + b, 0) / n : NaN;
+  const sd = n > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - mean) * (b - mean), 0) / (n - 1)) : NaN;
+  return { mean, sd, n, interval: meanInterval(v, level) };
+}

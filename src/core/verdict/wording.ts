@@ -9,6 +9,12 @@ export const ALPHA = 0.05;
 /** Confidence level of the intervals shown while a run is partial. */
 export const CONFIDENCE = 0.95;
 
+/**
+ * A claim over seeds ("streaming beats iid", "M2I beats I2M", one detector beats another) is said as holding only
+ * with at least this many seeds and a 95 % interval of the mean difference that excludes 0.
+ */
+export const MIN_SEEDS_FOR_CLAIM = 3;
+
 /** |R| below each bound gets the word beside it (Cohen's conventional 0.1 / 0.3 / 0.5). */
 export const CORRELATION_WORDS: readonly { below: number; word: string }[] = [
   { below: 0.1, word: 'hardly at all' },
@@ -88,4 +94,35 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function listText(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** "1.7 ± 0.9 points (mean ± sd, 3 seeds; 95% interval −0.5 to 3.9)" / "1.7 points (1 seed)"; values in points. */
+export function spreadText(
+  s: { mean: number; sd: number; n: number; interval: { lo: number; hi: number; level: number } | null },
+  unit = 'points',
+  digits = 1,
+  sign = false,
+): string {
+  const u = unit === '%' ? '%' : unit ? ` ${unit}` : '';
+  const seeds = plural(s.n, 'seed');
+  const m = sign ? signed(s.mean, digits) : num(s.mean, digits);
+  if (!(s.n > 1)) return `${m}${u} (${seeds})`;
+  const ci = s.interval ? `; ${Math.round(s.interval.level * 100)}% interval ${num(s.interval.lo, digits)} to ${num(s.interval.hi, digits)}` : '';
+  return `${m} ± ${num(s.sd, digits)}${u} (mean ± sd, ${seeds}${ci})`;
+}
+
+/** A signed number: "+1.7" / "−0.4". */
+export function signed(v: number, digits = 1): string {
+  return v > 0 ? `+${num(v, digits)}` : num(v, digits);
+}
+
+/**
+ * Whether a mean difference over seeds is beyond its spread: 'positive' / 'negative' when at least
+ * MIN_SEEDS_FOR_CLAIM seeds give a 95% interval on one side of 0, 'unclear' when it spans 0, 'too-few' otherwise.
+ */
+export function claimOf(s: { n: number; interval: { lo: number; hi: number } | null }): 'positive' | 'negative' | 'unclear' | 'too-few' {
+  if (s.n < MIN_SEEDS_FOR_CLAIM || !s.interval) return 'too-few';
+  if (s.interval.lo > 0) return 'positive';
+  if (s.interval.hi < 0) return 'negative';
+  return 'unclear';
 }

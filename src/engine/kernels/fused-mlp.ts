@@ -18,6 +18,10 @@
  *
  * Layout: widths are padded to a multiple of 4 (the input to 16) with zero rows and columns; padding stays zero through
  * training (its activations are ReLU(0) = 0, its gradients 0, so Adam never moves it).
+ *
+ * Input: image bytes (scaled by 1/255 through a table as the input layer's lists are made, `compressBytes`), or
+ * float32 feature vectors (a feature dataset's rows, for the `head` model), copied into a float input block and
+ * listed by the same `compress` as every hidden layer's activations. The rest of the step is the same.
  */
 import type { NetworkSpec } from '../models';
 import { MLP_STEP_WASM_BASE64 } from './mlp-step.wasm';
@@ -105,9 +109,6 @@ let enabled = true;
 export function setFusedMlp(on: boolean): void {
   enabled = on;
 }
-export function fusedMlpEnabled(): boolean {
-  return enabled;
-}
 
 /** The optimiser settings a task trains with (a fresh optimiser per task, as trainTask's callers create). */
 export interface FusedOptimizer {
@@ -167,6 +168,10 @@ export class FusedMlp {
   /** the batch's images as bytes [B × k of the first layer] and the byte → float table */
   private readonly bytes: number;
   private readonly scale: number;
+  /** the batch's feature vectors as floats [B × k of the first layer], when the input is float32 */
+  private readonly floats: number;
+  /** whether the rows last gathered are floats (else bytes) */
+  private floatInput = false;
   private accBeta1 = 0;
   private accBeta2 = 0;
   private opt: FusedOptimizer | null = null;
@@ -225,6 +230,7 @@ export class FusedMlp {
     this.correctAt = take(4);
     this.bytes = take(Math.ceil((B * dims[0]) / 4));
     this.scale = take(256);
+    this.floats = take(B * dims[0]);
     const need = Math.ceil(at / 65536);
     const have = exports.memory.buffer.byteLength / 65536;
     if (need > have) exports.memory.grow(need - have);
@@ -293,29 +299,35 @@ export class FusedMlp {
     this.accBeta2 = Math.fround(opt.beta2);
   }
 
-  /** Rows `at`..`at+nb` of examples `idx` into the byte rows of the input (scaled by `compressBytes`'s table). */
-  private gather(images: Uint8Array, size: number, idx: ArrayLike<number>, at: number, nb: number): void {
-    if (size !== this.widths[0]) throw new RangeError(`Images of ${size} values, the network takes ${this.widths[0]}.`);
+  /**
+   * Rows `at`..`at+nb` of examples `idx` into the input rows: bytes (scaled by `compressBytes`'s table) or float32
+   * feature vectors (listed as they are). Padding columns stay zero (set once, never written).
+   */
+  private gather(images: Uint8Array | Float32Array, size: number, idx: ArrayLike<number>, at: number, nb: number): void {
+    if (size !== this.widths[0])
+      throw new RangeError(`${images instanceof Float32Array ? 'Feature vectors' : 'Images'} of ${size} values, the network takes ${this.widths[0]}.`);
     const k = this.layers[0].k;
-    const rows = new Uint8Array(this.k.memory.buffer, this.bytes, nb * k);
+    this.floatInput = images instanceof Float32Array;
+    const rows = this.floatInput ? this.f32(this.floats, nb * k) : new Uint8Array(this.k.memory.buffer, this.bytes, nb * k);
     for (let r = 0; r < nb; r++) {
       const base = idx[at + r] * size;
       rows.set(images.subarray(base, base + size), r * k);
     }
   }
 
-  /** The input layer's lists (CSR; and CSC unless `rowsOnly`) of the first `nb` byte rows. */
+  /** The input layer's lists (CSR; and CSC unless `rowsOnly`) of the first `nb` rows gathered. */
   private compressInput(nb: number, rowsOnly: boolean): void {
     const a = this.layers[0];
-    if (rowsOnly) this.k.compressBytes(this.bytes, nb, a.k, this.scale, a.rowPtr, a.rowIdx, a.rowVal, 0, 0, 0, 0);
-    else this.k.compressBytes(this.bytes, nb, a.k, this.scale, a.rowPtr, a.rowIdx, a.rowVal, a.colPtr, a.colIdx, a.colVal, a.cursor);
+    const [colPtr, colIdx, colVal, cursor] = rowsOnly ? [0, 0, 0, 0] : [a.colPtr, a.colIdx, a.colVal, a.cursor];
+    if (this.floatInput) this.k.compress(this.floats, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, colPtr, colIdx, colVal, cursor);
+    else this.k.compressBytes(this.bytes, nb, a.k, this.scale, a.rowPtr, a.rowIdx, a.rowVal, colPtr, colIdx, colVal, cursor);
   }
 
   /**
    * Predictions: the arg-max (first maximum) of the first `headWidth` logits of each example `idx` of `images`, in
    * batches of this instance's batch size. Uses the forward buffers only (not the gradients or the optimiser).
    */
-  predict(images: Uint8Array, size: number, idx: ArrayLike<number>, headWidth: number): Int32Array {
+  predict(images: Uint8Array | Float32Array, size: number, idx: ArrayLike<number>, headWidth: number): Int32Array {
     const k = this.k;
     const L = this.layers.length;
     const last = this.layers[L - 1];
@@ -342,10 +354,36 @@ export class FusedMlp {
   }
 
   /**
-   * The batch: images (uint8, `size` values each, scaled by 1/255 as batchImages does) of examples `idx` and their
-   * output units.
+   * The last hidden layer's activations (ReLU outputs, `widths[L − 1]` values per example) of examples `idx`, row-major:
+   * what a network used as a frozen backbone gives as features (src/engine/features/backbone.ts). Forward buffers only.
    */
-  setBatch(images: Uint8Array, size: number, idx: ArrayLike<number>, units: ArrayLike<number>): void {
+  hidden(images: Uint8Array | Float32Array, size: number, idx: ArrayLike<number>): Float32Array {
+    const k = this.k;
+    const L = this.layers.length;
+    if (L < 2) throw new RangeError('A network without a hidden layer has no hidden activations.');
+    const width = this.widths[L - 1];
+    const act = this.layers[L - 1];
+    const out = new Float32Array(idx.length * width);
+    for (let at = 0; at < idx.length; at += this.batchSize) {
+      const nb = Math.min(this.batchSize, idx.length - at);
+      this.gather(images, size, idx, at, nb);
+      this.compressInput(nb, true);
+      for (let l = 0; l < L - 1; l++) {
+        const a = this.layers[l];
+        if (l > 0) k.compress(a.act, nb, a.k, a.rowPtr, a.rowIdx, a.rowVal, 0, 0, 0, 0);
+        k.forward(a.rowPtr, a.rowIdx, a.rowVal, nb, a.w, a.n, a.b, this.layers[l + 1].act, 1);
+      }
+      const z = this.f32(act.act, nb * act.k);
+      for (let r = 0; r < nb; r++) out.set(z.subarray(r * act.k, r * act.k + width), (at + r) * width);
+    }
+    return out;
+  }
+
+  /**
+   * The batch: images (uint8, `size` values each, scaled by 1/255 as batchImages does) or feature vectors (float32,
+   * as they are) of examples `idx`, and their output units.
+   */
+  setBatch(images: Uint8Array | Float32Array, size: number, idx: ArrayLike<number>, units: ArrayLike<number>): void {
     const nb = idx.length;
     if (nb > this.batchSize) throw new RangeError(`A batch of ${nb} exceeds the fused step's ${this.batchSize}.`);
     this.gather(images, size, idx, 0, nb);

@@ -1,6 +1,7 @@
 /**
- * The Open-world lab's settings (src/core/ood/config.ts) as `runOpenWorld`'s input: the CIL run's config and the
- * OOD sets built from already loaded datasets. Shared by the OOD worker; the CLI builds the same from its flags.
+ * The Open-world lab's settings (src/core/ood/config.ts) as `runOpenWorld`'s input: the CIL run's config (through
+ * ../run-config.ts, the one place its rules live) and the OOD sets built from already loaded datasets. Used by the
+ * lab's job (./job.ts) and `cil-lab ood` with a link or the lab's full command.
  */
 import { HEAD_DEFAULTS, type HeadSettings } from '../../core/ood/detectors';
 import type { OpenWorldSettings } from '../../core/ood/config';
@@ -8,8 +9,8 @@ import { splitIntoTasks } from '../../core/orderings/key';
 import { resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { rsClassOrder } from '../../core/protocols/rs';
 import { subsetPerClass } from '../dataset';
-import type { StrategyId } from '../defaults';
-import type { ImageDataset, TrainRunConfig } from '../types';
+import { augmentsByDefault, runConfigOf } from '../run-config';
+import type { ImageDataset } from '../types';
 import { buildOodSet, parseOodSpec, type OodSet } from './ood-data';
 import type { OpenWorldConfig } from './run';
 
@@ -26,15 +27,16 @@ export function openWorldInput(s: OpenWorldSettings, load: (id: string) => Image
   const order = s.orderSeed === null ? s.classes.slice() : rsClassOrder(s.orderSeed, s.classes.length).map((i) => s.classes[i]);
   const sizes = resolveTaskSizes(s.classes.length, { tasks: s.tasks });
   const withMemory = ['replay', 'icarl', 'agem', 'gdumb'].includes(s.strategy);
-  const train = {
-    tasks: splitIntoTasks(order, sizes),
-    seed: s.seed,
-    strategy: s.strategy as StrategyId,
-    ...(withMemory ? { strategyOptions: { memory: s.memory } } : {}),
-    model: { kind: 'mlp', hidden: s.hidden.slice() },
-    epochs: s.epochs,
-    augment: s.dataset === 'emoji',
-  } as TrainRunConfig;
+  // the lab sets the model, epochs and memory; the rest is the engine's defaults, through the one run config
+  const train = runConfigOf(
+    {
+      model: { kind: 'mlp', hidden: s.hidden.slice() },
+      epochs: s.epochs,
+      augment: augmentsByDefault(s.dataset),
+      ...(withMemory ? { strategyOptions: { [s.strategy]: { memory: s.memory } } } : {}),
+    },
+    { tasks: splitIntoTasks(order, sizes), strategy: s.strategy, seed: s.seed },
+  );
   const oodSets: OodSet[] = s.oodSets.map((name) => {
     const spec = parseOodSpec(name);
     return buildOodSet(spec, load(spec.dataset), dataset, spec.dataset === s.dataset, s.classes);

@@ -18,7 +18,7 @@ import type { DefaultRng } from '../../core/random/default-rng';
 import type { StrategyId } from '../defaults';
 import type { Network } from '../models';
 import type { StreamName } from '../seeds';
-import type { ImageDataset, StrategyState } from '../types';
+import type { TrainDataset, StrategyState } from '../types';
 
 /** What a strategy may see and use while task t runs. */
 export interface TaskContext {
@@ -34,7 +34,7 @@ export interface TaskContext {
   /** units taking part in the cross-entropy and the default prediction: `seen` ('seen' head) or `outputs` */
   readonly headWidth: number;
   readonly network: Network;
-  readonly dataset: ImageDataset;
+  readonly dataset: TrainDataset;
   /** the seed of this task under the prefix rule (taskTrainingSeed) */
   readonly taskSeed: number;
   readonly evalBatchSize: number;

@@ -1,6 +1,6 @@
 /**
  * The Time lab's settings (src/core/stream/config.ts) as engine inputs: the stream spec, one run's config per
- * protocol, and the bucket samples the lab shows so the drift is visible. Shared by the worker and its tests.
+ * protocol, and the bucket samples the lab shows so the drift is visible. Used by the Time lab's jobs (./job.ts) and their tests.
  */
 import type { StreamBuckets, StreamSpec } from '../../core/stream/buckets';
 import type { TimeLabConfig } from '../../core/stream/config';
@@ -11,12 +11,7 @@ export function streamSpecOf(c: TimeLabConfig): StreamSpec {
   return { kind: c.stream, buckets: c.buckets, perClass: c.perClass, strength: c.strength, seed: c.seed };
 }
 
-/** One bucket's training part under the protocol: the default reservoir size k of the paper ("one bucket"). */
-export function bucketTrainingSize(c: TimeLabConfig, protocol: StreamProtocol, classes: number): number {
-  return protocol === 'iid' ? Math.round(c.trainRatio * c.perClass) * classes : c.perClass * classes;
-}
-
-export function runConfigOf(c: TimeLabConfig, protocol: StreamProtocol, bucketSizes: number[]): StreamRunConfig {
+export function streamRunConfigOf(c: TimeLabConfig, protocol: StreamProtocol, bucketSizes: number[]): StreamRunConfig {
   return {
     protocol,
     mode: c.mode,

@@ -136,6 +136,9 @@ function resolve(c: StreamRunConfig): StreamRunResult['config'] {
 }
 
 function specOf(ds: ImageDataset, model: ModelConfig): NetworkSpec {
+  // the stream's drift is made by transforming pixels (core/stream), so there are no frozen features to train a head on
+  if (model.kind === 'head')
+    throw new Error("The Time lab's stream drifts by transforming the images' pixels; a head on frozen features cannot follow it: train an MLP or CNN.");
   return model.kind === 'mlp'
     ? { kind: 'mlp', inputShape: ds.shape, outputs: ds.classNames.length, hidden: model.hidden ?? [128] }
     : { kind: 'cnn', inputShape: ds.shape, outputs: ds.classNames.length, filters: model.filters ?? [16, 32], dense: model.dense ?? 128 };

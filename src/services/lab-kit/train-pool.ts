@@ -32,7 +32,8 @@ export interface PoolWorker {
 
 export interface LeaseRequest {
   backend: BackendName | 'auto';
-  dataset: DatasetSpec;
+  /** the images `run` / `runShared` train on; a lab whose jobs load their own datasets (src/engine/jobs) leaves it out */
+  dataset?: DatasetSpec;
   /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
   helpers?: boolean;
 }
@@ -63,16 +64,6 @@ export const MAX_TRAIN_WORKERS = 8;
 /** Helper workers for a backend: CPU backends split the work across cores; a GPU has one device to share. */
 export function helperCount(backend: string, cores: number): number {
   return backend === 'wasm' || backend === 'cpu' ? Math.max(0, Math.min(MAX_TRAIN_WORKERS, cores) - 1) : 0;
-}
-
-/**
- * Threads each of `workers` training workers should use so that together they use no more than `cores` (at least
- * 1). The hook for threaded wasm (src/engine/backend.ts, when the page is cross-origin isolated): a worker of a
- * lease with helpers must not ask for every core, or W workers × `cores` threads oversubscribe the machine; pass
- * `threadsPerWorker(cores, 1 + lease.helpers.length)` when selecting the backend.
- */
-export function threadsPerWorker(cores: number, workers: number): number {
-  return Math.max(1, Math.floor(Math.max(1, cores) / Math.max(1, workers)));
 }
 
 interface Slot<W> {
@@ -114,11 +105,12 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     slot.busy = false;
   }
 
-  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec): Promise<BackendInfo> {
+  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined): Promise<BackendInfo> {
     if (!slot.backend || slot.backend.preferred !== preferred) {
       slot.dataset = null; // a new backend: the worker loads the images again onto it
       slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
     }
+    if (!dataset) return slot.backend.info;
     const key = dataset.kind === 'builtin' ? JSON.stringify(dataset) : null;
     if (key === null || slot.dataset !== key) {
       slot.dataset = null;

@@ -12,7 +12,7 @@
 
 // ───────────────────────────── CSV ─────────────────────────────
 
-import { csvField, type CsvCell } from '../../core/csv';
+import { csvField, type CsvCell } from '../../core/formats/csv';
 
 export { csvField, type CsvCell };
 
@@ -22,7 +22,7 @@ export interface CsvTable {
   rows: CsvCell[][];
 }
 
-// csvField (with its guard against formula injection) lives in core/csv.ts: the orderings' CSV export uses it too
+// csvField (with its guard against formula injection) lives in core/formats/csv.ts: the orderings' CSV export uses it too
 
 /** The CSV text of a table: header line, one line per row, "\n" line ends and a final newline. */
 export function toCsv(table: CsvTable): string {

@@ -84,8 +84,10 @@ export class CurriculumLab {
     this.unsubscribe = runner.subscribe((s) => (this.state = s));
   }
 
+  /** Unsubscribe and stop the runner (its worker goes back to the pool). */
   dispose(): void {
     this.unsubscribe();
+    this.runner.dispose();
   }
 
   /** The experiment's section of these inputs (what the share link carries). */
@@ -140,11 +142,10 @@ export class CurriculumLab {
     if (this.inputs.datasets.length < 2) return;
     try {
       this.previewError = null;
-      this.preview = await this.runner.prepare({
-        datasets: [...this.inputs.datasets],
-        trainPerClass: this.inputs.trainPerClass,
-        testPerClass: this.inputs.testPerClass,
-      });
+      this.preview = await this.runner.prepare(
+        { datasets: [...this.inputs.datasets], trainPerClass: this.inputs.trainPerClass, testPerClass: this.inputs.testPerClass },
+        this.inputs.backend,
+      );
     } catch (e) {
       this.previewError = e instanceof Error ? e.message : String(e);
     }
@@ -155,13 +156,7 @@ export class CurriculumLab {
     const s = settingsOf(this.inputs);
     this.ran = s;
     this.selected = null;
-    try {
-      await this.runner.selectBackend(this.inputs.backend);
-    } catch (e) {
-      this.previewError = `The ${this.inputs.backend} backend could not start: ${e instanceof Error ? e.message : String(e)}`;
-      return;
-    }
-    await this.runner.run(s);
+    await this.runner.run(s, this.inputs.backend);
   }
   pause(): void {
     this.runner.pause();

@@ -83,7 +83,8 @@ export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
     customText: custom ? experimentClassNames(config).join('\n') : DEFAULT_CUSTOM_TEXT,
     tasks: Math.max(1, sizes.length),
     sizesText: equal ? '' : sizes.join(','),
-    sourceKind: sim.kind,
+    // the prototypes of the feature source: the page computes the pixels' (the feature sources' come in its next version)
+    sourceKind: sim.kind === 'features' ? 'prototypes' : sim.kind,
     enabled,
     seedsText: config.protocols.rsSeeds.join(', '),
     clip: sim.kind === 'clip' ? clipInitialOf(sim, config.backend.embed) : null,

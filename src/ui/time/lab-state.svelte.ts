@@ -1,12 +1,11 @@
 /**
  * The Time lab's page state (docs/science.md §7): settings, the stream's bucket samples, the runs of both protocols
- * (live rows of R as each bucket finishes), teaching mode's Step, and Table 2's α sweep. Runes outside the page so
- * the page only composes. Training and the sweep run in the worker (src/services/time-runner.ts).
+ * (the runner's state, src/services/time-runner.ts: live rows of R as each bucket finishes), teaching mode's Step,
+ * and Table 2's α sweep. Runes outside the page so the page only composes.
  */
-import { defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
+import { bucketTrainingSize, defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
 import { accuracyByDistance, streamMetrics, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
-import { bucketTrainingSize } from '../../engine/stream/lab';
-import type { StreamPreview, StreamRunResult, SweepEntry, TimeRunner } from '../../services/time-runner';
+import { timeSettingsKey, type StreamPreview, type SweepEntry, type TimeResult, type TimeRunner, type TimeRunnerState } from '../../services/time-runner';
 
 export type TimeStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
 
@@ -35,34 +34,71 @@ export class TimeLab {
   config = $state<TimeLabConfig>(defaultTimeLabConfig());
   preview = $state<StreamPreview | null>(null);
   previewError = $state('');
-  status = $state<TimeStatus>('idle');
-  error = $state('');
-  notice = $state<string | null>(null);
-  /** rows of R so far, per protocol */
-  rows = $state<Partial<Record<StreamProtocol, number[][]>>>({});
-  results = $state<Partial<Record<StreamProtocol, StreamRunResult>>>({});
-  /** the protocol training now, its bucket and epoch */
-  current = $state<{ protocol: StreamProtocol; step: number; epoch: number; epochs: number } | null>(null);
+  /** the runner's state (set at once by the subscription in the constructor) */
+  state = $state.raw<TimeRunnerState>(undefined as unknown as TimeRunnerState);
+  /** the store's notice (results kept in memory only) */
+  private storeNotice = $state<string | null>(null);
   sweep = $state<SweepEntry[] | null>(null);
   sweepBusy = $state(false);
-  /** the backend preference, and the backend that trained last */
+  /** the backend preference */
   backend = $state<'auto' | 'webgpu' | 'webgl' | 'wasm' | 'cpu'>('auto');
-  backendName = $state('');
-  stepping = false;
+  /** why the last change of a setting was refused ('' when it was taken) */
+  inputError = $state('');
   private runner: TimeRunner;
+  private unsubscribe: () => void;
 
   constructor(runner: TimeRunner, initial?: TimeLabConfig) {
     this.runner = runner;
     if (initial) this.config = validateTimeLabConfig(initial).value ?? defaultTimeLabConfig();
-    void runner.notice().then((n) => (this.notice = n));
+    this.unsubscribe = runner.subscribe((st) => (this.state = st));
+    void runner.notice().then((n) => (this.storeNotice = n));
   }
 
+  dispose(): void {
+    this.unsubscribe();
+    this.runner.dispose();
+  }
+
+  /** the runner's state is of the settings shown */
+  get mine(): boolean {
+    return this.state.status !== 'idle' && this.state.configHash === timeSettingsKey($state.snapshot(this.config) as TimeLabConfig);
+  }
+  get status(): TimeStatus {
+    return this.mine ? this.state.status : 'idle';
+  }
+  get error(): string {
+    return this.mine ? (this.state.error ?? '') : '';
+  }
+  /** another tab trains these settings, or the results are kept in memory only */
+  get notice(): string | null {
+    return (this.mine ? this.state.notice : null) ?? this.storeNotice;
+  }
+  /** the backend that trained last */
+  get backendName(): string {
+    return this.state.backend;
+  }
+  get results(): Partial<Record<StreamProtocol, TimeResult>> {
+    if (!this.mine) return {};
+    return Object.fromEntries(this.state.runs.map((r) => [r.protocol, r]));
+  }
+  /** rows of R so far, per protocol (a finished protocol's whole R) */
+  get rows(): Partial<Record<StreamProtocol, number[][]>> {
+    if (!this.mine) return {};
+    const done = this.results;
+    return Object.fromEntries(this.config.protocols.flatMap((p) => (done[p] ? [[p, done[p]!.matrix]] : this.state.rows[p] ? [[p, this.state.rows[p]!]] : [])));
+  }
+  /** the protocol training now, its bucket and epoch */
+  get current(): { protocol: StreamProtocol; step: number; epoch: number; epochs: number } | null {
+    const c = this.mine ? this.state.current : null;
+    return c ? { protocol: c.protocol, step: c.step, epoch: c.epoch, epochs: c.epochs } : null;
+  }
   get K(): number {
     return this.config.buckets;
   }
   /** finished buckets over all protocols, and how many there are */
   get done(): number {
-    return this.config.protocols.reduce((n, p) => n + (this.rows[p]?.length ?? 0), 0);
+    const rows = this.rows;
+    return this.config.protocols.reduce((n, p) => n + (rows[p]?.length ?? 0), 0);
   }
   get total(): number {
     return this.config.protocols.length * this.config.buckets;
@@ -97,9 +133,6 @@ export class TimeLab {
     return bucketTrainingSize(this.config, this.config.protocols[0] ?? 'iid', 10);
   }
 
-  /** why the last change of a setting was refused ('' when it was taken) */
-  inputError = $state('');
-
   /** Change settings; a value out of range is refused (the old one stays) and `inputError` says why. */
   set(patch: Partial<TimeLabConfig>): void {
     const r = validateTimeLabConfig({ ...$state.snapshot(this.config), ...patch });
@@ -109,10 +142,7 @@ export class TimeLab {
     }
     this.inputError = '';
     this.config = r.value;
-    this.results = {};
-    this.rows = {};
     this.sweep = null;
-    this.status = 'idle';
   }
   applyPreset(p: Preset): void {
     this.set({ ...defaultTimeLabConfig(), ...p.patch });
@@ -122,7 +152,7 @@ export class TimeLab {
     this.previewError = '';
     const cfg = $state.snapshot(this.config) as TimeLabConfig;
     try {
-      const p = await this.runner.prepare(cfg);
+      const p = await this.runner.prepare(cfg, this.backend);
       if (JSON.stringify(cfg) === JSON.stringify($state.snapshot(this.config))) this.preview = p;
     } catch (e) {
       this.previewError = e instanceof Error ? e.message : String(e);
@@ -131,60 +161,21 @@ export class TimeLab {
 
   async run(): Promise<void> {
     if (this.active) return;
-    const cfg = $state.snapshot(this.config) as TimeLabConfig;
-    this.status = 'running';
-    this.error = '';
-    this.rows = {};
-    this.results = {};
-    try {
-      this.backendName = (await this.runner.selectBackend(this.backend)).name;
-      await this.runner.run(cfg, {
-        onResume: (p, _next, matrix) => (this.rows = { ...this.rows, [p]: matrix.map((r) => r.slice()) }),
-        onStep: (p, e) => {
-          this.rows = { ...this.rows, [p]: [...(this.rows[p] ?? []), e.row] };
-          if (this.stepping) {
-            this.stepping = false;
-            this.pause();
-          }
-        },
-        onProgress: (p, e) => (this.current = { protocol: p, step: e.step, epoch: e.epoch, epochs: e.epochs }),
-        onResult: (p, r) => {
-          this.results = { ...this.results, [p]: r };
-          this.rows = { ...this.rows, [p]: r.matrix };
-        },
-      });
-      this.status = 'done';
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      if (/cancel/i.test(msg)) this.status = 'cancelled';
-      else {
-        this.status = 'error';
-        this.error = msg;
-      }
-    } finally {
-      this.current = null;
-    }
+    await this.runner.run($state.snapshot(this.config) as TimeLabConfig, this.backend);
   }
   pause(): void {
-    if (this.status !== 'running') return;
-    void this.runner.pause();
-    this.status = 'paused';
+    if (this.status === 'running') this.runner.pause();
   }
   resume(): void {
-    if (this.status !== 'paused') return;
-    void this.runner.resume();
-    this.status = 'running';
+    if (this.status === 'paused') this.runner.resume();
   }
   /** Teaching mode's Step: train exactly one more bucket, then pause. */
   step(): void {
-    this.stepping = true;
-    if (this.status === 'paused') this.resume();
-    else if (!this.active) void this.run();
+    this.runner.step();
+    if (!this.active) void this.run();
   }
   cancel(): void {
-    if (!this.active) return;
-    void this.runner.cancel();
-    void this.runner.resume();
+    if (this.active) this.runner.cancel();
   }
 
   /** Table 2's sweep in one click: Alg. 1's buffer after every bucket for each α (no training). */
@@ -202,6 +193,7 @@ export class TimeLab {
 
   /** Everything the run produced, for the JSON export. */
   exportJson(): string {
-    return JSON.stringify({ config: $state.snapshot(this.config), results: $state.snapshot(this.results), sweep: $state.snapshot(this.sweep) }, null, 1);
+    const results = Object.fromEntries(Object.entries(this.results).map(([p, { settingsKey: _k, ...r }]) => [p, r]));
+    return JSON.stringify({ config: $state.snapshot(this.config), results, sweep: $state.snapshot(this.sweep) }, null, 1);
   }
 }

@@ -6,13 +6,14 @@
  * (webgl then draws on an OffscreenCanvas, as in the app).
  */
 import * as Comlink from 'comlink';
-import { selectBackend, setWasmBase, type BackendName } from '../../../src/engine/backend';
+import { isSoftwareGpu, selectBackend, setWasmBase, type BackendName } from '../../../src/engine/backend';
 import { ensureGradients } from '../../../src/engine/gradients';
 import { fromDecodedDataset } from '../../../src/engine/dataset';
 import type { ImageDataset } from '../../../src/engine/types';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from './groundtruth-bench';
-import { peerBench, type PeerBenchConfig, type PeerBenchResult } from './peer-bench';
+import { peerBench, peerBenchPull, timeConfigSteps, type PeerBenchConfig, type PeerBenchResult, type PeerPullResult } from './peer-bench';
+import type { SharedCheckpoint, SharedNext } from '../../../src/engine/shared-train';
 import { timeFusedStep, timeTrainingStep } from './step-bench';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
@@ -42,6 +43,46 @@ const api = {
     await ensureGradients();
     fashion ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
     return { ...(await peerBench(fashion, cfg, indices)), backend: info.name };
+  },
+  /** One worker of the pool in pull mode (peer-bench.ts `peerBenchPull`): the page deals, this worker trains. */
+  async peerPull(
+    cfg: PeerBenchConfig,
+    next: () => Promise<SharedNext>,
+    onCheckpoint: (c: SharedCheckpoint) => void,
+    onDone: (index: number) => void,
+  ): Promise<PeerPullResult> {
+    if (!fashion) throw new Error('peerPrepare first.');
+    return peerBenchPull(
+      fashion,
+      cfg,
+      () => next(),
+      (c) => void Promise.resolve(onCheckpoint(c)).catch(() => {}),
+      (i) => void Promise.resolve(onDone(i)).catch(() => {}),
+    );
+  },
+  /** The fused step's time on the config's batches (peer-bench.ts `timeConfigSteps`), in this worker. */
+  async peerStepTime(cfg: PeerBenchConfig, opts: { warmupMs?: number; minMs?: number } = {}): Promise<{ msPerStep: number; steps: number }> {
+    if (!fashion) throw new Error('peerPrepare first.');
+    return timeConfigSteps(fashion, cfg, opts);
+  },
+  /**
+   * The WebGPU adapter this worker gets (what tfjs's webgpu backend trains on): vendor, architecture, device,
+   * description, and whether it is a software one (SwiftShader here; src/engine/backend.ts isSoftwareGpu). Null
+   * without WebGPU.
+   */
+  async gpuAdapter(): Promise<{ vendor: string; architecture: string; device: string; description: string; software: boolean } | null> {
+    const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+    const adapter = (await gpu?.requestAdapter()) as
+      { info?: { vendor?: string; architecture?: string; device?: string; description?: string } } | null | undefined;
+    if (!adapter) return null;
+    const info = adapter.info ?? {};
+    return {
+      vendor: info.vendor ?? '',
+      architecture: info.architecture ?? '',
+      device: info.device ?? '',
+      description: info.description ?? '',
+      software: await isSoftwareGpu('webgpu'),
+    };
   },
   /** A pool worker's set-up before the clock starts (as the lab warms its workers while the page is read). */
   async peerPrepare(backend: string): Promise<string> {

@@ -4,11 +4,21 @@
  * backend's automatic population — with the options that match PyTorch (full head, `init: 'pytorch'`). Returns the
  * seconds, the seconds until the first ordering's result, the optimiser steps trained and every ordering's final
  * accuracy (sample-weighted, as `cil-lab run` reports it).
+ *
+ * Also, for the pool of workers (train-harness.ts `peerBenchPool`), as the Ground-truth lab trains: one worker's share
+ * in pull mode (`peerBenchPull`, dealt by src/core/ground-truth/deal.ts in the sample order), and the fused step's
+ * time on this config's own batches (`timeConfigSteps`), from which the benchmark computes the floor.
  */
-import { planPrefixes } from '../../../src/core/ground-truth/prefix-plan';
+import { sampleOrderSeed, scheduleOrderings } from '../../../src/core/ground-truth/schedule';
+import { createDefaultRng } from '../../../src/core/random/default-rng';
 import { enumerateOrderings } from '../../../src/core/orderings/enumerate';
-import { subsetPerClass } from '../../../src/engine/dataset';
-import { trainShared } from '../../../src/engine/shared-train';
+import { resolveTrainConfig } from '../../../src/engine/config';
+import { epochOrder, imageSize, subsetPerClass } from '../../../src/engine/dataset';
+import { FusedMlp } from '../../../src/engine/kernels/fused-mlp';
+import { initWeights } from '../../../src/engine/models';
+import { planRun } from '../../../src/engine/plan';
+import { trainShared, type SharedCheckpoint, type SharedNext } from '../../../src/engine/shared-train';
+import { initialWeightsSeed, networkSpec } from '../../../src/engine/trainer';
 import type { ImageDataset, TrainRunConfig } from '../../../src/engine/types';
 import { finalAccuracy, keepClasses } from './groundtruth-bench';
 
@@ -29,10 +39,13 @@ export interface PeerBenchConfig {
 export interface PeerBenchResult {
   seconds: number;
   firstResultSeconds: number;
+  /** optimiser steps trained (counted by the engine; a population's step counts once per model) */
   steps: number;
   /** the final accuracy of each ordering trained, in the order of `indices` (all orderings: enumeration order) */
   finals: number[];
   orderings: number;
+  /** the most models trained in lockstep (population training, GPU backends; 1 on wasm) */
+  population: number;
 }
 
 /** Every ordering of the config, in enumeration order (the same list on every worker). */
@@ -41,23 +54,9 @@ export function peerOrderings(cfg: PeerBenchConfig): number[][][] {
   return Array.from(enumerateOrderings(sizes), (o) => o.map((t) => [...t]));
 }
 
-/**
- * The orderings' indices grouped by their first task, groups in order of first appearance: the units a pool of
- * workers pulls, as the Ground-truth lab's workers do (a group is one subtree of the prefix trie, so no task is
- * trained twice across workers).
- */
-export function firstTaskGroups(orderings: number[][][]): number[][] {
-  const groups = new Map<string, number[]>();
-  orderings.forEach((o, i) => {
-    const key = [...o[0]].sort((a, b) => a - b).join(',');
-    groups.set(key, [...(groups.get(key) ?? []), i]);
-  });
-  return [...groups.values()];
-}
-
-/** `indices`: only these orderings (one worker's share of a pool); default all. */
-export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult> {
-  const ds = subsetPerClass(
+/** The config's images: its classes, the first `trainPerClass` / `testPerClass` of each. */
+export function peerDataset(fashion: ImageDataset, cfg: PeerBenchConfig): ImageDataset {
+  return subsetPerClass(
     {
       shape: fashion.shape,
       classNames: fashion.classNames.slice(0, cfg.classes),
@@ -66,9 +65,11 @@ export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, ind
     },
     { trainPerClass: cfg.trainPerClass, testPerClass: cfg.testPerClass },
   );
-  const all = peerOrderings(cfg);
-  const orderings = indices ? indices.map((i) => all[i]) : all;
-  const configs: TrainRunConfig[] = orderings.map(
+}
+
+/** The engine's run config of each ordering (finetune, the config's options). */
+export function peerConfigs(cfg: PeerBenchConfig, orderings = peerOrderings(cfg)): TrainRunConfig[] {
+  return orderings.map(
     (tasks) =>
       ({
         tasks,
@@ -82,21 +83,144 @@ export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, ind
         init: cfg.init,
       }) as TrainRunConfig,
   );
+}
+
+/**
+ * The order the lab's workers are dealt (indices into `peerOrderings`): every ordering is truth, so the seeded sample
+ * order is numpy `default_rng(sampleOrderSeed(seed)).permutation(n)` (core/ground-truth/schedule.ts), or its
+ * depth-first fallback when that would keep too many copies (not for the default).
+ */
+export function peerSampleOrder(cfg: PeerBenchConfig): number[] {
+  const orderings = peerOrderings(cfg);
+  const perm = createDefaultRng(sampleOrderSeed(cfg.seed)).permutation(orderings.length);
+  const rank = new Map(perm.map((o, r) => [o, r]));
+  return scheduleOrderings(orderings, (i) => rank.get(i) as number, cfg.seed).order;
+}
+
+/** `indices`: only these orderings (one worker's share of a pool); default all. */
+export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult> {
+  const ds = peerDataset(fashion, cfg);
+  const all = peerOrderings(cfg);
+  const orderings = indices ? indices.map((i) => all[i]) : all;
+  const configs = peerConfigs(cfg, orderings);
   const t0 = performance.now();
   let first = NaN;
+  let steps = 0;
+  let population = 1;
   const results = await trainShared(
     ds,
     configs,
     { population: 'auto' },
-    { onRunDone: () => (first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first) },
+    {
+      onRunDone: () => (first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first),
+      onProgress: (p) => ((steps = p.stepsDone), (population = Math.max(population, p.population))),
+    },
   );
   const seconds = (performance.now() - t0) / 1000;
-  const stepsPerTask = cfg.epochs * Math.ceil((cfg.trainPerClass * (cfg.classes / cfg.tasks)) / cfg.batchSize);
   return {
     seconds,
     firstResultSeconds: first,
-    steps: planPrefixes(orderings).sharedTasks * stepsPerTask,
+    steps,
     finals: results.map(finalAccuracy),
     orderings: configs.length,
+    population,
   };
+}
+
+export interface PeerPullResult {
+  /** the orderings this worker finished (indices into `peerOrderings`) and their final accuracies */
+  done: { index: number; final: number }[];
+  /** tasks and optimiser steps trained in this worker */
+  tasksTrained: number;
+  stepsTrained: number;
+}
+
+/**
+ * One worker of the pool, as a Ground-truth lab worker trains (pull mode, src/engine/shared-train.ts): every
+ * ordering of the config is given, `next` deals them (src/core/ground-truth/deal.ts on the page), prefixes another
+ * worker may continue from go to `onCheckpoint`, and each finished ordering to `onDone` at once (the first result).
+ */
+export async function peerBenchPull(
+  fashion: ImageDataset,
+  cfg: PeerBenchConfig,
+  next: () => SharedNext | Promise<SharedNext>,
+  onCheckpoint: (c: SharedCheckpoint) => void,
+  onDone: (index: number) => void,
+): Promise<PeerPullResult> {
+  const ds = peerDataset(fashion, cfg);
+  const done: { index: number; final: number }[] = [];
+  let tasksTrained = 0;
+  let stepsTrained = 0;
+  await trainShared(
+    ds,
+    peerConfigs(cfg),
+    { population: 'auto' },
+    {
+      next,
+      onCheckpoint,
+      onRunDone: (index, r) => {
+        done.push({ index, final: finalAccuracy(r) });
+        onDone(index);
+      },
+      onProgress: (p) => ((tasksTrained = p.tasksDone), (stepsTrained = p.stepsDone)),
+    },
+  );
+  return { done, tasksTrained, stepsTrained };
+}
+
+/**
+ * Milliseconds per fused training step (src/engine/kernels/fused-mlp.ts, what the trainer runs on wasm) on this
+ * config's own batches: the first ordering's tasks one after another, each with a fresh optimiser and the batches
+ * the trainer draws (`epochOrder`, full batches and each epoch's partial last one), cycled until `minMs` has passed,
+ * after `warmupMs` of the same. What the trainer's inner loop does per step (the batch order, the batch's units,
+ * setBatch, step), none of its work between tasks (set-up, evaluation, checkpoints): the floor's unit. The
+ * benchmark's pool times it in one worker alone and in every worker at once.
+ */
+export async function timeConfigSteps(
+  fashion: ImageDataset,
+  cfg: PeerBenchConfig,
+  opts: { warmupMs?: number; minMs?: number } = {},
+): Promise<{ msPerStep: number; steps: number }> {
+  const { warmupMs = 500, minMs = 3000 } = opts;
+  const ds = peerDataset(fashion, cfg);
+  const run = resolveTrainConfig(peerConfigs(cfg)[0]);
+  const plan = planRun(ds, run);
+  const spec = networkSpec(ds, run, plan.outputs);
+  const fused = await FusedMlp.create(spec, run.batchSize);
+  if (!fused) throw new Error('WebAssembly SIMD is not available here: no fused step to time.');
+  const initial = initWeights(spec, initialWeightsSeed(run.seed));
+  const size = imageSize(ds);
+  const unitOf = (e: number): number => plan.unitOfClass[ds.train.labels[e]];
+  const rng = createDefaultRng(run.seed);
+  // one task's batches: (indices, head width) for every step of every epoch
+  const taskBatches = (t: number): [Int32Array, number][] => {
+    const tp = plan.tasks[t];
+    const width = run.head === 'seen' ? tp.firstUnit + tp.classes.length : plan.outputs;
+    const out: [Int32Array, number][] = [];
+    for (let epoch = 0; epoch < (t === 0 ? run.firstTaskEpochs : run.epochs); epoch++) {
+      const order = epochOrder(rng, tp.train);
+      for (let s = 0; s < order.length; s += run.batchSize) out.push([order.slice(s, s + run.batchSize), width]);
+    }
+    return out;
+  };
+  const unitsOf = (idx: Int32Array): Int32Array => Int32Array.from(idx, unitOf);
+  const timeFor = (ms: number): { elapsed: number; steps: number } => {
+    let steps = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < ms) {
+      fused.setWeights(initial);
+      for (let t = 0; t < plan.tasks.length; t++) {
+        fused.resetOptimizer({ kind: run.optimizer, lr: run.lr, beta1: run.beta1, beta2: run.beta2, epsilon: run.epsilon });
+        for (const [idx, width] of taskBatches(t)) {
+          fused.setBatch(ds.train.images, size, idx, unitsOf(idx));
+          fused.step(idx.length, width);
+          steps++;
+        }
+      }
+    }
+    return { elapsed: performance.now() - t0, steps };
+  };
+  timeFor(warmupMs);
+  const { elapsed, steps } = timeFor(minMs);
+  return { msPerStep: elapsed / steps, steps };
 }

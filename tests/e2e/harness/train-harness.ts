@@ -16,7 +16,9 @@ import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { openResultsStore } from '../../../src/services/results-store';
 import { defaultCores } from '../../../src/services/lab-kit/train-pool';
 import type { BenchWorkerApi } from './bench.worker';
-import { firstTaskGroups, peerOrderings, type PeerBenchConfig } from './peer-bench';
+import { peerOrderings, peerSampleOrder, type PeerBenchConfig } from './peer-bench';
+import { createDealer } from '../../../src/core/ground-truth/deal';
+import type { SharedCheckpoint } from '../../../src/engine/shared-train';
 
 /**
  * rAF frames (drawn by the compositor, so a busy GPU process can delay them) and the page's event-loop lag (a
@@ -71,42 +73,75 @@ const harness = {
   /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
   peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
   peerBenchPool,
+  /** scripts/bench-gpu.mjs: the WebGPU adapter a training worker gets, and the orderings `peerBench`'s finals are in */
+  gpuAdapter: () => bench().gpuAdapter(),
+  peerOrderings,
 };
 
 /**
  * scripts/bench-peer.mjs, the way the Ground-truth lab trains: `workers` bench workers (default: the cores the
  * browser reports, as the lab's pool, src/services/lab-kit/train-pool.ts, at most MAX_TRAIN_WORKERS), set up before
- * the clock starts, each pulling the next first-task subtree of the orderings until none is left. Seconds and the
- * first result are the page's clock from the first pull; finals come back in enumeration order, `tasks` the orderings
- * in that order.
+ * the clock starts, dealt the orderings one by one in the sample order by the lab's dealer
+ * (src/core/ground-truth/deal.ts: a prefix trained on one worker is handed to the next as a checkpoint, never
+ * trained twice). Seconds and the first result are the page's clock from the first deal; finals come back in
+ * enumeration order, `tasks` the orderings in that order.
+ *
+ * Before the pool trains, the fused step is timed on the config's batches (peer-bench.ts `timeConfigSteps`) in one
+ * worker alone and then in all of them at once (`msPerStep` by worker count, each the mean over the workers): the
+ * unit of the benchmark's floor. `steps` are the optimiser steps the workers trained; `handoffs` the dealer's
+ * checkpoints passed on, the deals that waited for one, and how long (ms).
  */
-async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = defaultCores()) {
+async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = defaultCores(), stepMs = 3000) {
   const remotes = Array.from({ length: Math.max(1, workers) }, () => ({
     worker: new Worker(new URL('./bench.worker.ts', import.meta.url), { type: 'module' }),
   })).map((w) => ({ ...w, api: Comlink.wrap<BenchWorkerApi>(w.worker) }));
   try {
     const names = await Promise.all(remotes.map((r) => r.api.peerPrepare(backend)));
+    const msPerStep: Record<string, number> = {};
+    if (backend === 'wasm') {
+      msPerStep['1'] = (await remotes[0].api.peerStepTime(cfg, { minMs: stepMs })).msPerStep;
+      if (remotes.length > 1) {
+        const each = await Promise.all(remotes.map((r) => r.api.peerStepTime(cfg, { minMs: stepMs })));
+        msPerStep[String(remotes.length)] = each.reduce((a, e) => a + e.msPerStep, 0) / each.length;
+      }
+    }
     const orderings = peerOrderings(cfg);
-    const groups = firstTaskGroups(orderings);
+    const dealer = createDealer<SharedCheckpoint>(orderings, peerSampleOrder(cfg), remotes.length, () => performance.now());
     const finals: number[] = new Array(orderings.length).fill(NaN);
-    let next = 0;
-    let steps = 0;
     let first = Infinity;
     const t0 = performance.now();
-    await Promise.all(
-      remotes.map(async (r) => {
-        while (next < groups.length) {
-          const group = groups[next++];
-          const start = (performance.now() - t0) / 1000;
-          const res = await r.api.peerBench(backend, cfg, group);
-          first = Math.min(first, start + res.firstResultSeconds);
-          steps += res.steps;
-          group.forEach((i, k) => (finals[i] = res.finals[k]));
-        }
-      }),
+    const outs = await Promise.all(
+      remotes.map((r, k) =>
+        r.api
+          .peerPull(
+            cfg,
+            Comlink.proxy(() => dealer.next(k)),
+            Comlink.proxy((c: SharedCheckpoint) => dealer.publish(k, c.key, c)),
+            Comlink.proxy(() => (first = Math.min(first, (performance.now() - t0) / 1000))),
+          )
+          .catch((e: unknown) => {
+            dealer.stop();
+            throw e;
+          }),
+      ),
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { backend: names[0], seconds, firstResultSeconds: first, steps, finals, tasks: orderings, orderings: orderings.length, workers: remotes.length };
+    for (const o of outs) for (const d of o.done) finals[d.index] = d.final;
+    const { imports, waits, waitedMs } = dealer.stats;
+    return {
+      backend: names[0],
+      seconds,
+      firstResultSeconds: first,
+      steps: outs.reduce((a, o) => a + o.stepsTrained, 0),
+      tasksTrained: outs.reduce((a, o) => a + o.tasksTrained, 0),
+      tasksPlanned: dealer.tasksPlanned,
+      msPerStep,
+      handoffs: { imports, waits, waitedMs },
+      finals,
+      tasks: orderings,
+      orderings: orderings.length,
+      workers: remotes.length,
+    };
   } finally {
     for (const r of remotes) {
       r.api[Comlink.releaseProxy]();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { presetFlags } from '../../../src/cli/cpcf';
 import { dcorPermutationTest, pooledDcorPermutationTest } from '../../../src/core/stats/dcor-permutation';
 
 let out = '';
@@ -59,6 +60,13 @@ describe('cil-lab cpcf', () => {
     expect(r.summary.comparable).toBe(false);
     expect(r.summary.notComparable).toEqual(expect.arrayContaining(['one seed: no spread', 'epochs 3 / 2, the paper 8 / 3']));
     expect(err).toMatch(/note: dCor\(CPCF, a_prev\) [0-9.]+ \(1 seed\), permutation p (=|<) [0-9.]+ \(exact\)/);
+    // the Forgetting lab's verdict in the same words, and dCor's chance band for 5 points
+    expect(r.verdict.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(['fg-comparability:finetune', 'fg-seeds-try']));
+    expect(r.verdict.some((x: { id: string }) => /^fg-paper:finetune:/.test(x.id))).toBe(true);
+    expect(r.summary.dcorNull).toMatchObject({ points: 5, draws: 20000, seed: 0 });
+    expect(r.summary.dcorNull.mean).toBeCloseTo(0.666, 2);
+    expect(r.summary.unstated).toEqual(expect.arrayContaining(['the batch size (ours 64)', 'the number of seeds (ours 1)']));
+    expect(r.summary.pearson).toHaveLength(1);
   });
   it('--preset digits --seeds 0-1: runs each seed and prints dCor mean ± sd, the pooled permutation p and the paper figure', async () => {
     const code = await main([
@@ -103,7 +111,17 @@ describe('cil-lab cpcf', () => {
     expect(r.summary.notComparable[0]).toMatch(/different dataset: 8×8 digits/);
     expect(r.summary.notComparable).toContain('less data: 20 training images per class, the paper ≈6000');
     expect(r.summary.paperNote).toMatch(/does not say what its dCor is computed over/);
+    // the preset's EWC is the paper's single-penalisation one, not the engine's default (multi)
+    expect(r.runs[0].config.strategyOptions).toMatchObject({ mode: 'single', lambda: 1000 });
   }, 180_000);
+  it('a paper preset with --strategy ewc trains single-penalisation EWC with λ = 1000; --strategy-options keys win one by one', () => {
+    for (const id of ['digits', 'fashion', 'fashion-paper']) {
+      expect(presetFlags(id, { strategy: 'ewc' })['strategy-options']).toBe('mode=single,lambda=1000');
+    }
+    expect(presetFlags('fashion-paper', { strategy: 'ewc', 'strategy-options': 'mode=multi' })['strategy-options']).toBe('lambda=1000,mode=multi');
+    expect(presetFlags('fashion-paper', { strategy: 'ewc', 'strategy-options': 'lambda=50' })['strategy-options']).toBe('mode=single,lambda=50');
+    expect(presetFlags('fashion-paper', { strategy: 'finetune' })['strategy-options']).toBeUndefined();
+  });
   it('rejects an unknown preset and bad --seeds with exit 2', async () => {
     expect(await main(['cpcf', '--preset', 'grid'])).toBe(2);
     expect(err).toMatch(/Unknown --preset "grid": use digits, fashion, fashion-paper/);

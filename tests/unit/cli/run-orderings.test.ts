@@ -36,6 +36,10 @@ describe('cil-lab run --orderings', () => {
     expect(fast.json.runs.length).toBe(90);
     expect(fast.json.training).toMatchObject({ tasksTrained: 195, naiveTasks: 270 });
     expect(fast.json.training.path).toMatch(/fast/);
+    // optimiser steps counted as trained: each of the 195 prefixes once, 1 epoch over its 40 images
+    const run0 = fast.json.runs[0];
+    expect(run0.trainCounts).toEqual([40, 40, 40]);
+    expect(fast.json.training.stepsTrained).toBe(195 * Math.ceil(40 / run0.config.batchSize));
     const naive = await cli('run', ...SMALL, '--orderings', 'all', '--fast', 'off');
     expect(naive.json.training).toMatchObject({ tasksTrained: 270, naiveTasks: 270, path: 'one run at a time' });
     fast.json.runs.forEach((r: any, k: number) => {

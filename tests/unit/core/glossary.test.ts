@@ -125,3 +125,14 @@ describe('glossary', () => {
       expect(GLOSSARY, k).toHaveProperty(k);
   });
 });
+
+describe('glossary: the lab filter', () => {
+  it('keeps the entries a lab uses and those without a lab list', () => {
+    const all = searchGlossary('');
+    const ow = searchGlossary('', 'open-world');
+    expect(ow.length).toBeLessThan(all.length);
+    expect(ow.every((x) => !x.entry.labs || x.entry.labs.includes('open-world'))).toBe(true);
+    expect(ow.some((x) => x.entry.labs?.includes('open-world'))).toBe(true);
+    expect(searchGlossary('', 'orderings').some((x) => x.entry.labs?.includes('open-world'))).toBe(false);
+  });
+});

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import LZString from 'lz-string';
+import { zipSync } from 'fflate';
 import { toBase64Url } from '../../../src/core/config/url-codec';
+import { npyBytes, writeFeaturesNpz } from '../../../src/data/features/npz';
 import { runBatch } from '../cli/argv-batch';
 import { captureCli } from '../cli/capture';
 
@@ -52,6 +54,35 @@ const shardFile = join(tmp, 'shard-0.jsonl');
 writeFileSync(shardFile, `${JSON.stringify(shardHeader)}\n${JSON.stringify(shardRecord(0.5))}\n`);
 const highFile = join(tmp, 'high.jsonl');
 writeFileSync(highFile, `${JSON.stringify(shardHeader)}\n${JSON.stringify(shardRecord('high'))}\n`);
+
+// a small valid feature set (4 classes of 3 rows, 8 dimensions), and .npz files whose arrays lie about their shape
+const npz = join(tmp, 'f.npz');
+writeFileSync(
+  npz,
+  writeFeaturesNpz({
+    features: Float32Array.from({ length: 12 * 8 }, (_, i) => Math.sin(i)),
+    n: 12,
+    d: 8,
+    labels: Int32Array.from({ length: 12 }, (_, i) => i % 4),
+    split: Uint8Array.from({ length: 12 }, (_, i) => (i < 8 ? 0 : 1)),
+    classNames: ['a', 'b', 'c', 'd'],
+  }),
+);
+const lying = (featureShape: number[], labelShape: number[]) => {
+  const file = join(tmp, `lies-${featureShape.join('x')}-${labelShape.join('x')}.npz`);
+  writeFileSync(
+    file,
+    zipSync({
+      'features.npy': npyBytes('<f4', featureShape, new Uint8Array(64)),
+      'labels.npy': npyBytes('<i8', labelShape, new Uint8Array(32)),
+      'class_names.npy': npyBytes('<U1', [2], Uint8Array.from([97, 0, 0, 0, 98, 0, 0, 0])),
+    }),
+  );
+  return file;
+};
+const LIES = [lying([1e9, 1e9], [1e9]), lying([2 ** 40, 16], [2 ** 40]), lying([4, 4], [4000000000]), lying([4, 4, 4], [4]), lying([-1, 4], [4])];
+const notNpz = join(tmp, 'not.npz');
+writeFileSync(notNpz, 'not a zip');
 
 const COUNT = ['count', '--classes', '6'];
 const ORDERS = ['orders', '--classes', 'cat,dog,car,truck,apple,pear', '--tasks', '3', '--similarity', `file:${sim6}`];
@@ -195,7 +226,7 @@ function labVectors(add: (what: string, argv: string[]) => void): void {
   for (const flag of ['buckets', 'per-class', 'strength', 'train-ratio', 'k', 'epochs', 'lr', 'batch-size', 'seed'])
     for (const x of HUGE.slice(0, 6)) add(`stream --${flag} ${x}`, [...ST, `--${flag}`, x]);
   for (const x of ['river', '']) add(`stream --stream ${x}`, [...ST, '--stream', x]);
-  for (const x of ['future', '', 'iid,streaming']) add(`stream --protocol ${x}`, ['stream', '--protocol', x]);
+  for (const x of ['future', '', 'iid,iid', 'iid,,streaming']) add(`stream --protocol ${x}`, ['stream', '--protocol', x]);
   for (const x of ['dynamic:7', 'dynamic:0', '-1', 'x', '']) add(`stream --alpha ${x}`, [...ST, '--buffer', 'reservoir', '--alpha', x]);
   add('stream --k without reservoir', [...ST, '--k', '5']);
   add('stream --hidden 2049', [...ST, '--hidden', '2049']);
@@ -273,6 +304,135 @@ function labVectors(add: (what: string, argv: string[]) => void): void {
   add('orders --seeds ×1001', [...ORDERS, '--protocol', 'rs', '--seeds', Array.from({ length: 1001 }, (_, i) => i).join(',')]);
   add('bounds --config (not its flag)', ['bounds', '--omega', '90', '--config', sim6]);
   add('similarity --out onto its input', ['similarity', '--source', `file:${sim6copy}`, '--classes', 'cat,dog,car,truck,apple,pear', '--out', sim6copy]);
+  featureVectors(add);
+}
+
+/** The feature surface: `cil-lab features`, `--features` on run, sweep and cpcf, and the commands that refuse it. */
+function featureVectors(add: (what: string, argv: string[]) => void): void {
+  const OUT = join(tmp, 'out.npz');
+  const FE = ['features', '--dataset', 'digits', '--classes', '0-5'];
+  // features: the source
+  for (const x of ['pixels', '', 'encoder:', 'file:', 'nope.txt', 'backbone,encoder', 'BACKBONE'])
+    add(`features --source ${JSON.stringify(x)}`, [...FE, '--source', x, '--out', OUT]);
+  add('features without --source', [...FE, '--out', OUT]);
+  add('features without --out', [...FE, '--source', 'backbone']);
+  add('features without --dataset', ['features', '--source', 'backbone', '--out', OUT]);
+  add('features: the backbone with every class', ['features', '--dataset', 'digits', '--source', 'backbone', '--out', OUT]);
+  // missing and wrong folders and files
+  add('features encoder:a missing folder', [...FE, '--source', `encoder:${join(tmp, 'no-model')}`, '--out', OUT]);
+  add('features encoder:a folder without config.json', [...FE, '--source', `encoder:${folder}`, '--out', OUT]);
+  add('features encoder:hub id without --allow-remote', [...FE, '--source', 'encoder:Xenova/clip-vit-base-patch32', '--out', OUT]);
+  add('features --out into a missing folder', [...FE, '--source', 'backbone', '--out', noFolder]);
+  add('features --out onto a folder', [...FE, '--source', 'backbone', '--out', folder]);
+  add('features --out onto its input', ['features', '--source', `file:${npz}`, '--out', npz]);
+  for (const f of [...FILES, notNpz]) add(`features --source file:${f}`, ['features', '--source', `file:${f}`, '--out', OUT]);
+  for (const f of LIES) add(`features --source file: an .npz that lies (${f.slice(-24)})`, ['features', '--source', `file:${f}`, '--out', OUT]);
+  // huge and wrong class ranges, sizes past their bounds
+  for (const x of ['0-4000000000', '0-99999999999999999999', '5-2', '0,0', 'a', '', '0-9,0-9', '11'])
+    add(`features --classes ${JSON.stringify(x)}`, ['features', '--dataset', 'digits', '--classes', x, '--source', 'backbone', '--out', OUT]);
+  add('features --classes 0-4000000000 of an .npz', ['features', '--source', `file:${npz}`, '--classes', '0-4000000000', '--out', OUT]);
+  add('features --classes 7 of an .npz with 4', ['features', '--source', `file:${npz}`, '--classes', '0,7', '--out', OUT]);
+  for (const flag of ['backbone-seed', 'train-per-class', 'test-per-class', 'batch-size'])
+    for (const x of HUGE.slice(0, 6)) add(`features --${flag} ${x}`, [...FE, '--source', 'backbone', `--${flag}`, x, '--out', OUT]);
+  for (const x of ['fp64', '', 'q4'])
+    add(`features --precision ${JSON.stringify(x)}`, [...FE, '--source', `encoder:${folder}`, '--precision', x, '--out', OUT]);
+  add('features --epochs (not its flag)', [...FE, '--source', 'backbone', '--epochs', '3', '--out', OUT]);
+  add('features --dataset names only', ['features', '--dataset', 'cifar100', '--source', 'backbone', '--out', OUT]);
+  add('features --dataset /dev/zero', ['features', '--dataset', '/dev/zero', '--source', 'backbone', '--out', OUT]);
+  // --features on run, sweep and cpcf
+  const RUNF = ['run', '--features', npz, '--tasks', '2'];
+  for (const f of [...FILES.map((x) => `file:${x}`), notNpz, join(tmp, 'missing.npz'), ...LIES])
+    add(`run --features ${f.slice(-30)}`, ['run', '--features', f, '--tasks', '2']);
+  for (const x of ['pixels', '', 'encoder:', 'file:', 'nope.txt']) add(`run --features ${JSON.stringify(x)}`, ['run', '--features', x, '--tasks', '2']);
+  for (const x of ['0-4000000000', '0-99999999999', '0', '0,9', '0,0']) add(`run --features F.npz --classes ${x}`, [...RUNF, '--classes', x]);
+  add('run --features with --model mlp', [...RUNF, '--model', 'mlp']);
+  add('run --model head without --features', ['run', '--dataset', 'digits', '--tasks', '2', '--model', 'head']);
+  add('run --features --hidden 8,8', [...RUNF, '--hidden', '8,8']);
+  add('run --features --hidden 99999', [...RUNF, '--hidden', '99999']);
+  add('run --features --augment on', ['run', '--dataset', 'digits', '--classes', '0-3', '--features', 'backbone', '--tasks', '2', '--augment', 'on']);
+  add('run --features backbone without --dataset', ['run', '--features', 'backbone', '--tasks', '2']);
+  add('run --features backbone on every class', ['run', '--dataset', 'digits', '--features', 'backbone', '--tasks', '2']);
+  add('run --features another dataset’s .npz', ['run', '--dataset', 'fashion-mnist', '--features', npz, '--tasks', '2']);
+  add('run --features encoder: hub id without --allow-remote', [
+    'run',
+    '--dataset',
+    'digits',
+    '--classes',
+    '0-3',
+    '--features',
+    'encoder:Xenova/x',
+    '--tasks',
+    '2',
+  ]);
+  for (const x of HUGE.slice(0, 6))
+    add(`run --features backbone --backbone-seed ${x}`, [
+      'run',
+      '--dataset',
+      'digits',
+      '--classes',
+      '0-3',
+      '--features',
+      'backbone',
+      '--tasks',
+      '2',
+      '--backbone-seed',
+      x,
+    ]);
+  add('run --backbone-seed without --features', ['run', '--dataset', 'digits', '--tasks', '5', '--backbone-seed', '3']);
+  add('run --precision without --features', ['run', '--dataset', 'digits', '--tasks', '5', '--precision', 'fp32']);
+  for (const flag of ['epochs', 'train-per-class', 'seed', 'lr'])
+    for (const x of ['99999999999999999999', '-1', 'x']) add(`run --features --${flag} ${x}`, [...RUNF, `--${flag}`, x]);
+  add('run --features --train-per-class none', [...RUNF, '--train-per-class', 'none']);
+  for (const strategy of ['simplecil', 'ranpac', 'fecam']) {
+    add(`run --strategy ${strategy} without --features`, ['run', '--tasks', '2', '--strategy', strategy]);
+    add(`run --strategy ${strategy} --seeds 2^32`, [...RUNF, '--strategy', strategy, '--protocol', 'rs', '--seeds', '4294967296']);
+    add(`run --strategy ${strategy} --limit huge`, [...RUNF, '--strategy', strategy, '--orderings', 'all', '--limit', '99999999999999999999']);
+    add(`run --strategy ${strategy} --tasks and --task-sizes`, ['run', '--features', npz, '--tasks', '2', '--task-sizes', '2,2', '--strategy', strategy]);
+  }
+  add('run --strategy ranpac --strategy-options projection=lots', [...RUNF, '--strategy', 'ranpac', '--strategy-options', 'projection=lots']);
+  add('run --strategy simplecil --orderings sample:99999999999', [...RUNF, '--strategy', 'simplecil', '--orderings', 'sample:99999999999']);
+  add('run --strategy fecam --features /dev/zero', ['run', '--features', 'file:/dev/zero', '--tasks', '2', '--strategy', 'fecam']);
+  const SWF = ['sweep', '--features', npz, '--tasks', '2', '--orderings', 'all'];
+  add('sweep --features --out onto the .npz', [...SWF, '--shard', '0/2', '--out', npz]);
+  add('sweep --features --shard 0/99999999999999999999', [...SWF, '--shard', '0/99999999999999999999', '--out', join(tmp, 's.jsonl')]);
+  add('sweep --features a lying .npz', ['sweep', '--features', LIES[0], '--tasks', '2', '--orderings', 'all', '--shard', '0/2', '--out', join(tmp, 's.jsonl')]);
+  add('sweep --features --hidden 8,8', [...SWF, '--hidden', '8,8', '--shard', '0/2', '--out', join(tmp, 's.jsonl')]);
+  add('cpcf --features a lying .npz', ['cpcf', '--features', LIES[1], '--task-sizes', '1,1']);
+  add('cpcf --features --seeds 0-99999999', ['cpcf', '--features', npz, '--task-sizes', '2,1,1', '--seeds', '0-99999999']);
+  add('cpcf --features --model cnn', ['cpcf', '--features', npz, '--task-sizes', '2,1,1', '--model', 'cnn']);
+  // the commands that refuse --features, with their reason or as a flag they do not read
+  add('stream --features', ['stream', '--protocol', 'iid', '--features', npz]);
+  add('curriculum --features', ['curriculum', '--features', 'backbone']);
+  add('ood --features', ['ood', '--dataset', 'digits', '--tasks', '2', '--features', npz]);
+  add('ood --backbone-seed (not its flag)', ['ood', '--dataset', 'digits', '--tasks', '2', '--backbone-seed', '1']);
+  for (const cmd of [
+    ['count', '--classes', '6', '--tasks', '2'],
+    ['enumerate', '--classes', '6', '--tasks', '2'],
+    ['reservoir', '--bucket-sizes', '10,10', '--k', '5', '--alpha', '1'],
+    ['stats', '--values', sim6],
+    ['analyze', '--results', sim6],
+    ['bounds', '--omega', '90'],
+    ['conformal', '--calibration', sim6, '--test', sim6],
+  ])
+    add(`${cmd[0]} --features (not its flag)`, [...cmd, '--features', npz]);
+  // --similarity features / --source features
+  add('orders --similarity features without --features', ['orders', '--dataset', 'mnist', '--subset', '0-5', '--tasks', '3', '--similarity', 'features']);
+  add('orders --similarity features, a lying .npz', ['orders', '--tasks', '2', '--similarity', 'features', '--features', LIES[2]]);
+  add('orders --train-per-class without --features', ['orders', '--dataset', 'mnist', '--subset', '0-5', '--tasks', '3', '--train-per-class', '5']);
+  add('orders --similarity features --features backbone of a class list', [
+    'orders',
+    '--classes',
+    'a,b,c,d',
+    '--tasks',
+    '2',
+    '--similarity',
+    'features',
+    '--features',
+    'backbone',
+  ]);
+  add('similarity --source features without --features', ['similarity', '--source', 'features', '--classes', 'a,b']);
+  add('similarity --source features, classes the .npz lacks', ['similarity', '--source', 'features', '--features', npz, '--classes', 'a,zebra']);
+  add('similarity --source features --features /dev/zero', ['similarity', '--source', 'features', '--features', 'file:/dev/zero']);
 }
 
 describe('drill: bad command lines', () => {

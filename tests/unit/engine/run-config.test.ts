@@ -10,7 +10,7 @@ import { paperTasks } from '../../../src/core/forgetting/setup';
 import { resolveTrainConfig } from '../../../src/engine/config';
 import { augmentsByDefault, runConfigOf, runSettingsOf, trainRunConfigOf } from '../../../src/engine/run-config';
 import { forgettingRunConfigs } from '../../../src/services/forgetting-runner';
-import { trainConfigFor } from '../../../src/ui/ground-truth/lab-state.svelte';
+import { trainConfigFor } from '../../../src/services/ground-truth-runner';
 import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
 
 const cli = captureCli();

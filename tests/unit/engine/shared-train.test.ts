@@ -12,7 +12,8 @@ import { planPrefixes } from '../../../src/core/ground-truth/prefix-plan';
 import { selectBackend } from '../../../src/engine/backend';
 import { RunControl } from '../../../src/engine/control';
 import { choosePopulation, memberBytes } from '../../../src/engine/population';
-import { trainShared } from '../../../src/engine/shared-train';
+import { trainShared, type SharedCheckpoint } from '../../../src/engine/shared-train';
+import { createDealer } from '../../../src/core/ground-truth/deal';
 import { trainRun } from '../../../src/engine/trainer';
 import type { TrainRunConfig, TrainRunResult } from '../../../src/engine/types';
 import { syntheticDataset } from './synthetic';
@@ -179,39 +180,51 @@ describe("the sample order (issue 17): orderings finish in the order asked, with
       expect(tf.memory().numTensors).toBe(before);
     }, 120_000);
   }
-  it('pull mode: two workers dealt one order share it; each trains what it pulled (a prefix the other trained again), with the same R', async () => {
-    const cs = configs({ strategy: 'finetune', head: 'all' });
+  it('pull mode: two workers dealt one order by the dealer train every prefix once, hand checkpoints over, and give depth-first R', async () => {
+    // the 10 orderings and a copy of ordering 0 with each task's classes swapped: the same trie leaf, so one worker
+    // finishes it from the other's checkpoint of its last task, without training
+    const cs = [...configs({ strategy: 'finetune', head: 'all' }), { ...configs({ strategy: 'finetune', head: 'all' })[0] }];
+    cs[10] = { ...cs[10], tasks: cs[10].tasks.map((t) => [...t].reverse()) };
     const depthFirst = await trainShared(ds, cs, { population: 1 });
-    // a dispatcher dealing `order` alternately to two workers, run one after the other (worker A takes the even
-    // positions, B the odd ones; each is told what the other took)
-    const mine = (w: number) => order.filter((_, k) => k % 2 === w);
-    const runWorker = async (w: number): Promise<{ done: number[]; results: TrainRunResult[]; pulled: number[] }> => {
+    const dealOrder = [10, ...order];
+    const dealer = createDealer<SharedCheckpoint>(
+      cs.map((c) => c.tasks),
+      dealOrder,
+      2,
+    );
+    const finished: number[] = [];
+    const runWorker = async (w: number) => {
       const done: number[] = [];
-      const pulled: number[] = [];
-      let k = 0;
+      let progress = { tasksDone: 0, stepsDone: 0 };
       const results = await trainShared(
         ds,
         cs,
         { population: 1 },
         {
-          onRunDone: (o) => done.push(o),
-          next: () => {
-            const index = k < mine(w).length ? mine(w)[k++] : null;
-            if (index !== null) pulled.push(index);
-            return { index, taken: pulled.length === 1 ? mine(1 - w) : [] };
-          },
+          onRunDone: (o) => (done.push(o), finished.push(o)),
+          onProgress: (p) => (progress = p),
+          next: () => dealer.next(w),
+          onCheckpoint: (c) => dealer.publish(w, c.key, c),
         },
       );
-      return { done, results, pulled };
+      return { done, results, progress };
     };
-    const a = await runWorker(0);
-    const b = await runWorker(1);
-    expect(a.done).toEqual(mine(0));
-    expect(b.done).toEqual(mine(1));
-    for (const o of a.done) expect(a.results[o].matrix).toEqual(depthFirst[o].matrix);
-    for (const o of b.done) expect(b.results[o].matrix).toEqual(depthFirst[o].matrix);
-    // what the other worker took is never trained here
-    expect(a.results.filter(Boolean).length).toBe(mine(0).length);
+    const before = tf.memory().numTensors;
+    const [a, b] = await Promise.all([runWorker(0), runWorker(1)]);
+    expect(tf.memory().numTensors).toBe(before);
+    // each ordering finished once, on one worker, with depth-first's R (bit for bit on cpu)
+    expect([...a.done, ...b.done].sort((x, y) => x - y)).toEqual(cs.map((_, i) => i));
+    for (const { done, results } of [a, b]) for (const o of done) expect(results[o].matrix, `ordering ${o}`).toEqual(depthFirst[o].matrix);
+    // the finished orderings are the first n of the order within one, at every moment
+    finished.forEach((o, n) => expect(dealOrder.indexOf(o)).toBeLessThanOrEqual(n + 1));
+    // nothing trained twice: the two workers' tasks add up to the trie's nodes, and their steps to the planned steps
+    const trie = planPrefixes(cs.map((c) => c.tasks));
+    expect(a.progress.tasksDone + b.progress.tasksDone).toBe(trie.sharedTasks);
+    expect(dealer.tasksPlanned).toBe(trie.sharedTasks);
+    const stepsPerTask = 2 * Math.ceil((2 * 24) / 16);
+    expect(a.progress.stepsDone + b.progress.stepsDone).toBe(trie.sharedTasks * stepsPerTask);
+    expect(dealer.stats.imports).toBeGreaterThan(0);
+    expect(dealer.stats.kept).toBe(0);
   }, 120_000);
 });
 

@@ -1,13 +1,15 @@
 /**
  * The pure parts of `npm run bench:peer` (scripts/peer/bench-peer-lib.mjs): the two sides get the same config, the
  * distribution summary (checked against numpy: population sd, ddof 0), the agreement test of issue 19 (means within
- * 1 point, sds within 25 %), and the exact shape of the last JSON line. The benchmark itself is not run here.
+ * 1 point, sds within 25 %), the floor and efficiency of issue 31, and the exact shape of the last JSON line. The
+ * benchmark itself is not run here.
  */
 import { describe, expect, it } from 'vitest';
-import { firstTaskGroups, peerOrderings } from '../../e2e/harness/peer-bench';
+import { planPrefixes } from '../../../src/core/ground-truth/prefix-plan';
+import { peerOrderings, peerSampleOrder } from '../../e2e/harness/peer-bench';
 // prettier-ignore
 // @ts-expect-error a plain .mjs script without type declarations
-import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, formatTable, pairRuns, peerArgs, runKey, sameTolerance, stepsPerTask, summarize } from '../../../scripts/peer/bench-peer-lib.mjs';
+import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, floorOf, formatFloor, formatTable, pairRuns, peerArgs, plannedSteps, runKey, sameTolerance, stepsPerTask, summarize, trieTasks, withFloor } from '../../../scripts/peer/bench-peer-lib.mjs';
 
 describe('bench:peer, pure parts', () => {
   it('summarize: mean, population sd, min, max (numpy: np.mean, np.std(ddof=0))', () => {
@@ -75,8 +77,24 @@ describe('bench:peer, pure parts', () => {
     expect(j.pairedPeer).toBeNull();
     expect(j.peer).toEqual({ seconds: 150, finalMean: 0.284, finalSd: 0.078 });
     // the issue's keys, and the workers the side trained on (Chromium: one per core, as the lab's pool)
-    expect(Object.keys(j.ours[0])).toEqual(['where', 'backend', 'workers', 'seconds', 'firstResultSeconds', 'finalMean', 'finalSd', 'paired']);
+    expect(Object.keys(j.ours[0])).toEqual([
+      'where',
+      'backend',
+      'workers',
+      'seconds',
+      'firstResultSeconds',
+      'finalMean',
+      'finalSd',
+      'paired',
+      'floorSeconds',
+      'efficiency',
+      'stepsPlanned',
+      'stepsTrained',
+      'msPerStep',
+    ]);
     expect(j.ours[0].paired).toBeNull();
+    // no step time measured: no floor
+    expect(j.ours[0]).toMatchObject({ floorSeconds: null, efficiency: null, stepsPlanned: null, stepsTrained: 5850, msPerStep: null });
     expect(j.ours.map((o: { workers: number }) => o.workers)).toEqual([1, 2, 1]);
     expect(j.ours[0].firstResultSeconds).toBeNull();
     expect(j.ratio).toBe(5);
@@ -91,15 +109,51 @@ describe('bench:peer, pure parts', () => {
     expect(table).toMatch(/chromium\s+wasm, 2 workers\s+30\.0/);
   });
 
-  it('the Chromium pool pulls first-task subtrees: 90 orderings of 6 classes in 3 tasks → 15 groups of 6, every ordering once', () => {
+  it('the Chromium pool is dealt the sample order: numpy default_rng(sampleOrderSeed(seed)).permutation over the enumerated orderings', () => {
     const cfg = benchConfig(false) as Parameters<typeof peerOrderings>[0];
-    const orderings = peerOrderings(cfg);
-    expect(orderings).toHaveLength(90);
-    const groups = firstTaskGroups(orderings);
-    expect(groups.map((g) => g.length)).toEqual(Array(15).fill(6));
-    expect(groups.flat().sort((a, b) => a - b)).toEqual([...Array(90).keys()]);
-    // a group is one subtree: its orderings share the first task
-    for (const g of groups) expect(new Set(g.map((i) => [...orderings[i][0]].sort().join(','))).size).toBe(1);
+    expect(peerOrderings(cfg)).toHaveLength(90);
+    // numpy: np.random.default_rng(625341585).permutation(90) → [72 27 77 65 57 12 14 10 76 67 …] ending in 86
+    const order = peerSampleOrder(cfg);
+    expect(order.slice(0, 10)).toEqual([72, 27, 77, 65, 57, 12, 14, 10, 76, 67]);
+    expect(order[89]).toBe(86);
+    expect([...order].sort((a, b) => a - b)).toEqual([...Array(90).keys()]);
+    // quick: 6 orderings, permutation(6) → [0 1 5 4 3 2]
+    expect(peerSampleOrder(benchConfig(true) as Parameters<typeof peerOrderings>[0])).toEqual([0, 1, 5, 4, 3, 2]);
+  });
+
+  it('the floor: steps planned = the trie of every ordering × steps per task; floor = planned ÷ workers × ms/step; efficiency = floor / wall', () => {
+    for (const quick of [false, true]) {
+      const cfg = benchConfig(quick);
+      expect(trieTasks(cfg)).toBe(planPrefixes(peerOrderings(cfg)).sharedTasks);
+    }
+    expect(trieTasks(benchConfig(false))).toBe(195);
+    expect(plannedSteps(benchConfig(false))).toBe(5850);
+    expect(plannedSteps(benchConfig(true))).toBe(12 * 2);
+    // 5,850 steps on 2 workers at 3.3 ms: 9.6525 s; a 10.4 s wall is 0.928 of the floor
+    const fl = floorOf(5850, 2, 3.3, 10.4);
+    expect(fl.floorSeconds).toBeCloseTo(9.6525, 10);
+    expect(fl.efficiency).toBeCloseTo(9.6525 / 10.4, 10);
+    const dist = { n: 90, mean: 0.28, sd: 0.07, min: 0.1, max: 0.5 };
+    const chromium = { where: 'chromium', backend: 'wasm', workers: 2, seconds: 10.4, firstResultSeconds: 0.5, steps: 5850, dist };
+    // the worker count's own step time is used (2 workers at once are slower than 1 alone)
+    const c = withFloor(chromium, benchConfig(false), { 1: 3.0, 2: 3.3 });
+    expect(c).toMatchObject({ stepsPlanned: 5850, msPerStep: 3.3 });
+    expect(c.floorSeconds).toBeCloseTo(9.6525, 10);
+    const node = withFloor({ ...chromium, where: 'node', workers: 1, seconds: 21.1, steps: 6300 }, benchConfig(false), { 1: 3.2 });
+    expect(node.floorSeconds).toBeCloseTo(18.72, 10);
+    const lines = formatFloor([c, node]).split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /5,850 steps planned, 5,850 trained \(steps trained = steps planned\); 5,850 ÷ 2 workers × 3\.30 ms\/step = 9\.7 s; wall 10\.4 s; efficiency = floor \/ wall = 0\.93/,
+    );
+    expect(lines[1]).toMatch(/6,300 trained \(steps trained ≠ steps planned \(450\)\)/);
+    expect(formatTable(null, [c])).toMatch(/efficiency/);
+    expect(formatTable(null, [c])).toMatch(/chromium\s+wasm, 2 workers\s+10\.4\s+0\.50\s+562\.5\s+0\.93/);
+    const j = JSON.parse(finalJson(null, [c, node]));
+    expect(j.ours[0]).toMatchObject({ floorSeconds: 9.653, efficiency: 0.928, stepsPlanned: 5850, stepsTrained: 5850, workers: 2, msPerStep: 3.3 });
+    expect(j.ours[1]).toMatchObject({ floorSeconds: 18.72, efficiency: 0.887, stepsPlanned: 5850, stepsTrained: 6300, workers: 1 });
+    // a side without its worker count's step time (another backend) has no floor
+    expect(withFloor(chromium, benchConfig(false), { 1: 3.0 }).floorSeconds).toBeNaN();
   });
 
   it('diffStandardError: the standard error of two independent means (numpy: sqrt(var(a, ddof=1)/na + var(b, ddof=1)/nb))', () => {

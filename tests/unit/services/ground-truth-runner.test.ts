@@ -4,7 +4,7 @@ import { planGroundTruth, type GroundTruthJob } from '../../../src/core/ground-t
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { aiaWeighted, finalAccuracyWeighted } from '../../../src/core/metrics/accuracy-matrix';
 import { createMemoryResultsStore, type StoredRun } from '../../../src/services/results-store';
-import type { FallbackNotice, ProgressEvent, SharedNext, SharedTrainOptions, TrainRunConfig } from '../../../src/engine/index';
+import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedTrainOptions, TrainRunConfig } from '../../../src/engine/index';
 import { sampleOrder } from '../../../src/core/ground-truth/schedule';
 
 const sim = matrixFromRows([0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0.2 + 0.1 * ((i + j) % 3)))));
@@ -421,12 +421,16 @@ describe('memory results store', () => {
 
 /**
  * A fast-path client: runShared finishes the orderings it is given in `options.order` (default: as given), or, in
- * pull mode, those `next` deals, unless cancelled first; a prefix it trained before is not counted again.
+ * pull mode, those `next` deals, unless cancelled first. Like the engine, an ordering continues from the deepest
+ * prefix held here (trained here, or the checkpoint a deal brought), each task it trains counts 10 steps, and in
+ * pull mode every trained prefix is published.
  */
 class SharedFake implements RunnerClient {
   given: TrainRunConfig[][] = [];
   options: SharedTrainOptions[] = [];
   taken: number[] = [];
+  /** the prefixes deals brought (another worker's checkpoints) */
+  from: string[] = [];
   cancelled = 0;
   hold: Promise<void> | null = null;
   constructor(private log: string[] = []) {}
@@ -442,9 +446,19 @@ class SharedFake implements RunnerClient {
     configs: TrainRunConfig[],
     options: SharedTrainOptions,
     onRunDone: (i: number, r: RunnerRunResult) => void,
-    onProgress?: (p: { tasksDone: number; tasksPlanned: number; naiveTasks: number; runsDone: number; runs: number; population: number; step: null }) => void,
+    onProgress?: (p: {
+      tasksDone: number;
+      tasksPlanned: number;
+      naiveTasks: number;
+      runsDone: number;
+      runs: number;
+      population: number;
+      stepsDone: number;
+      step: null;
+    }) => void,
     _onNotice?: unknown,
     next?: () => SharedNext | Promise<SharedNext>,
+    onCheckpoint?: (c: SharedCheckpoint) => void,
   ) {
     this.given.push(configs);
     this.options.push(options);
@@ -458,10 +472,19 @@ class SharedFake implements RunnerClient {
         e.name = 'RunCancelledError';
         throw e;
       }
-      configs[i].tasks.forEach((_, t) => {
-        const key = JSON.stringify(configs[i].tasks.slice(0, t + 1).map((x) => x.slice().sort()));
-        if (!trained.has(key)) (trained.add(key), tasksDone++);
-      });
+      const keys = configs[i].tasks.map((_, t) =>
+        configs[i].tasks
+          .slice(0, t + 1)
+          .map((x) => [...x].sort((a, b) => a - b).join(','))
+          .join('|'),
+      );
+      let at = -1;
+      keys.forEach((key, d) => (trained.has(key) ? (at = d) : undefined));
+      for (const key of keys.slice(at + 1)) {
+        trained.add(key);
+        tasksDone++;
+        onCheckpoint?.({ key, rows: [] });
+      }
       this.log.push(JSON.stringify(configs[i].tasks));
       onRunDone(i, fakeResult(configs[i]));
       onProgress?.({
@@ -471,6 +494,7 @@ class SharedFake implements RunnerClient {
         runsDone: ++runsDone,
         runs: configs.length,
         population: 1,
+        stepsDone: 10 * tasksDone,
         step: null,
       });
       // another worker gets its turn between two orderings, as a real one would
@@ -481,6 +505,7 @@ class SharedFake implements RunnerClient {
         const got = await next();
         this.taken.push(...(got.taken ?? []));
         if (got.index === null) break;
+        if (got.from) (trained.add(got.from.key), this.from.push(got.from.key));
         await trainOne(got.index);
       }
     } else for (const i of options.order ?? configs.map((_, k) => k)) await trainOne(i);
@@ -527,6 +552,34 @@ describe('fast path (runShared)', () => {
     expect(main.taken.length + helper.taken.length).toBeGreaterThan(0);
     // 2 tasks of 2: nothing is shared, so nothing is trained twice either
     expect(runner.state.sharing).toMatchObject({ tasksPlanned: 24, naiveTasks: 24, tasksDone: 24 });
+  });
+  it('two workers on 3 tasks (first tasks shared): every prefix trained once, a first task trained on one worker continued on the other', async () => {
+    const plan90 = planGroundTruth({
+      classes: [0, 1, 2, 3, 4, 5],
+      taskSizes: [2, 2, 2],
+      similarity: matrixFromRows([0, 1, 2, 3, 4, 5].map((i) => [0, 1, 2, 3, 4, 5].map((j) => (i === j ? 1 : 0.3)))),
+      protocolOptions: { protocols: [], rsSeeds: [0], medianSeed: 0 },
+      strategies: ['finetune'],
+      seeds: [0],
+      budget: 100,
+      sampleSeed: 0,
+    });
+    const log: string[] = [];
+    const main = new SharedFake(log);
+    const helper = new SharedFake(log);
+    const store = createMemoryResultsStore();
+    const order = sampleOrder(plan90, 0);
+    const runner = createGroundTruthRunner({ client: main, store });
+    await runner.start(plan90, configFor, 'h90', { helpers: [helper], order });
+    expect(runner.state).toMatchObject({ status: 'done', done: 90 });
+    expect((await store.getAll('h90')).length).toBe(90);
+    // 15 + 90 + 90 prefixes, each trained once over both workers (the plan says so from the start)
+    expect(runner.state.sharing).toMatchObject({ tasksPlanned: 195, tasksDone: 195, naiveTasks: 270, stepsDone: 1950 });
+    expect(runner.state.sharing!.handoffs.imports).toBe(main.from.length + helper.from.length);
+    expect(main.from.length + helper.from.length).toBeGreaterThan(0);
+    // the finished orderings are the first n of the order within one
+    const keyOf = (tasks: string) => plan90.orderings.find((o) => JSON.stringify(o.tasks) === tasks)!.key;
+    log.map(keyOf).forEach((k, n) => expect(order.indexOf(k)).toBeLessThanOrEqual(n + 1));
   });
   it('the depth-first fallback (too many copies to keep) splits each group across workers by whole first-task subtrees', async () => {
     const main = new SharedFake();

@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { OPEN_WORLD_PRESETS, openWorldKey } from '../../../src/core/ood/config';
 import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import type { RunCheckpoint } from '../../../src/engine/types';
-import { createOodRunner, resumePoint, type OodRemote } from '../../../src/services/ood-runner';
+import { createOodRunner, resumePoint, type OodRunResult, type OodWorker } from '../../../src/services/ood-runner';
 import { createMemoryOodStore, type OodStore } from '../../../src/services/ood-store';
-import type { OodRunResult } from '../../../src/workers/ood.worker';
 
 const S = OPEN_WORLD_PRESETS.quick; // 3 tasks
 const KEY = openWorldKey(S);
@@ -35,8 +34,9 @@ function fake() {
   const calls: string[] = [];
   const runs: { resumeFrom: number | null }[] = [];
   let gate: (() => void) | null = null;
-  const remote: OodRemote = {
-    async run(_s, onStep, _a, resumeFrom) {
+  const remote = {
+    async job(_kind: 'ood', { resumeFrom }: { resumeFrom?: { steps: OpenWorldStep[]; checkpoint: RunCheckpoint } }, onEvent: (e: unknown) => void) {
+      const onStep = (s: OpenWorldStep, c: RunCheckpoint) => onEvent({ kind: 'step', step: s, checkpoint: c });
       runs.push({ resumeFrom: resumeFrom ? resumeFrom.steps.length : null });
       for (let t = resumeFrom?.checkpoint.nextTask ?? 0; t < 3; t++) {
         await new Promise<void>((r) => (gate = r)); // one step per release
@@ -68,7 +68,8 @@ function fake() {
     gate?.();
     await flush();
   };
-  return { make: () => ({ remote, dispose: () => void calls.push('dispose') }), calls, runs, release };
+  const main = remote as unknown as OodWorker;
+  return { lease: async () => ({ main, backend: { name: 'cpu' }, release: () => void calls.push('release') }), calls, runs, release };
 }
 
 function countingStore(): OodStore & { puts: number[] } {
@@ -81,7 +82,7 @@ describe('ood-runner: stored, resumable', () => {
   it('stores each step at once with its checkpoint, then the run; open() shows it without training', async () => {
     const store = createMemoryOodStore();
     const f = fake();
-    const runner = createOodRunner({ store, make: f.make });
+    const runner = createOodRunner({ store, lease: f.lease });
     const done = runner.run(S);
     await f.release();
     expect((await store.steps(KEY)).map((s) => s.step)).toEqual([0]);
@@ -97,7 +98,7 @@ describe('ood-runner: stored, resumable', () => {
     expect(await store.checkpoint(KEY)).toBeUndefined(); // finished: no checkpoint kept
 
     const g = fake();
-    const again = createOodRunner({ store, make: g.make });
+    const again = createOodRunner({ store, lease: g.lease });
     await again.open(S);
     expect(again.state.status).toBe('done');
     expect(again.state.steps.map((s) => s.accuracy)).toEqual([0.9, 0.8, 0.7]);
@@ -114,7 +115,7 @@ describe('ood-runner: stored, resumable', () => {
     await store.putCheckpoint(KEY, cp(1));
     store.puts.length = 0;
     const f = fake();
-    const runner = createOodRunner({ store, make: f.make });
+    const runner = createOodRunner({ store, lease: f.lease });
     await runner.open(S);
     expect(runner.state).toMatchObject({ status: 'idle', storedSteps: 1, resumable: true });
     expect(runner.state.steps).toHaveLength(1);
@@ -135,7 +136,7 @@ describe('ood-runner: stored, resumable', () => {
     store.puts.length = 0;
     expect(resumePoint(await store.steps(KEY), await store.checkpoint(KEY))).toBeNull();
     const f = fake();
-    const runner = createOodRunner({ store, make: f.make });
+    const runner = createOodRunner({ store, lease: f.lease });
     const done = runner.run(S);
     await flush();
     expect(runner.state.steps).toHaveLength(2); // shown while retraining
@@ -151,7 +152,7 @@ describe('ood-runner: stored, resumable', () => {
   it('Step trains exactly one more step, then pauses (the worker too); Play plays on', async () => {
     const store = createMemoryOodStore();
     const f = fake();
-    const runner = createOodRunner({ store, make: f.make });
+    const runner = createOodRunner({ store, lease: f.lease });
     runner.step(S);
     await f.release();
     expect(runner.state.steps).toHaveLength(1);
@@ -166,12 +167,13 @@ describe('ood-runner: stored, resumable', () => {
     await flush();
     expect(runner.state.status).toBe('done');
     runner.dispose();
-    expect(f.calls).toContain('dispose');
+    // the worker went back to the pool when the run ended
+    expect(f.calls).toContain('release');
   });
 
   it('invalid settings never reach the worker', async () => {
     const f = fake();
-    const runner = createOodRunner({ store: createMemoryOodStore(), make: f.make });
+    const runner = createOodRunner({ store: createMemoryOodStore(), lease: f.lease });
     await runner.run({ ...S, detectors: [] });
     expect(runner.state.status).toBe('error');
     expect(runner.state.error).toMatch(/at least one detector/);

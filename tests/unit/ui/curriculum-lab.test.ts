@@ -1,38 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { createCurriculumRunner, curriculumHash, memoryStore, orderJobs, type CurriculumRemote } from '../../../src/services/curriculum-runner';
+import { createCurriculumRunner, curriculumHash, memoryStore, orderJobs, type CurriculumWorker } from '../../../src/services/curriculum-runner';
 import { CurriculumLab, inputsProblem, QUICK_INPUTS, settingsOf } from '../../../src/ui/curriculum/curriculum-lab.svelte';
 
 /** A fake worker: a_j from a table, R from the order (easy first scores higher), TIL = CIL + 0.1 on the lower triangle. */
-function fakeRemote(log: string[]): CurriculumRemote {
+function fakeWorker(log: string[]): CurriculumWorker {
   const a = [0.9, 0.6, 0.3];
-  return {
-    selectBackend: async () => ({ name: 'cpu', probeMs: 0, tried: [] }) as never,
-    prepare: async () => ({ shape: [28, 28, 1], rows: [], trainCounts: [], testCounts: [] }),
-    isolated: async (_d, _s, p) => (log.push(`iso ${p}`), a[p]),
-    order: async (_d, _s, job) => {
-      log.push(`order ${job.order.join('')}`);
-      const cil = job.order.map((_, i) => job.order.map((q, j) => (j <= i ? a[q] - 0.1 * (i - j) : 0)));
-      return {
-        order: job.order,
-        strategy: job.strategy,
-        seed: job.seed,
-        cil,
-        til: cil.map((r, i) => r.map((v, j) => (j <= i ? v + 0.05 : 0.1))),
-        backend: 'cpu',
-        seconds: 0,
-      };
-    },
-    pause: () => {},
-    resume: () => {},
-    cancel: () => {},
+  const job = async (kind: string, input: never): Promise<unknown> => {
+    if (kind === 'curriculum-preview') return { shape: [28, 28, 1], rows: [], trainCounts: [], testCounts: [] };
+    if (kind === 'curriculum-isolated') {
+      const p = (input as { position: number }).position;
+      log.push(`iso ${p}`);
+      return a[p];
+    }
+    const j = input as { order: number[]; strategy: string; seed: number };
+    log.push(`order ${j.order.join('')}`);
+    const cil = j.order.map((_, i) => j.order.map((q, k) => (k <= i ? a[q] - 0.1 * (i - k) : 0)));
+    return {
+      order: j.order,
+      strategy: j.strategy,
+      seed: j.seed,
+      cil,
+      til: cil.map((r, i) => r.map((v, k) => (k <= i ? v + 0.05 : 0.1))),
+      backend: 'cpu',
+      seconds: 0,
+    };
   };
+  return { job: job as CurriculumWorker['job'], pause: async () => {}, resume: async () => {}, cancel: async () => {} };
+}
+
+/** A pool of one fake worker: counts the leases given back. */
+function fakeLease(log: string[], released = { n: 0 }) {
+  const main = fakeWorker(log);
+  return async () => ({ main, backend: { name: 'cpu' }, release: () => void released.n++ });
 }
 
 describe('curriculum runner and lab state', () => {
   it('trains a_j first, then every order; a second run trains nothing (stored)', async () => {
     const log: string[] = [];
     const store = memoryStore();
-    const runner = createCurriculumRunner({ remote: () => fakeRemote(log), store: async () => store });
+    const runner = createCurriculumRunner({ lease: fakeLease(log), store: async () => store });
     const lab = new CurriculumLab(runner);
     lab.inputs = structuredClone(QUICK_INPUTS);
     await lab.run();
@@ -69,7 +75,7 @@ describe('curriculum runner and lab state', () => {
 describe('curriculum lab: the share link section', () => {
   it('starts from the experiment section and gives it back without the backend', async () => {
     const { createCurriculumRunner, memoryStore } = await import('../../../src/services/curriculum-runner');
-    const runner = createCurriculumRunner({ remote: () => fakeRemote([]), store: async () => memoryStore() });
+    const runner = createCurriculumRunner({ lease: fakeLease([]), store: async () => memoryStore() });
     const { backend: _b, ...section } = { ...QUICK_INPUTS, scenario: 'til' as const };
     const lab = new CurriculumLab(runner, section);
     expect(lab.inputs.scenario).toBe('til');

@@ -10,7 +10,8 @@ import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { createMemoryResultsStore, type ResultsStore } from '../../../src/services/results-store';
 import { ShareLinkStore, type LinkEnv } from '../../../src/services/share-link.svelte';
 import type { BackendInfo, TrainRunConfig } from '../../../src/services/train-client';
-import { GroundTruthLab, trainConfigFor, type LabOrderingsClient, type LabTrainClient } from '../../../src/ui/ground-truth/lab-state.svelte';
+import { GroundTruthLab, type LabOrderingsClient, type LabTrainClient } from '../../../src/ui/ground-truth/lab-state.svelte';
+import { trainConfigFor } from '../../../src/services/ground-truth-runner';
 
 function env(hash: string, search = ''): LinkEnv {
   const e: LinkEnv = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultTimeLabConfig } from '../../../src/core/stream/config';
 import { streamMetrics } from '../../../src/core/stream/metrics';
-import type { TimeRunHandlers, TimeRunner } from '../../../src/services/time-runner';
+import { createTimeRunner, memoryTimeStore, type TimeWorker } from '../../../src/services/time-runner';
 import { PRESETS, TimeLab } from '../../../src/ui/time/lab-state.svelte';
 
 const R = [
@@ -10,30 +10,23 @@ const R = [
   [0.7, 0.8, 0.9],
 ];
 
-/** A runner that "trains" R row by row, waiting while paused. */
-function fakeRunner(log: string[]): TimeRunner {
+/** A worker whose `stream` job "trains" R row by row, waiting while paused. */
+function fakeWorker(log: string[]): TimeWorker {
   let paused = false;
   let wake: (() => void) | null = null;
-  const runner = {
-    notice: async () => null,
-    selectBackend: async () => ({ name: 'cpu', probeMs: 0, tried: [] }),
-    prepare: async () => ({ shape: [2, 2, 1], classNames: ['a'], sizes: [1], levels: [0], rows: [] }),
-    stored: async () => ({}),
-    async run(c: { protocols: ('iid' | 'streaming')[] }, h: TimeRunHandlers) {
-      const out: Record<string, unknown> = {};
-      for (const p of c.protocols) {
-        for (let i = 0; i < 3; i++) {
-          while (paused) await new Promise<void>((r) => (wake = r));
-          h.onStep?.(p, { step: i, row: R[i], composition: [], numTensors: 0, baselineTensors: 0 });
-          await Promise.resolve();
-        }
-        const r = { matrix: R, metrics: streamMetrics(R, p), compositions: [[1, 0, 0]], protocol: p };
-        out[p] = r;
-        h.onResult?.(p, r as never, false);
-      }
-      return out;
-    },
-    sweep: async () => [],
+  const job = async (kind: string, input: { protocol: 'iid' | 'streaming' }, onEvent?: (e: unknown) => void): Promise<unknown> => {
+    if (kind === 'stream-preview') return { shape: [2, 2, 1], classNames: ['a'], sizes: [1], levels: [0], rows: [] };
+    if (kind === 'reservoir-sweep') return [];
+    const p = input.protocol;
+    for (let i = 0; i < 3; i++) {
+      while (paused) await new Promise<void>((r) => (wake = r));
+      onEvent?.({ kind: 'step', end: { step: i, row: R[i], composition: [], numTensors: 0, baselineTensors: 0 } });
+      await Promise.resolve();
+    }
+    return { matrix: R, metrics: streamMetrics(R, p), compositions: [[1, 0, 0]], protocol: p, backend: 'cpu' };
+  };
+  return {
+    job: job as TimeWorker['job'],
     pause: async () => {
       log.push('pause');
       paused = true;
@@ -43,15 +36,18 @@ function fakeRunner(log: string[]): TimeRunner {
       paused = false;
       wake?.();
     },
-    cancel: async () => log.push('cancel'),
-    dispose: () => {},
+    cancel: async () => void log.push('cancel'),
   };
-  return runner as unknown as TimeRunner;
+}
+
+function runner(log: string[] = []) {
+  const main = fakeWorker(log);
+  return createTimeRunner({ lease: async () => ({ main, backend: { name: 'cpu' }, release: () => {} }), store: Promise.resolve(memoryTimeStore()) });
 }
 
 describe('TimeLab (page state)', () => {
   it('runs both protocols, collecting rows and CLEAR averages', async () => {
-    const lab = new TimeLab(fakeRunner([]), { ...defaultTimeLabConfig(), buckets: 3 });
+    const lab = new TimeLab(runner(), { ...defaultTimeLabConfig(), buckets: 3 });
     expect(lab.total).toBe(6);
     await lab.run();
     expect(lab.status).toBe('done');
@@ -61,9 +57,18 @@ describe('TimeLab (page state)', () => {
     expect(lab.distances.streaming?.map((d) => d.distance)).toEqual([1, 2]);
     expect(lab.backendName).toBe('cpu');
   });
+  it('a second run reads both protocols from the store', async () => {
+    const log: string[] = [];
+    const r = runner(log);
+    const lab = new TimeLab(r, { ...defaultTimeLabConfig(), buckets: 3 });
+    await lab.run();
+    await lab.run();
+    expect(lab.state.skipped).toBe(2);
+    expect(lab.done).toBe(6);
+  });
   it('Step trains one bucket and pauses', async () => {
     const log: string[] = [];
-    const lab = new TimeLab(fakeRunner(log), { ...defaultTimeLabConfig(), buckets: 3, protocols: ['iid'] });
+    const lab = new TimeLab(runner(log), { ...defaultTimeLabConfig(), buckets: 3, protocols: ['iid'] });
     lab.step();
     await new Promise((r) => setTimeout(r, 10));
     expect(lab.status).toBe('paused');
@@ -71,7 +76,7 @@ describe('TimeLab (page state)', () => {
     expect(log).toEqual(['pause']);
   });
   it('changing a setting or applying a preset clears the results and validates', async () => {
-    const lab = new TimeLab(fakeRunner([]), { ...defaultTimeLabConfig(), buckets: 3 });
+    const lab = new TimeLab(runner(), { ...defaultTimeLabConfig(), buckets: 3 });
     await lab.run();
     lab.set({ buckets: 42 });
     expect(lab.config.buckets).toBe(3); // refused: the old value stays, results too

@@ -11,7 +11,7 @@ import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } f
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion } from '../checker';
 import { STRATEGY_IDS } from '../defaults';
-import { CURRICULUM_LIMITS } from '../limits';
+import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
 export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
@@ -31,6 +31,8 @@ export interface CurriculumConfig {
   trainPerClass: number;
   testPerClass: number;
   seed: number;
+  /** Seeds: every run at `seed`, `seed` + 1, … (this many). Optional, absent = 1 (what every earlier link meant). */
+  seeds?: number;
 }
 
 /** Bounds of the lab's sizes (limits.ts). */
@@ -49,6 +51,14 @@ export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
   seed: 0,
 } as CurriculumConfig);
 
+/**
+ * What a new Curriculum experiment starts with (docs/science.md §8 "Defaults, measured"): every dataset trains on 5
+ * images per class — what the emoji sets have — for 30 epochs, so every dataset of the default curriculum learns
+ * (at the fill-in's 3 epochs an emoji set gets 6 Adam steps and stays at chance), and 3 seeds. The fill-in above stays
+ * as it is (links made before keep their meaning); a new experiment writes these values into its link explicitly.
+ */
+export const CURRICULUM_START: Readonly<CurriculumConfig> = Object.freeze({ ...CURRICULUM_FILL, trainPerClass: 5, epochs: 30, seeds: 3 } as CurriculumConfig);
+
 export function curriculumOf(config: { curriculum?: CurriculumConfig }): CurriculumConfig {
   return structuredClone(config.curriculum ?? (CURRICULUM_FILL as CurriculumConfig));
 }
@@ -56,7 +66,7 @@ export function curriculumOf(config: { curriculum?: CurriculumConfig }): Curricu
 export const curriculumSection: ConfigSection<'curriculum'> = {
   check(c, v): CurriculumConfig | undefined {
     if (v === undefined) return undefined;
-    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed']);
+    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed', 'seeds']);
     const out: CurriculumConfig = curriculumOf({});
     if (o.datasets !== undefined) {
       const set = c.distinctStrings(
@@ -98,6 +108,10 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
     out.trainPerClass = c.int(o.trainPerClass, 'curriculum.trainPerClass', 1, CURRICULUM_LIMITS.trainPerClass, CURRICULUM_FILL.trainPerClass);
     out.testPerClass = c.int(o.testPerClass, 'curriculum.testPerClass', 1, CURRICULUM_LIMITS.testPerClass, CURRICULUM_FILL.testPerClass);
     out.seed = c.seed(o.seed, 'curriculum.seed', CURRICULUM_FILL.seed);
+    if (o.seeds !== undefined) {
+      const seeds = c.int(o.seeds, 'curriculum.seeds', 1, CONFIG_LIMITS.labSeeds, 1);
+      if (seeds !== 1) out.seeds = seeds;
+    }
     if (out.order === 'all' && out.datasets.length > MAX_ALL_ORDERS_K) {
       c.error(
         'curriculum.order',
@@ -105,7 +119,7 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
       );
     }
     const key = (x: CurriculumConfig): string =>
-      JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed]);
+      JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed, x.seeds ?? 1]);
     return key(out) === key(CURRICULUM_FILL) ? undefined : out;
   },
 };

@@ -8,7 +8,9 @@ import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
 import { BUILTIN_DATASET_REFS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import { LAB_IDS, LAB_NAMES, TRAINING_LABS, type BuiltinDatasetRef, type DatasetConfig, type FileRef } from '../types';
+import { LAB_NAMES, TRAINING_LABS } from '../../labs';
+import { LAB_IDS } from '../../labs/ids';
+import type { BuiltinDatasetRef, DatasetConfig, FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
 
 function datasetOf(c: Checker, v: unknown): { dataset: DatasetConfig; names: string[] | undefined } {
@@ -118,9 +120,9 @@ function datasetNames(before: Checked): string[] | undefined {
 
 export const datasetSection: ConfigSection<'dataset'> = {
   check: (c, v) => datasetOf(c, v).dataset,
-  /** A lab that trains needs images. */
-  crossCheck(c, { lab, dataset }, checked) {
-    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset')) return;
+  /** A lab that trains needs images (or uploaded features, which stand for them). */
+  crossCheck(c, { lab, dataset, features }, checked) {
+    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset') || features?.source === 'upload') return;
     const trainable = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
     if (trainable) return;
     const labName = LAB_NAMES[lab];

@@ -1,6 +1,6 @@
 /**
  * The Forgetting lab's sections (docs/science.md §3): conformal prediction (miscoverage, calibration split, score,
- * softmax) and the one-click preset.
+ * softmax), the one-click preset and how many seeds one run trains.
  */
 import { list, show, suggestion } from '../checker';
 import { V1_FILL } from '../defaults';
@@ -43,8 +43,12 @@ export const conformalSection: ConfigSection<'conformal'> = {
 
 export const forgettingSection: ConfigSection<'forgetting'> = {
   check(c, v): ForgettingConfig {
-    const fg = c.object(v, 'forgetting', ['preset']);
+    const fg = c.object(v, 'forgetting', ['preset', 'seeds']);
     const forgetting: ForgettingConfig = { preset: V1_FILL.forgetting.preset };
+    if (fg.seeds !== undefined) {
+      const seeds = c.int(fg.seeds, 'forgetting.seeds', 1, CONFIG_LIMITS.labSeeds, 1);
+      if (seeds !== 1) forgetting.seeds = seeds;
+    }
     if (fg.preset !== undefined && fg.preset !== null) {
       if (typeof fg.preset === 'string' && (FORGETTING_PRESET_IDS as readonly string[]).includes(fg.preset))
         forgetting.preset = fg.preset as ForgettingPresetId;

@@ -21,7 +21,7 @@ export function openWorldOf(config: { openWorld?: OpenWorldSettings }): OpenWorl
   return structuredClone(config.openWorld ?? OPEN_WORLD_DEFAULTS);
 }
 
-const KEYS = Object.keys(OPEN_WORLD_DEFAULTS) as (keyof OpenWorldSettings)[];
+const KEYS = [...Object.keys(OPEN_WORLD_DEFAULTS), 'seeds'] as (keyof OpenWorldSettings)[];
 
 export const openWorldSection: ConfigSection<'openWorld'> = {
   check(c, v): OpenWorldSettings | undefined {
@@ -65,7 +65,12 @@ export const openWorldSection: ConfigSection<'openWorld'> = {
     if (o.headEpochs !== undefined) s.headEpochs = c.int(o.headEpochs, 'openWorld.headEpochs', 1, L.epochs, d.headEpochs);
     if (o.marginIn !== undefined) s.marginIn = c.num(o.marginIn, 'openWorld.marginIn', { min: -1e4, max: 1e4 }, d.marginIn);
     if (o.marginOut !== undefined) s.marginOut = c.num(o.marginOut, 'openWorld.marginOut', { min: -1e4, max: 1e4 }, d.marginOut);
+    // absent = one seed (what every earlier link meant), so 1 is not written
+    if (o.seeds !== undefined) {
+      const seeds = c.int(o.seeds, 'openWorld.seeds', 1, L.labSeeds, 1);
+      if (seeds !== 1) s.seeds = seeds;
+    }
     for (const message of validateOpenWorldSettings(s)) c.error('openWorld', message);
-    return openWorldKey(s) === openWorldKey(d) ? undefined : s;
+    return openWorldKey(s) === openWorldKey(d) && s.seeds === undefined ? undefined : s;
   },
 };

@@ -1,7 +1,7 @@
 /**
  * The similarity section: where the class similarity comes from (docs/science.md §6) — WordNet with optional
- * synset pins, CLIP text embeddings with a prompt and a weight source, or an uploaded file (referenced by name and
- * content hash, never carried).
+ * synset pins, CLIP text embeddings with a prompt and a weight source, an uploaded file (referenced by name and
+ * content hash, never carried), or the class prototypes of the config's feature source (sections/features.ts).
  */
 import { validateTemplate, type PromptSpec } from '../../similarity/prompts';
 import { Checker, fileRef, isPlainObject, join, reuploadWarning, show } from '../checker';
@@ -74,7 +74,7 @@ function promptOf(c: Checker, v: unknown, path: string): PromptSpec {
   }
 }
 
-function weightsOf(c: Checker, v: unknown, path: string): ClipWeightSource {
+export function weightsOf(c: Checker, v: unknown, path: string): ClipWeightSource {
   if (v === undefined) return { kind: 'hub' };
   if (!isPlainObject(v)) {
     c.error(path, `Must be a weight source ({"kind": "hub" | "self-hosted" | "mirror", …}); got ${show(v)}.`);
@@ -100,10 +100,10 @@ function similarityOf(c: Checker, v: unknown): SimilarityConfig {
   const path = 'similarity';
   if (v === undefined) return { kind: 'wordnet', pins: {} };
   if (!isPlainObject(v)) {
-    c.error(path, `Must be a similarity source ({"kind": "wordnet" | "clip" | "upload", …}); got ${show(v)}.`);
+    c.error(path, `Must be a similarity source ({"kind": "wordnet" | "clip" | "upload" | "features", …}); got ${show(v)}.`);
     return { kind: 'wordnet', pins: {} };
   }
-  const kind = c.choice(v.kind, 'similarity.kind', ['wordnet', 'clip', 'upload'] as const, 'wordnet');
+  const kind = c.choice(v.kind, 'similarity.kind', ['wordnet', 'clip', 'upload', 'features'] as const, 'wordnet');
   switch (kind) {
     case 'wordnet': {
       c.object(v, path, ['kind', 'pins']);
@@ -144,6 +144,10 @@ function similarityOf(c: Checker, v: unknown): SimilarityConfig {
       reuploadWarning(c, 'similarity.file', ref, 'similarity file');
       return { kind, file: ref };
     }
+    case 'features':
+      // the prototypes of the config's feature source (the features section says which)
+      c.object(v, path, ['kind']);
+      return { kind };
   }
 }
 

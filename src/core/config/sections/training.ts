@@ -3,9 +3,11 @@
  * hyper-parameters, the training loop, how much data, and the training seeds (docs/science.md appendix A).
  */
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
-import { STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
+import { CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
-import { TRAINING_LABS, type DataConfig, type ExperimentConfig, type ModelConfig, type StrategyId, type StrategySetting, type TrainingConfig } from '../types';
+import { TRAINING_LABS } from '../../labs';
+import { PTM_LIMITS } from '../../ptm/defaults';
+import type { DataConfig, ExperimentConfig, ModelConfig, ConfigStrategyId, StrategySetting, TrainingConfig } from '../types';
 import type { Checked } from './section';
 import type { ConfigSection } from './section';
 
@@ -22,16 +24,21 @@ const OPTION_RULES: Record<string, { int?: boolean; min: number; max: number; ex
   selection: { min: 0, max: 0, choices: ['reservoir', 'herding'] },
   distillWeight: { min: 0, max: 1e6 },
   sampleSize: { int: true, min: 1, max: CONFIG_LIMITS.strategyExamples },
+  // the pre-trained methods on frozen features (src/core/ptm/defaults.ts)
+  metric: { min: 0, max: 0, choices: ['cosine', 'euclidean'] },
+  projection: { int: true, min: 0, max: PTM_LIMITS.projection },
+  lambdaFrom: { min: 0, max: 0, choices: ['task', 'seen'] },
+  shrinkage: { min: 0, max: PTM_LIMITS.shrinkage },
 };
 
 function modelOf(c: Checker, v: unknown): ModelConfig {
   const fill = (): ModelConfig => ({ kind: 'mlp', hidden: [256, 128] });
   if (v === undefined) return fill();
   if (!isPlainObject(v)) {
-    c.error('model', `Must be a model ({"kind": "mlp", "hidden": […]} or {"kind": "cnn", …}); got ${show(v)}.`);
+    c.error('model', `Must be a model ({"kind": "mlp", "hidden": […]}, {"kind": "cnn", …} or {"kind": "head", "hidden": […]}); got ${show(v)}.`);
     return fill();
   }
-  const kind = c.choice(v.kind, 'model.kind', ['mlp', 'cnn'] as const, 'mlp');
+  const kind = c.choice(v.kind, 'model.kind', ['mlp', 'cnn', 'head'] as const, 'mlp');
   const widths = (x: unknown, path: string, min: number, max: number, fillW: readonly number[]): number[] => {
     if (x === undefined) return fillW.slice();
     const arr = c.array(x, path, min, max);
@@ -44,6 +51,15 @@ function modelOf(c: Checker, v: unknown): ModelConfig {
     c.object(v, 'model', ['kind', 'hidden']);
     return { kind, hidden: widths(v.hidden, 'model.hidden', 0, CONFIG_LIMITS.hiddenLayers, [256, 128]) };
   }
+  if (kind === 'head') {
+    // over feature vectors (sections/features.ts): linear, or one hidden layer; fill-in linear
+    c.object(v, 'model', ['kind', 'hidden']);
+    const before = c.errors.length;
+    const hidden = widths(v.hidden, 'model.hidden', 0, 1, []);
+    if (c.errors.length === before && hidden.length === 1 && hidden[0] > CONFIG_LIMITS.headWidth)
+      c.error('model.hidden[0]', `The head's hidden layer can have at most ${CONFIG_LIMITS.headWidth} units; got ${hidden[0]}.`);
+    return { kind, hidden: c.errors.length === before ? hidden : [] };
+  }
   c.object(v, 'model', ['kind', 'filters', 'dense']);
   const filters = widths(v.filters, 'model.filters', 2, 2, V1_FILL.cnn.filters) as [number, number];
   return { kind, filters, dense: c.int(v.dense, 'model.dense', 1, CONFIG_LIMITS.width, V1_FILL.cnn.dense) };
@@ -52,7 +68,7 @@ function modelOf(c: Checker, v: unknown): ModelConfig {
 function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
   const fill = (): StrategySetting[] => V1_FILL.strategies.map((s) => ({ id: s.id, options: { ...s.options } }) as StrategySetting);
   if (v === undefined) return fill();
-  const arr = c.array(v, 'strategies', 1, STRATEGY_IDS.length);
+  const arr = c.array(v, 'strategies', 1, CONFIG_STRATEGY_IDS.length);
   if (!arr) return fill();
   const before = c.errors.length;
   const seen = new Set<string>();
@@ -64,16 +80,16 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
       return;
     }
     c.object(s, path, ['id', 'options']);
-    if (typeof s.id !== 'string' || !(STRATEGY_IDS as string[]).includes(s.id)) {
+    if (typeof s.id !== 'string' || !(CONFIG_STRATEGY_IDS as string[]).includes(s.id)) {
       c.error(
         join(path, 'id'),
         s.id === undefined
-          ? `Missing: which strategy (${list(STRATEGY_IDS)}).`
-          : `Must be one of ${list(STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, STRATEGY_IDS) : ''}`,
+          ? `Missing: which strategy (${list(CONFIG_STRATEGY_IDS)}).`
+          : `Must be one of ${list(CONFIG_STRATEGY_IDS)}; got ${show(s.id)}.${typeof s.id === 'string' ? suggestion(s.id, CONFIG_STRATEGY_IDS) : ''}`,
       );
       return;
     }
-    const id = s.id as StrategyId;
+    const id = s.id as ConfigStrategyId;
     if (seen.has(id)) {
       c.error(join(path, 'id'), `Strategy "${id}" is listed twice; each strategy appears once (results are stored per strategy).`);
       return;
@@ -143,7 +159,8 @@ function trainingOf(c: Checker, v: unknown): TrainingConfig {
  * train, on built-in image datasets (an uploaded dataset's image size is known only once it is loaded).
  */
 function checkModelFits(c: Checker, { lab, dataset, classes, model, training, data }: ExperimentConfig, checked: Checked): void {
-  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom') return;
+  // a head's size depends on the feature vectors' width, known once they are computed (the head's bound: headWidth)
+  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom' || model.kind === 'head') return;
   const shape = datasetImageShape(dataset.id);
   if (!shape || !(['dataset', 'classes', 'model', 'training', 'data'] as const).every((k) => checked.clean(k))) return;
   const { parameters, activations } = modelSize(model, shape, classes.length);

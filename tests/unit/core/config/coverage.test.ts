@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLASS_LIST_IDS, getClassList } from '../../../../src/core/classes/builtin';
 import {
   BUILTIN_DATASET_REFS,
+  CONFIG_STRATEGY_IDS,
   FORGETTING_PRESET_IDS,
+  PTM_STRATEGY_IDS,
   STRATEGY_IDS,
   STRATEGY_OPTION_FILL,
   datasetClassListId,
@@ -18,7 +20,9 @@ import {
   validateConfig,
   type ClipWeightSource,
   type ExperimentConfig,
+  type StrategySetting,
 } from '../../../../src/core/config/schema';
+import { PTM_DEFAULTS, PTM_STRATEGY_IDS as CORE_PTM_IDS, type PtmStrategy } from '../../../../src/core/ptm/defaults';
 import { PRESETS } from '../../../../src/core/forgetting/setup';
 import { DEFAULT_EXACT_LIMIT } from '../../../../src/core/protocols/exact';
 import { DEFAULT_RS_SEEDS } from '../../../../src/core/protocols/rs';
@@ -26,6 +30,8 @@ import { PROTOCOL_IDS, type ProtocolOptions } from '../../../../src/core/protoco
 import { DEFAULT_PROMPT } from '../../../../src/core/similarity/prompts';
 import { BUILTIN_DATASETS } from '../../../../src/data/registry';
 import { CLIP_DTYPES, CLIP_MODELS, type WeightSource } from '../../../../src/engine/clip/text-embedder';
+import { ENCODER_PRECISIONS, IMAGE_ENCODERS } from '../../../../src/engine/clip/image-encoder';
+import { FEATURE_PRECISIONS, FEATURES_FILL } from '../../../../src/core/config/sections/features';
 import { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, STRATEGY_DEFAULTS, TRAINER_DEFAULTS } from '../../../../src/engine/defaults';
 import type { TrainRunConfig } from '../../../../src/engine/types';
 
@@ -78,6 +84,16 @@ describe('the config covers the code it configures', () => {
     for (const id of STRATEGY_IDS) expect(STRATEGY_OPTION_FILL[id]).toEqual(STRATEGY_DEFAULTS[id]);
   });
 
+  it('the pre-trained methods on frozen features and their options (src/core/ptm/defaults.ts)', () => {
+    expect([...PTM_STRATEGY_IDS]).toEqual([...CORE_PTM_IDS]);
+    expect([...CONFIG_STRATEGY_IDS].sort()).toEqual([...STRATEGY_IDS, ...PTM_STRATEGY_IDS].sort());
+    for (const id of PTM_STRATEGY_IDS) expect(STRATEGY_OPTION_FILL[id]).toEqual(PTM_DEFAULTS[id]);
+    // type-level: a config's pre-trained setting is what src/core/ptm runs
+    const setting: StrategySetting = { id: 'ranpac', options: { projection: 10, lambdaFrom: 'seen' } };
+    const run: PtmStrategy = setting.id === 'ranpac' ? setting : { id: 'fecam', options: { shrinkage: 1 } };
+    expect(run.id).toBe('ranpac');
+  });
+
   it('CLIP (src/engine/clip, src/core/similarity/prompts.ts)', () => {
     const clip = validateConfig({ similarity: { kind: 'clip' } }).config.similarity;
     expect(clip.kind === 'clip' && clip.model).toBe(CLIP_MODELS[0].id);
@@ -88,6 +104,16 @@ describe('the config covers the code it configures', () => {
     const w: WeightSource = { kind: 'mirror', url: 'https://x/' } satisfies ClipWeightSource;
     const back: ClipWeightSource = w;
     expect(back.kind).toBe('mirror');
+  });
+
+  it('features: the image encoders, their precisions and the head (src/engine/clip/image-encoder.ts, defaults.ts)', () => {
+    expect(FEATURES_FILL.encoder.model).toBe(IMAGE_ENCODERS[0].id);
+    expect([...FEATURE_PRECISIONS]).toEqual([...ENCODER_PRECISIONS]);
+    expect(validateConfig({ features: { source: 'backbone' }, model: { kind: 'head' } }).config.model).toEqual({ kind: 'head', ...MODEL_DEFAULTS.head });
+    for (const m of IMAGE_ENCODERS) expect(validateConfig({ features: { source: 'encoder', model: m.id }, model: { kind: 'head' } }).errors).toEqual([]);
+    const head: ExperimentConfig = validateConfig({ lab: 'ground-truth', features: { source: 'backbone' }, model: { kind: 'head', hidden: [64] } }).config;
+    const run: TrainRunConfig = { strategy: 'finetune', tasks: [[0, 1]], seed: 0, ...trainingOptionsOf(head) };
+    expect(run.model).toEqual({ kind: 'head', hidden: [64] });
   });
 
   it('the engine run settings come from the config (type-checked against TrainRunConfig)', () => {

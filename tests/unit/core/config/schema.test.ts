@@ -123,6 +123,16 @@ describe('missing fields are filled from the v1 fill-ins', () => {
     expect(validateConfig({ classes: [0, 1, 2, 3, 4, 5, 6, 7, 8] }).config.taskSizes).toEqual([3, 3, 3]);
   });
 
+  it('the pre-trained methods on frozen features take their fill-ins (additive within v1)', () => {
+    const { config, errors } = validateConfig({ strategies: [{ id: 'simplecil' }, { id: 'ranpac', options: { projection: 500 } }, { id: 'fecam' }] });
+    expect(errors).toEqual([]);
+    expect(config.strategies).toEqual([
+      { id: 'simplecil', options: { metric: 'cosine' } },
+      { id: 'ranpac', options: { projection: 500, lambdaFrom: 'task' } },
+      { id: 'fecam', options: { shrinkage: 1 } },
+    ]);
+  });
+
   it('a missing field inside a strategy takes the strategy default', () => {
     const { config, errors } = validateConfig({ strategies: [{ id: 'ewc', options: { lambda: 5 } }, { id: 'replay' }] });
     expect(errors).toEqual([]);
@@ -296,7 +306,7 @@ describe('validation: every field is checked', () => {
   });
 
   it('strategies: known ids, each once, with valid hyper-parameters', () => {
-    expectError({ strategies: [] }, 'strategies', /from 1 to 10 entries/);
+    expectError({ strategies: [] }, 'strategies', /from 1 to 13 entries/);
     expectError({ strategies: [{ id: 'ewcc' }] }, 'strategies[0].id', /Did you mean "ewc"\?/);
     expectError({ strategies: [{}] }, 'strategies[0].id', /Missing: which strategy/);
     expectError({ strategies: [{ id: 'ewc' }, { id: 'ewc' }] }, 'strategies[1].id', /listed twice/);
@@ -306,6 +316,10 @@ describe('validation: every field is checked', () => {
     expectError({ strategies: [{ id: 'replay', options: { memory: 10.5 } }] }, 'strategies[0].options.memory', /whole number/);
     expectError({ strategies: [{ id: 'lwf', options: { temperature: 0 } }] }, 'strategies[0].options.temperature', /\(0, 1000000\]/);
     expectError({ strategies: [{ id: 'agem', options: 3 }] }, 'strategies[0].options', /hyper-parameters/);
+    expectError({ strategies: [{ id: 'ranpac', options: { projection: 10001 } }] }, 'strategies[0].options.projection', /from 0 to 10000/);
+    expectError({ strategies: [{ id: 'ranpac', options: { lambdaFrom: 'all' } }] }, 'strategies[0].options.lambdaFrom', /"task", "seen"/);
+    expectError({ strategies: [{ id: 'simplecil', options: { metric: 'cos' } }] }, 'strategies[0].options.metric', /"cosine", "euclidean"/);
+    expectError({ strategies: [{ id: 'fecam', options: { shrinkage: -0.5 } }] }, 'strategies[0].options.shrinkage', /\[0, 1000000\]/);
   });
 
   it('training hyper-parameters', () => {

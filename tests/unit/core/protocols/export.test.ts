@@ -7,7 +7,7 @@ import { formatOrders, formatSequence, formatSequences, sequenceKeys, type Expor
 import { runProtocols } from '../../../../src/core/protocols/run';
 import { toSequence } from '../../../../src/core/protocols/sequence';
 import { matrixFromRows } from '../../../../src/core/orderings/matrix';
-import { csvField } from '../../../../src/core/csv';
+import { csvField } from '../../../../src/core/formats/csv';
 import { csvField as chartCsvField } from '../../../../src/ui/common/chart-export';
 import type { Sequence } from '../../../../src/core/orderings/types';
 

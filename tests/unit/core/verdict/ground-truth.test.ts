@@ -5,9 +5,9 @@ import { meanInterval, pearsonInterval } from '../../../../src/core/verdict/inte
 
 // 12 truth orderings t0..t11 with S = i and accuracies below; RS = t1, t4, t9; EDGE hard = t0, easy = t11, median = t6.
 const ACC = [0.33, 0.3, 0.31, 0.28, 0.29, 0.3, 0.27, 0.32, 0.3, 0.29, 0.31, 0.26];
-function plan(n = ACC.length, edge: [string, string, string] = ['t0', `t${n - 1}`, 't6']): PlanLike {
+function plan(n = ACC.length, edge: [string, string, string] = ['t0', `t${n - 1}`, 't6'], scores?: number[]): PlanLike {
   const orderings: PlanOrdering[] = [];
-  for (let i = 0; i < n; i++) orderings.push({ key: `t${i}`, tasks: [[i]], roles: ['truth'], score: i });
+  for (let i = 0; i < n; i++) orderings.push({ key: `t${i}`, tasks: [[i]], roles: ['truth'], score: scores ? scores[i] : i });
   const add = (key: string, role: PlanDraw['role']) => (orderings.find((o) => o.key === key)!.roles as string[]).push(role);
   const draws: PlanDraw[] = [
     { role: 'rs', label: 'RS seed 0', key: 't1' },
@@ -68,6 +68,19 @@ describe('groundTruthVerdict, a complete run', () => {
     );
     expect(w.sentences.find((x) => x.id === 'edge-why:finetune')!.text).toBe(
       'EDGE hard is not hard by similarity either: 58% of the truth’s orderings have a lower S.',
+    );
+  });
+  it('counts an S within float noise of EDGE hard’s as the same S, not a lower one (as the Orderings lab does)', () => {
+    // t5's S is 7 − 1e-15: the same as EDGE hard's (t7, S = 7) up to float noise; lower are t0–t4 and t6, 6 of 12
+    const scores = ACC.map((_, i) => (i === 5 ? 7 - 1e-15 : i));
+    const st = deriveGroundTruth({
+      runs: ACC.map((_, i) => run(i)),
+      plan: plan(ACC.length, ['t7', 't2', 't6'], scores),
+      variable: 'final',
+      sampleCount: false,
+    });
+    expect(groundTruthVerdict({ stats: st }).sentences.find((x) => x.id === 'edge-why:finetune')!.text).toBe(
+      'EDGE hard is not hard by similarity either: 50% of the truth’s orderings have a lower S.',
     );
   });
   it('words the correlation by its size, sign and p-value', () => {

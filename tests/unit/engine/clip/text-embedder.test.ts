@@ -18,6 +18,7 @@ import {
   onnxFileFor,
   requiredFiles,
   resolveLocation,
+  textEmbedderDownloadSizes,
   type ClipProgress,
   type EmbedderOptions,
   type TextEmbedder,
@@ -259,6 +260,17 @@ describe('sources and devices', () => {
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     });
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('says the sizes of the files before downloading them (HEAD requests only)', async () => {
+      const before = requests.length;
+      const sizes = await textEmbedderDownloadSizes(local({ source: { kind: 'mirror', url: base } }));
+      expect(sizes.map((x) => x.file)).toEqual(requiredFiles('q8'));
+      for (const x of sizes) expect(x.bytes).toBe(readFileSync(join(FIXTURE, x.file)).length);
+      expect(requests.length - before).toBe(sizes.length);
+      const offline = await textEmbedderDownloadSizes(local({ source: { kind: 'mirror', url: base }, allowRemote: false })).catch((e) => e);
+      expect(offline).toBeInstanceOf(ClipLoadError);
+      expect(offline.reason).toBe('offline');
+    });
 
     it('loads through the remote path (hub layout) into a file cache', async () => {
       const cacheDir = join(tmp, 'cache-mirror');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkerPool, helperCount, MAX_TRAIN_WORKERS, threadsPerWorker, type PoolWorker } from '../../../../src/services/lab-kit/train-pool';
+import { createWorkerPool, helperCount, MAX_TRAIN_WORKERS, type PoolWorker } from '../../../../src/services/lab-kit/train-pool';
 import type { BackendInfo, BackendName } from '../../../../src/engine/index';
 import type { DatasetSpec } from '../../../../src/workers/train-api';
 
@@ -99,11 +99,5 @@ describe('training worker pool', () => {
     // a failing warm-up does not reject
     const bad = createWorkerPool({ create: () => new FakeWorker('wasm', true), cores: 1 });
     await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeNull();
-  });
-
-  it('threads per worker: the cores shared out, at least one', () => {
-    expect(threadsPerWorker(8, 2)).toBe(4);
-    expect(threadsPerWorker(2, 2)).toBe(1);
-    expect(threadsPerWorker(3, 8)).toBe(1);
   });
 });

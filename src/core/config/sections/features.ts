@@ -1,0 +1,130 @@
+/**
+ * The features section: where each image's feature vector comes from (docs/science.md "Features as a data
+ * source") — the pixels (every build before the section), the embedded backbone pre-trained on the dataset's other
+ * classes, an image encoder run through transformers.js, or an uploaded feature file (referenced, never carried).
+ *
+ * Compatibility (schema.ts rule 2): the field is optional. Builds before it trained on pixels, so a config without
+ * it means `{ source: 'pixels' }`, and that value is checked to `undefined`: compactConfig and configHash of every
+ * config that does not use features stay as they were. Read it with `featuresOf(config)`.
+ *
+ * Rules across sections (crossCheck): a feature source other than pixels trains the `head` model and the head trains
+ * on features only; the backbone needs the dataset's images and at least one class the experiment does not use
+ * (it is pre-trained on those); an encoder needs the dataset's images.
+ */
+import { getClassList } from '../../classes/builtin';
+import { backboneClasses } from '../../features/source';
+import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show } from '../checker';
+import { DEFAULT_CLIP_MODEL, datasetClassListId, datasetHasImages } from '../defaults';
+import { CONFIG_LIMITS } from '../limits';
+import type { ExperimentConfig, FeaturePrecision, FeaturesConfig } from '../types';
+import { weightsOf } from './similarity';
+import type { Checked, ConfigSection } from './section';
+
+export const FEATURE_SOURCES = ['pixels', 'backbone', 'encoder', 'upload'] as const;
+export const FEATURE_PRECISIONS: readonly FeaturePrecision[] = ['q8', 'fp16', 'fp32'];
+
+/** The v1 fill-ins (frozen once released): pixels; the backbone's seed; an encoder's model, revision and precision. */
+export const FEATURES_FILL = Object.freeze({
+  source: 'pixels' as const,
+  backboneSeed: 0,
+  encoder: Object.freeze({ model: DEFAULT_CLIP_MODEL, revision: 'main', precision: 'q8' as FeaturePrecision }),
+});
+
+/** A model id as transformers.js takes it: "org/name" on a hub, or a folder name under a self-hosted path. */
+const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
+/** A branch, tag or commit of a hub repository. */
+const REVISION = /^[A-Za-z0-9][\w./-]*$/;
+
+/** The feature source of a config: its own, or pixels. */
+export function featuresOf(config: { features?: FeaturesConfig }): FeaturesConfig {
+  return structuredClone(config.features ?? { source: 'pixels' });
+}
+
+function featuresSectionOf(c: Checker, v: unknown): FeaturesConfig | undefined {
+  const path = 'features';
+  if (v === undefined) return undefined;
+  if (!isPlainObject(v)) {
+    c.error(path, `Must be a feature source ({"source": ${list(FEATURE_SOURCES).replaceAll(', ', ' | ')}, …}); got ${show(v)}.`);
+    return undefined;
+  }
+  const source = c.choice(v.source, 'features.source', FEATURE_SOURCES, FEATURES_FILL.source);
+  switch (source) {
+    case 'pixels':
+      c.object(v, path, ['source']);
+      return undefined;
+    case 'backbone':
+      c.object(v, path, ['source', 'seed']);
+      return { source, seed: c.seed(v.seed, 'features.seed', FEATURES_FILL.backboneSeed) };
+    case 'encoder': {
+      c.object(v, path, ['source', 'model', 'revision', 'precision', 'weights']);
+      const fill = FEATURES_FILL.encoder;
+      let model: string = fill.model;
+      if (v.model !== undefined) {
+        if (typeof v.model !== 'string' || !MODEL_ID.test(v.model) || v.model.length > CONFIG_LIMITS.modelIdLength)
+          c.error('features.model', `Must be a model id like "${DEFAULT_CLIP_MODEL}" (or a folder name of a self-hosted source); got ${show(v.model)}.`);
+        else model = v.model;
+      }
+      let revision: string = fill.revision;
+      if (v.revision !== undefined) {
+        if (typeof v.revision !== 'string' || !REVISION.test(v.revision) || v.revision.length > CONFIG_LIMITS.modelIdLength)
+          c.error('features.revision', `Must be a branch, tag or commit of the model's repository (e.g. "main"); got ${show(v.revision)}.`);
+        else revision = v.revision;
+      }
+      return {
+        source,
+        model,
+        revision,
+        precision: c.choice(v.precision, 'features.precision', FEATURE_PRECISIONS, fill.precision),
+        weights: weightsOf(c, v.weights, join(path, 'weights')),
+      };
+    }
+    case 'upload': {
+      c.object(v, path, ['source', 'file']);
+      const ref = fileRef(c, v.file, 'features.file');
+      if (!ref) return undefined;
+      reuploadWarning(c, 'features.file', ref, 'feature file');
+      return { source, file: ref };
+    }
+  }
+}
+
+/** The source needs the model to be a head, and the head needs features; the backbone and encoders need images. */
+function crossCheckFeatures(c: Checker, config: ExperimentConfig, checked: Checked): void {
+  if (!checked.clean('features') || !checked.clean('model')) return;
+  const f = featuresOf(config);
+  if (f.source !== 'pixels' && config.model.kind !== 'head') {
+    c.error(
+      'model',
+      `Feature vectors (features.source "${f.source}") are trained with the head model: {"kind": "head", "hidden": []} (linear) or {"kind": "head", "hidden": [width]}; got "${config.model.kind}", which trains on pixels.`,
+    );
+  }
+  if (f.source === 'pixels' && config.model.kind === 'head') {
+    c.error(
+      'model',
+      'The head model trains on feature vectors, and this experiment uses the pixels: choose a feature source (features.source "backbone", "encoder" or "upload") or an MLP or CNN.',
+    );
+  }
+  if ((f.source !== 'backbone' && f.source !== 'encoder') || !checked.clean('dataset') || !checked.clean('classes')) return;
+  const { dataset } = config;
+  const hasImages = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
+  const name = dataset.id === 'custom' ? 'the custom dataset' : `"${dataset.id}"`;
+  if (!hasImages) {
+    c.error(
+      'features.source',
+      `The ${f.source === 'backbone' ? 'embedded backbone' : 'image encoder'} computes features from images, and ${name} has none: choose an image dataset, or upload features (features.source "upload").`,
+    );
+    return;
+  }
+  if (f.source === 'backbone') {
+    const total = dataset.id === 'custom' ? dataset.classNames.length : getClassList(datasetClassListId(dataset.id)).classes.length;
+    const others = backboneClasses(total, config.classes);
+    if (others.length === 0) {
+      c.error(
+        'features.source',
+        `The embedded backbone is pre-trained on the dataset's other classes, and this experiment uses every class of ${name}, so none are left to pre-train on: select fewer classes, or choose an image encoder (features.source "encoder") or uploaded features (features.source "upload").`,
+      );
+    }
+  }
+}
+
+export const featuresSection: ConfigSection<'features'> = { check: featuresSectionOf, crossCheck: crossCheckFeatures };

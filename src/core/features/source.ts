@@ -1,0 +1,41 @@
+/**
+ * What a feature source is, in words and in classes: which classes the embedded backbone is pre-trained on (the
+ * dataset's classes the experiment does not use), and the label every surface shows for a source ("backbone
+ * pre-trained on Shirt, Sneaker, Bag, Ankle boot"), so a reader always knows what the features saw.
+ *
+ * Pure: plain data in, plain data out.
+ */
+import type { FeaturesConfig } from '../config/types';
+
+/** The classes (indices, ascending) of a dataset of `total` classes that the experiment's `classes` leave out. */
+export function backboneClasses(total: number, classes: readonly number[]): number[] {
+  const used = new Set(classes);
+  const out: number[] = [];
+  for (let k = 0; k < total; k++) if (!used.has(k)) out.push(k);
+  return out;
+}
+
+/** "a, b and c" (names as given). */
+function joinNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * The label of a feature source: "pixels", "backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)",
+ * "image encoder Xenova/clip-vit-base-patch32 (q8)", "uploaded features F.npz". `datasetClassNames` are every class
+ * name of the dataset (index = class), `classes` the experiment's.
+ */
+export function featureSourceLabel(f: FeaturesConfig, datasetClassNames: readonly string[], classes: readonly number[]): string {
+  switch (f.source) {
+    case 'pixels':
+      return 'pixels';
+    case 'backbone': {
+      const names = backboneClasses(datasetClassNames.length, classes).map((k) => datasetClassNames[k]);
+      return `backbone pre-trained on ${joinNames(names)} (seed ${f.seed})`;
+    }
+    case 'encoder':
+      return `image encoder ${f.model}${f.revision === 'main' ? '' : `@${f.revision}`} (${f.precision})`;
+    case 'upload':
+      return `uploaded features ${f.file.name}`;
+  }
+}

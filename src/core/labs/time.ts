@@ -1,0 +1,25 @@
+/** The Time lab (docs/science.md §7): a drifting stream, the iid and streaming protocols side by side. */
+import { timeSection } from '../config/sections/time';
+import { defineLab } from './lab';
+import { PAPERS } from './papers';
+
+export const timeLab = defineLab({
+  id: 'time',
+  name: 'Time',
+  labName: 'Time',
+  question: 'When the data drifts, does testing on the next period change the verdict?',
+  paper: {
+    paper: PAPERS.clear,
+    uses: 'the iid and streaming protocols, biased reservoir sampling and the averages of R',
+    formulas: [
+      'R[i][j] = accuracy on bucket j after training through bucket i',
+      'in-domain = meanᵢ R[i][i];  next-domain = meanᵢ R[i][i+1]',
+      'streaming: train on bucket i, test on bucket i+1 (today’s test set is tomorrow’s training set)',
+      'reservoir: a full buffer admits a sample when u ≤ α·k/i (supplement, Alg. 1)',
+    ],
+    sections: 'docs/science.md §7, §4',
+  },
+  trains: false,
+  sections: { time: timeSection },
+  commands: ['stream', 'reservoir'],
+});

@@ -1,0 +1,245 @@
+/**
+ * The Ground-truth lab's inputs and their place in the app's experiment (docs/science.md §2): what the page's
+ * controls hold, what they resolve to (task sizes, seeds, widths, the checked config and its errors), and the
+ * two-way sync with the share link (./page-config.ts). The first layer of `GroundTruthLab` (./lab-state.svelte.ts):
+ * ./lab-plan.svelte.ts adds the similarity and the plan, ./lab-runs.svelte.ts the workers, the store and the runs.
+ *
+ * Runes outside a component: inputs are `$state`, what follows from them `$derived`; the side effects are methods
+ * the unit tests call directly and `attach()` wires to `$effect`s.
+ */
+import { untrack } from 'svelte';
+import { getClassList } from '../../core/classes/builtin';
+import { STRATEGY_IDS, datasetClassListId, validateConfig, type BuiltinDatasetRef, type ConfigIssue, type ExperimentConfig } from '../../core/config/schema';
+import type { AccuracyVariable } from '../../core/ground-truth/derive';
+import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
+import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
+import type { ShareLinkStore } from '../../services/share-link.svelte';
+import { taskColours } from '../common/palette';
+import { parseSeeds } from '../orderings/page-inputs';
+import {
+  applyGroundTruthState,
+  firstClassesOf,
+  foldGroundTruthState,
+  groundTruthRunHash,
+  inputsFromConfig,
+  inputsKey,
+  wordnetPinsOf,
+  type GroundTruthInputs,
+  type GroundTruthState,
+} from './page-config';
+import { parseTrainingSeeds, parseWidths } from './page-inputs';
+
+/** The app's experiment and its share link, as the lab reads and writes them. */
+export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'>;
+
+type Selection = { key: string; strategy: string } | null;
+
+export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class GroundTruthInputsState {
+  readonly link: LabLink;
+  private seenKey: string;
+
+  // --- the experiment's inputs (editable while nothing runs) ---
+  datasetId = $state<BuiltinDatasetId>('fashion-mnist');
+  /** The experiment's dataset when this lab cannot train on it (names only, from the Orderings lab); null when it can. */
+  foreignDataset = $state<string | null>(null);
+  selected = $state<number[]>([]);
+  tasks = $state(3);
+  sizesText = $state('');
+  chosen = $state<Record<string, boolean>>({});
+  budget = $state(500);
+  sampleSeed = $state(0);
+  seedsText = $state('0');
+  rsSeedsText = $state('0');
+  /** null: the experiment's model is not an MLP (a CNN from a config file; it stays as it is). */
+  hiddenText = $state<string | null>(null);
+  epochs = $state(1);
+  lr = $state(0.001);
+  batchSize = $state(32);
+  trainPerClass = $state<number | null>(null);
+  testPerClass = $state<number | null>(null);
+  backendPref = $state<ExperimentConfig['backend']['train']>('auto');
+  variable = $state<AccuracyVariable>('final');
+  /** The chosen ordering (click a block or a point): ui.selectedOrdering in the link, shown for the first strategy. */
+  selection = $state<Selection>(null);
+  selectedSeed = $state<number | null>(null);
+  /** teaching mode: "More settings" unfolded */
+  moreOpen = $state(false);
+  /** issue 7: prefix sharing + population (a speed choice: the numbers are the same, so it is not in the link) */
+  fastPath = $state(true);
+
+  constructor(link: LabLink) {
+    this.link = link;
+    this.applyInputs(inputsFromConfig(this.link.config));
+    this.seenKey = inputsKey(this.link.config);
+  }
+
+  // ---------------------------------------------------------------- inputs ⇄ the experiment
+
+  protected selectionOf(key: string | null): Selection {
+    const first = STRATEGY_IDS.find((id) => this.chosen[id]);
+    return key && first ? { key, strategy: first } : null;
+  }
+
+  applyInputs(i: GroundTruthInputs): void {
+    this.datasetId = i.datasetId;
+    this.foreignDataset = i.foreignDataset;
+    this.selected = i.selected;
+    this.tasks = i.tasks;
+    this.sizesText = i.sizesText;
+    this.chosen = i.chosen;
+    this.budget = i.budget;
+    this.sampleSeed = i.sampleSeed;
+    this.seedsText = i.seedsText;
+    this.rsSeedsText = i.rsSeedsText;
+    this.hiddenText = i.hiddenText;
+    this.epochs = i.epochs;
+    this.lr = i.lr;
+    this.batchSize = i.batchSize;
+    this.trainPerClass = i.trainPerClass;
+    this.testPerClass = i.testPerClass;
+    this.backendPref = i.backend;
+    this.variable = i.accuracy;
+    this.selection = this.selectionOf(i.selectedOrdering);
+  }
+
+  /** The experiment changed elsewhere: re-read the inputs. The page's own writes do not count (`seenKey`). */
+  syncFromLink(): void {
+    const key = inputsKey(this.link.config);
+    if (key === this.seenKey) return;
+    this.seenKey = key;
+    untrack(() => this.applyInputs(inputsFromConfig(this.link.config)));
+  }
+
+  /** Fold the page's inputs (the valid parts) into the experiment, so the share link and the Orderings lab follow. */
+  pushToLink(): void {
+    const s = this.gtState;
+    this.link.update((c) => foldGroundTruthState(c, s));
+    this.seenKey = inputsKey(untrack(() => this.link.config));
+  }
+
+  // teaching mode (`?teach`, the header toggle or the link): ui.hiddenControls hides controls by id (dataset,
+  // classes, tasks, strategies, budget, seeds, model, backend); the rest beyond the essentials folds away
+  readonly teaching = $derived.by(() => this.link.teaching);
+  readonly hiddenControls = $derived.by(() => new Set(this.link.config.ui.hiddenControls));
+  hide(id: string): boolean {
+    return this.teaching && this.hiddenControls.has(id);
+  }
+  // what the lab reads of the experiment without a control here (as primitives: other config changes do not replan)
+  readonly similarityKind = $derived.by(() => this.link.config.similarity.kind);
+  readonly pinsKey = $derived.by(() => JSON.stringify(wordnetPinsOf(this.link.config)));
+  readonly medianSeed = $derived.by(() => this.link.config.protocols.medianSeed);
+  readonly foreignName = $derived.by(() => {
+    const f = this.foreignDataset;
+    if (!f) return '';
+    if (f === 'custom') return 'custom class names';
+    try {
+      return getClassList(datasetClassListId(f as BuiltinDatasetRef)).name;
+    } catch {
+      return f;
+    }
+  });
+
+  readonly dataset = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId) ?? BUILTIN_DATASETS[0]);
+  readonly classList = $derived(getClassList(this.dataset.classListId));
+  readonly classIdx = $derived([...this.selected].sort((a, b) => a - b));
+  readonly strategyIds = $derived(STRATEGY_IDS.filter((id) => this.chosen[id]));
+
+  // --- validated inputs; each problem is shown next to the control that caused it ---
+  readonly sizesInput = $derived.by(() => {
+    const n = this.classIdx.length;
+    if (n < 2) return { sizes: [] as number[], error: 'Select at least two classes.' };
+    try {
+      const explicit = this.sizesText.trim() ? parseTaskSizes(this.sizesText) : undefined;
+      return { sizes: resolveTaskSizes(n, { tasks: this.tasks, taskSizes: explicit }), error: '' };
+    } catch (e) {
+      return { sizes: [] as number[], error: errorText(e) };
+    }
+  });
+  readonly parsed = $derived.by(() => {
+    const out: { seeds: number[]; rsSeeds: number[]; hidden: number[]; errors: Record<string, string> } = { seeds: [], rsSeeds: [], hidden: [], errors: {} };
+    try {
+      out.seeds = parseTrainingSeeds(this.seedsText);
+    } catch (e) {
+      out.errors.seeds = errorText(e);
+    }
+    try {
+      out.rsSeeds = parseSeeds(this.rsSeedsText);
+    } catch (e) {
+      out.errors.rsSeeds = errorText(e);
+    }
+    try {
+      out.hidden = this.hiddenText === null ? [] : parseWidths(this.hiddenText);
+    } catch (e) {
+      out.errors.hidden = errorText(e);
+    }
+    return out;
+  });
+  /** the page's inputs, resolved (null parts are invalid right now: the experiment keeps its own values for them) */
+  readonly gtState = $derived<GroundTruthState>({
+    datasetId: this.foreignDataset ? null : this.datasetId,
+    classes: this.classIdx,
+    taskSizes: this.sizesInput.error || !this.sizesInput.sizes.length ? null : this.sizesInput.sizes,
+    strategies: this.strategyIds,
+    budget: this.budget,
+    sampleSeed: this.sampleSeed,
+    seeds: this.parsed.errors.seeds ? null : this.parsed.seeds,
+    rsSeeds: this.parsed.errors.rsSeeds ? null : this.parsed.rsSeeds,
+    hidden: this.hiddenText === null || this.parsed.errors.hidden ? null : this.parsed.hidden,
+    epochs: this.epochs,
+    lr: this.lr,
+    batchSize: this.batchSize,
+    trainPerClass: this.trainPerClass,
+    testPerClass: this.testPerClass,
+    backend: this.backendPref,
+    accuracy: this.variable,
+    selectedOrdering: this.selection?.key ?? null,
+  });
+  /** the experiment this page would run: the app's experiment with all of the page's inputs in, its errors, its key */
+  readonly checked = $derived.by(() => {
+    const v = validateConfig(applyGroundTruthState(this.link.config, this.gtState));
+    // a names-only dataset is said once, at the dataset control
+    const errors: ConfigIssue[] = v.errors.filter((e) => !this.foreignDataset || (e.path !== 'dataset' && !e.path.startsWith('dataset.') && e.path !== 'lab'));
+    if (this.strategyIds.length === 0) errors.push({ path: 'strategies', message: 'Choose at least one strategy.' });
+    let hash: string | null = null;
+    if (
+      errors.length === 0 &&
+      !this.foreignDataset &&
+      this.similarityKind === 'wordnet' &&
+      this.sizesInput.sizes.length &&
+      Object.keys(this.parsed.errors).length === 0
+    ) {
+      try {
+        // the key of the stored runs: what this lab trains (other labs' settings aside), page-config.ts
+        hash = groundTruthRunHash(v.config);
+      } catch (e) {
+        errors.push({ path: '', message: errorText(e) });
+      }
+    }
+    return { config: v.config, errors, hash };
+  });
+  /** The config errors under a path ("training", "classes"), as one sentence ('' when none). */
+  errorAt(prefix: string): string {
+    return this.checked.errors
+      .filter((e) => e.path === prefix || e.path.startsWith(`${prefix}.`) || e.path.startsWith(`${prefix}[`))
+      .map((e) => e.message)
+      .join(' ');
+  }
+  readonly colours = $derived(taskColours(this.sizesInput.sizes.length));
+  // ---------------------------------------------------------------- the panel's other actions
+
+  toggleClass(i: number): void {
+    this.selected = this.selected.includes(i) ? this.selected.filter((x) => x !== i) : [...this.selected, i];
+  }
+  pickDataset(id: string): void {
+    this.datasetId = id as BuiltinDatasetId;
+    this.foreignDataset = null;
+    this.selected = firstClassesOf(this.datasetId);
+  }
+  useWordnet(): void {
+    this.link.update((c) => void (c.similarity = { kind: 'wordnet', pins: {} }));
+  }
+
+  readonly stem = $derived(`ground-truth-${this.datasetId}-${this.classIdx.length}c-${this.sizesInput.sizes.length}t-${this.variable}`);
+}
