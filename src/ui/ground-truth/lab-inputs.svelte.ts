@@ -60,7 +60,7 @@ export class GroundTruthInputsState {
   sizesText = $state('');
   chosen = $state<Record<string, boolean>>({});
   /** where the feature vectors come from (pixels, or a pre-trained backbone's features) */
-  features = $state<FeaturesConfig>({ source: 'pixels' });
+  features = $state.raw<FeaturesConfig>({ source: 'pixels' });
   budget = $state(500);
   sampleSeed = $state(0);
   seedsText = $state('0');
