@@ -5,7 +5,7 @@
  * SimpleCIL, FeCAM and RanPAC (M = 256 here, so the spec stays short; the default M = 2000 takes minutes on a loaded
  * 2-core machine) shows the Table-1-shaped result: the prototype methods' final accuracy is one value, the head
  * spreads, the path taken ("exact by class set: 31 states for 90 orderings") and the verdict.
- * Screenshots: test-results/screenshots/gt-features-{1280,390}.png.
+ * Screenshots: test-results/screenshots/gt-features-{1280,390}.png and the panel alone, gt-features-order-{1280,390}.png.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -79,14 +79,18 @@ test('the default on the backbone’s features: prototype methods one value, the
   await expect(verdict.locator('[data-id="order:prototypes"]')).toBeVisible();
   await expect(verdict.locator('[data-id="order:trained"]')).toContainText('Finetune (head)');
   await expect(page.getByTestId('gt-first-task')).toBeVisible();
+  // grouped by first task: the trained head first (the method whose spread the first task may explain)
+  await expect(page.getByTestId('gt-first-task-method')).toHaveValue('finetune');
   // the head's spread, read off the table: several points
   const spread = Number((await page.getByTestId('gt-order-row-finetune').locator('td').nth(3).innerText()).replace(/ pts.*/, ''));
   expect(spread).toBeGreaterThan(1);
   await expect(table).toBeVisible();
   await page.getByTestId('gt-order-sensitivity').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/gt-features-1280.png', fullPage: true });
+  await page.getByTestId('gt-order-sensitivity').screenshot({ path: 'test-results/screenshots/gt-features-order-1280.png' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('gt-order-sensitivity').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/gt-features-390.png', fullPage: true });
+  await page.getByTestId('gt-order-sensitivity').screenshot({ path: 'test-results/screenshots/gt-features-order-390.png' });
   expect(errors).toEqual([]);
 });

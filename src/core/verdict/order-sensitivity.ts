@@ -127,12 +127,12 @@ export function orderSensitivity(input: OrderSensitivityInput): OrderSensitivity
       id: 'order:why',
       kind: 'why',
       text: final
-        ? 'Why: a prototype method’s classifier is built from sums over the training rows of the classes seen (class means, covariances, RanPAC’s Gram matrix), and a sum does not depend on the order of its terms; after the last task every ordering has seen every class, so the classifier — and its final accuracy — is the same for all of them' +
+        ? 'A prototype method’s classifier is built from sums over the training rows of the classes seen (class means, covariances, RanPAC’s Gram matrix), and a sum does not depend on the order of its terms; after the last task every ordering has seen every class, so the classifier — and its final accuracy — is the same for all of them' +
           (protos.some((r) => r.strategy === 'ranpac') && input.ranpacLambdaFrom !== 'seen'
             ? ' (RanPAC’s ridge λ is chosen on the last task’s rows, so its final accuracy moves with λ only).'
             : '.') +
           (trained.length > 0 ? ' A trained head’s weights follow the path of tasks, so its accuracy depends on the order.' : '')
-        : 'Why: average incremental accuracy averages the accuracy after every step, and the sets of classes seen before the last step differ between orderings, so even a prototype method’s AIA depends on the order; only its final accuracy is the same for every ordering.',
+        : 'Average incremental accuracy averages the accuracy after every step, and the sets of classes seen before the last step differ between orderings, so even a prototype method’s AIA depends on the order; only its final accuracy is the same for every ordering.',
     });
   }
   const ranpac = rows.find((r) => r.strategy === 'ranpac');
