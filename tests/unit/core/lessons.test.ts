@@ -64,7 +64,7 @@ describe('the ?lesson= parameter', () => {
   it('names a built-in lesson by id', () => {
     const l = lessonById('one-seed')!;
     expect(lessonParam(l)).toBe('one-seed');
-    expect(lessonFromParam('one-seed')).toEqual({ id: 'one-seed', title: l.title, text: l.text, question: l.question });
+    expect(lessonFromParam('one-seed')).toEqual({ id: 'one-seed', title: l.title, text: l.text, question: l.question, expect: l.expect });
   });
   it("carries a teacher's lesson's texts (unicode included) and reads them back", () => {
     const mine = { title: 'Ω and me — ÿ', text: 'Two sentences. “Quoted”.', question: 'Why 42?' };
