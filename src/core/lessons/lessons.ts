@@ -19,6 +19,7 @@
 import { decodeConfigFromHash, encodeConfigToHash, fromBase64Url, toBase64Url } from '../config/url-codec';
 import { validateConfig } from '../config/validate';
 import type { ExperimentConfig, LabId } from '../config/types';
+import { OPEN_WORLD_PRESETS } from '../ood/config';
 import { parseExpectation, type Expectation } from './expectations';
 
 export interface LessonTexts {
@@ -166,9 +167,57 @@ export const LESSONS: readonly Lesson[] = [
     chart: 'tm-summary',
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, k: 420, strength: 1 } },
   },
-  // RESERVOIR
-  // OPEN-WORLD
-  // CURRICULUM
+  {
+    id: 'newest-steals',
+    title: 'Does the newest task steal the unknowns?',
+    lab: 'open-world',
+    action: 'Press Run ▶',
+    text:
+      'A network learns six digit classes in three tasks (with replay) and is shown images of classes it never learned: the digits 6–9 and clothing. ' +
+      'It must still call each of them one of its classes. The stacked chart shows which task’s classes the unknown images are given to after each step.',
+    question: 'After each step, which task’s classes take most of the unknown images? Why would the newest task attract them?',
+    // OW_MEASURED
+    expect: [
+      { kind: 'newest-takes-ood', set: 'digits:6-9', fromStep: 3 },
+      { kind: 'newest-takes-ood', set: 'fashion-mnist', fromStep: 3 },
+    ],
+    chart: 'ow-assignment',
+    config: {
+      lab: 'open-world',
+      openWorld: { ...OPEN_WORLD_PRESETS.quick, detectors: ['msp', 'energy'], seeds: 3 },
+    },
+  },
+  {
+    id: 'easy-first',
+    title: 'Easy first: better learning or better weighting?',
+    lab: 'curriculum',
+    action: 'Press Run ▶',
+    text:
+      'Two whole datasets (digits and clothing) are learned one after the other, in both orders. ' +
+      'M2I starts with the easiest (the one a network learns best alone) and ends with the hardest; I2M the other way round. ' +
+      'ACC₀ is what the final accuracy would be if the network kept each dataset at the accuracy it reaches alone: it changes with the order only because the order decides which dataset is forgotten least.',
+    question:
+      'ACC₀ says how much easy first should win by the weighting alone. Does M2I beat I2M in final accuracy by more than that? What does that say about “easy first helps learning”?',
+    // mean over seeds 0–2 of M2I − I2M: ΔACC −0.9 points, ΔACC₀ +4.9 (this config, 10 s on wasm, loaded machine);
+    // on digits, Fashion-MNIST and food emoji at 5 images per class and 30 epochs: −1.6 and +8.7 (78 s: too slow)
+    expect: [{ kind: 'within-weighting' }],
+    chart: 'cu-lead',
+    config: {
+      lab: 'curriculum',
+      curriculum: {
+        datasets: ['digits', 'fashion-mnist'],
+        order: 'all',
+        scenario: 'cil',
+        strategies: ['finetune'],
+        epochs: 5,
+        hidden: 64,
+        trainPerClass: 50,
+        testPerClass: 30,
+        seed: 0,
+        seeds: 3,
+      },
+    },
+  },
   // Slot: "Why do prototype methods not care about order?" (Ground truth with a pre-trained method on frozen
   // features: every ordering ends at the same accuracy) comes here once the pre-trained methods reach the
   // Ground-truth lab; its expectation would be a zero spread ('rs-span-below' cannot say it: add a 'spread-below').

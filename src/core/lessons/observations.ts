@@ -7,7 +7,7 @@
  * Layering: pure TS, imports only src/core.
  */
 import type { GroundTruthStats } from '../ground-truth/derive';
-import { readCurriculum, type CurriculumVerdictInput, type WeightingOutcome } from '../verdict/curriculum';
+import { readCurriculum, type CurriculumVerdictInput } from '../verdict/curriculum';
 import type { TimeVerdictInput } from '../verdict/time';
 
 /** One named ordering ('RS seed 0', 'EDGE hard', …) with its tasks and S(O). */
@@ -32,7 +32,7 @@ export interface GroundTruthObservation {
 
 export interface OrderingsObservation {
   lab: 'orderings';
-  /** class names by dataset class index */
+  /** the class names by position (an ordering's tasks hold positions) */
   classNames: Readonly<Record<number, string>>;
   orderings: readonly NamedOrdering[];
 }
@@ -59,8 +59,8 @@ export interface OpenWorldObservation {
 
 export interface CurriculumObservation {
   lab: 'curriculum';
-  /** M2I − I2M per strategy and scenario (readCurriculum's pairs): mean ΔACC and ΔACC₀ in points, and the outcome */
-  pairs: readonly { strategy: string; scenario: 'cil' | 'til'; deltaAcc: number; deltaAcc0: number; weighting: WeightingOutcome }[];
+  /** M2I − I2M per strategy and scenario (readCurriculum's pairs): mean ΔACC and ΔACC₀ over seeds, in points */
+  pairs: readonly { strategy: string; scenario: 'cil' | 'til'; deltaAcc: number; deltaAcc0: number }[];
   /** every planned seed finished */
   complete: boolean;
 }
@@ -95,7 +95,7 @@ export function curriculumObservation(input: CurriculumVerdictInput): Curriculum
   const pairs = input.runs.length > 0 ? readCurriculum(input).pairs : [];
   return {
     lab: 'curriculum',
-    pairs: pairs.map((p) => ({ strategy: p.strategy, scenario: p.scenario, deltaAcc: p.deltaAcc.mean, deltaAcc0: p.deltaAcc0.mean, weighting: p.weighting })),
+    pairs: pairs.map((p) => ({ strategy: p.strategy, scenario: p.scenario, deltaAcc: p.deltaAcc.mean, deltaAcc0: p.deltaAcc0.mean })),
     complete: input.runs.length > 0 && input.runs.length >= (input.planned ?? input.runs.length),
   };
 }

@@ -56,7 +56,7 @@ async function play(lesson: Lesson): Promise<LessonObservation> {
     case 'orderings': {
       const out = await run('orders', '--link', hash);
       const orderings: NamedOrdering[] = out.sequences.map((s: any) => ({ label: s.label, tasks: s.tasks, score: s.score }));
-      return { lab: 'orderings', classNames: Object.fromEntries(config.classes.map((c, i) => [c, out.classes[i]])), orderings };
+      return { lab: 'orderings', classNames: Object.fromEntries(out.classes.map((name: string, p: number) => [p, name])), orderings };
     }
     case 'forgetting': {
       const seeds = config.forgetting.seeds ?? 1;
@@ -99,7 +99,6 @@ async function play(lesson: Lesson): Promise<LessonObservation> {
         scenario: p.scenario,
         deltaAcc: p.deltaAcc.mean,
         deltaAcc0: p.deltaAcc0.mean,
-        weighting: p.weighting,
       }));
       return { lab: 'curriculum', pairs, complete: true };
     }
