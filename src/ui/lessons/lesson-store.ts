@@ -67,6 +67,7 @@ export function saveLesson(
     title,
     text: texts.text.trim().slice(0, LESSON_TEXT_MAX),
     question: texts.question.trim().slice(0, LESSON_TEXT_MAX),
+    ...(texts.expect?.length ? { expect: texts.expect.slice(0, 1) } : {}),
   };
   write(storage, [lesson, ...loadLessons(storage)]);
   return { lesson, error: null };
