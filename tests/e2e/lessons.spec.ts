@@ -11,6 +11,7 @@
  * Screenshots: test-results/lessons/*.png.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import jsQR from 'jsqr';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { lessonById, lessonLink } from '../../src/core/lessons';
 
@@ -72,6 +73,7 @@ for (const size of [
       await expect(expectBox).toContainText('EDGE hard puts cat and dog in the same task');
       await expect(expectBox).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
       await expect(page.getByTestId('lesson-check')).toContainText('Seen in this run');
+      await page.screenshot({ path: `${SHOTS}/similar-classes-${size.name}.png` });
       if (size.width >= 1280) {
         await headerOneRow(page);
         await aboveFold(page, 'similarity-heatmap');
@@ -96,11 +98,11 @@ for (const size of [
       await expect(page.getByTestId('gt-ordering-readout')).toHaveAttribute('data-done', /[1-9]/, { timeout: 90_000 });
       // the marks the lesson talks about carry their labels on the chart
       await expect(page.getByTestId('accuracy-histogram').locator('text.mark-label').first()).toBeVisible({ timeout: 60_000 });
+      await page.screenshot({ path: `${SHOTS}/one-seed-${size.name}.png` });
       if (size.width >= 1280) {
         await headerOneRow(page);
         await aboveFold(page, 'accuracy-histogram');
       }
-      await page.screenshot({ path: `${SHOTS}/one-seed-${size.name}.png` });
       expect(errors).toEqual([]);
     });
   });
@@ -163,21 +165,20 @@ test.describe('at 1280×800, teaching mode', () => {
     expect(link).toBe(page.url());
     await page.screenshot({ path: `${SHOTS}/handout-print.png`, fullPage: true });
 
-    // decode the printed QR code in the page: its SVG drawn on a canvas, read by jsQR
-    await page.addScriptTag({ content: readFileSync('node_modules/jsqr/dist/jsQR.js', 'utf8') });
-    const decoded = await page.getByTestId('lesson-qr').evaluate(async (svg) => {
+    // decode the printed QR code: its SVG drawn on a canvas in the page, the pixels read by jsQR here
+    const px = await page.getByTestId('lesson-qr').evaluate(async (svg) => {
       const xml = new XMLSerializer().serializeToString(svg);
       const img = new Image();
       img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(xml)}`;
       await img.decode();
       const canvas = document.createElement('canvas');
-      canvas.width = canvas.height = 600;
+      canvas.width = canvas.height = 400;
       const g = canvas.getContext('2d')!;
       g.imageSmoothingEnabled = false;
-      g.drawImage(img, 0, 0, 600, 600);
-      const px = g.getImageData(0, 0, 600, 600);
-      return (window as unknown as { jsQR: (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null }).jsQR(px.data, 600, 600)?.data ?? null;
+      g.drawImage(img, 0, 0, 400, 400);
+      return Array.from(g.getImageData(0, 0, 400, 400).data);
     });
+    const decoded = jsQR(Uint8ClampedArray.from(px), 400, 400)?.data ?? null;
     expect(decoded).toBe(page.url());
 
     const pdf = `${SHOTS}/handout.pdf`;

@@ -71,7 +71,7 @@ export const LESSONS: readonly Lesson[] = [
     text:
       'Papers usually train a few class orders drawn with random seeds (often 0, 42 and 1993) and report their average. ' +
       'Here every one of the 90 orders of six digit classes in three tasks is trained with replay, one grey block each, so you see the whole spread. ' +
-      'The marks labelled RS 0, RS 42 and RS 1993 are the three seeded orders.',
+      'In the RS lane, the marks labelled seed 0, seed 42 and seed 1993 are the three seeded orders.',
     question: 'If a paper had trained only seed 0’s order, how far from the middle of the histogram could its accuracy be? Do three seeds show the spread?',
     // the RS orderings' span over all orderings' range, training seeds 0 / 1 / 2: 54 %, 19 %, 29 % (measured as above)
     expect: [{ kind: 'rs-span-below', strategy: 'replay', share: 0.75 }],
