@@ -32,6 +32,8 @@ export type Expectation =
   | { kind: 'domain-gap'; points: number }
   /** Time: in every seed, streaming's next-domain accuracy is at least `points` above iid's (negative: at most below). */
   | { kind: 'streaming-ahead'; points: number }
+  /** Time: with Alg. 1 at `alpha`, bucket `bucket` (1-based) makes up between `min` and `max` of the memory after the last bucket. */
+  | { kind: 'reservoir-share'; alpha: string; bucket: number; min: number; max: number }
   /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
   | { kind: 'newest-takes-ood'; set: string; fromStep: number }
   /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than in ACC₀, which is above 0: the order adds nothing beyond the weighting. */
@@ -50,6 +52,7 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   'cpcf-rises': 'forgetting',
   'domain-gap': 'time',
   'streaming-ahead': 'time',
+  'reservoir-share': 'time',
   'newest-takes-ood': 'open-world',
   'within-weighting': 'curriculum',
 };
@@ -88,6 +91,8 @@ export function describeExpectation(e: Expectation): string {
       return e.points >= 0
         ? `In every seed, streaming's next-domain accuracy is at least ${Math.round(100 * e.points)} points above iid's.`
         : `In every seed, streaming's next-domain accuracy is at most ${Math.round(-100 * e.points)} points below iid's.`;
+    case 'reservoir-share':
+      return `With α = ${e.alpha}, bucket ${e.bucket} makes up ${Math.round(100 * e.min)}–${Math.round(100 * e.max)} % of the memory after the last bucket.`;
     case 'newest-takes-ood':
       return `From step ${e.fromStep} on, most of ${e.set}'s unknown samples are predicted as the newest task's classes.`;
     case 'within-weighting':
@@ -176,6 +181,14 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
         `${bad.length === 0 ? `All ${done.length}` : `${bad.length} of ${done.length}`} seed${done.length > 1 ? 's' : ''} ${bad.length === 0 ? 'show it' : 'do not'}; seed ${shown.seed}: a_prev ${pct(shown.aPrev[i])} → ${pct(shown.aPrev[j])}, CPCF ${shown.cpcf[i].toFixed(2)} → ${shown.cpcf[j].toFixed(2)}.`,
       );
     }
+    case 'reservoir-share': {
+      if (o.lab !== 'time') break;
+      const row = o.sweep?.find((s) => s.alpha === e.alpha);
+      if (!row) return waiting('Press “Every α” to run Alg. 1 with every α.');
+      const total = row.last.reduce((a, b) => a + b, 0);
+      const share = total > 0 ? (row.last[e.bucket - 1] ?? 0) / total : 0;
+      return verdict(share >= e.min && share <= e.max, `With α = ${e.alpha}, bucket ${e.bucket}: ${pct(share)} of the memory.`);
+    }
     case 'domain-gap':
     case 'streaming-ahead': {
       if (o.lab !== 'time') break;
@@ -253,6 +266,7 @@ export function expectationChoices(lab: LabId): Expectation[] {
       return [
         { kind: 'domain-gap', points: 0.1 },
         { kind: 'streaming-ahead', points: 0 },
+        { kind: 'reservoir-share', alpha: '1', bucket: 1, min: 0.2, max: 0.3 },
       ];
     case 'open-world':
       return [{ kind: 'newest-takes-ood', set: 'digits', fromStep: 2 }];
@@ -281,6 +295,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     'cpcf-rises': () => num('from') && num('to') && num('drop'),
     'domain-gap': () => num('points'),
     'streaming-ahead': () => num('points'),
+    'reservoir-share': () => str('alpha') && num('bucket') && num('min') && num('max'),
     'newest-takes-ood': () => str('set') && num('fromStep'),
     'within-weighting': () => true,
   };

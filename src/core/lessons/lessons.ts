@@ -168,6 +168,27 @@ export const LESSONS: readonly Lesson[] = [
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, k: 420, strength: 1 } },
   },
   {
+    id: 'small-memory',
+    title: 'What does a small memory keep?',
+    lab: 'time',
+    action: 'Press “Every α”',
+    text:
+      'A stream of four buckets of 420 images arrives one bucket at a time, and the model may keep only 420 images: one bucket’s worth. ' +
+      'CLEAR’s biased reservoir sampling decides which to keep; its α says how strongly new images are preferred (α = 1 is classic reservoir sampling). ' +
+      '“Every α” runs the sampling alone, without training, for each α of the paper, and charts what the memory holds after each bucket.',
+    question:
+      'After the last bucket, how much of the memory is the first bucket at α = 1, and at α = 2? Which would you choose for a model tested on tomorrow?',
+    // Alg. 1 on 4 buckets of 420, k = 420, 200 trials, seed 0: α = 1 keeps 104 / 105 / 105 / 106 of buckets 1–4,
+    // α = 2 keeps 0 / 69 / 140 / 211 (no training: instant; the same on every seed tried, 0–2, within 2 samples)
+    expect: [
+      { kind: 'reservoir-share', alpha: '1', bucket: 1, min: 0.2, max: 0.3 },
+      { kind: 'reservoir-share', alpha: '1', bucket: 4, min: 0.2, max: 0.3 },
+      { kind: 'reservoir-share', alpha: '2', bucket: 1, min: 0, max: 0.02 },
+    ],
+    chart: 'tm-sweep',
+    config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, buffer: 'reservoir', k: 420, strength: 1 } },
+  },
+  {
     id: 'newest-steals',
     title: 'Does the newest task steal the unknowns?',
     lab: 'open-world',

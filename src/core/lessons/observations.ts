@@ -48,6 +48,8 @@ export interface TimeObservation {
   lab: 'time';
   runs: readonly { seed: number; protocol: 'iid' | 'streaming'; inDomain: number | null; nextDomain: number | null }[];
   planned: number;
+  /** Alg. 1's sweep ("Every α", no training): per α (formatAlpha: "1", "dynamic:0.5"), the buffer after the last bucket, samples per bucket */
+  sweep?: readonly { alpha: string; last: readonly number[] }[];
 }
 
 export interface OpenWorldObservation {

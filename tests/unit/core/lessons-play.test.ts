@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../../src/engine/backend';
 import { RunControl } from '../../../src/engine/control';
 import { jobContext } from '../../../src/engine/jobs/job';
-import { streamJob } from '../../../src/engine/stream/job';
+import { reservoirSweepJob, streamJob } from '../../../src/engine/stream/job';
+import { bucketTrainingSize } from '../../../src/core/stream/config';
+import { formatAlpha } from '../../../src/core/stream/reservoir';
 import { loadBuiltin } from '../../../src/cli/run';
 import { configToFlags } from '../../../src/cli/config-args';
 import { timeOf } from '../../../src/core/config/sections/time';
@@ -30,6 +32,8 @@ async function run(...argv: string[]): Promise<any> {
   expect(r.code, r.err).toBe(0);
   return r.json;
 }
+
+const ctxOf = () => jobContext((id) => loadBuiltin(id, root), new RunControl());
 
 /** The lesson's run, as the app would observe it once finished. */
 async function play(lesson: Lesson): Promise<LessonObservation> {
@@ -74,14 +78,23 @@ async function play(lesson: Lesson): Promise<LessonObservation> {
     case 'time': {
       // the Time lab's own job (the lab trains one run per protocol at its seed)
       const t = timeOf(config);
+      // "Every α": Alg. 1 alone on one bucket's training part per bucket, as the lab's sweep button runs it
+      const size = bucketTrainingSize(t, t.protocols[0] ?? 'iid', 10);
+      const entries = await reservoirSweepJob(
+        { sizes: Array.from({ length: t.buckets }, () => size), k: t.buffer === 'reservoir' ? t.k : size, trials: 200, seed: t.seed },
+        ctxOf(),
+        () => {},
+      );
+      const sweep = entries.map((e) => ({ alpha: formatAlpha(e.alpha), last: e.composition[e.composition.length - 1] }));
+      if (lesson.expect.every((e) => e.kind === 'reservoir-share')) return { lab: 'time', runs: [], planned: 0, sweep };
       await selectBackend('wasm', { strict: true });
-      const ctx = jobContext((id) => loadBuiltin(id, root), new RunControl());
+      const ctx = ctxOf();
       const runs = [];
       for (const protocol of t.protocols) {
         const r = await streamJob({ config: t, protocol, resumeFrom: null }, ctx, () => {});
         runs.push({ seed: t.seed, protocol, inDomain: r.metrics.inDomain ?? null, nextDomain: r.metrics.nextDomain ?? null });
       }
-      return { lab: 'time', runs, planned: t.protocols.length };
+      return { lab: 'time', runs, planned: t.protocols.length, sweep };
     }
     case 'open-world': {
       const out = await run('ood', '--link', hash, '--backend', 'wasm');
