@@ -148,7 +148,7 @@ for (const size of [
       await page.getByTestId(size.touch ? 'intro-lessons' : 'lessons-open').click();
       const gallery = page.getByTestId('lessons');
       await expect(gallery).toBeVisible();
-      await expect(gallery.locator('.card')).toHaveCount(5);
+      await expect(gallery.locator('.card')).toHaveCount(LESSONS.length);
       await page.screenshot({ path: `${SHOTS}/gallery-${size.name}.png` });
       await page.getByTestId('lesson-open-one-seed').click();
 

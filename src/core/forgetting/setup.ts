@@ -156,7 +156,7 @@ export const PRESETS: readonly PresetInfo[] = [
     id: 'fashion',
     name: 'Paper setup · Fashion-MNIST (browser variant)',
     description:
-      'MLP 784-256-128-10 vs EWC at lr 2e-5, the paper’s 8 / 3 epochs, 5 seeds, on 1 000 training / 500 test images per class: a sixth of the paper’s data and steps, so about a minute or two.',
+      'MLP 784-256-128-10 vs EWC at lr 2e-5, the paper’s 8 / 3 epochs, 5 seeds, on 1 000 training / 500 test images per class: a sixth of the paper’s data and steps.',
     view: 'table-ii-iii',
     dataset: 'fashion-mnist',
     regime: {

@@ -281,7 +281,7 @@ export interface HistogramLayout {
 export function layoutAccuracyHistogram(width: number, panelCount: number, maxCount: number, compact = false): HistogramLayout {
   const margin = { top: 4, right: 14, bottom: 4, left: compact ? 62 : 92 };
   const titleHeight = 20;
-  const laneHeight = 16;
+  const laneHeight = 28; // a mark and its label above it
   const plotHeight = compact ? 130 : 160;
   const axisHeight = 44;
   const panels = Array.from({ length: panelCount }, (_, i) => {
@@ -362,7 +362,29 @@ export function drawAccuracyHistogram(
         .attr('y1', lane.y)
         .attr('y2', lane.y)
         .attr('stroke', '#eef0f4');
-      for (const mk of panel.marks.filter((k) => (k.role === 'rs' ? 'rs' : 'edge') === lane.protocol)) {
+      // each mark labelled on the chart (seed 0 / 42 / 1993, hard / easy / median): a lesson talks about them by name.
+      // Labels go above their mark, pushed right when they would run into the previous one.
+      const laneMarks = panel.marks.filter((k) => (k.role === 'rs' ? 'rs' : 'edge') === lane.protocol).sort((a, b) => a.value - b.value);
+      let end = -Infinity;
+      for (const mk of laneMarks) {
+        const text = mk.label
+          .replace(/^RS seed /, 'seed ')
+          .replace(/^EDGE /, '')
+          .split(' · ')[0];
+        const half = (text.length * 5.6) / 2;
+        const cx = Math.max(x(mk.value), end + 4 + half);
+        end = cx + half;
+        g.append('text')
+          .attr('class', 'mark-label')
+          .attr('x', cx)
+          .attr('y', lane.y - 8)
+          .attr('text-anchor', 'middle')
+          .attr('font-size', 10)
+          .attr('fill', roleMark(mk.role).stroke)
+          .attr('pointer-events', 'none')
+          .text(text);
+      }
+      for (const mk of laneMarks) {
         const rm = roleMark(mk.role);
         const selected = h.selectedKey === mk.key && h.selectedStrategy === panel.strategy;
         const tipText = `${mk.label}: ${pct(mk.value)}%\n${h.describe(mk.key)}\nclick: its accuracy matrix`;

@@ -1,7 +1,7 @@
 /**
  * A teacher's own lessons (issue 17): the current experiment's link with a title, two or three sentences and a
  * question, kept in this browser's localStorage and listed in the gallery beside the built-in ones. Each can be
- * exported as a link that carries its texts (`?lesson=u.…`, src/core/lessons.ts), so it opens on any machine.
+ * exported as a link that carries its texts (`?lesson=u.…`, src/core/lessons), so it opens on any machine.
  * Pure functions over a Storage (a test passes its own).
  */
 import { LESSON_TEXT_MAX, lessonParam, teachingHash, withLessonParam, type LessonTexts } from '../../core/lessons';
@@ -67,6 +67,7 @@ export function saveLesson(
     title,
     text: texts.text.trim().slice(0, LESSON_TEXT_MAX),
     question: texts.question.trim().slice(0, LESSON_TEXT_MAX),
+    ...(texts.expect?.length ? { expect: texts.expect.slice(0, 1) } : {}),
   };
   write(storage, [lesson, ...loadLessons(storage)]);
   return { lesson, error: null };

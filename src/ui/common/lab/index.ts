@@ -38,3 +38,4 @@ export { default as PaperCite } from './PaperCite.svelte';
 export { default as Verdict } from './Verdict.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
+export { lessonObservation, reportLessonObservation } from './lesson-check.svelte';

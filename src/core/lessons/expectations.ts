@@ -1,0 +1,303 @@
+/**
+ * A lesson's expected finding as data the app checks: a short list of templates, each a predicate over one lab's
+ * observation (./observations.ts) with a sentence that says what students should see. `checkExpectation` says whether
+ * a run shows it, with the numbers; a built-in lesson carries one or more (all must hold), a teacher's lesson picks
+ * from `expectationChoices(lab)`.
+ *
+ * Every check is "waiting" until the run has what it needs (all planned runs finished), so a half-trained lesson is
+ * never called wrong.
+ *
+ * Layering: pure TS, imports only src/core.
+ */
+import type { LabId } from '../config/types';
+import { quantileSorted } from '../stats/quantile';
+import type { LessonObservation } from './observations';
+
+export type Expectation =
+  /** Ground truth: `label`'s accuracy lies outside the middle `middle` share of every ordering's accuracy. */
+  | { kind: 'draw-outside-middle'; strategy: string; label: string; middle: number }
+  /** Ground truth: the RS draws span less than `share` of the range of every ordering's accuracy. */
+  | { kind: 'rs-span-below'; strategy: string; share: number }
+  /** Ground truth: `better`'s mean accuracy over every ordering is at least `points` above `worse`'s. */
+  | { kind: 'mean-above'; better: string; worse: string; points: number }
+  /** Ground truth: `narrow`'s accuracies (over every ordering) spread less (max − min) than `wide`'s. */
+  | { kind: 'narrower'; narrow: string; wide: string }
+  /** Orderings: classes `a` and `b` (by name) share a task in the ordering `label` (or not, `together` false). */
+  | { kind: 'pair-task'; label: string; a: string; b: string; together: boolean }
+  /** Orderings: S of `higher` is above S of `lower`. */
+  | { kind: 'score-above'; higher: string; lower: string }
+  /** Forgetting: in every seed, from task `from` to task `to` (1-based), a_prev falls by `drop` or more and CPCF rises. */
+  | { kind: 'cpcf-rises'; from: number; to: number; drop: number }
+  /** Time: in every seed, iid in-domain accuracy is at least `points` above next-domain accuracy. */
+  | { kind: 'domain-gap'; points: number }
+  /** Time: in every seed, streaming's next-domain accuracy is at least `points` above iid's (negative: at most below). */
+  | { kind: 'streaming-ahead'; points: number }
+  /** Time: with Alg. 1 at `alpha`, bucket `bucket` (1-based) makes up between `min` and `max` of the memory after the last bucket. */
+  | { kind: 'reservoir-share'; alpha: string; bucket: number; min: number; max: number }
+  /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
+  | { kind: 'newest-takes-ood'; set: string; fromStep: number }
+  /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than in ACC₀, which is above 0: the order adds nothing beyond the weighting. */
+  | { kind: 'within-weighting' };
+
+export type ExpectationKind = Expectation['kind'];
+
+/** The lab each template reads. */
+export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
+  'draw-outside-middle': 'ground-truth',
+  'rs-span-below': 'ground-truth',
+  'mean-above': 'ground-truth',
+  narrower: 'ground-truth',
+  'pair-task': 'orderings',
+  'score-above': 'orderings',
+  'cpcf-rises': 'forgetting',
+  'domain-gap': 'time',
+  'streaming-ahead': 'time',
+  'reservoir-share': 'time',
+  'newest-takes-ood': 'open-world',
+  'within-weighting': 'curriculum',
+};
+
+export interface ExpectationCheck {
+  status: 'holds' | 'fails' | 'waiting';
+  /** what was seen, with its numbers ("RS seed 0: 71.2 %, the middle 50 %: 74.0–80.1 %") */
+  detail: string;
+}
+
+const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
+const pts = (v: number) => `${(100 * v).toFixed(1)} points`;
+const STRATEGY_NAME: Record<string, string> = { finetune: 'fine-tuning', replay: 'replay', ewc: 'EWC', lwf: 'LwF' };
+const strategyName = (s: string) => STRATEGY_NAME[s] ?? s;
+
+/** What students should see, in one sentence. */
+export function describeExpectation(e: Expectation): string {
+  switch (e.kind) {
+    case 'draw-outside-middle':
+      return `${e.label}'s accuracy (${strategyName(e.strategy)}) lies outside the middle ${Math.round(100 * e.middle)} % of all orderings' accuracies.`;
+    case 'rs-span-below':
+      return `The RS orderings (${strategyName(e.strategy)}) span less than ${Math.round(100 * e.share)} % of the range of all orderings' accuracies.`;
+    case 'mean-above':
+      return `${cap(strategyName(e.better))} is at least ${Math.round(100 * e.points)} points above ${strategyName(e.worse)} on average over all orderings.`;
+    case 'narrower':
+      return `${cap(strategyName(e.narrow))}'s accuracies spread over a narrower range than ${strategyName(e.wide)}'s.`;
+    case 'pair-task':
+      return `${e.label} puts ${e.a} and ${e.b} ${e.together ? 'in the same task' : 'in different tasks'}.`;
+    case 'score-above':
+      return `${e.higher} has a higher S (similar classes spread apart) than ${e.lower}.`;
+    case 'cpcf-rises':
+      return `In every seed, from task ${e.from} to task ${e.to}, old-task accuracy a_prev falls by ${Math.round(100 * e.drop)} points or more while CPCF rises.`;
+    case 'domain-gap':
+      return `In every seed, iid in-domain accuracy is at least ${Math.round(100 * e.points)} points above next-domain accuracy.`;
+    case 'streaming-ahead':
+      return e.points >= 0
+        ? `In every seed, streaming's next-domain accuracy is at least ${Math.round(100 * e.points)} points above iid's.`
+        : `In every seed, streaming's next-domain accuracy is at most ${Math.round(-100 * e.points)} points below iid's.`;
+    case 'reservoir-share':
+      return `With α = ${e.alpha}, bucket ${e.bucket} makes up ${Math.round(100 * e.min)}–${Math.round(100 * e.max)} % of the memory after the last bucket.`;
+    case 'newest-takes-ood':
+      return `From step ${e.fromStep} on, most of ${e.set}'s unknown samples are predicted as the newest task's classes.`;
+    case 'within-weighting':
+      return 'The weighting alone (ACC₀) favours easy first (M2I), and M2I’s lead over I2M in final accuracy is no larger than that: easy first does not learn better.';
+  }
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const waiting = (detail: string): ExpectationCheck => ({ status: 'waiting', detail });
+const verdict = (ok: boolean, detail: string): ExpectationCheck => ({ status: ok ? 'holds' : 'fails', detail });
+
+/** Whether the observation shows the expected finding. */
+export function checkExpectation(e: Expectation, o: LessonObservation | null): ExpectationCheck {
+  if (!o || o.lab !== EXPECTATION_LAB[e.kind]) return waiting('Run the experiment to see.');
+  switch (e.kind) {
+    case 'draw-outside-middle':
+    case 'rs-span-below':
+    case 'mean-above':
+    case 'narrower': {
+      if (o.lab !== 'ground-truth') break;
+      const full = (id: string) => {
+        const s = o.strategies.find((x) => x.strategy === id);
+        return s && s.truth.length >= s.planned && s.truth.length > 1 ? s : null;
+      };
+      if (e.kind === 'draw-outside-middle') {
+        const s = full(e.strategy);
+        const v = s?.draws.find((d) => d.label === e.label)?.value;
+        if (!s || v === null || v === undefined) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
+        const sorted = [...s.truth].sort((a, b) => a - b);
+        const lo = quantileSorted(sorted, (1 - e.middle) / 2);
+        const hi = quantileSorted(sorted, (1 + e.middle) / 2);
+        return verdict(v < lo || v > hi, `${e.label}: ${pct(v)}; the middle ${Math.round(100 * e.middle)} %: ${pct(lo)}–${pct(hi)}.`);
+      }
+      if (e.kind === 'rs-span-below') {
+        const s = full(e.strategy);
+        const rs = s?.draws.filter((d) => d.label.startsWith('RS')).map((d) => d.value);
+        if (!s || !rs || rs.length < 2 || rs.some((v) => v === null)) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
+        const vs = rs as number[];
+        const span = Math.max(...vs) - Math.min(...vs);
+        const range = Math.max(...s.truth) - Math.min(...s.truth);
+        return verdict(span < e.share * range, `The RS orderings span ${pts(span)}; all orderings span ${pts(range)}.`);
+      }
+      const a = full(e.kind === 'mean-above' ? e.better : e.narrow);
+      const b = full(e.kind === 'mean-above' ? e.worse : e.wide);
+      if (!a || !b) return waiting('Waiting for every ordering of both strategies.');
+      if (e.kind === 'mean-above') {
+        const d = mean(a.truth) - mean(b.truth);
+        return verdict(d >= e.points, `${cap(strategyName(e.better))}: ${pct(mean(a.truth))}; ${strategyName(e.worse)}: ${pct(mean(b.truth))}.`);
+      }
+      const ra = Math.max(...a.truth) - Math.min(...a.truth);
+      const rb = Math.max(...b.truth) - Math.min(...b.truth);
+      return verdict(ra < rb, `${cap(strategyName(e.narrow))} spans ${pts(ra)}; ${strategyName(e.wide)} spans ${pts(rb)}.`);
+    }
+    case 'pair-task':
+    case 'score-above': {
+      if (o.lab !== 'orderings') break;
+      const byLabel = (label: string) => o.orderings.find((x) => x.label === label);
+      if (e.kind === 'score-above') {
+        const h = byLabel(e.higher);
+        const l = byLabel(e.lower);
+        if (!h || !l) return waiting(`Waiting for ${e.higher} and ${e.lower}.`);
+        return verdict(h.score > l.score, `S(${e.higher}) = ${h.score.toFixed(4)}; S(${e.lower}) = ${l.score.toFixed(4)}.`);
+      }
+      const ord = byLabel(e.label);
+      const index = (name: string) => Object.entries(o.classNames).find(([, n]) => n === name)?.[0];
+      const ia = index(e.a);
+      const ib = index(e.b);
+      if (!ord) return waiting(`Waiting for ${e.label}.`);
+      if (ia === undefined || ib === undefined) return { status: 'fails', detail: `This experiment has no class named ${ia === undefined ? e.a : e.b}.` };
+      const taskOf = (c: number) => ord.tasks.findIndex((t) => t.includes(c));
+      const ta = taskOf(Number(ia));
+      const tb = taskOf(Number(ib));
+      return verdict((ta === tb) === e.together, `${e.label}: ${e.a} in task ${ta + 1}, ${e.b} in task ${tb + 1}.`);
+    }
+    case 'cpcf-rises': {
+      if (o.lab !== 'forgetting') break;
+      const i = e.from - 2;
+      const j = e.to - 2;
+      const done = o.runs.filter((r) => r.cpcf.length > j && r.aPrev.length > j);
+      if (done.length === 0 || done.length < o.planned) return waiting('Waiting for every seed to finish.');
+      const bad = done.filter((r) => !(r.aPrev[i] - r.aPrev[j] >= e.drop && r.cpcf[j] > r.cpcf[i]));
+      const shown = (bad[0] ?? done[0])!;
+      return verdict(
+        bad.length === 0,
+        `${bad.length === 0 ? `All ${done.length}` : `${bad.length} of ${done.length}`} seed${done.length > 1 ? 's' : ''} ${bad.length === 0 ? 'show it' : 'do not'}; seed ${shown.seed}: a_prev ${pct(shown.aPrev[i])} → ${pct(shown.aPrev[j])}, CPCF ${shown.cpcf[i].toFixed(2)} → ${shown.cpcf[j].toFixed(2)}.`,
+      );
+    }
+    case 'reservoir-share': {
+      if (o.lab !== 'time') break;
+      const row = o.sweep?.find((s) => s.alpha === e.alpha);
+      if (!row) return waiting('Press “Every α” to run Alg. 1 with every α.');
+      const total = row.last.reduce((a, b) => a + b, 0);
+      const share = total > 0 ? (row.last[e.bucket - 1] ?? 0) / total : 0;
+      return verdict(share >= e.min && share <= e.max, `With α = ${e.alpha}, bucket ${e.bucket}: ${pct(share)} of the memory.`);
+    }
+    case 'domain-gap':
+    case 'streaming-ahead': {
+      if (o.lab !== 'time') break;
+      if (o.runs.length === 0 || o.runs.length < o.planned) return waiting('Waiting for every run to finish.');
+      const iid = o.runs.filter((r) => r.protocol === 'iid');
+      if (e.kind === 'domain-gap') {
+        const gaps = iid.filter((r) => r.inDomain !== null && r.nextDomain !== null).map((r) => (r.inDomain as number) - (r.nextDomain as number));
+        if (gaps.length === 0) return { status: 'fails', detail: 'No iid run: the gap needs the iid protocol.' };
+        return verdict(Math.min(...gaps) >= e.points, `In-domain − next-domain: ${gaps.map((g) => (100 * g).toFixed(1)).join(', ')} points.`);
+      }
+      const leads = iid.flatMap((r) => {
+        const s = o.runs.find((x) => x.protocol === 'streaming' && x.seed === r.seed);
+        return s && s.nextDomain !== null && r.nextDomain !== null ? [s.nextDomain - r.nextDomain] : [];
+      });
+      if (leads.length === 0) return { status: 'fails', detail: 'Needs iid and streaming runs of the same seed.' };
+      return verdict(Math.min(...leads) >= e.points, `Streaming − iid next-domain: ${leads.map((g) => (100 * g).toFixed(1)).join(', ')} points.`);
+    }
+    case 'newest-takes-ood': {
+      if (o.lab !== 'open-world') break;
+      if (o.runs.length === 0 || o.runs.length < o.planned) return waiting('Waiting for every seed to finish.');
+      const steps = Math.min(...o.runs.map((r) => r.steps.length));
+      if (steps < e.fromStep) return waiting('Waiting for the steps.');
+      const seen: string[] = [];
+      let ok = true;
+      for (let s = e.fromStep - 1; s < steps; s++) {
+        const shares = o.runs.map((r) => r.steps[s].assignment[e.set]);
+        if (shares.some((x) => !x)) return { status: 'fails', detail: `This experiment has no OOD set ${e.set}.` };
+        const m = (shares[0] as readonly number[]).map((_, t) => mean(shares.map((x) => (x as readonly number[])[t] ?? 0)));
+        const newest = m[s] ?? 0;
+        if (!(newest >= Math.max(...m))) ok = false;
+        seen.push(`step ${s + 1}: ${pct(newest)}`);
+      }
+      return verdict(ok, `The newest task's share of ${e.set}: ${seen.join(', ')}.`);
+    }
+    case 'within-weighting': {
+      if (o.lab !== 'curriculum') break;
+      if (!o.complete) return waiting('Waiting for every seed to finish.');
+      const p = o.pairs.find((x) => x.scenario === 'cil') ?? o.pairs[0];
+      if (!p) return { status: 'fails', detail: 'Needs both orders (M2I and I2M).' };
+      const sign = (v: number) => (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1);
+      return verdict(
+        p.deltaAcc0 > 0 && p.deltaAcc <= p.deltaAcc0,
+        `M2I − I2M in final accuracy (ΔACC): ${sign(p.deltaAcc)} points; by the weighting alone (ΔACC₀): ${sign(p.deltaAcc0)} points.`,
+      );
+    }
+  }
+  return waiting('Run the experiment to see.');
+}
+
+/** Every expectation of a lesson, checked; 'holds' only when all hold, 'fails' when any fails, else 'waiting'. */
+export function checkAll(es: readonly Expectation[], o: LessonObservation | null): { status: ExpectationCheck['status']; checks: ExpectationCheck[] } {
+  const checks = es.map((e) => checkExpectation(e, o));
+  const status = checks.some((c) => c.status === 'fails') ? 'fails' : checks.every((c) => c.status === 'holds') ? 'holds' : 'waiting';
+  return { status, checks };
+}
+
+/** The templates a teacher's lesson on this lab can state, filled with the lab's usual names. */
+export function expectationChoices(lab: LabId): Expectation[] {
+  switch (lab) {
+    case 'ground-truth':
+      return [
+        { kind: 'draw-outside-middle', strategy: 'replay', label: 'RS seed 0', middle: 0.5 },
+        { kind: 'rs-span-below', strategy: 'replay', share: 0.5 },
+        { kind: 'mean-above', better: 'replay', worse: 'finetune', points: 0.3 },
+        { kind: 'narrower', narrow: 'finetune', wide: 'replay' },
+      ];
+    case 'orderings':
+      return [
+        { kind: 'score-above', higher: 'EDGE easy', lower: 'EDGE hard' },
+        { kind: 'pair-task', label: 'EDGE hard', a: 'cat', b: 'dog', together: true },
+      ];
+    case 'forgetting':
+      return [{ kind: 'cpcf-rises', from: 2, to: 6, drop: 0.3 }];
+    case 'time':
+      return [
+        { kind: 'domain-gap', points: 0.1 },
+        { kind: 'streaming-ahead', points: 0 },
+        { kind: 'reservoir-share', alpha: '1', bucket: 1, min: 0.2, max: 0.3 },
+      ];
+    case 'open-world':
+      return [{ kind: 'newest-takes-ood', set: 'digits', fromStep: 2 }];
+    case 'curriculum':
+      return [{ kind: 'within-weighting' }];
+    default:
+      return [];
+  }
+}
+
+/** Read an expectation from untrusted JSON (a teacher's lesson link), or null when it is not one of the templates. */
+export function parseExpectation(v: unknown): Expectation | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  const kind = o.kind as ExpectationKind;
+  if (typeof kind !== 'string' || !(kind in EXPECTATION_LAB)) return null;
+  const str = (k: string) => typeof o[k] === 'string' && (o[k] as string).length <= 80;
+  const num = (k: string) => typeof o[k] === 'number' && Number.isFinite(o[k]);
+  const ok: Record<ExpectationKind, () => boolean> = {
+    'draw-outside-middle': () => str('strategy') && str('label') && num('middle'),
+    'rs-span-below': () => str('strategy') && num('share'),
+    'mean-above': () => str('better') && str('worse') && num('points'),
+    narrower: () => str('narrow') && str('wide'),
+    'pair-task': () => str('label') && str('a') && str('b') && typeof o.together === 'boolean',
+    'score-above': () => str('higher') && str('lower'),
+    'cpcf-rises': () => num('from') && num('to') && num('drop'),
+    'domain-gap': () => num('points'),
+    'streaming-ahead': () => num('points'),
+    'reservoir-share': () => str('alpha') && num('bucket') && num('min') && num('max'),
+    'newest-takes-ood': () => str('set') && num('fromStep'),
+    'within-weighting': () => true,
+  };
+  return ok[kind]() ? (structuredClone(o) as unknown as Expectation) : null;
+}

@@ -1,0 +1,189 @@
+/**
+ * Lessons in teaching mode, as a teacher preparing a demo would use them, in Chromium, offline:
+ * - two lessons (Similar classes: Orderings, instant; Is one seed enough?: Ground truth) open from their links at
+ *   1280×800 and 390×844: teaching mode on, the header on one row at 1280 and its Lessons button visible on the phone,
+ *   "What you should see" shown, the lesson's chart above the fold at 1280; the Orderings lesson's finding is checked
+ *   and seen, and on the Ground-truth lesson the RS marks are labelled;
+ * - a teacher saves a lesson in teaching mode at 1280×800: the Lessons dialog fits the window, its save form is
+ *   reached by scrolling the dialog (the page behind stays put), a finding is picked from the templates, and the saved
+ *   lesson's link opens with it;
+ * - the handout: printed to PDF, and its QR code (rendered for print) decodes to the lesson's link (jsQR in the page).
+ * Screenshots: test-results/lessons/*.png.
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import jsQR from 'jsqr';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { lessonById, lessonLink } from '../../src/core/lessons';
+
+const SHOTS = 'test-results/lessons';
+mkdirSync(SHOTS, { recursive: true });
+
+async function offline(context: BrowserContext): Promise<void> {
+  await context.route('**/*', (route) => {
+    const host = new URL(route.request().url()).hostname;
+    return host === '127.0.0.1' || host === 'localhost' ? route.continue() : route.abort();
+  });
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+const urlOf = (id: string) => {
+  const { search, hash } = lessonLink(lessonById(id)!);
+  return `/${search}${hash}`;
+};
+
+/** Every child of the header sits on one row (their vertical centres within a few px). */
+async function headerOneRow(page: Page): Promise<void> {
+  const rows = await page.locator('header.top > *').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return r.top + r.height / 2;
+    }),
+  );
+  expect(Math.max(...rows) - Math.min(...rows), `header rows ${rows.join(', ')}`).toBeLessThan(8);
+}
+
+async function aboveFold(page: Page, testid: string): Promise<void> {
+  const box = await page.getByTestId(testid).first().boundingBox();
+  expect(box, testid).not.toBeNull();
+  expect(box!.y, `${testid} top`).toBeLessThan(page.viewportSize()!.height - 120);
+}
+
+for (const size of [
+  { name: '1280', width: 1280, height: 800, touch: false },
+  { name: '390', width: 390, height: 844, touch: true },
+]) {
+  test.describe(`at ${size.name}×${size.height}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height }, hasTouch: size.touch, isMobile: size.touch });
+
+    test('two lessons in teaching mode: what to see, checked; the chart and its labelled marks', async ({ page, context }) => {
+      test.setTimeout(120_000);
+      await offline(context);
+      const errors = watchErrors(page);
+
+      // Orderings: no training, so its finding is checked as soon as the orderings are computed
+      await page.goto(urlOf('similar-classes'));
+      await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByTestId('lessons-open')).toBeVisible();
+      const expectBox = page.getByTestId('lesson-expect');
+      await expect(expectBox).toContainText('EDGE hard puts cat and dog in the same task');
+      await expect(expectBox).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
+      await expect(page.getByTestId('lesson-check')).toContainText('Seen in this run');
+      await page.screenshot({ path: `${SHOTS}/similar-classes-${size.name}.png` });
+      if (size.width >= 1280) {
+        await headerOneRow(page);
+        await aboveFold(page, 'similarity-heatmap');
+      }
+      // long ordering labels keep their colour square beside them (phone)
+      const swatchRows = await page
+        .locator('[data-testid="orderings-results"] .legend li, [data-testid="orderings-results"] .swatch-label')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+      for (const h of swatchRows) expect(h).toBeLessThan(60);
+      await page.screenshot({ path: `${SHOTS}/similar-classes-${size.name}.png` });
+
+      // Ground truth: "what you should see" before the run, Step as today
+      await page.goto(urlOf('one-seed'));
+      await page.reload();
+      await expect(page.getByTestId('lesson-title-shown')).toHaveText(lessonById('one-seed')!.title);
+      await expect(page.getByTestId('lesson-expect')).toContainText('RS orderings');
+      await expect(page.getByTestId('lesson-check')).toContainText('Not run yet');
+      await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 30_000 });
+      const step = page.getByTestId('gt-step');
+      await expect(step).toBeEnabled({ timeout: 60_000 });
+      await step.click();
+      await expect(page.getByTestId('gt-ordering-readout')).toHaveAttribute('data-done', /[1-9]/, { timeout: 90_000 });
+      // the marks the lesson talks about carry their labels on the chart
+      await expect(page.getByTestId('accuracy-histogram').locator('text.mark-label').first()).toBeVisible({ timeout: 60_000 });
+      await page.screenshot({ path: `${SHOTS}/one-seed-${size.name}.png` });
+      if (size.width >= 1280) {
+        await headerOneRow(page);
+        await aboveFold(page, 'accuracy-histogram');
+      }
+      expect(errors).toEqual([]);
+    });
+  });
+}
+
+test.describe('at 1280×800, teaching mode', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('a teacher saves a lesson with a finding to check, and its link opens with it', async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await offline(context);
+    const errors = watchErrors(page);
+    await page.goto(urlOf('similar-classes'));
+    await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
+    await page.getByTestId('lessons-open').click();
+    const dialog = page.getByTestId('lessons');
+    await expect(dialog).toBeVisible();
+    // the dialog fits the window
+    const box = (await dialog.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(800 + 1);
+    // the page behind does not scroll with the wheel over the dialog
+    const before = await page.evaluate(() => window.scrollY);
+    await dialog.hover();
+    await page.mouse.wheel(0, 3000);
+    await expect(page.getByTestId('lesson-new')).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBe(before);
+    await page.screenshot({ path: `${SHOTS}/dialog-teaching-1280.png` });
+
+    await page.getByTestId('lesson-new').click();
+    await page.getByTestId('lesson-title').fill('Cat and dog');
+    await page.getByTestId('lesson-text').fill('Look at EDGE hard. Then at EDGE easy.');
+    await page.getByTestId('lesson-question').fill('Where is the cat?');
+    await page.getByTestId('lesson-expect-pick').selectOption({ label: 'EDGE easy has a higher S (similar classes spread apart) than EDGE hard.' });
+    await page.getByTestId('lesson-save').scrollIntoViewIfNeeded();
+    await page.getByTestId('lesson-save').click();
+    const mine = page.getByTestId('my-lessons');
+    await expect(mine).toContainText('Cat and dog');
+    await mine.getByRole('button', { name: 'Open' }).click();
+    await expect(page).toHaveURL(/\?lesson=u\.[A-Za-z0-9_-]+#v1\./);
+    await expect(page.getByTestId('lesson-expect')).toContainText('EDGE easy has a higher S');
+    await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
+    expect(errors).toEqual([]);
+  });
+
+  test('the handout prints to PDF, and its QR code decodes to the link', async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await offline(context);
+    await page.goto(urlOf('similar-classes'));
+    await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
+    // what the browser's Print does first: the handout takes the page as it is now
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.emulateMedia({ media: 'print' });
+    const handout = page.getByTestId('lesson-handout');
+    await expect(handout).toBeVisible();
+    await expect(page.locator('header.top')).toBeHidden();
+    await expect(handout).toContainText(lessonById('similar-classes')!.question);
+    await expect(handout.locator('svg').first()).toBeVisible(); // the chart as it stands
+    const link = await page.getByTestId('lesson-url').textContent();
+    expect(link).toBe(page.url());
+    await page.screenshot({ path: `${SHOTS}/handout-print.png`, fullPage: true });
+
+    // decode the printed QR code: its SVG drawn on a canvas in the page, the pixels read by jsQR here
+    const px = await page.getByTestId('lesson-qr').evaluate(async (svg) => {
+      const xml = new XMLSerializer().serializeToString(svg);
+      const img = new Image();
+      img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(xml)}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 400;
+      const g = canvas.getContext('2d')!;
+      g.imageSmoothingEnabled = false;
+      g.drawImage(img, 0, 0, 400, 400);
+      return Array.from(g.getImageData(0, 0, 400, 400).data);
+    });
+    const decoded = jsQR(Uint8ClampedArray.from(px), 400, 400)?.data ?? null;
+    expect(decoded).toBe(page.url());
+
+    const pdf = `${SHOTS}/handout.pdf`;
+    await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(statSync(pdf).size).toBeGreaterThan(10_000);
+  });
+});
