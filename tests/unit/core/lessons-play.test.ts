@@ -10,7 +10,7 @@ import { jobContext } from '../../../src/engine/jobs/job';
 import { reservoirSweepJob, streamJob } from '../../../src/engine/stream/job';
 import { bucketTrainingSize } from '../../../src/core/stream/config';
 import { formatAlpha } from '../../../src/core/stream/reservoir';
-import { loadBuiltin } from '../../../src/cli/run';
+import { loadBuiltinImages } from '../../../src/cli/inputs';
 import { configToFlags } from '../../../src/cli/config-args';
 import { timeOf } from '../../../src/core/config/sections/time';
 import { canonicalOrdering } from '../../../src/core/orderings/key';
@@ -33,7 +33,7 @@ async function run(...argv: string[]): Promise<any> {
   return r.json;
 }
 
-const ctxOf = () => jobContext((id) => loadBuiltin(id, root), new RunControl());
+const ctxOf = () => jobContext((id) => loadBuiltinImages(id, root), new RunControl());
 
 /** The lesson's run, as the app would observe it once finished. */
 async function play(lesson: Lesson): Promise<LessonObservation> {
