@@ -5,6 +5,7 @@
  */
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
 import { oodJob } from '../ood/job';
+import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
 import type { Job } from './job';
 
@@ -16,6 +17,9 @@ export const JOBS = {
   'curriculum-preview': curriculumPreviewJob,
   'curriculum-isolated': curriculumIsolatedJob,
   'curriculum-order': curriculumOrderJob,
+  'own-encode': ownEncodeJob,
+  'own-train': ownTrainJob,
+  'own-orderings': ownOrderingsJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;
