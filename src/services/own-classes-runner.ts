@@ -10,6 +10,7 @@ import { resizeToRgb } from '../data/parsers/image-folder-zip';
 import type { OwnRun } from '../engine/own-classes/job';
 
 export type { OwnRun };
+import type { BackendName } from '../engine/index';
 import type { LabWorkers } from './lab-kit';
 import type { OwnSampleStore } from './own-classes-store';
 
@@ -36,7 +37,8 @@ export interface OwnProgress {
   total: number;
 }
 
-export function createOwnClassesRunner(workers: LabWorkers, samples: OwnSampleStore) {
+/** `backend`: the experiment's training-backend preference, read at each lease. */
+export function createOwnClassesRunner(workers: LabWorkers, samples: OwnSampleStore, backend: () => BackendName | 'auto' = () => 'auto') {
   const features = new Map<string, Float32Array>();
   let dim = 0;
   let encoderKey = '';
@@ -50,7 +52,7 @@ export function createOwnClassesRunner(workers: LabWorkers, samples: OwnSampleSt
     }
     const per = cfg.trainPerClass + cfg.testPerClass;
     const names = cfg.classes.slice(0, upTo);
-    const lease = await workers.lease('auto');
+    const lease = await workers.lease(backend());
     try {
       const classes: OwnClassRows[] = [];
       for (const name of names) {
