@@ -133,6 +133,7 @@ for (const viewport of [
           await page.getByTestId('oc-orderings').click();
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText('Over all 24 orderings', { timeout: 60_000 });
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText('does not matter');
+          await expect(page.getByTestId('oc-busy')).toHaveCount(0);
           await page.screenshot({ path: `${SHOTS}/prototypes-${viewport.width}.png`, fullPage: true });
           // the zip: export, forget everything, import it again
           const download = page.waitForEvent('download');

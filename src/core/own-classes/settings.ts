@@ -18,6 +18,9 @@ export function isPrototypes(s: OwnStrategy): boolean {
   return s === 'simplecil';
 }
 
+/** A strategy's button label. */
+export const OWN_STRATEGY_LABELS: Readonly<Record<OwnStrategy, string>> = { finetune: 'Fine-tune', replay: 'Replay', simplecil: 'SimpleCIL' };
+
 /** Words for a strategy. */
 export const OWN_STRATEGY_NAMES: Readonly<Record<OwnStrategy, string>> = {
   finetune: 'fine-tuning a head',

@@ -128,6 +128,20 @@ export class OwnClassesLab {
     return added;
   }
 
+  /** A progress callback that goes quiet once its job has ended (the worker's events may arrive after its result). */
+  private progress(): { on: (p: OwnProgress) => void; end: () => void } {
+    let live = true;
+    return {
+      on: (p) => {
+        if (live) this.busy = this.progressText(p);
+      },
+      end: () => {
+        live = false;
+        this.busy = null;
+      },
+    };
+  }
+
   progressText(p: OwnProgress): string {
     return p.stage === 'encode'
       ? `Computing features: ${p.done} of ${p.total} images`
@@ -143,9 +157,10 @@ export class OwnClassesLab {
     const started = performance.now();
     this.error = null;
     this.busy = 'Starting…';
+    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
-      const run = await this.runner.train(cfg, classes.length, (p) => (this.busy = this.progressText(p)));
+      const run = await this.runner.train(cfg, classes.length, progress.on);
       this.run = run;
       this.trainedClasses = classes;
       this.orderings = null;
@@ -155,7 +170,7 @@ export class OwnClassesLab {
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
-      this.busy = null;
+      progress.end();
     }
   }
 
@@ -169,16 +184,17 @@ export class OwnClassesLab {
   async everyOrdering(): Promise<void> {
     this.error = null;
     this.busy = 'Starting…';
+    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
       cfg.classes = this.completeClasses;
       if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
         throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
-      this.orderings = await this.runner.orderings(cfg, (p) => (this.busy = this.progressText(p)));
+      this.orderings = await this.runner.orderings(cfg, progress.on);
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
-      this.busy = null;
+      progress.end();
     }
   }
 
