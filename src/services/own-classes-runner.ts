@@ -5,6 +5,7 @@
  * (createImageBitmap) to RGB at SAMPLE_SIZE; nothing leaves the browser.
  */
 import type { OwnClassesConfig } from '../core/config/sections/own-classes';
+import { ownEdge, type OwnEdge } from '../core/own-classes/edge';
 import { ownFeatureSet, type OwnClassRows } from '../core/own-classes/settings';
 import { resizeToRgb } from '../data/parsers/image-folder-zip';
 import type { OwnRun } from '../engine/own-classes/job';
@@ -97,12 +98,13 @@ export function createOwnClassesRunner(workers: LabWorkers, samples: OwnSampleSt
       }
     },
     /** Every ordering of the recorded classes (the first is the teaching order). */
-    async orderings(cfg: OwnClassesConfig, onProgress: (p: OwnProgress) => void): Promise<OwnRun[]> {
+    async orderings(cfg: OwnClassesConfig, onProgress: (p: OwnProgress) => void): Promise<{ runs: OwnRun[]; edge: OwnEdge }> {
       const { set, lease } = await featureSet(cfg, cfg.classes.length, onProgress);
       try {
-        return await lease.main.job('own-orderings', { set, strategy: cfg.strategy, seed: cfg.seed }, (e) =>
+        const runs = await lease.main.job('own-orderings', { set, strategy: cfg.strategy, seed: cfg.seed }, (e) =>
           onProgress({ stage: 'orderings', done: e.done, total: e.total }),
         );
+        return { runs, edge: ownEdge(set) };
       } finally {
         lease.release();
       }

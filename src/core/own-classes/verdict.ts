@@ -101,3 +101,15 @@ export function orderingsVerdict(s: OrderingsSummary, strategy: OwnStrategy): st
   const rank = s.better === 0 ? 'no ordering did better than yours' : `${s.better} of ${s.orderings} orderings did better than yours`;
   return `Over all ${s.orderings} orderings of your classes, ${how} ends with ${range}: the order matters (a spread of ${pct(spread)}). Yours reached ${pct(s.taught)}; ${rank}. One ordering’s number would not have told you this.`;
 }
+
+/** EDGE's two orderings on the visitor's classes beside the truth (names: the class names in taught order). */
+export function edgeVerdict(
+  edge: { hard: readonly number[]; easy: readonly number[] },
+  finals: { hard: number; easy: number },
+  s: OrderingsSummary,
+  names: readonly string[],
+): string {
+  const order = (o: readonly number[]) => o.map((c) => `“${names[c]}”`).join(' → ');
+  const same = finals.hard === finals.easy;
+  return `EDGE, which orders classes by how alike they look (the cosine of your classes’ mean features), calls ${order(edge.hard)} hard (it reached ${pct(finals.hard)}) and ${order(edge.easy)} easy (${pct(finals.easy)}); every ordering ranges from ${pct(s.min)} to ${pct(s.max)}${same ? ', so its two picks do not tell hard from easy here' : finals.hard < finals.easy ? ': its hard pick did worse than its easy one, as EDGE intends' : ': its hard pick did better than its easy one, the opposite of what EDGE intends'}.`;
+}

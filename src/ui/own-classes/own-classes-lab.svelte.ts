@@ -5,7 +5,8 @@
  * sample here, which stores it at once and trains once a class is complete.
  */
 import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
-import { orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
+import { edgeVerdict, orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
 import type { OwnClassesRunner, OwnProgress, OwnRun } from '../../services/own-classes-runner';
@@ -29,6 +30,8 @@ export class OwnClassesLab {
   /** classes the shown run covers */
   trainedClasses: string[] = $state([]);
   orderings: OwnRun[] | null = $state(null);
+  /** EDGE's hard and easy orderings of the classes the orderings cover */
+  edge: OwnEdge | null = $state(null);
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
   timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
   private firstSampleAt: number | null = null;
@@ -190,7 +193,9 @@ export class OwnClassesLab {
       cfg.classes = this.completeClasses;
       if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
         throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
-      this.orderings = await this.runner.orderings(cfg, progress.on);
+      const out = await this.runner.orderings(cfg, progress.on);
+      this.orderings = out.runs;
+      this.edge = out.edge;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
