@@ -67,16 +67,16 @@ export class OwnClassesLab {
   }
   get orderingsVerdict(): Verdict | null {
     if (!this.orderings) return null;
-    return verdictOf(
-      'own-orderings',
-      orderingsVerdict(
-        summariseOrderings(
-          this.orderings.map((r) => r.finalAccuracy),
-          0,
-        ),
-        this.cfg.strategy,
-      ),
+    const s = summariseOrderings(
+      this.orderings.map((r) => r.finalAccuracy),
+      0,
     );
+    const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
+    if (this.edge) {
+      const finals = { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
+      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.trainedClasses) });
+    }
+    return v;
   }
 
   /** Read the counts (and thumbnails) of the link's classes from the store. */
