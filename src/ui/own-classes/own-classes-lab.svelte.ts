@@ -168,7 +168,8 @@ export class OwnClassesLab {
       this.trainedClasses = classes;
       this.orderings = null;
       const now = performance.now();
-      if (this.timings.firstResultMs === null && this.firstSampleAt !== null) this.timings.firstResultMs = now - this.firstSampleAt;
+      // the first result: the first class's, from its first sample (a page reopened on recorded classes has none)
+      if (classes.length === 1 && this.timings.firstResultMs === null && this.firstSampleAt !== null) this.timings.firstResultMs = now - this.firstSampleAt;
       this.timings.lastUpdateMs = now - started;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
