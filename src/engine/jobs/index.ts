@@ -4,6 +4,7 @@
  * here, each a function in the lab's engine folder.
  */
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
+import { ptmJob } from '../features/ptm-job';
 import { oodJob } from '../ood/job';
 import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
@@ -17,6 +18,7 @@ export const JOBS = {
   'curriculum-preview': curriculumPreviewJob,
   'curriculum-isolated': curriculumIsolatedJob,
   'curriculum-order': curriculumOrderJob,
+  ptm: ptmJob,
   'own-encode': ownEncodeJob,
   'own-train': ownTrainJob,
   'own-orderings': ownOrderingsJob,
