@@ -15,6 +15,7 @@ import { validateConfig, type ExperimentConfig, type LabId } from '../src/core/c
 import { openWorldOf } from '../src/core/config/sections/open-world';
 import { timeOf } from '../src/core/config/sections/time';
 import { curriculumOf } from '../src/core/config/sections/curriculum';
+import { ownClassesOf } from '../src/core/config/sections/own-classes';
 import { experimentClassNames, protocolOptionsOf } from '../src/core/config/derived';
 import { computeOrderingsView } from '../src/core/protocols/orderings-view';
 import { planGroundTruth } from '../src/core/ground-truth/plan';
@@ -168,6 +169,11 @@ async function curriculum(): Promise<unknown> {
   return { isolated, orders };
 }
 
+// the Your-classes lab trains on the visitor's own samples: its default has no classes, so no numbers
+async function ownClasses(): Promise<unknown> {
+  return { classes: ownClassesOf(defaultOf('own-classes')).classes };
+}
+
 const LABS: Record<LabId, () => Promise<unknown>> = {
   orderings,
   'ground-truth': groundTruth,
@@ -175,6 +181,7 @@ const LABS: Record<LabId, () => Promise<unknown>> = {
   'open-world': openWorld,
   time,
   curriculum,
+  'own-classes': ownClasses,
 };
 
 async function main(): Promise<number> {

@@ -12,6 +12,7 @@ import ForgettingPage from './forgetting/ForgettingPage.svelte';
 import GroundTruthPage from './ground-truth/GroundTruthPage.svelte';
 import OpenWorldPage from './open-world/OpenWorldPage.svelte';
 import OrderingsPage from './orderings/OrderingsPage.svelte';
+import OwnClassesPage from './own-classes/OwnClassesPage.svelte';
 import TimePage from './time/TimePage.svelte';
 
 export interface LabPageProps {
@@ -31,6 +32,7 @@ export const LAB_PAGES: Readonly<Record<LabId, LabPage>> = {
   time: { page: TimePage, remountOnLink: true },
   'open-world': { page: OpenWorldPage, remountOnLink: true },
   curriculum: { page: CurriculumPage, remountOnLink: true },
+  'own-classes': { page: OwnClassesPage, remountOnLink: true },
 };
 
 export interface Tab extends LabPage {

@@ -9,6 +9,7 @@ import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } fro
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
+import type { OwnClassesConfig } from './sections/own-classes';
 import type { OpenWorldSettings } from '../ood/config';
 import type { TimeLabConfig } from '../stream/config';
 import type { LabId } from '../labs/ids';
@@ -274,6 +275,8 @@ export interface ExperimentConfig {
   time?: TimeLabConfig;
   /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
   curriculum?: CurriculumConfig;
+  /** The Your-classes lab (sections/own-classes.ts); absent = no classes yet, read with ownClassesOf. */
+  ownClasses?: OwnClassesConfig;
   /** Where feature vectors come from (sections/features.ts); absent = pixels, read with featuresOf. */
   features?: FeaturesConfig;
   backend: BackendConfig;

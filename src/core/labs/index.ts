@@ -11,9 +11,18 @@ import { LAB_IDS, type LabId } from './ids';
 import type { LabEntry } from './lab';
 import { openWorldLab } from './open-world';
 import { orderingsLab } from './orderings';
+import { ownClassesLab } from './own-classes';
 import { timeLab } from './time';
 
-export const LABS = [orderingsLab, groundTruthLab, forgettingLab, timeLab, openWorldLab, curriculumLab] as const satisfies readonly LabEntry<LabId>[];
+export const LABS = [
+  orderingsLab,
+  groundTruthLab,
+  forgettingLab,
+  timeLab,
+  openWorldLab,
+  curriculumLab,
+  ownClassesLab,
+] as const satisfies readonly LabEntry<LabId>[];
 
 // every id has an entry: a compile error names the id without one
 type Missing = Exclude<LabId, (typeof LABS)[number]['id']>;

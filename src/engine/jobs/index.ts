@@ -6,6 +6,7 @@
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
 import { ptmJob } from '../features/ptm-job';
 import { oodJob } from '../ood/job';
+import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
 import type { Job } from './job';
 
@@ -18,6 +19,9 @@ export const JOBS = {
   'curriculum-isolated': curriculumIsolatedJob,
   'curriculum-order': curriculumOrderJob,
   ptm: ptmJob,
+  'own-encode': ownEncodeJob,
+  'own-train': ownTrainJob,
+  'own-orderings': ownOrderingsJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;

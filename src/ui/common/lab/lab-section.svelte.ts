@@ -7,7 +7,7 @@ import { untrack } from 'svelte';
 import type { ExperimentConfig } from '../../../core/config/schema';
 import { shareLink } from '../../../services/share-link.svelte';
 
-type SectionOf = 'time' | 'openWorld' | 'curriculum';
+type SectionOf = 'time' | 'openWorld' | 'curriculum' | 'ownClasses';
 
 export function labSection<K extends SectionOf>(key: K): { initial: ExperimentConfig[K]; save(value: NonNullable<ExperimentConfig[K]>): void } {
   const store = shareLink();

@@ -13,7 +13,7 @@ const root = join(__dirname, '../../../..');
 describe('the lab registry', () => {
   it('has one entry per id, in the order of the tabs', () => {
     expect(new Set(LAB_IDS).size).toBe(LABS.length);
-    expect(LAB_IDS).toEqual(['orderings', 'ground-truth', 'forgetting', 'time', 'open-world', 'curriculum']);
+    expect(LAB_IDS).toEqual(['orderings', 'ground-truth', 'forgetting', 'time', 'open-world', 'curriculum', 'own-classes']);
     expect(LAB_NAMES['ground-truth']).toBe('Ground-truth');
     expect(TRAINING_LABS).toEqual(['ground-truth', 'forgetting']);
     expect(labEntry('time').paper.paper.tag).toBe('CLEAR');

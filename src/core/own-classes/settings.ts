@@ -1,0 +1,78 @@
+/**
+ * How the Your-classes lab trains (docs/science.md §10): one class per task, in the order the visitor taught them,
+ * on L2-normalised features of a frozen image encoder. Fine-tuning and replay train a linear head (the engine's
+ * `head` model) with these settings; SimpleCIL keeps one prototype per class (src/core/ptm). Fixed here, not in the
+ * link: a classroom compares strategies, not learning rates.
+ */
+import type { FeatureSet } from '../features/feature-set';
+import type { OwnStrategy } from '../config/sections/own-classes';
+import type { PtmStrategy } from '../ptm/defaults';
+
+/** The head's training: a linear layer, Adam at 0.01, 20 epochs of batches of 16 on each task. */
+export const OWN_TRAINING = { epochs: 20, batchSize: 16, lr: 0.01, hidden: [] as number[] } as const;
+
+/** SimpleCIL as the lab runs it: the cosine classifier over class means. */
+export const OWN_SIMPLECIL: PtmStrategy = { id: 'simplecil', options: { metric: 'cosine' } };
+
+export function isPrototypes(s: OwnStrategy): boolean {
+  return s === 'simplecil';
+}
+
+/** A strategy's button label. */
+export const OWN_STRATEGY_LABELS: Readonly<Record<OwnStrategy, string>> = { finetune: 'Fine-tune', replay: 'Replay', simplecil: 'SimpleCIL' };
+
+/** Words for a strategy. */
+export const OWN_STRATEGY_NAMES: Readonly<Record<OwnStrategy, string>> = {
+  finetune: 'fine-tuning a head',
+  replay: 'a head with replay',
+  simplecil: 'SimpleCIL prototypes',
+};
+
+/** One recorded class: its feature rows (row-major, `d` each), the first `train` of them for training. */
+export interface OwnClassRows {
+  name: string;
+  rows: Float32Array;
+  train: number;
+}
+
+/**
+ * The feature set of the recorded classes: label k = class k in teaching order, rows scaled to unit length (CLIP's
+ * own comparison is the cosine; a head learns faster on unit-length rows), each class's first `train` rows split 0
+ * (train), the rest split 1 (test).
+ */
+export function ownFeatureSet(classes: readonly OwnClassRows[], d: number): FeatureSet {
+  const n = classes.reduce((s, c) => s + c.rows.length / d, 0);
+  const features = new Float32Array(n * d);
+  const labels = new Int32Array(n);
+  const split = new Uint8Array(n);
+  let r = 0;
+  classes.forEach((c, k) => {
+    const m = c.rows.length / d;
+    if (!Number.isInteger(m)) throw new RangeError(`Class "${c.name}" has ${c.rows.length} feature values, not a whole number of ${d}-dimensional rows.`);
+    for (let i = 0; i < m; i++, r++) {
+      let norm = 0;
+      for (let t = 0; t < d; t++) norm += c.rows[i * d + t] ** 2;
+      const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let t = 0; t < d; t++) features[r * d + t] = c.rows[i * d + t] * scale;
+      labels[r] = k;
+      split[r] = i < c.train ? 0 : 1;
+    }
+  });
+  return { features, n, d, labels, split, classNames: classes.map((c) => c.name) };
+}
+
+/** What an encoder downloads once (the browser caches it), by model id and precision, shown before the first download. */
+const DOWNLOAD_SIZES: Readonly<Record<string, Partial<Record<string, string>>>> = {
+  'Xenova/clip-vit-base-patch32': { q8: 'about 88 MB', fp16: 'about 176 MB', fp32: 'about 350 MB' },
+  'Xenova/clip-vit-base-patch16': { q8: 'about 87 MB', fp32: 'about 345 MB' },
+  'Xenova/dinov2-small': { q8: 'about 24 MB', fp32: 'about 88 MB' },
+};
+
+/** "CLIP … (about 88 MB, downloaded once)", or what is known of another encoder. */
+export function encoderDownloadNote(model: string, precision: string, selfHosted: boolean): string {
+  if (selfHosted) return `${model} (${precision}) from this site's own folder: nothing is downloaded from elsewhere.`;
+  const size = DOWNLOAD_SIZES[model]?.[precision];
+  return size
+    ? `${model} (${precision}): ${size}, downloaded once from the Hugging Face hub when the first class is complete, then kept by the browser.`
+    : `${model} (${precision}): downloaded once from the Hugging Face hub when the first class is complete (its size is shown by the hub), then kept by the browser.`;
+}

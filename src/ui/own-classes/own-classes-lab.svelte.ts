@@ -1,0 +1,262 @@
+/**
+ * The Your-classes lab's state and actions (docs/science.md §10): the lab's section (class names in teaching order,
+ * samples per class, strategy, seed, encoder), how many samples each class has in the store, the latest update's R
+ * and verdict, and every ordering's result. Recording itself (the camera) is ./Recorder.svelte's; it hands each
+ * sample here, which stores it at once and trains once a class is complete.
+ */
+import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
+import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
+import { edgeVerdict, orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import type { Verdict } from '../../core/verdict/types';
+import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
+import type { OwnClassesRunner, OwnProgress, OwnRun } from '../../services/own-classes-runner';
+import type { OwnSampleStore } from '../../services/own-classes-store';
+
+const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
+
+/** Orderings trained at most (6 classes). */
+export const MAX_ORDERING_CLASSES = 6;
+
+export class OwnClassesLab {
+  cfg: OwnClassesConfig = $state(ownClassesOf({}));
+  counts: Record<string, number> = $state({});
+  /** object URLs of each class's latest samples (the thumbnail strip) */
+  thumbs: Record<string, string[]> = $state({});
+  newName = $state('');
+  busy: string | null = $state(null);
+  error: string | null = $state(null);
+  notice: string | null = $state(null);
+  run: OwnRun | null = $state(null);
+  /** classes the shown run covers */
+  trainedClasses: string[] = $state([]);
+  orderings: OwnRun[] | null = $state(null);
+  /** EDGE's hard and easy orderings of the classes the orderings cover */
+  edge: OwnEdge | null = $state(null);
+  /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
+  timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
+  private firstSampleAt: number | null = null;
+
+  constructor(
+    private readonly store: OwnSampleStore,
+    private readonly runner: OwnClassesRunner,
+    initial: OwnClassesConfig | undefined,
+    private readonly save: (c: OwnClassesConfig) => void,
+  ) {
+    this.cfg = ownClassesOf({ ownClasses: initial });
+    this.notice = store.notice;
+  }
+
+  get perClass(): number {
+    return this.cfg.trainPerClass + this.cfg.testPerClass;
+  }
+  get nameProblem(): string | null {
+    return this.newName === '' ? null : classNameProblem(this.newName.trim(), this.cfg.classes);
+  }
+  /** the classes with all their samples, in teaching order up to the first incomplete one */
+  get completeClasses(): string[] {
+    const out: string[] = [];
+    for (const c of this.cfg.classes) {
+      if ((this.counts[c] ?? 0) < this.perClass) break;
+      out.push(c);
+    }
+    return out;
+  }
+  get updateVerdict(): Verdict | null {
+    if (!this.run) return null;
+    return verdictOf('own-update', updateVerdict(this.run.matrix, this.trainedClasses, this.cfg.strategy).text);
+  }
+  get orderingsVerdict(): Verdict | null {
+    if (!this.orderings) return null;
+    const s = summariseOrderings(
+      this.orderings.map((r) => r.finalAccuracy),
+      0,
+    );
+    const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
+    if (this.edge) {
+      const finals = { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
+      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.trainedClasses) });
+    }
+    return v;
+  }
+
+  /** Read the counts (and thumbnails) of the link's classes from the store. */
+  async load(): Promise<void> {
+    for (const c of this.cfg.classes) await this.refresh(c);
+    if (this.completeClasses.length > 0) await this.train();
+  }
+
+  private async refresh(name: string): Promise<void> {
+    const list = await this.store.samples(name);
+    this.counts[name] = list.length;
+    for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
+    this.thumbs[name] = list.slice(-12).map((s) => URL.createObjectURL(new Blob([s.bytes as BlobPart])));
+  }
+
+  private commit(): void {
+    this.save($state.snapshot(this.cfg) as OwnClassesConfig);
+  }
+
+  addClass(): string | null {
+    const name = this.newName.trim();
+    const problem = classNameProblem(name, this.cfg.classes) ?? (this.cfg.classes.length >= 8 ? 'At most 8 classes.' : null);
+    if (problem) return problem;
+    this.cfg.classes.push(name);
+    this.counts[name] = 0;
+    this.thumbs[name] = [];
+    this.newName = '';
+    this.commit();
+    return null;
+  }
+
+  /** A recorded or dropped sample: stored at once; the class's last sample trains the model. */
+  async addSample(name: string, bytes: Uint8Array): Promise<void> {
+    const index = this.counts[name] ?? 0;
+    if (index >= this.perClass) return;
+    if (this.firstSampleAt === null) this.firstSampleAt = performance.now();
+    this.counts[name] = index + 1;
+    await this.store.put({ name, index, bytes });
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart]));
+    this.thumbs[name] = [...(this.thumbs[name] ?? []), url].slice(-12);
+    if (index + 1 === this.perClass && this.completeClasses.includes(name)) await this.train();
+  }
+
+  async addFiles(name: string, files: readonly File[]): Promise<number> {
+    let added = 0;
+    for (const f of files) {
+      if (!/^image\//.test(f.type) && !/\.(png|jpe?g|webp|gif|bmp)$/i.test(f.name)) continue;
+      if ((this.counts[name] ?? 0) >= this.perClass) break;
+      await this.addSample(name, new Uint8Array(await f.arrayBuffer()));
+      added++;
+    }
+    return added;
+  }
+
+  /** A progress callback that goes quiet once its job has ended (the worker's events may arrive after its result). */
+  private progress(): { on: (p: OwnProgress) => void; end: () => void } {
+    let live = true;
+    return {
+      on: (p) => {
+        if (live) this.busy = this.progressText(p);
+      },
+      end: () => {
+        live = false;
+        this.busy = null;
+      },
+    };
+  }
+
+  progressText(p: OwnProgress): string {
+    return p.stage === 'encode'
+      ? `Computing features: ${p.done} of ${p.total} images`
+      : p.stage === 'train'
+        ? 'Training…'
+        : `Every ordering: ${p.done} of ${p.total}`;
+  }
+
+  /** Train the teaching order on every complete class. */
+  async train(): Promise<void> {
+    const classes = this.completeClasses;
+    if (classes.length === 0) return;
+    const started = performance.now();
+    this.error = null;
+    this.busy = 'Starting…';
+    const progress = this.progress();
+    try {
+      const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
+      const run = await this.runner.train(cfg, classes.length, progress.on);
+      this.run = run;
+      this.trainedClasses = classes;
+      this.orderings = null;
+      const now = performance.now();
+      // the first result: the first class's, from its first sample (a page reopened on recorded classes has none)
+      if (classes.length === 1 && this.timings.firstResultMs === null && this.firstSampleAt !== null) this.timings.firstResultMs = now - this.firstSampleAt;
+      this.timings.lastUpdateMs = now - started;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      progress.end();
+    }
+  }
+
+  async setStrategy(s: OwnStrategy): Promise<void> {
+    this.cfg.strategy = s;
+    this.commit();
+    this.orderings = null;
+    if (this.run) await this.train();
+  }
+
+  async everyOrdering(): Promise<void> {
+    this.error = null;
+    this.busy = 'Starting…';
+    const progress = this.progress();
+    try {
+      const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
+      cfg.classes = this.completeClasses;
+      if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
+        throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
+      const out = await this.runner.orderings(cfg, progress.on);
+      this.orderings = out.runs;
+      this.edge = out.edge;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      progress.end();
+    }
+  }
+
+  async exportZip(): Promise<Uint8Array> {
+    const classes = [];
+    for (const name of this.cfg.classes) {
+      const list = (await this.store.samples(name)).map((s) => s.bytes);
+      classes.push({ name, train: list.slice(0, this.cfg.trainPerClass), test: list.slice(this.cfg.trainPerClass) });
+    }
+    return writeSamplesZip(classes);
+  }
+
+  /** Classes of a samples zip added after the existing ones (a class already here is left as it is). */
+  async importZip(bytes: Uint8Array, fileName: string): Promise<string> {
+    this.error = null;
+    let classes;
+    try {
+      classes = readSamplesZip(bytes, fileName);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+      return '';
+    }
+    const added: string[] = [];
+    const skipped: string[] = [];
+    for (const c of classes) {
+      const problem = classNameProblem(c.name, this.cfg.classes) ?? (this.cfg.classes.length >= 8 ? 'At most 8 classes.' : null);
+      if (problem) {
+        skipped.push(`“${c.name}” (${problem})`);
+        continue;
+      }
+      this.cfg.classes.push(c.name);
+      const all = [...c.train.slice(0, this.cfg.trainPerClass), ...c.test].slice(0, this.perClass);
+      for (let i = 0; i < all.length; i++) await this.store.put({ name: c.name, index: i, bytes: all[i] });
+      await this.refresh(c.name);
+      added.push(c.name);
+    }
+    this.commit();
+    await this.train();
+    return `Imported ${added.length} class${added.length === 1 ? '' : 'es'}${skipped.length ? `; left out ${skipped.join(', ')}` : ''}.`;
+  }
+
+  /** "Forget my samples": every sample deleted from this browser, the classes and results cleared. */
+  async forgetAll(): Promise<void> {
+    await this.store.forget(null);
+    this.runner.forgetFeatures(null);
+    for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
+    this.cfg.classes = [];
+    this.counts = {};
+    this.thumbs = {};
+    this.run = null;
+    this.orderings = null;
+    this.trainedClasses = [];
+    this.commit();
+  }
+
+  dispose(): void {
+    for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { compactConfig, defaultConfig, validateConfig } from '../../../../src/core/config/schema';
+import { configHash } from '../../../../src/core/config/url-codec';
+import { classNameProblem, OWN_CLASSES_FILL, ownClassesOf } from '../../../../src/core/config/sections/own-classes';
+
+describe('config section: ownClasses', () => {
+  it('is absent by default; a section equal to the fill-in leaves the compact form and hash alone', () => {
+    const d = defaultConfig();
+    expect(d.ownClasses).toBeUndefined();
+    expect(ownClassesOf(d)).toEqual(OWN_CLASSES_FILL);
+    const same = validateConfig({ ownClasses: { trainPerClass: 30, strategy: 'finetune' } });
+    expect(same.errors).toEqual([]);
+    expect(same.config.ownClasses).toBeUndefined();
+    expect(configHash(same.config)).toBe(configHash(d));
+    expect('ownClasses' in compactConfig(d)).toBe(false);
+  });
+
+  it('keeps the classes, sizes, strategy and encoder it is given', () => {
+    const r = validateConfig({
+      lab: 'own-classes',
+      ownClasses: {
+        classes: ['mug', 'red pen', 'Käse 🧀'],
+        testPerClass: 5,
+        strategy: 'simplecil',
+        encoder: { model: 'clip-vision-tiny', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } },
+      },
+    });
+    expect(r.errors).toEqual([]);
+    const o = ownClassesOf(r.config);
+    expect(o.classes).toEqual(['mug', 'red pen', 'Käse 🧀']);
+    expect(o.testPerClass).toBe(5);
+    expect(o.strategy).toBe('simplecil');
+    expect(o.encoder).toEqual({ source: 'encoder', model: 'clip-vision-tiny', precision: 'q8', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } });
+    expect(configHash(r.config)).not.toBe(configHash(defaultConfig()));
+  });
+
+  it('refuses the embedded backbone, pixels and uploads with the reason', () => {
+    const errs = (source: string) => validateConfig({ ownClasses: { encoder: { source } } }).errors;
+    expect(errs('backbone')[0].path).toBe('ownClasses.encoder.source');
+    expect(errs('backbone')[0].message).toMatch(/pre-trained on the built-in datasets.*not on photos/);
+    expect(errs('pixels')[0].message).toMatch(/frozen image encoder/);
+    expect(errs('upload')[0].message).toMatch(/no feature file/);
+  });
+
+  it('bounds and checks the user text of class names', () => {
+    const paths = (v: unknown): string[] => validateConfig({ ownClasses: v }).errors.map((e) => e.path);
+    expect(paths({ classes: ['a', 'a'] })).toEqual(['ownClasses.classes.1']);
+    expect(paths({ classes: ['x'.repeat(41)] })).toEqual(['ownClasses.classes.0']);
+    expect(paths({ classes: ['a/b'] })).toEqual(['ownClasses.classes.0']);
+    expect(paths({ classes: ['<img src=x onerror=alert(1)>'] })).toEqual([]); // shown as text, never HTML
+    expect(paths({ classes: Array.from({ length: 9 }, (_, i) => `c${i}`) })).toEqual(['ownClasses.classes']);
+    expect(paths({ trainPerClass: 1 })).toEqual(['ownClasses.trainPerClass']);
+    expect(paths({ strategy: 'ewc' })).toEqual(['ownClasses.strategy']);
+    expect(paths({ colour: 1 })).toEqual(['ownClasses.colour']);
+    expect(classNameProblem('')).toMatch(/name/);
+    expect(classNameProblem(' mug')).toMatch(/spaces/);
+    expect(classNameProblem('a\nb')).toMatch(/control/);
+    expect(classNameProblem('.hidden')).toMatch(/folder/);
+    expect(classNameProblem('mug', ['mug'])).toMatch(/already/);
+    expect(classNameProblem('mug')).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { finalOf, ownEdge } from '../../../../src/core/own-classes/edge';
+import { ownFeatureSet } from '../../../../src/core/own-classes/settings';
+import { edgeVerdict, summariseOrderings } from '../../../../src/core/own-classes/verdict';
+import { edgeOrderings } from '../../../../src/core/protocols/edge';
+import { cosineSimilarity } from '../../../../src/core/similarity/cosine';
+
+describe('EDGE on your classes', () => {
+  // four classes in 3-d: 0 and 1 point the same way, 2 and 3 another; each class has two training rows and one test row
+  const dirs = [
+    [1, 0.1, 0],
+    [1, 0.2, 0],
+    [0, 1, 0.1],
+    [0, 1, 0.3],
+  ];
+  const set = ownFeatureSet(
+    dirs.map((v, k) => ({ name: `c${k}`, rows: Float32Array.from([...v, ...v.map((x) => x * 2), ...v]), train: 2 })),
+    3,
+  );
+  it('runs EDGE on the cosine of the class means, one class per task', () => {
+    const e = ownEdge(set);
+    const unit = dirs.map((v) => v.map((x) => x / Math.hypot(...v)));
+    const want = edgeOrderings(cosineSimilarity(unit), [1, 1, 1, 1]);
+    expect(e.hard).toEqual(want.hard.tasks.map((t) => t[0]));
+    expect(e.easy).toEqual(want.easy.tasks.map((t) => t[0]));
+    expect([...e.hard].sort()).toEqual([0, 1, 2, 3]);
+    expect(e.hard).not.toEqual(e.easy);
+  });
+  it('finds an ordering’s final accuracy and says how EDGE’s picks did', () => {
+    const runs = [
+      { order: [0, 1], finalAccuracy: 0.4 },
+      { order: [1, 0], finalAccuracy: 0.7 },
+    ];
+    expect(finalOf(runs, [1, 0])).toBe(0.7);
+    expect(() => finalOf(runs, [2, 0])).toThrow(/not among/);
+    const s = summariseOrderings([0.4, 0.7], 0);
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.4, easy: 0.7 }, s, ['mug', 'pen'])).toMatch(
+      /calls “mug” → “pen” hard \(it reached 40 %\) and “pen” → “mug” easy \(70 %\); every ordering ranges from 40 % to 70 %: its hard pick did worse than its easy one/,
+    );
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.5, easy: 0.5 }, s, ['mug', 'pen'])).toMatch(/do not tell hard from easy/);
+  });
+});

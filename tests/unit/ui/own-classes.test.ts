@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { cameraAvailability, cameraMessage, cameraProblemOf } from '../../../src/ui/own-classes/camera';
+import { classBars, finalHistogram, matrixCells } from '../../../src/ui/own-classes/bars';
+
+describe('Your-classes camera messages', () => {
+  it('tells each failure apart and always offers dropped images', () => {
+    expect(cameraProblemOf('NotAllowedError')).toBe('denied');
+    expect(cameraProblemOf('NotFoundError')).toBe('none');
+    expect(cameraProblemOf('NotReadableError')).toBe('busy');
+    expect(cameraProblemOf('TypeError')).toBe('other');
+    expect(cameraAvailability(false, false)).toBe('insecure');
+    expect(cameraAvailability(true, false)).toBe('none');
+    expect(cameraAvailability(true, true)).toBeNull();
+    const messages = (['insecure', 'denied', 'none', 'busy', 'ended', 'other'] as const).map((p) =>
+      cameraMessage(p, { origin: 'http://10.0.0.2:4173', kept: 7 }),
+    );
+    expect(new Set(messages).size).toBe(6);
+    for (const m of messages) expect(m).toMatch(/drop images .* instead \(everything recorded so far is kept\)/);
+    expect(messages[0]).toMatch(/secure page .* http:\/\/10\.0\.0\.2:4173/);
+    expect(messages[4]).toMatch(/The 7 samples recorded are kept/);
+  });
+});
+
+describe('Your-classes bars', () => {
+  const R = [
+    [1, 0, 0],
+    [0.3, 0.9, 0],
+    [0.1, 0.8, 1],
+  ];
+  it('gives each class its accuracy now, its best before and whether it was forgotten', () => {
+    expect(classBars(R, ['a', 'b', 'c', 'd'])).toEqual([
+      { name: 'a', accuracy: 0.1, label: '10 %', before: 1, forgotten: true },
+      { name: 'b', accuracy: 0.8, label: '80 %', before: 0.9, forgotten: false },
+      { name: 'c', accuracy: 1, label: '100 %', before: null, forgotten: false },
+    ]);
+    expect(classBars([], [])).toEqual([]);
+  });
+  it('writes R as percentages, blank above the diagonal', () => {
+    expect(matrixCells(R)).toEqual([
+      ['100 %', '', ''],
+      ['30 %', '90 %', ''],
+      ['10 %', '80 %', '100 %'],
+    ]);
+  });
+  it('bins final accuracies by 10 points, 100 % in the last bin', () => {
+    expect(finalHistogram([0, 0.05, 0.1, 0.55, 1, 1], 0.55)).toEqual({ bins: [2, 1, 0, 0, 0, 1, 0, 0, 0, 2], taughtBin: 5 });
+  });
+});
