@@ -281,7 +281,7 @@ const api: TrainWorkerApi = {
     if (!job) throw new Error(`The training worker has no job kind "${kind}".`);
     const c = claimRun(onEvent);
     try {
-      return await job(input, { ...jobs, control: c }, (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}));
+      return await job(input, { ...jobs, held: () => held?.dataset ?? null, control: c }, (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}));
     } finally {
       endRun(c, onEvent);
     }

@@ -4,6 +4,7 @@
  * here, each a function in the lab's engine folder.
  */
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
+import { featureJob, featureKeyJob } from '../features/job';
 import { oodJob } from '../ood/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
 import type { Job } from './job';
@@ -16,6 +17,8 @@ export const JOBS = {
   'curriculum-preview': curriculumPreviewJob,
   'curriculum-isolated': curriculumIsolatedJob,
   'curriculum-order': curriculumOrderJob,
+  'features-key': featureKeyJob,
+  features: featureJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;
