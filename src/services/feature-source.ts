@@ -32,7 +32,8 @@ export type { FeatureJobEvent, FeatureJobInfo } from '../engine/features/job';
 
 /** What to extract: which images and rows, with which source; `label` says it in words. */
 export interface FeatureRequest {
-  dataset: { kind: 'builtin'; id: string } | { kind: 'data-worker' };
+  /** a built-in dataset with images, or the Data tab's dataset (a custom one, or a names-only list such as CIFAR-100 whose images the user loaded) */
+  dataset: { kind: 'builtin'; id: string } | { kind: 'data-worker'; classNames?: string[] };
   rows: ExtractRows;
   source: FeatureJobSource;
   batchSize?: number;
@@ -63,11 +64,22 @@ export function sourceLabelOf(config: ExperimentConfig, f: FeaturesConfig = feat
   return featureSourceLabel(f, datasetClassNames(config), config.classes);
 }
 
-/** Why a config's dataset cannot give images to extract from, or null. */
+/**
+ * Why a config's dataset cannot give images to extract from, or null. A built-in list of names without images here
+ * (CIFAR-100, CUB-200, …) takes its images from the Data tab, where the user loads the files from their disk; whether
+ * the Data tab holds that dataset is checked when the job runs (by its class names).
+ */
 export function imagesProblem(config: ExperimentConfig): string | null {
   const d = config.dataset;
   if (d.id === 'custom') return d.images ? null : 'The custom class list has no images: load an image dataset in the Data tab, or upload features.';
-  return datasetHasImages(d.id) ? null : `"${d.id}" is a list of class names without images here: load its images in the Data tab, or upload features.`;
+  return null;
+}
+
+/** Where a config's images are: a built-in image dataset, or the Data tab's (checked by the list's class names). */
+function datasetOfConfig(config: ExperimentConfig): FeatureRequest['dataset'] {
+  const d = config.dataset;
+  if (d.id === 'custom') return { kind: 'data-worker' };
+  return datasetHasImages(d.id) ? { kind: 'builtin', id: d.id } : { kind: 'data-worker', classNames: datasetClassNames(config) };
 }
 
 /**
@@ -79,7 +91,7 @@ export function featureRequestOf(config: ExperimentConfig, env: FeatureRequestEn
   const problem = imagesProblem(config);
   if (problem) throw new Error(problem);
   const rows: ExtractRows = { classes: config.classes.slice(), trainPerClass: config.data.trainPerClass, testPerClass: config.data.testPerClass };
-  const dataset: FeatureRequest['dataset'] = config.dataset.id === 'custom' ? { kind: 'data-worker' } : { kind: 'builtin', id: config.dataset.id };
+  const dataset = datasetOfConfig(config);
   const label = sourceLabelOf(config, f);
   if (f.source === 'backbone') return { dataset, rows, source: { source: 'backbone', seed: f.seed }, label };
   return {
@@ -127,24 +139,47 @@ export interface FeatureJobOptions {
 /** The worker's job input of a request (a data-worker dataset is handed over first and then held). */
 function jobInput(req: FeatureRequest): FeatureJobInput {
   return {
-    dataset: req.dataset.kind === 'builtin' ? req.dataset : { kind: 'held' },
+    dataset: req.dataset.kind === 'builtin' ? req.dataset : { kind: 'held', ...(req.dataset.classNames ? { classNames: req.dataset.classNames } : {}) },
     rows: req.rows,
     source: req.source,
     ...(req.batchSize ? { batchSize: req.batchSize } : {}),
   };
 }
 
-/** The cache's meta of a request without extracting (the key needs the images: a worker hashes them). */
-export async function cachedFeatureState(req: FeatureRequest, opts: Omit<FeatureJobOptions, 'onEvent'> = {}): Promise<{ key: string; bytes: number | null }> {
-  const lease = await (opts.lease ?? (() => sharedTrainPool().lease({ backend: 'auto' })))();
-  try {
-    if (req.dataset.kind === 'data-worker') await lease.main.loadDataset({ kind: 'data-worker' });
-    const key = await lease.main.job('features-key', jobInput(req));
-    const meta = await (await (opts.cache ?? featureCache)()).meta(key);
-    return { key, bytes: meta?.bytes ?? null };
-  } finally {
-    lease.release();
+/** Cache keys of built-in datasets' requests already asked (their images never change within a page's life). */
+const knownKeys = new Map<string, string>();
+
+/**
+ * The cache's state of requests without extracting: each one's key (a worker hashes the images; one worker, leased
+ * once, answers them all; keys of built-in datasets are remembered) and its cached size (null: not cached).
+ */
+export async function cachedFeatureStates(
+  reqs: readonly FeatureRequest[],
+  opts: Omit<FeatureJobOptions, 'onEvent'> = {},
+): Promise<{ key: string; bytes: number | null }[]> {
+  const inputs = reqs.map(jobInput);
+  const memo = inputs.map((input) => (input.dataset.kind === 'builtin' ? JSON.stringify(input) : null));
+  const keys = memo.map((m) => (m ? (knownKeys.get(m) ?? null) : null));
+  if (keys.some((k) => k === null)) {
+    const lease = await (opts.lease ?? (() => sharedTrainPool().lease({ backend: 'auto' })))();
+    try {
+      if (reqs.some((r, i) => keys[i] === null && r.dataset.kind === 'data-worker')) await lease.main.loadDataset({ kind: 'data-worker' });
+      for (let i = 0; i < inputs.length; i++) {
+        if (keys[i] !== null) continue;
+        keys[i] = await lease.main.job('features-key', inputs[i]);
+        if (memo[i]) knownKeys.set(memo[i]!, keys[i]!);
+      }
+    } finally {
+      lease.release();
+    }
   }
+  const cache = await (opts.cache ?? featureCache)();
+  return Promise.all(keys.map(async (key) => ({ key: key!, bytes: (await cache.meta(key!))?.bytes ?? null })));
+}
+
+/** The cache's state of one request (`cachedFeatureStates` of one). */
+export async function cachedFeatureState(req: FeatureRequest, opts: Omit<FeatureJobOptions, 'onEvent'> = {}): Promise<{ key: string; bytes: number | null }> {
+  return (await cachedFeatureStates([req], opts))[0];
 }
 
 /** Start the request's job (see the header); `done` settles with the set, or rejects (a cancel: RunCancelledError). */
@@ -206,4 +241,82 @@ export async function featureSetFor(config: ExperimentConfig, env: FeatureReques
   const req = featureRequestOf(config, env, f);
   if (!req) throw new Error(`The pixels of ${experimentClassNames(config).length} classes are not a feature set: choose a feature source.`);
   return startFeatureJob(req, opts).done;
+}
+
+/**
+ * The files an encoder load would fetch and their total size, asked with HEAD requests before anything downloads
+ * (engine/clip/image-encoder.ts encoderDownloadSizes): what the download button says. `bytes` is null when a server
+ * does not say.
+ */
+export async function encoderDownloadSize(
+  source: Extract<FeatureJobSource, { source: 'encoder' }>,
+): Promise<{ bytes: number | null; files: { file: string; bytes: number | null }[] }> {
+  const { encoderDownloadSizes } = await import('../engine/clip/image-encoder');
+  const files = await encoderDownloadSizes({
+    modelId: source.model,
+    revision: source.revision,
+    precision: source.precision,
+    device: source.device,
+    source: source.weights,
+    allowRemote: true,
+  });
+  const known = files.every((f) => f.bytes !== null);
+  return { bytes: known ? files.reduce((s, f) => s + (f.bytes ?? 0), 0) : null, files: files.map((f) => ({ file: f.file, bytes: f.bytes })) };
+}
+
+/**
+ * Read an uploaded feature file (.npz or CSV; data/features/upload.ts), check it and keep it in the feature cache
+ * under its content hash: the config refers to it by name and hash (FileRef), never carries it. Throws a
+ * FeatureSetError with one sentence for a bad file (nothing kept); a full store gives `notice` and the set.
+ */
+export async function storeUploadedFeatures(
+  name: string,
+  bytes: Uint8Array,
+  cache: () => Promise<FeatureCache> = featureCache,
+): Promise<{ ref: { name: string; contentHash: string }; set: FeatureSet; key: string; notice: string | null }> {
+  const { readFeatureFile } = await import('../data/features/upload');
+  const { contentHash } = await import('../core/config/url-codec');
+  const set = readFeatureFile(bytes, name);
+  const ref = { name, contentHash: contentHash(bytes) };
+  const key = uploadKey(ref.contentHash);
+  const put = await (await cache()).put(key, set, { label: `uploaded features ${name}`, device: 'upload' });
+  return { ref, set, key, notice: put.notice };
+}
+
+/** The image encoders offered by name in the settings (any other model id may be typed). */
+export { IMAGE_ENCODERS as IMAGE_ENCODER_CHOICES } from '../engine/clip/image-encoder';
+
+/**
+ * The class prototypes of the config's feature source for classes `indices` (the Orderings lab's "prototypes of the
+ * feature source", docs/science.md §6): every training image of those classes (not the experiment's subset, as for the
+ * pixels' prototypes and `cil-lab orders --similarity features`), from the cache or extracted; an encoder is never
+ * downloaded here (compute its features in the Data tab first, or use a self-hosted folder).
+ */
+export async function featurePrototypesFor(
+  config: ExperimentConfig,
+  indices: readonly number[],
+  opts: FeatureJobOptions = {},
+): Promise<{ rows: Float32Array[]; counts: number[]; label: string }> {
+  const f = featuresOf(config);
+  let set: FeatureSet;
+  let label: string;
+  let wanted = indices.slice();
+  if (f.source === 'upload') {
+    ({ set } = await featureSetFor(config, {}, opts));
+    label = sourceLabelOf(config, f);
+    // an upload names its own classes: the experiment's are found by name
+    const names = datasetClassNames(config);
+    wanted = indices.map((k) => {
+      const at = set.classNames.indexOf(names[k]);
+      if (at < 0) throw new Error(`The uploaded features have no class named ${JSON.stringify(names[k])}.`);
+      return at;
+    });
+  } else {
+    const req = featureRequestOf(config, { allowRemote: false }, f);
+    if (!req) throw new Error('The pixels are not a feature source: their prototypes are the image prototypes.');
+    ({ set } = await startFeatureJob({ ...req, rows: { classes: indices.slice(), trainPerClass: null, testPerClass: 0 } }, opts).done);
+    label = req.label;
+  }
+  const { featurePrototypeRows } = await import('../core/features/prototypes');
+  return { ...featurePrototypeRows(set, wanted), label: `class prototypes of ${label}` };
 }

@@ -77,8 +77,8 @@ export function pca2(features: ArrayLike<number>, n: number, d: number, opts: Pc
   total /= Math.max(1, n - 1);
 
   // a fixed start that is not orthogonal to any axis: two different smooth patterns
-  let a = Float64Array.from({ length: d }, (_, k) => 1 + Math.sin(1.3 * k + 0.5));
-  let b = Float64Array.from({ length: d }, (_, k) => Math.cos(0.7 * k + 0.2));
+  let a: Float64Array = Float64Array.from({ length: d }, (_, k) => 1 + Math.sin(1.3 * k + 0.5));
+  let b: Float64Array = Float64Array.from({ length: d }, (_, k) => Math.cos(0.7 * k + 0.2));
   const orthonormalise = () => {
     normalise(a);
     const p = dot(a, b);

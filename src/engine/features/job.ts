@@ -27,8 +27,11 @@ import { backboneFeatureSet, encoderFeatureSet, ENCODER_BATCH, extractionRows, t
  */
 export const FEATURE_CACHE_VERSION = 1;
 
-/** Which images: a built-in dataset of the worker's cache, or the dataset the worker holds (the Data tab's). */
-export type FeatureJobDataset = { kind: 'builtin'; id: string } | { kind: 'held' };
+/**
+ * Which images: a built-in dataset of the worker's cache, or the dataset the worker holds (the Data tab's), whose
+ * class names must then be `classNames` when given (the experiment's list, e.g. CIFAR-100's, loaded from the user's disk).
+ */
+export type FeatureJobDataset = { kind: 'builtin'; id: string } | { kind: 'held'; classNames?: string[] };
 
 /** The source to extract with (the config's backbone or encoder, plus where and how the encoder runs). */
 export type FeatureJobSource =
@@ -83,6 +86,15 @@ function datasetOf(d: FeatureJobDataset, ctx: JobContext): Promise<ImageDataset>
   if (d.kind === 'builtin') return ctx.builtin(d.id);
   const held = ctx.held?.();
   if (!held) return Promise.reject(new Error('The training worker holds no dataset: load the Data tab’s dataset into it first.'));
+  const want = d.classNames;
+  if (want && (held.classNames.length !== want.length || want.some((n, k) => held.classNames[k] !== n))) {
+    const k = want.findIndex((n, i) => held.classNames[i] !== n);
+    return Promise.reject(
+      new Error(
+        `The Data tab holds a dataset of ${held.classNames.length} classes that is not the experiment's (class ${k} is ${JSON.stringify(held.classNames[k] ?? 'missing')} there, ${JSON.stringify(want[k] ?? 'missing')} here): load the experiment's images in the Data tab.`,
+      ),
+    );
+  }
   return Promise.resolve(held);
 }
 

@@ -9,7 +9,7 @@ import { scaleLinear } from 'd3-scale';
 import { mapRows, pca2 } from '../../core/features/pca';
 import type { FeatureSet } from '../../core/features/feature-set';
 import { OKABE_ITO } from '../common/palette';
-import { csvField } from '../../core/formats/csv';
+import type { CsvTable } from '../common/chart-export';
 
 /** Training rows per class on the map (enough to see a cloud, few enough to draw and compute at once). */
 export const MAP_PER_CLASS = 300;
@@ -118,12 +118,10 @@ export function mapScales(m: FeatureMapModel, f: MapFrame) {
   return { x, y, xTicks: x.ticks(Math.max(2, Math.floor((f.width - f.margin.left - f.margin.right) / 80))), yTicks: y.ticks(5) };
 }
 
-/** The map's numbers as CSV: one line per point (row, class, name, pc1, pc2). */
-export function featureMapCsv(m: FeatureMapModel): string {
-  const lines = ['row,label,class_name,pc1,pc2'];
-  for (const p of m.points) {
-    const c = m.classes[p.cls];
-    lines.push([p.row, c.label, csvField(c.name), p.x, p.y].join(','));
-  }
-  return `${lines.join('\n')}\n`;
+/** The map's numbers for the ⤓ menu's CSV: one row per point (row of the feature set, class, name, pc1, pc2). */
+export function featureMapCsv(m: FeatureMapModel): CsvTable {
+  return {
+    columns: ['row', 'label', 'class_name', 'pc1', 'pc2'],
+    rows: m.points.map((p) => [p.row, m.classes[p.cls].label, m.classes[p.cls].name, p.x, p.y]),
+  };
 }

@@ -60,8 +60,9 @@ describe('featureMap', () => {
       expect(s.y(p.y)).toBeLessThanOrEqual(260);
     }
     expect(new Set(classColours(12)).size).toBe(12);
-    const csv = featureMapCsv(m).trim().split('\n');
-    expect(csv[0]).toBe('row,label,class_name,pc1,pc2');
-    expect(csv.length).toBe(31);
+    const csv = featureMapCsv(m);
+    expect(csv.columns).toEqual(['row', 'label', 'class_name', 'pc1', 'pc2']);
+    expect(csv.rows.length).toBe(30);
+    expect(csv.rows[0]).toEqual([m.points[0].row, 0, 'c0', m.points[0].x, m.points[0].y]);
   });
 });
