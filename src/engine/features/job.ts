@@ -5,7 +5,7 @@
  *
  * Why the training worker and not a worker of its own: the images are already there (its one dataset cache, or the
  * Data tab's dataset it holds), and one image encoder is small beside them (CLIP ViT-B/16 q8 about 90 MB, the tiny
- * fixtures kilobytes); transformers.js is imported only when an encoder job first runs, and the loaded encoder is kept
+ * fixtures kilobytes); transformers.js is imported only when an encoder first loads (image-encoder.ts), and the loaded encoder is kept
  * in the worker's `derived` slot for the next job on the same model.
  *
  * Two kinds: `features-key` (the cache key only: a digest of the images, fast) and `features` (extract). The caller
@@ -15,7 +15,7 @@ import type { FeatureSet } from '../../core/features/feature-set';
 import { throughput } from '../../core/features/throughput';
 import type { ClipWeightSource, FeaturePrecision } from '../../core/config/types';
 import type { ModelDevice } from '../clip/download';
-import type { ImageEncoder } from '../clip/image-encoder';
+import { createImageEncoder, type ImageEncoder } from '../clip/image-encoder';
 import type { Job, JobContext } from '../jobs/job';
 import type { ImageDataset } from '../types';
 import { BACKBONE_RECIPE } from './backbone';
@@ -150,7 +150,6 @@ export const featureKeyJob: Job<FeatureJobInput, string> = async (input, ctx) =>
 async function encoderFor(s: Extract<FeatureJobSource, { source: 'encoder' }>, ctx: JobContext, emit: (e: FeatureJobEvent) => void): Promise<ImageEncoder> {
   const key = JSON.stringify([s.model, s.revision, s.precision, s.weights, s.device]);
   return ctx.derived('image-encoder', key, async () => {
-    const { createImageEncoder } = await import('../clip/image-encoder');
     return createImageEncoder({
       modelId: s.model,
       revision: s.revision,
