@@ -15,6 +15,10 @@
  *   (`uploadKey`), and the request for an upload reads them from there.
  */
 import { experimentClassNames } from '../core/config/derived';
+import { contentHash } from '../core/config/url-codec';
+import { featurePrototypeRows } from '../core/features/prototypes';
+import { readFeatureFile } from '../data/features/upload';
+import { encoderDownloadSizes } from '../engine/clip/image-encoder';
 import { getClassList } from '../core/classes/builtin';
 import { datasetClassListId, datasetHasImages } from '../core/config/defaults';
 import type { ExperimentConfig, FeaturesConfig } from '../core/config/types';
@@ -251,7 +255,6 @@ export async function featureSetFor(config: ExperimentConfig, env: FeatureReques
 export async function encoderDownloadSize(
   source: Extract<FeatureJobSource, { source: 'encoder' }>,
 ): Promise<{ bytes: number | null; files: { file: string; bytes: number | null }[] }> {
-  const { encoderDownloadSizes } = await import('../engine/clip/image-encoder');
   const files = await encoderDownloadSizes({
     modelId: source.model,
     revision: source.revision,
@@ -274,8 +277,6 @@ export async function storeUploadedFeatures(
   bytes: Uint8Array,
   cache: () => Promise<FeatureCache> = featureCache,
 ): Promise<{ ref: { name: string; contentHash: string }; set: FeatureSet; key: string; notice: string | null }> {
-  const { readFeatureFile } = await import('../data/features/upload');
-  const { contentHash } = await import('../core/config/url-codec');
   const set = readFeatureFile(bytes, name);
   const ref = { name, contentHash: contentHash(bytes) };
   const key = uploadKey(ref.contentHash);
@@ -317,6 +318,5 @@ export async function featurePrototypesFor(
     ({ set } = await startFeatureJob({ ...req, rows: { classes: indices.slice(), trainPerClass: null, testPerClass: 0 } }, opts).done);
     label = req.label;
   }
-  const { featurePrototypeRows } = await import('../core/features/prototypes');
   return { ...featurePrototypeRows(set, wanted), label: `class prototypes of ${label}` };
 }

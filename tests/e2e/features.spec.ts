@@ -6,6 +6,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { defaultConfig } from '../../src/core/config/schema';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -89,5 +91,24 @@ test('feature uploads: a bad CSV gets one message and nothing is kept; a good on
   await expect(page.getByTestId('features-upload-error')).toHaveCount(0);
   await row.getByTestId('source-map').click();
   await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(30);
+  expect(errors).toEqual([]);
+});
+
+test('a link with the backbone and the prototypes of the feature source: the Orderings lab orders by them', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const link = encodeConfigToHash({
+    ...defaultConfig(),
+    features: { source: 'backbone', seed: 0 },
+    model: { kind: 'head', hidden: [] },
+    similarity: { kind: 'features' },
+  } as never);
+  await page.goto(`/${link}`);
+  await expect(page.getByTestId('source-prototypes')).toBeChecked();
+  await expect(page.getByTestId('similarity-description')).toContainText(
+    'cosine similarity of class prototypes of backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+    { timeout: 150_000 },
+  );
   expect(errors).toEqual([]);
 });
