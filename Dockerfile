@@ -12,11 +12,12 @@ FROM node:20-bookworm
 
 WORKDIR /app
 
-# dependencies first, so they are cached while only the sources change. .npmrc goes in with them: it skips
-# onnxruntime-node's GPU download (its CPU binaries are bundled). Dev dependencies are needed: the CLI runs the
-# TypeScript sources through tsx (bin/cil-lab.mjs), and the data scripts use the emoji and WordNet packages.
+# dependencies first, so they are cached while only the sources change. ONNXRUNTIME_NODE_INSTALL=skip skips
+# onnxruntime-node's GPU download (its CPU binaries are bundled; Node 20's npm 10 runs install scripts, which npm 11
+# leaves to package.json's allowScripts). Dev dependencies are needed: the CLI runs the TypeScript sources through
+# tsx (bin/cil-lab.mjs), and the data scripts use the emoji and WordNet packages.
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci
 
 # the project (.dockerignore keeps out node_modules, builds, test output and the prepared data)
 COPY . .

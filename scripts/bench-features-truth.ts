@@ -18,97 +18,18 @@
  *   (= node --expose-gc --import tsx scripts/bench-features-truth.ts …)
  *
  * --quick shrinks every problem (a smoke run of the script itself, seconds); its figures mean nothing.
+ * The same figures in Chromium (a worker of the harness page), printed beside these:
+ * `node scripts/bench-features-truth-browser.mjs --with-node` (npm run bench:features-truth-browser).
+ * The measurements live in scripts/lib/ptm-truth-bench.ts, shared with the Chromium half.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { PtmStrategy } from '../src/core/ptm/defaults';
-import { ptmMethodLabel } from '../src/core/ptm/defaults';
-import { allOrderings, preparePtm, runPtmGroundTruth, sampledOrderings } from '../src/core/ptm/ground-truth';
-import { syntheticFeatures, type SyntheticFeatureSpec } from '../src/core/ptm/synthetic';
-import type { Ordering } from '../src/core/orderings/types';
+import { mb, runTruthBench, type Row } from './lib/ptm-truth-bench';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean' }, only: { type: 'string' }, 'ranpac-m': { type: 'string' } },
 });
 const quick = values.quick === true;
-const only = new Set((values.only ?? '1,2,3').split(',').map((s) => s.trim()));
-const ranpacM = (values['ranpac-m'] ?? '2000,1000,500,256').split(',').map(Number);
-
-const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
-const s3 = (ms: number): number => Math.round(ms) / 1000;
-
-interface Row {
-  figure: number;
-  method: string;
-  orderings: number;
-  setupSeconds: number;
-  firstResultSeconds: number;
-  totalSeconds: number;
-  states: number;
-  path: string;
-  final: { min: number; max: number; mean: number };
-  aia: { min: number; max: number; mean: number };
-  heapMB: number[];
-  peakRssMB: number;
-}
-
-async function measure(
-  figure: number,
-  spec: SyntheticFeatureSpec,
-  strategy: PtmStrategy,
-  taskSizes: number[],
-  orderings: () => { orderings: Iterable<Ordering>; total: number },
-): Promise<Row> {
-  const features = syntheticFeatures(spec);
-  const classes = Array.from({ length: spec.classes }, (_, i) => i);
-  const list = orderings();
-  (globalThis as { gc?: () => void }).gc?.();
-  const t0 = performance.now();
-  const evaluator = preparePtm({ features, classes, strategy, seed: 0 });
-  const setup = performance.now() - t0;
-  let first = -1;
-  const fin = { min: Infinity, max: -Infinity, sum: 0 };
-  const aia = { min: Infinity, max: -Infinity, sum: 0 };
-  const heap: number[] = [];
-  const summary = await runPtmGroundTruth(
-    { evaluator, taskSizes, ...list },
-    {
-      onRecord: (r) => {
-        if (first < 0) first = performance.now() - t0;
-        fin.min = Math.min(fin.min, r.finalAccuracy);
-        fin.max = Math.max(fin.max, r.finalAccuracy);
-        fin.sum += r.finalAccuracy;
-        aia.min = Math.min(aia.min, r.aia);
-        aia.max = Math.max(aia.max, r.aia);
-        aia.sum += r.aia;
-      },
-      onProgress: () => {
-        // after a full GC when node runs with --expose-gc (npm run bench:features-truth does): live memory only
-        (globalThis as { gc?: () => void }).gc?.();
-        const m = process.memoryUsage();
-        heap.push(mb(m.heapUsed + m.arrayBuffers));
-      },
-      progressEvery: Math.max(1, Math.ceil(list.total / 5)),
-    },
-  );
-  const total = performance.now() - t0;
-  const n = summary.orderings;
-  const round = (x: number) => Math.round(x * 10000) / 10000;
-  return {
-    figure,
-    method: ptmMethodLabel(strategy),
-    orderings: n,
-    setupSeconds: s3(setup),
-    firstResultSeconds: s3(first),
-    totalSeconds: s3(total),
-    states: summary.cache.computed,
-    path: summary.path,
-    final: { min: round(fin.min), max: round(fin.max), mean: round(fin.sum / n) },
-    aia: { min: round(aia.min), max: round(aia.max), mean: round(aia.sum / n) },
-    heapMB: heap,
-    peakRssMB: mb(process.resourceUsage().maxRSS * 1024),
-  };
-}
 
 function print(r: Row): void {
   const pct = (x: number) => (100 * x).toFixed(2);
@@ -119,58 +40,23 @@ function print(r: Row): void {
   );
 }
 
-const rows: Row[] = [];
-const simplecil: PtmStrategy = { id: 'simplecil', options: { metric: 'cosine' } };
-const ncm: PtmStrategy = { id: 'simplecil', options: { metric: 'euclidean' } };
-const fecam: PtmStrategy = { id: 'fecam', options: { shrinkage: 1 } };
-const ranpac = (projection: number): PtmStrategy => ({ id: 'ranpac', options: { projection, lambdaFrom: 'task' } });
-
 console.log(
   `bench:features-truth${quick ? ' --quick (tiny problems: the figures mean nothing)' : ''} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()
     .map((x) => x.toFixed(2))
     .join(' ')}`,
 );
-
-if (only.has('1')) {
-  const spec: SyntheticFeatureSpec = quick
-    ? { classes: 6, dims: 16, trainPerClass: 20, testPerClass: 10, separation: 0.5, seed: 0 }
-    : { classes: 6, dims: 512, trainPerClass: 300, testPerClass: 100, separation: 0.12, seed: 0 };
-  console.log(
-    `1. default-sized: ${spec.classes} classes in 3 tasks (90 orderings, exact), ${spec.trainPerClass} / ${spec.testPerClass} rows per class, d = ${spec.dims}, separation ${spec.separation}`,
-  );
-  for (const s of [simplecil, ncm, fecam, ...[...new Set(ranpacM.map((m) => (quick ? Math.min(m, 64) : m)))].map(ranpac)]) {
-    const r = await measure(1, spec, s, [2, 2, 2], () => allOrderings([2, 2, 2], 1000));
-    rows.push(r);
-    print(r);
-  }
-}
-
-if (only.has('2')) {
-  const spec: SyntheticFeatureSpec = quick
-    ? { classes: 10, dims: 16, trainPerClass: 8, testPerClass: 8, separation: 0.5, seed: 0 }
-    : { classes: 10, dims: 512, trainPerClass: 50, testPerClass: 50, separation: 0.2, seed: 0 };
-  console.log(`2. 10 classes in 5 tasks, every ordering (113 400, exact), ${spec.trainPerClass} / ${spec.testPerClass} rows per class, d = ${spec.dims}`);
-  for (const s of [simplecil, ranpac(quick ? 64 : 2000)]) {
-    const r = await measure(2, spec, s, [2, 2, 2, 2, 2], () => allOrderings([2, 2, 2, 2, 2], 200_000));
-    rows.push(r);
-    print(r);
-  }
-}
-
-if (only.has('3')) {
-  const spec: SyntheticFeatureSpec = quick
-    ? { classes: 100, dims: 8, trainPerClass: 5, testPerClass: 5, separation: 1, seed: 0 }
-    : { classes: 100, dims: 512, trainPerClass: 500, testPerClass: 100, separation: 0.2, seed: 0 };
-  const count = quick ? 200 : 10_000;
-  const sizes = Array.from({ length: 10 }, () => 10);
-  console.log(
-    `3. 100 classes in 10 tasks, ${count} orderings sampled uniformly (seed 0), ${spec.trainPerClass} / ${spec.testPerClass} rows per class, d = ${spec.dims} (FeCAM costs n_test·C·d²/2 = ${((spec.classes * spec.testPerClass * spec.classes * spec.dims ** 2) / 2).toExponential(1)} multiply-adds here and RanPAC an M × M factor per set (≈ 9·10⁴ sets): not run)`,
-  );
-  for (const s of [simplecil, ncm]) {
-    const r = await measure(3, spec, s, sizes, () => sampledOrderings(sizes, count, 0));
-    rows.push(r);
-    print(r);
-  }
-}
-
+const rows = await runTruthBench({
+  quick,
+  only: (values.only ?? '1,2,3').split(',').map((s) => s.trim()),
+  ranpacM: (values['ranpac-m'] ?? '2000,1000,500,256').split(',').map(Number),
+  // after a full GC when node runs with --expose-gc (npm run bench:features-truth does): live memory only
+  liveMB: () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    return mb(m.heapUsed + m.arrayBuffers);
+  },
+  peakMB: () => mb(process.resourceUsage().maxRSS * 1024),
+  onHeading: (text) => console.log(text),
+  onRow: print,
+});
 console.log(JSON.stringify({ bench: 'features-truth', quick, node: process.version, cpus: cpus().length, loadavg: loadavg(), results: rows }));

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm run drills`: every drill of issue 16, the long ones included, then a table of their figures.
+ * `npm run drills`: every drill, the long ones included, then a table of their figures.
  *
  *   node scripts/drills.mjs            unit drills (vitest, tests/unit/drills/) and e2e drills (playwright, tests/e2e/drills-*.spec.ts)
  *   node scripts/drills.mjs --unit     only the unit drills
  *   node scripts/drills.mjs --e2e      only the e2e drills
  *
- * DRILLS=1 turns on the long variants (the 500-ordering memory drill); node runs with --expose-gc so the memory drill
+ * DRILLS=1 turns on the long variants (the 500-ordering memory drill, 6 000 lab-link mutations, the CLI vectors again
+ * in a child process, the labs' memory probes on more data); node runs with --expose-gc so the memory drill
  * reads the heap after a forced GC. PW_PORT is passed through (the e2e drills build into dist-<port>). A drill prints
  * its figures as one summary line starting with its name (e.g. "link fuzz:", "memory drill (…):"); this script
  * collects those lines. Exit code: non-zero when any drill failed.
@@ -18,7 +19,7 @@ const only = args.has('--unit') ? 'unit' : args.has('--e2e') ? 'e2e' : 'all';
 const env = { ...process.env, DRILLS: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim(), FORCE_COLOR: '0' };
 
 /** The summary lines the drills print (first line of each console.log). */
-const SUMMARY = /^(link fuzz|CLI drill|broken-upload drill|memory drill|long-task drill|kill drill|markup drill)\b.*$/;
+const SUMMARY = /^(link fuzz|CLI drill|broken-upload drill|memory drill|sweep drill|long-task drill|kill drill|markup drill)\b.*$/;
 
 function run(cmd, argv) {
   return new Promise((resolve) => {
@@ -42,7 +43,7 @@ const results = [];
 if (only !== 'e2e') results.push({ what: 'unit drills (vitest tests/unit/drills)', ...(await run('npx', ['vitest', 'run', 'tests/unit/drills'])) });
 if (only !== 'unit') results.push({ what: 'e2e drills (playwright tests/e2e/drills-*)', ...(await run('npx', ['playwright', 'test', 'tests/e2e/drills-'])) });
 
-console.log('\n══ Drills (issue 16) ══');
+console.log('\n══ Drills ══');
 for (const r of results) {
   console.log(`\n${r.what}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s`);
   for (const l of r.lines) console.log(`  • ${l}`);

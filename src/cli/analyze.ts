@@ -16,7 +16,6 @@ import { basename } from 'node:path';
 import { getClassList } from '../core/classes/builtin';
 import { validateClassNames } from '../core/classes/validate';
 import { deriveGroundTruth, statisticsJson, type AccuracyVariable } from '../core/ground-truth/derive';
-import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { analysisPlan } from '../core/results-import/analysis-plan';
 import { detectFormat } from '../core/results-import/detect-format';
 import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';
@@ -25,8 +24,11 @@ import { groundTruthVerdict } from '../core/verdict/ground-truth';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
-import { UsageError, intArg, intListArg, rangeListArg } from './args';
-import { readInput, readTextInput } from './inputs';
+import { datasetClassListId } from '../core/config/defaults';
+import { CONFIG_LIMITS } from '../core/config/limits';
+import { UsageError, rangeListArg, taskSizesArg } from './args';
+import { seedListArg } from './seeds';
+import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -45,16 +47,11 @@ function classesOf(v: Values): { names: string[]; datasetClasses: number[]; pins
   const ds = typeof v.dataset === 'string' ? v.dataset : undefined;
   const cls = typeof v.classes === 'string' ? v.classes : typeof v.subset === 'string' ? v.subset : undefined;
   if (ds) {
-    let list;
-    try {
-      list = getClassList(ds);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const idx = cls ? rangeListArg(cls, 'classes') : list.classes.map((_, i) => i);
-    const bad = idx.find((i) => i >= list.classes.length);
-    if (bad !== undefined) throw new UsageError(`--classes: class ${bad} does not exist; ${list.id} has classes 0..${list.classes.length - 1}.`);
-    return { names: idx.map((i) => list.classes[i]), datasetClasses: idx, pins: idx.map((i) => list.synsets[i]), dataset: list.id };
+    // the dataset ids of every command (digits is the Digits dataset, whose classes are MNIST's ten digits)
+    const ref = datasetRef(ds);
+    const list = getClassList(datasetClassListId(ref));
+    const idx = cls ? rangeListArg(cls, 'classes', list.classes.length, ref) : list.classes.map((_, i) => i);
+    return { names: idx.map((i) => list.classes[i]), datasetClasses: idx, pins: idx.map((i) => list.synsets[i]), dataset: ref };
   }
   if (cls) {
     const names = validateClassNames(cls.split(',').map((s) => s.trim()));
@@ -77,16 +74,10 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     const names = inferClasses(parseWithFormat(detectFormat(text, path), text, []));
     if (names) classes = { names, datasetClasses: names.map((_, i) => i) };
   }
-  const tasks = intArg(v.tasks as string | undefined, 'tasks', 1);
-  const sizesFlag = intListArg(v['task-sizes'] as string | undefined, 'task-sizes');
   let taskSizes: number[] | undefined;
-  if (tasks !== undefined || sizesFlag) {
+  if (v.tasks !== undefined || v['task-sizes'] !== undefined) {
     if (!classes) throw new UsageError('The classes could not be inferred from the file: give --dataset ID [--classes 0-5] or --classes a,b,c.');
-    try {
-      taskSizes = resolveTaskSizes(classes.names.length, { tasks, taskSizes: sizesFlag });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
+    taskSizes = taskSizesArg(v, classes.names.length);
   }
   const result = importResults(text, basename(path), {
     classNames: classes?.names,
@@ -138,7 +129,7 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     classes: result.datasetClasses,
     taskSizes: result.taskSizes,
     similarity: sim.matrix,
-    rsSeeds: intListArg(v.seeds as string | undefined, 'seeds') ?? [0, 42, 1993],
+    rsSeeds: typeof v.seeds === 'string' ? seedListArg(v.seeds, 'seeds', CONFIG_LIMITS.rsSeeds) : [0, 42, 1993],
     medianSeed: 0,
     importedKeys: result.runs.map((r) => r.orderingKey),
     strategies,

@@ -1,4 +1,12 @@
-/** Small argument helpers for the CLI: every bad value becomes a `UsageError` with a clear message. */
+/**
+ * Small argument helpers for the CLI: every bad value becomes a `UsageError` (exit 2) with one line that names the
+ * flag, and every size a flag can ask for is checked against its bound before anything is allocated.
+ */
+import { UINT32_MAX } from '../core/config/checker';
+import { parseIndexRanges } from '../core/config/index-ranges';
+import { CONFIG_LIMITS, grouped } from '../core/config/limits';
+import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -6,18 +14,37 @@ export class UsageError extends Error {
   }
 }
 
-export function intArg(value: string | undefined, name: string, min = Number.MIN_SAFE_INTEGER): number | undefined {
+type Values = Record<string, string | boolean | undefined>;
+
+/** The string value of flag `k` (undefined when absent). */
+export const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+
+/** A whole number in [min, max] (max: a bound of src/core/config/limits.ts, named in the message). */
+export function intArg(value: string | undefined, name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number; got "${value}".`);
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number; got "${value.slice(0, 40)}".`);
   const n = Number(value);
-  if (n < min) throw new UsageError(`--${name} must be at least ${min}; got ${n}.`);
+  if (n < min) throw new UsageError(`--${name} must be at least ${grouped(min)}; got ${value.trim().slice(0, 40)}.`);
+  if (n > max) throw new UsageError(`--${name} must be at most ${grouped(max)}; got ${value.trim().slice(0, 40)}.`);
   return n;
 }
 
-export function numberArg(value: string | undefined, name: string): number | undefined {
+/** A finite number, optionally in a range (exclusive ends written with ( )). */
+export function numberArg(
+  value: string | undefined,
+  name: string,
+  range?: { min: number; max: number; exclusiveMin?: boolean; exclusiveMax?: boolean },
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number; got "${value}".`);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number; got "${value.slice(0, 40)}".`);
+  if (range) {
+    const { min, max, exclusiveMin = false, exclusiveMax = false } = range;
+    if (!((exclusiveMin ? n > min : n >= min) && (exclusiveMax ? n < max : n <= max)))
+      throw new UsageError(
+        `--${name} must be a number in ${exclusiveMin ? '(' : '['}${min}, ${max}${exclusiveMax ? ')' : ']'}; got ${value.trim().slice(0, 40)}.`,
+      );
+  }
   return n;
 }
 
@@ -26,29 +53,66 @@ export function intListArg(value: string | undefined, name: string): number[] | 
   // "3,,3" or "3,3," is a typo, not [3, 3]: an empty entry between commas is an error
   const parts = value.trim().split(/\s*,\s*|\s+/);
   if (parts.length === 1 && parts[0] === '') throw new UsageError(`--${name} is empty.`);
+  if (parts.length > CONFIG_LIMITS.classes)
+    throw new UsageError(`--${name} lists at most ${grouped(CONFIG_LIMITS.classes)} numbers; got ${grouped(parts.length)}.`);
   const empty = parts.indexOf('');
-  if (empty >= 0) throw new UsageError(`--${name}: entry ${empty + 1} of "${value}" is empty (two commas in a row, or a comma at an end).`);
+  if (empty >= 0) throw new UsageError(`--${name}: entry ${empty + 1} of "${value.slice(0, 40)}" is empty (two commas in a row, or a comma at an end).`);
   return parts.map((p) => {
-    if (!/^-?\d+$/.test(p)) throw new UsageError(`--${name}: "${p}" is not a whole number.`);
+    if (!/^-?\d+$/.test(p) || !Number.isSafeInteger(Number(p))) throw new UsageError(`--${name}: "${p.slice(0, 40)}" is not a whole number.`);
     return Number(p);
   });
 }
 
-/** "0-5" or "0,2,4" or "0-2,7" → indices. */
-export function rangeListArg(value: string, name: string): number[] {
-  const out: number[] = [];
-  for (const part of value
+/**
+ * "0-5" or "0,2,4" or "0-2,7" → indices, each range read as two numbers and bounded before it is expanded
+ * (src/core/config/index-ranges.ts): `count` is how many classes there are (`of` names whose), else the bound of
+ * every experiment.
+ */
+export function rangeListArg(value: string, name: string, count?: number, of?: string): number[] {
+  const r = parseIndexRanges(value, { count, of });
+  if (!r.ok) throw new UsageError(`--${name}: ${r.error}`);
+  if (r.indices.length === 0) throw new UsageError(`--${name} is empty: give class indices or ranges like 0-5.`);
+  return r.indices;
+}
+
+/** A comma list of names (strategies, detectors, datasets): empty entries dropped, an empty list refused. */
+export function nameListArg(value: string, name: string, max: number = CONFIG_LIMITS.classes): string[] {
+  const out = value
     .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!m) throw new UsageError(`--${name}: "${part}" is not an index or a range like 0-5.`);
-    const a = Number(m[1]);
-    const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a) throw new UsageError(`--${name}: range "${part}" runs backwards.`);
-    for (let i = a; i <= b; i++) out.push(i);
-  }
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (out.length === 0) throw new UsageError(`--${name} is empty.`);
+  if (out.length > max) throw new UsageError(`--${name} lists at most ${grouped(max)} names; got ${grouped(out.length)}.`);
   return out;
+}
+
+/** `--tasks K` or `--task-sizes m1,m2,…` (not both: one would silently win) for `n` classes. */
+export function taskSizesArg(v: Values, n: number): number[] {
+  const tasksText = str(v, 'tasks');
+  const sizesText = str(v, 'task-sizes');
+  if (tasksText !== undefined && sizesText !== undefined) throw new UsageError('Give --tasks K or --task-sizes m1,m2,…, not both.');
+  const tasks = intArg(tasksText, 'tasks', 1, CONFIG_LIMITS.classes);
+  const taskSizes = intListArg(sizesText, 'task-sizes');
+  if (tasks === undefined && !taskSizes) throw new UsageError('Give --tasks K or --task-sizes m1,m2,….');
+  try {
+    return resolveTaskSizes(n, { tasks, taskSizes });
+  } catch (e) {
+    if (e instanceof OrderingError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** The backends the command line trains on (WebGPU and WebGL are the browser's). */
+export const CLI_BACKENDS = ['auto', 'wasm', 'cpu'] as const;
+
+/** `--backend auto|wasm|cpu` (default auto). */
+export function backendArg(v: Values): (typeof CLI_BACKENDS)[number] {
+  const b = str(v, 'backend') ?? 'auto';
+  if (!(CLI_BACKENDS as readonly string[]).includes(b)) {
+    const browser = b === 'webgpu' || b === 'webgl';
+    throw new UsageError(`Unknown --backend "${b.slice(0, 40)}": use wasm or cpu (or auto)${browser ? `; ${b} is the browser's, not Node's` : ''}.`);
+  }
+  return b as (typeof CLI_BACKENDS)[number];
 }
 
 /**

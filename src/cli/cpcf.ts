@@ -34,6 +34,7 @@ import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
 import { UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
+import { CONFIG_LIMITS } from '../core/config/limits';
 import { seedListArg, seedRange } from './seeds';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -98,7 +99,8 @@ export function presetFlags(id: string, v: Values): Values {
 function trainingSeeds(v: Values): number[] | null {
   if (str(v, 'protocol')) return null;
   const s = str(v, 'seeds');
-  if (s !== undefined) return seedListArg(s);
+  // the experiment's seeds list, each one cpcf run (CONFIG_LIMITS.seeds, as the link's)
+  if (s !== undefined) return seedListArg(s, 'seeds', CONFIG_LIMITS.seeds);
   if (str(v, 'seed') === undefined || v.config !== undefined || v.link !== undefined) {
     const config = loadExperimentConfig(v);
     if (config && config.seeds.length > 1 && str(v, 'seed') === String(config.seeds[0])) return [...config.seeds];

@@ -19,8 +19,8 @@
  * trains for that link (the lab's other training settings are the engine's defaults, as here); flags given on the
  * command line win.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { CURRICULUM_LIMITS } from '../core/config/limits';
+import { validateConfig } from '../core/config/schema';
 import { curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
 import {
   checkCurriculum,
@@ -34,21 +34,21 @@ import {
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
 import { curriculumVerdict, readCurriculum, type CurriculumVerdictInput } from '../core/verdict/curriculum';
 import { seedListArg } from './seeds';
+import { UINT32_MAX } from '../core/config/checker';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
-import { loadBuiltinDataset } from '../data/registry';
-import { isBackendName, selectBackend } from '../engine/backend';
+import { selectBackend } from '../engine/backend';
 import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
-import { fromDecodedDataset } from '../engine/dataset';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, TRAINER_DEFAULTS, type StrategyId } from '../engine/defaults';
 import type { RunSettings } from '../engine/run-config';
 import type { ImageDataset } from '../engine/types';
-import { intArg, numberArg, UsageError } from './args';
+import { backendArg, intArg, nameListArg, str, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
-import { augmentFor } from './run';
+import { loadBuiltinImages } from './inputs';
+import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { augmentFor, trainingFields } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
-const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 const listOf = (s: string): string[] =>
   s
     .split(',')
@@ -58,20 +58,61 @@ const round = (x: number | null): number | null => (x === null ? null : Math.rou
 
 function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], fallback: T): T {
   const s = str(v, key) ?? fallback;
-  if (!(allowed as readonly string[]).includes(s)) throw new UsageError(`Unknown --${key} "${s}": use ${allowed.join(', ')}.`);
+  if (!(allowed as readonly string[]).includes(s)) throw new UsageError(`Unknown --${key} "${s.slice(0, 40)}": use ${allowed.join(', ')}.`);
   return s as T;
+}
+
+/** The flag each field of the config's Curriculum section comes from. */
+const FLAG_OF: Record<keyof CurriculumConfig, string> = {
+  datasets: '--datasets',
+  order: '--order',
+  scenario: '--scenario',
+  strategies: '--strategy',
+  epochs: '--epochs',
+  hidden: '--hidden',
+  trainPerClass: '--train-per-class',
+  testPerClass: '--test-per-class',
+  seed: '--seed',
+  seeds: '--seeds',
+};
+
+/**
+ * The lab's settings among the flags, checked by the share link's Curriculum section (its bounds: limits.ts
+ * CURRICULUM_LIMITS), and the training flags by the link's training sections: no flag accepts what a link refuses.
+ */
+function checkCurriculumFlags(v: Values, ids: string[], strategies: StrategyId[]): void {
+  const whole = (k: string): number | undefined => intArg(str(v, k), k);
+  const hidden = str(v, 'hidden')
+    ?.split(',')
+    .map((h) => Number(h.trim()));
+  const orderArg = str(v, 'order');
+  const section: Record<string, unknown> = {
+    datasets: ids,
+    ...(orderArg === undefined ? {} : { order: orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'all' ? orderArg : listOf(orderArg) }),
+    scenario: str(v, 'scenario'),
+    strategies,
+    epochs: Math.max(whole('epochs') ?? 1, whole('first-epochs') ?? 1),
+    // the lab trains one hidden layer of at most CURRICULUM_LIMITS.hidden units: every width given is held to it
+    hidden: hidden && hidden.every(Number.isInteger) && hidden.length > 0 ? Math.max(...hidden) : undefined,
+    trainPerClass: whole('train-per-class'),
+    testPerClass: whole('test-per-class'),
+    seed: whole('seed'),
+  };
+  const { errors } = validateConfig({ curriculum: Object.fromEntries(Object.entries(section).filter(([, x]) => x !== undefined)) });
+  if (errors.length > 0) {
+    const e = errors[0];
+    const field = /^curriculum\.(\w+)/.exec(e.path)?.[1] as keyof CurriculumConfig | undefined;
+    const flag = field === 'epochs' && str(v, 'first-epochs') !== undefined ? '--epochs / --first-epochs' : field ? FLAG_OF[field] : '--datasets';
+    throw new UsageError(`${flag}: ${e.message}`);
+  }
+  checkAsLink(trainingFields(v, strategies, false), TRAINING_FLAGS);
 }
 
 /** The training settings from run's flags. */
 export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji: boolean): RunSettings {
-  const modelKind = oneOf(v, 'model', ['mlp', 'cnn'] as const, 'mlp');
-  const hiddenArg = str(v, 'hidden');
-  const hidden = hiddenArg === undefined ? undefined : hiddenArg.split(',').map((s) => Number(s.trim()));
-  if (hidden && hidden.some((h) => !Number.isInteger(h) || h < 1)) throw new UsageError(`--hidden must list whole layer widths ≥ 1; got "${hiddenArg}".`);
-  const lr = numberArg(str(v, 'lr'), 'lr');
-  if (lr !== undefined && !(lr > 0)) throw new UsageError(`--lr must be positive; got ${lr}.`);
-  const head = str(v, 'head');
-  if (head !== undefined && head !== 'seen' && head !== 'all') throw new UsageError(`Unknown --head "${head}": use seen or all.`);
+  const fields = trainingFields(v, strategies, false);
+  const model = fields.model as RunSettings['model'];
+  const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number; head?: 'seen' | 'all' };
   const memory = intArg(str(v, 'memory'), 'memory', 1);
   const strategyOptions: Record<string, Record<string, number>> = {};
   if (memory !== undefined) {
@@ -80,12 +121,14 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
       throw new UsageError(`--memory applies to ${STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]).join(', ')}, not ${strategies.join(', ')}.`);
     for (const s of withMemory) strategyOptions[s] = { memory };
   }
+  const head = str(v, 'head');
+  if (head !== undefined && head !== 'seen' && head !== 'all') throw new UsageError(`Unknown --head "${head.slice(0, 40)}": use seen or all.`);
   return {
-    model: modelKind === 'mlp' ? { kind: 'mlp', ...(hidden ? { hidden } : {}) } : { kind: 'cnn' },
-    lr,
-    epochs: intArg(str(v, 'epochs'), 'epochs', 1),
-    firstTaskEpochs: intArg(str(v, 'first-epochs'), 'first-epochs', 1),
-    batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1),
+    model,
+    lr: training.lr,
+    epochs: training.epochs,
+    firstTaskEpochs: training.firstTaskEpochs,
+    batchSize: training.batchSize,
     head: head as 'seen' | 'all' | undefined,
     augment: augmentFor(v, hasEmoji ? 'emoji' : 'digits'),
     strategyOptions,
@@ -119,7 +162,7 @@ function withCurriculumConfig(v: Values): Values {
 export async function curriculumCommand(flags: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const started = performance.now();
   const v = withCurriculumConfig(flags);
-  const ids = str(v, 'datasets') === undefined ? [...DEFAULT_CURRICULUM] : listOf(str(v, 'datasets') as string);
+  const ids = str(v, 'datasets') === undefined ? [...DEFAULT_CURRICULUM] : nameListArg(str(v, 'datasets') as string, 'datasets', CURRICULUM_DATASET_IDS.length);
   let datasets;
   try {
     datasets = checkCurriculum(ids);
@@ -140,31 +183,24 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   }
   if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K)
     throw new UsageError(`--order all trains every order only for at most ${MAX_ALL_ORDERS_K} datasets; the curriculum has ${ids.length}.`);
-  const strategies = listOf(str(v, 'strategy') ?? 'finetune') as StrategyId[];
-  for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s}": use ${STRATEGY_IDS.join(', ')}.`);
-  const seedArg = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
-  if (seedArg > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seedArg}.`);
+  const strategies = nameListArg(str(v, 'strategy') ?? 'finetune', 'strategy', STRATEGY_IDS.length) as StrategyId[];
+  for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
+  checkCurriculumFlags(v, ids, strategies);
+  const seedArg = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
   const seeds = str(v, 'seeds') === undefined ? [seedArg] : seedListArg(str(v, 'seeds') as string);
-  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1) ?? 100;
-  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1) ?? 50;
+  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1, CURRICULUM_LIMITS.trainPerClass) ?? 100;
+  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1, CURRICULUM_LIMITS.testPerClass) ?? 50;
   const settings = curriculumSettings(
     v,
     strategies,
     datasets.some((d) => d.source === 'emoji'),
   );
-  const backendArg = str(v, 'backend') ?? 'auto';
-  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+  const backend = backendArg(v);
 
   const sources: Partial<Record<CurriculumSource, ImageDataset>> = {};
-  for (const src of new Set(datasets.map((d) => d.source))) {
-    try {
-      sources[src] = fromDecodedDataset(await loadBuiltinDataset(src, async (p) => new Uint8Array(await readFile(join(options.root, 'public', p)))));
-    } catch (e) {
-      throw new UsageError(`The built-in dataset "${src}" is not prepared (${(e as Error).message.split(';')[0]}): run "npm run prepare-data" first.`);
-    }
-  }
+  for (const src of new Set(datasets.map((d) => d.source))) sources[src] = await loadBuiltinImages(src, options.root, '--datasets');
   const joined = joinCurriculum(datasets, sources, { trainPerClass, testPerClass });
-  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  await selectBackend(backend, { strict: backend !== 'auto' });
 
   const runSeed = async (seed: number) => {
     const isolated = await trainIsolated(joined, settings, seed);

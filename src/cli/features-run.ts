@@ -8,21 +8,22 @@
  * sample, `--sample-seed`), `--order a,b,…` (one, as label ids), `--protocol rs --seeds …`, or the classes in
  * ascending order. Output: one run record, or `{runs, training}` with the path taken ("exact by class set: …").
  */
-import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { FeatureSetError, type FeatureSet } from '../core/features/feature-set';
 import { allMetrics } from '../core/metrics/index';
 import { countOrderings, formatOmega } from '../core/orderings/count';
 import { splitIntoTasks } from '../core/orderings/key';
-import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
 import type { Ordering } from '../core/orderings/types';
 import { rsClassOrder } from '../core/protocols/rs';
 import { isPtmStrategyId, PTM_DEFAULTS, PTM_STRATEGY_IDS, type PtmStrategy, type PtmStrategyId } from '../core/ptm/defaults';
 import { allOrderings, preparePtm, runPtmGroundTruth, sampledOrderings, type PtmRunRecord } from '../core/ptm/ground-truth';
 import { PtmInputError } from '../core/ptm/problem';
 import { readFeaturesNpz } from '../data/features/npz';
-import { UsageError, intArg, intListArg, rangeListArg } from './args';
+import { UsageError, intArg, intListArg, rangeListArg, taskSizesArg } from './args';
+import { readInput } from './inputs';
+import { seedListArg } from './seeds';
+import { UINT32_MAX } from '../core/config/checker';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -34,12 +35,7 @@ export function isFeaturesRun(v: Values): boolean {
 }
 
 function loadFeatures(path: string): FeatureSet {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(path));
-  } catch {
-    throw new UsageError(`--features: cannot read "${path}".`);
-  }
+  const bytes = readInput(path, 'the --features file', CONFIG_LIMITS.featureBytes);
   try {
     return readFeaturesNpz(bytes, basename(path));
   } catch (e) {
@@ -77,7 +73,7 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
   const position = new Map(classes.map((c, p) => [c, p]));
   if (many !== undefined) {
     if (many === 'all') {
-      const limit = intArg(str(v, 'limit'), 'limit', 1) ?? CONFIG_LIMITS.groundTruthRuns;
+      const limit = intArg(str(v, 'limit'), 'limit', 1, CONFIG_LIMITS.groundTruthRuns) ?? CONFIG_LIMITS.groundTruthRuns;
       const omega = countOrderings(sizes);
       if (omega > BigInt(limit)) {
         throw new UsageError(
@@ -92,7 +88,7 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
     if (n < 1 || n > CONFIG_LIMITS.groundTruthRuns) throw new UsageError(`--orderings sample:N takes N from 1 to ${CONFIG_LIMITS.groundTruthRuns}; got ${n}.`);
     if (BigInt(n) > countOrderings(sizes))
       throw new UsageError(`--orderings sample:${n}: there are only ${countOrderings(sizes)} orderings; use --orderings all.`);
-    const seed = intArg(str(v, 'sample-seed'), 'sample-seed', 0) ?? 0;
+    const seed = intArg(str(v, 'sample-seed'), 'sample-seed', 0, UINT32_MAX) ?? 0;
     return { ...sampledOrderings(sizes, n, seed), label: (k) => `sample ${k} (seed ${seed})` };
   }
   if (order !== undefined) {
@@ -114,7 +110,8 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
   if (protocol !== undefined) {
     if (protocol !== 'rs')
       throw new UsageError(`run supports --protocol rs; for ${protocol} orderings run "cil-lab orders … --protocol ${protocol}" and pass one with --order.`);
-    const seeds = intListArg(str(v, 'seeds'), 'seeds') ?? [1993];
+    const seedsText = str(v, 'seeds');
+    const seeds = seedsText === undefined ? [1993] : seedListArg(seedsText, 'seeds', CONFIG_LIMITS.seeds);
     return { orderings: seeds.map((s) => splitIntoTasks(rsClassOrder(s, classes.length), sizes)), total: seeds.length, label: (k) => `RS seed ${seeds[k]}` };
   }
   return {
@@ -143,20 +140,10 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
   const features = computed ?? loadFeatures(path);
   if (!computed && str(v, 'dataset') !== undefined) options.onNote?.(`--features ${basename(path)} brings its own classes and split: --dataset is not used`);
   const classArg = str(v, 'classes');
-  const classes = classArg ? rangeListArg(classArg, 'classes') : features.classNames.map((_, i) => i);
-  let sizes: number[];
-  try {
-    const tasks = intArg(str(v, 'tasks'), 'tasks', 1);
-    const given = str(v, 'task-sizes');
-    if (tasks === undefined && given === undefined) throw new UsageError('Give --tasks K or --task-sizes m1,m2,….');
-    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes: intListArg(given, 'task-sizes') });
-  } catch (e) {
-    if (e instanceof OrderingError) throw new UsageError(e.message);
-    throw e;
-  }
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes') : features.classNames.map((_, i) => i);
+  const sizes = taskSizesArg(v, classes.length);
   const strategy = ptmStrategyOf(strategyId, str(v, 'strategy-options'));
-  const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
-  if (seed > 0xffffffff) throw new UsageError(`--seed must be at most ${0xffffffff}; got ${seed}.`);
+  const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
   const { orderings, total, label } = orderingsOf(v, classes, sizes);
 
   const t0 = performance.now();
@@ -168,8 +155,8 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
       classes,
       strategy,
       seed,
-      trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1),
-      testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1),
+      trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1, CONFIG_LIMITS.perClass),
+      testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1, CONFIG_LIMITS.perClass),
     });
     summary = await runPtmGroundTruth({ evaluator, taskSizes: sizes, orderings, total }, { onRecord: (r) => records.push(r) });
   } catch (e) {

@@ -15,6 +15,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { UINT32_MAX } from '../core/config/checker';
+import { CONFIG_LIMITS } from '../core/config/limits';
 import { contentHash } from '../core/config/url-codec';
 import { checkFeatureSet, featureCounts, FeatureSetError, type FeatureSet } from '../core/features/feature-set';
 import { backboneClasses } from '../core/features/source';
@@ -96,7 +98,7 @@ export function perClassArg(v: Values, k: string): number | null | undefined {
   const s = str(v, k);
   if (s === undefined) return undefined;
   if (s.trim() === 'all') return null;
-  return intArg(s, k, 1);
+  return intArg(s, k, 1, CONFIG_LIMITS.perClass);
 }
 
 /** The encoder `encoder:X` names: a local model folder (self-hosted, no network) or a hub id (only with --allow-remote). */
@@ -142,7 +144,7 @@ function holdOutTest(set: FeatureSet, notes: string[]): FeatureSet {
 /** The feature set of an .npz file, checked (a malformed file is one UsageError). */
 export function readFeatureFile(path: string, notes: string[]): FeatureSet {
   try {
-    return holdOutTest(readFeaturesNpz(readInput(path, 'the feature file', 2 * 1024 * 1024 * 1024), path), notes);
+    return holdOutTest(readFeaturesNpz(readInput(path, 'the feature file', CONFIG_LIMITS.featureBytes), path), notes);
   } catch (e) {
     if (e instanceof FeatureSetError) throw new UsageError(e.message);
     throw e;
@@ -223,7 +225,7 @@ export async function featureSetFrom(
   if (picked.train.length + picked.test.length === 0)
     throw new UsageError(`The dataset has no images of classes ${rows.classes.join(', ')}; check --classes (its classes are 0..${ds.classNames.length - 1}).`);
   if (source.kind === 'backbone') {
-    const seed = intArg(str(v, 'backbone-seed'), 'backbone-seed', 0) ?? 0;
+    const seed = intArg(str(v, 'backbone-seed'), 'backbone-seed', 0, UINT32_MAX) ?? 0;
     if (backboneClasses(ds.classNames.length, rows.classes).length === 0)
       throw new UsageError(
         `The embedded backbone is pre-trained on the dataset's other classes, and --classes uses all ${ds.classNames.length}: select fewer classes, or use --features encoder:MODEL or an .npz.`,
@@ -257,7 +259,7 @@ export async function featureSetFrom(
     }
   }
   const { opts, path } = encoderOptions(source.spec, v);
-  const batchSize = intArg(str(v, 'batch-size'), 'batch-size', 1) ?? 16;
+  const batchSize = intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.encoderBatch) ?? 16;
   try {
     const encoder = await createImageEncoder(opts);
     try {
@@ -301,6 +303,11 @@ export async function featuresCommand(
   const out = str(v, 'out');
   if (!out) throw new UsageError('Give --out F.npz, the file to write the features to.');
   const source = parseFeatureSource(sourceArg, '--source');
+  intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.encoderBatch);
+  // given for another source, these would change nothing
+  const unread = source.kind === 'encoder' ? undefined : (['batch-size', 'precision', 'revision', 'allow-remote'] as const).find((f) => v[f] !== undefined);
+  if (unread) throw new UsageError(`--${unread} is read only with --source encoder:MODEL_ID_OR_FOLDER.`);
+  if (source.kind !== 'backbone' && v['backbone-seed'] !== undefined) throw new UsageError('--backbone-seed is read only with --source backbone.');
   const datasetArg = str(v, 'dataset');
   const notes: string[] = [];
   const ds = datasetArg ? await io.loadDataset(datasetArg, notes) : null;

@@ -2,7 +2,6 @@
  * `cil-lab`: the ordering science headless (docs/architecture.md, src/cli). JSON on stdout, errors on stderr,
  * exit code 0 on success, 2 on a usage or input error, 1 on anything unexpected.
  */
-import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,18 +13,20 @@ import { splitIntoTasks } from '../core/orderings/key';
 import { forEachOrdering, labelsToOrdering, orderingToLabels } from '../core/orderings/enumerate';
 import { orderingKey } from '../core/orderings/key';
 import { sampleOrderings } from '../core/orderings/sample';
-import { resolveTaskSizes } from '../core/orderings/task-sizes';
 import { theorem1SampleSize, theorem2SampleSize } from '../core/protocols/bounds';
 import { EXPORT_FORMATS, formatSequences, ordersDocument, type ExportFormat } from '../core/protocols/export';
 import { computeOrderingsView } from '../core/protocols/orderings-view';
 import { V1_FILL } from '../core/config/defaults';
+import { UINT32_MAX } from '../core/config/checker';
+import { CONFIG_LIMITS } from '../core/config/limits';
 import { LABS } from '../core/labs';
 import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet';
-import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg } from './args';
-import { classInput, similaritySpec, writeOutput } from './inputs';
+import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
+import { seedListArg } from './seeds';
+import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
 import { statsCommand } from './stats';
@@ -41,7 +42,7 @@ import { curriculumCommand } from './curriculum';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
 import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
-import { loadBuiltin, loadUserData } from './run';
+import { loadUserData } from './run';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -107,16 +108,11 @@ ${LABS.map((l) => `  ${l.name.padEnd(13)} ${l.commands.join(', ')}`).join('\n')}
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
 function loadWordnet(): WordnetGraph {
-  const prepared = join(root, 'public', 'data', 'wordnet-nouns.json');
-  if (existsSync(prepared)) return JSON.parse(readFileSync(prepared, 'utf8')) as WordnetGraph;
-  throw new UsageError('The WordNet data is not prepared yet: run "npm run prepare-data" (or "npm start") once.');
+  return loadWordnetFrom(root);
 }
 
 function taskSizesFor(n: number, v: Record<string, string | boolean | undefined>): number[] {
-  const tasks = intArg(v.tasks as string | undefined, 'tasks', 1);
-  const sizes = intListArg(v['task-sizes'] as string | undefined, 'task-sizes');
-  if (tasks === undefined && !sizes) throw new UsageError('Give --tasks K or --task-sizes m1,m2,….');
-  return resolveTaskSizes(n, { tasks, taskSizes: sizes });
+  return taskSizesArg(v, n);
 }
 
 export const OPTIONS = {
@@ -212,16 +208,179 @@ export const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+type Flag = keyof typeof OPTIONS;
+
+const CLASS_FLAGS: Flag[] = ['classes', 'classes-file', 'dataset', 'subset'];
+const TASK_FLAGS: Flag[] = ['tasks', 'task-sizes'];
+const CONFIG_FLAGS: Flag[] = ['config', 'link'];
+/** The training flags of `run` (and of the commands that train as it does). */
+const TRAIN_FLAGS: Flag[] = [
+  'strategy',
+  'memory',
+  'model',
+  'hidden',
+  'epochs',
+  'first-epochs',
+  'lr',
+  'batch-size',
+  'seed',
+  'backend',
+  'train-per-class',
+  'test-per-class',
+  'augment',
+  'head',
+];
+/** Where features come from (`--features F.npz|backbone|encoder:…`) and the flags of the backbone and encoders. */
+const FEATURE_FLAGS: Flag[] = ['features', 'backbone-seed', 'precision', 'revision', 'allow-remote'];
+/** Flags that only a feature source reads: given without --features they would change nothing. */
+const FEATURE_ONLY: Flag[] = ['backbone-seed', 'precision', 'revision'];
+const RUN_FLAGS: Flag[] = [
+  ...FEATURE_FLAGS,
+  'dataset',
+  'classes',
+  ...TASK_FLAGS,
+  'order',
+  'protocol',
+  'seeds',
+  ...TRAIN_FLAGS,
+  'init',
+  'strategy-options',
+  'orderings',
+  'limit',
+  'sample-seed',
+  'fast',
+  'population',
+  ...CONFIG_FLAGS,
+];
+
+/**
+ * The flags each command reads. Any other flag is refused in one line: a flag a command would ignore (a `--config`
+ * it does not read, a training flag of another command) would otherwise change nothing and exit 0. A command's
+ * new flag goes in OPTIONS and in its row here.
+ */
+export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
+  count: [...CLASS_FLAGS, ...TASK_FLAGS, ...CONFIG_FLAGS],
+  enumerate: [...CLASS_FLAGS, ...TASK_FLAGS, 'limit', 'sample', 'seed'],
+  orders: [
+    ...CLASS_FLAGS,
+    ...TASK_FLAGS,
+    'protocol',
+    'seeds',
+    'similarity',
+    'format',
+    'exact-limit',
+    ...FEATURE_FLAGS,
+    'train-per-class',
+    'batch-size',
+    ...CONFIG_FLAGS,
+  ],
+  score: [...CLASS_FLAGS, ...TASK_FLAGS, 'order', 'similarity'],
+  similarity: [
+    ...CLASS_FLAGS,
+    ...TASK_FLAGS,
+    'source',
+    'out',
+    'compare',
+    'model-path',
+    'model-id',
+    'prompt',
+    'descriptions',
+    'dtype',
+    ...FEATURE_FLAGS,
+    'train-per-class',
+    'batch-size',
+    ...CONFIG_FLAGS,
+  ],
+  bounds: ['omega', 'epsilon', 'delta', 'range'],
+  stats: ['values', 'truth', 'estimate'],
+  analyze: ['results', 'dataset', 'classes', 'subset', ...TASK_FLAGS, 'similarity', 'accuracy', 'seeds', 'method'],
+  conformal: ['calibration', 'test', 'alpha', 'score'],
+  cpcf: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
+  'ood-metrics': ['id', 'ood'],
+  'ood-scores': ['logits', 'detectors'],
+  // --features only to say why ood, stream and curriculum cannot take it (features.ts featuresRefusal)
+  ood: [
+    ...RUN_FLAGS.filter((f) => !FEATURE_ONLY.includes(f) && f !== 'allow-remote'),
+    'detectors',
+    'ood',
+    'head-epochs',
+    'head-lr',
+    'margin-in',
+    'margin-out',
+    'ood-seed',
+  ],
+  stream: [
+    'stream',
+    'protocol',
+    'buckets',
+    'mode',
+    'buffer',
+    'k',
+    'alpha',
+    'per-class',
+    'strength',
+    'train-ratio',
+    'dataset',
+    'model',
+    'hidden',
+    'epochs',
+    'lr',
+    'batch-size',
+    'seed',
+    'backend',
+    'seeds',
+    'features',
+    ...CONFIG_FLAGS,
+  ],
+  curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
+  reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
+  run: RUN_FLAGS,
+  sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
+  features: [
+    'dataset',
+    'classes',
+    'source',
+    'out',
+    'backbone-seed',
+    'precision',
+    'revision',
+    'allow-remote',
+    'train-per-class',
+    'test-per-class',
+    'batch-size',
+  ],
+};
+
+/** This command's lines of HELP (its usage and the lines that continue it). */
+function commandHelp(command: string): string {
+  const lines = HELP.split('\n');
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (/^ {2}cil-lab [a-z-]+/.test(line)) inside = line.startsWith(`  cil-lab ${command} `) || line === `  cil-lab ${command}`;
+    else if (!/^ {3,}/.test(line)) inside = false;
+    if (inside) out.push(line);
+  }
+  return `cil-lab ${command} (JSON on stdout; exit code 2 on bad input)\n\n${out.join('\n')}\n\nflags: ${COMMAND_FLAGS[command].map((f) => `--${f}`).join(' ')}`;
+}
+
 function run(argv: string[]): string | Promise<string> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') return HELP;
+  const allowed = COMMAND_FLAGS[command];
+  if (!allowed) throw new UsageError(`Unknown command "${command.slice(0, 40)}": cil-lab --help lists the commands.`);
+  if (rest.includes('--help') || rest.includes('-h')) return commandHelp(command);
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
+  const options = Object.fromEntries(allowed.map((f) => [f, OPTIONS[f]]));
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
+    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
   } catch (e) {
+    const flag = /'--([^' =<]+)/.exec((e as Error).message)?.[1];
+    if ((e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && flag in OPTIONS)
+      throw new UsageError(`--${flag} is not a flag of cil-lab ${command}: it would change nothing (cil-lab ${command} --help lists its flags).`);
     throw new UsageError(oneLineParseError(e as Error, command));
   }
   // --config FILE / --link URL: the shared experiment's settings, under the flags given on the command line
@@ -232,6 +391,12 @@ function run(argv: string[]): string | Promise<string> {
       : values;
   const refusal = featuresRefusal(command, v);
   if (refusal) throw new UsageError(refusal);
+  if (command !== 'features' && v.features === undefined) {
+    const orphan = [...FEATURE_ONLY, ...(command === 'orders' || command === 'similarity' ? (['train-per-class', 'batch-size'] as Flag[]) : [])].find(
+      (f) => v[f] !== undefined,
+    );
+    if (orphan) throw new UsageError(`--${orphan} is read only with --features (the feature source); without it, it would change nothing.`);
+  }
   // --similarity features (orders) / --source features (similarity): the feature source's class prototypes first
   if ((command === 'orders' && v.similarity === 'features') || (command === 'similarity' && v.source === 'features'))
     return withFeaturePrototypes(v, { classInput, loadDataset, imageDatasetOf }).then((w) =>
@@ -242,7 +407,7 @@ function run(argv: string[]): string | Promise<string> {
 
 /** A dataset for the feature commands: a built-in image dataset or the user's files (run.ts's loaders). */
 function loadDataset(arg: string, notes: string[]) {
-  return (BUILTIN_DATASET_IDS as readonly string[]).includes(arg) ? loadBuiltin(arg, root) : loadUserData(arg, notes);
+  return (BUILTIN_DATASET_IDS as readonly string[]).includes(arg) ? loadBuiltinImages(arg, root) : loadUserData(arg, notes);
 }
 
 /** The built-in image dataset a class list names (fashion-mnist, digits for mnist, emoji), if any. */
@@ -254,7 +419,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
   switch (command) {
     case 'count': {
       const classes = classInput(v);
-      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1);
+      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1, CONFIG_LIMITS.classes);
       if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
       const sizes = taskSizesFor(n, v);
       const omega = countOrderings(sizes);
@@ -262,7 +427,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
     }
     case 'enumerate': {
       const classes = classInput(v);
-      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1);
+      const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1, CONFIG_LIMITS.classes);
       if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
       const sizes = taskSizesFor(n, v);
       const omega = countOrderings(sizes);
@@ -271,7 +436,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
         throw new UsageError(`--sample is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${sample}.`);
       }
       if (sample !== undefined) {
-        const seed = intArg(v.seed as string | undefined, 'seed', 0) ?? 0;
+        const seed = intArg(v.seed as string | undefined, 'seed', 0, UINT32_MAX) ?? 0;
         const drawn = sampleOrderings(sizes, sample, seed);
         return JSON.stringify({
           omega: omega.toString(),
@@ -305,7 +470,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       if (!EXPORT_FORMATS.includes(format as ExportFormat)) {
         throw new UsageError(`Unknown --format "${format}": use ${EXPORT_FORMATS.join(', ')}.`);
       }
-      const exactLimit = intArg(v['exact-limit'] as string | undefined, 'exact-limit', 1);
+      const exactLimit = intArg(v['exact-limit'] as string | undefined, 'exact-limit', 1, CONFIG_LIMITS.exactLimit);
       const omega = countOrderings(sizes);
       if (protocols.length === 1 && protocols[0] === 'exact' && omega > BigInt(exactLimit ?? 1_000_000)) {
         throw new UsageError(
@@ -321,7 +486,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
           similarity: spec,
           options: {
             protocols,
-            rsSeeds: intListArg(v.seeds as string | undefined, 'seeds'),
+            rsSeeds: typeof v.seeds === 'string' ? seedListArg(v.seeds, 'seeds', CONFIG_LIMITS.rsSeeds) : undefined,
             exactLimit,
             // S over Ω as the page computes it (exact up to the limit, else the config's default sample): the verdict's
             // "Ω below" sentence reads it, so the page's JSON export and this one say the same
@@ -416,9 +581,12 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
     case 'curriculum':
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'features':
-      return featuresCommand(v, { loadDataset, classesOf: (arg, total) => (arg ? rangeListArg(arg, 'classes') : [...Array(total).keys()]) });
+      return featuresCommand(v, {
+        loadDataset,
+        classesOf: (arg, total) => (arg !== undefined ? rangeListArg(arg, 'classes', total) : [...Array(total).keys()]),
+      });
     default:
-      throw new UsageError(`Unknown command "${command}": cil-lab --help lists the commands.`);
+      throw new UsageError(`Unknown command "${command.slice(0, 40)}": cil-lab --help lists the commands.`);
   }
 }
 
@@ -436,17 +604,66 @@ function parseProtocols(text: string): ProtocolId[] {
   return out as ProtocolId[];
 }
 
-/** Runs one command; returns the exit code. Output goes to stdout, errors to stderr. */
+/**
+ * Errors that are the user's to fix (exit 2): the CLI's own, and the input errors core, data and engine throw with a
+ * message written for the user. Anything else (a RangeError, a TypeError, a plain Error) is a bug (exit 1).
+ */
+const INPUT_ERRORS = new Set([
+  'UsageError',
+  'RunUsageError',
+  'AccuracyMatrixError',
+  'AugmentOptionsError',
+  'ClassListError',
+  'ClipLoadError',
+  'ConfigError',
+  'ConformalInputError',
+  'CurriculumError',
+  'DataFormatError',
+  'DatasetFormatError',
+  'FeatureSetError',
+  'NpyError',
+  'OodInputError',
+  'OodSpecError',
+  'OrderingError',
+  'PromptError',
+  'ReservoirError',
+  'SimilarityError',
+  'StrategyConfigError',
+  'StreamSpecError',
+  'TrainConfigError',
+]);
+
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').slice(0, 2000);
+
+/** Runs one command; returns the exit code. Output goes to stdout, errors to stderr: one line, never a stack trace. */
 export async function main(argv: string[]): Promise<number> {
+  resetInputsRead();
   try {
     const out = await run(argv);
     process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     return 0;
   } catch (e) {
-    const err = e as Error;
-    const known = err.name !== 'Error' || err instanceof UsageError;
-    // one line on stderr, never a stack trace
-    process.stderr.write(`cil-lab: ${String(err.message).replace(/\s*\n\s*/g, ' ')}\n`);
-    return known ? 2 : 1;
+    const err = e instanceof Error ? e : new Error(String(e));
+    if (INPUT_ERRORS.has(err.name)) {
+      process.stderr.write(`cil-lab: ${oneLine(String(err.message))}\n`);
+      return 2;
+    }
+    process.stderr.write(
+      `cil-lab: internal error (${err.name}: ${oneLine(String(err.message))}); this is a bug in cil-lab: please report it with the command line that caused it.\n`,
+    );
+    return 1;
+  }
+}
+
+/**
+ * A reader that stops reading (`cil-lab … | head`) closes the pipe: the next write fails with EPIPE. That is not
+ * an error of the command: end quietly instead of printing a stack. bin/cil-lab.mjs calls this once.
+ */
+export function endQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
   }
 }

@@ -20,18 +20,17 @@
  * (the one the lab shows under its Run button, src/services/ood-export.ts `oodCommandOf`) runs the lab's settings
  * through the worker's own `openWorldInput`, so the numbers equal the lab's.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { getClassList } from '../core/classes/builtin';
+import { UINT32_MAX } from '../core/config/checker';
+import { CONFIG_LIMITS } from '../core/config/limits';
 import { openWorldOf } from '../core/config/sections/open-world';
-import { OPEN_WORLD_DEFAULTS, validateOpenWorldSettings, type OpenWorldSettings } from '../core/ood/config';
-import { DETECTOR_IDS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
-import { resolveTaskSizes } from '../core/orderings/task-sizes';
+import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, openWorldIssues, type OpenWorldIssue, type OpenWorldSettings } from '../core/ood/config';
+import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
-import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
-import { isBackendName, selectBackend } from '../engine/backend';
-import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
-import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
+import { selectBackend } from '../engine/backend';
+import { subsetPerClass } from '../engine/dataset';
+import { STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { oodReport, type OodReport } from '../engine/ood/report';
@@ -39,33 +38,53 @@ import { openWorldVerdict, readOpenWorld, type OpenWorldVerdictInput } from '../
 import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
-import { UsageError, intArg, intListArg, numberArg, rangeListArg } from './args';
+import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
-import { augmentFor } from './run';
+import { loadBuiltinImages } from './inputs';
+import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { augmentFor, trainingFields } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
-const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 
-async function loadBuiltin(id: string, root: string): Promise<ImageDataset> {
-  if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(id)) {
-    throw new UsageError(`"${id}" is not a built-in dataset: cil-lab ood uses ${BUILTIN_DATASET_IDS.join(', ')}.`);
-  }
-  try {
-    return fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join(root, 'public', p)))));
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (/ENOENT|cannot read/.test(msg)) throw new UsageError(`The built-in dataset "${id}" is not prepared: run "npm run prepare-data" first.`);
-    throw e;
-  }
+/** The ID datasets of the lab (and of this command): the built-in image datasets. */
+function idDataset(id: string): OpenWorldSettings['dataset'] {
+  if (!(OPEN_WORLD_DATASETS as readonly string[]).includes(id))
+    throw new UsageError(`"${id.slice(0, 40)}" is not a built-in image dataset: cil-lab ood uses ${OPEN_WORLD_DATASETS.join(', ')}.`);
+  return id as OpenWorldSettings['dataset'];
+}
+
+const classCount = (dataset: OpenWorldSettings['dataset']): number => getClassList(dataset === 'digits' ? 'mnist' : dataset).classes.length;
+
+/** The flag each Open-world setting comes from (for messages that name it). */
+const FLAG_OF_SETTING: Record<OpenWorldIssue['field'], string> = {
+  dataset: '--dataset',
+  classes: '--classes',
+  tasks: '--tasks',
+  orderSeed: '--seeds',
+  strategy: '--strategy',
+  memory: '--memory',
+  epochs: '--epochs',
+  hidden: '--hidden',
+  trainPerClass: '--train-per-class',
+  testPerClass: '--test-per-class',
+  seed: '--seed',
+  seeds: '--seeds',
+  detectors: '--detectors',
+  oodSets: '--ood',
+  headEpochs: '--head-epochs',
+  marginIn: '--margin-in / --margin-out',
+  marginOut: '--margin-in / --margin-out',
+};
+
+/** The lab's checker (src/core/ood/config.ts, the share link's) on `s`; the first problem (of `fields`) names its flag. */
+function checkSettings(s: OpenWorldSettings, fields?: readonly OpenWorldIssue['field'][]): void {
+  const issue = openWorldIssues(s).find((i) => !fields || fields.includes(i.field));
+  if (issue) throw new UsageError(`${FLAG_OF_SETTING[issue.field]}: ${issue.message}`);
 }
 
 function parseDetectors(text: string): DetectorId[] {
-  const out = text
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  if (out.length === 0) throw new UsageError(`--detectors is empty: use some of ${DETECTOR_IDS.join(', ')}.`);
-  for (const d of out) if (!isDetectorId(d)) throw new UsageError(`Unknown detector "${d}": use ${DETECTOR_IDS.join(', ')}.`);
+  const out = nameListArg(text.toLowerCase(), 'detectors', CONFIG_LIMITS.detectors);
+  for (const d of out) if (!isDetectorId(d)) throw new UsageError(`Unknown detector "${d.slice(0, 40)}": use ${DETECTOR_IDS.join(', ')}.`);
   return [...new Set(out)] as DetectorId[];
 }
 
@@ -102,31 +121,38 @@ export const OOD_SETTING_FLAGS = [
 const COMPLETE = ['dataset', 'classes', 'tasks', 'strategy', 'epochs', 'hidden', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'];
 const OTHER_OK = new Set(['backend', 'config', 'link']);
 
+/** With --protocol rs, --seeds is the one RS seed of the class order (default 1993). */
+function rsSeed(v: Values): number {
+  const text = str(v, 'seeds');
+  const seeds = text === undefined ? [1993] : seedListArg(text, 'seeds', CONFIG_LIMITS.rsSeeds);
+  if (seeds.length !== 1) throw new UsageError('cil-lab ood trains one ordering: give one --seeds value.');
+  return seeds[0];
+}
+
 /** The lab's settings of `base` (a config's `openWorld`, or the lab's defaults) with the flags given applied. */
 export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DEFAULTS): OpenWorldSettings {
   const s = structuredClone(base);
   const dataset = str(v, 'dataset');
-  if (dataset !== undefined) s.dataset = dataset as OpenWorldSettings['dataset'];
+  if (dataset !== undefined) s.dataset = idDataset(dataset);
   const classes = str(v, 'classes');
-  if (classes !== undefined) s.classes = rangeListArg(classes, 'classes');
-  s.tasks = intArg(str(v, 'tasks'), 'tasks', 1) ?? s.tasks;
+  if (classes !== undefined) s.classes = rangeListArg(classes, 'classes', classCount(s.dataset), s.dataset);
+  if (str(v, 'task-sizes') !== undefined) throw new UsageError('The lab splits the classes into equal tasks: give --tasks K, not --task-sizes.');
+  s.tasks = intArg(str(v, 'tasks'), 'tasks', 1, CONFIG_LIMITS.classes) ?? s.tasks;
   const protocol = str(v, 'protocol');
   if (protocol !== undefined) {
     if (protocol !== 'rs') throw new UsageError('The lab orders classes ascending (no --protocol) or by RS (--protocol rs --seeds S).');
-    const seeds = intListArg(str(v, 'seeds'), 'seeds') ?? [1993];
-    if (seeds.length !== 1) throw new UsageError('cil-lab ood trains one ordering: give one --seeds value.');
-    s.orderSeed = seeds[0];
+    s.orderSeed = rsSeed(v);
   }
   s.strategy = str(v, 'strategy') ?? s.strategy;
   s.memory = intArg(str(v, 'memory'), 'memory', 1) ?? s.memory;
   s.epochs = intArg(str(v, 'epochs'), 'epochs', 1) ?? s.epochs;
   const hidden = str(v, 'hidden');
-  if (hidden !== undefined) s.hidden = hidden.split(',').map((h) => Number(h.trim()));
+  if (hidden !== undefined) s.hidden = hidden.trim() === '' ? [] : (intListArg(hidden, 'hidden') as number[]);
   const tr = intArg(str(v, 'train-per-class'), 'train-per-class', 1);
   if (tr !== undefined) s.trainPerClass = tr;
   const te = intArg(str(v, 'test-per-class'), 'test-per-class', 1);
   if (te !== undefined) s.testPerClass = te;
-  s.seed = intArg(str(v, 'seed'), 'seed') ?? s.seed;
+  s.seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? s.seed;
   const detectors = str(v, 'detectors');
   if (detectors !== undefined) s.detectors = parseDetectors(detectors);
   const ood = str(v, 'ood');
@@ -158,14 +184,12 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
 
 /** Run the lab's settings exactly as its job does (src/engine/ood/job.ts: the same `openWorldInput`). */
 async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Promise<OodReport> {
-  const errors = validateOpenWorldSettings(s);
-  if (errors.length > 0) throw new UsageError(errors.join(' '));
-  const backendArg = str(v, 'backend') ?? 'auto';
-  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+  checkSettings(s);
+  const backend = backendArg(v);
   const loaded = new Map<string, ImageDataset>();
-  for (const id of datasetsNeeded(s)) loaded.set(id, await loadBuiltin(id, root));
+  for (const id of datasetsNeeded(s)) loaded.set(id, await loadBuiltinImages(id, root, '--ood'));
   const { dataset, config } = openWorldInput(s, (id) => loaded.get(id) as ImageDataset);
-  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  await selectBackend(backend, { strict: backend !== 'auto' });
   const r = await runOpenWorld(dataset, config);
   return oodReport(r.steps, r, { dataset: s.dataset, head: config.head });
 }
@@ -210,35 +234,55 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     return withVerdict(reports);
   }
   const datasetArg = str(v, 'dataset');
-  if (!datasetArg) throw new UsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')}.`);
+  if (!datasetArg) throw new UsageError(`Give --dataset: ${OPEN_WORLD_DATASETS.join(', ')}.`);
+  const dataset = idDataset(datasetArg);
   const detectors = parseDetectors(str(v, 'detectors') ?? 'msp,energy,ber');
   const strategy = (str(v, 'strategy') ?? 'replay') as StrategyId;
-  if (!STRATEGY_IDS.includes(strategy)) throw new UsageError(`Unknown --strategy "${strategy}": use ${STRATEGY_IDS.join(', ')}.`);
-  const modelKind = str(v, 'model') ?? 'mlp';
-  if (modelKind !== 'mlp' && modelKind !== 'cnn') throw new UsageError(`Unknown --model "${modelKind}": use mlp or cnn.`);
-  const backendArg = str(v, 'backend') ?? 'auto';
-  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+  if (!STRATEGY_IDS.includes(strategy)) throw new UsageError(`Unknown --strategy "${strategy.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
+  const backend = backendArg(v);
   const head = str(v, 'head');
-  if (head !== undefined && head !== 'seen' && head !== 'all') throw new UsageError(`Unknown --head "${head}": use seen or all.`);
+  if (head !== undefined && head !== 'seen' && head !== 'all') throw new UsageError(`Unknown --head "${head.slice(0, 40)}": use seen or all.`);
 
-  let ds = await loadBuiltin(datasetArg, options.root);
-  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1);
-  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1);
-  if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
+  // every flag checked, bounds included, before any data is read: the training flags as a link's config, the OOD
+  // flags by the lab's own checker
+  const nClasses = classCount(dataset);
   const classArg = str(v, 'classes');
-  const classes = classArg ? rangeListArg(classArg, 'classes') : ds.classNames.map((_, i) => i);
-  const bad = classes.find((c) => c >= ds.classNames.length);
-  if (bad !== undefined) throw new UsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${ds.classNames.length - 1}.`);
-  if (new Set(classes).size !== classes.length) throw new UsageError('--classes lists a class twice.');
-  const tasks = intArg(str(v, 'tasks'), 'tasks', 1);
-  const taskSizes = intListArg(str(v, 'task-sizes'), 'task-sizes');
-  if (tasks === undefined && !taskSizes) throw new UsageError('Give --tasks K or --task-sizes m1,m2,….');
-  let sizes: number[];
-  try {
-    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes', nClasses, dataset) : [...Array(nClasses).keys()];
+  const sizes = taskSizesArg(v, classes.length);
+  const fields = trainingFields(v, [strategy], false);
+  checkAsLink({ lab: 'ground-truth', dataset: { id: dataset }, classes, taskSizes: sizes, ...fields }, TRAINING_FLAGS);
+  const defaultOod = [
+    ...(classes.length < nClasses ? [`${dataset}:${[...Array(nClasses).keys()].filter((c) => !classes.includes(c)).join(',')}`] : []),
+    dataset === 'digits' ? 'fashion-mnist' : 'digits',
+  ].join(',');
+  const specs = splitOodList(str(v, 'ood') ?? defaultOod);
+  if (specs.length === 0) throw new UsageError('--ood is empty: give OOD sets like digits,fashion-mnist:6-9.');
+  const headEpochs = intArg(str(v, 'head-epochs'), 'head-epochs', 1);
+  const mIn = numberArg(str(v, 'margin-in'), 'margin-in');
+  const mOut = numberArg(str(v, 'margin-out'), 'margin-out');
+  checkSettings(
+    {
+      ...OPEN_WORLD_DEFAULTS,
+      dataset,
+      classes,
+      tasks: 1,
+      detectors,
+      oodSets: specs,
+      headEpochs: headEpochs ?? HEAD_DEFAULTS.epochs,
+      marginIn: mIn ?? HEAD_DEFAULTS.marginIn,
+      marginOut: mOut ?? HEAD_DEFAULTS.marginOut,
+      // the lab's bound on its model applies to the MLP here too (a CNN has the bound of every lab, checked above)
+      hidden: fields.model && (fields.model as { kind: string }).kind === 'mlp' ? ((fields.model as { hidden?: number[] }).hidden ?? [256, 128]) : [],
+    },
+    ['detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut', 'hidden'],
+  );
+  const headLr = numberArg(str(v, 'head-lr'), 'head-lr', { min: 0, max: CONFIG_LIMITS.lr, exclusiveMin: true });
+  const oodSeed = intArg(str(v, 'ood-seed'), 'ood-seed', 0, UINT32_MAX);
+
+  let ds = await loadBuiltinImages(dataset, options.root);
+  const data = fields.data as { trainPerClass: number | null; testPerClass: number | null };
+  if (data.trainPerClass !== null || data.testPerClass !== null)
+    ds = subsetPerClass(ds, { trainPerClass: data.trainPerClass ?? undefined, testPerClass: data.testPerClass ?? undefined });
   let order = classes.slice();
   const given = intListArg(str(v, 'order'), 'order');
   if (given) {
@@ -247,53 +291,34 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
     order = given;
   } else if (str(v, 'protocol') !== undefined) {
     if (str(v, 'protocol') !== 'rs') throw new UsageError('cil-lab ood supports --protocol rs (with one --seeds value) or --order.');
-    const seeds = intListArg(str(v, 'seeds'), 'seeds') ?? [1993];
-    if (seeds.length !== 1) throw new UsageError('cil-lab ood trains one ordering: give one --seeds value.');
-    order = rsClassOrder(seeds[0], classes.length).map((i) => classes[i]);
+    order = rsClassOrder(rsSeed(v), classes.length).map((i) => classes[i]);
   }
-  const memory = intArg(str(v, 'memory'), 'memory', 1);
-  if (memory !== undefined && !('memory' in STRATEGY_DEFAULTS[strategy]))
-    throw new UsageError(`--memory applies to strategies with a memory, not ${strategy}.`);
-  const hiddenArg = str(v, 'hidden');
+  const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number };
+  const model = fields.model as TrainRunConfig['model'];
+  const memory = ((fields.strategies as { options: { memory?: number } }[])[0].options.memory as number | undefined) ?? undefined;
+  if (str(v, 'memory') !== undefined && memory === undefined) throw new UsageError(`--memory applies to strategies with a memory, not ${strategy}.`);
   const train = {
     tasks: splitIntoTasks(order, sizes),
-    seed: intArg(str(v, 'seed'), 'seed') ?? 0,
+    seed: (fields.seeds as number[])[0],
     strategy,
     strategyOptions: memory !== undefined ? { memory } : undefined,
-    model:
-      modelKind === 'mlp'
-        ? { kind: 'mlp' as const, hidden: hiddenArg ? hiddenArg.split(',').map((s) => Number(s.trim())) : undefined }
-        : { kind: 'cnn' as const },
-    epochs: intArg(str(v, 'epochs'), 'epochs', 0),
-    firstTaskEpochs: intArg(str(v, 'first-epochs'), 'first-epochs', 0),
-    lr: numberArg(str(v, 'lr'), 'lr'),
-    batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1),
-    augment: augmentFor(v, datasetArg),
+    model,
+    epochs: training.epochs,
+    firstTaskEpochs: training.firstTaskEpochs,
+    lr: training.lr,
+    batchSize: training.batchSize,
+    augment: augmentFor(v, dataset),
     head: head as 'seen' | 'all' | undefined,
   } as TrainRunConfig;
 
-  // OOD sets
-  const defaultOod = [
-    ...(classes.length < ds.classNames.length
-      ? [
-          `${datasetArg}:${ds.classNames
-            .map((_, i) => i)
-            .filter((c) => !classes.includes(c))
-            .join(',')}`,
-        ]
-      : []),
-    datasetArg === 'digits' ? 'fashion-mnist' : 'digits',
-  ].join(',');
-  const specs = splitOodList(str(v, 'ood') ?? defaultOod);
-  if (specs.length === 0) throw new UsageError('--ood is empty: give OOD sets like digits,fashion-mnist:6-9.');
   const oodSets: OodSet[] = [];
-  const sources = new Map<string, ImageDataset>([[datasetArg, ds]]);
+  const sources = new Map<string, ImageDataset>([[dataset, ds]]);
   try {
     for (const text of specs) {
       const spec = parseOodSpec(text);
       // the OOD set's source: the full built-in dataset (not the --train/test-per-class subset)
-      if (!sources.has(`full:${spec.dataset}`)) sources.set(`full:${spec.dataset}`, await loadBuiltin(spec.dataset, options.root));
-      oodSets.push(buildOodSet(spec, sources.get(`full:${spec.dataset}`) as ImageDataset, ds, spec.dataset === datasetArg, classes));
+      if (!sources.has(`full:${spec.dataset}`)) sources.set(`full:${spec.dataset}`, await loadBuiltinImages(spec.dataset, options.root, '--ood'));
+      oodSets.push(buildOodSet(spec, sources.get(`full:${spec.dataset}`) as ImageDataset, ds, spec.dataset === dataset, classes));
     }
   } catch (e) {
     if (e instanceof OodSpecError) throw new UsageError(e.message);
@@ -301,23 +326,16 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   }
 
   const headSettings: Partial<HeadSettings> = {};
-  const headEpochs = intArg(str(v, 'head-epochs'), 'head-epochs', 0);
   if (headEpochs !== undefined) headSettings.epochs = headEpochs;
-  const headLr = numberArg(str(v, 'head-lr'), 'head-lr');
-  if (headLr !== undefined) {
-    if (!(headLr > 0)) throw new UsageError(`--head-lr must be > 0; got ${headLr}.`);
-    headSettings.lr = headLr;
-  }
-  const mIn = numberArg(str(v, 'margin-in'), 'margin-in');
-  const mOut = numberArg(str(v, 'margin-out'), 'margin-out');
+  if (headLr !== undefined) headSettings.lr = headLr;
   if (mIn !== undefined) headSettings.marginIn = mIn;
   if (mOut !== undefined) headSettings.marginOut = mOut;
 
-  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  await selectBackend(backend, { strict: backend !== 'auto' });
   const reports: OodReport[] = [];
   for (const seed of seedList ?? [train.seed]) {
-    const r = await runOpenWorld(ds, { train: { ...train, seed }, oodSets, detectors, head: headSettings, seed: intArg(str(v, 'ood-seed'), 'ood-seed') });
-    reports.push(oodReport(r.steps, r, { dataset: datasetArg, head: headSettings }));
+    const r = await runOpenWorld(ds, { train: { ...train, seed }, oodSets, detectors, head: headSettings, seed: oodSeed });
+    reports.push(oodReport(r.steps, r, { dataset, head: headSettings }));
   }
   return withVerdict(reports);
 }

@@ -10,12 +10,12 @@
  * Bad input is a `UsageError`: one line on stderr, exit code 2.
  */
 import { createDefaultRng } from '../core/random/default-rng';
-import { formatAlpha, parseAlpha, ReservoirError, reservoirTrials } from '../core/stream/reservoir';
-import { intArg, intListArg, UsageError } from './args';
+import { UINT32_MAX } from '../core/config/checker';
+import { CONFIG_LIMITS } from '../core/config/limits';
+import { checkReservoirSizes, formatAlpha, parseAlpha, ReservoirError, reservoirTrials } from '../core/stream/reservoir';
+import { intArg, intListArg, str, UsageError } from './args';
 
 type Values = Record<string, string | boolean | undefined>;
-
-const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 
 /** `--alpha A|dynamic:C` as a UsageError on a bad value. */
 export function alphaArg(v: Values): ReturnType<typeof parseAlpha> | undefined {
@@ -33,14 +33,19 @@ export function reservoirCommand(v: Values): string {
   if (!sizes) throw new UsageError('Give --bucket-sizes, the size of each bucket (e.g. 100,100,100).');
   const bad = sizes.findIndex((n) => n < 0);
   if (bad >= 0) throw new UsageError(`--bucket-sizes: bucket ${bad} has a negative size (${sizes[bad]}).`);
-  const k = intArg(str(v, 'k'), 'k', 1);
+  const k = intArg(str(v, 'k'), 'k', 1, CONFIG_LIMITS.reservoirK);
   if (k === undefined) throw new UsageError('Give --k, the buffer size (e.g. 100).');
   const alpha = alphaArg(v);
   if (!alpha) throw new UsageError('Give --alpha: a number (0.5, 1, 2, 5; 1 = classic reservoir) or dynamic:C (0 < C ≤ 1; 1 = FIFO).');
-  const trials = intArg(str(v, 'trials'), 'trials', 1) ?? 1000;
-  if (trials > 1_000_000) throw new UsageError(`--trials ${trials} is more than 1,000,000.`);
-  const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
-  if (seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seed}.`);
+  const trials = intArg(str(v, 'trials'), 'trials', 1, CONFIG_LIMITS.reservoirTrials) ?? 1000;
+  const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  // the sizes together (buffers kept, work), bounded before anything is drawn
+  try {
+    checkReservoirSizes(sizes, k, trials);
+  } catch (e) {
+    if (e instanceof ReservoirError) throw new UsageError(`--bucket-sizes, --k, --trials: ${e.message}`);
+    throw e;
+  }
   let r;
   try {
     r = reservoirTrials(sizes, k, alpha, trials, createDefaultRng(seed));

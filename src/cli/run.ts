@@ -10,30 +10,37 @@
  *
  * Errors that are the user's to fix are `RunUsageError`s (the CLI exits with 2 and prints the message).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { getClassList } from '../core/classes/builtin';
+import { UINT32_MAX } from '../core/config/checker';
+import { BUILTIN_DATASET_REFS, datasetClassListId } from '../core/config/defaults';
+import { CONFIG_LIMITS, grouped, modelSize } from '../core/config/limits';
+import type { BuiltinDatasetRef } from '../core/config/types';
 import { allMetrics } from '../core/metrics/index';
 import { countOrderings, formatOmega } from '../core/orderings/count';
 import { enumerateOrderings } from '../core/orderings/enumerate';
 import { splitIntoTasks } from '../core/orderings/key';
 import { sampleOrderingsByShuffle } from '../core/orderings/sample';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
-import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
 import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
-import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
+import { BUILTIN_DATASET_IDS } from '../data/registry';
 import { parseUserFiles } from '../data/parsers/index';
-import { isBackendName, selectBackend } from '../engine/backend';
+import { selectBackend } from '../engine/backend';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
-import { fromDecodedDataset, subsetPerClass } from '../engine/dataset';
+import { subsetPerClass } from '../engine/dataset';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import { featureDatasetOf } from '../engine/features/dataset';
 import type { ImageDataset, ImageSplit, TrainDataset, TrainRunConfig, TrainRunResult } from '../engine/types';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
-import { intListArg } from './args';
+import { backendArg, intArg, intListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
+import { seedListArg } from './seeds';
 import { initFlag, strategyOptionsFlag } from './config-args';
-import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo } from './features';
+import { loadBuiltinImages, readInputFiles } from './inputs';
+import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo, type FeatureSourceArg } from './features';
 import { featuresRunCommand } from './features-run';
 import { isPtmStrategyId } from '../core/ptm/defaults';
 
@@ -46,65 +53,8 @@ export class RunUsageError extends Error {
 
 type Values = Record<string, string | boolean | undefined>;
 
-const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-
-function int(v: Values, k: string, min: number): number | undefined {
-  const s = str(v, k);
-  if (s === undefined) return undefined;
-  if (!/^-?\d+$/.test(s.trim())) throw new RunUsageError(`--${k} must be a whole number; got "${s}".`);
-  const n = Number(s);
-  if (n < min) throw new RunUsageError(`--${k} must be at least ${min}; got ${n}.`);
-  return n;
-}
-
-function num(v: Values, k: string): number | undefined {
-  const s = str(v, k);
-  if (s === undefined) return undefined;
-  const n = Number(s);
-  if (s.trim() === '' || !Number.isFinite(n)) throw new RunUsageError(`--${k} must be a number; got "${s}".`);
-  return n;
-}
-
-function intList(v: Values, k: string): number[] | undefined {
-  const s = str(v, k);
-  if (s === undefined) return undefined;
-  const parts = s.split(/[\s,]+/).filter(Boolean);
-  if (parts.length === 0) throw new RunUsageError(`--${k} is empty.`);
-  return parts.map((p) => {
-    if (!/^\d+$/.test(p)) throw new RunUsageError(`--${k}: "${p}" is not a class index.`);
-    return Number(p);
-  });
-}
-
-/** "0-9", "0,2,4", "0-2,7" → indices. */
-function rangeList(s: string, k: string): number[] {
-  const out: number[] = [];
-  for (const part of s
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!m) throw new RunUsageError(`--${k}: "${part}" is not an index or a range like 0-9.`);
-    const a = Number(m[1]);
-    const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a) throw new RunUsageError(`--${k}: range "${part}" runs backwards.`);
-    for (let i = a; i <= b; i++) out.push(i);
-  }
-  return out;
-}
-
-/** The built-in dataset `id`, read from public/data/ under `root`. */
-export async function loadBuiltin(id: string, root: string): Promise<ImageDataset> {
-  try {
-    return fromDecodedDataset(await loadBuiltinDataset(id, async (p) => new Uint8Array(await readFile(join(root, 'public', p)))));
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (/ENOENT|cannot read/.test(msg)) {
-      throw new RunUsageError(`The built-in dataset "${id}" is not prepared (${msg.split(';')[0]}): run "npm run prepare-data" first.`);
-    }
-    throw e;
-  }
-}
+/** The run's epochs, first-task epochs and the like: at least 1 (0 epochs would report an untrained model). */
+const int = (v: Values, k: string, min: number, max: number = Number.MAX_SAFE_INTEGER): number | undefined => intArg(str(v, k), k, min, max);
 
 /** Stratified seeded split of a train-only user dataset: 20% of each class become test data. */
 function splitTrainTest(images: ImageSplit, imageSize: number, numClasses: number): { train: ImageSplit; test: ImageSplit } {
@@ -127,21 +77,12 @@ function splitTrainTest(images: ImageSplit, imageSize: number, numClasses: numbe
   return { train: take(0), test: take(1) };
 }
 
-/** The user's files at PATH (a file, or a directory whose files belong together). */
+/** The user's files at PATH (a file, or a directory whose files belong together), each read with a size bound. */
 export async function loadUserData(path: string, notes: string[]): Promise<ImageDataset> {
-  const abs = resolve(path);
-  let files: string[];
-  try {
-    const st = await stat(abs);
-    files = st.isDirectory() ? (await readdir(abs)).sort().map((f) => join(abs, f)) : [abs];
-  } catch {
+  if (!statSync(path, { throwIfNoEntry: false }))
     throw new RunUsageError(`--dataset "${path}" is neither a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}) nor a readable file or directory.`);
-  }
-  const named = [];
-  for (const f of files) {
-    if ((await stat(f)).isFile()) named.push({ name: basename(f), bytes: new Uint8Array(await readFile(f)) });
-  }
-  if (named.length === 0) throw new RunUsageError(`--dataset "${path}" is not a regular file, nor a folder holding dataset files (IDX or CIFAR).`);
+  const named = readInputFiles(path, 'the --dataset file', CONFIG_LIMITS.datasetBytes);
+  if (named.length === 0) throw new RunUsageError(`--dataset "${path}" is a folder without dataset files (IDX or CIFAR).`);
   if (named.some((f) => /\.zip$/i.test(f.name))) {
     throw new RunUsageError('A .zip of images needs an image decoder, which the command line does not have: load it in the app, or give IDX or CIFAR files.');
   }
@@ -168,7 +109,7 @@ export async function loadUserData(path: string, notes: string[]): Promise<Image
 
 /** The orderings to run: --order, or RS with --seeds, or the classes in ascending order. */
 function orderings(v: Values, classes: number[]): { label: string; order: number[] }[] {
-  const order = intList(v, 'order');
+  const order = intListArg(str(v, 'order'), 'order');
   const protocol = str(v, 'protocol');
   if (order && protocol) throw new RunUsageError('Give either --order or --protocol, not both.');
   if (order) {
@@ -182,7 +123,8 @@ function orderings(v: Values, classes: number[]): { label: string; order: number
     if (protocol !== 'rs') {
       throw new RunUsageError(`run supports --protocol rs; for ${protocol} orderings run "cil-lab orders … --protocol ${protocol}" and pass one with --order.`);
     }
-    const seeds = intList(v, 'seeds') ?? [1993];
+    const seedsText = str(v, 'seeds');
+    const seeds = seedsText === undefined ? [1993] : seedListArg(seedsText, 'seeds', CONFIG_LIMITS.seeds);
     return seeds.map((s) => ({ label: `RS seed ${s}`, order: rsClassOrder(s, classes.length).map((i) => classes[i]) }));
   }
   return [{ label: 'ascending', order: classes.slice() }];
@@ -196,11 +138,11 @@ function orderings(v: Values, classes: number[]): { label: string; order: number
 function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: string; order: number[] }[] | null {
   const arg = str(v, 'orderings');
   if (arg === undefined) return null;
-  if (intList(v, 'order') || str(v, 'protocol')) throw new RunUsageError('Give one of --orderings, --order or --protocol.');
+  if (str(v, 'order') !== undefined || str(v, 'protocol') !== undefined) throw new RunUsageError('Give one of --orderings, --order or --protocol.');
   const omega = countOrderings(sizes);
   const toClasses = (tasks: number[][]): number[] => tasks.flat().map((i) => classes[i]);
   if (arg === 'all') {
-    const limit = int(v, 'limit', 1) ?? 5000;
+    const limit = int(v, 'limit', 1, CONFIG_LIMITS.groundTruthBudget) ?? 5000;
     if (omega > BigInt(limit)) {
       throw new RunUsageError(
         `There are ${omega} orderings (${formatOmega(omega)}), more than --limit ${limit}: give --orderings N to train a seeded uniform sample of N (with --sample-seed S), or raise --limit.`,
@@ -208,16 +150,16 @@ function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: 
     }
     return Array.from(enumerateOrderings(sizes), (tasks, i) => ({ label: `ordering ${i}`, order: toClasses(tasks) }));
   }
-  const n = Number(arg);
-  if (!Number.isInteger(n) || n < 1) throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${arg}".`);
+  if (!/^\d+$/.test(arg.trim())) throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${arg.slice(0, 40)}".`);
+  const n = intArg(arg, 'orderings', 1, CONFIG_LIMITS.groundTruthBudget) as number;
   if (BigInt(n) > omega) throw new RunUsageError(`--orderings ${n}: there are only ${omega} orderings; use --orderings all.`);
-  const seed = int(v, 'sample-seed', 0) ?? 0;
+  const seed = int(v, 'sample-seed', 0, UINT32_MAX) ?? 0;
   return sampleOrderingsByShuffle(sizes, n, seed).map((tasks, i) => ({ label: `sample ${i} (seed ${seed})`, order: toClasses(tasks) }));
 }
 
 function strategyOptions(v: Values, strategy: StrategyId): Record<string, number | string> {
   const out: Record<string, number | string> = strategyOptionsFlag(v, strategy);
-  const memory = int(v, 'memory', 1);
+  const memory = int(v, 'memory', 1, CONFIG_LIMITS.strategyExamples);
   if (memory !== undefined) {
     if (!('memory' in STRATEGY_DEFAULTS[strategy])) {
       const withMemory = STRATEGY_IDS.filter((s) => 'memory' in STRATEGY_DEFAULTS[s]);
@@ -278,6 +220,82 @@ export interface PlannedRuns {
   notes: string[];
 }
 
+/** `--hidden 256,128`: the MLP's hidden widths (bounded with the model by the config check). */
+export function hiddenArg(v: Values): number[] | undefined {
+  const text = str(v, 'hidden');
+  if (text === undefined) return undefined;
+  if (text.trim() === '') return [];
+  return intListArg(text, 'hidden');
+}
+
+/**
+ * The training flags as the config fields they stand for — model, strategies (with --memory and
+ * --strategy-options), training, data, seeds — for `checkAsLink` (the link's checker, its bounds included).
+ * Undefined flags are left out (their fill-ins apply).
+ */
+export function trainingFields(v: Values, strategies: readonly StrategyId[], withOptions = true, features?: FeatureSourceArg): Record<string, unknown> {
+  const modelKind = str(v, 'model') ?? (features ? 'head' : 'mlp');
+  if (modelKind !== 'mlp' && modelKind !== 'cnn' && modelKind !== 'head')
+    throw new RunUsageError(`Unknown --model "${modelKind.slice(0, 40)}": use mlp, cnn or head.`);
+  if (features && modelKind !== 'head') throw new RunUsageError(`--features trains the head model (--model head [--hidden W]); ${modelKind} trains on pixels.`);
+  if (!features && modelKind === 'head')
+    throw new RunUsageError('--model head trains on feature vectors: give --features F.npz|backbone|encoder:MODEL_ID_OR_FOLDER.');
+  const hidden = hiddenArg(v);
+  if (modelKind === 'head' && hidden && hidden.length > 1)
+    throw new RunUsageError(`--hidden: the head is linear (--hidden "") or has one hidden layer; got ${hidden.length} widths.`);
+  if (modelKind === 'head' && hidden?.length === 1 && hidden[0] > CONFIG_LIMITS.headWidth)
+    throw new RunUsageError(`--hidden: the head's hidden layer can have at most ${grouped(CONFIG_LIMITS.headWidth)} units; got ${grouped(hidden[0])}.`);
+  headArg(v);
+  const memory = int(v, 'memory', 1);
+  const training: Record<string, unknown> = {
+    epochs: int(v, 'epochs', 1),
+    firstTaskEpochs: int(v, 'first-epochs', 1),
+    lr: numberArg(str(v, 'lr'), 'lr'),
+    batchSize: int(v, 'batch-size', 1),
+    head: str(v, 'head'),
+    init: str(v, 'init'),
+  };
+  return {
+    model:
+      modelKind === 'mlp' ? { kind: 'mlp', ...(hidden ? { hidden } : {}) } : modelKind === 'head' ? { kind: 'head', hidden: hidden ?? [] } : { kind: 'cnn' },
+    ...(features?.kind === 'backbone' ? { features: { source: 'backbone', seed: int(v, 'backbone-seed', 0, UINT32_MAX) ?? 0 } } : {}),
+    strategies: strategies.map((id) => ({
+      id,
+      options: {
+        ...(withOptions ? strategyOptionsFlag(v, id) : {}),
+        ...(memory !== undefined && 'memory' in (STRATEGY_DEFAULTS[id] ?? {}) ? { memory } : {}),
+      },
+    })),
+    training: Object.fromEntries(Object.entries(training).filter(([, x]) => x !== undefined)),
+    // N, or all (null, as when not given)
+    data: { trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null },
+    seeds: [int(v, 'seed', 0, UINT32_MAX) ?? 0],
+  };
+}
+
+/** `fields` without the model and feature source (checked by their own bounds where the config cannot know them). */
+function withoutModel(fields: Record<string, unknown>): Record<string, unknown> {
+  const { model: _model, features: _features, ...rest } = fields;
+  return rest;
+}
+
+/**
+ * The model of `fields` must fit as the config's bound says (limits.ts), for a dataset the config does not know
+ * (--dataset PATH): the shape is known once its files are read.
+ */
+function checkModelFitsShape(fields: Record<string, unknown>, shape: readonly [number, number, number], outputs: number): void {
+  const model = fields.model as { kind: 'mlp'; hidden?: number[] } | { kind: 'cnn' };
+  const { parameters } = modelSize(
+    model.kind === 'mlp' ? { kind: 'mlp', hidden: model.hidden ?? [256, 128] } : { kind: 'cnn', filters: [32, 64], dense: 128 },
+    shape,
+    outputs,
+  );
+  if (parameters > CONFIG_LIMITS.parameters)
+    throw new UsageError(
+      `--hidden: a model can have at most ${grouped(CONFIG_LIMITS.parameters)} weights; this one on ${shape.join('×')} images with ${outputs} outputs has ${grouped(parameters)}.`,
+    );
+}
+
 export async function planRunCommand(v: Values, options: { root: string }, extras: RunExtras = {}): Promise<PlannedRuns> {
   const featuresArg = str(v, 'features');
   const featureSource = featuresArg === undefined ? undefined : parseFeatureSource(featuresArg, '--features');
@@ -285,90 +303,96 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   const datasetArg = str(v, 'dataset') ?? (featureSource?.kind === 'file' ? featureSource.path : undefined);
   if (!datasetArg) throw new RunUsageError(`Give --dataset: ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`);
   const strategy = (str(v, 'strategy') ?? 'finetune') as StrategyId;
-  if (!STRATEGY_IDS.includes(strategy)) throw new RunUsageError(`Unknown --strategy "${strategy}": use ${STRATEGY_IDS.join(', ')}.`);
-  const modelKind = str(v, 'model') ?? (featureSource ? 'head' : 'mlp');
-  if (modelKind !== 'mlp' && modelKind !== 'cnn' && modelKind !== 'head') throw new RunUsageError(`Unknown --model "${modelKind}": use mlp, cnn or head.`);
-  if (featureSource && modelKind !== 'head')
-    throw new RunUsageError(`--features trains the head model (--model head [--hidden W]); ${modelKind} trains on pixels.`);
-  if (!featureSource && modelKind === 'head')
-    throw new RunUsageError('--model head trains on feature vectors: give --features F.npz|backbone|encoder:MODEL_ID_OR_FOLDER.');
-  const backendArg = str(v, 'backend') ?? 'auto';
-  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new RunUsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+  if (!STRATEGY_IDS.includes(strategy)) throw new RunUsageError(`Unknown --strategy "${strategy.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
+  const backendName = backendArg(v);
+  const builtin = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg);
+  if (!builtin && (BUILTIN_DATASET_REFS as readonly string[]).includes(datasetArg))
+    throw new RunUsageError(
+      `--dataset ${datasetArg} is a list of class names without images: train on ${BUILTIN_DATASET_IDS.join(', ')} or a PATH to IDX/CIFAR files.`,
+    );
+  if (featureSource && str(v, 'augment') !== undefined && augmentFor(v, datasetArg))
+    throw new RunUsageError('--augment transforms pixels; features cannot be augmented (leave --augment out).');
+
+  // every flag checked, bounds included, before the dataset is read
+  const fields = trainingFields(v, [strategy], true, featureSource);
+  const classArg = str(v, 'classes');
+  const knownCount = builtin ? getClassList(datasetClassListId(datasetArg as BuiltinDatasetRef)).classes.length : undefined;
+  const given = classArg === undefined ? undefined : rangeListArg(classArg, 'classes', knownCount, builtin ? datasetArg : undefined);
+  // the link's checker knows the embedded backbone (its held-out classes); features from a file or an encoder have a
+  // width known once they are computed, so the head is checked by its own bound (headWidth) alone
+  const linkFields = featureSource && featureSource.kind !== 'backbone' ? withoutModel(fields) : fields;
+  if (builtin) {
+    const classes = given ?? [...Array(knownCount).keys()];
+    const sizes = taskSizesArg(v, classes.length);
+    checkAsLink({ lab: 'ground-truth', dataset: { id: datasetArg }, classes, taskSizes: sizes, ...linkFields }, TRAINING_FLAGS);
+  } else checkAsLink(featureSource ? withoutModel(fields) : fields, TRAINING_FLAGS);
+  // the orderings' flags too (they are read again once the classes are known)
+  int(v, 'limit', 1, CONFIG_LIMITS.groundTruthBudget);
+  int(v, 'sample-seed', 0, UINT32_MAX);
+  const orderingsArg = str(v, 'orderings');
+  if (orderingsArg !== undefined && orderingsArg !== 'all') {
+    if (!/^\d+$/.test(orderingsArg.trim()))
+      throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${orderingsArg.slice(0, 40)}".`);
+    intArg(orderingsArg, 'orderings', 1, CONFIG_LIMITS.groundTruthBudget);
+  }
+  const fastArg = str(v, 'fast') ?? 'on';
+  if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg.slice(0, 40)}".`);
+  const popArg = str(v, 'population') ?? 'auto';
+  const population = popArg === 'auto' ? 'auto' : (intArg(popArg, 'population', 1, CONFIG_LIMITS.population) as number);
 
   const notes: string[] = [];
-  const builtin = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg);
+  // an .npz alone brings its classes and split; otherwise the images (the backbone and encoders compute from them)
   const npzAlone = featureSource?.kind === 'file' && str(v, 'dataset') === undefined;
-  const images = npzAlone ? null : builtin ? await loadBuiltin(datasetArg, options.root) : await loadUserData(datasetArg, notes);
+  const images = npzAlone ? null : builtin ? await loadBuiltinImages(datasetArg, options.root) : await loadUserData(datasetArg, notes);
   const classNames = images ? images.classNames : readFeatureFile(datasetArg, []).classNames;
-  const trainPerClass = int(v, 'train-per-class', 1);
-  const testPerClass = int(v, 'test-per-class', 1);
+  const data = fields.data as { trainPerClass: number | null; testPerClass: number | null };
+  const trainPerClass = data.trainPerClass ?? undefined;
+  const testPerClass = data.testPerClass ?? undefined;
 
-  const classArg = str(v, 'classes');
-  const classes = classArg ? rangeList(classArg, 'classes') : classNames.map((_, i) => i);
+  const classes = given ?? classNames.map((_, i) => i);
   const bad = classes.find((c) => c >= classNames.length);
   if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${classNames.length - 1}.`);
-  if (new Set(classes).size !== classes.length) throw new RunUsageError('--classes lists a class twice.');
+  if (classes.length < 2) throw new RunUsageError(`--classes: a class-incremental run needs at least two classes; got ${classes.length}.`);
+  const sizes = taskSizesArg(v, classes.length);
   let ds: TrainDataset;
   let features: FeatureInfo | undefined;
   if (featureSource) {
     // the features of the run's classes (the backbone pre-trains on the others), at most the first N per class and split
-    const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
-    const got = await featureSetFrom(featureSource, v, images, rows);
+    const got = await featureSetFrom(featureSource, v, images, { classes, trainPerClass: data.trainPerClass, testPerClass: data.testPerClass });
     ds = featureDatasetOf(got.set, classes);
     features = got.info;
     notes.push(...got.info.notes);
   } else {
     ds = images as ImageDataset;
     if (trainPerClass !== undefined || testPerClass !== undefined) ds = subsetPerClass(ds, { trainPerClass, testPerClass });
-  }
-  let sizes: number[];
-  try {
-    const tasks = int(v, 'tasks', 1);
-    const given = str(v, 'task-sizes');
-    if (tasks === undefined && given === undefined) throw new RunUsageError('Give --tasks K or --task-sizes m1,m2,….');
-    sizes = resolveTaskSizes(classes.length, { tasks, taskSizes: intListArg(given, 'task-sizes') });
-  } catch (e) {
-    if (e instanceof OrderingError) throw new RunUsageError(e.message);
-    throw e;
+    if (!builtin) checkModelFitsShape(fields, ds.shape, classes.length);
   }
 
-  let hidden: number[] | undefined;
-  const hiddenArg = str(v, 'hidden');
-  if (hiddenArg) hidden = hiddenArg.split(',').map((s) => Number(s.trim()));
-  if (modelKind === 'head' && hidden && hidden.length > 1)
-    throw new RunUsageError(`--hidden: the head is linear (--hidden "") or has one hidden layer; got ${hidden.length} widths.`);
-  if (featureSource && str(v, 'augment') !== undefined && augmentFor(v, datasetArg))
-    throw new RunUsageError('--augment transforms pixels; features cannot be augmented (leave --augment out).');
+  const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number };
+  const model = fields.model as TrainRunConfig['model'];
+  const seed = (fields.seeds as number[])[0];
   const base = {
-    seed: int(v, 'seed', Number.MIN_SAFE_INTEGER) ?? 0,
-    model: modelKind === 'mlp' ? { kind: 'mlp' as const, hidden } : modelKind === 'head' ? { kind: 'head' as const, hidden } : { kind: 'cnn' as const },
+    model,
     // 0 epochs trains nothing and would report the untrained model's accuracy as a result (issue 16, item 9)
-    epochs: int(v, 'epochs', 1),
-    firstTaskEpochs: int(v, 'first-epochs', 1),
-    lr: num(v, 'lr'),
-    batchSize: int(v, 'batch-size', 1),
+    epochs: training.epochs,
+    firstTaskEpochs: training.firstTaskEpochs,
+    lr: training.lr,
+    batchSize: training.batchSize,
     augment: featureSource ? false : augmentFor(v, datasetArg),
     head: headArg(v),
     init: initFlag(v),
   };
-  const backend = await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  const backend = await selectBackend(backendName, { strict: backendName !== 'auto' });
 
   const many = manyOrderings(v, classes, sizes);
   const planned = many ?? orderings(v, classes);
   // the runs as every lab builds them (src/engine/run-config.ts): the flags' settings, then each ordering
-  const { seed, ...shared } = base;
   const settings: RunSettings = {
-    ...shared,
+    ...base,
     strategyOptions: { [strategy]: strategyOptions(v, strategy) },
-    probs: extras.probs && { softmax: shared.head, ...extras.probs },
+    probs: extras.probs && { softmax: base.head, ...extras.probs },
   };
   const configs = planned.map(({ order }) => runConfigOf(settings, { tasks: splitIntoTasks(order, sizes), strategy, seed }));
-  const fastArg = str(v, 'fast') ?? 'on';
-  if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg}".`);
-  const popArg = str(v, 'population') ?? 'auto';
-  const population = popArg === 'auto' ? 'auto' : Number(popArg);
-  if (population !== 'auto' && !(Number.isInteger(population) && population >= 1))
-    throw new RunUsageError(`--population takes auto or a whole number ≥ 1; got "${popArg}".`);
   return {
     ds,
     datasetArg,
@@ -427,10 +451,10 @@ async function pretrainedRun(v: Values, options: { root: string; onNote?: (note:
   if (!datasetArg) throw new RunUsageError(`--features ${featuresArg} computes features from images: give --dataset.`);
   const notes: string[] = [];
   const images = (BUILTIN_DATASET_IDS as readonly string[]).includes(datasetArg)
-    ? await loadBuiltin(datasetArg, options.root)
+    ? await loadBuiltinImages(datasetArg, options.root)
     : await loadUserData(datasetArg, notes);
   const classArg = str(v, 'classes');
-  const classes = classArg ? rangeList(classArg, 'classes') : images.classNames.map((_, i) => i);
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes', images.classNames.length) : images.classNames.map((_, i) => i);
   const rows = { classes, trainPerClass: perClassArg(v, 'train-per-class') ?? null, testPerClass: perClassArg(v, 'test-per-class') ?? null };
   const { set, info } = await featureSetFrom(source, v, images, rows);
   for (const n of [...notes, ...info.notes]) options.onNote?.(n);

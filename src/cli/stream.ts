@@ -10,79 +10,123 @@
  *
  * Bad input is a `UsageError`: one line on stderr, exit code 2.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { MAX_BUCKETS, STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
+import { timeOf } from '../core/config/sections/time';
+import { STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
+import { defaultTimeLabConfig, TIME_LAB_MODES, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BufferSpec } from '../core/stream/protocol';
 import { formatAlpha } from '../core/stream/reservoir';
-import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
-import { isBackendName, selectBackend } from '../engine/backend';
-import { fromDecodedDataset } from '../engine/dataset';
+import { BUILTIN_DATASET_IDS } from '../data/registry';
+import { selectBackend } from '../engine/backend';
 import { streamFromPool } from '../engine/stream/data';
-import { trainStream, type StreamMode } from '../engine/stream/train';
-import { intArg, numberArg, UsageError } from './args';
+import { trainStream } from '../engine/stream/train';
+import { backendArg, intListArg, numberArg, str, UsageError } from './args';
+import { loadExperimentConfig } from './config-args';
+import { loadBuiltinImages } from './inputs';
 import { alphaArg } from './reservoir';
-import { seedListArg } from './seeds';
+import { seedListArg, seedRange } from './seeds';
 import { TIME_LAB_START } from '../core/stream/config';
 import { readTime, timeVerdict } from '../core/verdict/time';
 
 type Values = Record<string, string | boolean | undefined>;
 
-const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+/** The flag of each Time-lab setting (the config's `time` section). */
+const FLAG_OF: Record<keyof TimeLabConfig, string> = {
+  stream: '--stream',
+  buckets: '--buckets',
+  perClass: '--per-class',
+  strength: '--strength',
+  protocols: '--protocol',
+  trainRatio: '--train-ratio',
+  mode: '--mode',
+  buffer: '--buffer',
+  k: '--k',
+  alpha: '--alpha',
+  model: '--model',
+  hidden: '--hidden',
+  epochs: '--epochs',
+  lr: '--lr',
+  batchSize: '--batch-size',
+  seed: '--seed',
+  seeds: '--seeds',
+};
 
-function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], fallback: T | undefined): T {
-  const s = str(v, key) ?? fallback;
-  if (s === undefined) throw new UsageError(`Give --${key}: ${allowed.join(' or ')}.`);
-  if (!(allowed as readonly string[]).includes(s)) throw new UsageError(`Unknown --${key} "${s}": use ${allowed.join(', ')}.`);
-  return s as T;
+/** A number flag as it is, for the lab's checker to judge (a non-number is refused here). */
+const num = (v: Values, k: string): number | undefined => numberArg(str(v, k), k);
+
+/**
+ * The Time lab's settings from the flags, over the config's `time` section (--config/--link) or the lab's defaults,
+ * checked by the lab's own checker (src/core/stream/config.ts, the share link's): one bound for link and flag.
+ */
+export function streamSettings(v: Values): { settings: TimeLabConfig; protocols: StreamProtocol[]; seeds: number[]; kGiven: boolean } {
+  const config = loadExperimentConfig(v);
+  // without a config: the lab's starting point for new experiments (drift strength 0.2), one seed
+  const base = config ? timeOf(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
+  const given: Record<string, unknown> = { ...base };
+  const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);
+  set('stream', str(v, 'stream'));
+  set('buckets', num(v, 'buckets'));
+  set('perClass', num(v, 'per-class'));
+  set('strength', num(v, 'strength'));
+  set('trainRatio', num(v, 'train-ratio'));
+  set('mode', str(v, 'mode'));
+  set('buffer', str(v, 'buffer'));
+  set('k', num(v, 'k'));
+  const alpha = alphaArg(v);
+  set('alpha', alpha);
+  set('model', str(v, 'model'));
+  const hidden = str(v, 'hidden');
+  if (hidden !== undefined) set('hidden', hidden.trim() === '' ? [] : intListArg(hidden, 'hidden'));
+  set('epochs', num(v, 'epochs'));
+  set('lr', num(v, 'lr'));
+  set('batchSize', num(v, 'batch-size'));
+  set('seed', num(v, 'seed'));
+  const protocolText = str(v, 'protocol');
+  const protocolList = protocolText === undefined ? undefined : protocolText.split(',').map((p) => p.trim());
+  if (protocolList) set('protocols', protocolList);
+  // the flags' own words for a wrong choice (the checker lists the choices too)
+  for (const [key, allowed] of [
+    ['stream', STREAM_KINDS],
+    ['mode', TIME_LAB_MODES],
+    ['buffer', ['cumulative', 'reservoir']],
+    ['model', ['mlp', 'cnn']],
+  ] as const) {
+    const x = str(v, key);
+    if (x !== undefined && !(allowed as readonly string[]).includes(x))
+      throw new UsageError(`Unknown --${key} "${x.slice(0, 40)}": use ${allowed.join(', ')}.`);
+  }
+  for (const p of protocolList ?? [])
+    if (!(STREAM_PROTOCOLS as readonly string[]).includes(p))
+      throw new UsageError(`Unknown --protocol "${p.slice(0, 40)}": use ${STREAM_PROTOCOLS.join(', ')}.`);
+  if (protocolList && new Set(protocolList).size !== protocolList.length) throw new UsageError('--protocol lists a protocol twice.');
+  const seedsText = str(v, 'seeds');
+  if (seedsText !== undefined && str(v, 'seed') !== undefined) throw new UsageError('Give --seed or --seeds, not both.');
+  const { value, issues } = validateTimeLabConfig(given);
+  if (issues.length > 0 || !value) {
+    const i = issues[0];
+    throw new UsageError(`${FLAG_OF[i.path as keyof TimeLabConfig] ?? i.path}: ${i.message}`);
+  }
+  // without a config, the protocol is the user's choice (the lab runs both)
+  if (!protocolList && !config) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
+  if (value.buffer === 'cumulative' && (alpha || str(v, 'k') !== undefined)) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
+  // --seeds, or the config's seeds count from its seed (as the lab runs them), or the one --seed
+  const seeds =
+    seedsText !== undefined ? seedListArg(seedsText) : config && str(v, 'seed') === undefined ? seedRange(value.seed, value.seeds ?? 1) : [value.seed];
+  return { settings: value, protocols: value.protocols, seeds, kGiven: str(v, 'k') !== undefined || config !== undefined };
 }
 
 export async function streamCommand(v: Values, options: { root: string }): Promise<string> {
-  const kind = oneOf<StreamKind>(v, 'stream', STREAM_KINDS, 'drift');
-  const protocolArg = str(v, 'protocol');
-  if (protocolArg === undefined) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
-  const protocols = protocolArg.split(',').map((p) => p.trim());
-  for (const p of protocols)
-    if (!(STREAM_PROTOCOLS as readonly string[]).includes(p)) throw new UsageError(`Unknown --protocol "${p}": use ${STREAM_PROTOCOLS.join(', ')}.`);
-  if (new Set(protocols).size !== protocols.length) throw new UsageError('--protocol lists a protocol twice.');
-  const mode = oneOf<StreamMode>(v, 'mode', ['finetune', 'scratch', 'linear'], 'finetune');
-  const bufferKind = oneOf(v, 'buffer', ['cumulative', 'reservoir'] as const, 'cumulative');
-  const buckets = intArg(str(v, 'buckets'), 'buckets', 2) ?? 5;
-  if (buckets > MAX_BUCKETS) throw new UsageError(`--buckets must be at most ${MAX_BUCKETS}; got ${buckets}.`);
-  const perClass = intArg(str(v, 'per-class'), 'per-class', 1) ?? 100;
-  const strength = numberArg(str(v, 'strength'), 'strength') ?? TIME_LAB_START.strength;
-  const trainRatio = numberArg(str(v, 'train-ratio'), 'train-ratio') ?? 0.7;
-  if (!(trainRatio > 0 && trainRatio < 1)) throw new UsageError(`--train-ratio must be between 0 and 1; got ${trainRatio}.`);
+  const { settings: t, protocols, seeds, kGiven } = streamSettings(v);
+  const kind: StreamKind = t.stream;
+  const mode = t.mode;
+  const { buckets, perClass, strength, trainRatio, hidden, epochs, lr, batchSize } = t;
   const datasetId = str(v, 'dataset') ?? 'fashion-mnist';
   if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(datasetId))
-    throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId}".`);
-  const alpha = alphaArg(v);
-  const k = intArg(str(v, 'k'), 'k', 1);
-  if (bufferKind === 'cumulative' && (alpha || k !== undefined)) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
-  const modelKind = oneOf(v, 'model', ['mlp', 'cnn'] as const, 'mlp');
-  const hiddenArg = str(v, 'hidden');
-  const hidden = hiddenArg === undefined ? [128] : hiddenArg.split(',').map((s) => Number(s.trim()));
-  if (hidden.some((h) => !Number.isInteger(h) || h < 1)) throw new UsageError(`--hidden must list whole layer widths ≥ 1; got "${hiddenArg}".`);
-  const epochs = intArg(str(v, 'epochs'), 'epochs', 1) ?? 5;
-  const lr = numberArg(str(v, 'lr'), 'lr') ?? 0.001;
-  if (!(lr > 0)) throw new UsageError(`--lr must be positive; got ${lr}.`);
-  const batchSize = intArg(str(v, 'batch-size'), 'batch-size', 1) ?? 32;
-  const seed = intArg(str(v, 'seed'), 'seed', 0) ?? 0;
-  if (seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295; got ${seed}.`);
-  const seedsArg = str(v, 'seeds');
-  const seeds = seedsArg === undefined ? [seed] : seedListArg(seedsArg);
-  if (seedsArg !== undefined && str(v, 'seed') !== undefined) throw new UsageError('Give --seed or --seeds, not both.');
-  const backendArg = str(v, 'backend') ?? 'auto';
-  if (backendArg !== 'auto' && !isBackendName(backendArg)) throw new UsageError(`Unknown --backend "${backendArg}": use wasm or cpu (or auto).`);
+    throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId.slice(0, 40)}".`);
+  const backend = backendArg(v);
 
-  let pool;
-  try {
-    pool = fromDecodedDataset(await loadBuiltinDataset(datasetId, async (p) => new Uint8Array(await readFile(join(options.root, 'public', p)))));
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
-  }
-  await selectBackend(backendArg as 'auto', { strict: backendArg !== 'auto' });
+  const pool = await loadBuiltinImages(datasetId, options.root);
+  await selectBackend(backend, { strict: backend !== 'auto' });
   const runOne = async (protocol: StreamProtocol, seed: number) => {
     let data;
     try {
@@ -93,15 +137,14 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
     }
     // default k: one bucket's training part (the paper's "buffer size of one bucket")
     const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
-    const buffer: BufferSpec =
-      bufferKind === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: k ?? bucketTrain, alpha: alpha ?? { kind: 'fixed', value: 1 } };
+    const buffer: BufferSpec = t.buffer === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: kGiven ? t.k : bucketTrain, alpha: t.alpha };
     const r = await trainStream(data.dataset, {
       protocol,
       mode,
       buffer,
       bucketSizes: data.stream.sizes,
       seed,
-      model: modelKind === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
+      model: t.model === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
       epochs,
       lr,
       batchSize,
@@ -127,7 +170,7 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
     };
   };
   const runs = [];
-  for (const s of seeds) for (const p of protocols) runs.push({ seed: s, ...(await runOne(p as StreamProtocol, s)) });
+  for (const s of seeds) for (const p of protocols) runs.push({ seed: s, ...(await runOne(p, s)) });
   const input = { settings: { stream: kind, strength, trainRatio }, runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) };
   const verdict = timeVerdict(input).sentences;
   // one protocol at one seed: the run's object as before; otherwise every run, with the spread over seeds

@@ -12,6 +12,7 @@
  *
  * Two sources that disagree (the flag and an engine, or two engines) are an error, never a silent choice.
  */
+import { CONFIG_LIMITS, grouped } from '../core/config/limits';
 import { UsageError } from './args';
 
 export interface ShardIndex {
@@ -94,6 +95,10 @@ export function resolveShardIndex(flag: string | undefined, shards: string | und
     );
   }
   if (first.count < 1) throw new UsageError(`The number of shards must be at least 1 (${first.source}).`);
+  if (first.count > CONFIG_LIMITS.shards)
+    throw new UsageError(
+      `The number of shards must be at most ${grouped(CONFIG_LIMITS.shards)} (${first.source} gives ${first.count > 1e15 ? 'more' : first.count}).`,
+    );
   if (first.index >= first.count) {
     throw new UsageError(`Shard index ${first.index} (${first.source}) is out of range: with ${first.count} shards the indices are 0..${first.count - 1}.`);
   }

@@ -17,14 +17,14 @@
  * the one-by-one runs', so the merged results equal the single-process `cil-lab run` output on the same backend.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, ftruncateSync, statSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { hash64, jumpHash, planShards, runKey, unitKey, type SweepRun } from '../core/sweep/shard';
 import { trainShared } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import { UsageError } from './args';
-import { readTextInput, writeOutput } from './inputs';
+import { checkOutputPath, readInput, readTextInput, writeOutput } from './inputs';
 import { planRunCommand, runRecord } from './run';
 import { resolveShardIndex } from './sweep-index';
 
@@ -70,7 +70,19 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 /** The key of a run record (the same as the experiment's key of that run). */
 function recordKey(r: Record<string, unknown>): string | null {
   if (!Array.isArray(r.tasks) || typeof r.strategy !== 'string' || typeof r.seed !== 'number') return null;
+  if (!r.tasks.every((t) => Array.isArray(t) && t.every((c) => Number.isInteger(c) && c >= 0))) return null;
   return runKey({ tasks: r.tasks as number[][], strategy: r.strategy, seed: r.seed });
+}
+
+const isFraction = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
+
+/** What is wrong with a run record's numbers (accuracies are fractions, as `cil-lab run` writes them), or null. */
+function recordProblem(r: Record<string, unknown>): string | null {
+  if (!isFraction(r.final_accuracy)) return `its final_accuracy must be a number from 0 to 1; got ${JSON.stringify(r.final_accuracy)?.slice(0, 40)}`;
+  if (r.aia !== undefined && r.aia !== null && !isFraction(r.aia)) return `its aia must be a number from 0 to 1; got ${JSON.stringify(r.aia)?.slice(0, 40)}`;
+  if (r.matrix !== undefined && !(Array.isArray(r.matrix) && r.matrix.every((row) => Array.isArray(row) && row.every((x) => x === null || isFraction(x)))))
+    return 'its matrix must be rows of accuracies from 0 to 1';
+  return null;
 }
 
 /** The run a key stands for (keys are strategy/seed/ordering key). */
@@ -123,6 +135,8 @@ export function parseShardFile(bytes: Uint8Array, path: string): ParsedShardFile
       header = parsed;
     } else {
       if (!isObject(parsed) || recordKey(parsed) === null) throw new UsageError(`${path}, line ${i + 1}: not a run record (tasks, strategy, seed).`);
+      const problem = recordProblem(parsed);
+      if (problem) throw new UsageError(`${path}, line ${i + 1}: not a run record of cil-lab sweep: ${problem}.`);
       records.push({ line: i + 1, record: parsed });
     }
     goodBytes += size;
@@ -141,9 +155,17 @@ async function sweepShard(
 ): Promise<string> {
   const out = typeof v.out === 'string' ? v.out : undefined;
   if (!out) throw new UsageError('Give --out SHARD.jsonl, the file this shard appends its runs to.');
+  // a regular file or a new one, before anything trains (a folder, /dev/null or /dev/zero is refused)
+  checkOutputPath(out);
   const shard = resolveShardIndex(typeof v.shard === 'string' ? v.shard : undefined, typeof v.shards === 'string' ? v.shards : undefined, options.env);
   const p = await planRunCommand(v, options);
+  // again now that the inputs are read: the shard file is never one of them (an .npz of --features, a dataset file)
+  checkOutputPath(out);
   const runs: SweepRun[] = p.configs.map((c) => ({ tasks: c.tasks, strategy: c.strategy, seed: c.seed ?? 0 }));
+  if (shard.count > runs.length)
+    throw new UsageError(
+      `${shard.count} shards for ${runs.length} run${runs.length === 1 ? '' : 's'}: a sweep has at most one shard per run (use --shard i/n with n ≤ ${runs.length}).`,
+    );
   const keys = runs.map(runKey);
   const seen = new Map<string, number>();
   keys.forEach((k, i) => {
@@ -186,8 +208,9 @@ async function sweepShard(
   const done = new Set<string>();
   let fresh = true;
   let cutPartial = false;
-  if (existsSync(out)) {
-    const bytes = readFileSync(out);
+  if (statSync(out, { throwIfNoEntry: false })) {
+    // read with the bound every input has (a shard file of 5 000 runs is a few MB)
+    const bytes = readInput(out, 'the --out shard file');
     const parsed = parseShardFile(bytes, out);
     // a file without a complete header is cut to nothing only when it is the start of a sweep header (a shard killed
     // while writing it); any other file is not ours to overwrite

@@ -17,7 +17,7 @@ import { RunCancelledError } from './control';
 import { StrategyConfigError } from './strategies/index';
 import { trainShared, type SharedNext, type SharedTrainHooks, type SharedTrainOptions } from './shared-train';
 import { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
-import type { ImageDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
+import type { TrainDataset, RunCheckpoint, TrainRunConfig, TrainRunResult } from './types';
 
 export class BackendLostError extends Error {
   constructor(message: string) {
@@ -131,7 +131,7 @@ export function deliverAfterCheckpoint(
  * called once per task, after the task's checkpoint is saved (deliverAfterCheckpoint), never twice for a task.
  */
 export function trainRunWithFallback(
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   config: TrainRunConfig,
   hooks: Omit<TrainHooks, 'resumeFrom' | 'guard'> & { onNotice?: (n: FallbackNotice) => void } = {},
 ): Promise<TrainRunResult> {
@@ -162,7 +162,7 @@ export function trainRunWithFallback(
  * not trained again; the shared prefixes of the rest are trained again on the new backend).
  */
 export async function trainSharedWithFallback(
-  dataset: ImageDataset,
+  dataset: TrainDataset,
   configs: TrainRunConfig[],
   options: SharedTrainOptions,
   hooks: SharedTrainHooks & { onNotice?: (n: FallbackNotice) => void },

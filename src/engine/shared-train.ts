@@ -235,9 +235,18 @@ export async function trainShared(
   // orderings through a node not finished here and not gone: a node none of whose orderings are left is not trained
   const left = new Map<PrefixNode, number>(nodes.map((n) => [n, n.orderings.length]));
   const pathOf = orderingPaths({ nodes });
+  /**
+   * When `n` is due: the first rank among the orderings that still need it here. An ordering that is finished, or
+   * continues from a deeper prefix already done here (a checkpoint adopted from another worker), no longer needs it;
+   * counting it would train `n` a second time on this worker.
+   */
   const priority = (n: PrefixNode): number => {
     let p = Infinity;
-    for (const o of n.orderings) if (rank[o] < p) p = rank[o];
+    for (const o of n.orderings) {
+      if (rank[o] >= p || finished.has(o)) continue;
+      if ((pathOf[o] ?? []).some((m) => m.depth > n.depth && done.has(m))) continue;
+      p = rank[o];
+    }
     return p;
   };
   /** A node's copy is let go once each child has trained or has no ordering left. */

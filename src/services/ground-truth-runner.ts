@@ -29,6 +29,7 @@ import { planPrefixes } from '../core/ground-truth/prefix-plan';
 import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule';
 import { createDealer, type DealerStats } from '../core/ground-truth/deal';
 import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
+import type { PtmJobEvent, PtmJobInput, PtmJobOutput } from '../engine/features/ptm-job';
 import {
   createRunSession,
   oneAtATime,
@@ -61,7 +62,31 @@ export type RunnerState = SessionState<StoredRun, { orderingKey: string; strateg
     stepsDone: number;
     handoffs: { imports: number; waits: number };
   } | null;
+  /**
+   * The pre-trained methods' path (engine/features/ptm-job.ts: exact by class set, not trained), per method and seed
+   * as they run: the stage, orderings done of the total, states computed, and when finished the path in words
+   * ("exact by class set: 31 states for 90 orderings") with the seconds of the features, the set-up and the orderings.
+   */
+  ptm: PtmRunInfo[];
 };
+
+export interface PtmRunInfo {
+  strategy: string;
+  seed: number;
+  stage: 'features' | 'setup' | 'orderings' | 'done';
+  done: number;
+  total: number;
+  states: number;
+  path: string | null;
+  method: string | null;
+  seconds: { features: number; setup: number; orderings: number } | null;
+}
+
+/** What the runner's pre-trained path needs: which strategies are pre-trained methods, and each group's job input. */
+export interface RunnerPtm {
+  isPtm(strategy: string): boolean;
+  inputOf(strategy: string, seed: number, orderings: number[][][]): PtmJobInput;
+}
 
 /** What the runner needs of a run's result (structurally the engine's TrainRunResult). */
 export interface RunnerRunResult {
@@ -90,7 +115,12 @@ export interface RunnerClient {
     next?: () => SharedNext | Promise<SharedNext>,
     onCheckpoint?: (c: SharedCheckpoint) => void,
   ): Promise<{ backend: string; population: number }>;
+  /** the pre-trained methods' job (train-client.ts `job('ptm', …)`) */
+  ptmJob?(input: PtmJobInput, onEvent: (e: PtmJobEvent) => void): Promise<PtmJobOutput>;
 }
+
+/** The backend a pre-trained method's runs record: float64 arithmetic in plain TypeScript, no tfjs. */
+export const PTM_BACKEND = 'core';
 
 export type RunnerStore = Pick<ResultsStore, 'put' | 'getAll'> & { readonly notice?: string | null };
 
@@ -136,21 +166,22 @@ export function jobId(j: { orderingKey: string; strategy: string; seed: number }
 
 type Current = NonNullable<RunnerState['current']>;
 type Sharing = RunnerState['sharing'];
+type Extra = { sharing: Sharing; ptm: PtmRunInfo[] };
 const currentOf = (j: GroundTruthJob): Current => ({ orderingKey: j.orderingKey, strategy: j.strategy, seed: j.seed, progress: null });
 
 export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
   const { store } = options;
   let client = options.client as RunnerClient;
   const etaWindow = Math.max(1, options.etaWindow ?? 10);
-  const session = createRunSession<GroundTruthJob, StoredRun, Current, { sharing: Sharing }>({
+  const session = createRunSession<GroundTruthJob, StoredRun, Current, Extra>({
     store,
     jobId,
     resultId: jobId,
-    initialExtra: { sharing: null },
+    initialExtra: { sharing: null, ptm: [] },
     now: options.now,
     coordinator: options.coordinator,
   });
-  type Ctx = SessionContext<StoredRun, Current, { sharing: Sharing }>;
+  type Ctx = SessionContext<StoredRun, Current, Extra>;
 
   /** Ask the worker its backend before the first run (shown while the first run trains). */
   async function showBackend(ctx: Ctx): Promise<void> {
@@ -161,7 +192,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
 
   /** One run at a time (the naive path; teaching mode's Step counts runs). */
   const naive = (configHash: string, trainConfigFor: (job: GroundTruthJob) => TrainRunConfig) =>
-    oneAtATime<GroundTruthJob, StoredRun, Current, { sharing: Sharing }>({
+    oneAtATime<GroundTruthJob, StoredRun, Current, Extra>({
       etaWindow,
       current: currentOf,
       train: async (job, ctx) => {
@@ -310,6 +341,72 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
     }
   }
 
+  /**
+   * The pre-trained methods: one worker job per (method, seed) computes every ordering of the group from the states
+   * cached by class set (core/ptm/ground-truth.ts); its records arrive in batches and each is stored as a run at
+   * once, as a trained run is. Nothing is trained, so the prefix plan and the sample order do not apply.
+   */
+  async function ptmLoop(ctx: Ctx, todo: GroundTruthJob[], configHash: string, ptm: RunnerPtm): Promise<void> {
+    const groups = new Map<string, GroundTruthJob[]>();
+    for (const job of todo) groups.set(`${job.strategy}\u0000${job.seed}`, [...(groups.get(`${job.strategy}\u0000${job.seed}`) ?? []), job]);
+    if (!client.ptmJob) throw new Error('This training worker cannot run the pre-trained methods (no ptm job).');
+    const infos: PtmRunInfo[] = [...groups.values()].map((g) => ({
+      strategy: g[0].strategy,
+      seed: g[0].seed,
+      stage: 'features',
+      done: 0,
+      total: g.length,
+      states: 0,
+      path: null,
+      method: null,
+      seconds: null,
+    }));
+    const show = () => ctx.set({ ptm: infos.map((x) => ({ ...x })) });
+    show();
+    let k = 0;
+    for (const group of groups.values()) {
+      const info = infos[k++];
+      if (!(await ctx.pausePoint())) return;
+      ctx.set({ current: currentOf(group[0]) });
+      const byKey = new Map(group.map((j) => [j.orderingKey, j]));
+      const puts: Promise<void>[] = [];
+      const t0 = (options.now ?? (() => performance.now()))();
+      try {
+        const out = await client.ptmJob(
+          ptm.inputOf(
+            info.strategy,
+            info.seed,
+            group.map((j) => j.tasks),
+          ),
+          (e) => {
+            if (!ctx.live()) return;
+            if (e.kind === 'stage') {
+              info.stage = e.stage;
+              show();
+              return;
+            }
+            // the seconds a run records: the group's time so far over its orderings so far
+            const seconds = ((options.now ?? (() => performance.now()))() - t0) / 1000 / Math.max(1, e.done);
+            for (const r of e.records) {
+              const job = byKey.get(r.orderingKey);
+              if (!job) continue;
+              const untrained = new Array<number>(r.matrix.length).fill(0);
+              puts.push(ctx.record(storedRunOf(configHash, job, { matrix: r.matrix, untrained, testCounts: r.testCounts, backend: PTM_BACKEND, seconds })));
+            }
+            info.done = e.done;
+            info.states = e.states;
+            show();
+          },
+        );
+        Object.assign(info, { stage: 'done', path: out.summary.path, method: out.summary.method, seconds: out.seconds, states: out.summary.cache.computed });
+        show();
+      } finally {
+        await Promise.all(puts);
+      }
+    }
+    ctx.set({ current: null, backend: PTM_BACKEND });
+  }
+
   return {
     get state(): RunnerState {
       return session.state;
@@ -324,7 +421,16 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       trainConfigFor: (job: GroundTruthJob) => TrainRunConfig,
       configHash: string,
       /** `order`: ordering keys in the order the fast path is to finish them (core/ground-truth/schedule.ts sampleOrder; default: plan order); `orderSeed`: the depth-first fallback's seed; `maxKept`: its bound (tests) */
-      options: { fast?: boolean; client?: RunnerClient; helpers?: RunnerClient[]; order?: string[]; orderSeed?: number; maxKept?: number } = {},
+      options: {
+        fast?: boolean;
+        client?: RunnerClient;
+        helpers?: RunnerClient[];
+        order?: string[];
+        orderSeed?: number;
+        maxKept?: number;
+        /** the pre-trained methods among the strategies: their runs come from the ptm job, first (they take a moment) */
+        ptm?: RunnerPtm;
+      } = {},
     ): Promise<void> {
       if (options.client) client = options.client;
       if (!client) throw new Error('The Ground-truth runner has no training worker: give one to createGroundTruthRunner or to start.');
@@ -334,7 +440,12 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       await session.start(
         plan.jobs,
         configHash,
-        async (todo, ctx) => {
+        async (all, ctx) => {
+          const ptm = options.ptm;
+          const ptmTodo = ptm ? all.filter((j) => ptm.isPtm(j.strategy)) : [];
+          const todo = ptm ? all.filter((j) => !ptm.isPtm(j.strategy)) : all;
+          if (ptm && ptmTodo.length > 0) await ptmLoop(ctx, ptmTodo, configHash, ptm);
+          if (todo.length === 0 || !ctx.live() || ctx.cancelled) return;
           await showBackend(ctx);
           if (fast && client.runShared && todo.length > 1)
             await sharedLoop(ctx, todo, trainConfigFor, configHash, options.order ?? null, options.orderSeed ?? 0, options.maxKept);

@@ -38,7 +38,7 @@ export type {
   TrainRunConfig,
   TrainRunResult,
 } from '../engine/index';
-export type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, WorkerMemory } from '../workers/train-api';
+export type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, WorkerFeatures, WorkerMemory } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
   constructor(message: string) {
@@ -149,6 +149,11 @@ export function createTrainClient(options: TrainClientOptions = {}) {
     /** Run a registered job kind of the engine (src/engine/jobs) with its events. */
     job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: (e: JobEvent<K>) => void): Promise<JobOutput<K>> {
       return call(() => remote.job(kind, input, onEvent ? Comlink.proxy(onEvent) : undefined) as Promise<JobOutput<K>>);
+    },
+
+    /** The pre-trained methods' ground truth by class set (engine/features/ptm-job.ts): records in batches. */
+    ptmJob(input: JobInput<'ptm'>, onEvent: (e: JobEvent<'ptm'>) => void): Promise<JobOutput<'ptm'>> {
+      return call(() => remote.job('ptm', input, Comlink.proxy(onEvent) as never) as Promise<JobOutput<'ptm'>>);
     },
 
     pause(): Promise<void> {

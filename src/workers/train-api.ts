@@ -17,12 +17,26 @@ import type {
   TrainRunResult,
 } from '../engine/index';
 import type { JobEvent, JobInput, JobKind, JobOutput } from '../engine/jobs';
+import type { WorkerFeatures } from '../engine/features/source-set';
 
 export type { JobEvent, JobInput, JobKind, JobOutput };
 
-/** Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order. */
+export type { WorkerFeatures };
+
+/**
+ * Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order.
+ * `features`: train on the feature vectors of the experiment's classes through that source instead of the pixels
+ * (engine/features/source-set.ts; the head model), built-in datasets only.
+ */
 export type DatasetSpec =
-  | { kind: 'builtin'; id: string; trainPerClass?: number; testPerClass?: number; seed?: number }
+  | {
+      kind: 'builtin';
+      id: string;
+      trainPerClass?: number;
+      testPerClass?: number;
+      seed?: number;
+      features?: { source: WorkerFeatures; classes: number[] };
+    }
   /** the dataset the Data tab's worker holds (train-client.ts connects the two workers) */
   | { kind: 'data-worker'; trainPerClass?: number; testPerClass?: number; seed?: number };
 

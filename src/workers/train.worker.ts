@@ -25,12 +25,15 @@ import {
   type BackendName,
   type FallbackNotice,
   type ImageDataset,
+  type TrainDataset,
   type ProbsRecord,
   type ProgressEvent,
   type TrainRunConfig,
   type TrainRunResult,
 } from '../engine/index';
 import { JOBS, jobContext, type JobKind } from '../engine/jobs';
+import { featureDatasetOf } from '../engine/features/dataset';
+import { featureSetOf } from '../engine/features/source-set';
 import type {
   CheckpointFn,
   DatasetSpec,
@@ -62,7 +65,7 @@ function taskResult(e: { task: number; row: number[]; probs?: ProbsRecord[] }, t
 }
 
 interface Held {
-  dataset: ImageDataset;
+  dataset: TrainDataset;
   summary: TrainDatasetSummary;
 }
 
@@ -75,7 +78,7 @@ function perClass(labels: ArrayLike<number>, classes: number): number[] {
   return out;
 }
 
-function summarise(kind: DatasetSpec['kind'], id: string, name: string, ds: ImageDataset, spec: DatasetSpec): TrainDatasetSummary {
+function summarise(kind: DatasetSpec['kind'], id: string, name: string, ds: TrainDataset, spec: DatasetSpec): TrainDatasetSummary {
   return {
     kind,
     id,
@@ -161,6 +164,19 @@ const api: TrainWorkerApi = {
   /** Load the images to train on (replaces the dataset held before). */
   async loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary> {
     if (control) throw busy();
+    if (spec.kind === 'builtin' && spec.features) {
+      // feature vectors of the experiment's classes (the first n of each per split), through the source's seam
+      const entry = getBuiltinDataset(spec.id);
+      const { classes } = spec.features;
+      const set = await featureSetOf(jobs, entry.id, spec.features.source, {
+        classes,
+        trainPerClass: spec.trainPerClass ?? null,
+        testPerClass: spec.testPerClass ?? null,
+      });
+      const dataset = featureDatasetOf(set, classes);
+      held = { dataset, summary: summarise('builtin', entry.id, entry.name, dataset, spec) };
+      return held.summary;
+    }
     if (spec.kind === 'builtin') {
       const entry = getBuiltinDataset(spec.id);
       const dataset = subset(await jobs.builtin(entry.id), spec);

@@ -128,3 +128,26 @@ test('teaching mode: the PlayBar, Step learns exactly one more task, and a reloa
   expect(errors).toEqual([]);
   expect(outside).toEqual([]);
 });
+
+test('a huge range in the class field is a message at once, Run disabled; a good range brings Run back', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { errors } = await offline(page);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open world', exact: true }).click();
+  const field = page.getByTestId('ow-classes');
+  for (const [text, message] of [
+    ['0-20000000', 'ID classes: Class 20000000 does not exist: fashion-mnist has classes 0..9.'],
+    ['0-99999999999', 'ID classes: Class 99999999999 does not exist: fashion-mnist has classes 0..9.'],
+  ]) {
+    const t0 = Date.now();
+    await field.fill(text);
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible({ timeout: 5000 });
+    // the tab answered at once (it froze 34 s at 3.3 GB on the first before)
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await expect(page.getByTestId('ow-run')).toBeDisabled();
+  }
+  await field.fill('0-5');
+  await expect(page.getByTestId('ow-run')).toBeEnabled();
+  expect(errors).toEqual([]);
+});

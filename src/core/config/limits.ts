@@ -54,6 +54,13 @@ export const CONFIG_LIMITS = {
   batchSize: 65_536,
   /** Weights of the model (float32: 100 MB; training holds several copies). */
   parameters: 25_000_000,
+  /**
+   * Weights of the Open-world lab's model: besides training it, the lab keeps a checkpoint after every step and
+   * fits the detectors on its features. Its heaviest link at 24.2 M weights peaked at 1.6 GB in one process
+   * (scripts/lab-memory.ts open-world: 15 detectors, 3 OOD sets, 3 steps); at this bound the drill stays well
+   * under the tab's 1.5 GB (README, drills).
+   */
+  openWorldParameters: 8_000_000,
   /** Activations of one training batch, batchSize × values per example (float32: 200 MB, and as much again for their gradients). */
   batchActivations: 50_000_000,
   /** data.trainPerClass / testPerClass (the built-in datasets have fewer; the first n of each class are used). */
@@ -67,7 +74,64 @@ export const CONFIG_LIMITS = {
   /** ui.hiddenControls entries, and the length of ui.selectedOrdering */
   hiddenControls: 100,
   orderingKeyLength: 20_000,
+  /** Learning rates (training.lr, a head's lr): in (0, lr]. */
+  lr: 10,
+  /** openWorld.oodSets and openWorld.detectors entries, and the length of one (an OOD set is "fashion-mnist:6-9"). */
+  oodSets: 16,
+  detectors: 32,
+  settingNameLength: 80,
+  /** BER's energy margins (openWorld.marginIn / marginOut): in [−margin, margin]. */
+  margin: 10_000,
+  /**
+   * CLEAR's Alg. 1 (src/core/stream/reservoir.ts, `cil-lab reservoir`, the Time lab's buffer): buckets, the buffer
+   * size k, trials. Each trial keeps every bucket's buffer (buckets × min(k, samples) positions, at most
+   * `reservoirKept`: 200 MB of int32) and a buckets × buckets composition; its work is a draw per sample plus a
+   * shuffle and a count of every kept buffer, ≈ 120 ns per unit on this machine (5 buckets of 1000, k = 1000:
+   * 1000 trials in 1.2 s), so `reservoirWork` units take about half a minute.
+   */
+  reservoirBuckets: 1000,
+  reservoirK: 100_000,
+  reservoirTrials: 1_000_000,
+  reservoirKept: 50_000_000,
+  reservoirWork: 250_000_000,
+  /** Models trained in lockstep (`cil-lab run --population N`; src/engine/population.ts choosePopulation's most). */
+  population: 32,
+  /** Shards of one sweep (`cil-lab sweep --shard i/n`); never more than the experiment has runs. */
+  shards: 10_000,
+  /** Bytes the CLI reads from one file (configs, similarity files, class lists, results, shard files): 256 MiB. */
+  inputBytes: 256 * 1024 * 1024,
+  /** Bytes of one dataset file (`cil-lab run --dataset PATH`, the built-in data): 1 GiB. */
+  datasetBytes: 1024 * 1024 * 1024,
+  /** Images an image encoder embeds at once (`cil-lab features --batch-size`): 256 images of 224×224×3 float32 are 154 MB. */
+  encoderBatch: 256,
+  /** Bytes of one feature file (`--features F.npz`, `features --source file:F.npz`): 2 GiB. */
+  featureBytes: 2 * 1024 * 1024 * 1024,
 } as const;
+
+/**
+ * The Time lab's settings (src/core/stream/config.ts; the share link's `time` section and `cil-lab stream`): what a
+ * tab trains in minutes on this machine, within 1.5 GB. K buckets of `perClass` images of each of 10 classes; the iid protocol's
+ * training share `trainRatio`; a model of at most 4 hidden layers.
+ */
+export const TIME_LIMITS = {
+  buckets: { min: 2, max: 10 },
+  perClass: { min: 4, max: 600 },
+  strength: { min: 0, max: 2 },
+  trainRatio: { min: 0.1, max: 0.9 },
+  k: { min: 1, max: CONFIG_LIMITS.reservoirK },
+  epochs: { min: 1, max: 100 },
+  batchSize: { min: 1, max: 1024 },
+  hiddenLayers: 4,
+  /**
+   * At 4 × 2048 (14.2 M weights) the heaviest Time link peaked at 1.3 GB with 12 images per class and bucket, and the
+   * linear probe's features of 60 000 images add 0.5 GB (scripts/lab-memory.ts time): the tab's 1.5 GB is kept by
+   * 4 × 1024 (4.0 M weights).
+   */
+  width: 1024,
+} as const;
+
+/** The Curriculum lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */
+export const CURRICULUM_LIMITS = { epochs: 50, hidden: 1024, trainPerClass: 6000, testPerClass: 1000 } as const;
 
 /** 200000 → "200 000" (messages name bounds readably). */
 export function grouped(n: number): string {

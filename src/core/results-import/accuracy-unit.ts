@@ -3,8 +3,9 @@
  *
  * The rule, for the whole file at once (every final accuracy, AIA, curve value and matrix entry of every row):
  * if any value is above 1, or any is written with a "%" sign, all values are percentages and are divided by 100;
- * otherwise they are fractions. A file mixing both units cannot be told apart from a percent file whose runs all
- * failed (accuracy ≤ 1 %), so one unit per file is the rule; the dialog and the CLI say which one was used and why.
+ * otherwise they are fractions. One unit per file is the rule; the dialog and the CLI say which one was used and why.
+ * In a percent file a row whose accuracies all lie in [0, 1] (one above 0, no % sign) is a row written as fractions
+ * — a file mixing both units — and is left out with that reason, not read as under 1 % (validate-rows.ts).
  */
 import type { AccuracyUnit } from './types';
 

@@ -15,7 +15,7 @@
  */
 import { aiaWeighted, finalAccuracyWeighted } from '../metrics/accuracy-matrix';
 import { canonicalOrdering, orderingKey } from '../orderings/key';
-import { detectUnit, readNumber, toFraction } from './accuracy-unit';
+import { detectUnit, hasPercentSign, readNumber, toFraction } from './accuracy-unit';
 import { nameIndex, resolveToken } from './parse-order';
 import type { AccuracyUnit, ImportContext, ImportedRun, ImportProblem, ParsedFile, RawRow } from './types';
 
@@ -49,6 +49,20 @@ function curveValues(c: unknown): unknown[] {
     }
   }
   return c === undefined ? [] : [c];
+}
+
+/**
+ * In a file read as percentages: a row whose accuracies are all in [0, 1] with one above 0 and none with a % sign
+ * is a row written as fractions (read as percent, 0.2375 would become 0.2375 %). A real run under 1 % on every
+ * task is not plausible (the first task alone trains to above chance); such a row can be written with a % sign.
+ * Returns an example value of such a row, or null.
+ */
+function fractionInPercentFile(r: RawRow): number | null {
+  const values = [r.final, r.aia, ...curveValues(r.curve), ...matrixValues(r.matrix)].filter((x) => x !== undefined);
+  if (values.length === 0 || values.some(hasPercentSign)) return null;
+  const numbers = values.map(readNumber).filter((x): x is number => x !== null);
+  if (numbers.length === 0 || numbers.some((x) => x > 1) || !numbers.some((x) => x > 0)) return null;
+  return numbers.find((x) => x > 0) as number;
 }
 
 /** Every accuracy value of the file, for the unit decision. */
@@ -151,6 +165,14 @@ export function validateRows(
   const firstOf = new Map<string, string>();
   for (const row of parsed.rows) {
     const skip = (reason: string) => skipped.push({ where: row.where, line: row.line, reason });
+    const mixed = unit === 'percent' ? fractionInPercentFile(row) : null;
+    if (mixed !== null) {
+      skip(
+        `its accuracies are all between 0 and 1 (e.g. ${mixed}) while the file's are percentages (${unitReason}): ` +
+          'the file mixes fractions and percentages; write one unit (a run under 1 % can be written with a % sign, e.g. 0.8%)',
+      );
+      continue;
+    }
     const local = orderingOf(row, classNames, byName, taskSizes);
     if (typeof local === 'string') {
       skip(local);

@@ -13,6 +13,7 @@
  * the jitter of each image's look, the abrupt order, the mixing. So the three kinds cut the same images from the
  * pool (abrupt reorders the looks, mixed moves the images between buckets).
  */
+import { TIME_LIMITS } from '../config/limits';
 import { createDefaultRng } from '../random/default-rng';
 import { bucketLevel, jitteredLook, lookAt } from './schedule';
 import { applyLook, type ImageShape, type Look } from './transform';
@@ -25,7 +26,7 @@ export const STREAM_KIND_LABELS: Readonly<Record<StreamKind, string>> = {
   mixed: 'mixed (control): every bucket a mixture of all looks — no drift',
 };
 
-export const MAX_BUCKETS = 10;
+export const MAX_BUCKETS = TIME_LIMITS.buckets.max;
 
 export interface StreamSpec {
   kind: StreamKind;

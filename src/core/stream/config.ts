@@ -2,8 +2,8 @@
  * The Time lab's settings (docs/science.md §7): the type, its defaults and a validator that the share link and the
  * config file use for this lab's section. Pure data: numbers, strings, one nested α.
  */
-import { CONFIG_LIMITS } from '../config/limits'; // not ../config/schema: its time section imports this module
-import { MAX_BUCKETS, STREAM_KINDS, type StreamKind } from './buckets';
+import { CONFIG_LIMITS, TIME_LIMITS } from '../config/limits'; // not ../config/schema: its time section imports this module
+import { STREAM_KINDS, type StreamKind } from './buckets';
 import { STREAM_PROTOCOLS, type StreamProtocol } from './metrics';
 import { checkAlpha, type AlphaSpec } from './reservoir';
 
@@ -121,18 +121,19 @@ export function validateTimeLabConfig(v: unknown): { value?: TimeLabConfig; issu
     bad(key, `Must be ${integer ? 'a whole number' : 'a number'} ${open ? `above ${min}` : `from ${min}`} to ${max}; got ${JSON.stringify(x)}.`);
     return undefined;
   };
+  const T = TIME_LIMITS;
   out.stream = oneOf('stream', STREAM_KINDS) ?? d.stream;
-  out.buckets = numberIn('buckets', 2, MAX_BUCKETS, true) ?? d.buckets;
-  out.perClass = numberIn('perClass', 4, 600, true) ?? d.perClass;
-  out.strength = numberIn('strength', 0, 2, false) ?? d.strength;
-  out.trainRatio = numberIn('trainRatio', 0.1, 0.9, false) ?? d.trainRatio;
+  out.buckets = numberIn('buckets', T.buckets.min, T.buckets.max, true) ?? d.buckets;
+  out.perClass = numberIn('perClass', T.perClass.min, T.perClass.max, true) ?? d.perClass;
+  out.strength = numberIn('strength', T.strength.min, T.strength.max, false) ?? d.strength;
+  out.trainRatio = numberIn('trainRatio', T.trainRatio.min, T.trainRatio.max, false) ?? d.trainRatio;
   out.mode = oneOf('mode', TIME_LAB_MODES) ?? d.mode;
   out.buffer = oneOf('buffer', ['cumulative', 'reservoir'] as const) ?? d.buffer;
-  out.k = numberIn('k', 1, 100000, true) ?? d.k;
+  out.k = numberIn('k', T.k.min, T.k.max, true) ?? d.k;
   out.model = oneOf('model', ['mlp', 'cnn'] as const) ?? d.model;
-  out.epochs = numberIn('epochs', 1, 100, true) ?? d.epochs;
-  out.lr = numberIn('lr', 0, 1, false, true) ?? d.lr;
-  out.batchSize = numberIn('batchSize', 1, 1024, true) ?? d.batchSize;
+  out.epochs = numberIn('epochs', T.epochs.min, T.epochs.max, true) ?? d.epochs;
+  out.lr = numberIn('lr', 0, CONFIG_LIMITS.lr, false, true) ?? d.lr;
+  out.batchSize = numberIn('batchSize', T.batchSize.min, T.batchSize.max, true) ?? d.batchSize;
   out.seed = numberIn('seed', 0, 2 ** 32 - 1, true) ?? d.seed;
   const seeds = numberIn('seeds', 1, CONFIG_LIMITS.labSeeds, true);
   if (seeds !== undefined && seeds !== 1) out.seeds = seeds;
@@ -144,8 +145,8 @@ export function validateTimeLabConfig(v: unknown): { value?: TimeLabConfig; issu
   }
   if (o.hidden !== undefined) {
     const h = o.hidden;
-    if (Array.isArray(h) && h.length <= 4 && h.every((x) => Number.isInteger(x) && x >= 1 && x <= 2048)) out.hidden = h.slice() as number[];
-    else bad('hidden', `Must be a list of at most 4 layer widths (whole numbers 1…2048); got ${JSON.stringify(h)}.`);
+    if (Array.isArray(h) && h.length <= T.hiddenLayers && h.every((x) => Number.isInteger(x) && x >= 1 && x <= T.width)) out.hidden = h.slice() as number[];
+    else bad('hidden', `Must be a list of at most ${T.hiddenLayers} layer widths (whole numbers 1…${T.width}); got ${JSON.stringify(h)?.slice(0, 40)}.`);
   }
   if (o.alpha !== undefined) {
     const a = o.alpha as Record<string, unknown>;

@@ -18,6 +18,7 @@
  * |T| > k — `permutation(|T|)` whose first k entries pick the kept T (in that order), then `shuffle(B)`.
  * A sample is its position in the concatenation of the buckets (bucket t's samples are offset_t … offset_t+|S_t|−1).
  */
+import { CONFIG_LIMITS, grouped } from '../config/limits';
 import type { DefaultRng } from '../random/default-rng';
 
 /** α of Alg. 1: a constant, or c·i/k (admission probability c). */
@@ -73,11 +74,47 @@ export function admissionProbability(a: AlphaSpec, k: number, seen: number): num
 }
 
 function checkInputs(bucketSizes: readonly number[], k: number): void {
+  const L = CONFIG_LIMITS;
   if (!Array.isArray(bucketSizes) || bucketSizes.length === 0) throw new ReservoirError('Give at least one bucket size.');
+  if (bucketSizes.length > L.reservoirBuckets)
+    throw new ReservoirError(
+      `At most ${grouped(L.reservoirBuckets)} buckets (the composition keeps buckets × buckets counts); got ${grouped(bucketSizes.length)}.`,
+    );
   bucketSizes.forEach((n, t) => {
-    if (!Number.isInteger(n) || n < 0) throw new ReservoirError(`Bucket size ${t} must be a whole number ≥ 0; got ${String(n)}.`);
+    if (!Number.isSafeInteger(n) || n < 0) throw new ReservoirError(`Bucket size ${t} must be a whole number ≥ 0; got ${String(n)}.`);
   });
-  if (!Number.isInteger(k) || k < 1) throw new ReservoirError(`The buffer size k must be a whole number ≥ 1; got ${String(k)}.`);
+  if (!Number.isInteger(k) || k < 1 || k > L.reservoirK)
+    throw new ReservoirError(`The buffer size k must be a whole number from 1 to ${grouped(L.reservoirK)}; got ${k > 1e15 ? k.toExponential(2) : String(k)}.`);
+}
+
+/**
+ * The sizes Alg. 1 is asked for, within the bounds of limits.ts (checked before anything is drawn or kept): the
+ * buckets, k, the trials, the buffers one trial keeps (buckets × min(k, samples)) and the work of all trials
+ * (Σ_t |S_t| + |B_t| per trial). Throws a ReservoirError naming the bound.
+ */
+export function checkReservoirSizes(bucketSizes: readonly number[], k: number, trials: number): void {
+  const L = CONFIG_LIMITS;
+  checkInputs(bucketSizes, k);
+  if (!Number.isInteger(trials) || trials < 1 || trials > L.reservoirTrials)
+    throw new ReservoirError(`The number of trials must be a whole number from 1 to ${grouped(L.reservoirTrials)}; got ${String(trials)}.`);
+  let seen = 0;
+  let perTrial = 0;
+  for (const n of bucketSizes) {
+    seen += n;
+    perTrial += n + Math.min(k, seen);
+  }
+  const kept = bucketSizes.length * Math.min(k, seen);
+  if (kept > L.reservoirKept)
+    throw new ReservoirError(
+      `A trial keeps every bucket's buffer, at most ${grouped(L.reservoirKept)} positions in all; ${grouped(bucketSizes.length)} buckets × a buffer of ${grouped(Math.min(k, seen))} ` +
+        `would keep ${grouped(kept)}: use fewer buckets or a smaller k.`,
+    );
+  const work = perTrial * trials;
+  if (work > L.reservoirWork)
+    throw new ReservoirError(
+      `One call runs at most ${grouped(L.reservoirWork)} steps of Alg. 1 (a draw per sample and a pass over each buffer, about half a minute); ` +
+        `${grouped(trials)} trials of these buckets need ${work > 1e15 ? work.toExponential(2) : grouped(work)}: use fewer trials or smaller buckets.`,
+    );
 }
 
 /**
@@ -128,9 +165,15 @@ export function bufferComposition(buffer: ArrayLike<number>, bucketSizes: readon
   const counts = new Array<number>(bucketSizes.length).fill(0);
   for (let q = 0; q < buffer.length; q++) {
     const pos = buffer[q];
-    let t = offsets.length - 1;
-    while (t > 0 && offsets[t] > pos) t--;
-    counts[t]++;
+    // the last bucket whose offset is ≤ pos (binary search: many buckets stay cheap)
+    let lo = 0;
+    let hi = offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (offsets[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    counts[lo]++;
   }
   return counts;
 }
@@ -150,7 +193,8 @@ export interface ReservoirTrials {
 
 /** `trials` runs of Alg. 1 on one generator (seeded by the caller), the statistics of `cil-lab reservoir`. */
 export function reservoirTrials(bucketSizes: readonly number[], k: number, alpha: AlphaSpec, trials: number, rng: DefaultRng): ReservoirTrials {
-  if (!Number.isInteger(trials) || trials < 1) throw new ReservoirError(`The number of trials must be a whole number ≥ 1; got ${String(trials)}.`);
+  checkReservoirSizes(bucketSizes, k, trials);
+  checkAlpha(alpha);
   const N = bucketSizes.length;
   const sum = new Array<number>(N).fill(0);
   const sumSq = new Array<number>(N).fill(0);

@@ -5,6 +5,7 @@
  */
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
 import { featureJob, featureKeyJob } from '../features/job';
+import { ptmJob } from '../features/ptm-job';
 import { oodJob } from '../ood/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
 import type { Job } from './job';
@@ -19,6 +20,7 @@ export const JOBS = {
   'curriculum-order': curriculumOrderJob,
   'features-key': featureKeyJob,
   features: featureJob,
+  ptm: ptmJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;

@@ -8,6 +8,7 @@
  * half-pixel centres (as `tf.image.resizeBilinear(…, halfPixelCenters = true)`; no antialiasing), RGB becomes grey
  * by the luma weights 0.299, 0.587, 0.114 and grey becomes RGB by repetition; pixels stay uint8.
  */
+import { parseIndexRanges } from '../../core/config/index-ranges';
 import { takeSplit } from '../dataset';
 import type { ImageDataset, ImageSplit } from '../types';
 
@@ -39,18 +40,10 @@ export function parseOodSpec(text: string): OodSpec {
   const m = /^([A-Za-z0-9_.\-/]+?)(?::([\d,\s-]+))?$/.exec(s);
   if (!m || !m[1]) throw new OodSpecError(`"${text}" is not an OOD set: write a dataset id, optionally with classes, e.g. digits or fashion-mnist:6-9.`);
   if (m[2] === undefined) return { name: s, dataset: m[1] };
-  const classes: number[] = [];
-  for (const part of m[2]
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const r = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!r) throw new OodSpecError(`OOD set "${text}": "${part}" is not a class index or a range like 6-9.`);
-    const a = Number(r[1]);
-    const b = r[2] === undefined ? a : Number(r[2]);
-    if (b < a) throw new OodSpecError(`OOD set "${text}": range "${part}" runs backwards.`);
-    for (let c = a; c <= b; c++) classes.push(c);
-  }
+  // bounded before it is expanded (core/config/index-ranges.ts): "digits:0-4000000000" is a message, not an abort
+  const r = parseIndexRanges(m[2].replace(/\s+/g, ''));
+  if (!r.ok) throw new OodSpecError(`OOD set "${text}": ${r.error}`);
+  const classes = r.indices;
   if (classes.length === 0) throw new OodSpecError(`OOD set "${text}" lists no classes.`);
   return { name: s, dataset: m[1], classes };
 }

@@ -9,7 +9,17 @@
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
-import { STRATEGY_IDS, datasetClassListId, validateConfig, type BuiltinDatasetRef, type ConfigIssue, type ExperimentConfig } from '../../core/config/schema';
+import {
+  CONFIG_STRATEGY_IDS,
+  PTM_STRATEGY_IDS,
+  datasetClassListId,
+  validateConfig,
+  type BuiltinDatasetRef,
+  type ConfigIssue,
+  type ExperimentConfig,
+  type FeaturesConfig,
+} from '../../core/config/schema';
+import { featureSourceLabel } from '../../core/features/source';
 import type { AccuracyVariable } from '../../core/ground-truth/derive';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
@@ -35,6 +45,7 @@ export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'>;
 type Selection = { key: string; strategy: string } | null;
 
 export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const isPtm = (id: string): boolean => (PTM_STRATEGY_IDS as readonly string[]).includes(id);
 
 export class GroundTruthInputsState {
   readonly link: LabLink;
@@ -48,11 +59,13 @@ export class GroundTruthInputsState {
   tasks = $state(3);
   sizesText = $state('');
   chosen = $state<Record<string, boolean>>({});
+  /** where the feature vectors come from (pixels, or a pre-trained backbone's features) */
+  features = $state.raw<FeaturesConfig>({ source: 'pixels' });
   budget = $state(500);
   sampleSeed = $state(0);
   seedsText = $state('0');
   rsSeedsText = $state('0');
-  /** null: the experiment's model is not an MLP (a CNN from a config file; it stays as it is). */
+  /** null: the experiment's model is a CNN (from a config file; it stays as it is); "" a linear head. */
   hiddenText = $state<string | null>(null);
   epochs = $state(1);
   lr = $state(0.001);
@@ -78,7 +91,7 @@ export class GroundTruthInputsState {
   // ---------------------------------------------------------------- inputs ⇄ the experiment
 
   protected selectionOf(key: string | null): Selection {
-    const first = STRATEGY_IDS.find((id) => this.chosen[id]);
+    const first = this.strategyIds[0];
     return key && first ? { key, strategy: first } : null;
   }
 
@@ -89,6 +102,7 @@ export class GroundTruthInputsState {
     this.tasks = i.tasks;
     this.sizesText = i.sizesText;
     this.chosen = i.chosen;
+    this.features = i.features;
     this.budget = i.budget;
     this.sampleSeed = i.sampleSeed;
     this.seedsText = i.seedsText;
@@ -144,7 +158,20 @@ export class GroundTruthInputsState {
   readonly dataset = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId) ?? BUILTIN_DATASETS[0]);
   readonly classList = $derived(getClassList(this.dataset.classListId));
   readonly classIdx = $derived([...this.selected].sort((a, b) => a - b));
-  readonly strategyIds = $derived(STRATEGY_IDS.filter((id) => this.chosen[id]));
+  /** the strategies chosen, the pre-trained methods only while the source is features (they classify features) */
+  readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtm(id))));
+  readonly onFeatures = $derived(this.features.source !== 'pixels');
+  /** "backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
+  readonly featuresLabel = $derived(featureSourceLabel(this.features, this.classList.classes, this.classIdx));
+  /** the chosen pre-trained methods (computed by class set, not trained) */
+  readonly ptmIds = $derived(this.strategyIds.filter(isPtm));
+
+  /** Train on the pixels or on the embedded backbone's features; the model follows (MLP ⇄ linear head). */
+  setFeatureSource(source: 'pixels' | 'backbone'): void {
+    if (source === this.features.source) return;
+    this.features = source === 'pixels' ? { source: 'pixels' } : { source: 'backbone', seed: 0 };
+    if (this.hiddenText !== null) this.hiddenText = source === 'pixels' ? '256, 128' : '';
+  }
 
   // --- validated inputs; each problem is shown next to the control that caused it ---
   readonly sizesInput = $derived.by(() => {
@@ -182,6 +209,7 @@ export class GroundTruthInputsState {
     classes: this.classIdx,
     taskSizes: this.sizesInput.error || !this.sizesInput.sizes.length ? null : this.sizesInput.sizes,
     strategies: this.strategyIds,
+    features: this.features,
     budget: this.budget,
     sampleSeed: this.sampleSeed,
     seeds: this.parsed.errors.seeds ? null : this.parsed.seeds,

@@ -5,14 +5,15 @@
  * the runs finished so far — with whether they are a uniform random sample (`partialSample`). The third layer of
  * `GroundTruthLab`, over the plan (./lab-plan.svelte.ts).
  */
-import { type ExperimentConfig } from '../../core/config/schema';
+import { type ExperimentConfig, type FeaturesConfig, type StrategySetting } from '../../core/config/schema';
+import { isPtmStrategyId, type PtmStrategy } from '../../core/ptm/defaults';
 import { deriveGroundTruth, type GroundTruthStats } from '../../core/ground-truth/derive';
 import { strategiesShown } from '../../core/results-import/stored-runs';
 import { createGroundTruthRunner, trainConfigFor, type GroundTruthRunner, type RunnerClient, type RunnerState } from '../../services/ground-truth-runner';
 import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
-import type { BackendInfo, DatasetSpec } from '../../services/train-client';
+import type { BackendInfo, DatasetSpec, WorkerFeatures } from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
 import { GroundTruthPlanState, type LabOrderingsClient } from './lab-plan.svelte';
 import { groundTruthRunKeys } from './page-config';
@@ -101,14 +102,16 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.orderings.dispose();
   }
 
-  /** The images the workers train on, from the inputs. */
+  /** The images the workers train on, from the inputs (the feature vectors of the experiment's classes on features). */
   private datasetSpec(): DatasetSpec {
+    const source = workerFeaturesOf(this.features);
     return {
       kind: 'builtin',
       id: this.datasetId,
       ...(this.trainPerClass !== null ? { trainPerClass: this.trainPerClass } : {}),
       ...(this.testPerClass !== null ? { testPerClass: this.testPerClass } : {}),
       seed: 0,
+      ...(source ? { features: { source, classes: this.classIdx.slice() } } : {}),
     } as DatasetSpec;
   }
 
@@ -220,6 +223,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         helpers: lease.helpers,
         order: this.sampleKeys ?? undefined,
         orderSeed: this.sampleSeed,
+        ptm: this.ptmOf(config),
       });
       if (stepRuns > 0) runner.step(stepRuns);
       await started;
@@ -231,6 +235,27 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     }
     this.lastRunSeconds = (this.now() - startedAt) / 1000;
     if (this.store && this.checked.hash === hash) this.storedRuns = await this.store.getAll(hash);
+  }
+
+  /** The runner's pre-trained path for a config on features (its PTM strategies run as the worker's ptm job). */
+  private ptmOf(config: ExperimentConfig) {
+    const source = workerFeaturesOf(config.features ?? { source: 'pixels' });
+    if (!source || config.dataset.id === 'custom') return undefined;
+    const datasetId = config.dataset.id;
+    return {
+      isPtm: (id: string) => isPtmStrategyId(id),
+      inputOf: (strategy: string, seed: number, orderings: number[][][]) => ({
+        datasetId,
+        features: source,
+        classes: config.classes.slice(),
+        trainPerClass: config.data.trainPerClass,
+        testPerClass: config.data.testPerClass,
+        strategy: ptmSetting(config.strategies.find((s) => s.id === strategy)!),
+        seed,
+        taskSizes: config.taskSizes.slice(),
+        orderings,
+      }),
+    };
   }
 
   /**
@@ -297,4 +322,23 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     const hash = this.storeKey();
     if (this.store && hash) this.storedRuns = await this.store.getAll(hash);
   }
+}
+
+/** The worker's feature source of a config's `features` (null: pixels). */
+export function workerFeaturesOf(f: FeaturesConfig): WorkerFeatures | null {
+  switch (f.source) {
+    case 'pixels':
+      return null;
+    case 'backbone':
+      return { source: 'backbone', seed: f.seed };
+    case 'encoder':
+      return { source: 'encoder', model: f.model, revision: f.revision, precision: f.precision };
+    case 'upload':
+      return { source: 'upload', file: f.file.name };
+  }
+}
+
+function ptmSetting(s: StrategySetting): PtmStrategy {
+  if (!isPtmStrategyId(s.id)) throw new Error(`"${s.id}" is not a pre-trained method.`);
+  return structuredClone(s) as PtmStrategy;
 }

@@ -8,7 +8,7 @@
  * - this file: teaching mode's Play / Step, the chosen ordering, the exports and the page's effects.
  * Unit-tested without a browser (tests/unit/ui/ground-truth-lab-state.test.ts).
  */
-import type { StrategyId } from '../../core/config/schema';
+import type { ConfigStrategyId } from '../../core/config/schema';
 import { statisticsJson, statisticsTable } from '../../core/ground-truth/derive';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { GroundTruthRunsState } from './lab-runs.svelte';
@@ -18,7 +18,8 @@ import { runsTable } from './page-inputs';
 export type { GroundTruthLabDeps, LabTrainClient } from './lab-runs.svelte';
 export type { LabOrderingsClient } from './lab-plan.svelte';
 
-export const STRATEGY_NAMES: Record<StrategyId, string> = {
+/** Every strategy's name in the pickers: the trained ones, then the pre-trained methods on frozen features. */
+export const STRATEGY_NAMES: Record<ConfigStrategyId, string> = {
   finetune: 'Finetune',
   ewc: 'EWC',
   replay: 'Replay',
@@ -29,6 +30,9 @@ export const STRATEGY_NAMES: Record<StrategyId, string> = {
   gdumb: 'GDumb',
   joint: 'Joint (bound)',
   ncm: 'NCM',
+  simplecil: 'SimpleCIL',
+  ranpac: 'RanPAC',
+  fecam: 'FeCAM',
 };
 
 export class GroundTruthLab extends GroundTruthRunsState {

@@ -17,16 +17,19 @@
  *   are normalised, so toggling a protocol on the Orderings tab does not hide the stored runs.
  */
 import { getClassList } from '../../core/classes/builtin';
+import { featuresOf } from '../../core/config/sections/features';
 import {
-  STRATEGY_IDS,
+  CONFIG_STRATEGY_IDS,
+  PTM_STRATEGY_IDS,
   STRATEGY_OPTION_FILL,
   V1_FILL,
   datasetHasImages,
   defaultConfig,
   validateConfig,
   type BuiltinDatasetRef,
+  type ConfigStrategyId,
   type ExperimentConfig,
-  type StrategyId,
+  type FeaturesConfig,
   type StrategySetting,
 } from '../../core/config/schema';
 import { configHash } from '../../core/config/url-codec';
@@ -57,12 +60,15 @@ export interface GroundTruthInputs extends TrainingFields {
   tasks: number;
   /** '' when the tasks are equal (then `tasks` says how many). */
   sizesText: string;
-  chosen: Record<StrategyId, boolean>;
+  /** every strategy id, the pre-trained methods (simplecil, ranpac, fecam) with them: they run on features only */
+  chosen: Record<ConfigStrategyId, boolean>;
+  /** where the feature vectors come from (the config's `features`; pixels when absent) */
+  features: FeaturesConfig;
   budget: number;
   sampleSeed: number;
   seedsText: string;
   rsSeedsText: string;
-  /** MLP hidden widths ("256, 128"); null when the config's model is not an MLP (a CNN from a config file). */
+  /** MLP or head hidden widths ("256, 128"; "" a linear head); null when the model is a CNN (from a config file). */
   hiddenText: string | null;
 }
 
@@ -94,12 +100,13 @@ export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
     selected: trainable ? config.classes.slice() : firstClassesOf(FALLBACK_DATASET),
     tasks: Math.max(1, sizes.length),
     sizesText: equal ? '' : sizes.join(','),
-    chosen: Object.fromEntries(STRATEGY_IDS.map((id) => [id, ids.has(id)])) as Record<StrategyId, boolean>,
+    chosen: Object.fromEntries(CONFIG_STRATEGY_IDS.map((id) => [id, ids.has(id)])) as Record<ConfigStrategyId, boolean>,
+    features: featuresOf(config),
     budget: config.groundTruth.budget,
     sampleSeed: config.groundTruth.sampleSeed,
     seedsText: config.seeds.join(', '),
     rsSeedsText: config.protocols.rsSeeds.join(', '),
-    hiddenText: config.model.kind === 'mlp' ? config.model.hidden.join(', ') : null,
+    hiddenText: config.model.kind === 'cnn' ? null : config.model.hidden.join(', '),
     epochs: t.epochs,
     lr: t.lr,
     batchSize: t.batchSize,
@@ -123,16 +130,18 @@ export interface GroundTruthState extends TrainingFields {
   classes: number[];
   /** null while the classes or task sizes are invalid (then dataset, classes and tasks all stay as they were). */
   taskSizes: number[] | null;
-  strategies: StrategyId[];
+  strategies: ConfigStrategyId[];
+  features: FeaturesConfig;
   budget: number;
   sampleSeed: number;
   seeds: number[] | null;
   rsSeeds: number[] | null;
-  /** null: invalid right now, or the model is not an MLP (it stays as it is). */
+  /** null: invalid right now, or the model is a CNN (it stays as it is). */
   hidden: number[] | null;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isPtm = (id: string) => (PTM_STRATEGY_IDS as readonly string[]).includes(id);
 
 /** One part of the config the page writes; each returns the changed config (a fresh copy). */
 type Part = (c: ExperimentConfig, s: GroundTruthState) => ExperimentConfig;
@@ -146,9 +155,23 @@ const PARTS: Part[] = [
     if (!same([next.dataset, next.classes, next.taskSizes], [c.dataset, c.classes, c.taskSizes])) next.ui = { ...c.ui, selectedOrdering: null };
     return next;
   },
+  // the feature source; the model follows it (the head trains on features, the MLP on pixels), and the pre-trained
+  // methods, which need features, leave with them
+  (c, s) => {
+    if (same(featuresOf(c), s.features)) return c;
+    const { features: _old, ...rest } = c;
+    const next: ExperimentConfig = s.features.source === 'pixels' ? rest : { ...rest, features: structuredClone(s.features) };
+    if (s.features.source !== 'pixels' && c.model.kind !== 'head') next.model = { kind: 'head', hidden: [] };
+    if (s.features.source === 'pixels') {
+      if (c.model.kind === 'head') next.model = structuredClone(V1_FILL.model);
+      const kept = c.strategies.filter((x) => !isPtm(x.id));
+      next.strategies = kept.length > 0 ? kept : [{ id: 'finetune', options: {} }];
+    }
+    return next;
+  },
   // strategies: the same set keeps the config's order and options; a new one gets the engine's defaults
   (c, s) => {
-    const want = STRATEGY_IDS.filter((id) => s.strategies.includes(id));
+    const want = CONFIG_STRATEGY_IDS.filter((id) => s.strategies.includes(id) && (featuresOf(c).source !== 'pixels' || !isPtm(id)));
     if (want.length === 0 || same([...want].sort(), c.strategies.map((x) => x.id).sort())) return c;
     const strategies = want.map((id) => c.strategies.find((x) => x.id === id) ?? ({ id, options: { ...STRATEGY_OPTION_FILL[id] } } as StrategySetting));
     return { ...c, strategies: structuredClone(strategies) };
@@ -156,7 +179,7 @@ const PARTS: Part[] = [
   (c, s) => ({ ...c, groundTruth: { budget: s.budget, sampleSeed: s.sampleSeed } }),
   (c, s) => (s.seeds && s.seeds.length > 0 ? { ...c, seeds: s.seeds.slice() } : c),
   (c, s) => (s.rsSeeds && s.rsSeeds.length > 0 ? { ...c, protocols: { ...c.protocols, rsSeeds: s.rsSeeds.slice() } } : c),
-  (c, s) => (s.hidden && c.model.kind === 'mlp' ? { ...c, model: { kind: 'mlp', hidden: s.hidden.slice() } } : c),
+  (c, s) => (s.hidden && c.model.kind !== 'cnn' ? { ...c, model: { kind: c.model.kind, hidden: s.hidden.slice() } } : c),
   // one "epochs per task" control: the first task follows it while the config had them equal
   (c, s) => {
     const t = c.training;
@@ -208,10 +231,12 @@ export function groundTruthRunConfig(config: ExperimentConfig): ExperimentConfig
     protocols: { ...structuredClone(V1_FILL.protocols), rsSeeds: c.protocols.rsSeeds, medianSeed: c.protocols.medianSeed } as ExperimentConfig['protocols'],
     groundTruth: c.groundTruth,
     model: c.model,
-    strategies: STRATEGY_IDS.flatMap((id) => c.strategies.filter((s) => s.id === id)),
+    strategies: CONFIG_STRATEGY_IDS.flatMap((id) => c.strategies.filter((s) => s.id === id)),
     training: c.training,
     data: c.data,
     seeds: c.seeds,
+    // absent for pixels, so the keys of every experiment before the features section stay as they were
+    ...(c.features ? { features: c.features } : {}),
   };
 }
 
@@ -221,8 +246,8 @@ export function groundTruthRunHash(config: ExperimentConfig): string {
 }
 
 /**
- * What determines one run's result (issue 16, item 16): the dataset and its subsets, the classes and tasks (the
- * run's ordering covers them), the model, the training and the run's own strategy with its options; the ordering and
+ * What determines one run's result: the dataset and its subsets, the classes and tasks (the run's ordering covers
+ * them), the feature source, the model, the training and the run's own strategy with its options; the ordering and
  * the seed are the rest of the run's store key. Not the other strategies chosen, the budget, the sample seed, the
  * similarity, the RS seeds nor the training seeds: they choose which runs are trained, not what a run gives. So a
  * strategy added to a finished ground truth (or a larger budget) finds the stored runs of the others.
@@ -239,6 +264,8 @@ function runDeterminingConfig(config: ExperimentConfig, strategies: StrategySett
     training: c.training,
     data: c.data,
     strategies: structuredClone(strategies),
+    // what the run trains on: two feature sources never share a run's key (absent for pixels: the keys stay)
+    ...(c.features ? { features: c.features } : {}),
   };
 }
 

@@ -5,24 +5,13 @@
  * OpenWorldControls and OpenWorldResults around one `OpenWorldLab`.
  */
 import { untrack } from 'svelte';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/ood/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/ood/config';
 import type { DetectorId } from '../../core/ood/detectors';
 import type { ExperimentConfig } from '../../core/config/schema';
 import { oodCommandLine, oodExportJson, oodResultsTable } from '../../services/ood-export';
 import type { OodRunner, OodRunnerState } from '../../services/ood-runner';
 import { downloadBlob, toCsv } from '../common/chart-export';
 import type { CurveMetric } from './charts';
-
-/** The class list typed in the form ("0-5", "0,2,4"): ranges expanded. */
-export function parseClassesText(text: string): number[] {
-  return text
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .flatMap((p) => {
-      const m = /^(\d+)-(\d+)$/.exec(p);
-      return m ? Array.from({ length: Math.max(0, +m[2] - +m[1] + 1) }, (_, i) => +m[1] + i) : [Number(p)];
-    });
-}
 
 export class OpenWorldLab {
   s: OpenWorldSettings = $state(structuredClone(OPEN_WORLD_DEFAULTS));
@@ -54,7 +43,9 @@ export class OpenWorldLab {
     this.oodText = x.oodSets.join(' ');
   }
 
-  readonly errors = $derived(validateOpenWorldSettings(this.s));
+  /** the class field read by core's parser (bounded before it expands a range); its message stands in for the settings' */
+  readonly classField = $derived(parseOpenWorldClasses(this.classesText, this.s.dataset));
+  readonly errors = $derived(this.classField.error ? [this.classField.error] : validateOpenWorldSettings(this.s));
   readonly busy = $derived(this.st.status === 'running' || this.st.status === 'paused');
   /** the settings of the results shown (the run's, else the form's) */
   readonly ran = $derived(this.st.settings ?? this.s);
@@ -134,7 +125,7 @@ export class OpenWorldLab {
    */
   attach(save: (s: OpenWorldSettings) => void): void {
     $effect(() => {
-      this.s.classes = parseClassesText(this.classesText);
+      this.s.classes = this.classField.classes;
       this.s.oodSets = this.oodText.split(/\s+/).filter(Boolean);
     });
     $effect(() => {

@@ -2,7 +2,8 @@
 /**
  * The benchmarks' browser worker: milliseconds per training step (scripts/bench-train-browser.mjs; the same step
  * as scripts/bench-train.ts times in Node, step-bench.ts) and the ground-truth benchmark
- * (scripts/bench-groundtruth-browser.mjs, groundtruth-bench.ts). Runs in a worker because the app trains in one
+ * (scripts/bench-groundtruth-browser.mjs, groundtruth-bench.ts), and the pre-trained methods' ground truth
+ * (scripts/bench-features-truth-browser.mjs, scripts/lib/ptm-truth-bench.ts). Runs in a worker because the app trains in one
  * (webgl then draws on an OffscreenCanvas, as in the app).
  */
 import * as Comlink from 'comlink';
@@ -15,10 +16,15 @@ import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from '.
 import { peerBench, peerBenchPull, timeConfigSteps, type PeerBenchConfig, type PeerBenchResult, type PeerPullResult } from './peer-bench';
 import type { SharedCheckpoint, SharedNext } from '../../../src/engine/shared-train';
 import { timeFusedStep, timeTrainingStep } from './step-bench';
+import { runTruthBench, type Row as TruthRow } from '../../../scripts/lib/ptm-truth-bench';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
 const api = {
+  /** scripts/bench-features-truth-browser.mjs: the pre-trained methods' ground truth by class set, in this worker */
+  async ptmTruth(opts: { quick: boolean; only: string[]; ranpacM: number[] }): Promise<TruthRow[]> {
+    return runTruthBench(opts);
+  },
   async msPerStep(
     backend: string,
     opts: { warmup?: number; minSteps?: number; minMs?: number } = {},

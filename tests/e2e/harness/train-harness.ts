@@ -70,6 +70,8 @@ const harness = {
     bench().groundTruth(backend, mode, orderings, population),
   bench: (backend: string, opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().msPerStep(backend, opts),
   benchFused: (opts?: { warmup?: number; minSteps?: number; minMs?: number }) => bench().fusedMsPerStep(opts),
+  /** scripts/bench-features-truth-browser.mjs: the pre-trained methods' ground truth by class set */
+  ptmTruth: (opts: { quick: boolean; only: string[]; ranpacM: number[] }) => bench().ptmTruth(opts),
   /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
   peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
   peerBenchPool,

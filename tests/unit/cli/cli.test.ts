@@ -154,7 +154,11 @@ describe('bad input: a clear message on stderr, exit 2, nothing on stdout', () =
     ['K > N', ['count', '--classes', '3', '--tasks', '4'], /K ≤ N/],
     ['duplicate class names', ['orders', '--classes', 'cat,dog,Cat,pear', '--tasks', '2'], /"Cat" appears twice/],
     ['empty class name', ['orders', '--classes', 'cat,,dog,pear', '--tasks', '2'], /Class 2 has an empty name/],
-    ['unknown dataset', ['orders', '--dataset', 'imagenet21k', '--tasks', '2'], /Unknown class list "imagenet21k"\. Valid ids: cifar10/],
+    [
+      'unknown dataset',
+      ['orders', '--dataset', 'imagenet21k', '--tasks', '2'],
+      /Unknown --dataset "imagenet21k": the built-in datasets are fashion-mnist, digits, emoji, cifar10/,
+    ],
     ['ragged rows', ['orders', '--classes', 'a,b', '--tasks', '2', '--similarity', `file:${fx('ragged.json')}`], /row 2 has 3 values|ragged|values/i],
     ['non-square matrix', ['orders', '--classes', 'a,b', '--tasks', '2', '--similarity', `file:${fx('nonsquare.json')}`], /must be square \(2×2\)/],
     ['non-symmetric matrix', ['orders', '--classes', 'a,b,c,d,e,f', '--tasks', '2', '--similarity', `file:${fx('asymmetric.json')}`], /symmetric/i],

@@ -95,7 +95,7 @@ describe('cil-lab run --features', () => {
   it('bad input: one line, exit 2', async () => {
     const bad: [string[], RegExp][] = [
       [['--tasks', '3', '--strategy', 'ranpac'], /give --features F\.npz/],
-      [['--features', 'missing.npz', '--tasks', '4', '--strategy', 'fecam'], /cannot read "missing\.npz"/],
+      [['--features', 'missing.npz', '--tasks', '4', '--strategy', 'fecam'], /Cannot read the --features file "missing\.npz": ENOENT/],
       [['--features', NPZ, '--tasks', '3', '--strategy', 'fecam'], /8 classes do not split into 3 equal tasks/],
       [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'M=5'], /ranpac has no option "M" \(it has projection, lambdaFrom\)/],
       [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'projection=lots'], /projection must be a number/],

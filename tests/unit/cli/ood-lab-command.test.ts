@@ -31,7 +31,7 @@ describe("the lab's cil-lab ood command", () => {
         testPerClass: 15,
         strategy: 'ewc',
         memory: 321,
-        seed: -3,
+        seed: 4294967295, // the largest seed a link takes (a negative one is refused, as in a link)
         hidden: [64],
         marginIn: -12.5,
         marginOut: -3,

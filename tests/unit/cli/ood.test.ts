@@ -50,7 +50,7 @@ describe('cil-lab ood', () => {
     const cases: [string[], RegExp][] = [
       [['--tasks', '3'], /Give --dataset/],
       [[...base, '--detectors', 'msp,nope'], /Unknown detector "nope"/],
-      [[...base, '--ood', 'digits:4-7'], /shares classes 4, 5 with the in-distribution classes/],
+      [[...base, '--ood', 'digits:4-7'], /--ood: "digits:4-7" shares classes 4, 5 with the ID classes/],
       [[...base, '--ood', 'mnist-c'], /not a built-in dataset/],
       [['--dataset', 'digits', '--classes', '0-5'], /Give --tasks/],
     ];

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../../src/core/config/schema';
+import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
 
@@ -31,11 +33,24 @@ describe('cil-lab stream', () => {
     expect(r.json.trainSizes).toEqual([50, 50, 50]);
     expect(r.json.buffer).toEqual({ kind: 'reservoir', k: 50, alpha: 'dynamic:0.5' });
   });
+  it("--link reads the Time section (as the lab trains it); flags beside it win; its bounds are the link's", async () => {
+    const url = encodeConfigToHash(
+      validateConfig({ lab: 'time', time: { buckets: 3, perClass: 12, hidden: [16], epochs: 1, seed: 3, protocols: ['streaming'] } }).config,
+    );
+    const r = await cli('stream', '--link', url, '--dataset', 'digits', '--backend', 'cpu', '--mode', 'scratch');
+    expect(r.code, r.err).toBe(0);
+    expect(r.json.protocol).toBe('streaming');
+    expect(r.json.mode).toBe('scratch');
+    expect(r.json.bucketSizes).toEqual([120, 120, 120]);
+    const over = await cli('stream', '--link', url, '--dataset', 'digits', '--hidden', '4096');
+    expect(over.code).toBe(2);
+    expect(over.err.trim()).toBe('cil-lab: --hidden: Must be a list of at most 4 layer widths (whole numbers 1…1024); got [4096].');
+  });
   it('bad input: one line on stderr, exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [[], /Give --protocol/],
       [['--protocol', 'future'], /Unknown --protocol "future"/],
-      [['--protocol', 'iid', '--buckets', '11'], /at most 10/],
+      [['--protocol', 'iid', '--buckets', '11'], /--buckets: Must be a whole number from 2 to 10; got 11/],
       [['--protocol', 'iid', '--stream', 'river'], /Unknown --stream/],
       [['--protocol', 'iid', '--mode', 'napping'], /Unknown --mode/],
       [['--protocol', 'iid', '--k', '5'], /belong to --buffer reservoir/],

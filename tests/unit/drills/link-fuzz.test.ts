@@ -70,9 +70,13 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): void {
 type Mutation = { kind: string; link: string };
 
 function mutations(seed: number, count: number): Mutation[] {
+  return mutationsOf(BASES, seed, count);
+}
+
+function mutationsOf(bases: unknown[], seed: number, count: number): Mutation[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-  const links = BASES.map((b) => encodeConfigToHash(validateConfig(b).config));
+  const links = bases.map((b) => encodeConfigToHash(validateConfig(b).config));
   const out: Mutation[] = [];
   for (let i = 0; i < count; i++) {
     const link = pick(links);
@@ -130,6 +134,55 @@ function mutations(seed: number, count: number): Mutation[] {
         break;
       }
     }
+  }
+  return out;
+}
+
+/** Valid links of the Open-world, Time and Curriculum labs (each section away from its defaults). */
+const LAB_BASES: unknown[] = [
+  { lab: 'open-world', openWorld: { dataset: 'digits', classes: [0, 1, 2, 3, 4, 5], oodSets: ['digits:6-9', 'fashion-mnist'], hidden: [128], epochs: 6 } },
+  {
+    lab: 'open-world',
+    openWorld: { classes: [0, 1, 2, 3], tasks: 2, orderSeed: 1993, detectors: ['msp', 'ber', 'odin'], oodSets: ['fashion-mnist:4-9', 'emoji:0-20'] },
+  },
+  {
+    lab: 'time',
+    time: { buckets: 10, perClass: 50, buffer: 'reservoir', k: 300, alpha: { kind: 'dynamic', c: 0.5 }, protocols: ['streaming'], hidden: [64, 32] },
+  },
+  { lab: 'time', time: { stream: 'abrupt', mode: 'linear', trainRatio: 0.5, epochs: 3 } },
+  { lab: 'curriculum', curriculum: { datasets: ['digits', 'fashion-mnist', 'emoji-food'], order: 'm2i', strategies: ['finetune'], hidden: 128 } },
+  { lab: 'curriculum', curriculum: { order: ['emoji-vehicles', 'digits', 'fashion-mnist', 'emoji-animals'], scenario: 'til', epochs: 2 } },
+];
+const HUGE_INDEX = ['4000000000', '99999999999', '99999999999999999999', '20000000', '1e9', '1001'];
+const LAB_MUTATIONS = process.env.DRILLS ? 6000 : 1200;
+
+/** Mutations of the lab links: the generic ones, and huge ranges and sizes in the fields that expand or allocate. */
+function labMutations(seed: number, count: number): Mutation[] {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const generic = mutationsOf(LAB_BASES, seed + 1, count);
+  const out: Mutation[] = [];
+  for (let i = 0; i < count; i++) {
+    if (r() < 0.7) {
+      out.push(generic[i]);
+      continue;
+    }
+    const base = structuredClone(pick(LAB_BASES)) as Record<string, Record<string, unknown>>;
+    const big = pick(HUGE_INDEX);
+    const from = Math.floor(r() * 10);
+    const huge = pick([
+      () => (base.openWorld = { ...(base.openWorld ?? {}), oodSets: [`${pick(['digits', 'fashion-mnist', 'emoji'])}:${from}-${big}`, 'digits'] }),
+      () => (base.openWorld = { ...(base.openWorld ?? {}), oodSets: Array(1 + Math.floor(r() * 2000)).fill('emoji:0-3') }),
+      () => (base.openWorld = { ...(base.openWorld ?? {}), classes: Array.from({ length: 1001 + Math.floor(r() * 5000) }, (_, k) => k) }),
+      () => (base.openWorld = { ...(base.openWorld ?? {}), hidden: Array(1 + Math.floor(r() * 12)).fill(pick([4096, 8192, 1e6])) }),
+      () => (base.openWorld = { ...(base.openWorld ?? {}), [pick(['epochs', 'memory', 'headEpochs', 'trainPerClass', 'tasks'])]: Number(big) }),
+      () => (base.time = { ...(base.time ?? {}), [pick(['buckets', 'perClass', 'k', 'epochs', 'batchSize'])]: Number(big) }),
+      () => (base.time = { ...(base.time ?? {}), hidden: Array(1 + Math.floor(r() * 40)).fill(pick([2049, 65536, 1e9])) }),
+      () => (base.curriculum = { ...(base.curriculum ?? {}), [pick(['epochs', 'hidden', 'trainPerClass', 'testPerClass'])]: Number(big) }),
+      () => (base.curriculum = { ...(base.curriculum ?? {}), datasets: Array(8 + Math.floor(r() * 2000)).fill('digits') }),
+    ]);
+    huge();
+    out.push({ kind: 'huge-range', link: linkOf(JSON.stringify(base)) });
   }
   return out;
 }
@@ -196,6 +249,49 @@ describe('drill: share-link fuzz through the decoder and validator', () => {
     expect(total - ok).toBeGreaterThan(total / 2);
     expect(slowest).toBeLessThan(1000);
   });
+  it(`${LAB_MUTATIONS} seeded mutations of Open-world, Time and Curriculum links, huge ranges included: refused at once with the bound, never thrown`, () => {
+    const cases = labMutations(2718, LAB_MUTATIONS);
+    const byKind = new Map<string, { n: number; ok: number; failed: number }>();
+    let slowest = 0;
+    let catchAll = 0;
+    const unbounded: string[] = [];
+    for (const { kind, link } of cases) {
+      const k = byKind.get(kind) ?? { n: 0, ok: 0, failed: 0 };
+      byKind.set(kind, k);
+      k.n++;
+      const t0 = performance.now();
+      let res: ReturnType<typeof decodeConfigFromHash> | undefined;
+      expect(() => (res = decodeConfigFromHash(link)), `${kind}: ${link.slice(0, 120)}`).not.toThrow();
+      slowest = Math.max(slowest, performance.now() - t0);
+      if (res!.ok) {
+        k.ok++;
+        expect(validateConfig(res!.config).errors).toEqual([]);
+        const back = decodeConfigFromHash(encodeConfigToHash(res!.config));
+        expect(back.ok && back.config).toEqual(res!.config);
+      } else {
+        k.failed++;
+        expect(res!.error, `${kind}: multi-line message`).not.toMatch(/\n/);
+        if (res!.error.startsWith('This link could not be read (')) catchAll++;
+        // a huge range or size is refused by its bound, named in the message
+        if (process.env.DRILL_VERBOSE && kind === 'huge-range') console.log(res!.error);
+        if (kind === 'huge-range' && !/beyond the bound|does not exist|at most|from \d[\d ]* to \d|Must have|is not an OOD set/.test(res!.error))
+          unbounded.push(res!.error);
+      }
+    }
+    const total = cases.length;
+    const ok = [...byKind.values()].reduce((a, k) => a + k.ok, 0);
+    console.log(
+      `link fuzz (labs): ${total} mutated Open-world/Time/Curriculum links, ${ok} opened (valid, round-trip), ${total - ok} refused with a message, ` +
+        `${catchAll} reached the catch-all, 0 threw; slowest decode ${slowest.toFixed(1)} ms\n` +
+        [...byKind].map(([kind, k]) => `  ${kind.padEnd(12)} ${String(k.n).padStart(4)}: ${k.ok} opened, ${k.failed} refused`).join('\n'),
+    );
+    expect(total).toBeGreaterThanOrEqual(1000);
+    expect(catchAll).toBe(0);
+    expect(unbounded.slice(0, 5)).toEqual([]);
+    expect(byKind.get('huge-range')!.n).toBeGreaterThan(100);
+    expect(ok).toBeGreaterThan(0);
+    expect(slowest).toBeLessThan(1000);
+  }, 600_000);
   it('the default experiment link is among the bases and opens as the defaults', () => {
     const r = decodeConfigFromHash(encodeConfigToHash(defaultConfig()));
     expect(r.ok && r.config).toEqual(defaultConfig());

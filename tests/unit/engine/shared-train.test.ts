@@ -186,7 +186,8 @@ describe("the sample order (issue 17): orderings finish in the order asked, with
     const cs = [...configs({ strategy: 'finetune', head: 'all' }), { ...configs({ strategy: 'finetune', head: 'all' })[0] }];
     cs[10] = { ...cs[10], tasks: cs[10].tasks.map((t) => [...t].reverse()) };
     const depthFirst = await trainShared(ds, cs, { population: 1 });
-    const dealOrder = [10, ...order];
+    // 10 and 0 dealt first, one to each worker whichever asks first: the second must take the first's checkpoints
+    const dealOrder = [10, 0, ...order.filter((o) => o !== 0)];
     const dealer = createDealer<SharedCheckpoint>(
       cs.map((c) => c.tasks),
       dealOrder,

@@ -631,3 +631,88 @@ describe('fast path (runShared)', () => {
     expect(runner.state.sharing).toBeNull();
   });
 });
+
+describe('the pre-trained methods’ path', () => {
+  /** 4 classes in 2 tasks, finetune (trained) and simplecil (by class set): 6 + 6 jobs */
+  const mixed = planGroundTruth({
+    classes: [0, 1, 2, 3],
+    taskSizes: [2, 2],
+    similarity: sim,
+    protocolOptions: { protocols: [], rsSeeds: [0], medianSeed: 0 },
+    strategies: ['finetune', 'simplecil'],
+    seeds: [0],
+    budget: 100,
+    sampleSeed: 0,
+  });
+
+  it('runs the ptm job once per method and seed, stores each record as a run, then trains the rest', async () => {
+    const store = createMemoryResultsStore();
+    const log: string[] = [];
+    const asked: number[][][][] = [];
+    const client: RunnerClient = {
+      run: async (config) => (log.push('run'), fakeResult(config)),
+      pause: () => {},
+      resume: () => {},
+      cancel: () => {},
+      ptmJob: async (input, onEvent) => {
+        log.push(`ptm ${input.strategy.id}`);
+        asked.push(input.orderings);
+        onEvent({ kind: 'stage', stage: 'orderings' });
+        const records = input.orderings.map((tasks) => ({
+          orderingKey: tasks.map((t) => [...t].sort((a, b) => a - b).join(',')).join('|'),
+          tasks,
+          matrix: [
+            [1, 0],
+            [0.5, 0.75],
+          ],
+          testCounts: [10, 30],
+        }));
+        onEvent({ kind: 'records', records: records.slice(0, 2), done: 2, total: 6, states: 3 });
+        onEvent({ kind: 'records', records: records.slice(2), done: 6, total: 6, states: 7 });
+        return {
+          summary: {
+            method: 'SimpleCIL (cosine)',
+            orderings: 6,
+            stateRule: 'the set',
+            cache: { computed: 7 } as never,
+            path: 'exact by class set: 7 states for 6 orderings',
+            notes: [],
+          },
+          seconds: { features: 1, setup: 0.1, orderings: 0.01 },
+          d: 128,
+        };
+      },
+    };
+    const runner = createGroundTruthRunner({ client, store });
+    await runner.start(mixed, configFor, 'h', {
+      fast: false,
+      ptm: {
+        isPtm: (id) => id === 'simplecil',
+        inputOf: (strategy, seed, orderings) => ({ strategy: { id: 'simplecil', options: { metric: 'cosine' } }, seed, orderings }) as never,
+      },
+    });
+    const st = runner.state;
+    expect(st.status).toBe('done');
+    expect(log[0]).toBe('ptm simplecil');
+    expect(log.filter((l) => l === 'run')).toHaveLength(6);
+    expect(asked[0]).toHaveLength(6);
+    const runs = await store.getAll('h');
+    const ptm = runs.filter((r) => r.strategy === 'simplecil');
+    expect(ptm).toHaveLength(6);
+    expect(ptm.every((r) => r.backend === 'core' && r.finalAccuracy === (0.5 * 10 + 0.75 * 30) / 40)).toBe(true);
+    expect(st.ptm).toEqual([
+      expect.objectContaining({
+        strategy: 'simplecil',
+        stage: 'done',
+        done: 6,
+        total: 6,
+        path: 'exact by class set: 7 states for 6 orderings',
+        method: 'SimpleCIL (cosine)',
+      }),
+    ]);
+    // a second start finds everything stored: no job, no training
+    log.length = 0;
+    await runner.start(mixed, configFor, 'h', { fast: false, ptm: { isPtm: (id) => id === 'simplecil', inputOf: () => ({}) as never } });
+    expect(log).toEqual([]);
+  });
+});

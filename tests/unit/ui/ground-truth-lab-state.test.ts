@@ -340,3 +340,33 @@ describe('GroundTruthLab: issue 16, item 16 (regression)', () => {
     expect(lab.storedForPlan).toBe(lab.jobsTotal);
   });
 });
+
+describe('GroundTruthLab on features', () => {
+  it('"Train on" the backbone: the label, the head, the pre-trained methods, the link and the worker’s dataset spec', async () => {
+    const { lab, link, trainers } = await makeLab(tinyConfig({ dataset: { id: 'digits' } }));
+    lab.setFeatureSource('backbone');
+    expect(lab.onFeatures).toBe(true);
+    expect(lab.featuresLabel).toBe('backbone pre-trained on four, five, six, seven, eight and nine (seed 0)');
+    lab.chosen = { ...lab.chosen, simplecil: true };
+    expect(lab.strategyIds).toEqual(['finetune', 'simplecil']);
+    expect(lab.checked.errors).toEqual([]);
+    lab.pushToLink();
+    expect(link.config.features).toEqual({ source: 'backbone', seed: 0 });
+    expect(link.config.model).toEqual({ kind: 'head', hidden: [] });
+    expect(link.config.strategies.map((s) => s.id)).toEqual(['finetune', 'simplecil']);
+    lab.syncFromLink();
+    expect(lab.features).toEqual({ source: 'backbone', seed: 0 });
+    await lab.warmUp();
+    expect(trainers[0]?.datasets.at(-1)).toMatchObject({
+      kind: 'builtin',
+      id: 'digits',
+      features: { source: { source: 'backbone', seed: 0 }, classes: [0, 1, 2, 3] },
+    });
+    // back to pixels: the pre-trained method is no longer among the strategies
+    lab.setFeatureSource('pixels');
+    expect(lab.strategyIds).toEqual(['finetune']);
+    lab.pushToLink();
+    expect(link.config.features).toBeUndefined();
+    expect(link.config.model.kind).toBe('mlp');
+  });
+});

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { V1_FILL, canonicalJson, defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { configHash } from '../../../src/core/config/url-codec';
 import { parseTaskSizes, resolveTaskSizes } from '../../../src/core/orderings/task-sizes';
-import { STRATEGY_IDS } from '../../../src/core/config/schema';
+import { CONFIG_STRATEGY_IDS, STRATEGY_IDS } from '../../../src/core/config/schema';
 import {
   applyGroundTruthState,
   foldGroundTruthState,
   groundTruthRunHash,
+  groundTruthRunKeys,
+  groundTruthStrategyHash,
   inputsFromConfig,
   inputsKey,
   orderingProgress,
@@ -25,7 +27,8 @@ function stateOf(i: GroundTruthInputs, extra: Partial<GroundTruthState> = {}): G
     datasetId: i.foreignDataset ? null : i.datasetId,
     classes,
     taskSizes: resolveTaskSizes(classes.length, { tasks: i.tasks, taskSizes: i.sizesText ? parseTaskSizes(i.sizesText) : undefined }),
-    strategies: STRATEGY_IDS.filter((id) => i.chosen[id]),
+    strategies: CONFIG_STRATEGY_IDS.filter((id) => i.chosen[id]),
+    features: i.features,
     budget: i.budget,
     sampleSeed: i.sampleSeed,
     seeds: parseTrainingSeeds(i.seedsText),
@@ -237,6 +240,57 @@ describe('Ground-truth page ⇄ config', () => {
       ui: { ...V1_FILL.ui },
     }).config;
     expect(groundTruthRunHash(defaultConfig())).toBe(configHash(before));
+  });
+
+  it('runs on two feature sources never share a key; pixels keep the keys stored before the features section', () => {
+    const c = defaultConfig();
+    const pixels = groundTruthStrategyHash(c, 'finetune');
+    // the same experiment with features: pixels spelled out is pixels (the section is absent, the key unchanged)
+    expect(groundTruthStrategyHash(valid({ ...c, features: { source: 'pixels' } }), 'finetune')).toBe(pixels);
+    const head = { kind: 'head', hidden: [] } as ExperimentConfig['model'];
+    const b0 = valid({ ...c, lab: 'ground-truth', features: { source: 'backbone', seed: 0 }, model: head });
+    const b1 = valid({ ...c, lab: 'ground-truth', features: { source: 'backbone', seed: 1 }, model: head });
+    const keys = [pixels, groundTruthStrategyHash(b0, 'finetune'), groundTruthStrategyHash(b1, 'finetune')];
+    expect(new Set(keys).size).toBe(3);
+    expect(new Set([groundTruthRunHash(c), groundTruthRunHash(b0), groundTruthRunHash(b1)]).size).toBe(3);
+    // the pre-trained methods' keys: per method, and by source
+    const ptm = valid({ ...b0, strategies: [{ id: 'finetune' }, { id: 'simplecil' }, { id: 'ranpac' }] });
+    const k = groundTruthRunKeys(ptm).strategies;
+    expect(k.finetune).toBe(groundTruthStrategyHash(b0, 'finetune'));
+    expect(new Set([k.finetune, k.simplecil, k.ranpac]).size).toBe(3);
+  });
+
+  it('the feature source: backbone brings the head and offers the pre-trained methods; pixels take them away', () => {
+    const c = valid({ ...defaultConfig(), lab: 'ground-truth' });
+    const i = inputsFromConfig(c);
+    expect(i.features).toEqual({ source: 'pixels' });
+    const onBackbone = foldGroundTruthState(
+      c,
+      stateOf(i, { features: { source: 'backbone', seed: 0 }, hidden: [], strategies: ['finetune', 'simplecil', 'fecam'] }),
+    );
+    expect(onBackbone.features).toEqual({ source: 'backbone', seed: 0 });
+    expect(onBackbone.model).toEqual({ kind: 'head', hidden: [] });
+    expect(onBackbone.strategies.map((s) => s.id)).toEqual(['finetune', 'simplecil', 'fecam']);
+    // the link keeps them: the page reads them back
+    const back = inputsFromConfig(onBackbone);
+    expect(back.features).toEqual({ source: 'backbone', seed: 0 });
+    expect(CONFIG_STRATEGY_IDS.filter((id) => back.chosen[id])).toEqual(['finetune', 'simplecil', 'fecam']);
+    expect(back.hiddenText).toBe('');
+    // back to pixels: the MLP again, the pre-trained methods leave (they need features)
+    const onPixels = foldGroundTruthState(onBackbone, stateOf(back, { features: { source: 'pixels' }, hidden: [256, 128] }));
+    expect(onPixels.features).toBeUndefined();
+    expect(onPixels.model).toEqual({ kind: 'mlp', hidden: [256, 128] });
+    expect(onPixels.strategies.map((s) => s.id)).toEqual(['finetune']);
+  });
+
+  it('a pre-trained method on pixels, or in a lab that trains networks only, is refused with the reason', () => {
+    const r = validateConfig({ lab: 'ground-truth', strategies: [{ id: 'simplecil' }] });
+    expect(r.errors.map((e) => e.path)).toEqual(['strategies']);
+    expect(r.errors[0].message).toMatch(/"simplecil" is a pre-trained method: it classifies frozen feature vectors.*pixels are none/);
+    const f = validateConfig({ lab: 'forgetting', strategies: [{ id: 'ranpac' }], features: { source: 'backbone' }, model: { kind: 'head', hidden: [] } });
+    expect(f.errors.find((e) => e.path === 'strategies')?.message).toMatch(/only the Ground-truth lab runs/);
+    // the Orderings lab (no training) keeps them in its link as they are
+    expect(validateConfig({ strategies: [{ id: 'simplecil' }] }).errors).toEqual([]);
   });
 
   it('re-reads only when what the page shows changed', () => {

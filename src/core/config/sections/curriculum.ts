@@ -11,7 +11,7 @@ import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } f
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion } from '../checker';
 import { STRATEGY_IDS } from '../defaults';
-import { CONFIG_LIMITS } from '../limits';
+import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
 export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
@@ -35,8 +35,8 @@ export interface CurriculumConfig {
   seeds?: number;
 }
 
-/** Bounds of the lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */
-export const CURRICULUM_LIMITS = { epochs: 50, hidden: 1024, trainPerClass: 6000, testPerClass: 1000 } as const;
+/** Bounds of the lab's sizes (limits.ts). */
+export { CURRICULUM_LIMITS };
 
 /** The v1 fill-in (frozen once released). */
 export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({

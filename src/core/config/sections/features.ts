@@ -13,6 +13,8 @@
  */
 import { getClassList } from '../../classes/builtin';
 import { backboneClasses } from '../../features/source';
+import { TRAINING_LABS } from '../../labs';
+import { isPtmStrategyId } from '../../ptm/defaults';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show } from '../checker';
 import { DEFAULT_CLIP_MODEL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
@@ -103,6 +105,23 @@ function crossCheckFeatures(c: Checker, config: ExperimentConfig, checked: Check
       'model',
       'The head model trains on feature vectors, and this experiment uses the pixels: choose a feature source (features.source "backbone", "encoder" or "upload") or an MLP or CNN.',
     );
+  }
+  // the pre-trained methods classify frozen feature vectors (docs/science.md §9): pixels are no pre-trained features,
+  // and only the Ground-truth lab runs them (the other labs need a trained network's outputs); the Orderings lab and
+  // the CLI's config files may carry them for later
+  if (checked.clean('strategies') && TRAINING_LABS.includes(config.lab)) {
+    const ptm = config.strategies.filter((s) => isPtmStrategyId(s.id)).map((s) => s.id);
+    if (ptm.length > 0 && config.lab !== 'ground-truth') {
+      c.error(
+        'strategies',
+        `${list(ptm)} ${ptm.length === 1 ? 'is a pre-trained method' : 'are pre-trained methods'} on frozen features, which only the Ground-truth lab runs.`,
+      );
+    } else if (ptm.length > 0 && f.source === 'pixels') {
+      c.error(
+        'strategies',
+        `${list(ptm)} ${ptm.length === 1 ? 'is a pre-trained method' : 'are pre-trained methods'}: ${ptm.length === 1 ? 'it classifies' : 'they classify'} frozen feature vectors of a pre-trained backbone, and pixels are none: choose a feature source (features.source "backbone", "encoder" or "upload").`,
+      );
+    }
   }
   if ((f.source !== 'backbone' && f.source !== 'encoder') || !checked.clean('dataset') || !checked.clean('classes')) return;
   const { dataset } = config;

@@ -107,3 +107,32 @@ describe('importResults: other formats and contexts', () => {
     expect(importResults('hello', 'x.csv').error).toMatch(/^Nothing to import/);
   });
 });
+
+describe('importResults: a file mixing fractions and percentages', () => {
+  it('leaves out the rows written as fractions (0.2375 is not 0.2375 %), with the reason; the percent rows import', () => {
+    const csv = [
+      'method,order,final_accuracy,aia',
+      'finetune,0 1 2 3 4 5,23.75,40.5',
+      'finetune,1 0 2 3 4 5,0.2375,0.405',
+      'finetune,2 0 1 3 4 5,25,41',
+      // a run really under 1 % is written with a % sign: it stays a percentage
+      'finetune,3 0 1 2 4 5,0.8%,30.2',
+      // zero is zero in either unit
+      'finetune,4 0 1 2 3 5,0,0',
+    ].join('\n');
+    const r = importResults(csv, 'mixed.csv', ctx);
+    expect(r.unit).toBe('percent');
+    expect(r.runs.map((x) => x.finalAccuracy)).toEqual([0.2375, 0.25, 0.008, 0]);
+    expect(r.skipped).toHaveLength(1);
+    expect(r.skipped[0].line).toBe(3);
+    expect(r.skipped[0].reason).toMatch(
+      /^its accuracies are all between 0 and 1 \(e\.g\. 0\.2375\) while the file's are percentages \(a value is written with a % sign \(0\.8% on line 5\)/,
+    );
+    expect(r.skipped[0].reason).toContain('the file mixes fractions and percentages');
+  });
+  it('a file of fractions only is read as fractions, as before', () => {
+    const r = importResults('method,order,final_accuracy\nfinetune,0 1 2 3 4 5,0.2375\n', 'f.csv', ctx);
+    expect(r.unit).toBe('fraction');
+    expect(r.runs.map((x) => x.finalAccuracy)).toEqual([0.2375]);
+  });
+});

@@ -4,6 +4,7 @@ import {
   admissionProbability,
   biasedReservoir,
   bufferComposition,
+  checkReservoirSizes,
   formatAlpha,
   parseAlpha,
   ReservoirError,
@@ -86,5 +87,42 @@ describe('Alg. 1 (biased reservoir sampling)', () => {
     for (const bad of ['', '-1', '0', 'x', 'dynamic:0', 'dynamic:1.5', 'dynamic:']) expect(() => parseAlpha(bad), bad).toThrow(ReservoirError);
     expect(() => biasedReservoir([10], 0, { kind: 'fixed', value: 1 }, createDefaultRng(0))).toThrow(/buffer size k/);
     expect(() => biasedReservoir([10, -1], 5, { kind: 'fixed', value: 1 }, createDefaultRng(0))).toThrow(/Bucket size 1/);
+  });
+});
+
+describe('Alg. 1: every size bounded before anything is drawn (limits.ts)', () => {
+  const fixed = { kind: 'fixed', value: 1 } as const;
+  const refuses = (sizes: number[], k: number, trials: number, re: RegExp) => {
+    const t0 = performance.now();
+    expect(() => checkReservoirSizes(sizes, k, trials)).toThrow(re);
+    // reservoirTrials checks first too: it refuses as fast, allocating nothing
+    expect(() => reservoirTrials(sizes, k, fixed, trials, createDefaultRng(0))).toThrow(ReservoirError);
+    expect(performance.now() - t0).toBeLessThan(200);
+  };
+  it('20 000 buckets (a 3 GB composition; it ran out of heap) are refused, 1 000 are not', () => {
+    refuses(Array(20_000).fill(10), 10, 1, /^At most 1 000 buckets .* got 20 000\.$/);
+    expect(() => checkReservoirSizes(Array(1000).fill(10), 10, 1)).not.toThrow();
+  });
+  it('a k beyond the bound, or not a safe whole number, is refused with the bound', () => {
+    refuses([100, 100], 1e20, 1, /^The buffer size k must be a whole number from 1 to 100 000; got 1\.00e\+20\.$/);
+    refuses([100, 100], 100_001, 1, /from 1 to 100 000; got 100001\./);
+    expect(() => checkReservoirSizes([100, 100], 100_000, 1)).not.toThrow();
+  });
+  it('trials and the work of all trials are bounded (huge buckets or trial counts used to run on)', () => {
+    refuses([100, 100], 100, 1_000_001, /^The number of trials must be a whole number from 1 to 1 000 000/);
+    refuses([1e9, 1e9], 100, 1, /^One call runs at most 250 000 000 steps of Alg\. 1 .*need 2 000 000 200: use fewer trials or smaller buckets\.$/);
+    refuses([100, 100], 100, 1_000_000, /need 400 000 000/);
+    refuses(
+      Array(1000).fill(1000),
+      100_000,
+      1,
+      /^A trial keeps every bucket's buffer, at most 50 000 000 positions in all; 1 000 buckets × a buffer of 100 000 would keep 100 000 000/,
+    );
+  });
+  it('the composition of many buckets is counted as before (binary search over the offsets)', () => {
+    const sizes = [3, 0, 2, 5, 0, 1];
+    const buffer = [0, 2, 3, 4, 5, 9, 10];
+    // positions 0–2 are bucket 0, 3–4 bucket 2 (bucket 1 is empty), 5–9 bucket 3, 10 bucket 5
+    expect(bufferComposition(buffer, sizes)).toEqual([2, 0, 2, 2, 0, 1]);
   });
 });

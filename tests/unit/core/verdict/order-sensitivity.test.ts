@@ -1,0 +1,98 @@
+/**
+ * The order-sensitivity reading (src/core/verdict/order-sensitivity.ts): each method's range over the truth, which
+ * findings are said at the named thresholds, the why for prototype methods, and accuracy grouped by first task —
+ * on statistics derived from hand-made runs (a prototype method with one final accuracy, a trained head that spreads).
+ */
+import { describe, expect, it } from 'vitest';
+import { deriveGroundTruth } from '../../../../src/core/ground-truth/derive';
+import { planGroundTruth } from '../../../../src/core/ground-truth/plan';
+import { matrixFromRows } from '../../../../src/core/orderings/matrix';
+import { firstTaskGroups, orderSensitivity } from '../../../../src/core/verdict/order-sensitivity';
+
+const sim = matrixFromRows([0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0.2 + 0.1 * ((i + j) % 3)))));
+const plan = planGroundTruth({
+  classes: [0, 1, 2, 3],
+  taskSizes: [2, 2],
+  similarity: sim,
+  protocolOptions: { protocols: ['rs', 'edge'], rsSeeds: [0], medianSeed: 0 },
+  strategies: ['finetune', 'simplecil'],
+  seeds: [0],
+  budget: 100,
+  sampleSeed: 0,
+});
+
+/** finetune: the final accuracy falls with the first task's first class (0.60 … 0.90); simplecil: 0.8 for all, AIA varies */
+const runs = plan.jobs.map((j) => {
+  const first = j.tasks[0][0];
+  const last = j.strategy === 'finetune' ? 0.6 + 0.1 * first : 0.8;
+  const step1 = j.strategy === 'finetune' ? 0.95 : 0.9 - 0.02 * first;
+  const matrix = [
+    [step1, 0],
+    [last, last],
+  ];
+  return {
+    configHash: 'h',
+    orderingKey: j.orderingKey,
+    tasks: j.tasks,
+    strategy: j.strategy,
+    seed: 0,
+    matrix,
+    untrained: [0, 0],
+    testCounts: [10, 10],
+    finalAccuracy: last,
+    aia: (step1 + last) / 2,
+    backend: 'cpu',
+    seconds: 0,
+    createdAt: 0,
+  };
+});
+
+const kindOf = (s: string) => (s === 'simplecil' ? ('prototype' as const) : ('trained' as const));
+
+describe('order sensitivity', () => {
+  it('final accuracy: the prototype method agrees (invariant), the head spreads; the why and the paper’s numbers', () => {
+    const stats = deriveGroundTruth({ runs, plan, variable: 'final', strategies: ['finetune', 'simplecil'], sampleCount: false });
+    const { rows, verdict } = orderSensitivity({ stats, kindOf, nameOf: (s) => (s === 'finetune' ? 'Finetune (head)' : 'SimpleCIL') });
+    const ft = rows.find((r) => r.strategy === 'finetune')!;
+    const sc = rows.find((r) => r.strategy === 'simplecil')!;
+    expect(sc).toMatchObject({ kind: 'prototype', min: 0.8, max: 0.8, invariant: true, n: 6, planned: 6 });
+    expect(ft.kind).toBe('trained');
+    expect(ft.min).toBeCloseTo(0.6);
+    expect(ft.max).toBeCloseTo(0.8);
+    expect(ft.spread).toBeCloseTo(20);
+    expect(ft.invariant).toBe(false);
+    expect(ft.rs).not.toBeNull();
+    const text = Object.fromEntries(verdict.sentences.map((s) => [s.id, s.text]));
+    expect(text['order:prototypes']).toBe('The pre-trained methods’ 6 orderings agree within a tenth of a point on final accuracy (SimpleCIL 80.0 %).');
+    expect(text['order:trained']).toBe('The trained strategy spreads several points: Finetune (head) 60.0–80.0 % (20.0 points).');
+    expect(text['order:why']).toMatch(/a sum does not depend on the order of its terms.*A trained head’s weights follow the path/);
+    expect(text['order:paper']).toMatch(/RanPAC 98.5–98.83 %/);
+    expect(verdict.provisional).toBe(false);
+  });
+
+  it('AIA: not invariant even for a prototype method, and the why says so', () => {
+    const stats = deriveGroundTruth({ runs, plan, variable: 'aia', strategies: ['finetune', 'simplecil'], sampleCount: false });
+    const { rows, verdict } = orderSensitivity({ stats, kindOf });
+    expect(rows.find((r) => r.strategy === 'simplecil')!.invariant).toBe(false);
+    expect(rows.find((r) => r.strategy === 'simplecil')!.spread).toBeCloseTo(2); // (0.9 − 0.02·f + 0.8)/2 over f = 0…2
+    expect(verdict.sentences.find((s) => s.id === 'order:why')!.text).toMatch(/even a prototype method’s AIA depends on the order/);
+    expect(verdict.sentences.find((s) => s.id === 'order:prototypes')!.text).toMatch(/spreads up to 2.0 points/);
+  });
+
+  it('groups a method’s truth orderings by first task, lowest mean first', () => {
+    const stats = deriveGroundTruth({ runs, plan, variable: 'final', strategies: ['finetune', 'simplecil'], sampleCount: false });
+    const g = firstTaskGroups(stats, 'finetune');
+    expect(g.map((x) => x.firstTask)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ]);
+    expect(g[0]).toMatchObject({ n: 1 });
+    expect(g[0].mean).toBeCloseTo(0.6);
+    expect(g[5].mean).toBeCloseTo(0.8);
+    expect(firstTaskGroups(stats, 'nothing')).toEqual([]);
+  });
+});
