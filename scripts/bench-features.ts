@@ -7,7 +7,7 @@
  * `--per-class N`). Each measurement is the median of `--repeats` (default 3) after one warm-up. The fixtures are tiny
  * (4 and 16 tokens of width 32 and 24), so their figure is the pipeline's cost (preprocessing, batching, the session
  * call), not a real encoder's; a real CLIP ViT-B/16 is about 17 GFLOPs per image. Prints a table, then one JSON line.
- * Chromium's figures come with the app's worker (not built yet). Speed is printed, never asserted.
+ * Chromium's figures: scripts/bench-features-browser.mjs (`npm run bench:features` runs both). Speed is printed, never asserted.
  */
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';

@@ -21,7 +21,6 @@ import { contentHash } from '../core/config/url-codec';
 import { checkFeatureSet, featureCounts, FeatureSetError, type FeatureSet } from '../core/features/feature-set';
 import { backboneClasses } from '../core/features/source';
 import { createDefaultRng } from '../core/random/default-rng';
-import { classMeanPrototypes } from '../core/similarity/prototypes';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import { readFeaturesNpz, writeFeaturesNpz } from '../data/features/npz';
 import { ModelLoadError } from '../engine/clip/download';
@@ -30,6 +29,7 @@ import { BackboneError } from '../engine/features/backbone';
 import { backboneFeatureSet, encoderFeatureSet, extractionRows, type ExtractRows } from '../engine/features/extract';
 import type { ImageDataset } from '../engine/types';
 import { UsageError, intArg } from './args';
+import { featurePrototypeRows } from '../core/features/prototypes';
 import { FEATURE_SIMILARITY_KEY, readInput, writeOutput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -348,20 +348,11 @@ export function featurePrototypeSpec(set: FeatureSet, names: readonly string[], 
     if (k < 0) throw new UsageError(`The features have no class named ${JSON.stringify(name)} (they have ${set.classNames.slice(0, 5).join(', ')}…).`);
     return k;
   });
-  const trainRows: number[] = [];
-  for (let i = 0; i < set.n; i++) if (set.split[i] === 0) trainRows.push(i);
-  const x = new Float32Array(trainRows.length * set.d);
-  trainRows.forEach((r, k) => x.set(set.features.subarray(r * set.d, (r + 1) * set.d), k * set.d));
-  const protos = classMeanPrototypes(
-    x,
-    trainRows.map((r) => set.labels[r]),
-    set.d,
-    set.classNames.length,
-  );
-  const empty = index.find((k) => protos.counts[k] === 0);
-  if (empty !== undefined)
-    throw new UsageError(`Class ${JSON.stringify(set.classNames[empty])} has no training features (all zero, or none): it has no prototype.`);
-  return { kind: 'embeddings', rows: index.map((k) => protos.rows[k]), label: `class prototypes of ${label}` };
+  try {
+    return { kind: 'embeddings', rows: featurePrototypeRows(set, index).rows, label: `class prototypes of ${label}` };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** Commands that cannot honestly take features, and why (one line each). */

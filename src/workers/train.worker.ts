@@ -13,6 +13,7 @@ import { getBuiltinDataset, loadBuiltinDataset } from '../data/registry';
 import {
   activeBackend,
   fromDecodedDataset,
+  isFeatureDataset,
   RunControl,
   selectBackend,
   setWasmBase,
@@ -297,7 +298,11 @@ const api: TrainWorkerApi = {
     if (!job) throw new Error(`The training worker has no job kind "${kind}".`);
     const c = claimRun(onEvent);
     try {
-      return await job(input, { ...jobs, control: c }, (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}));
+      return await job(
+        input,
+        { ...jobs, held: () => (held && !isFeatureDataset(held.dataset) ? held.dataset : null), control: c },
+        (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}),
+      );
     } finally {
       endRun(c, onEvent);
     }

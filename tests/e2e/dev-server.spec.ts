@@ -126,3 +126,33 @@ test('wasm chosen and its runtime missing: the advice names the /ort/ files, not
   await expect(error).toContainText('ort-wasm-simd-threaded.asyncify.wasm/.mjs at /ort/');
   await expect(page.locator('vite-error-overlay')).toHaveCount(0);
 });
+
+test('dev server (npm start): CLIP vision extracts features on wasm from the self-hosted fixture in the Data tab', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await context.route(
+    (url) => url.protocol.startsWith('http') && url.hostname !== '127.0.0.1',
+    (route) => {
+      outside.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  await page.goto(base);
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
+  await page.getByTestId('encoder-box').locator('summary').click();
+  await page.getByTestId('encoder-weights').selectOption('self-hosted');
+  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
+  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
+  await page.getByTestId('encoder-device').selectOption('wasm');
+  const row = page.getByTestId('source-encoder');
+  await expect(row.getByTestId('source-state')).toHaveText(/not computed|cached/, { timeout: 90_000 });
+  await page.getByTestId('encoder-run').click();
+  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
+  await page.getByTestId('encoder-run').click();
+  await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
+  await expect(page.locator('vite-error-overlay')).toHaveCount(0);
+  expect(outside).toEqual([]);
+  expect(errors).toEqual([]);
+});

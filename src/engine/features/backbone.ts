@@ -77,7 +77,11 @@ export async function trainBackbone(
   ds: ImageDataset,
   classes: readonly number[],
   seed: number,
-  hooks: { onEpoch?: (epoch: number, epochs: number) => void } = {},
+  hooks: {
+    onEpoch?: (epoch: number, epochs: number) => void;
+    /** awaited between batches: waits while paused, throws to cancel (control.ts RunControl.checkpoint) */
+    checkpoint?: () => Promise<void>;
+  } = {},
 ): Promise<Backbone> {
   const started = performance.now();
   const r = BACKBONE_RECIPE;
@@ -107,6 +111,7 @@ export async function trainBackbone(
     loss = 0;
     correct = 0;
     for (let at = 0; at < order.length; at += r.batchSize) {
+      if (hooks.checkpoint) await hooks.checkpoint();
       const idx = order.subarray(at, Math.min(order.length, at + r.batchSize));
       mlp.setBatch(
         ds.train.images,

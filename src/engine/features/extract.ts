@@ -27,6 +27,12 @@ export interface ExtractProgress {
   total: number;
 }
 
+/** Pause / cancel between chunks of work: awaited often, it waits while paused and throws to cancel (control.ts). */
+export type Checkpoint = () => Promise<void>;
+
+/** Images the backbone extracts between two checkpoints. */
+const BACKBONE_CHUNK = 2048;
+
 /** The examples (indices) of each split to extract, in file order. */
 export function extractionRows(ds: ImageDataset, rows: ExtractRows): { train: Int32Array; test: Int32Array } {
   const pick = (labels: ArrayLike<number>, n: number | null): Int32Array => {
@@ -75,20 +81,33 @@ export async function backboneFeatureSet(
   rows: ExtractRows,
   seed: number,
   onProgress?: (p: ExtractProgress) => void,
+  checkpoint?: Checkpoint,
 ): Promise<{ set: FeatureSet; backbone: Backbone }> {
   const others = backboneClasses(ds.classNames.length, rows.classes);
   if (others.length === 0)
     throw new RangeError(
       `The embedded backbone is pre-trained on the dataset's other classes, and the experiment uses all ${ds.classNames.length}: select fewer classes, or use an image encoder or uploaded features.`,
     );
-  const backbone = await trainBackbone(ds, others, seed, { onEpoch: (e, n) => onProgress?.({ stage: 'pretrain', done: e, total: n }) });
+  const backbone = await trainBackbone(ds, others, seed, {
+    onEpoch: (e, n) => onProgress?.({ stage: 'pretrain', done: e, total: n }),
+    ...(checkpoint ? { checkpoint } : {}),
+  });
   const picked = extractionRows(ds, rows);
   const total = picked.train.length + picked.test.length;
   onProgress?.({ stage: 'extract', done: 0, total });
-  const train = await backboneFeatures(backbone, ds.train.images, picked.train);
-  onProgress?.({ stage: 'extract', done: picked.train.length, total });
-  const test = await backboneFeatures(backbone, ds.test.images, picked.test);
-  onProgress?.({ stage: 'extract', done: total, total });
+  // in chunks, so a pause or cancel is heard within a chunk (the features do not depend on the chunking)
+  const inChunks = async (images: Uint8Array, idx: Int32Array, before: number): Promise<Float32Array> => {
+    const out = new Float32Array(idx.length * backbone.dim);
+    for (let at = 0; at < idx.length; at += BACKBONE_CHUNK) {
+      await checkpoint?.();
+      const part = idx.subarray(at, Math.min(idx.length, at + BACKBONE_CHUNK));
+      out.set(await backboneFeatures(backbone, images, part), at * backbone.dim);
+      onProgress?.({ stage: 'extract', done: before + at + part.length, total });
+    }
+    return out;
+  };
+  const train = await inChunks(ds.train.images, picked.train, 0);
+  const test = await inChunks(ds.test.images, picked.test, picked.train.length);
   return { set: assembleFeatureSet(ds, picked, train, test, backbone.dim), backbone };
 }
 
@@ -103,21 +122,38 @@ export interface FeatureEncoder {
   ): Promise<Float32Array>;
 }
 
-/** An image encoder's features of `rows`, in batches of `batchSize` (progress in images after every batch). */
+/** The encoders' default batch (image-encoder.ts). */
+export const ENCODER_BATCH = 16;
+
+/**
+ * An image encoder's features of `rows`, in batches of `batchSize` (progress in images after every batch). With
+ * `checkpoint`, the encoder is called one batch at a time and the checkpoint awaited before each: the batches are the
+ * same as in one call (q8 vectors depend on their batch mates), so the features are too.
+ */
 export async function encoderFeatureSet(
   ds: ImageDataset,
   rows: ExtractRows,
   encoder: FeatureEncoder,
-  opts: { batchSize?: number; onProgress?: (p: ExtractProgress) => void } = {},
+  opts: { batchSize?: number; onProgress?: (p: ExtractProgress) => void; checkpoint?: Checkpoint } = {},
 ): Promise<FeatureSet> {
   const picked = extractionRows(ds, rows);
   const total = picked.train.length + picked.test.length;
   const report = (done: number) => opts.onProgress?.({ stage: 'extract', done, total });
   report(0);
-  const train = await encoder.encode(ds.train.images, ds.shape, picked.train, { batchSize: opts.batchSize, onBatch: report });
-  const test = await encoder.encode(ds.test.images, ds.shape, picked.test, {
-    batchSize: opts.batchSize,
-    onBatch: (done) => report(picked.train.length + done),
-  });
+  const batchSize = opts.batchSize ?? ENCODER_BATCH;
+  const split = async (images: Uint8Array, idx: Int32Array, before: number): Promise<Float32Array> => {
+    const checkpoint = opts.checkpoint;
+    if (!checkpoint) return encoder.encode(images, ds.shape, idx, { batchSize, onBatch: (done) => report(before + done) });
+    const out = new Float32Array(idx.length * encoder.dim);
+    for (let at = 0; at < idx.length; at += batchSize) {
+      await checkpoint();
+      const part = idx.subarray(at, Math.min(idx.length, at + batchSize));
+      out.set(await encoder.encode(images, ds.shape, part, { batchSize }), at * encoder.dim);
+      report(before + at + part.length);
+    }
+    return out;
+  };
+  const train = await split(ds.train.images, picked.train, 0);
+  const test = await split(ds.test.images, picked.test, picked.train.length);
   return assembleFeatureSet(ds, picked, train, test, encoder.dim);
 }

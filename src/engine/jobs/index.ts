@@ -4,6 +4,7 @@
  * here, each a function in the lab's engine folder.
  */
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
+import { featureJob, featureKeyJob } from '../features/job';
 import { ptmJob } from '../features/ptm-job';
 import { oodJob } from '../ood/job';
 import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
@@ -18,6 +19,8 @@ export const JOBS = {
   'curriculum-preview': curriculumPreviewJob,
   'curriculum-isolated': curriculumIsolatedJob,
   'curriculum-order': curriculumOrderJob,
+  'features-key': featureKeyJob,
+  features: featureJob,
   ptm: ptmJob,
   'own-encode': ownEncodeJob,
   'own-train': ownTrainJob,

@@ -14,6 +14,8 @@ export interface JobContext {
    * the next job on the same settings reuses it.
    */
   derived<T>(slot: string, key: string, make: () => Promise<T>): Promise<T>;
+  /** the dataset the worker holds for runs (the Data tab's, handed over by loadDataset), if any */
+  held?(): ImageDataset | null;
   /** pause / resume / cancel of this job */
   control: RunControl;
 }

@@ -66,17 +66,13 @@ export class OrderingsInputsState {
   /**
    * A link opened over the page (pasted into the address bar, `revision` moved), or another lab changing the classes
    * or tasks of the app's one experiment: its inputs replace the page's. The page's own writes do not count (`wrote`).
-   * Image prototypes, a source the config cannot record yet, stay chosen unless a link says otherwise.
    */
   follow(config: ExperimentConfig, revision: number): boolean {
     const key = inputsKey(config);
     if (revision === this.#seenRevision && key === this.#seenKey) return false;
-    const fromLink = revision !== this.#seenRevision;
     this.#seenRevision = revision;
     this.#seenKey = key;
-    const keep = !fromLink && this.sourceKind === 'prototypes';
     this.apply(inputsFromConfig(config));
-    if (keep) this.sourceKind = 'prototypes';
     return true;
   }
 

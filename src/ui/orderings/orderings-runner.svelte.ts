@@ -79,6 +79,8 @@ export interface PrototypesAnswer {
   rows: Float32Array[];
   datasetName: string;
   counts: number[];
+  /** the source's own label (a feature source's prototypes), instead of the image prototypes' */
+  label?: string;
 }
 export type LoadPrototypes = (
   datasetId: string,
@@ -92,6 +94,8 @@ export class PrototypesRunner {
   status = $state<'idle' | 'loading' | 'error'>('idle');
   message = $state('');
   #latest = 0;
+  /** said while loading (", extracting the backbone's features" when a feature source computes) */
+  busyNote = '';
 
   constructor(
     private readonly load: LoadPrototypes,
@@ -102,7 +106,7 @@ export class PrototypesRunner {
     if (this.source?.key === key) return;
     const id = ++this.#latest;
     this.status = 'loading';
-    this.message = `Reading the ${dataset.name} training images…`;
+    this.message = `Reading the ${dataset.name} training images${this.busyNote}…`;
     const onProgress = (p: { file: string; loaded?: number; total?: number }) => {
       if (id === this.#latest && p.total)
         this.message = `Reading the ${dataset.name} training images: ${p.file} ${Math.round((100 * (p.loaded ?? 0)) / p.total)} %`;
@@ -110,7 +114,7 @@ export class PrototypesRunner {
     this.load(dataset.id, indices.slice(), onProgress)
       .then((r) => {
         if (id !== this.#latest) return;
-        this.source = { key, rows: r.rows, label: this.label(r.datasetName, r.counts) };
+        this.source = { key, rows: r.rows, label: r.label ?? this.label(r.datasetName, r.counts) };
         this.status = 'idle';
         this.message = '';
       })

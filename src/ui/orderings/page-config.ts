@@ -20,9 +20,8 @@ import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
 import type { PromptSpec } from '../../core/similarity/prompts';
 
 /**
- * The page's similarity sources. 'prototypes' (image prototypes of a built-in dataset) has no kind in the config
- * schema (src/core/config/schema.ts) yet: choosing it leaves the config's similarity as it was, so a share link
- * opens with that source (the page says so next to the control).
+ * The page's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's
+ * similarity kind 'features', so a share link keeps it.
  */
 export type SourceKind = 'wordnet' | 'clip' | 'upload' | 'prototypes';
 
@@ -83,7 +82,7 @@ export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
     customText: custom ? experimentClassNames(config).join('\n') : DEFAULT_CUSTOM_TEXT,
     tasks: Math.max(1, sizes.length),
     sizesText: equal ? '' : sizes.join(','),
-    // the prototypes of the feature source: the page computes the pixels' (the feature sources' come in its next version)
+    // the prototypes of the feature source (the pixels' for a config without a features section)
     sourceKind: sim.kind === 'features' ? 'prototypes' : sim.kind,
     enabled,
     seedsText: config.protocols.rsSeeds.join(', '),
@@ -194,9 +193,11 @@ export function applyOrderingsState(config: ExperimentConfig, s: OrderingsState)
     next.backend = { ...config.backend, embed: s.clip.device === 'wasm' ? 'wasm' : config.backend.embed === 'webgpu' ? 'webgpu' : 'auto' };
   } else if (s.sourceKind === 'upload' && s.upload) {
     next.similarity = { kind: 'upload', file: { ...s.upload } };
+  } else if (s.sourceKind === 'prototypes') {
+    // the prototypes of the config's feature source (the pixels' unless the features section says otherwise)
+    next.similarity = { kind: 'features' };
   }
-  // (upload chosen but no file loaded: the config keeps its source — a referenced file stays referenced;
-  // image prototypes: the schema has no kind for them yet, so the config keeps its source too)
+  // (upload chosen but no file loaded: the config keeps its source — a referenced file stays referenced)
 
   next.protocols = {
     ...config.protocols,

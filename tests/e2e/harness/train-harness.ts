@@ -10,7 +10,7 @@
 import * as Comlink from 'comlink';
 import { createDataClient } from '../../../src/services/data-client';
 import { createGroundTruthRunner } from '../../../src/services/ground-truth-runner';
-import { createTrainClient, isRunCancelled } from '../../../src/services/train-client';
+import { createTrainClient, isRunCancelled, type JobInput } from '../../../src/services/train-client';
 import { planGroundTruth } from '../../../src/core/ground-truth/plan';
 import { matrixFromRows } from '../../../src/core/orderings/matrix';
 import { openResultsStore } from '../../../src/services/results-store';
@@ -78,6 +78,23 @@ const harness = {
   /** scripts/bench-gpu.mjs: the WebGPU adapter a training worker gets, and the orderings `peerBench`'s finals are in */
   gpuAdapter: () => bench().gpuAdapter(),
   peerOrderings,
+  /**
+   * scripts/bench-features-browser.mjs: one feature job (engine/features/job.ts) on a fresh training worker, timed:
+   * the seconds of the whole job and the images per second of its extraction stage (its last progress event).
+   */
+  async featureBench(input: JobInput<'features'>): Promise<{ seconds: number; imagesPerSecond: number | null; n: number; d: number; device: string }> {
+    const client = createTrainClient();
+    try {
+      let last: number | null = null;
+      const t0 = performance.now();
+      const out = await client.job('features', input, (e) => {
+        if (e.kind === 'progress' && e.stage === 'extract' && e.done === e.total) last = e.perSecond;
+      });
+      return { seconds: (performance.now() - t0) / 1000, imagesPerSecond: last, n: out.set.n, d: out.set.d, device: out.info.device };
+    } finally {
+      client.dispose();
+    }
+  },
 };
 
 /**

@@ -99,10 +99,10 @@ describe('OrderingsInputsState', () => {
     expect(s.selected).not.toContain(9);
   });
 
-  it('keeps image prototypes chosen when another lab changes the classes, not when a link comes', () => {
+  it('follows the prototypes of the feature source in the config (kind "features"), and a link without them', () => {
     const s = new OrderingsInputsState(defaultConfig(), 0);
-    s.sourceKind = 'prototypes';
-    expect(s.follow({ ...defaultConfig(), classes: [0, 1, 2, 3] }, 0)).toBe(true);
+    const protos = { ...defaultConfig(), similarity: { kind: 'features' } } as ExperimentConfig;
+    expect(s.follow({ ...protos, classes: [0, 1, 2, 3] }, 0)).toBe(true);
     expect(s.sourceKind).toBe('prototypes');
     expect(s.follow(cifar10, 1)).toBe(true);
     expect(s.sourceKind).toBe('wordnet');

@@ -87,6 +87,16 @@ describe('Orderings page ⇄ config', () => {
     expect(next.protocols.rsSeeds).toEqual(c.protocols.rsSeeds);
   });
 
+  it('the prototypes of the feature source are the config\'s similarity kind "features", kept in the link', () => {
+    const c = valid({ ...defaultConfig(), similarity: { kind: 'features' } } as ExperimentConfig);
+    const i = inputsFromConfig(c);
+    expect(i.sourceKind).toBe('prototypes');
+    same(valid(applyOrderingsState(c, stateOf(i))), c);
+    expect(applyOrderingsState(defaultConfig(), stateOf(inputsFromConfig(defaultConfig()), { sourceKind: 'prototypes' })).similarity).toEqual({
+      kind: 'features',
+    });
+  });
+
   it('an upload the page has not loaded stays referenced; a loaded one replaces it', () => {
     const ref = { name: 'sim6.json', contentHash: 'fnv1a64:0123456789abcdef' };
     const c = valid({ ...defaultConfig(), similarity: { kind: 'upload', file: ref } } as ExperimentConfig);

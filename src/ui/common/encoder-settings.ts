@@ -1,0 +1,36 @@
+/**
+ * The model settings component's value (EncoderSettings.svelte), pure: what the form holds, and the weight source
+ * it makes (the config's ClipWeightSource shape: hub, mirror URL or self-hosted folder).
+ */
+import type { ClipWeightSource } from '../../core/config/types';
+
+export interface EncoderSettingsValue {
+  model: string;
+  revision: string;
+  precision: string;
+  weights: 'hub' | 'mirror' | 'self-hosted';
+  folder: string;
+  mirror: string;
+  device: 'webgpu' | 'wasm';
+}
+
+/** The weight source of the form (a blank folder: `defaultFolder`). */
+export function weightSourceOfSettings(v: EncoderSettingsValue, defaultFolder: string): ClipWeightSource {
+  if (v.weights === 'self-hosted') return { kind: 'self-hosted', path: v.folder.trim() || defaultFolder };
+  if (v.weights === 'mirror') return { kind: 'mirror', url: v.mirror.trim() };
+  return { kind: 'hub' };
+}
+
+/** The form of a weight source. */
+export function settingsOfWeights(w: ClipWeightSource, defaultFolder: string): Pick<EncoderSettingsValue, 'weights' | 'folder' | 'mirror'> {
+  return w.kind === 'self-hosted'
+    ? { weights: 'self-hosted', folder: w.path, mirror: '' }
+    : w.kind === 'mirror'
+      ? { weights: 'mirror', folder: defaultFolder, mirror: w.url }
+      : { weights: 'hub', folder: defaultFolder, mirror: '' };
+}
+
+/** "88.1 MB" (decimal megabytes). */
+export function megabytesOf(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+}

@@ -1,0 +1,114 @@
+/**
+ * Feature sources in the Data tab (production build): the embedded backbone computed offline with progress and then
+ * cached (a reload finds it cached, nothing recomputed), its PCA map coloured by class; the CLIP-vision path on the
+ * tiny self-hosted fixture (/models/cil-lab/clip-vision-tiny) on wasm after its download button, which says the size
+ * first; uploads of feature files with a message for a bad one. No request leaves 127.0.0.1.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { defaultConfig } from '../../src/core/config/schema';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
+
+mkdirSync('test-results/screenshots', { recursive: true });
+
+async function openData(page: Page) {
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
+  await expect(page.getByTestId('feature-sources')).toBeVisible();
+  return { errors, outside };
+}
+
+test('the embedded backbone: not computed, computed with progress, cached across a reload, its map coloured by class', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { errors, outside } = await openData(page);
+  const row = page.getByTestId('source-backbone');
+  await expect(row).toContainText('backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
+  await row.getByTestId('source-compute').click();
+  await expect(row.getByTestId('source-progress')).toBeVisible();
+  await expect(row.getByTestId('source-state')).toHaveText(/cached · \d+(\.\d+)? MB/, { timeout: 120_000 });
+
+  await row.getByTestId('source-map').click();
+  const map = page.getByTestId('feature-map');
+  await expect(map.locator('circle')).toHaveCount(6 * 300);
+  await expect(map.getByTestId('feature-map-legend').locator('li')).toHaveCount(6);
+  await expect(map).toContainText(/PC1 \(\d+\.\d % of the variance\)/);
+  await expect(map).toContainText(/% of them lie nearer their own class's centre/);
+  await page.getByTestId('feature-sources').screenshot({ path: 'test-results/screenshots/features-data-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('feature-sources').screenshot({ path: 'test-results/screenshots/features-data-390.png' });
+
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
+  await expect(page.getByTestId('source-backbone').getByTestId('source-state')).toHaveText(/cached/, { timeout: 60_000 });
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
+});
+
+test('CLIP vision on the self-hosted fixture: the button says the size, then extracts on wasm and caches', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { errors, outside } = await openData(page);
+  await page.getByTestId('encoder-box').locator('summary').click();
+  await page.getByTestId('encoder-weights').selectOption('self-hosted');
+  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
+  await page.getByTestId('encoder-folder').dispatchEvent('change');
+  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
+  await page.getByTestId('encoder-device').selectOption('wasm');
+  const row = page.getByTestId('source-encoder');
+  await expect(row).toContainText('image encoder clip-vision-tiny (q8)');
+  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
+  await page.getByTestId('encoder-run').click(); // asks the size (HEAD requests only)
+  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
+  await page.getByTestId('encoder-run').click();
+  await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
+  await expect(page.getByTestId('encoder-device-note')).toContainText('Runs on wasm');
+  await row.getByTestId('source-map').click();
+  await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(6 * 300);
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
+});
+
+test('feature uploads: a bad CSV gets one message and nothing is kept; a good one is listed and mapped', async ({ page }) => {
+  const { errors } = await openData(page);
+  const input = page.getByTestId('features-upload');
+  await input.setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('label,a,b\n0,1,2\n1,NaN,2\n') });
+  await expect(page.getByTestId('features-upload-error')).toHaveText(/line 3 of bad\.csv column "a" is "NaN"/);
+  await expect(page.getByTestId('source-upload')).toHaveCount(0);
+  const lines = ['label,class_name,split,f0,f1,f2'];
+  for (let i = 0; i < 40; i++)
+    lines.push(`${i % 2},${i % 2 ? 'dog' : 'cat'},${i < 30 ? 'train' : 'test'},${(i % 2) * 5 + (i % 7) / 7},${(i % 3) / 3},${i % 2}`);
+  await input.setInputFiles({ name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  const row = page.getByTestId('source-upload');
+  await expect(row).toContainText('uploaded features mine.csv (40 rows × 3)');
+  await expect(row.getByTestId('source-state')).toHaveText(/cached/);
+  await expect(page.getByTestId('features-upload-error')).toHaveCount(0);
+  await row.getByTestId('source-map').click();
+  await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(30);
+  expect(errors).toEqual([]);
+});
+
+test('a link with the backbone and the prototypes of the feature source: the Orderings lab orders by them', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const link = encodeConfigToHash({
+    ...defaultConfig(),
+    features: { source: 'backbone', seed: 0 },
+    model: { kind: 'head', hidden: [] },
+    similarity: { kind: 'features' },
+  } as never);
+  await page.goto(`/${link}`);
+  await expect(page.getByTestId('source-prototypes')).toBeChecked();
+  await expect(page.getByTestId('similarity-description')).toContainText(
+    'cosine similarity of class prototypes of backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+    { timeout: 150_000 },
+  );
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,38 @@
+/**
+ * The Data tab's feature sources, pure parts: the progress line of a feature job (stage, images, rate, time left) and
+ * the model settings component's weight source both ways.
+ */
+import { describe, expect, it } from 'vitest';
+import { megabytesOf, settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue } from '../../../src/ui/common/encoder-settings';
+import { progressLine } from '../../../src/ui/data/feature-sources.svelte';
+
+describe('progressLine', () => {
+  it('says the stage, the images, the rate and the time left', () => {
+    expect(progressLine({ kind: 'progress', stage: 'pretrain', done: 2, total: 5, perSecond: null, secondsLeft: null })).toBe(
+      'Pre-training the backbone: epoch 2 of 5',
+    );
+    expect(progressLine({ kind: 'progress', stage: 'extract', done: 1234, total: 6000, perSecond: 850.4, secondsLeft: 5.6 })).toBe(
+      '1\u2009234 of 6\u2009000 images · 850 images/s · 6 s left',
+    );
+    expect(progressLine({ kind: 'progress', stage: 'extract', done: 10, total: 60000, perSecond: 0.1, secondsLeft: 599_900 })).toMatch(/ · 9999 min left$/);
+    expect(progressLine({ kind: 'progress', stage: 'extract', done: 0, total: 60, perSecond: null, secondsLeft: null })).toBe('0 of 60 images');
+  });
+});
+
+describe('encoder settings', () => {
+  const base: EncoderSettingsValue = { model: 'm', revision: 'main', precision: 'q8', weights: 'hub', folder: '', mirror: '', device: 'webgpu' };
+  it('make the config’s weight source and back', () => {
+    expect(weightSourceOfSettings(base, '/models/')).toEqual({ kind: 'hub' });
+    expect(weightSourceOfSettings({ ...base, weights: 'self-hosted', folder: '  ' }, '/models/')).toEqual({ kind: 'self-hosted', path: '/models/' });
+    expect(weightSourceOfSettings({ ...base, weights: 'mirror', mirror: ' https://m.example/ ' }, '/models/')).toEqual({
+      kind: 'mirror',
+      url: 'https://m.example/',
+    });
+    expect(settingsOfWeights({ kind: 'self-hosted', path: '/x/' }, '/models/')).toEqual({ weights: 'self-hosted', folder: '/x/', mirror: '' });
+    expect(settingsOfWeights({ kind: 'mirror', url: 'https://m/' }, '/models/')).toEqual({ weights: 'mirror', folder: '/models/', mirror: 'https://m/' });
+  });
+  it('say sizes in MB', () => {
+    expect(megabytesOf(88_123_456)).toBe('88.1 MB');
+    expect(megabytesOf(412_000)).toBe('0.41 MB');
+  });
+});
