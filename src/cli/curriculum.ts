@@ -32,7 +32,7 @@ import {
   type CurriculumSource,
 } from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
-import { curriculumVerdict, readCurriculum, type CurriculumVerdictInput } from '../core/verdict/curriculum';
+import { curriculumVerdict, curriculumVerdictInput, readCurriculum } from '../core/verdict/curriculum';
 import { seedListArg } from './seeds';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
 import { loadBuiltinDataset } from '../data/registry';
@@ -242,23 +242,14 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   for (const seed of seeds) perSeed.push(await runSeed(seed));
   const counts = new Array<number>(ids.length).fill(0);
   for (const label of joined.train.labels) counts[Math.floor(label / CLASSES_PER_DATASET)]++;
-  const input: CurriculumVerdictInput = {
+  const input = curriculumVerdictInput({
     datasets: datasets.map((d, p) => ({ id: d.id, name: d.name, trainImagesPerClass: Math.floor(counts[p] / CLASSES_PER_DATASET) })),
     epochs: settings.epochs ?? TRAINER_DEFAULTS.epochs,
     batchSize: settings.batchSize ?? TRAINER_DEFAULTS.batchSize,
-    runs: perSeed.map((x) => ({
-      seed: x.seed,
-      isolated: Object.fromEntries(ids.map((id, p) => [id, x.isolatedRaw[p]])),
-      pairs: x.summary.flatMap((row) => {
-        const pick = (o: number[]) => x.trained.find((r) => r.strategy === row.strategy && sameOrder(r.order, o))!;
-        const metricsOf = (o: number[]) => curriculumMetrics(row.scenario === 'cil' ? pick(o).cil : pick(o).til, x.isolatedRaw, o);
-        const a = metricsOf(x.m2iOrder);
-        const b = metricsOf(x.i2mOrder);
-        return [{ strategy: row.strategy, scenario: row.scenario, m2i: { acc: a.acc, acc0: a.acc0 }, i2m: { acc: b.acc, acc0: b.acc0 } }];
-      }),
-      firstCells: x.trained.map((r) => ({ first: ids[r.order[0]], accuracy: r.cil[0][0] })),
-    })),
-  };
+    strategies,
+    scenarios: scenario === 'both' ? ['cil', 'til'] : [scenario],
+    seeds: perSeed.map((x) => ({ seed: x.seed, isolated: x.isolatedRaw, orders: x.trained })),
+  });
   const verdict = curriculumVerdict(input).sentences;
   const strip = ({ trained: _t, isolatedRaw: _i, m2iOrder: _m, i2mOrder: _n, ...rest }: (typeof perSeed)[number]) => rest;
   const seconds = Math.round((performance.now() - started) / 10) / 100;

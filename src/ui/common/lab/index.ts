@@ -38,3 +38,5 @@ export { default as PaperCite } from './PaperCite.svelte';
 export { default as Verdict } from './Verdict.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
+export { default as SeedTable } from './SeedTable.svelte';
+export { default as SeedsField } from './SeedsField.svelte';
