@@ -1,8 +1,9 @@
 /**
- * The Time and Open-world pages say the CLI's verdict for the same runs: each lab's state trains several seeds through
- * its real runner and store (a worker that replays what `cil-lab stream` / `cil-lab ood` trained, from
- * tests/fixtures/lab-verdicts-cli.json), and its verdict's sentences must be the CLI's, word for word; provisional
- * while seeds are missing.
+ * The labs' pages say the CLI's verdict for the same runs (tests/fixtures/lab-verdicts-cli.json, outputs of
+ * `cil-lab stream`, `ood`, `cpcf` and `curriculum`): the Time and Open-world states train several seeds through their
+ * real runner and store (a worker that replays what the CLI trained), the Forgetting page reads a group of the CLI's
+ * runs, the Curriculum state reads every seed's stored results; each verdict's sentences must be the CLI's, word for
+ * word, and provisional while runs are missing.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +15,10 @@ import { createMemoryOodStore } from '../../../src/services/ood-store';
 import { createTimeRunner, memoryTimeStore, type TimeWorker } from '../../../src/services/time-runner';
 import { OpenWorldLab } from '../../../src/ui/open-world/open-world-lab.svelte';
 import { TimeLab } from '../../../src/ui/time/lab-state.svelte';
+import { baseJob } from '../../../src/core/forgetting/setup';
+import { forgettingVerdictOf } from '../../../src/ui/forgetting/results';
+import { CurriculumLab } from '../../../src/ui/curriculum/curriculum-lab.svelte';
+import type { CurriculumResult, CurriculumRunner } from '../../../src/services/curriculum-runner';
 
 type Sentence = { id: string; kind: string; text: string };
 const FIX = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/lab-verdicts-cli.json'), 'utf8'));
@@ -115,5 +120,102 @@ describe('Open-world lab: the page’s verdict over seeds is cil-lab ood’s', (
     expect(lab.seedReports.map((r) => Number(r.config.seed))).toEqual([0, 1]);
     expect(lab.verdict!.provisional).toBe(false);
     expect(lab.verdict!.sentences).toEqual(FIX.ood.verdict as Sentence[]);
+  });
+});
+
+describe('Forgetting lab: the page’s verdict of a group is cil-lab cpcf’s', () => {
+  type CliRun = {
+    dataset: string;
+    strategy: string;
+    tasks: number[][];
+    cpcf: number[];
+    aPrev: number[];
+    matrix: number[][];
+    calibrationRatio: number;
+    config: { seed: number; lr: number; epochs: number; firstTaskEpochs: number; batchSize: number; head: 'all' | 'seen' };
+  };
+  const runs = FIX.cpcf.runs as CliRun[];
+  const summaries = runs.map((r, i) => {
+    const job = {
+      ...baseJob('digits'),
+      dataset: r.dataset as 'digits',
+      strategy: r.strategy as 'finetune',
+      tasks: r.tasks,
+      lr: r.config.lr,
+      epochs: r.config.epochs,
+      firstTaskEpochs: r.config.firstTaskEpochs,
+      batchSize: r.config.batchSize,
+      head: r.config.head,
+      calibrationRatio: r.calibrationRatio,
+      trainPerClass: null,
+      testPerClass: null,
+      seed: r.config.seed,
+    };
+    return { job, report: { cpcf: r.cpcf, aPrev: r.aPrev }, run: { id: `r${i}`, job, matrix: r.matrix } };
+  });
+  const group = { id: 'g', preset: null, createdAt: 0, runs: summaries.map((s) => s.run) };
+
+  it('three seeds of one run: the same sentences; two of three finished is provisional', () => {
+    const all = forgettingVerdictOf(group as never, summaries as never, { alpha: 0.1, planned: 3 })!;
+    expect(all.provisional).toBe(false);
+    expect(all.sentences).toEqual(FIX.cpcf.verdict as Sentence[]);
+    const part = forgettingVerdictOf(group as never, summaries.slice(0, 2) as never, { alpha: 0.1, planned: 3 })!;
+    expect(part.provisional).toBe(true);
+    expect(part.provisionalNote).toBe('Provisional: 2 of 3 runs finished.');
+  });
+  it('no verdict for a preset whose runs vary a setting (EDGE’s orderings are not seeds)', () => {
+    expect(forgettingVerdictOf({ ...group, preset: 'edge' } as never, summaries as never, { alpha: 0.1, planned: 3 })).toBeNull();
+  });
+});
+
+describe('Curriculum lab: the page’s verdict over seeds is cil-lab curriculum’s', () => {
+  type CliSeed = { seed: number; isolated: Record<string, number>; runs: { order: string[]; scenario: 'cil' | 'til'; strategy: string; matrix: number[][] }[] };
+  const seeds = FIX.curriculum.seeds as CliSeed[];
+  const ids = FIX.curriculum.settings.datasets as string[];
+  /** the store's results of one seed: a_j per dataset, and each order's R under CIL and TIL */
+  const stored = (seed: number): CurriculumResult[] => {
+    const x = seeds.find((s) => s.seed === seed)!;
+    const iso = ids.map((id, position) => ({
+      id: `isolated:${position}`,
+      configHash: 'h',
+      kind: 'isolated' as const,
+      position,
+      accuracy: x.isolated[id],
+      backend: '',
+    }));
+    const orders = [...new Set(x.runs.map((r) => r.order.join(',')))].map((key) => {
+      const cil = x.runs.find((r) => r.order.join(',') === key && r.scenario === 'cil')!;
+      const til = x.runs.find((r) => r.order.join(',') === key && r.scenario === 'til')!;
+      const order = cil.order.map((d) => ids.indexOf(d));
+      return {
+        id: `order:${cil.strategy}:${key}`,
+        configHash: 'h',
+        kind: 'order' as const,
+        order,
+        strategy: cil.strategy,
+        seed,
+        cil: cil.matrix,
+        til: til.matrix,
+        backend: 'wasm',
+        seconds: 0,
+      };
+    });
+    return [...iso, ...orders];
+  };
+  const state = { status: 'idle', runs: [], done: 0, total: 0, skipped: 0, etaSeconds: null, current: null } as unknown as CurriculumRunner['state'];
+  const runner = {
+    subscribe: (f: (s: CurriculumRunner['state']) => void) => (f(state), () => {}),
+    stored: async (s: { seed: number }) => stored(s.seed),
+    dispose: () => {},
+  } as unknown as CurriculumRunner;
+
+  it('three seeds stored: the same sentences (datasets named, images per class from the data as the CLI counts them)', async () => {
+    const lab = new CurriculumLab(runner, FIX.curriculum.settings);
+    // what the data worker reports: 10 training images per class of each dataset
+    lab.preview = { shape: [28, 28, 1], rows: [], trainCounts: [100, 100, 100], testCounts: [100, 100, 100] };
+    await lab.loadSeedResults();
+    const v = lab.verdict!;
+    expect(v.provisional).toBe(false);
+    expect(v.sentences).toEqual(FIX.curriculum.verdict as Sentence[]);
   });
 });
