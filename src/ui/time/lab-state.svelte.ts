@@ -39,7 +39,7 @@ export const PRESETS: readonly Preset[] = [
     note: 'a buffer of one bucket, Alg. 1 with α = 2',
     patch: { buffer: 'reservoir', alpha: { kind: 'fixed', value: 2 } },
   },
-  { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140 } },
+  { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs, one seed', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140, seeds: 1 } },
 ];
 
 /** The verdict's input for the runs of every seed (the same as `cil-lab stream` builds for the same settings). */
