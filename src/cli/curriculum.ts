@@ -1,8 +1,8 @@
 /**
- * `cil-lab curriculum [--datasets a,b,c,…] --order m2i|i2m|all|a,b,c --scenario cil|til|both [training flags of run]`:
+ * `cil-lab curriculum [--datasets a,b,c,…] --order m2i|i2m|pair|all|a,b,c --scenario cil|til|both [training flags of run]`:
  * the Curriculum lab headless (docs/science.md §8; src/engine/curriculum). Each task is a whole 10-class dataset,
  * brought to 28×28 grey. First the isolated accuracy a_j of every dataset (the same model trained on it alone), then
- * the orders asked for (M2I = easy → hard by a_j, I2M the reverse, every K! order, or a hand order), each one
+ * the orders asked for (M2I = easy → hard by a_j, I2M the reverse, `pair` both, every K! order, or a hand order), each one
  * class-incremental run read as CIL and as TIL (logits masked to the task's classes) from the same model.
  *
  * Prints `{"datasets": [...], "isolated": {name: a_j}, "runs": [{"order": [names], "scenario": "cil"|"til",
@@ -17,7 +17,7 @@
  * `--config FILE` / `--link URL` (as `cil-lab ood`): the experiment's Curriculum section (datasets, order, scenario,
  * strategies, epochs, hidden units, images per class, seed) becomes the flags, so the command trains what the lab
  * trains for that link (the lab's other training settings are the engine's defaults, as here); flags given on the
- * command line win.
+ * command line win. The section's order `m2i` or `i2m` becomes `--order pair`: the lab trains both to compare them.
  */
 import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
@@ -32,7 +32,7 @@ import {
   type CurriculumSource,
 } from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
-import { curriculumVerdict, readCurriculum, type CurriculumVerdictInput } from '../core/verdict/curriculum';
+import { curriculumVerdict, curriculumVerdictInput, readCurriculum } from '../core/verdict/curriculum';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
@@ -139,7 +139,8 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
 export function curriculumFlags(c: CurriculumConfig): Values {
   return {
     datasets: c.datasets.join(','),
-    order: Array.isArray(c.order) ? c.order.join(',') : c.order,
+    // the lab trains M2I and I2M both for either (src/services/curriculum-runner.ts orderJobs)
+    order: Array.isArray(c.order) ? c.order.join(',') : c.order === 'm2i' || c.order === 'i2m' ? 'pair' : c.order,
     scenario: c.scenario,
     strategy: c.strategies.join(','),
     epochs: String(c.epochs),
@@ -172,13 +173,13 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   }
   const orderArg = str(v, 'order') ?? 'all';
   const scenario = oneOf(v, 'scenario', ['cil', 'til', 'both'] as const, 'both');
-  const hand = orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'all' ? null : listOf(orderArg);
+  const hand = orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'pair' || orderArg === 'all' ? null : listOf(orderArg);
   let handPositions: number[] | null = null;
   if (hand) {
     try {
       handPositions = handOrder(hand, ids);
     } catch (e) {
-      throw new UsageError(`--order takes m2i, i2m, all or the datasets in the order wanted: ${(e as Error).message}`);
+      throw new UsageError(`--order takes m2i, i2m, pair, all or the datasets in the order wanted: ${(e as Error).message}`);
     }
   }
   if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K)
@@ -206,7 +207,16 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
     const isolated = await trainIsolated(joined, settings, seed);
     const m2i = m2iOrder(isolated);
     const i2m = i2mOrder(isolated);
-    const orders = orderArg === 'm2i' ? [m2i] : orderArg === 'i2m' ? [i2m] : orderArg === 'all' ? allOrders(ids.length) : [handPositions as number[]];
+    const orders =
+      orderArg === 'm2i'
+        ? [m2i]
+        : orderArg === 'i2m'
+          ? [i2m]
+          : orderArg === 'pair'
+            ? [m2i, i2m]
+            : orderArg === 'all'
+              ? allOrders(ids.length)
+              : [handPositions as number[]];
     const trained: OrderRun[] = [];
     for (const strategy of strategies) {
       for (const order of orders) {
@@ -278,23 +288,14 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   for (const seed of seeds) perSeed.push(await runSeed(seed));
   const counts = new Array<number>(ids.length).fill(0);
   for (const label of joined.train.labels) counts[Math.floor(label / CLASSES_PER_DATASET)]++;
-  const input: CurriculumVerdictInput = {
+  const input = curriculumVerdictInput({
     datasets: datasets.map((d, p) => ({ id: d.id, name: d.name, trainImagesPerClass: Math.floor(counts[p] / CLASSES_PER_DATASET) })),
     epochs: settings.epochs ?? TRAINER_DEFAULTS.epochs,
     batchSize: settings.batchSize ?? TRAINER_DEFAULTS.batchSize,
-    runs: perSeed.map((x) => ({
-      seed: x.seed,
-      isolated: Object.fromEntries(ids.map((id, p) => [id, x.isolatedRaw[p]])),
-      pairs: x.summary.flatMap((row) => {
-        const pick = (o: number[]) => x.trained.find((r) => r.strategy === row.strategy && sameOrder(r.order, o))!;
-        const metricsOf = (o: number[]) => curriculumMetrics(row.scenario === 'cil' ? pick(o).cil : pick(o).til, x.isolatedRaw, o);
-        const a = metricsOf(x.m2iOrder);
-        const b = metricsOf(x.i2mOrder);
-        return [{ strategy: row.strategy, scenario: row.scenario, m2i: { acc: a.acc, acc0: a.acc0 }, i2m: { acc: b.acc, acc0: b.acc0 } }];
-      }),
-      firstCells: x.trained.map((r) => ({ first: ids[r.order[0]], accuracy: r.cil[0][0] })),
-    })),
-  };
+    strategies,
+    scenarios: scenario === 'both' ? ['cil', 'til'] : [scenario],
+    seeds: perSeed.map((x) => ({ seed: x.seed, isolated: x.isolatedRaw, orders: x.trained })),
+  });
   const verdict = curriculumVerdict(input).sentences;
   const strip = ({ trained: _t, isolatedRaw: _i, m2iOrder: _m, i2mOrder: _n, ...rest }: (typeof perSeed)[number]) => rest;
   const seconds = Math.round((performance.now() - started) / 10) / 100;

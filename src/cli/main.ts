@@ -80,7 +80,7 @@ ${ANALYZE_HELP}
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
                  → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
                    several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
-  cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|all|a,b,c] [--scenario cil|til|both]
+  cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|pair|all|a,b,c] [--scenario cil|til|both]
                  [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
                  → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)

@@ -34,7 +34,7 @@ import { STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
 import { oodReport, type OodReport } from '../engine/ood/report';
-import { openWorldVerdict, readOpenWorld, type OpenWorldVerdictInput } from '../core/verdict/open-world';
+import { openWorldVerdict, openWorldVerdictInput, readOpenWorld } from '../core/verdict/open-world';
 import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
@@ -192,22 +192,6 @@ async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Pr
   await selectBackend(backend, { strict: backend !== 'auto' });
   const r = await runOpenWorld(dataset, config);
   return oodReport(r.steps, r, { dataset: s.dataset, head: config.head });
-}
-
-/** The Open-world lab's verdict input from the reports of one run per seed. */
-export function openWorldVerdictInput(reports: readonly OodReport[]): OpenWorldVerdictInput {
-  const first = reports[0];
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return {
-    settings: { dataset: first.dataset, headEpochs: first.head.epochs },
-    oodKinds: Object.fromEntries(first.oodSets.map((o) => [o.name, o.kind])),
-    runs: reports.map((r) => ({
-      seed: Number(r.config.seed),
-      summary: r.summary,
-      confidence: Object.fromEntries(first.oodSets.map((o) => [o.name, mean(r.steps.map((st) => st.confidence.ood[o.name]))])),
-      finalAccuracy: r.accuracy[r.accuracy.length - 1],
-    })),
-  };
 }
 
 /** One seed: the run's report as before, with the verdict; several: every run, the reading over seeds and the verdict. */

@@ -10,6 +10,7 @@
 import { fnv1a64 } from '../core/config/url-codec';
 import { allOrders, handOrder, i2mOrder, m2iOrder, orderKey } from '../core/curriculum/orders';
 import type { BackendName, ProgressEvent } from '../engine/index';
+import { TRAINER_DEFAULTS } from '../engine/defaults';
 import type { CurriculumData, CurriculumPreview, OrderRun } from '../engine/curriculum/job';
 import type { RunSettings } from '../engine/run-config';
 import { createRunSession, oneAtATime, type SessionCoordinator, type SessionDriver, type SessionStore } from './lab-kit/run-session';
@@ -42,6 +43,11 @@ export interface CurriculumCurrent {
 
 export function jobId(j: CurriculumJob): string {
   return j.kind === 'isolated' ? `isolated:${j.position}` : `order:${j.strategy}:${orderKey(j.order)}`;
+}
+
+/** The batch size the lab's runs train with (the trainer's default: the settings leave it out). */
+export function curriculumBatchSize(s: CurriculumLabSettings): number {
+  return s.settings.batchSize ?? TRAINER_DEFAULTS.batchSize;
 }
 
 /** The key results are stored under: what determines every job's numbers (not the strategies or the orders). */
@@ -178,6 +184,8 @@ export function createCurriculumRunner(opts: CurriculumRunnerOptions) {
         l.release();
       }
     },
+    /** What the store holds for these settings (one seed's: every job stored under their key), without training. */
+    stored: (s: CurriculumLabSettings): Promise<CurriculumResult[]> => store.getAll(curriculumHash(s)),
     /** Isolated models first, then the orders; stored jobs are read back, not trained again. */
     async run(s: CurriculumLabSettings, backend: BackendName | 'auto' = 'auto'): Promise<void> {
       const hash = curriculumHash(s);

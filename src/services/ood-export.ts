@@ -6,6 +6,8 @@
  */
 import { oodKind, type OpenWorldSettings } from '../core/ood/config';
 import { oodReport, type OodReport, type OodRunMeta } from '../engine/ood/report';
+
+export type { OodReport };
 import type { OpenWorldStep } from '../engine/ood/run';
 
 /** `cil-lab ood`'s arguments for the settings (after the command name). */

@@ -304,6 +304,13 @@ export function createOodRunner(options: OodRunnerOptions) {
     get state(): OodRunnerState {
       return state;
     },
+    /** What the store holds for `settings` (one seed's): its steps in order and, once finished, the rest of the run. */
+    async stored(settings: OpenWorldSettings): Promise<{ steps: OpenWorldStep[]; meta: OodRunMeta | null }> {
+      const key = openWorldKey(settings);
+      const st = await storeP;
+      const [steps, meta] = await Promise.all([st.steps(key), st.run(key)]);
+      return { steps: [...steps].sort((a, b) => a.step - b.step).map((s) => s.data), meta: meta ?? null };
+    },
     /** Show what the store holds for `settings` (no training). Ignored while a run is in flight. */
     async open(settings: OpenWorldSettings): Promise<void> {
       if (session.active) return;

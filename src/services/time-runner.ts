@@ -120,6 +120,13 @@ export function createTimeRunner(options: TimeRunnerOptions) {
     async notice(): Promise<string | null> {
       return (await storeP).notice;
     },
+    /** The finished protocols the store holds for these settings (one seed's), without training. */
+    async stored(c: TimeLabConfig): Promise<TimeResult[]> {
+      const db = await storeP;
+      const key = timeSettingsKey(c);
+      const all = await Promise.all(STREAM_PROTOCOLS.map((p) => db.get<StreamRunResult>('results', `${key}|${p}`)));
+      return all.filter((r): r is StreamRunResult => r !== undefined).map((r) => ({ ...r, settingsKey: key }));
+    },
     /** The stream's bucket samples for these settings. */
     prepare(c: TimeLabConfig, backend: BackendName | 'auto' = 'auto'): Promise<StreamPreview> {
       return withWorker(backend, (w) => w.job('stream-preview', c));

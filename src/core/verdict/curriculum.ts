@@ -11,6 +11,8 @@
  */
 import { CLASSES_PER_DATASET } from '../curriculum/catalogue';
 import { M2I_VGG9 } from '../curriculum/paper';
+import { curriculumMetrics } from '../curriculum/metrics';
+import { i2mOrder, m2iOrder, sameOrder } from '../curriculum/orders';
 import { spreadOf, type Spread } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
 import { claimOf, countText, listText, num, pctText, signed, spreadText } from './wording';
@@ -52,6 +54,57 @@ export interface CurriculumVerdictInput {
   batchSize: number;
   runs: readonly CurriculumSeedRun[];
   planned?: number;
+}
+
+/** One seed's trained runs as the lab and `cil-lab curriculum` hold them: a_j by position, each trained order's R. */
+export interface CurriculumSeedOrders {
+  seed: number;
+  isolated: readonly number[];
+  orders: readonly { strategy: string; order: readonly number[]; cil: number[][]; til: number[][] }[];
+}
+
+/**
+ * The verdict's input from every seed's trained orders: `cil-lab curriculum` and the lab's page build it with this one
+ * function, so both say the same sentences. Per strategy (in `strategies` order) and scenario, the M2I and I2M pair
+ * when both orders were trained; every trained order's first cell R[0][0] under CIL.
+ */
+export function curriculumVerdictInput(o: {
+  datasets: CurriculumVerdictInput['datasets'];
+  epochs: number;
+  batchSize: number;
+  strategies: readonly string[];
+  scenarios: readonly ('cil' | 'til')[];
+  seeds: readonly CurriculumSeedOrders[];
+  planned?: number;
+}): CurriculumVerdictInput {
+  const ids = o.datasets.map((d) => d.id);
+  return {
+    datasets: o.datasets,
+    epochs: o.epochs,
+    batchSize: o.batchSize,
+    runs: o.seeds.map((x) => {
+      const m2i = m2iOrder(x.isolated);
+      const i2m = i2mOrder(x.isolated);
+      const pairs: CurriculumPairRun[] = [];
+      for (const strategy of o.strategies)
+        for (const scenario of o.scenarios) {
+          const pick = (order: number[]) => x.orders.find((r) => r.strategy === strategy && sameOrder(r.order, order));
+          const a = pick(m2i);
+          const b = pick(i2m);
+          if (!a || !b) continue;
+          const ma = curriculumMetrics(scenario === 'cil' ? a.cil : a.til, x.isolated, m2i);
+          const mb = curriculumMetrics(scenario === 'cil' ? b.cil : b.til, x.isolated, i2m);
+          pairs.push({ strategy, scenario, m2i: { acc: ma.acc, acc0: ma.acc0 }, i2m: { acc: mb.acc, acc0: mb.acc0 } });
+        }
+      return {
+        seed: x.seed,
+        isolated: Object.fromEntries(ids.map((id, p) => [id, x.isolated[p]])),
+        pairs,
+        firstCells: x.orders.map((r) => ({ first: ids[r.order[0]], accuracy: r.cil[0][0] })),
+      };
+    }),
+    ...(o.planned !== undefined ? { planned: o.planned } : {}),
+  };
 }
 
 type Claim = ReturnType<typeof claimOf>;

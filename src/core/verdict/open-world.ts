@@ -34,6 +34,37 @@ export interface OpenWorldVerdictInput {
   planned?: number;
 }
 
+/** What the verdict reads of one seed's run report (`cil-lab ood`'s output, the lab's JSON export: engine/ood/report.ts). */
+export interface OpenWorldReportLike {
+  dataset: string;
+  head: { epochs: number };
+  oodSets: readonly { name: string; kind: 'near' | 'far' }[];
+  config: { seed: number | string };
+  summary: OpenWorldSeedRun['summary'];
+  steps: readonly { confidence: { ood: Readonly<Record<string, number>> } }[];
+  accuracy: readonly number[];
+}
+
+/**
+ * The verdict's input from the reports of one run per seed: `cil-lab ood` and the lab's page build it with this one
+ * function, so both say the same sentences. `planned`: the seeds asked for (fewer reports: provisional).
+ */
+export function openWorldVerdictInput(reports: readonly OpenWorldReportLike[], planned?: number): OpenWorldVerdictInput {
+  const first = reports[0];
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    settings: { dataset: first.dataset, headEpochs: first.head.epochs },
+    oodKinds: Object.fromEntries(first.oodSets.map((o) => [o.name, o.kind])),
+    runs: reports.map((r) => ({
+      seed: Number(r.config.seed),
+      summary: r.summary,
+      confidence: Object.fromEntries(first.oodSets.map((o) => [o.name, avg(r.steps.map((st) => st.confidence.ood[o.name]))])),
+      finalAccuracy: r.accuracy[r.accuracy.length - 1],
+    })),
+    ...(planned !== undefined ? { planned } : {}),
+  };
+}
+
 type Claim = ReturnType<typeof claimOf>;
 
 export interface OpenWorldReading {

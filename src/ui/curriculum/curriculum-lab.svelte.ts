@@ -4,11 +4,16 @@
  * accuracies, every trained (order, scenario) point with ACC, BWT, FWT, ACC₀, and M2I against I2M. Unit-tested
  * with a fake runner (tests/unit/ui/curriculum-lab.test.ts); the page only composes.
  */
-import { CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
+import { CLASSES_PER_DATASET, CURRICULUM_DATASETS, CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
+import { labSeedList } from '../../core/labs/seeds';
+import { curriculumVerdict, curriculumVerdictInput } from '../../core/verdict/curriculum';
+import type { Verdict } from '../../core/verdict/types';
 import { MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import { curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_START, curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
 import {
+  curriculumBatchSize,
   isolatedOf,
+  orderJobs,
   type CurriculumLabSettings,
   type CurriculumPreview,
   type CurriculumResult,
@@ -25,6 +30,14 @@ export interface CurriculumInputs extends CurriculumConfig {
 
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
 export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
+
+/**
+ * Where a new experiment starts (CURRICULUM_START: every dataset on 5 images per class for 30 epochs, 3 seeds), with
+ * the orders easy-first and hard-first only (M2I and I2M, what the verdict compares) instead of all 24: a twelfth of
+ * the training, so the page's default runs in minutes. "Every order" is one click away.
+ */
+export const START_SECTION: CurriculumConfig = { ...structuredClone(CURRICULUM_START as CurriculumConfig), order: 'm2i' };
+export const START_INPUTS: CurriculumInputs = { ...START_SECTION, backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class (3.7 s measured; the page shows the time left while it runs). */
 export const QUICK_INPUTS: CurriculumInputs = {
@@ -75,6 +88,10 @@ export class CurriculumLab {
   strategy = $state('');
   selected: string | null = $state(null);
   heatScenario: Scenario = $state('cil');
+  /** every seed's stored results of the inputs shown (seed order; the verdict and the table over seeds read them) */
+  seedResults: { seed: number; runs: CurriculumResult[] }[] = $state.raw([]);
+  /** the seed training now (several seeds train one after another) */
+  seedNow: number | null = $state(null);
   private runner: CurriculumRunner;
   private unsubscribe: () => void;
 
@@ -94,6 +111,70 @@ export class CurriculumLab {
   get section(): CurriculumConfig {
     const { backend: _backend, ...rest } = $state.snapshot(this.inputs);
     return rest as CurriculumConfig;
+  }
+
+  get seeds(): number[] {
+    return labSeedList(this.inputs.seed, this.inputs.seeds);
+  }
+  /** The settings of one seed's runs (what they are stored under). */
+  seedSettings(seed: number): CurriculumLabSettings {
+    return { ...settingsOf(this.inputs), seed };
+  }
+  /** Read every seed's stored results of the inputs shown (no training). */
+  async loadSeedResults(): Promise<void> {
+    if (this.problem) return;
+    const want = JSON.stringify(this.section);
+    const out: { seed: number; runs: CurriculumResult[] }[] = [];
+    for (const seed of this.seeds) out.push({ seed, runs: await this.runner.stored(this.seedSettings(seed)) });
+    if (JSON.stringify(this.section) === want) this.seedResults = out;
+  }
+  /** Every seed's results, the start in flight's as they arrive. */
+  get allSeedResults(): { seed: number; runs: CurriculumResult[] }[] {
+    const live = this.ran && this.active ? this.ran.seed : null;
+    return this.seedResults.map((x) => (x.seed === live ? { seed: x.seed, runs: this.state.runs } : x));
+  }
+  /** What the runs show, in words (docs/verdicts.md §Curriculum): the same sentences as `cil-lab curriculum`. */
+  get verdict(): Verdict | null {
+    const s = settingsOf(this.inputs);
+    const K = s.data.datasets.length;
+    const scenarios = this.scenarios;
+    const seeds = this.allSeedResults.flatMap((x) => {
+      const isolated = isolatedOf(x.runs, K);
+      if (!isolated) return [];
+      const wanted = new Set(orderJobs(s, isolated).map((j) => (j.kind === 'order' ? `${j.strategy}|${j.order.join(',')}` : '')));
+      const orders = x.runs.filter(
+        (r): r is OrderRun & { kind: 'order' } & CurriculumResult => r.kind === 'order' && wanted.has(`${r.strategy}|${r.order.join(',')}`),
+      );
+      return [{ seed: x.seed, isolated, orders }];
+    });
+    if (seeds.length === 0) return null;
+    const counts = this.preview && this.preview.trainCounts.length === K ? this.preview.trainCounts : null;
+    const input = curriculumVerdictInput({
+      datasets: s.data.datasets.map((id, p) => ({
+        id,
+        name: CURRICULUM_DATASETS.find((d) => d.id === id)?.name ?? id,
+        trainImagesPerClass: counts ? Math.floor(counts[p] / CLASSES_PER_DATASET) : s.data.trainPerClass,
+      })),
+      epochs: this.inputs.epochs,
+      batchSize: curriculumBatchSize(s),
+      strategies: s.strategies,
+      scenarios,
+      seeds,
+    });
+    // provisional until every seed has trained every order it plans
+    const complete = this.allSeedResults.every((x) => {
+      const iso = isolatedOf(x.runs, K);
+      return (
+        iso !== null &&
+        orderJobs({ ...s, seed: x.seed }, iso).every((j) =>
+          x.runs.some((r) => r.kind === 'order' && j.kind === 'order' && r.strategy === j.strategy && r.order.join(',') === j.order.join(',')),
+        )
+      );
+    });
+    const v = curriculumVerdict(input);
+    if (complete) return v;
+    const done = this.allSeedResults.filter((x) => isolatedOf(x.runs, K) !== null).length;
+    return { ...v, provisional: true, provisionalNote: `Provisional: ${done} of ${this.seeds.length} seeds started; orders still training.` };
   }
 
   get problem(): string | null {
@@ -151,12 +232,28 @@ export class CurriculumLab {
     }
   }
 
+  /**
+   * Train every seed, one after another (each job stored as it finishes; stored ones are read back), then show the
+   * first seed's results again. Stops at the first seed that does not finish.
+   */
   async run(): Promise<void> {
     if (this.problem) return;
-    const s = settingsOf(this.inputs);
-    this.ran = s;
+    const seeds = this.seeds;
     this.selected = null;
-    await this.runner.run(s, this.inputs.backend);
+    await this.loadSeedResults();
+    for (const seed of seeds) {
+      const s = this.seedSettings(seed);
+      this.ran = s;
+      this.seedNow = seeds.length > 1 ? seed : null;
+      await this.runner.run(s, this.inputs.backend);
+      if (this.state.status !== 'done') break;
+      await this.loadSeedResults();
+    }
+    this.seedNow = null;
+    if (seeds.length > 1 && this.state.status === 'done') {
+      this.ran = this.seedSettings(seeds[0]);
+      await this.runner.run(this.ran, this.inputs.backend);
+    }
   }
   pause(): void {
     this.runner.pause();
@@ -174,8 +271,9 @@ export class CurriculumLab {
   cancel(): void {
     this.runner.cancel();
   }
-  preset(which: 'quick' | 'default'): void {
-    this.inputs = { ...structuredClone(which === 'quick' ? QUICK_INPUTS : DEFAULT_INPUTS), backend: this.inputs.backend };
+  preset(which: 'quick' | 'default' | 'start'): void {
+    const p = which === 'quick' ? QUICK_INPUTS : which === 'start' ? START_INPUTS : DEFAULT_INPUTS;
+    this.inputs = { ...structuredClone(p), backend: this.inputs.backend };
   }
 
   /** Everything the lab trained, for the JSON export (the CLI's shape plus the settings). */

@@ -50,7 +50,7 @@ import {
   type ForgettingInputs,
   type OrderingKind,
 } from './page-config';
-import { createReportCache, groupRuns, summariesOf } from './results';
+import { createReportCache, forgettingVerdictOf, groupRuns, summariesOf } from './results';
 
 /** What the lab needs of the orderings worker (services/orderings-client.ts; a fake in the tests). */
 export interface LabOrderings {
@@ -94,6 +94,8 @@ export class ForgettingLab {
   testPerClass = $state<number | null>(null);
   backendPref = $state<ForgettingInputs['backendPref']>('auto');
   seed = $state(0);
+  /** runs of the one-run setup (seed, seed + 1, …) */
+  seeds = $state(1);
   /** the preset whose runs are shown and shared; editing a setting of "One run" makes it one run again */
   preset = $state<PresetId | null>(null);
   presetLr = $state(2e-5);
@@ -499,6 +501,15 @@ export class ForgettingLab {
   readonly waiting = $derived(this.run !== null && this.liveTasks(this.run) !== null && this.run.matrix.length < 2);
   readonly report = $derived(this.run && !this.waiting ? this.reportOf(this.run, this.alpha, this.score) : null);
   readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.alpha, this.score, this.reportOf));
+  /** What the selected group's finished runs show, in words (`cil-lab cpcf`'s sentences); provisional while it trains. */
+  readonly verdict = $derived.by(() => {
+    const g = this.group;
+    if (!g) return null;
+    const models = new Set(g.runs.map((r) => r.job.strategy)).size;
+    const perModel = Math.max(...[...new Set(g.runs.map((r) => r.job.strategy))].map((m) => g.runs.filter((r) => r.job.strategy === m).length));
+    const training = this.active && this.runnerState.group === g.id ? Math.ceil(this.runnerState.total / models) : 0;
+    return forgettingVerdictOf(g, this.finishedSummaries(), { alpha: this.alpha, planned: Math.max(perModel, training) });
+  });
   /** Finished runs only (exports). */
   finishedSummaries() {
     return this.summaries.filter((s) => this.liveTasks(s.run) === null);

@@ -19,9 +19,9 @@
 import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../../core/config/schema';
 import type { ScoreName } from '../../core/conformal/scores';
 import {
+  FORGETTING_START,
   PAPER_LR,
   PRESETS,
-  PRESET_SUBSETS,
   orderingText,
   paperTasks,
   type ForgettingDataset,
@@ -54,12 +54,18 @@ export interface ForgettingInputs {
   testPerClass: number | null;
   backendPref: TrainBackend;
   seed: number;
+  /** runs of the one-run setup, at seed, seed + 1, … (`forgetting.seeds`; a preset has its own seeds) */
+  seeds: number;
   /** the preset whose runs are shown (and shared), or null for one run */
   preset: PresetId | null;
   presetLr: number;
 }
 
-/** The page's own start (the paper's setup on digits), used when no link was made on this tab. */
+/**
+ * The page's own start, used when no link was made on this tab: FORGETTING_START (docs/science.md §3 "The lab's
+ * default, measured"), the paper's setup on digits in the paper's step count (300 epochs on the base task, 85 per
+ * later task, all images), at 3 seeds: its base task learns and CPCF rises as a_prev falls in every seed.
+ */
 export function defaultForgettingInputs(): ForgettingInputs {
   return {
     datasetId: 'digits',
@@ -71,14 +77,15 @@ export function defaultForgettingInputs(): ForgettingInputs {
     calibrationRatio: 0.1,
     alpha: 0.1,
     score: 'aps',
-    firstTaskEpochs: 8,
-    epochs: 3,
-    lr: PAPER_LR,
-    head: 'all',
-    trainPerClass: PRESET_SUBSETS.digits.trainPerClass,
-    testPerClass: PRESET_SUBSETS.digits.testPerClass,
+    firstTaskEpochs: FORGETTING_START.firstTaskEpochs,
+    epochs: FORGETTING_START.epochs,
+    lr: FORGETTING_START.lr,
+    head: FORGETTING_START.head,
+    trainPerClass: FORGETTING_START.trainPerClass,
+    testPerClass: FORGETTING_START.testPerClass,
     backendPref: 'auto',
     seed: 0,
+    seeds: FORGETTING_START.seeds,
     preset: null,
     presetLr: PAPER_LR,
   };
@@ -155,6 +162,7 @@ export function inputsFromConfig(config: ExperimentConfig, current: ForgettingIn
   next.seed = config.seeds[0] ?? current.seed;
   next.backendPref = config.backend.train;
   next.preset = config.forgetting.preset;
+  next.seeds = config.forgetting.seeds ?? 1;
   if (next.preset) next.presetLr = config.training.lr;
   else next.lr = config.training.lr;
   return next;
@@ -235,7 +243,7 @@ function partsOf(s: ForgettingInputs, tasks: readonly (readonly number[])[] | nu
       c.conformal = { ...c.conformal, alpha: s.alpha, calibrationRatio: s.calibrationRatio, score: s.score, softmax: s.head };
     },
     (c) => {
-      c.forgetting = { preset: s.preset };
+      c.forgetting = s.seeds > 1 ? { preset: s.preset, seeds: s.seeds } : { preset: s.preset };
     },
     (c) => {
       c.backend = { ...c.backend, train: s.backendPref };

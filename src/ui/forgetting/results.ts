@@ -7,7 +7,10 @@
 import { cpcfFromRun, type CpcfReport } from '../../core/conformal/from-run';
 import type { ScoreName } from '../../core/conformal/scores';
 import { gridKey } from '../../core/forgetting/paper';
-import { orderingText, type RunSummary } from '../../core/forgetting/setup';
+import { PRESETS, orderingText, type RunSummary } from '../../core/forgetting/setup';
+import type { CompareSetup } from '../../core/forgetting/compare';
+import { forgettingVerdict } from '../../core/verdict/forgetting';
+import type { Verdict } from '../../core/verdict/types';
 import type { ForgettingRun } from '../../services/forgetting-store';
 
 export interface RunGroup {
@@ -144,4 +147,44 @@ export function groupJson(group: { id: string; preset: string | null }, summarie
 /** File stem of a run's charts. */
 export function chartStem(run: ForgettingRun | null, alpha: number, score: ScoreName): string {
   return run ? `forgetting-${run.job.dataset}-${run.job.label.replace(/[^a-z0-9.]+/gi, '-')}-a${gridKey(alpha)}-${score}` : 'forgetting';
+}
+
+/**
+ * What a group's finished runs show, in words (docs/verdicts.md §Forgetting): one run at several seeds, or a paper
+ * preset's MLP and EWC at their seeds — the sentences `cil-lab cpcf` prints for the same runs (its summary's
+ * `verdict`). Runs grouped by model, each in seed order. null for a preset whose runs vary a setting (the grid, the
+ * learning rates, EDGE's orderings, EWC's variants: not seeds of one setup) and before any run has finished.
+ * `planned`: runs per model (fewer finished: provisional).
+ */
+export function forgettingVerdictOf(group: RunGroup | null, finished: readonly Summary[], o: { alpha: number; planned: number }): Verdict | null {
+  if (!group) return null;
+  if (group.preset !== null && !PRESETS.find((p) => p.id === group.preset)?.regime) return null;
+  const done = finished.filter((s) => s.report !== null);
+  if (done.length === 0) return null;
+  const job = done[0].job;
+  const strategies = [...new Set(group.runs.map((r) => r.job.strategy))];
+  const setup: CompareSetup = {
+    dataset: job.dataset,
+    taskSizes: job.tasks.map((t) => t.length),
+    lr: job.lr,
+    firstTaskEpochs: job.firstTaskEpochs,
+    epochs: job.epochs,
+    trainPerClass: job.trainPerClass,
+    head: job.head,
+    batchSize: job.batchSize,
+  };
+  return forgettingVerdict({
+    setup,
+    alpha: o.alpha,
+    calibrationRatio: job.calibrationRatio,
+    groups: strategies.map((strategy) => {
+      const runs = done.filter((s) => s.job.strategy === strategy).sort((a, b) => a.job.seed - b.job.seed);
+      return {
+        strategy,
+        ewcLambda: strategy === 'ewc' ? (runs[0]?.job.ewcLambda ?? group.runs.find((r) => r.job.strategy === 'ewc')?.job.ewcLambda) : undefined,
+        planned: o.planned,
+        runs: runs.map((s) => ({ seed: s.job.seed, cpcf: s.report!.cpcf, aPrev: s.report!.aPrev, baseAccuracy: s.run.matrix[0][0] })),
+      };
+    }),
+  });
 }

@@ -9,6 +9,10 @@ import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validat
 import type { DetectorId } from '../../core/ood/detectors';
 import type { ExperimentConfig } from '../../core/config/schema';
 import { oodCommandLine, oodExportJson, oodResultsTable } from '../../services/ood-export';
+import type { OodReport } from '../../services/ood-export';
+import { openWorldVerdict, openWorldVerdictInput } from '../../core/verdict/open-world';
+import type { Verdict } from '../../core/verdict/types';
+import { labSeedList, oneSeed } from '../../core/labs/seeds';
 import type { OodRunner, OodRunnerState } from '../../services/ood-runner';
 import { downloadBlob, toCsv } from '../common/chart-export';
 import type { CurveMetric } from './charts';
@@ -27,6 +31,10 @@ export class OpenWorldLab {
   stepPick = $state(0);
   assignSet = $state('');
   picked: { detector: DetectorId; set: string } | null = $state(null);
+  /** every seed's finished run of the settings shown, as `cil-lab ood` reports it (seed order) */
+  seedReports: OodReport[] = $state.raw([]);
+  /** the seed training now (several seeds train one after another) */
+  seedNow: number | null = $state(null);
 
   private readonly runner: OodRunner;
   private readonly unsubscribe: () => void;
@@ -78,11 +86,41 @@ export class OpenWorldLab {
     if (st.status === 'paused') return `${st.done} / ${st.total} steps · paused`;
     return st.status === 'done' ? `${this.ran.tasks} steps · done` : '';
   });
+  /** the seeds the settings train */
+  readonly seeds = $derived(labSeedList(this.s.seed, this.s.seeds));
+  /** What the runs show, in words (docs/verdicts.md §Open world): the same sentences as `cil-lab ood` over these seeds. */
+  readonly verdict: Verdict | null = $derived(this.seedReports.length ? openWorldVerdict(openWorldVerdictInput(this.seedReports, this.seeds.length)) : null);
   /** the step the charts below the curves show */
   readonly shownStep = $derived(this.st.steps.length ? this.st.steps[Math.min(this.stepPick, this.st.steps.length - 1)] : null);
 
-  run(): Promise<void> {
-    return this.runner.run($state.snapshot(this.s) as OpenWorldSettings, this.backend);
+  /** Read every seed's finished run of the settings shown from the store (no training). */
+  async loadSeedReports(): Promise<void> {
+    const snap = $state.snapshot(this.s) as OpenWorldSettings;
+    if (validateOpenWorldSettings(snap).length > 0) return;
+    const out: OodReport[] = [];
+    for (const seed of labSeedList(snap.seed, snap.seeds)) {
+      const one = oneSeed(snap, seed);
+      const { steps, meta } = await this.runner.stored(one);
+      if (meta && steps.length === one.tasks) out.push(oodExportJson(one, steps, meta));
+    }
+    if (JSON.stringify(snap) === JSON.stringify($state.snapshot(this.s))) this.seedReports = out;
+  }
+
+  /**
+   * Train every seed, one after another (each seed's steps stored as they finish; a finished seed is read back), then
+   * show the first seed's run again. Stops at the first seed that does not finish.
+   */
+  async run(): Promise<void> {
+    const snap = $state.snapshot(this.s) as OpenWorldSettings;
+    const seeds = labSeedList(snap.seed, snap.seeds);
+    for (const seed of seeds) {
+      this.seedNow = seeds.length > 1 ? seed : null;
+      await this.runner.run(seeds.length > 1 ? oneSeed(snap, seed) : snap, this.backend);
+      if (this.st.status !== 'done') break;
+      await this.loadSeedReports();
+    }
+    this.seedNow = null;
+    if (seeds.length > 1 && this.st.status === 'done') await this.runner.open(snap);
   }
   step(): void {
     this.runner.step($state.snapshot(this.s) as OpenWorldSettings, this.backend);
@@ -103,6 +141,10 @@ export class OpenWorldLab {
 
   preset(name: keyof typeof OPEN_WORLD_PRESETS): void {
     this.setSettings(OPEN_WORLD_PRESETS[name]);
+  }
+  setSeeds(n: number): void {
+    if (n === 1) delete this.s.seeds;
+    else this.s.seeds = n;
   }
   toggle(d: DetectorId): void {
     this.s.detectors = this.s.detectors.includes(d) ? this.s.detectors.filter((x) => x !== d) : [...this.s.detectors, d];
@@ -135,6 +177,7 @@ export class OpenWorldLab {
       if (this.errors.length > 0 || untrack(() => this.runner.active)) return;
       const snap = $state.snapshot(this.s) as OpenWorldSettings;
       void this.runner.open(snap).then(() => (this.opened = true));
+      void this.loadSeedReports();
     });
     $effect(() => {
       if (this.st.steps.length) this.stepPick = this.st.steps.length - 1;

@@ -3,7 +3,10 @@
  * (the runner's state, src/services/time-runner.ts: live rows of R as each bucket finishes), teaching mode's Step,
  * and Table 2's α sweep. Runes outside the page so the page only composes.
  */
-import { bucketTrainingSize, defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
+import { TIME_LAB_START, bucketTrainingSize, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
+import { labSeedList, oneSeed } from '../../core/labs/seeds';
+import { timeVerdict, type TimeVerdictInput } from '../../core/verdict/time';
+import type { Verdict } from '../../core/verdict/types';
 import { accuracyByDistance, streamMetrics, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { timeSettingsKey, type StreamPreview, type SweepEntry, type TimeResult, type TimeRunner, type TimeRunnerState } from '../../services/time-runner';
 
@@ -16,9 +19,18 @@ export interface Preset {
   patch: Partial<TimeLabConfig>;
 }
 
-/** One click each; `quick` is small enough for a test or a phone. */
+/**
+ * One click each, from the lab's starting point (TIME_LAB_START: drift strength 0.2, 3 seeds); `quick` is small
+ * enough for a test or a phone.
+ */
 export const PRESETS: readonly Preset[] = [
-  { id: 'paper', name: 'The paper’s claim', note: 'drift stream, 5 buckets, iid and streaming side by side', patch: {} },
+  { id: 'paper', name: 'The paper’s claim', note: 'drift stream, 5 buckets, iid and streaming side by side, CLEAR-sized drift (0.2)', patch: {} },
+  {
+    id: 'strong-drift',
+    name: 'Strong drift',
+    note: 'drift strength 1: each bucket moves far further than a year of CLEAR’s images (gap ≈ 23 points)',
+    patch: { strength: 1 },
+  },
   { id: 'abrupt', name: 'Abrupt control', note: 'the same buckets in a shuffled order', patch: { stream: 'abrupt' } },
   { id: 'mixed', name: 'No-drift control', note: 'every bucket a mixture of all looks', patch: { stream: 'mixed' } },
   {
@@ -27,11 +39,24 @@ export const PRESETS: readonly Preset[] = [
     note: 'a buffer of one bucket, Alg. 1 with α = 2',
     patch: { buffer: 'reservoir', alpha: { kind: 'fixed', value: 2 } },
   },
-  { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140 } },
+  { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs, one seed', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140, seeds: 1 } },
 ];
 
+/** The verdict's input for the runs of every seed (the same as `cil-lab stream` builds for the same settings). */
+export function timeVerdictInputOf(c: TimeLabConfig, runs: readonly (TimeResult & { seed: number })[]): TimeVerdictInput {
+  return {
+    settings: { stream: c.stream, strength: c.strength, trainRatio: c.trainRatio },
+    runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })),
+    planned: labSeedList(c.seed, c.seeds).length * c.protocols.length,
+  };
+}
+
 export class TimeLab {
-  config = $state<TimeLabConfig>(defaultTimeLabConfig());
+  config = $state<TimeLabConfig>({ ...TIME_LAB_START });
+  /** every seed's finished protocols of the settings shown (stored, or finished in this start) */
+  seedRuns = $state.raw<(TimeResult & { seed: number })[]>([]);
+  /** the seed training now (several seeds train one after another) */
+  seedNow = $state<number | null>(null);
   preview = $state<StreamPreview | null>(null);
   previewError = $state('');
   /** the runner's state (set at once by the subscription in the constructor) */
@@ -49,7 +74,7 @@ export class TimeLab {
 
   constructor(runner: TimeRunner, initial?: TimeLabConfig) {
     this.runner = runner;
-    if (initial) this.config = validateTimeLabConfig(initial).value ?? defaultTimeLabConfig();
+    if (initial) this.config = validateTimeLabConfig(initial).value ?? { ...TIME_LAB_START };
     this.unsubscribe = runner.subscribe((st) => (this.state = st));
     void runner.notice().then((n) => (this.storeNotice = n));
   }
@@ -59,9 +84,42 @@ export class TimeLab {
     this.runner.dispose();
   }
 
-  /** the runner's state is of the settings shown */
+  /** the seeds the settings train */
+  get seeds(): number[] {
+    return labSeedList(this.config.seed, this.config.seeds);
+  }
+  /** one seed's settings (what its runs are stored under) */
+  seedConfig(seed: number): TimeLabConfig {
+    return oneSeed($state.snapshot(this.config) as TimeLabConfig, seed);
+  }
+  /** the runner's state is of one of the settings' seeds */
   get mine(): boolean {
-    return this.state.status !== 'idle' && this.state.configHash === timeSettingsKey($state.snapshot(this.config) as TimeLabConfig);
+    if (this.state.status === 'idle') return false;
+    return this.seeds.some((s) => this.state.configHash === timeSettingsKey(this.seedConfig(s)));
+  }
+  /** the seed of the runs the charts show */
+  get seedShown(): number {
+    return this.seeds.find((s) => this.state.configHash === timeSettingsKey(this.seedConfig(s))) ?? this.config.seed;
+  }
+  /** every seed's finished runs with the run in flight's finished protocols */
+  get allRuns(): (TimeResult & { seed: number })[] {
+    const live = this.mine ? this.state.runs.map((r) => ({ ...r, seed: this.seedShown })) : [];
+    const keys = new Set(live.map((r) => `${r.seed}|${r.protocol}`));
+    return [...this.seedRuns.filter((r) => !keys.has(`${r.seed}|${r.protocol}`)), ...live].sort((a, b) => a.seed - b.seed);
+  }
+  /** What the runs show, in words (docs/verdicts.md §Time); provisional until every seed's protocols are finished. */
+  get verdict(): Verdict | null {
+    const runs = this.allRuns.filter((r) => this.config.protocols.includes(r.protocol));
+    if (runs.length === 0) return null;
+    return timeVerdict(timeVerdictInputOf($state.snapshot(this.config) as TimeLabConfig, runs));
+  }
+  /** Read every seed's stored runs of the settings shown (no training). */
+  async loadSeedRuns(): Promise<void> {
+    const cfg = $state.snapshot(this.config) as TimeLabConfig;
+    const per = await Promise.all(
+      labSeedList(cfg.seed, cfg.seeds).map(async (s) => (await this.runner.stored(oneSeed(cfg, s))).map((r) => ({ ...r, seed: s }))),
+    );
+    if (JSON.stringify(cfg) === JSON.stringify($state.snapshot(this.config))) this.seedRuns = per.flat();
   }
   get status(): TimeStatus {
     return this.mine ? this.state.status : 'idle';
@@ -95,13 +153,15 @@ export class TimeLab {
   get K(): number {
     return this.config.buckets;
   }
-  /** finished buckets over all protocols, and how many there are */
+  /** finished buckets over all seeds and protocols, and how many there are */
   get done(): number {
     const rows = this.rows;
-    return this.config.protocols.reduce((n, p) => n + (rows[p]?.length ?? 0), 0);
+    const shown = this.seedShown;
+    const others = this.seedRuns.filter((r) => r.seed !== shown && this.config.protocols.includes(r.protocol)).length * this.config.buckets;
+    return others + this.config.protocols.reduce((n, p) => n + (rows[p]?.length ?? 0), 0);
   }
   get total(): number {
-    return this.config.protocols.length * this.config.buckets;
+    return this.seeds.length * this.config.protocols.length * this.config.buckets;
   }
   get active(): boolean {
     return this.status === 'running' || this.status === 'paused';
@@ -145,7 +205,7 @@ export class TimeLab {
     this.sweep = null;
   }
   applyPreset(p: Preset): void {
-    this.set({ ...defaultTimeLabConfig(), ...p.patch });
+    this.set({ ...TIME_LAB_START, ...p.patch });
   }
 
   async loadPreview(): Promise<void> {
@@ -159,9 +219,22 @@ export class TimeLab {
     }
   }
 
+  /**
+   * Train every seed, one after another (each seed's protocols stored as they finish; stored ones are read back), then
+   * show the first seed's runs again. Stops at the first seed that does not finish (paused for good, cancelled, failed).
+   */
   async run(): Promise<void> {
     if (this.active) return;
-    await this.runner.run($state.snapshot(this.config) as TimeLabConfig, this.backend);
+    const cfg = $state.snapshot(this.config) as TimeLabConfig;
+    const seeds = labSeedList(cfg.seed, cfg.seeds);
+    for (const s of seeds) {
+      this.seedNow = s;
+      await this.runner.run(oneSeed(cfg, s), this.backend);
+      if (this.state.status !== 'done') break;
+      await this.loadSeedRuns();
+    }
+    this.seedNow = null;
+    if (seeds.length > 1 && this.state.status === 'done') await this.runner.run(oneSeed(cfg, seeds[0]), this.backend);
   }
   pause(): void {
     if (this.status === 'running') this.runner.pause();

@@ -203,6 +203,7 @@ describe('ForgettingLab: runs train from the experiment config', () => {
     const { lab, link, worker } = await makeLab(cifar());
     lab.strategy = 'ewc';
     lab.seed = 3;
+    lab.seeds = 1;
     lab.trainPerClass = 20;
     await lab.runSingle();
     expect(lab.status).toBe('done');

@@ -99,19 +99,20 @@ describe('the Forgetting page ⇄ the experiment config', () => {
     expect(c.dataset).toEqual({ id: 'digits' });
     expect(c.taskSizes).toEqual([5, 1, 1, 1, 1, 1]);
     expect(c.strategies).toEqual([{ id: 'ewc', options: { lambda: 250, mode: 'single', fisherSamples: 200 } }]);
-    expect(c.training).toMatchObject({ epochs: 3, firstTaskEpochs: 8, lr: 2e-5, head: 'all', batchSize: 64 });
+    // the page's start: FORGETTING_START's regime (300 epochs on the base task, 85 per later task)
+    expect(c.training).toMatchObject({ epochs: 85, firstTaskEpochs: 300, lr: 2e-5, head: 'all', batchSize: 64 });
     expect(c.model).toEqual({ kind: 'mlp', hidden: [256, 128] });
     expect(c.data).toEqual({ trainPerClass: null, testPerClass: 40 });
     expect(c.conformal).toMatchObject({ alpha: 0.05, calibrationRatio: 0.1, score: 'lac', softmax: 'all' });
     expect(c.seeds).toEqual([0]);
-    expect(c.forgetting).toEqual({ preset: null });
+    expect(c.forgetting).toEqual({ preset: null, seeds: 3 });
   });
 
   it('an invalid control leaves its part of the config as it was; the rest is written', () => {
     const good = fold(defaultForgettingInputs());
     const c = foldForgettingInputs(good, { ...defaultForgettingInputs(), epochs: Number.NaN, alpha: 0.2, trainPerClass: 5, calibrationRatio: 0.05 }, PAPER);
     expect(validateConfig(c).errors).toEqual([]);
-    expect(c.training.epochs).toBe(3); // NaN is not written
+    expect(c.training.epochs).toBe(85); // NaN is not written
     // 5 images × 0.05 holds out none: the calibration ratio stays, α (same part) too — the part is one unit
     expect(c.data.trainPerClass).toBe(5);
     expect(c.conformal.calibrationRatio).toBe(0.1);
