@@ -1,5 +1,5 @@
 /**
- * `cil-lab analyze`: the Ground-truth lab's statistics for runs trained elsewhere (issue 8).
+ * `cil-lab analyze`: the Ground-truth lab's statistics for runs trained elsewhere.
  *
  *   cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes …]
  *                   [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993]

@@ -1,5 +1,5 @@
 /**
- * `--config FILE` and `--link URL` (issue 4, "the CLI takes the same config"): the experiment config a share link or
+ * `--config FILE` and `--link URL` ("the CLI takes the same config"): the experiment config a share link or
  * a config file holds (src/core/config) turned into the command's flags. Flags given on the command line win over
  * the config's values, so `cil-lab run --link URL --strategy ewc` reruns a shared experiment with another strategy.
  */

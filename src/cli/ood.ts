@@ -15,7 +15,7 @@
  * of the ID dataset, and digits — or fashion-mnist when the ID data is digits), --detectors (default
  * msp,energy,ber), --head-epochs, --head-lr, --margin-in, --margin-out, --ood-seed.
  *
- * As the lab (issue 13, "app and CLI give the same numbers"): `--config FILE` / `--link URL` read the config's
+ * As the lab ("app and CLI give the same numbers"): `--config FILE` / `--link URL` read the config's
  * `openWorld` section (flags of the lab's settings given beside them win), and a command naming every lab setting
  * (the one the lab shows under its Run button, src/services/ood-export.ts `oodCommandOf`) runs the lab's settings
  * through the worker's own `openWorldInput`, so the numbers equal the lab's.

@@ -1,5 +1,5 @@
 /**
- * `cil-lab run`: one training run headless (issue 3, CLI). Loads a built-in dataset (public/data/<id>/, made by
+ * `cil-lab run`: one training run headless (CLI). Loads a built-in dataset (public/data/<id>/, made by
  * `npm run prepare-data`) or the user's files at PATH, builds the ordering (`--order`, or `--protocol rs --seeds`,
  * or the classes in ascending order), trains with the chosen strategy on the wasm (default in Node) or cpu backend,
  * and prints `{matrix, metrics, backend, seconds, order, tasks, …}` as JSON. With several RS seeds it prints
@@ -373,7 +373,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   const seed = (fields.seeds as number[])[0];
   const base = {
     model,
-    // 0 epochs trains nothing and would report the untrained model's accuracy as a result (issue 16, item 9)
+    // 0 epochs trains nothing and would report the untrained model's accuracy as a result
     epochs: training.epochs,
     firstTaskEpochs: training.firstTaskEpochs,
     lr: training.lr,

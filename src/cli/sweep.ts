@@ -1,5 +1,5 @@
 /**
- * `cil-lab sweep` (issue 18): the runs of one `cil-lab run` experiment (`--orderings all|N`, `--protocol rs --seeds
+ * `cil-lab sweep`: the runs of one `cil-lab run` experiment (`--orderings all|N`, `--protocol rs --seeds
  * …`, or `--config F` / `--link URL`) split into n disjoint shards that train on separate machines, each appending
  * one JSON line per finished run to its own file; `cil-lab sweep merge` joins the files into one results file that
  * `cil-lab analyze --results` and the app's Import read (docs/sweeps.md).

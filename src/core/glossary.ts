@@ -1,5 +1,5 @@
 /**
- * The glossary (issue 17, "every term has a hover/tap explanation"): what each symbol and word on the labs' pages
+ * The glossary ("every term has a hover/tap explanation"): what each symbol and word on the labs' pages
  * means, in a sentence or two a student can follow, with where the full definition is (docs/science.md §…).
  * The UI shows an entry with <Term key="…"> (src/ui/common/Term.svelte) and lists them all in the glossary drawer
  * (src/shell/GlossaryDrawer.svelte). Every key used by a <Term> in src/ must be here (tests/unit/core/glossary.test.ts).

@@ -1,5 +1,5 @@
 /**
- * Seeded augmentation of training images (issue 3, emoji: "training uses seeded augmentation (shift, scale,
+ * Seeded augmentation of training images (emoji: "training uses seeded augmentation (shift, scale,
  * rotation, colour jitter, background)"). It works on the uint8 H×W×C bytes of a batch before they become a
  * tensor — plain TypeScript on typed arrays, so a batch is the same bytes on every backend and the cpu/wasm
  * reproducibility of a run is untouched.

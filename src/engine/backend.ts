@@ -1,5 +1,5 @@
 /**
- * Choosing the TensorFlow.js backend (issue 3, "Backends in order webgpu → webgl → wasm → cpu, chosen by a short
+ * Choosing the TensorFlow.js backend ("Backends in order webgpu → webgl → wasm → cpu, chosen by a short
  * probe or by the user; the app always shows which one runs").
  *
  * Why a probe and not just `tf.setBackend`: a backend can initialise and still compute garbage (a software
@@ -19,7 +19,7 @@ import { isNode } from './node-env';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
-/** The preference order of issue 3. */
+/** The backends in order of preference. */
 export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
 
 export function isBackendName(s: string): s is BackendName {
@@ -55,7 +55,7 @@ export function setWasmBase(url: string): void {
 /**
  * Threads per worker for the wasm backend's threaded build when `workers` workers train at once on `cores` logical
  * cores: ⌊cores / workers⌋, at least 1. Each worker's wasm module has its own thread pool, so N workers that each
- * take every core would run N× more threads than there are cores (issue 18).
+ * take every core would run N× more threads than there are cores.
  */
 export function wasmThreadsPerWorker(workers: number, cores: number): number {
   const w = Math.max(1, Math.floor(Number.isFinite(workers) ? workers : 1));

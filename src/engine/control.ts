@@ -1,5 +1,5 @@
 /**
- * Cooperative pause / resume / cancel of a run (issue 3: "a run can be paused, resumed and cancelled").
+ * Cooperative pause / resume / cancel of a run ("a run can be paused, resumed and cancelled").
  *
  * The trainer calls `await control.checkpoint()` between steps. Cancelling makes that call throw
  * `RunCancelledError`, so the trainer's `finally` blocks dispose every tensor (no leak after a cancel); pausing

@@ -2,7 +2,7 @@
  * The engine's view of image data: typed arrays in, float tensors out, one batch at a time.
  *
  * Why batches are built from the uint8 bytes on demand instead of holding a float tensor of the whole split:
- * Fashion-MNIST's 60,000 training images are 47 MB as bytes but 188 MB as float32; issue 3 caps a run at
+ * Fashion-MNIST's 60,000 training images are 47 MB as bytes but 188 MB as float32; a run is capped at
  * 300 MB. Building a 64-image batch costs microseconds next to a training step.
  *
  * A feature dataset (frozen features from a backbone or an encoder, src/engine/features/) has the same shape: its

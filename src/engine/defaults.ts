@@ -1,5 +1,5 @@
 /**
- * Every hyper-parameter of the engine with its default, in one place (issue 3: "every hyper-parameter has a
+ * Every hyper-parameter of the engine with its default, in one place ("every hyper-parameter has a
  * documented default and can be set"). A run's config may override any of them; `resolveTrainConfig` fills in
  * the rest, and the resolved config is what a result records.
  *
@@ -48,7 +48,7 @@ export const TRAINER_DEFAULTS = {
   /**
    * Seeded augmentation of the training batches (augment.ts; the magnitudes are AUGMENT_DEFAULTS). Off for every
    * dataset in the engine: the caller turns it on where it belongs — `cil-lab run` and the app do for emoji, whose
-   * test images are renderings by artists the model never trains on (issue 3), and not for the other datasets.
+   * test images are renderings by artists the model never trains on, and not for the other datasets.
    */
   augment: false as boolean,
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Backend fallback (issue 3: "A lost WebGPU device or a failed backend falls back to the next one and continues
+ * Backend fallback ("A lost WebGPU device or a failed backend falls back to the next one and continues
  * from the last finished task, with a visible notice").
  *
  * `withFallback(run, onNotice)` runs `run` on the current backend. The run saves a checkpoint after every

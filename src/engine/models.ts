@@ -1,5 +1,5 @@
 /**
- * The two networks of issue 3, written with tfjs-core ops over plain weight tensors:
+ * The two networks (MLP and CNN), written with tfjs-core ops over plain weight tensors:
  *
  * - MLP: input (flattened) → hidden widths (ReLU) → one output unit per class of the run.
  * - CNN: 2 × [conv 3×3 'same' + ReLU + max-pool 2×2] → dense (ReLU) → one output unit per class.

@@ -1,5 +1,5 @@
 /**
- * Population training (issue 7): P MLPs of the same architecture trained in lockstep as one computation.
+ * Population training: P MLPs of the same architecture trained in lockstep as one computation.
  *
  * Each weight tensor of the P members is stacked into one Variable [P, …shape]; a step multiplies a [P, b, D]
  * stack of the members' own batches by the stacked kernels with one batched matMul per layer, so the backend runs

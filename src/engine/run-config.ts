@@ -1,5 +1,5 @@
 /**
- * One function from the experiment config to the engine's run config (issue 12, "one run path for every lab"):
+ * One function from the experiment config to the engine's run config ("one run path for every lab"):
  * `trainRunConfigOf(config, job)` is what the Ground-truth lab, the Forgetting lab (through
  * src/core/forgetting/from-config.ts) and every later lab train, and `cil-lab run` / `cil-lab cpcf` build their runs
  * with its second half, `runConfigOf(settings, job)`, from the settings their flags give (a `--config`/`--link`

@@ -1,5 +1,5 @@
 /**
- * Ground truth at speed (issue 7): many orderings of one experiment trained together, with
+ * Ground truth at speed: many orderings of one experiment trained together, with
  * - prefix sharing: every distinct task prefix is trained once (src/core/ground-truth/prefix-plan.ts), and its
  *   children continue from a copy of its model and its strategy's state; and
  * - population training (population.ts): up to P prefixes of the same depth train in lockstep as one computation.

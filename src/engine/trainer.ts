@@ -1,5 +1,5 @@
 /**
- * One run = one ordering × one strategy × one seed (issue 3). Plain data in (dataset, config), plain data out
+ * One run = one ordering × one strategy × one seed. Plain data in (dataset, config), plain data out
  * (R, the untrained accuracies, counts, optional softmax outputs), progress through a callback: a comlink facade
  * is `expose({ trainRun: (d, c, cb) => trainRun(d, c, { onProgress: cb }) })` plus pause/resume/cancel methods
  * on a RunControl.

@@ -51,7 +51,7 @@ export type StrategyConfig = {
   [S in StrategyId]: { strategy: S; strategyOptions?: Partial<StrategyOptionsMap[S]> };
 }[StrategyId];
 
-/** One run = one ordering × one strategy × one seed (issue 3). */
+/** One run = one ordering × one strategy × one seed. */
 export type TrainRunConfig = StrategyConfig & {
   /** The ordering: tasks[t] = the dataset's class labels of task t. Order inside a task does not matter. */
   tasks: number[][];

@@ -1,5 +1,5 @@
 /**
- * The Forgetting lab's runner (issue 5, docs/science.md §3; issue 12: built on the lab kit's run session,
+ * The Forgetting lab's runner (docs/science.md §3: built on the lab kit's run session,
  * ./lab-kit/run-session.ts): trains the runs of an experiment config (`forgetting.preset`'s runs, or the one run the
  * config describes; src/core/forgetting/from-config.ts) one after another in a training worker leased from the
  * shared pool (./lab-kit/train-pool.ts), with softmax outputs recorded, and stores each finished run at once.
@@ -86,7 +86,7 @@ export interface ForgettingRunnerOptions<W extends ForgettingWorker> {
   /** the shared pool (./lab-kit/index.ts `sharedTrainPool`) or a test's */
   pool: { lease(request: { backend: BackendName | 'auto'; dataset: DatasetSpec }): Promise<Lease<W>> };
   now?: () => number;
-  /** another tab training the same setup: follow it (./lab-kit/coordinator.ts; issue 16 item 11) */
+  /** another tab training the same setup: follow it (./lab-kit/coordinator.ts) */
   coordinator?: SessionCoordinator | null;
   /** Date.now() of stored runs (tests) */
   clock?: () => number;

@@ -45,7 +45,7 @@ export type RunnerStatus = SessionStatus;
 /** The session's state (./lab-kit/run-session.ts) with this lab's run in flight and the fast path's plan. */
 export type RunnerState = SessionState<StoredRun, { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null }> & {
   /**
-   * The fast path's plan and progress (prefix sharing + population, issue 7), over every group of this start:
+   * The fast path's plan and progress (prefix sharing + population), over every group of this start:
    * tasks trained so far and planned, what the naive path would train, the population size in use. Null on the
    * naive path. `order`: how the orderings finish — 'sample' (in the seeded sample order, dealt to the workers one
    * by one: the finished ones are a uniform random sample at every moment, within workers − 1) or 'depth-first'

@@ -1,5 +1,5 @@
 /**
- * The Open-world lab's exports (issue 13, "exported like the other labs"): the run as JSON — exactly what
+ * The Open-world lab's exports ("exported like the other labs"): the run as JSON — exactly what
  * `cil-lab ood` prints for the same settings (src/engine/ood/report.ts) — the results rows as CSV, and the
  * `npx cil-lab ood …` command the lab shows for its settings. That command names every setting, so the CLI runs it
  * through the lab's own `openWorldInput` (src/cli/ood.ts `oodLabSettings`): app and CLI give the same numbers.

@@ -1,5 +1,5 @@
 /**
- * The Open-world lab's store (issue 13, "stored, resumable"; docs/architecture.md "Results are stored … as soon as
+ * The Open-world lab's store ("stored, resumable"; docs/architecture.md "Results are stored … as soon as
  * each run finishes, so a reload or a crash loses at most the run in flight"): database "cil-lab-open-world" of the
  * app's store (./store.ts) with three tables, all under the run's key `openWorldKey(settings)` (src/core/ood/config.ts):
  *

@@ -10,7 +10,7 @@ export function createOrderingsClient() {
   const worker = new Worker(new URL('../workers/orderings.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<OrderingsWorkerApi>(worker);
   // An uploaded similarity file goes to the worker once (transferred), not copied into every request: a 300 MB
-  // upload cost the page a 2 s freeze per computation (issue 16 item 7). Bytes not read by readUpload are copied once.
+  // upload cost the page a 2 s freeze per computation. Bytes not read by readUpload are copied once.
   let kept: { bytes: Uint8Array; id: number; sent: Promise<void> } | null = null;
   let nextId = 1;
   function keep(bytes: Uint8Array): { id: number; sent: Promise<void> } {

@@ -1,5 +1,5 @@
 /**
- * The service worker, page side (issue 18, docs/deploy.md): register `sw.js` (built by scripts/sw-plugin.mjs) under
+ * The service worker, page side (docs/deploy.md): register `sw.js` (built by scripts/sw-plugin.mjs) under
  * the app's base path, in production builds only — under the Vite dev server (`npm start`) a service worker would
  * serve stale modules, and the dev server has no sw.js anyway.
  *

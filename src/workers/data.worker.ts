@@ -172,7 +172,7 @@ const api = {
 
   /**
    * The content hash a FileRef records for an uploaded file (core/config `contentHash`), read and hashed here: on
-   * the page's thread a 300 MB similarity upload froze the page for seconds (issue 16 item 7).
+   * the page's thread a 300 MB similarity upload froze the page for seconds.
    */
   async contentHash(file: Blob): Promise<string> {
     return contentHash(new Uint8Array(await file.arrayBuffer()));

@@ -43,7 +43,7 @@ function keyOf(req: LoadRequest): string {
 
 function failure(e: unknown, device: DevicePreference): LoadFailure {
   if (e instanceof ClipLoadError) {
-    // the engine's device hint says "choose the wasm device": misleading when wasm is what failed (issue 16, item 13)
+    // the engine's device hint says "choose the wasm device": misleading when wasm is what failed
     const hint =
       e.reason === 'device' && device === 'wasm'
         ? `The wasm runtime itself failed: make sure the app serves onnxruntime-web's ort-wasm-simd-threaded.asyncify.wasm/.mjs at ${import.meta.env.BASE_URL}ort/ (npm start and npm run build copy them there, scripts/prepare-ort.mjs), then reload the page.`

@@ -1,5 +1,5 @@
 /**
- * The orderings worker's API, types only (issue 12: "worker message types live in one module both sides import"):
+ * The orderings worker's API, types only ("worker message types live in one module both sides import"):
  * src/workers/orderings.worker.ts implements it, src/services/orderings-client.ts wraps it with comlink.
  */
 import type { OrderingsRequest, PackedOrderingsView } from '../core/protocols/orderings-view';

@@ -234,7 +234,7 @@ const api: TrainWorkerApi = {
   },
 
   /**
-   * Train many orderings of one experiment together (issue 7, src/engine/shared-train.ts): prefix sharing, and
+   * Train many orderings of one experiment together (src/engine/shared-train.ts): prefix sharing, and
    * population training where the backend gains from it. Each ordering's result goes to `onRunDone` as soon as it
    * is finished (the caller stores it at once); progress at most 10 times a second (and whenever a task ends). The
    * same pause / resume / cancel as `run`; a failed backend hands the unfinished orderings to the next one.

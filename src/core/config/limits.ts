@@ -2,7 +2,7 @@
  * The bounds on every size a config can ask for — from a share link, a config file, the UI or a CLI flag — set to
  * what this machine can serve: 24 GB of RAM, and one browser tab (its workers included) that Chromium kills
  * ("Page crashed") a little past 4 GB. validateConfig checks them before any work starts and says the bound in
- * its message, so an oversized request is refused instead of crashing the tab (issue 16).
+ * its message, so an oversized request is refused instead of crashing the tab.
  *
  * How the memory-bound ones were measured (Node 20, V8 as in Chromium; heap kept after a forced GC):
  * - the distribution sample (src/core/orderings/sample.ts sampleOrderingsByShuffle keeps every drawn ordering and
@@ -10,7 +10,7 @@
  *   K equal tasks and L orderings gave 2.09 KB per ordering for 30 classes / 30 tasks (L = 20 000 and 100 000),
  *   0.58 KB for 30/3, 1.48 KB for 100/10, 6.8 KB for 100/100, 8.8 KB for 1000/10 and 66 KB for 1000/1000
  *   (1.33 GB and 72 s for L = 20 000). `sampledOrderingBytes` (256 + 8·N + 64·K bytes) is at or above every
- *   one of these. The link of issue 16 (sampleSize 10^7, CIFAR-100, 30 classes in 30 tasks) needed ≈ 21 GB;
+ *   one of these. A link with sampleSize 10^7 (CIFAR-100, 30 classes in 30 tasks) needed ≈ 21 GB;
  * - the exact histogram (score-distribution.ts) keeps one float64 per ordering of Ω: exactLimit = 10^8 is 800 MB
  *   (12 classes in 6 tasks, 7.5 · 10^6 orderings: 6.7 µs each on this machine, so 10^8 takes ≈ 11 minutes).
  * Model sizes mirror src/engine/models.ts (float32 weights; training keeps the weights, their gradients and

@@ -94,7 +94,7 @@ export interface ProtocolsConfig {
   distribution: { sampleSize: number; seed: number };
 }
 
-/** INFERRED (issue 4): how many orderings the Ground-truth lab trains. */
+/** INFERRED: how many orderings the Ground-truth lab trains. */
 export interface GroundTruthConfig {
   /** Train every ordering when |Ω| ≤ budget, else `budget` orderings drawn uniformly (seeded). */
   budget: number;

@@ -176,7 +176,7 @@ export function decodeConfigFromHash(hash: string): DecodeResult {
 /**
  * Longest text `decodeConfigFromHash` looks at: the data limit with room for a whole URL in front, percent-encoding
  * (three characters per encoded one) and the line breaks of email wrapping. Checked before any other work, so a
- * hostile megabyte-long "link" costs nothing (issue 16, item 8).
+ * hostile megabyte-long "link" costs nothing.
  */
 export const MAX_LINK_INPUT_CHARS = 3 * MAX_LINK_DATA_CHARS + 4096;
 
@@ -196,7 +196,7 @@ function decode(input: string): DecodeResult {
   }
   // Email wraps long links (a link never contains whitespace), and some mail and chat tools percent-encode links
   // ("%23v1.…", a wrapped line as "%0A", a space as "%20"): whitespace is dropped before decoding (a break inside
-  // "%2\n3") and again after it (what "%20"/"%0A" decode to), issue 16, item 10.
+  // "%2\n3") and again after it (what "%20"/"%0A" decode to).
   let s = input.replace(/\s+/g, '');
   if (s.includes('%')) {
     try {

@@ -1,5 +1,5 @@
 /**
- * The WordNet synset of each class, as every surface resolves it (issue 16, item 5: the app and `cil-lab` must give
+ * The WordNet synset of each class, as every surface resolves it (the app and `cil-lab` must give
  * the same numbers): the experiment's pin for a class name (config `similarity.pins`, by name) wins, else the built-in
  * class list's own synset, else none (WordNet picks the name's first noun sense, docs/science.md §6). The Orderings page,
  * the Ground-truth lab and the CLI's `--config`/`--link` all go through `wordnetPinsFor`.

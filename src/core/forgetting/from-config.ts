@@ -1,5 +1,5 @@
 /**
- * The Forgetting lab trains from the experiment config (issue 12: "labs train from the experiment config, so every
+ * The Forgetting lab trains from the experiment config ("labs train from the experiment config, so every
  * lab's link, CLI and UI agree"; docs/science.md §3). Pure; tested in tests/unit/core/forgetting/from-config.test.ts.
  *
  * - `forgettingJobsOf(config)`: the runs a config stands for. With `forgetting.preset` set, the preset's runs on the

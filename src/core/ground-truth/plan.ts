@@ -1,5 +1,5 @@
 /**
- * The Ground-truth lab's plan (issue 4, docs/science.md §2): which orderings are trained, which role each plays, and in
+ * The Ground-truth lab's plan (docs/science.md §2): which orderings are trained, which role each plays, and in
  * what order the runs (ordering × strategy × seed) go to the training worker.
  *
  * The truth: A(O) over every O in Ω when |Ω| ≤ budget (`exhaustive`), else over `budget` orderings drawn uniformly

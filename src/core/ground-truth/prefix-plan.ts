@@ -1,5 +1,5 @@
 /**
- * The trie of task prefixes of a set of orderings (issue 7, "Ground truth at speed").
+ * The trie of task prefixes of a set of orderings ("Ground truth at speed").
  *
  * By the prefix rule (training-seeds.ts) every random choice of task t comes from the experiment seed and tasks
  * 0..t, and the output units of the classes of tasks 0..t are the same in every ordering that starts with those

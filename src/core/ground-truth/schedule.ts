@@ -1,6 +1,6 @@
 /**
- * The order in which the fast path (src/engine/shared-train.ts) completes a ground truth's orderings (issue 17:
- * "Partial results are honest"), and what that order costs in memory.
+ * The order in which the fast path (src/engine/shared-train.ts) completes a ground truth's orderings (partial
+ * results are honest), and what that order costs in memory.
  *
  * - The sample order: a seeded random permutation of the truth orderings (numpy
  *   `default_rng(sampleOrderSeed(sampleSeed)).permutation(truthCount)` applied to the truth orderings in plan order),

@@ -5,7 +5,7 @@
  *
  * One ordering (`formatSequence`, a row's own copy) is the very text to paste: `{"class_order": [...]}`,
  * `--custom_class_order …`, `fixed_class_order=[…]`. Several orderings (`formatSequences`, the file) are a form that
- * parses as a whole (issue 16, item 15): PyCIL is one JSON object keyed by the orderings' labels, Avalanche one
+ * parses as a whole: PyCIL is one JSON object keyed by the orderings' labels, Avalanche one
  * Python dict `fixed_class_orders = {label: [...]}` (its body is JSON), Mammoth one `--custom_class_order` line per
  * ordering under a `#` comment (shell comments), CSV one row per ordering. A label that repeats (e.g. an RS seed given
  * twice) gets " (2)", " (3)", … so no key is lost.

@@ -44,7 +44,7 @@ export interface OrderingsView extends ProtocolReport {
 
 /**
  * A view with its similarity matrix flat, as the orderings worker sends it (the buffer transferred): structured-cloning
- * 1 000 rows of 1 000 numbers took ~270 ms of the page's thread (issue 16's long-task drill).
+ * 1 000 rows of 1 000 numbers took ~270 ms of the page's thread.
  */
 export type PackedOrderingsView = Omit<OrderingsView, 'matrix'> & { matrix: SquareMatrix };
 

@@ -6,7 +6,7 @@ import type { Ordering, Sequence, SquareMatrix } from '../orderings/types';
 /**
  * @param drawn the class order exactly as the protocol drew it, when that order is what users' own runs use: RS is
  *   numpy's `permutation(N)`, and PyCIL maps `class_order[i]` to label i, so its export must be that very list, not
- *   the tasks re-sorted (issue 16, item 14). `tasks` stays canonical (each task sorted: tasks compare as sets); the
+ *   the tasks re-sorted. `tasks` stays canonical (each task sorted: tasks compare as sets); the
  *   drawn order must split into the same tasks, else it is refused.
  */
 export function toSequence(protocol: string, label: string, tasks: Ordering, sim: SquareMatrix, drawn?: readonly number[]): Sequence {

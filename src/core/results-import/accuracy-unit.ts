@@ -1,5 +1,5 @@
 /**
- * Percent or fraction? (issue 8: "accuracies as fractions or percentages, detected and stated".)
+ * Percent or fraction? ("accuracies as fractions or percentages, detected and stated".)
  *
  * The rule, for the whole file at once (every final accuracy, AIA, curve value and matrix entry of every row):
  * if any value is above 1, or any is written with a "%" sign, all values are percentages and are divided by 100;

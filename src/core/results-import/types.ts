@@ -1,5 +1,5 @@
 /**
- * Bring your own results (issue 8): the shapes shared by the importers in this folder.
+ * Bring your own results: the shapes shared by the importers in this folder.
  *
  * Reading a file goes in two steps:
  *   1. a format reader (parse-csv.ts, parse-json.ts, parse-pycil-log.ts) turns the text into `RawRow`s — the

@@ -1,5 +1,5 @@
 /**
- * Which shard of a sweep trains which run (issue 18, `cil-lab sweep`): a pure, deterministic assignment.
+ * Which shard of a sweep trains which run (`cil-lab sweep`): a pure, deterministic assignment.
  *
  * A run is known by its key: strategy, seed and canonical ordering key ("finetune/0/0,1|2,3|4,5"). Runs are
  * assigned in units: the unit of a run is its strategy, seed and the first `depth` tasks of its ordering, so the

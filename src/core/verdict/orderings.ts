@@ -171,7 +171,7 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
 
   // ── why, when EDGE misses ──
   if (problem) {
-    // built only here: copying 10⁶ entries for nothing cost the page ~16 ms per result (issue 16's long-task drill)
+    // built only here: copying 10⁶ entries for nothing cost the page ~16 ms per result
     const sim = matrixFromRows(input.matrix);
     const distinct = distinctScores(sim, input.taskSizes, omega);
     if (distinct !== null) {

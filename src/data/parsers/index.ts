@@ -1,4 +1,4 @@
-/** Parsers for the user's own data (issue 3): IDX, CIFAR binary, image-folder zips, and format detection. */
+/** Parsers for the user's own data: IDX, CIFAR binary, image-folder zips, and format detection. */
 export * from './types';
 export * from './gzip';
 export * from './tar';

@@ -1,5 +1,5 @@
 /**
- * Shared shapes of the user-data parsers (issue 3, "The user's own data"): bytes in, typed arrays out.
+ * Shared shapes of the user-data parsers ("The user's own data"): bytes in, typed arrays out.
  * Pure TS: no DOM, no tfjs — the parsers run in a worker or in Node.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The fused MLP training step on the wasm backend (issue 19, "a faster step"): one WebAssembly SIMD module of our
+ * The fused MLP training step on the wasm backend ("a faster step"): one WebAssembly SIMD module of our
  * own (wasm/mlp-step.ts, compiled into mlp-step.wasm.ts) runs a whole step of an MLP — forward, softmax
  * cross-entropy, backward and Adam or SGD — over weights resident in its memory, instead of tfjs's ~170 kernel
  * calls per step. docs/science.md appendix D, "The fused step".

@@ -1,6 +1,6 @@
 /**
  * What `cil-lab ood` prints for a finished Open-world run (docs/science.md §5), as one function: the CLI prints it
- * and the lab's "results (JSON)" export writes it (issue 13: "app and CLI give the same numbers"), so both have the
+ * and the lab's "results (JSON)" export writes it ("app and CLI give the same numbers"), so both have the
  * same fields in the same order. Pure: no tensors, no I/O.
  */
 import { HEAD_DEFAULTS, type HeadSettings } from '../../core/ood/detectors';

@@ -109,7 +109,7 @@ export interface OpenWorldHooks {
   /**
    * Continue a run from the checkpoint after task `checkpoint.nextTask − 1`, with the steps 0..nextTask−1 it already
    * evaluated (the trainer resumes exactly, trainer.ts `resumeFrom`; every OOD draw is seeded per step, so the
-   * remaining steps equal those of an uninterrupted run). The lab's store uses it after a reload (issue 13).
+   * remaining steps equal those of an uninterrupted run). The lab's store uses it after a reload.
    */
   resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] };
 }

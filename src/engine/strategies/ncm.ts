@@ -1,5 +1,5 @@
 /**
- * Nearest class mean (issue 3): the network trains (cross-entropy) on the first task only; its features are then
+ * Nearest class mean: the network trains (cross-entropy) on the first task only; its features are then
  * frozen, and every class is represented by the normalised mean of the L2-normalised features of all its
  * training data (exemplars.ts `classMean`), computed when its task arrives. Prediction is the nearest class mean
  * over the classes seen so far — also after task 0, so every row of R uses the same classifier. Because the

@@ -1,5 +1,5 @@
 /**
- * Tabs of one browser on the same experiment (issue 16 item 11: "two tabs on the same experiment both train all
+ * Tabs of one browser on the same experiment ("two tabs on the same experiment both train all
  * tasks"): the run session (./run-session.ts `coordinator`) asks for an exclusive Web Lock named after the lab and the
  * config; the tab that holds it trains, the others follow the shared store (IndexedDB), told of each stored result
  * over a BroadcastChannel, and the next in line takes over when the trainer stops (closed, cancelled, done).

@@ -1,5 +1,5 @@
 /**
- * The lab kit's run session (issue 12, "one run path for every lab"; docs/architecture.md "Results are stored …
+ * The lab kit's run session ("one run path for every lab"; docs/architecture.md "Results are stored …
  * as soon as each run finishes, so a reload or a crash loses at most the run in flight, and finished runs are
  * never trained twice"): the job queue every lab's runner is built on. The Ground-truth runner
  * (../ground-truth-runner.ts) and the Forgetting runner (../forgetting-runner.ts) are two users of it.
@@ -19,7 +19,7 @@
  *   average of the last runs; the driver sets `etaSeconds` with each record.
  * - coordinator (optional; ./coordinator.ts `webLocksCoordinator(lab)`): two tabs on one config do not both train:
  *   one holds the lock and trains, the other shows what it stores (`following`) and trains what is left once the
- *   first stops (issue 16 item 11).
+ *   first stops.
  * - State: a fresh object on every change; `subscribe` is Svelte's store contract (the listener is called at once,
  *   the unsubscribe function returned). `X` adds the lab's own fields (the Ground-truth runner's `sharing`), reset
  *   to `initialExtra` at every start.
@@ -68,7 +68,7 @@ export interface SessionState<R, C> {
   /** the config the runs belong to (null before the first start) */
   configHash: string | null;
   /**
-   * Another tab trains this config (issue 16 item 11; `coordinator`): this one shows the runs it stores, and trains
+   * Another tab trains this config (`coordinator`): this one shows the runs it stores, and trains
    * what is left if that tab stops.
    */
   following: boolean;
@@ -89,7 +89,7 @@ export interface Controllable {
 }
 
 /**
- * Tabs of one browser on the same config (issue 16 item 11): one trains, the others follow the shared store.
+ * Tabs of one browser on the same config: one trains, the others follow the shared store.
  * `webLocksCoordinator` (./coordinator.ts) is the browser's (Web Locks + BroadcastChannel); the tests pass a fake.
  */
 export interface SessionCoordinator {
@@ -470,7 +470,7 @@ const realClock: PaceClock = {
 /**
  * A session listener for a page: while the session runs, the page sees at most one state every `ms` (the latest;
  * default 500 ms), so recomputing statistics and redrawing charts per finished run does not take the CPU the
- * training workers need (issue 19: on two cores, 90 results of the Ground-truth default in ~15 s cost the page's
+ * training workers need (on two cores, 90 results of the Ground-truth default in ~15 s cost the page's
  * main thread ~30 ms each). Shown at once, whatever the pace: a change of status (paused, done, cancelled, error:
  * the final state is never held back), the first result of a start, and every state while not running. `cancel()`
  * drops a state held back (the page unmounts). The session's own `subscribe` is unchanged: runners and tests see

@@ -1,5 +1,5 @@
 /**
- * The lab kit's training-worker pool (issue 12, "one worker pool"): every lab leases its training workers here
+ * The lab kit's training-worker pool ("one worker pool"): every lab leases its training workers here
  * instead of making its own, so a worker that already chose its backend and holds a dataset is reused by the next
  * run of any lab, and two labs never drive the same worker at once.
  *
@@ -9,7 +9,7 @@
  *   at most MAX_TRAIN_WORKERS in all (a GPU backend has one device to share, so it gets none; docs/architecture.md).
  *   A helper that fails to start is dropped: one worker is enough.
  * - warm(request) prepares the workers a lease of `request` would get (backend probed, dataset loaded) and gives
- *   them back idle, so a lab can start them while its user reads the page (issue 19: the first result ≤ 1 s after
+ *   them back idle, so a lab can start them while its user reads the page (the first result ≤ 1 s after
  *   Run needs worker start-up and wasm init out of the way); a lease waits for a warm-up in flight instead of
  *   starting more workers beside it.
  * - A worker remembers its backend choice and its built-in dataset, so a lease on the same setup does not probe or

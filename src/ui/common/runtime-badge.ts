@@ -1,5 +1,5 @@
 /**
- * What the runtime badge says about the wasm backend (issue 18; src/ui/common/RuntimeBadge.svelte). Pure, so the
+ * What the runtime badge says about the wasm backend (src/ui/common/RuntimeBadge.svelte). Pure, so the
  * wording is unit-tested: a cross-origin-isolated page (SharedArrayBuffer available) runs tfjs's threaded SIMD
  * build with a thread pool over the machine's logical cores; otherwise the single-threaded build.
  */

@@ -1,11 +1,11 @@
 /**
- * The Forgetting lab's state and effects (issue 5; docs/science.md §3), outside its components so they are tested
+ * The Forgetting lab's state and effects (docs/science.md §3), outside its components so they are tested
  * without a browser (tests/unit/ui/forgetting-lab.test.ts): the page's controls, the RS / EDGE orderings, the runner
  * (src/services/forgetting-runner.ts, the lab kit's session on a worker leased from the shared pool), the stored runs
  * and what is selected. The page (./ForgettingPage.svelte) only composes ./ForgettingControls.svelte and
  * ./ForgettingResults.svelte; `attach()` wires the effects.
  *
- * The experiment (src/services/share-link.svelte.ts) and this tab (issue 16, item 2: "a tab may show its own setup,
+ * The experiment (src/services/share-link.svelte.ts) and this tab ("a tab may show its own setup,
  * never overwrite the experiment the user made"):
  * - Showing the tab changes nothing in the experiment. The tab reads its setup from the experiment only when that is a
  *   Forgetting experiment (a link made on this tab, or pasted later); otherwise it shows its own setup.

@@ -10,7 +10,7 @@
  *     ● RS and EDGE median), at that ordering's A(O).
  * Panels share the y axis (orderings per bin) and, by default, the x axis (A(O) in %) so strategies compare at a
  * glance; when one strategy's truth would be a sliver of a shared axis (a strategy far better than another), each
- * panel gets its own x axis and bins (`autoXAxis`; the chart's "x axis" control overrides it, issue 17).
+ * panel gets its own x axis and bins (`autoXAxis`; the chart's "x axis" control overrides it).
  * The model and layout helpers are pure (tests/unit/ui/ground-truth-charts.test.ts); `drawAccuracyHistogram`
  * touches the DOM.
  */

@@ -79,7 +79,7 @@ export class GroundTruthInputsState {
   selectedSeed = $state<number | null>(null);
   /** teaching mode: "More settings" unfolded */
   moreOpen = $state(false);
-  /** issue 7: prefix sharing + population (a speed choice: the numbers are the same, so it is not in the link) */
+  /** prefix sharing + population (a speed choice: the numbers are the same, so it is not in the link) */
   fastPath = $state(true);
 
   constructor(link: LabLink) {

@@ -117,7 +117,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
 
   /**
    * Start the workers a Run would lease (backend probed, wasm initialised, dataset loaded) and leave them idle in
-   * the pool, so the first result after Run waits for training only (issue 19). The page calls it on its first
+   * the pool, so the first result after Run waits for training only. The page calls it on its first
    * idle moment and again when the backend or the data change; a Run pressed meanwhile waits for it instead of
    * starting more workers beside it.
    */
@@ -138,7 +138,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
       : { state: '', backend: '', workers: 0, seconds: 0 };
   }
 
-  /** the store keys of this experiment's runs (issue 16, item 16: each run by what determines it; page-config.ts) */
+  /** the store keys of this experiment's runs (each run by what determines it; page-config.ts) */
   readonly runKeys = $derived(this.checked.hash ? groundTruthRunKeys(this.checked.config) : null);
   /** The experiment's key, its run keys told to the store first; null while the inputs are invalid. */
   private storeKey(): string | null {
@@ -259,7 +259,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   }
 
   /**
-   * How far the truth is, and whether what is finished is a random sample of it (issue 17: partial statistics are
+   * How far the truth is, and whether what is finished is a random sample of it (partial statistics are
    * honest only then). `n`: truth orderings every run of which (each strategy and seed) is finished; `uniform`: those
    * are the first n of the seeded sample order, give or take the workers in parallel − 1 (the fast path's orderings
    * finish in that order; the naive path trains the protocols' orderings first, so it is not). Per strategy the

@@ -280,7 +280,7 @@ export function groundTruthStrategyHash(config: ExperimentConfig, strategy: stri
 export interface GroundTruthRunKeys {
   /**
    * The experiment's key (`groundTruthRunHash`): the runner's and the page's handle on its runs. Runs were stored
-   * under it before issue 16 (so it changed with the list of strategies); they are still read.
+   * under it by older builds (so it changed with the list of strategies); they are still read.
    */
   experiment: string;
   /** each strategy's key (`groundTruthStrategyHash`) */

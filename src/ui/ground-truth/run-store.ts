@@ -1,6 +1,6 @@
 /**
  * The Ground-truth lab's view of the results store (services/results-store.ts) that keys each run by what
- * determines it (issue 16, item 16; ./page-config.ts groundTruthRunKeys): a run is written under its strategy's key
+ * determines it (./page-config.ts groundTruthRunKeys): a run is written under its strategy's key
  * (dataset, classes and tasks, model, training, that strategy and its options) with its ordering and seed, not
  * under a key of the whole experiment. So adding a strategy to a finished ground truth, or raising the budget,
  * trains only what is new.
@@ -9,7 +9,7 @@
  * store the keys behind it, and then
  * - put(run) writes under the run's strategy key (an imported method none of the strategies: the `imported` key);
  * - getAll(experiment) gathers the runs of every strategy key, the imported ones, and the runs stored under the
- *   experiment's key itself (before issue 16 every run was: they stay readable; a run stored under several keys
+ *   experiment's key itself (older builds stored every run there: they stay readable; a run stored under several keys
  *   is read once, its strategy's key winning), each carrying the experiment's key as its configHash, in the
  *   store's key order;
  * - delete(experiment) deletes all of those.
@@ -38,7 +38,7 @@ export function keyedRunStore(store: ResultsStore): KeyedRunStore {
 
   async function gather(keys: GroundTruthRunKeys): Promise<StoredRun[]> {
     const found = new Map<string, StoredRun>();
-    // the experiment-wide key first (runs stored before issue 16), the imported methods', then each strategy's
+    // the experiment-wide key first (runs stored by older builds), the imported methods', then each strategy's
     // over them (a method imported before it was one of the experiment's strategies stays readable too)
     for (const hash of [keys.experiment, keys.imported, ...Object.values(keys.strategies)]) {
       for (const r of await store.getAll(hash)) found.set(runId(r), r);

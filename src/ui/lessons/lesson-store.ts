@@ -1,5 +1,5 @@
 /**
- * A teacher's own lessons (issue 17): the current experiment's link with a title, two or three sentences and a
+ * A teacher's own lessons: the current experiment's link with a title, two or three sentences and a
  * question, kept in this browser's localStorage and listed in the gallery beside the built-in ones. Each can be
  * exported as a link that carries its texts (`?lesson=u.…`, src/core/lessons), so it opens on any machine.
  * Pure functions over a Storage (a test passes its own).

@@ -1,5 +1,5 @@
 /**
- * What the dataset picker says about a built-in class list's size (issue 17: the list said "Emoji objects (249)" while
+ * What the dataset picker says about a built-in class list's size (the list said "Emoji objects (249)" while
  * 198 classes load as images). A list of names can be larger than its image dataset: the emoji list names 249
  * concepts, and the prepared images keep the 198 that at least five artists drew (public/data/emoji/meta.json,
  * "dropped" says why each other one is missing). The Orderings lab works on names, so all 249 are usable there; the

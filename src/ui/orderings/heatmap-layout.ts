@@ -12,7 +12,7 @@ import { fmt, truncateLabel } from '../common/chart-kit';
 export const SVG_CELL_LIMIT = 60;
 
 /**
- * Beyond this many classes the lab shows less at once (issue 16's long-task drill, 1 000 classes): the heat map is
+ * Beyond this many classes the lab shows less at once (1 000 classes): the heat map is
  * drawn in a task of its own and its task marks are one shape per task (not per class); an ordering's row shows its
  * first tasks and a "show all" button.
  */

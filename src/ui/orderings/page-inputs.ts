@@ -76,7 +76,7 @@ export function resolveSeeds(rsEnabled: boolean, seedsText: string): { seeds: nu
 }
 
 /**
- * What a built-in list starts with when it is picked in the menu (issue 17: CIFAR-100 used to keep 6 of its 100
+ * What a built-in list starts with when it is picked in the menu (CIFAR-100 used to keep 6 of its 100
  * classes, so 10 tasks failed until "All"): every class, as CIL papers split a dataset, and the task count kept when
  * it splits them evenly, else the usual one (10 tasks when the classes split into 10 tasks of two or more, else 5, 4,
  * 3 or 2).

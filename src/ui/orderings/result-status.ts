@@ -1,5 +1,5 @@
 /**
- * Do the results on screen belong to the inputs on screen? (issue 16 item 3: after a link whose similarity is an
+ * Do the results on screen belong to the inputs on screen? (after a link whose similarity is an
  * upload that is not loaded, the header showed the new experiment while |Ω|, the heat map, the table and the exports
  * were the previous one's.) Every request the Orderings page sends has a key; the result keeps the key of the request
  * that made it, and the page compares it with the key of its current inputs. Pure (tests/unit/ui/orderings-result-status.test.ts).

@@ -30,7 +30,7 @@ export function layoutScoreHistogram(width: number, dist: ScoreDistribution, seq
   const protocols = LANE_ORDER.filter((p) => sequences.some((s) => s.protocol === p));
   const names = protocols.map((p) => protocolMark(p).name.replace(/ \(.*\)$/, ''));
   // the lane labels sit left of the plot, right-aligned: the margin fits the longest (12 px text, ≤ 7 px a character),
-  // so "Exact extreme of S" is not cut at the figure's edge (issue 17: cut at 390 px)
+  // so "Exact extreme of S" is not cut at the figure's edge (cut at 390 px)
   const margin = { top: 8, right: 16, bottom: 44, left: Math.max(64, 8 + 7 * Math.max(0, ...names.map((n) => n.length)) + 4) };
   const lanes = protocols.map((p, i) => ({
     protocol: p,

@@ -107,7 +107,7 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
       const img = ctx.createImageData(n, n);
       // n² cells (10⁶ for 1 000 classes): the colours come from a table, not d3's interpolator and a regex per cell
       // (that took seconds on the main thread), and one 32-bit write per pixel (the loop took ~100 ms with four byte
-      // writes per cell and the domain unpacked in every call; issue 16's long-task drill)
+      // writes per cell and the domain unpacked in every call)
       const rgba = rgbaTable(colourTable(interpolateBlues));
       const px = new Uint32Array(img.data.buffer);
       const [d0, d1] = domain;

@@ -17,7 +17,7 @@ function aboutBytes(bytes: number): string {
 
 /**
  * The distribution sample's size, bounded by CONFIG_LIMITS.distributionSample and, for many classes and tasks, by
- * the memory the drawn orderings keep (limits.ts) — the bound said in the message (issue 16: a link asking for
+ * the memory the drawn orderings keep (limits.ts) — the bound said in the message (a link asking for
  * 10^7 orderings of 30 classes in 30 tasks grew the worker past 5 GB and crashed the tab).
  */
 function sampleSizeOf(c: Checker, v: unknown, fill: number, before: Checked): number {

@@ -1,5 +1,5 @@
 /**
- * The UI half of the lab kit (issue 12, "One house for every lab"; docs/architecture.md, docs/design.md). A new
+ * The UI half of the lab kit ("One house for every lab"; docs/architecture.md, docs/design.md). A new
  * lab page is composed from these, not copied from another page:
  *
  *   <LabLayout label="Time experiment settings" {teaching}>
