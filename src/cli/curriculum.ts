@@ -88,7 +88,10 @@ function checkCurriculumFlags(v: Values, ids: string[], strategies: StrategyId[]
   const orderArg = str(v, 'order');
   const section: Record<string, unknown> = {
     datasets: ids,
-    ...(orderArg === undefined ? {} : { order: orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'all' ? orderArg : listOf(orderArg) }),
+    // the section has no 'pair': its m2i (or i2m) is what the lab trains as the pair
+    ...(orderArg === undefined
+      ? {}
+      : { order: orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'all' ? orderArg : orderArg === 'pair' ? 'm2i' : listOf(orderArg) }),
     scenario: str(v, 'scenario'),
     strategies,
     epochs: Math.max(whole('epochs') ?? 1, whole('first-epochs') ?? 1),

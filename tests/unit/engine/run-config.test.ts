@@ -78,6 +78,7 @@ describe('one run config from the experiment config', () => {
       calibrationRatio: 0.2,
       lr: 1e-3,
       seed: 2,
+      seeds: 1,
     };
     const config = foldForgettingInputs(defaultConfig(), inputs, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
     expect(config.lab).toBe('forgetting');

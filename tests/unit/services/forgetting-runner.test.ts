@@ -93,7 +93,7 @@ function setup() {
 describe('forgetting runner', () => {
   it('trains the config’s one run with softmax outputs recorded, on a leased worker, and stores it', async () => {
     const { worker, leases, store, runner, released } = setup();
-    const config = configOf({ strategy: 'ewc', seed: 4, backendPref: 'wasm' });
+    const config = configOf({ strategy: 'ewc', seed: 4, backendPref: 'wasm', seeds: 1 });
     await runner.start(config);
     expect(leases).toEqual(['wasm:digits']);
     expect(worker.runs).toHaveLength(1);
