@@ -219,16 +219,21 @@ export class CurriculumLab {
     return ps.find((p) => p.key.split('|')[1] === this.selected) ?? ps.find((p) => p.m2i) ?? ps[0] ?? null;
   }
 
+  /** the latest preview asked for: an older one that answers later (a preset clicked while it loads) is dropped */
+  #previewAsk = 0;
+
   async loadPreview(): Promise<void> {
     if (this.inputs.datasets.length < 2) return;
+    const ask = ++this.#previewAsk;
     try {
       this.previewError = null;
-      this.preview = await this.runner.prepare(
+      const preview = await this.runner.prepare(
         { datasets: [...this.inputs.datasets], trainPerClass: this.inputs.trainPerClass, testPerClass: this.inputs.testPerClass },
         this.inputs.backend,
       );
+      if (ask === this.#previewAsk) this.preview = preview;
     } catch (e) {
-      this.previewError = e instanceof Error ? e.message : String(e);
+      if (ask === this.#previewAsk) this.previewError = e instanceof Error ? e.message : String(e);
     }
   }
 
