@@ -65,6 +65,20 @@ export type FetchBytes = (path: string) => Promise<Uint8Array>;
 const PREPARE_HINT = 'run "node scripts/prepare-data.mjs" (or "npm start") to prepare the built-in data';
 
 /**
+ * Tries at reading one file of a built-in dataset. A fetch fails now and then when two workers read the same file
+ * at once (Chromium's HTTP cache gives the second net::ERR_CACHE_WRITE_FAILURE, seen by fetch as a TypeError): the
+ * Data tab's worker and a training worker both load the dataset a lab is about to train on. Such a failure is tried
+ * again; an HTTP error or a cancelled load (AbortError) is not.
+ */
+export const READ_ATTEMPTS = 3;
+const RETRY_DELAY_MS = 250;
+
+/** fetch's network failure (a TypeError), as opposed to a cancel (DOMException AbortError) or our own errors. */
+function isNetworkError(e: unknown): boolean {
+  return e instanceof TypeError;
+}
+
+/**
  * Load and validate a built-in dataset. `fetchBytes(path)` reads a file under public/ (see the header).
  * Checks that meta.json is the dataset asked for, with the registry's shape and the class list's names.
  */
@@ -72,11 +86,17 @@ export async function loadBuiltinDataset(id: string, fetchBytes: FetchBytes): Pr
   const entry = getBuiltinDataset(id);
   const read = async (file: string): Promise<Uint8Array> => {
     const path = builtinDatasetPath(entry.id, file);
-    try {
-      return await fetchBytes(path);
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new Error(`Built-in dataset "${entry.id}": cannot read ${path} (${why}); ${PREPARE_HINT}.`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetchBytes(path);
+      } catch (e) {
+        if (isNetworkError(e) && attempt < READ_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));
+          continue;
+        }
+        const why = e instanceof Error ? e.message : String(e);
+        throw new Error(`Built-in dataset "${entry.id}": cannot read ${path} (${why}); ${PREPARE_HINT}.`);
+      }
     }
   };
   let json: unknown;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from '../../fixtures/datasets.json';
 import { EMOJI, FASHION_MNIST, MNIST } from '../../../src/core/classes/builtin';
 import { imageAt, type DecodedDataset, type DecodedSplit } from '../../../src/data/format';
-import { BUILTIN_DATASETS, loadBuiltinDataset, type BuiltinDatasetId } from '../../../src/data/registry';
+import { BUILTIN_DATASETS, loadBuiltinDataset, READ_ATTEMPTS, type BuiltinDatasetId } from '../../../src/data/registry';
 
 const PUBLIC = join(__dirname, '..', '..', '..', 'public');
 const readPublic = async (p: string) => new Uint8Array(readFileSync(join(PUBLIC, p)));
@@ -78,6 +78,45 @@ describe('registry', () => {
       ['fashion-mnist', 'fashion-mnist', '28×28×1'],
       ['emoji', 'emoji', '32×32×3'],
     ]);
+  });
+});
+
+describe.skipIf(!prepared('digits'))('reading a built-in dataset when a fetch fails', () => {
+  /** readPublic, but the first `failures` reads of `file` throw `error` */
+  function flaky(file: string, failures: number, error: () => unknown) {
+    const calls: string[] = [];
+    let left = failures;
+    const read = async (p: string) => {
+      calls.push(p);
+      if (p.endsWith(file) && left > 0) {
+        left--;
+        throw error();
+      }
+      return readPublic(p);
+    };
+    return { read, calls };
+  }
+
+  it('tries a network failure again (two workers reading one file) and loads the same images', async () => {
+    const { read, calls } = flaky('train-images.u8', READ_ATTEMPTS - 1, () => new TypeError('Failed to fetch'));
+    const ds = await loadBuiltinDataset('digits', read);
+    expect(calls.filter((p) => p.endsWith('train-images.u8'))).toHaveLength(READ_ATTEMPTS);
+    const ref = await load('digits');
+    expect(sha256(ds.train.images)).toBe(sha256(ref.train.images));
+  });
+
+  it(`gives up after ${READ_ATTEMPTS} network failures and names the file`, async () => {
+    const { read } = flaky('train-images.u8', READ_ATTEMPTS, () => new TypeError('Failed to fetch'));
+    await expect(loadBuiltinDataset('digits', read)).rejects.toThrow(/cannot read data\/digits\/train-images\.u8 \(Failed to fetch\)/);
+  });
+
+  it('does not try a cancelled load or an HTTP error again', async () => {
+    const abort = flaky('train-images.u8', 1, () => new DOMException('The user aborted a request.', 'AbortError'));
+    await expect(loadBuiltinDataset('digits', abort.read)).rejects.toThrow(/aborted/);
+    expect(abort.calls.filter((p) => p.endsWith('train-images.u8'))).toHaveLength(1);
+    const http = flaky('train-images.u8', 1, () => new Error('HTTP 404 Not Found'));
+    await expect(loadBuiltinDataset('digits', http.read)).rejects.toThrow(/HTTP 404/);
+    expect(http.calls.filter((p) => p.endsWith('train-images.u8'))).toHaveLength(1);
   });
 });
 
