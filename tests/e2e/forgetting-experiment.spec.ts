@@ -8,6 +8,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../src/core/config/schema';
 
+/** This run checks one run's hand-over: one seed (the lab starts at three, for its verdict). */
+async function oneSeed(page: Page): Promise<void> {
+  await page.getByTestId('fg-seeds').fill('1');
+  await page.getByTestId('fg-seeds').blur();
+  await expect(page.getByTestId('fg-seeds')).toHaveValue('1');
+}
+
 function experiment(over: Partial<ExperimentConfig>): ExperimentConfig {
   const r = validateConfig({ ...defaultConfig(), lab: 'orderings', ...over });
   expect(r.errors).toEqual([]);
@@ -93,6 +100,7 @@ test('two tabs on one setup: one trains, the other follows its stored run and tr
   await page.goto('/');
   await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
   await page.getByTestId('fg-backend').selectOption('wasm');
+  await oneSeed(page);
   await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
   await page.getByTestId('fg-epochs-first').fill('2');
   await page.getByTestId('fg-epochs').fill('30'); // long enough for the second tab to join while it trains
