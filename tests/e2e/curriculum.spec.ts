@@ -10,10 +10,6 @@ async function openCurriculum(page: Page): Promise<void> {
 }
 
 test('the quick preset trains a_j and all 6 orders to the end on wasm, and every chart has data', async ({ page }) => {
-  // Known defect: after the page prepared its first preview, a preset's new preview never arrives (its samples stay
-  // empty), though the preset's run trains and ends with its verdict (tests/e2e/lab-verdicts.spec.ts). Off until the
-  // second preparation on the leased worker is fixed.
-  test.fixme(true, "a preset's sample preview never arrives after the page's first one");
   test.setTimeout(600_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

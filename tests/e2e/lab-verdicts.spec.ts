@@ -28,10 +28,7 @@ async function runQuick(page: Page, tab: string, id: string): Promise<void> {
 
 for (const width of [1280, 390]) {
   for (const lab of LABS) {
-    // Time: the quick run did not start from these clicks in two tries (Run ▶ stayed, 0 rows after 7 min), while the
-    // page state does the same in tests/unit/ui/lab-verdicts.test.ts; to be found before this case is on
     test(`${lab.tab}: a verdict after a quick run, at ${width} px`, async ({ page }) => {
-      test.fixme(lab.id === 'tm', 'the Time quick run does not start in this spec yet');
       test.setTimeout(480_000);
       await page.setViewportSize({ width, height: 800 });
       const errors: string[] = [];
