@@ -5,7 +5,7 @@
  */
 import { datasetFiles, parseDatasetMeta, type DecodedDataset, type SourceMeta, type SplitName, type StyleMeta } from './format';
 import { DataFormatError, type NamedFile, type ParsedImages, type UserDataset } from './parsers';
-import { builtinDatasetPath, getBuiltinDataset, loadBuiltinDataset } from './registry';
+import { builtinDatasetPath, getBuiltinDataset, loadBuiltinDataset, type FetchBytes } from './registry';
 import { countPerClass, packSamples, selectSamples, type SampleSet } from './samples';
 
 export type { SampleSet };
@@ -91,14 +91,18 @@ export interface PrototypeResult {
   counts: number[];
 }
 
-/** GET with byte progress; `expected` (from meta.json) sizes the buffer when the server's length is not usable. */
+/**
+ * GET with byte progress; `expected` (from meta.json) sizes the buffer when the server's length is not usable;
+ * `cache` is fetch's cache mode ('no-store' for a retry: registry.ts FetchBytes).
+ */
 export async function fetchWithProgress(
   url: string,
   signal: AbortSignal,
   expected: number | undefined,
   onBytes: (loaded: number, total: number) => void,
+  cache: RequestCache = 'default',
 ): Promise<Uint8Array> {
-  const res = await fetch(url, { signal });
+  const res = await fetch(url, { signal, cache });
   if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
   const header = Number(res.headers.get('content-length'));
   const total = expected ?? (!res.headers.get('content-encoding') && header > 0 ? header : 0);
@@ -230,19 +234,25 @@ export async function loadBuiltinWithProgress(id: string, base: string, signal: 
   const entry = getBuiltinDataset(id);
   const expected = new Map<string, number>();
   const loaded = new Map<string, number>();
-  const fetchBytes = async (path: string): Promise<Uint8Array> => {
+  const fetchBytes: FetchBytes = async (path, options) => {
     const file = path.slice(path.lastIndexOf('/') + 1);
-    const bytes = await fetchWithProgress(base + path, signal, expected.get(path), (n, total) => {
-      loaded.set(path, n);
-      if (!expected.has(path)) expected.set(path, total);
-      let done = 0;
-      let all = 0;
-      for (const [p, size] of expected) {
-        all += size;
-        done += Math.min(size, loaded.get(p) ?? 0);
-      }
-      report({ phase: 'download', file, loaded: n, total, bytesDone: done, bytesTotal: all, fraction: all ? done / all : 0 });
-    });
+    const bytes = await fetchWithProgress(
+      base + path,
+      signal,
+      expected.get(path),
+      (n, total) => {
+        loaded.set(path, n);
+        if (!expected.has(path)) expected.set(path, total);
+        let done = 0;
+        let all = 0;
+        for (const [p, size] of expected) {
+          all += size;
+          done += Math.min(size, loaded.get(p) ?? 0);
+        }
+        report({ phase: 'download', file, loaded: n, total, bytesDone: done, bytesTotal: all, fraction: all ? done / all : 0 });
+      },
+      options?.retry ? 'no-store' : 'default',
+    );
     if (file === 'meta.json') {
       // meta.json gives every file's exact size: the bar can show the whole download from the start
       try {

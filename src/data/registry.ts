@@ -60,7 +60,11 @@ export function builtinDatasetPath(id: BuiltinDatasetId, file: string): string {
   return `data/${id}/${file}`;
 }
 
-export type FetchBytes = (path: string) => Promise<Uint8Array>;
+/**
+ * Reads a file under public/. `retry` is set on a second or later try: the reader then bypasses the HTTP cache
+ * (fetch's `cache: 'no-store'`), where the first try's failure came from.
+ */
+export type FetchBytes = (path: string, options?: { retry?: boolean }) => Promise<Uint8Array>;
 
 const PREPARE_HINT = 'run "node scripts/prepare-data.mjs" (or "npm start") to prepare the built-in data';
 
@@ -68,7 +72,7 @@ const PREPARE_HINT = 'run "node scripts/prepare-data.mjs" (or "npm start") to pr
  * Tries at reading one file of a built-in dataset. A fetch fails now and then when two workers read the same file
  * at once (Chromium's HTTP cache gives the second net::ERR_CACHE_WRITE_FAILURE, seen by fetch as a TypeError): the
  * Data tab's worker and a training worker both load the dataset a lab is about to train on. Such a failure is tried
- * again; an HTTP error or a cancelled load (AbortError) is not.
+ * again, past the HTTP cache (FetchBytes' `retry`); an HTTP error or a cancelled load (AbortError) is not.
  */
 export const READ_ATTEMPTS = 3;
 const RETRY_DELAY_MS = 250;
@@ -88,7 +92,7 @@ export async function loadBuiltinDataset(id: string, fetchBytes: FetchBytes): Pr
     const path = builtinDatasetPath(entry.id, file);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await fetchBytes(path);
+        return await fetchBytes(path, attempt > 1 ? { retry: true } : undefined);
       } catch (e) {
         if (isNetworkError(e) && attempt < READ_ATTEMPTS) {
           await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));

@@ -196,9 +196,14 @@ const api = {
           if (current?.decoded && current.summary.kind === 'builtin' && current.summary.id === entry.id) decoded = current.decoded;
           else {
             const base = import.meta.env.BASE_URL;
-            decoded = await loadBuiltinDataset(entry.id, (path) =>
-              fetchWithProgress(base + path, new AbortController().signal, undefined, (loaded, total) =>
-                report({ phase: 'download', file: path.slice(path.lastIndexOf('/') + 1), loaded, total, fraction: total ? loaded / total : 0 }),
+            decoded = await loadBuiltinDataset(entry.id, (path, options) =>
+              fetchWithProgress(
+                base + path,
+                new AbortController().signal,
+                undefined,
+                (loaded, total) =>
+                  report({ phase: 'download', file: path.slice(path.lastIndexOf('/') + 1), loaded, total, fraction: total ? loaded / total : 0 }),
+                options?.retry ? 'no-store' : 'default',
               ),
             );
           }

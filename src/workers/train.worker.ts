@@ -9,7 +9,7 @@
  */
 import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs-core';
-import { getBuiltinDataset, loadBuiltinDataset } from '../data/registry';
+import { getBuiltinDataset, loadBuiltinDataset, type FetchBytes } from '../data/registry';
 import {
   activeBackend,
   fromDecodedDataset,
@@ -101,11 +101,11 @@ function subset(ds: ImageDataset, spec: DatasetSpec): ImageDataset {
     : subsetPerClass(ds, { trainPerClass: spec.trainPerClass, testPerClass: spec.testPerClass });
 }
 
-async function fetchBytes(path: string): Promise<Uint8Array> {
-  const res = await fetch(import.meta.env.BASE_URL + path);
+const fetchBytes: FetchBytes = async (path, options) => {
+  const res = await fetch(import.meta.env.BASE_URL + path, { cache: options?.retry ? 'no-store' : 'default' });
   if (!res.ok) throw new Error(`cannot read ${path}: HTTP ${res.status} ${res.statusText}`);
   return new Uint8Array(await res.arrayBuffer());
-}
+};
 
 /** The worker's one dataset cache: every built-in dataset fetched once, for runs and every job kind. */
 const jobs = jobContext(async (id) => fromDecodedDataset(await loadBuiltinDataset(id, fetchBytes)), new RunControl());

@@ -85,22 +85,26 @@ describe.skipIf(!prepared('digits'))('reading a built-in dataset when a fetch fa
   /** readPublic, but the first `failures` reads of `file` throw `error` */
   function flaky(file: string, failures: number, error: () => unknown) {
     const calls: string[] = [];
+    const retried: boolean[] = [];
     let left = failures;
-    const read = async (p: string) => {
+    const read = async (p: string, options?: { retry?: boolean }) => {
       calls.push(p);
+      if (p.endsWith(file)) retried.push(options?.retry === true);
       if (p.endsWith(file) && left > 0) {
         left--;
         throw error();
       }
       return readPublic(p);
     };
-    return { read, calls };
+    return { read, calls, retried };
   }
 
   it('tries a network failure again (two workers reading one file) and loads the same images', async () => {
-    const { read, calls } = flaky('train-images.u8', READ_ATTEMPTS - 1, () => new TypeError('Failed to fetch'));
+    const { read, calls, retried } = flaky('train-images.u8', READ_ATTEMPTS - 1, () => new TypeError('Failed to fetch'));
     const ds = await loadBuiltinDataset('digits', read);
     expect(calls.filter((p) => p.endsWith('train-images.u8'))).toHaveLength(READ_ATTEMPTS);
+    // the first try goes through the HTTP cache, the others past it
+    expect(retried).toEqual([false, ...Array<boolean>(READ_ATTEMPTS - 1).fill(true)]);
     const ref = await load('digits');
     expect(sha256(ds.train.images)).toBe(sha256(ref.train.images));
   });
