@@ -15,7 +15,10 @@
  *   - Bins follow numpy's `np.histogram(truth, bins=64, range=(lo, hi))` exactly: edges = `np.linspace(lo, hi, 65)`
  *     (e_i = lo + i·(hi−lo)/64, e_64 = hi), bins half-open [e_i, e_{i+1}) except the last, closed [e_63, e_64];
  *     the bin index is found the way numpy's fast path does (scaled index, then corrected against the edges).
- *   - A truth with no spread (σ_truth = 0, e.g. a single value) has no grid: the JSD is NaN (JSON: null).
+ *   - A truth with no spread (σ_truth ≤ NO_SPREAD_STD, e.g. a single value, or every ordering at one accuracy up to
+ *     float rounding) has no grid: the JSD is NaN (JSON: null). Accuracies differ by at least 1 / (test images) when
+ *     they differ at all, far above the bound; a σ of 1e-17 from rounding would otherwise make a grid 1e-16 wide,
+ *     on which a point estimate a rounding away from the truth scores the maximal JSD of 1 bit.
  *   - An estimate with σ̂ = 0 is a point mass at μ̂ (gaussian.ts): all its mass lands in the bin holding μ̂, or
  *     nowhere on the grid if μ̂ lies outside it (then Q is ε-uniform after normalising).
  */
@@ -26,6 +29,8 @@ export const JSD_BINS = 64;
 export const JSD_EPSILON = 1e-12;
 /** The grid reaches this many σ_truth beyond the smallest and largest truth value. */
 export const JSD_SPAN_SIGMAS = 3;
+/** A truth whose population std is at most this has no spread (see the header). */
+export const NO_SPREAD_STD = 1e-9;
 
 export interface JsdGrid {
   /** True when the truth has no spread: no grid, every JSD against it is NaN. */
@@ -98,7 +103,7 @@ export function gaussianBinMass(g: Gaussian, edges: Float64Array): Float64Array 
 export function jsdGrid(truth: ArrayLike<number>): JsdGrid {
   checkFinite(truth, 'The JSD truth');
   const sigma = populationStd(truth);
-  if (!(sigma > 0)) {
+  if (!(sigma > NO_SPREAD_STD)) {
     return { degenerate: true, lo: NaN, hi: NaN, truthStd: sigma, edges: new Float64Array(0), truthMass: new Float64Array(0) };
   }
   const lo = min(truth) - JSD_SPAN_SIGMAS * sigma;

@@ -13,6 +13,7 @@
  * Pure; tested in tests/unit/core/verdict/ground-truth.test.ts.
  */
 import type { GroundTruthStats, StrategyStats } from '../ground-truth/derive';
+import { NO_SPREAD_STD } from '../stats/jsd';
 import { meanInterval, pearsonInterval } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
 import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, correlationWord, countText, num, pText, pctText, plural, sameScore, significance } from './wording';
@@ -200,6 +201,22 @@ function truthSentence(s: StrategyStats, prefix: string, partial: PartialSample 
   };
 }
 
+/**
+ * A strategy whose orderings all end at one accuracy (a prototype method on frozen features: SimpleCIL, FeCAM) has
+ * nothing to estimate, no hard or easy ordering and no correlation to find: one sentence says so instead of the others
+ * (whose JSD would be undefined and whose W1 is 0). Up to float rounding (jsd.ts NO_SPREAD_STD).
+ */
+function noSpreadSentence(s: StrategyStats, prefix: string, variableWord: string): VerdictSentence | null {
+  const m = s.truth.moments;
+  if (!m || s.truth.values.length < 2 || m.max - m.min > NO_SPREAD_STD) return null;
+  const of = s.truth.complete ? `all ${countText(m.n)} orderings` : `all ${countText(m.n)} orderings trained so far`;
+  return {
+    id: `no-spread:${s.strategy}`,
+    kind: 'finding',
+    text: `${prefix}Every ordering ends at the same ${variableWord}, ${pctText(m.mean)} (${of}): for this strategy the order of the classes does not matter, so there is no spread to estimate and no ordering is harder or easier than another.`,
+  };
+}
+
 export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
   const { stats } = input;
   const variableWord = stats.variable === 'aia' ? 'average incremental accuracy' : 'final accuracy';
@@ -213,6 +230,11 @@ export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
   for (const s of strategies) {
     const prefix = several ? `${s.strategy}: ` : '';
     const mine = s.truth.complete ? null : partial && { ...partial, uniform: partial.byStrategy?.[s.strategy]?.uniform ?? partial.uniform };
+    const flat = noSpreadSentence(s, prefix, variableWord);
+    if (flat) {
+      out.push(flat);
+      continue;
+    }
     for (const sentence of [
       estimateSentence(s, prefix),
       edgeClaimSentence(s, prefix),

@@ -9,6 +9,7 @@ import {
   jensenShannonBits,
   jsdAgainstGrid,
   jsdGrid,
+  NO_SPREAD_STD,
   jsdToTruth,
 } from '../../../../src/core/stats/jsd';
 import { expectClose, fixture } from './fixture';
@@ -67,6 +68,15 @@ describe('JSD pieces', () => {
     expect(jsdGrid([0.5, 0.5]).degenerate).toBe(true);
     expect(jsdToTruth([0.5], { mean: 0.5, std: 0.1 })).toBeNaN();
     expect(jsdAgainstGrid(jsdGrid([0.5, 0.5]), { mean: 0.5, std: 0.1 })).toBeNaN();
+  });
+  it('equal accuracies whose mean rounds (σ ≈ 1e-16, not 0) have no spread either; one test image apart has', () => {
+    // 90 orderings at 151/180 (a prototype method: every order ends the same): the summed mean is off by a rounding,
+    // so the population std is about 2e-16 rather than 0 (numpy: np.full(90, 151 / 180).std() is 2.2e-16)
+    const same = Array<number>(90).fill(151 / 180);
+    expect(jsdGrid(same).degenerate).toBe(true);
+    expect(jsdToTruth(same, { mean: 151 / 180, std: 0 })).toBeNaN();
+    expect(NO_SPREAD_STD).toBe(1e-9);
+    expect(jsdGrid([0.8, 0.8 + 1 / 300]).degenerate).toBe(false);
   });
   it('rejects empty or non-finite truth', () => {
     expect(() => jsdGrid([])).toThrow(/at least one value/);

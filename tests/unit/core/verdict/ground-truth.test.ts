@@ -172,3 +172,18 @@ describe('groundTruthVerdict with the truth complete but an estimate pending', (
     expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toMatch(/^The truth: 12 orderings/);
   });
 });
+
+describe('groundTruthVerdict for a strategy whose orderings all end at one accuracy', () => {
+  it('says the order does not matter for it, in one sentence, and the other strategy keeps its findings', () => {
+    // SimpleCIL on frozen features: 151/180 in every ordering (its summed mean is a rounding off, σ ≈ 1e-16)
+    const flat = ACC.map((_, i) => ({ ...run(i, 'simplecil'), finalAccuracy: 151 / 180, aia: 151 / 180 }));
+    const stats = deriveGroundTruth({ runs: [...ACC.map((_, i) => run(i)), ...flat], plan: plan(), variable: 'final', sampleCount: false });
+    const v = groundTruthVerdict({ stats });
+    const mine = v.sentences.filter((s) => s.text.startsWith('simplecil: '));
+    expect(mine.map((s) => s.id)).toEqual(['no-spread:simplecil']);
+    expect(mine[0].text).toBe(
+      'simplecil: Every ordering ends at the same final accuracy, 83.9% (all 12 orderings): for this strategy the order of the classes does not matter, so there is no spread to estimate and no ordering is harder or easier than another.',
+    );
+    expect(v.sentences.filter((s) => s.text.startsWith('finetune: ')).length).toBeGreaterThan(2);
+  });
+});
