@@ -22,6 +22,8 @@ export type Expectation =
   | { kind: 'mean-above'; better: string; worse: string; points: number }
   /** Ground truth: `narrow`'s accuracies (over every ordering) spread less (max − min) than `wide`'s. */
   | { kind: 'narrower'; narrow: string; wide: string }
+  /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by less than `points` (0–1). */
+  | { kind: 'spread-below'; strategy: string; points: number }
   /** Orderings: classes `a` and `b` (by name) share a task in the ordering `label` (or not, `together` false). */
   | { kind: 'pair-task'; label: string; a: string; b: string; together: boolean }
   /** Orderings: S of `higher` is above S of `lower`. */
@@ -47,6 +49,7 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   'rs-span-below': 'ground-truth',
   'mean-above': 'ground-truth',
   narrower: 'ground-truth',
+  'spread-below': 'ground-truth',
   'pair-task': 'orderings',
   'score-above': 'orderings',
   'cpcf-rises': 'forgetting',
@@ -65,7 +68,15 @@ export interface ExpectationCheck {
 
 const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 const pts = (v: number) => `${(100 * v).toFixed(1)} points`;
-const STRATEGY_NAME: Record<string, string> = { finetune: 'fine-tuning', replay: 'replay', ewc: 'EWC', lwf: 'LwF' };
+const STRATEGY_NAME: Record<string, string> = {
+  finetune: 'fine-tuning',
+  replay: 'replay',
+  ewc: 'EWC',
+  lwf: 'LwF',
+  simplecil: 'SimpleCIL',
+  fecam: 'FeCAM',
+  ranpac: 'RanPAC',
+};
 const strategyName = (s: string) => STRATEGY_NAME[s] ?? s;
 
 /** What students should see, in one sentence. */
@@ -79,6 +90,8 @@ export function describeExpectation(e: Expectation): string {
       return `${cap(strategyName(e.better))} is at least ${Math.round(100 * e.points)} points above ${strategyName(e.worse)} on average over all orderings.`;
     case 'narrower':
       return `${cap(strategyName(e.narrow))}'s accuracies spread over a narrower range than ${strategyName(e.wide)}'s.`;
+    case 'spread-below':
+      return `Every order ends ${strategyName(e.strategy)} at the same accuracy: its accuracies over all orderings span less than ${spreadPts(e.points)}.`;
     case 'pair-task':
       return `${e.label} puts ${e.a} and ${e.b} ${e.together ? 'in the same task' : 'in different tasks'}.`;
     case 'score-above':
@@ -100,6 +113,8 @@ export function describeExpectation(e: Expectation): string {
   }
 }
 
+/** A spread bound in points, with the decimals it needs (0.1 points, not "0 points"). */
+const spreadPts = (v: number) => `${+(100 * v).toFixed(2)} points`;
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const waiting = (detail: string): ExpectationCheck => ({ status: 'waiting', detail });
@@ -112,7 +127,8 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
     case 'draw-outside-middle':
     case 'rs-span-below':
     case 'mean-above':
-    case 'narrower': {
+    case 'narrower':
+    case 'spread-below': {
       if (o.lab !== 'ground-truth') break;
       const full = (id: string) => {
         const s = o.strategies.find((x) => x.strategy === id);
@@ -135,6 +151,16 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
         const span = Math.max(...vs) - Math.min(...vs);
         const range = Math.max(...s.truth) - Math.min(...s.truth);
         return verdict(span < e.share * range, `The RS orderings span ${pts(span)}; all orderings span ${pts(range)}.`);
+      }
+      if (e.kind === 'spread-below') {
+        const s = full(e.strategy);
+        if (!s) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
+        const lo = Math.min(...s.truth);
+        const hi = Math.max(...s.truth);
+        return verdict(
+          hi - lo < e.points,
+          `${cap(strategyName(e.strategy))}: ${pct(lo)} to ${pct(hi)} over ${s.truth.length} orderings, a spread of ${pts(hi - lo)}.`,
+        );
       }
       const a = full(e.kind === 'mean-above' ? e.better : e.narrow);
       const b = full(e.kind === 'mean-above' ? e.worse : e.wide);
@@ -254,6 +280,7 @@ export function expectationChoices(lab: LabId): Expectation[] {
         { kind: 'rs-span-below', strategy: 'replay', share: 0.5 },
         { kind: 'mean-above', better: 'replay', worse: 'finetune', points: 0.3 },
         { kind: 'narrower', narrow: 'finetune', wide: 'replay' },
+        { kind: 'spread-below', strategy: 'simplecil', points: 0.001 },
       ];
     case 'orderings':
       return [
@@ -290,6 +317,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     'rs-span-below': () => str('strategy') && num('share'),
     'mean-above': () => str('better') && str('worse') && num('points'),
     narrower: () => str('narrow') && str('wide'),
+    'spread-below': () => str('strategy') && num('points'),
     'pair-task': () => str('label') && str('a') && str('b') && typeof o.together === 'boolean',
     'score-above': () => str('higher') && str('lower'),
     'cpcf-rises': () => num('from') && num('to') && num('drop'),

@@ -240,9 +240,39 @@ export const LESSONS: readonly Lesson[] = [
       },
     },
   },
-  // Slot: "Why do prototype methods not care about order?" (Ground truth with a pre-trained method on frozen
-  // features: every ordering ends at the same accuracy) comes here once the pre-trained methods reach the
-  // Ground-truth lab; its expectation would be a zero spread ('rs-span-below' cannot say it: add a 'spread-below').
+  {
+    id: 'prototypes-order',
+    title: 'Why do prototype methods not care about order?',
+    lab: 'ground-truth',
+    action: 'Press Play',
+    text:
+      'Six digit classes in three tasks, all 90 orders, on frozen features: a small network pre-trained on the other four digits turns each image into a feature vector, and nothing trains it further. ' +
+      'Fine-tuning trains a linear head on those features task after task. SimpleCIL keeps one mean feature vector (a prototype) per class and FeCAM a mean and a covariance; neither trains at all.',
+    question:
+      'Why do SimpleCIL and FeCAM end at the same accuracy in every order, while fine-tuning spreads? What would have to change for a prototype method to care about the order?',
+    // `cil-lab run --dataset digits --classes 0-5 --task-sizes 2,2,2 --features backbone --backbone-seed S --model head
+    // --hidden '' --epochs 3 --first-epochs 3 --lr 0.01 --train-per-class 80 --test-per-class 30 --seed S --orderings all
+    // --backend wasm --strategy finetune|simplecil|fecam`, S = 0 / 1 / 2: SimpleCIL 83.9 / 76.7 / 73.9 % and FeCAM
+    // 98.9 / 97.8 / 97.8 % in every ordering (spread 0); fine-tuning spreads 13.3 / 15.6 / 11.1 points; 5–7 s a
+    // strategy on a loaded 2-core machine
+    expect: [
+      { kind: 'spread-below', strategy: 'simplecil', points: 0.001 },
+      { kind: 'spread-below', strategy: 'fecam', points: 0.001 },
+      { kind: 'narrower', narrow: 'simplecil', wide: 'finetune' },
+    ],
+    chart: 'accuracy-histogram',
+    config: {
+      ...SMALL_DIGITS,
+      lab: 'ground-truth',
+      features: { source: 'backbone', seed: 0 },
+      model: { kind: 'head', hidden: [] },
+      strategies: [
+        { id: 'finetune', options: {} },
+        { id: 'simplecil', options: { metric: 'cosine' } },
+        { id: 'fecam', options: { shrinkage: 1 } },
+      ],
+    },
+  },
 ];
 
 /** A built-in lesson by id, or undefined. */

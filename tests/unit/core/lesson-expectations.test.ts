@@ -1,0 +1,39 @@
+// The 'spread-below' template (a strategy whose accuracy does not depend on the order) on hand-made observations:
+// the spread is max − min over the trained orderings (here 0.80 − 0.79 = 0.01, by hand), checked only once every
+// planned ordering is in.
+import { describe, expect, it } from 'vitest';
+import { checkExpectation, describeExpectation, expectationChoices, parseExpectation, type Expectation } from '../../../src/core/lessons';
+import type { GroundTruthObservation } from '../../../src/core/lessons/observations';
+
+const obs = (truth: number[], planned = truth.length): GroundTruthObservation => ({
+  lab: 'ground-truth',
+  strategies: [{ strategy: 'simplecil', truth, planned, draws: [] }],
+});
+
+describe("'spread-below': every order ends at the same accuracy", () => {
+  const e: Expectation = { kind: 'spread-below', strategy: 'simplecil', points: 0.001 };
+
+  it('holds for a spread of 0 and names the range', () => {
+    const c = checkExpectation(e, obs([0.8389, 0.8389, 0.8389]));
+    expect(c.status).toBe('holds');
+    expect(c.detail).toBe('SimpleCIL: 83.9 % to 83.9 % over 3 orderings, a spread of 0.0 points.');
+  });
+
+  it('fails for a spread at or above the bound', () => {
+    expect(checkExpectation(e, obs([0.79, 0.8, 0.795])).status).toBe('fails');
+    expect(checkExpectation({ ...e, points: 0.01 }, obs([0.79, 0.8])).status).toBe('fails');
+    expect(checkExpectation({ ...e, points: 0.0101 }, obs([0.79, 0.8])).status).toBe('holds');
+  });
+
+  it('waits while orderings are missing, and for a strategy the run does not train', () => {
+    expect(checkExpectation(e, obs([0.8, 0.8], 90)).status).toBe('waiting');
+    expect(checkExpectation({ ...e, strategy: 'fecam' }, obs([0.8, 0.8])).status).toBe('waiting');
+  });
+
+  it('says the bound in points and reads back from a link', () => {
+    expect(describeExpectation(e)).toContain('span less than 0.1 points');
+    expect(parseExpectation(JSON.parse(JSON.stringify(e)))).toEqual(e);
+    expect(parseExpectation({ kind: 'spread-below', strategy: 'simplecil' })).toBeNull();
+    expect(expectationChoices('ground-truth').map((x) => x.kind)).toContain('spread-below');
+  });
+});
