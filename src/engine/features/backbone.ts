@@ -21,6 +21,7 @@
  * without it the backbone is refused with a message.
  */
 import { createDefaultRng } from '../../core/random/default-rng';
+import { yieldToEventLoop } from '../control';
 import { epochOrder, indicesByClass } from '../dataset';
 import { FusedMlp } from '../kernels/fused-mlp';
 import { initWeights, type NetworkSpec } from '../models';
@@ -125,7 +126,7 @@ export async function trainBackbone(
     }
     hooks.onEpoch?.(epoch + 1, r.epochs);
     // yield between epochs, so a worker stays responsive
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await yieldToEventLoop();
   }
   return {
     spec,
