@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { selectBackend } from '../../../src/engine/backend';
 import { conv3x3Same, createNetwork, initWeights, paramInfo, type NetworkSpec } from '../../../src/engine/models';
 
@@ -60,6 +60,28 @@ describe('models', () => {
       net.dispose();
       frozen.dispose();
     }
+  });
+
+  it('reads back weights set from JavaScript without the device, and from the device once a tensor is assigned', async () => {
+    const net = createNetwork(mlp, initWeights(mlp, 1));
+    const w2 = initWeights(mlp, 2);
+    net.setWeights(w2);
+    const read = vi.spyOn(net.params[0], 'data');
+    const got = await net.readWeights();
+    expect(got).toEqual(w2);
+    expect(read).not.toHaveBeenCalled();
+    // copies: changing what was passed in or read out changes neither the network nor the next read
+    w2[0][0] = 123;
+    got[1][0] = 456;
+    expect((await net.readWeights())[0][0]).not.toBe(123);
+    expect((await net.readWeights())[1][0]).toBe(0);
+    // a write through the tensors (an optimiser step, a strategy) makes the known weights stale: read the device
+    net.variables[1].assign(tf.fill([32], 0.5));
+    const after = await net.readWeights();
+    expect(read).toHaveBeenCalled();
+    expect(after[1].every((v) => v === 0.5)).toBe(true);
+    expect(after[0][0]).not.toBe(123);
+    net.dispose();
   });
 
   it('writes the 3×3 convolution as im2col off the GPU, equal to tf.conv2d', async () => {
