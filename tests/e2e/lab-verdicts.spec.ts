@@ -1,8 +1,8 @@
 /**
  * Every training lab ends a run with its verdict above the charts ("What this shows", docs/verdicts.md), at 1280×800
  * and 390 px: the Time, Open-world and Curriculum labs on their quick presets (one seed, short), each with a Seeds
- * control. The Orderings and Ground-truth verdicts are tests/e2e/verdict.spec.ts's. Screenshots under
- * test-results/screenshots/verdict-*.png.
+ * control, and the Forgetting lab on its default as it opens (3 seeds, about 30 s here). The Orderings and
+ * Ground-truth verdicts are tests/e2e/verdict.spec.ts's. Screenshots under test-results/screenshots/verdict-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -45,4 +45,29 @@ for (const width of [1280, 390]) {
       expect(errors).toEqual([]);
     });
   }
+}
+
+for (const width of [1280, 390]) {
+  test(`Forgetting: the default as it opens learns its base task and ends with a verdict over its 3 seeds, at ${width} px`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.setViewportSize({ width, height: 800 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
+    await expect(page.getByTestId('fg-seeds')).toHaveValue('3');
+    await page.getByTestId('fg-run').click();
+    const verdict = page.getByTestId('fg-verdict');
+    await expect(verdict).toHaveAttribute('data-provisional', 'false', { timeout: 240_000 });
+    await expect(verdict.locator('h3')).toContainText('What this shows');
+    // the default is in the regime the paper measures: the base task learned (≥ 80 %), said over the seeds
+    const first = (await verdict.locator('.findings li').first().textContent()) ?? '';
+    const base = /The base task is learned: ([\d.]+)% ± [\d.]+ \(3 seeds\)/.exec(first);
+    expect(base, first).not.toBeNull();
+    expect(Number(base![1])).toBeGreaterThanOrEqual(80);
+    await expect(verdict.getByText(/CPCF rises as it falls in \d of 3 seeds/)).toBeVisible();
+    await expect(verdict.getByText(/The paper reports/)).toBeVisible();
+    await verdict.screenshot({ path: `test-results/screenshots/verdict-fg-${width}.png` });
+    expect(errors).toEqual([]);
+  });
 }
