@@ -33,8 +33,7 @@ import { subsetPerClass } from '../engine/dataset';
 import { STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
 import { datasetsNeeded, openWorldInput } from '../engine/ood/from-settings';
-import { oodReport, type OodReport } from '../engine/ood/report';
-import { openWorldVerdict, openWorldVerdictInput, readOpenWorld } from '../core/verdict/open-world';
+import { oodReport, oodSeedsOutput, type OodReport } from '../engine/ood/report';
 import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
@@ -196,10 +195,7 @@ async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Pr
 
 /** One seed: the run's report as before, with the verdict; several: every run, the reading over seeds and the verdict. */
 function withVerdict(reports: readonly OodReport[]): string {
-  const input = openWorldVerdictInput(reports);
-  const verdict = openWorldVerdict(input).sentences;
-  if (reports.length === 1) return JSON.stringify({ ...reports[0], verdict });
-  return JSON.stringify({ runs: reports, summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, verdict });
+  return JSON.stringify(oodSeedsOutput(reports));
 }
 
 /** The training seeds: `--seeds 0-2` without `--protocol` (with it, --seeds is the RS seed of the class order). */

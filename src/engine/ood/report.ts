@@ -5,6 +5,8 @@
  */
 import { HEAD_DEFAULTS, type HeadSettings } from '../../core/ood/detectors';
 import { summarizeResults, type DetectorSummary, type StepResult } from '../../core/ood/schedule';
+import { openWorldVerdict, openWorldVerdictInput, readOpenWorld } from '../../core/verdict/open-world';
+import type { VerdictSentence } from '../../core/verdict/types';
 import type { TrainRunResult } from '../types';
 import type { OpenWorldStep } from './run';
 
@@ -62,4 +64,17 @@ export function oodReport(steps: readonly OpenWorldStep[], meta: OodRunMeta, o: 
     head: { ...HEAD_DEFAULTS, ...(o.head ?? {}) },
     config: meta.train.config,
   };
+}
+
+/**
+ * What `cil-lab ood` prints for one or several seeds' reports (the lab's JSON export writes the same): one seed, its
+ * report with the verdict; several, every run, the reading over seeds and the verdict.
+ */
+export function oodSeedsOutput(
+  reports: readonly OodReport[],
+): (OodReport & { verdict: VerdictSentence[] }) | { runs: OodReport[]; summary: object; verdict: VerdictSentence[] } {
+  const input = openWorldVerdictInput(reports);
+  const verdict = openWorldVerdict(input).sentences;
+  if (reports.length === 1) return { ...reports[0], verdict };
+  return { runs: [...reports], summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, verdict };
 }

@@ -281,26 +281,42 @@ export class CurriculumLab {
     this.inputs = { ...structuredClone(p), backend: this.inputs.backend };
   }
 
-  /** Everything the lab trained, for the JSON export (the CLI's shape plus the settings). */
+  /**
+   * Everything the lab trained, for the JSON export (the CLI's shape plus the settings): the runs shown and, when
+   * several seeds trained, every seed's isolated accuracies and runs, with the verdict over them.
+   */
   exportJson(): string {
     const a = this.isolated;
+    const K = this.datasets.length;
+    const runsOf = (points: OrderPoint[]) =>
+      points.map((p) => ({
+        order: p.order.map((q) => this.datasets[q]),
+        scenario: p.scenario,
+        strategy: p.strategy,
+        matrix: p.matrix,
+        acc: p.acc,
+        bwt: p.bwt,
+        fwt: p.fwt,
+        acc0: p.acc0,
+        m2i: p.m2i,
+        i2m: p.i2m,
+      }));
+    const seeds = this.allSeedResults.map((x) => {
+      const iso = isolatedOf(x.runs, K);
+      const orders = x.runs.filter((r): r is Extract<CurriculumResult, { kind: 'order' }> => r.kind === 'order');
+      return {
+        seed: x.seed,
+        isolated: iso ? Object.fromEntries(this.datasets.map((d, p) => [d, iso[p]])) : null,
+        runs: iso ? runsOf(orderPoints(orders, iso, this.datasets, this.scenarios)) : [],
+      };
+    });
     return JSON.stringify(
       {
         settings: this.ran,
         datasets: this.datasets,
         isolated: a ? Object.fromEntries(this.datasets.map((d, p) => [d, a[p]])) : null,
-        runs: this.points.map((p) => ({
-          order: p.order.map((q) => this.datasets[q]),
-          scenario: p.scenario,
-          strategy: p.strategy,
-          matrix: p.matrix,
-          acc: p.acc,
-          bwt: p.bwt,
-          fwt: p.fwt,
-          acc0: p.acc0,
-          m2i: p.m2i,
-          i2m: p.i2m,
-        })),
+        runs: runsOf(this.points),
+        ...(this.seeds.length > 1 ? { seeds, verdict: this.verdict?.sentences ?? null } : {}),
       },
       null,
       1,

@@ -8,7 +8,7 @@ import { untrack } from 'svelte';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/ood/config';
 import type { DetectorId } from '../../core/ood/detectors';
 import type { ExperimentConfig } from '../../core/config/schema';
-import { oodCommandLine, oodExportJson, oodResultsTable } from '../../services/ood-export';
+import { oodCommandLine, oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../services/ood-export';
 import type { OodReport } from '../../services/ood-export';
 import { openWorldVerdict, openWorldVerdictInput } from '../../core/verdict/open-world';
 import type { Verdict } from '../../core/verdict/types';
@@ -150,14 +150,22 @@ export class OpenWorldLab {
     this.s.detectors = this.s.detectors.includes(d) ? this.s.detectors.filter((x) => x !== d) : [...this.s.detectors, d];
   }
 
+  /** Several seeds finished: the exports hold every seed's run (as `cil-lab ood --seeds` prints them), not the one shown. */
+  private get allSeeds(): OodReport[] | null {
+    return this.seedReports.length > 1 ? this.seedReports : null;
+  }
   exportJson(): void {
     const st = this.st;
+    const all = this.allSeeds;
+    if (all) return downloadBlob(JSON.stringify(oodSeedsExportJson(all), null, 2), 'open-world-results.json', 'application/json');
     if (!st.meta || !st.settings) return;
     downloadBlob(JSON.stringify(oodExportJson(st.settings, st.steps, st.meta), null, 2), 'open-world-results.json', 'application/json');
   }
   exportCsv(): void {
     if (!this.st.settings) return;
-    downloadBlob(toCsv(oodResultsTable(this.st.settings, this.st.steps)), 'open-world-results.csv', 'text/csv');
+    const all = this.allSeeds;
+    const table = all ? oodSeedsResultsTable(this.st.settings, all) : oodResultsTable(this.st.settings, this.st.steps);
+    downloadBlob(toCsv(table), 'open-world-results.csv', 'text/csv');
   }
 
   /**

@@ -264,9 +264,13 @@ export class TimeLab {
     }
   }
 
-  /** Everything the run produced, for the JSON export. */
+  /**
+   * Everything the run produced, for the JSON export: the runs shown and, when several seeds trained, every seed's
+   * finished protocols (seed order) with the verdict over them.
+   */
   exportJson(): string {
     const results = Object.fromEntries(Object.entries(this.results).map(([p, { settingsKey: _k, ...r }]) => [p, r]));
-    return JSON.stringify({ config: $state.snapshot(this.config), results, sweep: $state.snapshot(this.sweep) }, null, 1);
+    const seeds = this.seeds.length > 1 ? { seedRuns: this.seedRuns.map(({ settingsKey: _k, ...r }) => r), verdict: this.verdict?.sentences ?? null } : {};
+    return JSON.stringify({ config: $state.snapshot(this.config), results, sweep: $state.snapshot(this.sweep), ...seeds }, null, 1);
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
 import type { OodRunMeta } from '../../../src/engine/ood/report';
 import type { OpenWorldStep } from '../../../src/engine/ood/run';
-import { oodExportJson, oodResultsTable } from '../../../src/services/ood-export';
+import { oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../../src/services/ood-export';
 
 const S = { ...OPEN_WORLD_PRESETS.quick, tasks: 2, classes: [0, 1, 2, 3] };
 const res = (t: number, detector: 'msp' | 'energy', oodSet: string, auroc: number) => ({
@@ -93,5 +93,21 @@ describe('Open-world exports', () => {
     expect(t.rows).toHaveLength(8);
     expect(t.rows[0]).toEqual([1, 'msp', 'digits:6-9', 'near', 80, 20, 70.123, 60, 10, 5, 95]);
     expect(t.rows[7]).toEqual([2, 'energy', 'fashion-mnist', 'far', 94, 6, 70.123, 60, 20, 5, 81.234]);
+  });
+  it('several seeds: the JSON holds every seed’s run, the reading over seeds and the verdict; the CSV a seed column', () => {
+    const seedMeta = (seed: number): OodRunMeta => ({ ...meta, train: { ...meta.train, config: { ...meta.train.config, seed } as never } });
+    const a = oodExportJson(S, [step(0), step(1)], seedMeta(0));
+    const b = oodExportJson(S, [step(0), step(1)], seedMeta(1));
+    const j = oodSeedsExportJson([a, b]) as { runs: unknown[]; summary: { seeds: number[] }; verdict: unknown[] };
+    expect(j.runs).toEqual([a, b]);
+    expect(j.summary.seeds).toEqual([0, 1]);
+    expect(j.verdict.length).toBeGreaterThan(0);
+    // one seed: the single report with its verdict, as cil-lab ood prints it
+    expect(Object.keys(oodSeedsExportJson([a]))).toEqual([...Object.keys(a), 'verdict']);
+    const t = oodSeedsResultsTable(S, [a, b]);
+    expect(t.columns).toEqual(['seed', ...oodResultsTable(S, [step(0)]).columns]);
+    expect(t.rows).toHaveLength(16);
+    expect(t.rows[0]).toEqual([0, 1, 'msp', 'digits:6-9', 'near', 80, 20, 70.123, 60, 10, 5, 95]);
+    expect(t.rows[15]).toEqual([1, 2, 'energy', 'fashion-mnist', 'far', 94, 6, 70.123, 60, 20, 5, 81.234]);
   });
 });

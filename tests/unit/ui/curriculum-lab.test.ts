@@ -58,6 +58,25 @@ describe('curriculum runner and lab state', () => {
     lab.dispose();
   });
 
+  it('with several seeds the JSON export holds every seed’s isolated accuracies and runs, and the verdict', async () => {
+    const store = memoryStore();
+    const runner = createCurriculumRunner({ lease: fakeLease([]), store: async () => store });
+    const lab = new CurriculumLab(runner);
+    lab.inputs = { ...structuredClone(QUICK_INPUTS), seeds: 2 };
+    await lab.run();
+    const out = JSON.parse(lab.exportJson());
+    expect(out.seeds.map((x: { seed: number }) => x.seed)).toEqual(lab.seeds);
+    expect(lab.seeds).toHaveLength(2);
+    for (const x of out.seeds) {
+      expect(x.runs).toHaveLength(12);
+      expect(Object.keys(x.isolated)).toEqual(lab.datasets);
+    }
+    expect(out.verdict.length).toBeGreaterThan(0);
+    // one seed: no per-seed block (the runs shown are all there is)
+    lab.inputs = structuredClone(QUICK_INPUTS);
+    expect(JSON.parse(lab.exportJson()).seeds).toBeUndefined();
+  });
+
   it('m2i mode trains M2I and I2M once the a_j are known; inputs are checked', () => {
     const s = settingsOf({ ...QUICK_INPUTS, order: 'm2i' });
     expect(orderJobs(s, null)).toEqual([]);

@@ -57,6 +57,17 @@ describe('TimeLab (page state)', () => {
     expect(lab.distances.streaming?.map((d) => d.distance)).toEqual([1, 2]);
     expect(lab.backendName).toBe('cpu');
   });
+  it('with several seeds the JSON export holds every seed’s finished protocols and the verdict over them', async () => {
+    const lab = new TimeLab(runner(), { ...defaultTimeLabConfig(), buckets: 3, seeds: 2 });
+    await lab.run();
+    const out = JSON.parse(lab.exportJson());
+    expect(out.seedRuns).toHaveLength(4);
+    expect(out.seedRuns.map((r: { seed: number; protocol: string }) => `${r.seed}:${r.protocol}`).sort()).toEqual(
+      lab.seeds.flatMap((s) => ['iid', 'streaming'].map((p) => `${s}:${p}`)).sort(),
+    );
+    expect(out.seedRuns[0].settingsKey).toBeUndefined();
+    expect(out.verdict.length).toBeGreaterThan(0);
+  });
   it('a second run reads both protocols from the store', async () => {
     const log: string[] = [];
     const r = runner(log);
