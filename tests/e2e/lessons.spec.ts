@@ -3,7 +3,9 @@
  * - two lessons (Similar classes: Orderings, instant; Is one seed enough?: Ground truth) open from their links at
  *   1280×800 and 390×844: teaching mode on, the header on one row at 1280 and its Lessons button visible on the phone,
  *   "What you should see" shown, the lesson's chart above the fold at 1280; the Orderings lesson's finding is checked
- *   and seen, and on the Ground-truth lesson the RS marks are labelled;
+ *   and seen, and on the Ground-truth lesson the RS marks are labelled; the prototype lesson plays to its finding
+ *   with its methods table above the fold at 1280 (the verdicts folded to their first finding) and the normality
+ *   table within the phone's width;
  * - a teacher saves a lesson in teaching mode at 1280×800: the Lessons dialog fits the window, its save form is
  *   reached by scrolling the dialog (the page behind stays put), a finding is picked from the templates, and the saved
  *   lesson's link opens with it;
@@ -102,6 +104,37 @@ for (const size of [
       if (size.width >= 1280) {
         await headerOneRow(page);
         await aboveFold(page, 'accuracy-histogram');
+      }
+      expect(errors).toEqual([]);
+    });
+
+    test('the prototype lesson plays to its finding; its methods table above the fold, the normality table within a phone', async ({ page, context }) => {
+      test.setTimeout(150_000);
+      await offline(context);
+      const errors = watchErrors(page);
+      await page.goto(urlOf('prototypes-order'));
+      await expect(page.getByTestId('lesson-check')).toContainText('Not run yet', { timeout: 30_000 });
+      const play = page.getByTestId('gt-play');
+      await expect(play).toBeEnabled({ timeout: 60_000 });
+      await play.click();
+      await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 120_000 });
+      // the banner says what to look at: the lab's verdicts show their first finding, the rest folded
+      await expect(page.getByTestId('gt-order-verdict-others')).toBeVisible();
+      await expect(page.getByTestId('gt-order-verdict').locator(':scope > ul.findings > li')).toHaveCount(1);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/prototypes-order-${size.name}.png` });
+      if (size.width >= 1280) {
+        await headerOneRow(page);
+        await aboveFold(page, 'gt-order-table');
+      } else {
+        // not cut off: the table fits the phone, or its box (within the phone) scrolls sideways to the rest
+        const fit = await page.getByTestId('normality-table').evaluate((t) => {
+          const wrap = t.parentElement!;
+          const r = wrap.getBoundingClientRect();
+          return { right: r.right, fits: wrap.scrollWidth <= wrap.clientWidth, scrolls: ['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX) };
+        });
+        expect(fit.right, 'the normality table’s box').toBeLessThanOrEqual(size.width);
+        expect(fit.fits || fit.scrolls, 'the normality table fits or scrolls').toBe(true);
       }
       expect(errors).toEqual([]);
     });
