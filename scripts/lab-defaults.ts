@@ -25,7 +25,7 @@ import { resolveSimilarity } from '../src/core/similarity/resolve';
 import { wordnetPinsFor, wordnetPinsOf } from '../src/core/config/wordnet-pins';
 import { getClassList } from '../src/core/classes/builtin';
 import { datasetClassListId } from '../src/core/config/defaults';
-import type { WordnetGraph } from '../src/core/similarity/wordnet';
+import type { WordnetGraph } from '../src/core/similarity/wordnet-synsets';
 import { loadBuiltinDataset } from '../src/data/registry';
 import { fromDecodedDataset, RunControl, selectBackend, subsetPerClass, trainRun, trainShared, type ImageDataset } from '../src/engine/index';
 import { JOBS, jobContext } from '../src/engine/jobs';

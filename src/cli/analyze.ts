@@ -23,7 +23,7 @@ import type { SquareMatrix } from '../core/orderings/types';
 import { groundTruthVerdict } from '../core/verdict/ground-truth';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
-import type { WordnetGraph } from '../core/similarity/wordnet';
+import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { datasetClassListId } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError, rangeListArg, taskSizesArg } from './args';

@@ -27,7 +27,7 @@ import { CONFIG_LIMITS } from '../core/config/limits';
 import type { BuiltinDatasetRef } from '../core/config/types';
 import { wordnetPinsFor } from '../core/config/wordnet-pins';
 import type { SimilaritySpec } from '../core/similarity/resolve';
-import type { WordnetGraph } from '../core/similarity/wordnet';
+import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
 import { fromDecodedDataset } from '../engine/dataset';
 import type { ImageDataset } from '../engine/types';

@@ -23,7 +23,7 @@ import { LABS } from '../core/labs';
 import { orderingsVerdict } from '../core/verdict/orderings';
 import { PROTOCOL_IDS, type ProtocolId } from '../core/protocols/types';
 import { resolveSimilarity } from '../core/similarity/resolve';
-import type { WordnetGraph } from '../core/similarity/wordnet';
+import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
 import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';

@@ -2,7 +2,7 @@
  * Loading the pruned WordNet noun graph that `scripts/prepare-wordnet.mjs` writes to public/data/ (browser side).
  * Fetched once per worker and kept; a failure says what is missing and how to fix it.
  */
-import type { WordnetGraph } from '../core/similarity/wordnet';
+import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 
 let cached: Promise<WordnetGraph> | null = null;
 

@@ -18,7 +18,7 @@ import { computeOrderingsView, type OrderingsView } from '../../src/core/protoco
 import { PROTOCOL_IDS } from '../../src/core/protocols/types';
 import { classMeanPrototypes } from '../../src/core/similarity/prototypes';
 import type { SimilaritySpec } from '../../src/core/similarity/resolve';
-import type { WordnetGraph } from '../../src/core/similarity/wordnet';
+import type { WordnetGraph } from '../../src/core/similarity/wordnet-synsets';
 import { orderingsRequest } from '../../src/ui/orderings/page-request';
 
 mkdirSync('test-results/screenshots', { recursive: true });

@@ -5,7 +5,7 @@
  */
 import { leavesList } from '../clustering/fcluster';
 import { linkageRows } from '../clustering/linkage';
-import type { WordnetGraph } from '../similarity/wordnet';
+import type { WordnetGraph } from '../similarity/wordnet-synsets';
 import { matrixToRows } from '../orderings/matrix';
 import type { SquareMatrix } from '../orderings/types';
 import { resolveSimilarity, type SimilaritySpec } from '../similarity/resolve';

@@ -6,7 +6,8 @@ import type { SquareMatrix } from '../orderings/types';
 import { cosineSimilarity } from './cosine';
 import { parseSimilarityUpload } from './parse-upload';
 import { validateSimilarity } from './validate';
-import { wordnetSimilarity, type WordnetGraph, type SynsetChoice } from './wordnet';
+import { wordnetSimilarity, type SynsetChoice } from './wordnet';
+import type { WordnetGraph } from './wordnet-synsets';
 
 export type SimilaritySpec =
   | { kind: 'wordnet'; pins?: (string | undefined)[] }

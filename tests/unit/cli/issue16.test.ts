@@ -13,7 +13,7 @@ import { validateConfig } from '../../../src/core/config/schema';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { wordnetPinsFor } from '../../../src/core/config/wordnet-pins';
 import { computeOrderingsView } from '../../../src/core/protocols/orderings-view';
-import type { WordnetGraph } from '../../../src/core/similarity/wordnet';
+import type { WordnetGraph } from '../../../src/core/similarity/wordnet-synsets';
 import { readInput } from '../../../src/cli/inputs';
 import { captureCli } from './capture';
 

@@ -12,7 +12,7 @@ import { EXPORT_FORMATS } from '../../../src/core/protocols/export';
 import { orderingsVerdict } from '../../../src/core/verdict/orderings';
 import { computeOrderingsView, type OrderingsView } from '../../../src/core/protocols/orderings-view';
 import { PROTOCOL_IDS } from '../../../src/core/protocols/types';
-import type { WordnetGraph } from '../../../src/core/similarity/wordnet';
+import type { WordnetGraph } from '../../../src/core/similarity/wordnet-synsets';
 import { inputsFromConfig } from '../../../src/ui/orderings/page-config';
 import { parseSeeds } from '../../../src/ui/orderings/page-inputs';
 import { orderingsRequest } from '../../../src/ui/orderings/page-request';

@@ -6,17 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  hasSynset,
-  isWordnetGraph,
-  lookupSynsets,
-  normaliseName,
-  pickSense,
-  synsetInfo,
-  wordnetSimilarity,
-  wuPalmer,
-  type WordnetGraph,
-} from '../../../../src/core/similarity/wordnet';
+import { lookupSynsets, normaliseName, pickSense, wordnetSimilarity, wuPalmer } from '../../../../src/core/similarity/wordnet';
+import { hasSynset, isWordnetGraph, synsetInfo, type WordnetGraph } from '../../../../src/core/similarity/wordnet-synsets';
 import { matrixToRows } from '../../../../src/core/orderings/matrix';
 import { BUILTIN_CLASS_LISTS, CIFAR10, CIFAR100, EMOJI, getClassList } from '../../../../src/core/classes/builtin';
 import fixture from '../../../fixtures/wordnet-wup.json';
