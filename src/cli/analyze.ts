@@ -15,7 +15,8 @@
 import { basename } from 'node:path';
 import { getClassList } from '../core/classes/builtin';
 import { validateClassNames } from '../core/classes/validate';
-import { deriveGroundTruth, statisticsJson, type AccuracyVariable } from '../core/ground-truth/derive';
+import { deriveGroundTruth, type AccuracyVariable } from '../core/ground-truth/derive';
+import { statisticsJson } from '../core/ground-truth/stats-export';
 import { analysisPlan } from '../core/results-import/analysis-plan';
 import { detectFormat } from '../core/results-import/detect-format';
 import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';

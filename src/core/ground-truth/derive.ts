@@ -49,15 +49,13 @@
 import { aiaWeighted, finalAccuracyWeighted } from '../metrics/accuracy-matrix';
 import { similarityScore } from '../orderings/score';
 import type { SquareMatrix } from '../orderings/types';
-import { boxcox } from '../stats/boxcox';
 import { gaussianEstimate, prepareTruth, qualityAgainstTruth, type GaussianEstimate } from '../stats/estimate';
-import { ksNormal } from '../stats/ks';
 import { moments, type Moments } from '../stats/moments';
-import { dagostinoPearson, NORMALTEST_MIN_N } from '../stats/normaltest';
 import { pearson, type CorrelationResult } from '../stats/pearson';
 import { strategyRankings, summarizeOutcomes, type OutcomeSummary, type StrategyRankings } from '../stats/rankings';
 import { sampleCountStudy, type SampleCountStudy } from '../stats/sample-count';
-import { shapiroWilk, SHAPIRO_MIN_N } from '../stats/shapiro';
+import { no, ok, type Maybe } from './maybe';
+import { allEqual, normalityAfterBoxCox, type NormalityReport } from './normality';
 
 // ═══════════════════════════════════════════ inputs ═══════════════════════════════════════════
 
@@ -131,12 +129,6 @@ export interface DeriveInput {
 
 // ═══════════════════════════════════════════ outputs ═══════════════════════════════════════════
 
-/** A statistic, or null with the reason it is not there (yet). */
-export type Maybe<T> = { value: T; reason: null } | { value: null; reason: string };
-
-const ok = <T>(value: T): Maybe<T> => ({ value, reason: null });
-const no = <T>(reason: string): Maybe<T> => ({ value: null, reason });
-
 export interface OrderingPoint {
   key: string;
   tasks: number[][];
@@ -170,30 +162,6 @@ export interface ProtocolEstimate {
   gaussian: Maybe<GaussianEstimate>;
   /** Against the truth. */
   quality: Maybe<EstimateQualityReport>;
-}
-
-export interface TestResult {
-  statistic: number;
-  pvalue: number;
-  warning?: string;
-}
-
-export interface NormalityTests {
-  shapiro: Maybe<TestResult>;
-  normaltest: Maybe<TestResult>;
-  ks: Maybe<TestResult>;
-}
-
-export interface NormalityReport {
-  n: number;
-  lambda: number;
-  /** Added to every value before Box-Cox (0 when all values were positive). */
-  shift: number;
-  logLikelihood: number;
-  /** The tests on the Box-Cox-transformed values (paper Table A3). */
-  after: NormalityTests;
-  /** The same tests on the raw values. */
-  before: NormalityTests;
 }
 
 export interface TruthSummary {
@@ -310,57 +278,6 @@ export function orderingScore(tasks: readonly (readonly number[])[], sim: Square
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-function allEqual(values: readonly number[]): boolean {
-  return values.every((v) => v === values[0]);
-}
-
-function testOf(fn: () => TestResult): Maybe<TestResult> {
-  try {
-    const r = fn();
-    if (!Number.isFinite(r.statistic) || !Number.isFinite(r.pvalue)) return no('undefined for these values (they do not vary enough)');
-    return ok(r);
-  } catch (e) {
-    return no(e instanceof Error ? e.message : String(e));
-  }
-}
-
-function normalityTests(values: ArrayLike<number>): NormalityTests {
-  const n = values.length;
-  /** The test's statistic, p-value and any warning, once there are at least `minN` values. */
-  const gated = (minN: number, run: (v: ArrayLike<number>) => { statistic: number; pvalue: number; warning?: string }): Maybe<TestResult> =>
-    n < minN
-      ? no(`needs at least ${minN} values; ${n} so far`)
-      : testOf(() => {
-          const r = run(values);
-          return { statistic: r.statistic, pvalue: r.pvalue, ...(r.warning ? { warning: r.warning } : {}) };
-        });
-  return {
-    shapiro: gated(SHAPIRO_MIN_N, shapiroWilk),
-    normaltest: gated(NORMALTEST_MIN_N, dagostinoPearson),
-    ks: gated(SHAPIRO_MIN_N, ksNormal),
-  };
-}
-
-/** Box-Cox then the three normality tests (paper Table A3), or null with the reason. */
-export function normalityAfterBoxCox(values: readonly number[]): Maybe<NormalityReport> {
-  const n = values.length;
-  if (n < SHAPIRO_MIN_N) return no(`needs at least ${SHAPIRO_MIN_N} truth values; ${n} so far`);
-  if (allEqual(values)) return no(`all ${n} truth values are equal (${values[0]}); Box-Cox needs values that differ`);
-  try {
-    const bc = boxcox(values);
-    return ok({
-      n,
-      lambda: bc.lambda,
-      shift: bc.shift,
-      logLikelihood: bc.logLikelihood,
-      after: normalityTests(bc.transformed),
-      before: normalityTests(values),
-    });
-  } catch (e) {
-    return no(`Box-Cox failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
 }
 
 // ═══════════════════════════════════════════ the derivation ═══════════════════════════════════════════
@@ -597,67 +514,4 @@ export function deriveGroundTruth(input: DeriveInput): GroundTruthStats {
     usedRuns,
     skippedRuns,
   };
-}
-
-// ═══════════════════════════════════════════ exports (tables / JSON) ═══════════════════════════════════════════
-
-/** A table for CSV export (the shape of src/ui/common/chart-export.ts CsvTable; quoting is done there). */
-export interface StatsTable {
-  columns: string[];
-  rows: (string | number | null)[][];
-}
-
-const num = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/**
- * One row per strategy and protocol, Truth first (the paper's Tables 1–2 in long form): n, mean, std, min, max,
- * JSD (bits) and W1 (points) of RS and EDGE against the truth. Accuracies as fractions.
- */
-export function statisticsTable(stats: GroundTruthStats): StatsTable {
-  const rows: StatsTable['rows'] = [];
-  for (const s of stats.strategies) {
-    const t = s.truth.moments;
-    rows.push([
-      stats.variable,
-      s.strategy,
-      'truth',
-      s.truth.evaluated,
-      num(t?.mean),
-      num(t?.std),
-      num(t?.min),
-      num(t?.max),
-      null,
-      null,
-      s.truth.complete ? stats.truthLabel : `${s.truth.evaluated} of ${s.truth.planned} truth orderings so far`,
-    ]);
-    for (const e of [s.rs, s.edge]) {
-      const g = e.gaussian.value;
-      const q = e.quality.value;
-      rows.push([
-        stats.variable,
-        s.strategy,
-        e.protocol,
-        e.have,
-        num(g?.mean),
-        num(g?.std),
-        num(g?.min),
-        num(g?.max),
-        num(q?.jsd),
-        num(q?.w1),
-        g ? (e.quality.reason ?? '') : e.gaussian.reason,
-      ]);
-    }
-  }
-  return { columns: ['variable', 'strategy', 'protocol', 'n', 'mean', 'std', 'min', 'max', 'jsd_bits', 'w1_points', 'note'], rows };
-}
-
-/** The derived statistics as plain JSON (Maybe values keep their reasons; typed arrays become arrays; NaN → null). */
-export function statisticsJson(stats: GroundTruthStats): unknown {
-  return JSON.parse(
-    JSON.stringify(stats, (_k, v) => {
-      if (v instanceof Float64Array || v instanceof Float32Array || v instanceof Int32Array) return Array.from(v);
-      if (typeof v === 'number' && !Number.isFinite(v)) return null;
-      return v;
-    }),
-  );
 }

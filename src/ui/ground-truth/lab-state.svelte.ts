@@ -9,7 +9,7 @@
  * Unit-tested without a browser (tests/unit/ui/ground-truth-lab-state.test.ts).
  */
 import type { ConfigStrategyId } from '../../core/config/schema';
-import { statisticsJson, statisticsTable } from '../../core/ground-truth/derive';
+import { statisticsJson, statisticsTable } from '../../core/ground-truth/stats-export';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { GroundTruthRunsState } from './lab-runs.svelte';
 import { orderingProgress } from './page-config';

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   deriveGroundTruth,
-  normalityAfterBoxCox,
   orderingScore,
   runValue,
-  statisticsJson,
-  statisticsTable,
   type PlanDraw,
   type PlanLike,
   type PlanOrdering,
   type RunRecord,
 } from '../../../../src/core/ground-truth/derive';
+import { normalityAfterBoxCox } from '../../../../src/core/ground-truth/normality';
+import { statisticsJson, statisticsTable } from '../../../../src/core/ground-truth/stats-export';
 import { enumerateOrderings } from '../../../../src/core/orderings/enumerate';
 import { orderingKey } from '../../../../src/core/orderings/key';
 import { matrixFromRows } from '../../../../src/core/orderings/matrix';
