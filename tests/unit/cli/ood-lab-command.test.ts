@@ -1,6 +1,6 @@
 /**
  * App and CLI give the same settings (issue 13): the command the Open-world lab shows (src/services/ood-export.ts),
- * parsed by the CLI's own argument parser (src/cli/main.ts OPTIONS), is read back by `cil-lab ood` as exactly the
+ * parsed by the CLI's own argument parser (src/cli/flags.ts OPTIONS), is read back by `cil-lab ood` as exactly the
  * lab's settings — and a share link's `openWorld` section too (--link), with flags beside it winning.
  */
 import { parseArgs } from 'node:util';
@@ -9,7 +9,7 @@ import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from 
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { defaultConfig } from '../../../src/core/config/validate';
 import { joinNegativeNumbers } from '../../../src/cli/args';
-import { OPTIONS } from '../../../src/cli/main';
+import { OPTIONS } from '../../../src/cli/flags';
 import { oodLabSettings } from '../../../src/cli/ood';
 import { captureCli } from './capture';
 import { oodCommandArgs, oodCommandLine } from '../../../src/services/ood-export';
