@@ -16,6 +16,15 @@ export function imageDatasetNames(): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
 }
 
+/**
+ * The end of the notice "Using WordNet until the image prototypes are ready…" while Image prototypes is chosen:
+ * the class list has no images here, the prototypes failed, or they are still being read.
+ */
+export function prototypesFallbackNote(listName: string | null, hasImages: boolean, failed: boolean): string {
+  if (!hasImages) return `: ${listName ?? 'custom class names'} has no images here (${imageDatasetNames()} do).`;
+  return failed ? ': they could not be computed — see the message under Similarity → Image prototypes.' : ' (reading the training images…).';
+}
+
 /** Thin-space thousands. */
 function count(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageDatasetFor, imageDatasetNames, prototypesKey, prototypesLabel } from '../../../src/ui/orderings/prototypes-source';
+import { imageDatasetFor, imageDatasetNames, prototypesFallbackNote, prototypesKey, prototypesLabel } from '../../../src/ui/orderings/prototypes-source';
 
 describe('image prototypes as a similarity source', () => {
   it('class lists with built-in images: Fashion-MNIST, MNIST names → the 8×8 digits, emoji', () => {
@@ -16,5 +16,11 @@ describe('image prototypes as a similarity source', () => {
     );
     expect(prototypesLabel('Digits (8×8)', [142, 146])).toContain('142–146 per class');
     expect(prototypesKey('emoji', [3, 1])).toBe('emoji:3,1');
+  });
+  it('says why the page runs on WordNet while the prototypes are not there', () => {
+    expect(prototypesFallbackNote('CIFAR-100', false, false)).toBe(`: CIFAR-100 has no images here (${imageDatasetNames()} do).`);
+    expect(prototypesFallbackNote(null, false, false)).toMatch(/^: custom class names has no images here/);
+    expect(prototypesFallbackNote('Fashion-MNIST', true, true)).toBe(': they could not be computed — see the message under Similarity → Image prototypes.');
+    expect(prototypesFallbackNote('Fashion-MNIST', true, false)).toBe(' (reading the training images…).');
   });
 });
