@@ -5,12 +5,14 @@
  *   so that the dashed y = x line is "the two sources agree" (MAE is the mean vertical distance to it);
  * - a heat map per source, rows and columns in the same class order, d3.interpolateBlues over that source's range
  *   of off-diagonal values (the diagonal, a class with itself, is drawn grey: it carries no information).
- * The layout helpers are pure (tested in tests/unit/ui/compare-charts.test.ts); the draw functions touch the DOM.
+ * The layout helpers and the CSV of the pairs are pure (tested in tests/unit/ui/compare-charts.test.ts); the draw
+ * functions touch the DOM.
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear, scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
+import type { CsvTable } from '../common/chart-export';
 import { drawColorLegend, fmt, showTip, truncateLabel } from '../common/chart-kit';
 
 export interface Pair {
@@ -34,6 +36,20 @@ export function upperPairs(a: ArrayLike<ArrayLike<number>>, b: ArrayLike<ArrayLi
   const out: Pair[] = [];
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, a: a[i][j], b: b[i][j] });
   return out;
+}
+
+/**
+ * The charts' numbers for CSV export: every class pair i < j with its similarity in A and B (the scatter, `'both'`),
+ * or in one source (a heat map, `'a'` / `'b'`).
+ */
+export function pairsCsv(pairs: readonly Pair[], names: readonly string[], labelA: string, labelB: string, which: 'both' | 'a' | 'b'): CsvTable {
+  const base = ['class_i', 'class_j', 'i', 'j'];
+  const columns = which === 'both' ? [...base, labelA, labelB] : [...base, which === 'a' ? labelA : labelB];
+  const rows = pairs.map((p) => {
+    const head = [names[p.i], names[p.j], p.i, p.j];
+    return which === 'both' ? [...head, p.a, p.b] : [...head, which === 'a' ? p.a : p.b];
+  });
+  return { columns, rows };
 }
 
 /** [min, max] over the off-diagonal entries; a degenerate range is widened so a scale can be built on it. */

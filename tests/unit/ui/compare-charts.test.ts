@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fmt, legendTicks, truncateLabel } from '../../../src/ui/common/chart-kit';
-import { layoutHeatmap, layoutScatter, offDiagonalExtent, pairTip, upperPairs } from '../../../src/ui/orderings/compare-charts';
+import { layoutHeatmap, layoutScatter, offDiagonalExtent, pairsCsv, pairTip, upperPairs } from '../../../src/ui/orderings/compare-charts';
 
 const A = [
   [1, 0.2, 0.5],
@@ -28,6 +28,20 @@ describe('upperPairs', () => {
   });
   it('refuses matrices of different sizes', () => {
     expect(() => upperPairs(A, [[1]])).toThrow(/3 and 1 rows/);
+  });
+});
+
+describe('pairsCsv', () => {
+  const names = ['cat', 'dog', 'fox'];
+  it('gives both sources for the scatter and one for a heat map', () => {
+    const pairs = upperPairs(A, B);
+    const both = pairsCsv(pairs, names, 'WordNet', 'CLIP', 'both');
+    expect(both.columns).toEqual(['class_i', 'class_j', 'i', 'j', 'WordNet', 'CLIP']);
+    expect(both.rows[0]).toEqual(['cat', 'dog', 0, 1, 0.2, 0.3]);
+    expect(pairsCsv(pairs, names, 'WordNet', 'CLIP', 'a').rows[2]).toEqual(['dog', 'fox', 1, 2, 0.9]);
+    const b = pairsCsv(pairs, names, 'WordNet', 'CLIP', 'b');
+    expect(b.columns.at(-1)).toBe('CLIP');
+    expect(b.rows[1]).toEqual(['cat', 'fox', 0, 2, 0.4]);
   });
 });
 
