@@ -271,6 +271,11 @@ export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 }
 
+/** An image shape [height, width, channels] as "28×28 grey" / "32×32 RGB". */
+export function shapeText(s: readonly [number, number, number]): string {
+  return `${s[0]}×${s[1]} ${s[2] === 1 ? 'grey' : 'RGB'}`;
+}
+
 /** Bytes as "812 B", "93.4 kB", "47.0 MB" (decimal units, one decimal). */
 export function formatBytes(n: number): string {
   if (n < 1000) return `${n} B`;

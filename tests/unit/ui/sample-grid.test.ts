@@ -16,6 +16,7 @@ import {
   placeInColumns,
   renderRow,
   selectSamples,
+  shapeText,
   styleColour,
   type SampleSet,
 } from '../../../src/ui/data/sample-grid';
@@ -227,5 +228,9 @@ describe('numbers', () => {
     expect(formatBytes(812)).toBe('812 B');
     expect(formatBytes(93_400)).toBe('93.4 kB');
     expect(formatBytes(47_040_000)).toBe('47.0 MB');
+  });
+  it('writes an image shape as height×width and grey or RGB', () => {
+    expect(shapeText([28, 28, 1])).toBe('28×28 grey');
+    expect(shapeText([32, 32, 3])).toBe('32×32 RGB');
   });
 });
