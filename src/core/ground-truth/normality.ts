@@ -70,7 +70,7 @@ function normalityTests(values: ArrayLike<number>): NormalityTests {
 export function normalityAfterBoxCox(values: readonly number[]): Maybe<NormalityReport> {
   const n = values.length;
   if (n < SHAPIRO_MIN_N) return no(`needs at least ${SHAPIRO_MIN_N} truth values; ${n} so far`);
-  if (allEqual(values)) return no(`all ${n} truth values are equal (${values[0]}); Box-Cox needs values that differ`);
+  if (allEqual(values)) return no(`all ${n} truth values are equal (${+values[0].toPrecision(6)}); Box-Cox needs values that differ`);
   try {
     const bc = boxcox(values);
     return ok({
