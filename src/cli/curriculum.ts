@@ -10,7 +10,8 @@
  * scenario, m2iAcc, i2mAcc, deltaAcc, deltaAcc0, share}], "shape", "trainPerClass", "testPerClass", "backend",
  * "seconds"}`. Without --datasets, the lab's default curriculum (DEFAULT_CURRICULUM).
  *
- * Training flags: --strategy (one or a comma list), --memory, --model, --hidden, --epochs, --first-epochs, --lr,
+ * Training flags: --strategy (one or a comma list), --memory, --model, --hidden (default one layer of 256 units, the
+ * section's `hidden`, as the lab trains), --epochs, --first-epochs, --lr,
  * --batch-size, --seed, --backend, --augment (default on when an emoji dataset is in the curriculum), --head,
  * --train-per-class (default 100), --test-per-class (default 50).
  *
@@ -21,7 +22,7 @@
  */
 import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
-import { curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
+import { CURRICULUM_FILL, curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
 import {
   checkCurriculum,
   CLASSES_PER_DATASET,
@@ -114,7 +115,9 @@ function checkCurriculumFlags(v: Values, ids: string[], strategies: StrategyId[]
 /** The training settings from run's flags. */
 export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji: boolean): RunSettings {
   const fields = trainingFields(v, strategies, false);
-  const model = fields.model as RunSettings['model'];
+  // the lab's model: one hidden layer of the section's width (256), not run's two-layer default, unless --hidden says
+  const given = fields.model as RunSettings['model'];
+  const model = given?.kind === 'mlp' && given.hidden === undefined ? { ...given, hidden: [CURRICULUM_FILL.hidden] } : given;
   const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number; head?: 'seen' | 'all' };
   const memory = intArg(str(v, 'memory'), 'memory', 1);
   const strategyOptions: Record<string, Record<string, number>> = {};

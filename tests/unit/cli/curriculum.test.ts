@@ -104,6 +104,17 @@ describe('cil-lab curriculum', () => {
     }
   });
 
+  it("without --hidden the command trains the lab's model: one hidden layer of the section's 256 units, not run's 256-128", async () => {
+    const noHidden = tiny.filter((x, i) => x !== '--hidden' && tiny[i - 1] !== '--hidden');
+    const args = ['curriculum', '--order', 'm2i', '--scenario', 'cil', '--strategy', 'finetune', ...noHidden];
+    const byDefault = await cli(...args);
+    const one = await cli(...args, '--hidden', '256');
+    const two = await cli(...args, '--hidden', '256,128');
+    expect(byDefault.code, byDefault.err).toBe(0);
+    expect({ ...byDefault.json, seconds: 0 }).toEqual({ ...one.json, seconds: 0 });
+    expect(byDefault.json.runs[0].matrix).not.toEqual(two.json.runs[0].matrix);
+  }, 60_000);
+
   it("--link / --config: the experiment's Curriculum section, as the equivalent flags; a flag given wins", async () => {
     const c = defaultConfig();
     c.curriculum = {
