@@ -181,6 +181,34 @@ test.describe('at 1280×800, teaching mode', () => {
     expect(errors).toEqual([]);
   });
 
+  test("the panel shows the lesson's controls: the settings fold to one closed line, and come back when the lesson closes", async ({ page, context }) => {
+    test.setTimeout(60_000);
+    await offline(context);
+    const errors = watchErrors(page);
+    await page.goto(urlOf('cpcf-vs-accuracy'));
+    const fold = page.getByTestId('fg-lesson-settings');
+    await expect(fold).toBeVisible();
+    await expect(fold).not.toHaveAttribute('open', /.*/);
+    // the seven preset cards and the run's fields are folded away; Run ▶ stays
+    await expect(page.getByText("Presets: the paper's experiments")).toBeHidden();
+    await expect(page.getByTestId('fg-run')).toBeInViewport();
+    await page.screenshot({ path: `${SHOTS}/panel-lesson-1280.png` });
+    // one click opens what the lesson chose
+    await fold.locator('summary').click();
+    await expect(page.getByText("Presets: the paper's experiments")).toBeVisible();
+    await fold.locator('summary').click();
+    // closing the lesson shows the settings as always
+    await page.getByTestId('lesson-close').click();
+    await expect(fold).toHaveCount(0);
+    await expect(page.getByText("Presets: the paper's experiments")).toBeVisible();
+    // the same on the Ground-truth lab: Play is in the canvas, the whole panel folds
+    await page.goto(urlOf('one-seed'));
+    await expect(page.getByTestId('gt-lesson-settings')).toBeVisible();
+    await expect(page.getByTestId('gt-dataset')).toBeHidden();
+    await expect(page.getByTestId('gt-play')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
   test('the handout prints to PDF, and its QR code decodes to the link', async ({ page, context }) => {
     test.setTimeout(90_000);
     await offline(context);

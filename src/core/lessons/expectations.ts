@@ -271,6 +271,15 @@ export function checkAll(es: readonly Expectation[], o: LessonObservation | null
   return { status, checks };
 }
 
+/**
+ * The words under a lesson's status: while waiting, what each expectation still waits for; after, each check's
+ * detail. Two expectations waiting for the same thing ("Run the experiment to see.") say it once.
+ */
+export function checkDetail(result: { status: ExpectationCheck['status']; checks: readonly ExpectationCheck[] }): string {
+  const details = result.checks.filter((c) => result.status !== 'waiting' || c.status === 'waiting').map((c) => c.detail);
+  return [...new Set(details)].join(' ');
+}
+
 /** The templates a teacher's lesson on this lab can state, filled with the lab's usual names. */
 export function expectationChoices(lab: LabId): Expectation[] {
   switch (lab) {

@@ -2,7 +2,15 @@
 // the spread is max − min over the trained orderings (here 0.80 − 0.79 = 0.01, by hand), checked only once every
 // planned ordering is in.
 import { describe, expect, it } from 'vitest';
-import { checkExpectation, describeExpectation, expectationChoices, parseExpectation, type Expectation } from '../../../src/core/lessons';
+import {
+  checkAll,
+  checkDetail,
+  checkExpectation,
+  describeExpectation,
+  expectationChoices,
+  parseExpectation,
+  type Expectation,
+} from '../../../src/core/lessons';
 import type { GroundTruthObservation } from '../../../src/core/lessons/observations';
 
 const obs = (truth: number[], planned = truth.length): GroundTruthObservation => ({
@@ -35,5 +43,34 @@ describe("'spread-below': every order ends at the same accuracy", () => {
     expect(parseExpectation(JSON.parse(JSON.stringify(e)))).toEqual(e);
     expect(parseExpectation({ kind: 'spread-below', strategy: 'simplecil' })).toBeNull();
     expect(expectationChoices('ground-truth').map((x) => x.kind)).toContain('spread-below');
+  });
+});
+
+describe('checkDetail: the words under a lesson’s status', () => {
+  it('two expectations waiting for the same thing say it once; after the run, each check says its own', () => {
+    const es: Expectation[] = [
+      { kind: 'spread-below', strategy: 'simplecil', points: 0.1 },
+      { kind: 'spread-below', strategy: 'fecam', points: 0.1 },
+    ];
+    const before = checkAll(es, null);
+    expect(before.status).toBe('waiting');
+    expect(checkDetail(before)).toBe('Run the experiment to see.');
+    const mixed = {
+      status: 'fails' as const,
+      checks: [
+        { status: 'holds' as const, detail: 'A holds.' },
+        { status: 'fails' as const, detail: 'B fails.' },
+      ],
+    };
+    expect(checkDetail(mixed)).toBe('A holds. B fails.');
+    const half = {
+      status: 'waiting' as const,
+      checks: [
+        { status: 'holds' as const, detail: 'A holds.' },
+        { status: 'waiting' as const, detail: 'Waiting for every seed to finish.' },
+        { status: 'waiting' as const, detail: 'Waiting for every seed to finish.' },
+      ],
+    };
+    expect(checkDetail(half)).toBe('Waiting for every seed to finish.');
   });
 });

@@ -38,6 +38,7 @@ export { default as PaperCite } from './PaperCite.svelte';
 export { default as Verdict } from './Verdict.svelte';
 export type { LegendItem, LegendSwatch } from './Legend.svelte';
 export type { RunStatus } from './RunControls.svelte';
-export { lessonObservation, reportLessonObservation } from './lesson-check.svelte';
+export { lessonClosed, lessonIsOpen, lessonObservation, reportLessonObservation } from './lesson-check.svelte';
+export { default as LessonFold } from './LessonFold.svelte';
 export { default as SeedTable } from './SeedTable.svelte';
 export { default as SeedsField } from './SeedsField.svelte';

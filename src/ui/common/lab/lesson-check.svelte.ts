@@ -16,3 +16,15 @@ export function lessonObservation(): LessonObservation | null {
 export function reportLessonObservation(o: LessonObservation | null): void {
   slot.current = o;
 }
+
+/** A lesson is open: `?lesson=…` in the page's URL (opening one reloads the page), until its banner closes it. */
+const lesson = $state({ open: typeof location !== 'undefined' && new URLSearchParams(location.search).has('lesson') });
+
+export function lessonIsOpen(): boolean {
+  return lesson.open;
+}
+
+/** The lesson's banner was closed: the labs show their settings again. */
+export function lessonClosed(): void {
+  lesson.open = false;
+}
