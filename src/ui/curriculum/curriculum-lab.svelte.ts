@@ -8,7 +8,7 @@ import { CLASSES_PER_DATASET, CURRICULUM_DATASETS, CURRICULUM_DATASET_IDS } from
 import { labSeedList } from '../../core/labs/seeds';
 import { curriculumVerdict, curriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
-import { MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
+import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
 import { CURRICULUM_START, curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
 import {
   curriculumBatchSize,
@@ -132,6 +132,30 @@ export class CurriculumLab {
   get allSeedResults(): { seed: number; runs: CurriculumResult[] }[] {
     const live = this.ran && this.active ? this.ran.seed : null;
     return this.seedResults.map((x) => (x.seed === live ? { seed: x.seed, runs: this.state.runs } : x));
+  }
+  /** Models a Run trains at one seed: each dataset alone, then each strategy on each order (M2I and I2M for m2i / i2m). */
+  get modelsPerSeed(): number {
+    const K = this.inputs.datasets.length;
+    const orders = this.inputs.order === 'all' ? allOrders(K).length : Array.isArray(this.inputs.order) ? 1 : 2;
+    return K + this.inputs.strategies.length * orders;
+  }
+  /** Models a Run trains over every seed (known before it starts, so the page never says "0 of 0"). */
+  get modelsPlanned(): number {
+    return this.seeds.length * this.modelsPerSeed;
+  }
+  /** Of those, the ones trained or stored: each seed's isolated models and its strategies' orders, at most its share. */
+  get modelsDone(): number {
+    const s = settingsOf(this.inputs);
+    const K = s.data.datasets.length;
+    let n = 0;
+    for (const x of this.allSeedResults) {
+      const isolated = isolatedOf(x.runs, K);
+      const wanted = new Set(orderJobs(s, isolated).map((j) => (j.kind === 'order' ? `${j.strategy}|${j.order.join(',')}` : '')));
+      const alone = x.runs.filter((r) => r.kind === 'isolated' && r.position < K).length;
+      const orders = x.runs.filter((r) => r.kind === 'order' && wanted.has(`${r.strategy}|${r.order.join(',')}`)).length;
+      n += Math.min(this.modelsPerSeed, alone + orders);
+    }
+    return n;
   }
   /** What the runs show, in words (docs/verdicts.md §Curriculum): the same sentences as `cil-lab curriculum`. */
   get verdict(): Verdict | null {

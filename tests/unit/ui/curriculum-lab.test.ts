@@ -35,14 +35,24 @@ function fakeLease(log: string[], released = { n: 0 }) {
 }
 
 describe('curriculum runner and lab state', () => {
-  it('trains a_j first, then every order; a second run trains nothing (stored)', async () => {
+  it('trains a_j first, then every order; a second run trains nothing (stored); the models planned and done', async () => {
     const log: string[] = [];
     const store = memoryStore();
     const runner = createCurriculumRunner({ lease: fakeLease(log), store: async () => store });
     const lab = new CurriculumLab(runner);
     lab.inputs = structuredClone(QUICK_INPUTS);
+    // known before Run: 3 datasets alone + 6 orders × 1 strategy, at one seed
+    expect(lab.modelsPlanned).toBe(9);
+    expect(lab.modelsDone).toBe(0);
+    const start = new CurriculumLab(runner);
+    start.preset('start');
+    // the lab's start: 4 datasets alone + M2I and I2M × 2 strategies, at 3 seeds
+    expect(start.modelsPlanned).toBe(3 * (4 + 2 * 2));
+    start.dispose();
     await lab.run();
     expect(log.slice(0, 3)).toEqual(['iso 0', 'iso 1', 'iso 2']);
+    await lab.loadSeedResults();
+    expect(lab.modelsDone).toBe(9);
     expect(log.filter((l) => l.startsWith('order'))).toHaveLength(6);
     expect(lab.status).toBe('done');
     expect(lab.isolated).toEqual([0.9, 0.6, 0.3]);
