@@ -248,6 +248,25 @@ export async function featureSetFor(config: ExperimentConfig, env: FeatureReques
 }
 
 /**
+ * The cached feature set of a config's encoder or upload source, for a lab that trains on it: read from the cache,
+ * never extracted (an encoder's extraction downloads weights, which only the Data tab's button may start). Rejects with
+ * one sentence when the set is not cached. Its key is the cache key (what the workers keep it under).
+ */
+export async function cachedFeatureSetFor(config: ExperimentConfig, opts: Omit<FeatureJobOptions, 'onEvent'> = {}): Promise<{ key: string; set: FeatureSet }> {
+  const f = featuresOf(config);
+  if (f.source === 'upload') {
+    const got = await featureSetFor(config, {}, opts);
+    return { key: got.key, set: got.set };
+  }
+  const req = featureRequestOf(config, {}, f);
+  if (!req || f.source !== 'encoder') throw new Error('Only an image encoder’s or an uploaded file’s features are read from the cache.');
+  const { key, bytes } = await cachedFeatureState(req, opts);
+  const set = bytes === null ? null : await (await (opts.cache ?? featureCache)()).get(key);
+  if (!set) throw new Error(`The features of ${req.label} are not extracted yet: extract them in the Data tab (Feature sources), then run again.`);
+  return { key, set };
+}
+
+/**
  * The files an encoder load would fetch and their total size, asked with HEAD requests before anything downloads
  * (engine/clip/image-encoder.ts encoderDownloadSizes): what the download button says. `bytes` is null when a server
  * does not say.

@@ -52,7 +52,9 @@ test('the embedded backbone: not computed, computed with progress, cached across
   expect(outside).toEqual([]);
 });
 
-test('CLIP vision on the self-hosted fixture: the button says the size, then extracts on wasm and caches', async ({ page }) => {
+test('CLIP vision on the self-hosted fixture: the button says the size, then extracts on wasm and caches; the Ground-truth lab trains on them', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const { errors, outside } = await openData(page);
   await page.getByTestId('encoder-box').locator('summary').click();
@@ -71,6 +73,19 @@ test('CLIP vision on the self-hosted fixture: the button says the size, then ext
   await expect(page.getByTestId('encoder-device-note')).toContainText('Runs on wasm');
   await row.getByTestId('source-map').click();
   await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(6 * 300);
+
+  // "Train on these": the experiment (its link) trains on the cached features; the Ground-truth lab reads them from
+  // the cache and trains the head and a pre-trained method on them, nothing extracted again
+  await row.getByTestId('source-use').click();
+  await expect(row.getByTestId('source-in-use')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
+  await expect(page.getByTestId('gt-features-label')).toContainText('clip-vision-tiny');
+  await page.getByTestId('gt-strategy-simplecil').check();
+  await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-order-row-finetune')).not.toContainText(' of 90', { timeout: 120_000 });
+  await expect(page.getByTestId('gt-order-row-simplecil')).toContainText('0.0 pts (invariant)');
+  await page.screenshot({ path: 'test-results/screenshots/gt-encoder-features-1280.png', fullPage: true });
   expect(errors).toEqual([]);
   expect(outside).toEqual([]);
 });

@@ -2,15 +2,23 @@
  * The feature set a lab trains on, from its config's feature source (docs/science.md appendix E): the one seam
  * between the training worker and where feature vectors come from. The embedded backbone is computed here (on first
  * use, ≈ 3.5 s, then kept by the worker's job context while the settings stay the same); an image encoder's or an
- * uploaded file's features come from the Data tab's extraction, and until that has run this says so in one sentence.
+ * uploaded file's features come from the Data tab's extraction, sent by the runner as `cached` (the encoder and upload
+ * sources themselves say in one sentence that they must be extracted first).
  */
-import type { FeatureSet } from '../../core/features/feature-set';
+import { rowsOf, type FeatureSet } from '../../core/features/feature-set';
 import type { ImageDataset } from '../types';
 import { backboneFeatureSet, type ExtractProgress } from './extract';
 
-/** Which feature vectors a worker trains on: the source (as the config's `features` section) and the rows. */
+/**
+ * Which feature vectors a worker trains on: the source (as the config's `features` section) and the rows. An image
+ * encoder's or an uploaded file's features come as `cached`: the set the Data tab extracted (or the upload), read
+ * from the page's feature cache by the runner and sent with the job under its cache key.
+ */
 export type WorkerFeatures =
-  { source: 'backbone'; seed: number } | { source: 'encoder'; model: string; revision: string; precision: string } | { source: 'upload'; file: string };
+  | { source: 'backbone'; seed: number }
+  | { source: 'encoder'; model: string; revision: string; precision: string }
+  | { source: 'upload'; file: string }
+  | { source: 'cached'; key: string; set: FeatureSet };
 
 export interface FeatureRows {
   /** the experiment's classes (dataset class indices) */
@@ -35,7 +43,38 @@ export interface FeatureSourceContext {
 
 /** The key the worker keeps a feature set under: the dataset, the source and the rows. */
 export function featureSetKey(datasetId: string, features: WorkerFeatures, rows: FeatureRows): string {
-  return JSON.stringify([datasetId, features, [...rows.classes].sort((a, b) => a - b), rows.trainPerClass, rows.testPerClass]);
+  const source = features.source === 'cached' ? { source: 'cached', key: features.key } : features;
+  return JSON.stringify([datasetId, source, [...rows.classes].sort((a, b) => a - b), rows.trainPerClass, rows.testPerClass]);
+}
+
+/**
+ * The rows of a whole feature set an experiment trains on: of each of its classes, the first `trainPerClass` training
+ * and `testPerClass` test rows in the set's order (null: all), as the built-in images are picked. A class the set
+ * has no training or no test rows of is refused, naming it.
+ */
+export function pickFeatureRows(set: FeatureSet, rows: FeatureRows): FeatureSet {
+  const picked: number[] = [];
+  for (const split of [0, 1] as const) {
+    const cap = split === 0 ? rows.trainPerClass : rows.testPerClass;
+    for (const c of rows.classes) {
+      const idx = rowsOf(set, split, [c]);
+      if (idx.length === 0)
+        throw new FeaturesNotReadyError(
+          `The cached features have no ${split === 0 ? 'training' : 'test'} rows of class ${c} (${set.classNames[c] ?? 'not in the set'}): extract the features of the experiment's classes in the Data tab.`,
+        );
+      picked.push(...(cap === null ? idx : idx.subarray(0, cap)));
+    }
+  }
+  const n = picked.length;
+  const features = new Float32Array(n * set.d);
+  const labels = new Int32Array(n);
+  const split = new Uint8Array(n);
+  picked.forEach((r, k) => {
+    features.set(set.features.subarray(r * set.d, (r + 1) * set.d), k * set.d);
+    labels[k] = set.labels[r];
+    split[k] = set.split[r];
+  });
+  return { features, n, d: set.d, labels, split, classNames: set.classNames.slice() };
 }
 
 /**
@@ -49,6 +88,10 @@ export function featureSetOf(
   rows: FeatureRows,
   onProgress?: (p: ExtractProgress) => void,
 ): Promise<FeatureSet> {
+  if (features.source === 'cached') {
+    const whole = features.set;
+    return ctx.derived('features', featureSetKey(datasetId, features, rows), async () => pickFeatureRows(whole, rows));
+  }
   if (features.source !== 'backbone') {
     const what = features.source === 'encoder' ? `the image encoder ${features.model}` : `the uploaded feature file ${features.file}`;
     return Promise.reject(

@@ -111,7 +111,8 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
       slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
     }
     if (!dataset) return slot.backend.info;
-    const key = dataset.kind === 'builtin' ? JSON.stringify(dataset) : null;
+    // a cached feature set travels with the spec; its cache key (beside it) names it, so the numbers are left out
+    const key = dataset.kind === 'builtin' ? JSON.stringify(dataset, (k, v) => (k === 'set' && v && typeof v === 'object' ? undefined : v)) : null;
     if (key === null || slot.dataset !== key) {
       slot.dataset = null;
       await slot.worker.loadDataset(dataset);

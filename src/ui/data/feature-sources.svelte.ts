@@ -112,6 +112,23 @@ export class FeatureSources {
     this.settings = { ...this.settings, model: f.model, revision: f.revision, precision: f.precision, ...settingsOfWeights(f.weights, this.defaultFolder) };
   }
 
+  /**
+   * The experiment's `features` section that trains on source `id` (the backbone, or the encoder of the settings):
+   * what "Train on these" writes into the share link. Uploads are chosen by their link (their file's reference).
+   */
+  featuresFor(id: SourceId): FeaturesConfig | null {
+    if (id === 'backbone') return this.requestOf('backbone') ? { source: 'backbone', seed: FEATURES_FILL.backboneSeed } : null;
+    if (id === 'encoder')
+      return {
+        source: 'encoder',
+        model: this.encoder.model,
+        revision: this.encoder.revision,
+        precision: this.encoder.precision,
+        weights: this.encoder.weights,
+      };
+    return null;
+  }
+
   private jobs = new Map<SourceId, FeatureJobHandle>();
   private config: ExperimentConfig | null = null;
   private generation = 0;

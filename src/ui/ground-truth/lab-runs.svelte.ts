@@ -12,6 +12,7 @@ import { strategiesShown } from '../../core/results-import/stored-runs';
 import { createGroundTruthRunner, trainConfigFor, type GroundTruthRunner, type RunnerClient, type RunnerState } from '../../services/ground-truth-runner';
 import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
+import { cachedFeatureSetFor } from '../../services/feature-source';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
 import type { BackendInfo, DatasetSpec, WorkerFeatures } from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
@@ -102,9 +103,20 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.orderings.dispose();
   }
 
+  /**
+   * The feature source the workers get: the backbone's as the config says; an encoder's or an upload's features read
+   * from the page's feature cache and sent as `cached` (a message in one sentence when they are not extracted yet).
+   */
+  private async resolvedFeatures(config: ExperimentConfig): Promise<WorkerFeatures | null> {
+    const f = config.features ?? { source: 'pixels' };
+    if (f.source !== 'encoder' && f.source !== 'upload') return workerFeaturesOf(f);
+    const { key, set } = await cachedFeatureSetFor(config);
+    return { source: 'cached', key, set };
+  }
+
   /** The images the workers train on, from the inputs (the feature vectors of the experiment's classes on features). */
-  private datasetSpec(): DatasetSpec {
-    const source = workerFeaturesOf(this.features);
+  private datasetSpec(resolved?: WorkerFeatures | null): DatasetSpec {
+    const source = resolved === undefined ? workerFeaturesOf(this.features) : resolved;
     return {
       kind: 'builtin',
       id: this.datasetId,
@@ -123,6 +135,8 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
    */
   async warmUp(): Promise<void> {
     if (this.foreignDataset || this.active) return;
+    // an encoder's or an upload's features come from the cache when Run is pressed (nothing to warm before that)
+    if (this.features.source === 'encoder' || this.features.source === 'upload') return;
     const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching };
     const key = JSON.stringify(request);
     if (key === this.warmKey) return;
@@ -203,10 +217,12 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.startError = '';
     const startedAt = this.now();
     let lease: Awaited<ReturnType<WorkerPool<LabTrainClient>['lease']>>;
+    let source: WorkerFeatures | null;
     try {
       // the fast path on a CPU backend gets one more worker per further core (the pool's helpers)
       this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.dataset.name})…`;
-      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(), helpers: fast });
+      source = await this.resolvedFeatures(config);
+      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast });
       this.backendInfo = lease.backend;
     } catch (e) {
       this.startError = errorText(e);
@@ -223,7 +239,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         helpers: lease.helpers,
         order: this.sampleKeys ?? undefined,
         orderSeed: this.sampleSeed,
-        ptm: this.ptmOf(config),
+        ptm: this.ptmOf(config, source),
       });
       if (stepRuns > 0) runner.step(stepRuns);
       await started;
@@ -238,8 +254,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   }
 
   /** The runner's pre-trained path for a config on features (its PTM strategies run as the worker's ptm job). */
-  private ptmOf(config: ExperimentConfig) {
-    const source = workerFeaturesOf(config.features ?? { source: 'pixels' });
+  private ptmOf(config: ExperimentConfig, source: WorkerFeatures | null) {
     if (!source || config.dataset.id === 'custom') return undefined;
     const datasetId = config.dataset.id;
     return {
