@@ -391,7 +391,7 @@ function strategyStats(
     const s = pairs.map((p) => p.score as number);
     const a = pairs.map((p) => p.value as number);
     if (allEqual(s)) pearsonR = no('S is the same for every evaluated ordering, so R is undefined');
-    else if (allEqual(a)) pearsonR = no(`A(O) is the same (${a[0]}) for every evaluated ordering, so R is undefined`);
+    else if (allEqual(a)) pearsonR = no(`A(O) is the same (${Number(a[0].toPrecision(6))}) for every evaluated ordering, so R is undefined`);
     else {
       try {
         const r = pearson(s, a);

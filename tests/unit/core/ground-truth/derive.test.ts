@@ -182,6 +182,9 @@ describe('deriveGroundTruth while runs stream in', () => {
     const none = plan(5);
     const t = deriveGroundTruth({ runs: [0.1, 0.2, 0.3].map((v, i) => run(`t${i}`, v)), plan: none, variable: 'final' });
     expect(t.strategies[0].pearson.reason).toBe('no similarity score S for these orderings');
+    // every ordering at one accuracy (a prototype method's final accuracy): the value to six digits, not 17
+    const u = deriveGroundTruth({ runs: [0, 1, 2, 3, 4].map((i) => run(`t${i}`, 7 / 15)), plan: plan(5, {}, [1, 2, 3, 4, 5]), variable: 'final' });
+    expect(u.strategies[0].pearson.reason).toBe('A(O) is the same (0.466667) for every evaluated ordering, so R is undefined');
   });
 });
 
