@@ -18,7 +18,12 @@ export function oodCommandArgs(s: OpenWorldSettings): string[] {
   a.push('--strategy', s.strategy, '--memory', String(s.memory), '--epochs', String(s.epochs), '--hidden', s.hidden.join(','));
   if (s.trainPerClass !== null) a.push('--train-per-class', String(s.trainPerClass));
   if (s.testPerClass !== null) a.push('--test-per-class', String(s.testPerClass));
-  a.push('--seed', String(s.seed), '--detectors', s.detectors.join(','), '--ood', s.oodSets.join(','));
+  // several training seeds are `--seeds a-b` (the CLI's range); with an RS class order --seeds is that order's seed, so
+  // there the line names the first seed only and the page's link (--link) carries the rest
+  const n = s.seeds ?? 1;
+  if (n > 1 && s.orderSeed === null) a.push('--seeds', `${s.seed}-${s.seed + n - 1}`);
+  else a.push('--seed', String(s.seed));
+  a.push('--detectors', s.detectors.join(','), '--ood', s.oodSets.join(','));
   a.push('--head-epochs', String(s.headEpochs), '--margin-in', String(s.marginIn), '--margin-out', String(s.marginOut));
   return a;
 }

@@ -49,6 +49,11 @@ describe("the lab's cil-lab ood command", () => {
       'npx cil-lab ood --dataset digits --classes 0,1,2,3,4,5 --tasks 3 --strategy replay --memory 200 --epochs 6 --hidden 128 --seed 0 --detectors msp,energy,ber --ood digits:6-9,fashion-mnist --head-epochs 3 --margin-in -10 --margin-out -4',
     );
   });
+  it("the lab's start (3 seeds) is one line with --seeds 0-2, which the CLI trains as three runs", () => {
+    const line = oodCommandLine(OPEN_WORLD_PRESETS['near-far']);
+    expect(line).toContain(' --seeds 0-2 ');
+    expect(line).not.toContain(' --seed ');
+  });
   it('an incomplete command keeps the flags route (engine defaults), null here', () => {
     expect(oodLabSettings(parse(['--dataset', 'digits', '--classes', '0-5', '--tasks', '3']))).toBeNull();
   });
