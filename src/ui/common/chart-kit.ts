@@ -142,3 +142,25 @@ export function drawAxisTitles(
       .attr('fill', fill)
       .text(titles.y.text);
 }
+
+type AxisCall = (g: Selection<SVGGElement, unknown, null, undefined>) => void;
+
+/**
+ * A chart's two axes in the usual place for a margin `m`: `x` (an axisBottom) along the plot's foot at
+ * y = height − m.bottom, `y` (an axisLeft) up its left edge at x = m.left. Returns both groups, to restyle ticks.
+ */
+export function drawAxes(
+  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+  m: { left: number; bottom: number },
+  height: number,
+  x: AxisCall,
+  y: AxisCall,
+): { x: Selection<SVGGElement, unknown, null, undefined>; y: Selection<SVGGElement, unknown, null, undefined> } {
+  return {
+    x: svg
+      .append('g')
+      .attr('transform', `translate(0,${height - m.bottom})`)
+      .call(x),
+    y: svg.append('g').attr('transform', `translate(${m.left},0)`).call(y),
+  };
+}

@@ -15,7 +15,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { cellUsed, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { alphaLabel, type AlphaSpec } from '../../core/stream/reservoir';
-import { drawColorLegend, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawColorLegend, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 
@@ -200,11 +200,8 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - m.bottom, m.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)')));
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
+  const xAxis = axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)'));
+  drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5));
   svg
     .append('text')
     .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
@@ -290,15 +287,10 @@ export function drawDistance(
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - m.bottom, m.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(
-      axisBottom(x)
-        .ticks(hi - lo)
-        .tickFormat((d) => String(d).replace('-', '−')),
-    );
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
+  const xAxis = axisBottom(x)
+    .ticks(hi - lo)
+    .tickFormat((d) => String(d).replace('-', '−'));
+  drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5));
   svg
     .append('line')
     .attr('x1', x(0))
