@@ -453,28 +453,17 @@ export function drawAccuracyHistogram(
     ] as const) {
       if (!gauss) continue;
       const colour = protocolMark(name).stroke;
+      const meanLine = () =>
+        cg.append('line').attr('x1', x(gauss.mean)).attr('x2', x(gauss.mean)).attr('y1', P.plotBottom).attr('y2', P.plotTop).attr('stroke', colour);
       const pts = gaussianCurve(gauss, panel.members.length, scale.binWidth, scale.domain);
       const cg = g.append('g').attr('class', `estimate estimate-${name}`).attr('clip-path', `url(#${clipId}-${pi})`).style('pointer-events', 'none');
       if (pts) {
         cg.append('path').attr('d', path(pts)).attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 2.5).attr('stroke-linejoin', 'round');
       } else {
         // σ̂ = 0: a point mass, drawn as a spike
-        cg.append('line')
-          .attr('x1', x(gauss.mean))
-          .attr('x2', x(gauss.mean))
-          .attr('y1', P.plotBottom)
-          .attr('y2', P.plotTop)
-          .attr('stroke', colour)
-          .attr('stroke-width', 2.5);
+        meanLine().attr('stroke-width', 2.5);
       }
-      cg.append('line')
-        .attr('x1', x(gauss.mean))
-        .attr('x2', x(gauss.mean))
-        .attr('y1', P.plotBottom)
-        .attr('y2', P.plotTop)
-        .attr('stroke', colour)
-        .attr('stroke-width', 1)
-        .attr('stroke-dasharray', '4,3');
+      meanLine().attr('stroke-width', 1).attr('stroke-dasharray', '4,3');
       const peak = pts ? Math.max(...pts.map((p) => p.y)) : Infinity;
       if (peak > y.domain()[1]) {
         // the estimate is far narrower than the truth: its peak is cut at the top, say how high it goes (inside the

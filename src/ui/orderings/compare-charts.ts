@@ -177,6 +177,11 @@ export function drawPairScatter(
   const y = scaleLinear()
     .domain(L.domain)
     .range([y0 + L.side, y0]);
+  const tipOf = (p: Pair) =>
+    pairTip(names, p.i, p.j, [
+      { label: labelA, value: p.a },
+      { label: labelB, value: p.b },
+    ]);
 
   svg.append('rect').attr('x', x0).attr('y', y0).attr('width', L.side).attr('height', L.side).attr('fill', '#fafbfc').attr('stroke', '#e3e6eb');
   svg
@@ -218,25 +223,9 @@ export function drawPairScatter(
         .attr('r', L.radius + 2.5)
         .attr('fill-opacity', 1)
         .attr('stroke', '#1d2330');
-      showTip(
-        tip,
-        pairTip(names, p.i, p.j, [
-          { label: labelA, value: p.a },
-          { label: labelB, value: p.b },
-        ]),
-        ev,
-      );
+      showTip(tip, tipOf(p), ev);
     })
-    .on('mousemove', (ev: MouseEvent, p) =>
-      showTip(
-        tip,
-        pairTip(names, p.i, p.j, [
-          { label: labelA, value: p.a },
-          { label: labelB, value: p.b },
-        ]),
-        ev,
-      ),
-    )
+    .on('mousemove', (ev: MouseEvent, p) => showTip(tip, tipOf(p), ev))
     .on('mouseleave', function () {
       select(this).attr('r', L.radius).attr('fill-opacity', 0.65).attr('stroke', '#fff');
       showTip(tip, null);
@@ -287,6 +276,7 @@ export function drawSimilarityHeatmap(
   const cells: { i: number; j: number; v: number }[] = [];
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) cells.push({ i, j, v: matrix[i][j] });
   const gap = L.cell >= 8 ? 1 : 0;
+  const tipOf = (c: (typeof cells)[number]) => (c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]));
   svg
     .append('g')
     .attr('class', 'cells')
@@ -301,9 +291,9 @@ export function drawSimilarityHeatmap(
     .attr('fill', (c) => (c.i === c.j ? '#e3e6eb' : colour(c.v)))
     .on('mouseenter', function (ev: MouseEvent, c) {
       select(this).attr('stroke', '#1d2330').attr('stroke-width', 1.5);
-      showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev);
+      showTip(tip, tipOf(c), ev);
     })
-    .on('mousemove', (ev: MouseEvent, c) => showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev))
+    .on('mousemove', (ev: MouseEvent, c) => showTip(tip, tipOf(c), ev))
     .on('mouseleave', function () {
       select(this).attr('stroke', null);
       showTip(tip, null);
