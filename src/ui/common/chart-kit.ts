@@ -5,7 +5,7 @@
  */
 import { axisBottom } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import type { Selection } from 'd3-selection';
+import type { BaseType, Selection } from 'd3-selection';
 import { fmt } from './format';
 
 /** `count + 1` evenly spaced tick values over a legend's domain (ends included). */
@@ -163,4 +163,9 @@ export function drawAxes(
       .call(x),
     y: svg.append('g').attr('transform', `translate(${m.left},0)`).call(y),
   };
+}
+
+/** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
+export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
+  return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
 }

@@ -17,7 +17,7 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import { select, type Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
-import { showTip } from '../common/chart-kit';
+import { drawPanelTitle, showTip } from '../common/chart-kit';
 
 export const SERIES_STYLE = {
   cpcf: { colour: '#1d2330', dash: '', mark: 'circle', name: 'CPCF (mean set size)' },
@@ -289,13 +289,7 @@ export function drawSetSizes(
       .domain([0, 1])
       .range([oy + L.panelH - m.bottom, oy + m.top]);
     const bw = Math.max(4, ((L.panelW - m.left - m.right) / js.length) * 0.7);
-    g.append('text')
-      .attr('x', ox + m.left)
-      .attr('y', oy + 13)
-      .attr('font-size', 12)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
+    drawPanelTitle(g, ox + m.left, oy + 13, 12, panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
     for (const b of panel.bars) {
       let acc = 0;
       b.shares.forEach((share, k) => {

@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { drawAxisTitles, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -337,13 +337,7 @@ export function drawAccuracyHistogram(
       .attr('width', L.width - L.margin.left - L.margin.right)
       .attr('height', P.plotBottom - P.plotTop);
 
-    g.append('text')
-      .attr('x', L.margin.left)
-      .attr('y', P.top + 14)
-      .attr('font-size', 13)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(`${panel.strategy} · ${panel.members.length} ordering${panel.members.length === 1 ? '' : 's'} trained`);
+    drawPanelTitle(g, L.margin.left, P.top + 14, 13, `${panel.strategy} · ${panel.members.length} ordering${panel.members.length === 1 ? '' : 's'} trained`);
 
     // protocol lanes
     for (const lane of P.lanes) {

@@ -11,7 +11,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { GroundTruthStats } from '../../core/ground-truth/derive';
-import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, showTip, type PanelGridLayout } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { fixed, markPath } from './format';
 
@@ -112,13 +112,7 @@ export function drawSampleCount(svgEl: SVGSVGElement, tip: HTMLElement | null | 
       .nice()
       .range([oy + L.panelHeight - margin.bottom, oy + margin.top]);
     const g = svg.append('g').attr('class', 'panel').attr('data-metric', metric);
-    g.append('text')
-      .attr('x', ox + margin.left)
-      .attr('y', oy + 15)
-      .attr('font-size', 13)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(METRIC_LABEL[metric].title);
+    drawPanelTitle(g, ox + margin.left, oy + 15, 13, METRIC_LABEL[metric].title);
     g.append('line')
       .attr('x1', x(3))
       .attr('x2', x(3))
