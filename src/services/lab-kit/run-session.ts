@@ -106,6 +106,15 @@ export interface Controllable {
   cancel(): Promise<void> | void;
 }
 
+/** Pause / resume / cancel passed on to whichever worker runs the lab's jobs now (none: they do nothing). */
+export function currentWorkerControl(current: () => Controllable | null): Controllable {
+  return {
+    pause: () => current()?.pause(),
+    resume: () => current()?.resume(),
+    cancel: () => current()?.cancel(),
+  };
+}
+
 /**
  * Tabs of one browser on the same config: one trains, the others follow the shared store.
  * `webLocksCoordinator` (./coordinator.ts) is the browser's (Web Locks + BroadcastChannel); the tests pass a fake.
