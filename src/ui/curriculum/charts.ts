@@ -11,8 +11,7 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear, type NumberValue } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select } from 'd3-selection';
-import { drawAxes, drawAxisTitles, drawColorLegend, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import type { LeadRow, OrderPoint, Scenario } from './results';
 
@@ -28,7 +27,7 @@ const SCEN_SHORT: Record<Scenario, string> = { cil: 'CIL', til: 'TIL' };
 
 /** Axis titles in words with units, through the kit's drawAxisTitles: x centred under the plot at y = xTitleY, y along its left edge. */
 function titles(
-  svg: ReturnType<typeof prepare>,
+  svg: ReturnType<typeof freshSvg>,
   xText: string,
   yText: string,
   m: { left: number; right: number; top: number; bottom: number },
@@ -44,13 +43,6 @@ function titles(
 
 /** a share in [0, 1] as a tick in percent, no unit (the axis title has it) */
 const percentTick = (v: NumberValue) => `${Math.round(100 * Number(v))}`;
-
-function prepare(svgEl: SVGSVGElement, width: number, height: number) {
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  return svg;
-}
 
 /* ---------- M2I vs I2M bars ---------- */
 
@@ -86,7 +78,7 @@ export function leadCsv(rows: readonly LeadRow[]): CsvTable {
 export function drawLead(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, rows: readonly LeadRow[]): void {
   const height = 300;
   const m = { left: 56, right: 10, top: 14, bottom: 64 };
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const bars = leadBars(rows);
   const groups = [...new Set(bars.map((b) => b.group))];
   const x = scaleBand<string>()
@@ -154,7 +146,7 @@ export function drawDistribution(svgEl: SVGSVGElement, tip: HTMLElement | undefi
   const bandH = 120;
   const m = { left: 56, right: 14, top: 10, bottom: 46 };
   const height = m.top + bandH * Math.max(1, scenarios.length) + m.bottom;
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const lo = Math.min(...points.map((p) => Math.min(p.acc, p.acc0)), 1);
   const hi = Math.max(...points.map((p) => Math.max(p.acc, p.acc0)), 0);
   const pad = Math.max(0.02, (hi - lo) * 0.08);
@@ -243,7 +235,7 @@ export function shortOrder(label: string): string {
 export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, points: readonly OrderPoint[]): void {
   const height = 260;
   const m = { left: 56, right: 10, top: 12, bottom: 46 };
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const scenarios = [...new Set(points.map((p) => p.scenario))];
   const orders = [...new Set(gainOrder(points.filter((p) => p.scenario === scenarios[0])).map((p) => p.label))];
   const x = scaleBand<string>()
@@ -306,7 +298,7 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const top = 10;
   const size = Math.max(140, Math.min(width - left - 10, 60 * K + 20, 380));
   const height = top + size + 110;
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const idx = Array.from({ length: K }, (_, k) => k);
   const x = scaleBand<number>()
     .domain(idx)

@@ -14,10 +14,10 @@
 import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select, type Selection } from 'd3-selection';
+import type { Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
-import { drawPanelTitle, showTip } from '../common/chart-kit';
+import { drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 
 export const SERIES_STYLE = {
   cpcf: { colour: '#1d2330', dash: '', mark: 'circle', name: 'CPCF (mean set size)' },
@@ -114,9 +114,7 @@ function axisTitle(g: Selection<SVGGElement, unknown, null, undefined>, x: numbe
 export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: CpcfModel): void {
   const L = layoutCpcf(width);
   const { margin } = L;
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const g = svg.append('g');
   const x = scaleLinear()
     .domain([2, Math.max(3, model.K)])
@@ -273,9 +271,7 @@ export function drawSetSizes(
   K: number,
 ): void {
   const L = layoutSetSizes(width, model.panels.length);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
+  const svg = freshSvg(svgEl, width, L.height);
   const m = { top: 20, right: 6, bottom: 28, left: 34 };
   model.panels.forEach((panel, idx) => {
     const ox = (idx % L.columns) * L.panelW;
@@ -368,9 +364,7 @@ export function coverageCsv(report: Pick<CpcfReport, 'steps' | 'alpha'>): { colu
 export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: CoverageModel, colours: readonly string[]): void {
   const height = 220;
   const m = { top: 14, right: 14, bottom: 40, left: 52 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const x = scaleLinear()
     .domain([1.6, Math.max(3, model.K) + 0.4])
     .range([m.left, width - m.right]);
@@ -486,9 +480,7 @@ export function drawCompare(
 ): void {
   const height = 240;
   const m = { top: 12, right: 14, bottom: 40, left: 54 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const K = Math.max(3, ...series.flatMap((s) => s.points.map((p) => p.j)));
   const x = scaleLinear()
     .domain([2, K])

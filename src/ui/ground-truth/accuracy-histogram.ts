@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { drawAxisTitles, drawPanelTitle, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -314,9 +314,7 @@ export function drawAccuracyHistogram(
 ): HistogramLayout {
   const compact = width < 520;
   const L = layoutAccuracyHistogram(width, model.panels.length, model.yMax, compact);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const clipId = `gt-hist-clip-${Math.random().toString(36).slice(2, 9)}`;
   const defs = svg.append('defs');
 

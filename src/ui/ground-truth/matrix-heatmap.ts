@@ -7,8 +7,7 @@
  */
 import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select } from 'd3-selection';
-import { drawColorLegend, showTip } from '../common/chart-kit';
+import { drawColorLegend, freshSvg, showTip } from '../common/chart-kit';
 import { textOn } from '../common/palette';
 import { pct } from './format';
 
@@ -70,9 +69,7 @@ export function drawMatrixHeatmap(
 ): MatrixLayout {
   const K = R.length;
   const L = layoutMatrixHeatmap(width, K);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const { left, top } = L.margin;
   const cells: { i: number; j: number; v: number }[] = [];
   for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) cells.push({ i, j, v: R[i][j] });

@@ -10,7 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
-import { drawAxisTitles, drawPanelTitle, showTip, type PanelGridLayout } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, freshSvg, showTip, type PanelGridLayout } from '../common/chart-kit';
 import type { HistogramHandlers } from './accuracy-histogram';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -143,9 +143,7 @@ export function drawScoreScatter(
   h: ScatterHandlers,
 ): ScatterLayout {
   const L = layoutScatter(width, model.panels.length);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   model.panels.forEach((panel, i) => {
     const ox = (i % L.columns) * L.panelWidth;
     const oy = Math.floor(i / L.columns) * L.panelHeight;

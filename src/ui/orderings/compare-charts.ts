@@ -13,7 +13,7 @@ import { scaleLinear, scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import type { CsvTable } from '../common/chart-export';
-import { drawColorLegend, fmt, showTip, truncateLabel } from '../common/chart-kit';
+import { drawColorLegend, fmt, freshSvg, showTip, truncateLabel } from '../common/chart-kit';
 
 export interface Pair {
   i: number;
@@ -166,9 +166,7 @@ export function drawPairScatter(
   labelB: string,
 ): ScatterLayout {
   const L = layoutScatter(width, pairs);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const x0 = L.margin.left;
   const y0 = L.margin.top;
   const x = scaleLinear()
@@ -268,9 +266,7 @@ export function drawSimilarityHeatmap(
   const n = names.length;
   const domain = offDiagonalExtent(matrix);
   const colour = scaleSequential(interpolateBlues).domain(domain).clamp(true);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const { left, top } = L.margin;
 
   const cells: { i: number; j: number; v: number }[] = [];
