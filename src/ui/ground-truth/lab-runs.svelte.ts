@@ -13,7 +13,7 @@ import { createGroundTruthRunner, trainConfigFor, type GroundTruthRunner, type R
 import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
-import type { BackendInfo, DatasetSpec, WorkerFeatures } from '../../services/train-client';
+import { builtinDatasetSpec, type BackendInfo, type DatasetSpec, type WorkerFeatures } from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
 import { GroundTruthPlanState, type LabOrderingsClient } from './lab-plan.svelte';
 import { groundTruthRunKeys } from './page-config';
@@ -106,11 +106,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   private datasetSpec(): DatasetSpec {
     const source = workerFeaturesOf(this.features);
     return {
-      kind: 'builtin',
-      id: this.datasetId,
-      ...(this.trainPerClass !== null ? { trainPerClass: this.trainPerClass } : {}),
-      ...(this.testPerClass !== null ? { testPerClass: this.testPerClass } : {}),
-      seed: 0,
+      ...builtinDatasetSpec(this.datasetId, this.trainPerClass, this.testPerClass),
       ...(source ? { features: { source, classes: this.classIdx.slice() } } : {}),
     } as DatasetSpec;
   }
