@@ -19,6 +19,11 @@ import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
 import { drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 
+/** The path `d` of a line through the points (in order), '' when there are none. */
+function pathThrough<P>(pts: P[], x: (p: P) => number, y: (p: P) => number): string {
+  return line<P>().x(x).y(y)(pts) ?? '';
+}
+
 export const SERIES_STYLE = {
   cpcf: { colour: '#1d2330', dash: '', mark: 'circle', name: 'CPCF (mean set size)' },
   aPrev: { colour: '#D55E00', dash: '7,4', mark: 'square', name: 'a_prev (accuracy on earlier tasks)' },
@@ -52,6 +57,7 @@ export interface CpcfModel {
 }
 
 /** `tasks` (K of the run) keeps the task axis at 2..K while a run is still training (its later points to come). */
+
 export function cpcfModel(report: Pick<CpcfReport, 'steps'>, tasks?: number): CpcfModel {
   const points = report.steps.map((s) => ({ j: s.afterTask + 1, cpcf: s.cpcf, aPrev: 100 * s.aPrev, aNew: 100 * s.aNew, coverage: s.coverage, q: s.q }));
   const widest = Math.max(2, ...report.steps.map((s) => s.width));
@@ -176,9 +182,7 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     sg.append('path')
       .attr(
         'd',
-        line<CpcfPoint>()
-          .x((p) => x(p.j))
-          .y(s.y)(pts) ?? '',
+        pathThrough(pts, (p) => x(p.j), s.y),
       )
       .attr('fill', 'none')
       .attr('stroke', st.colour)
@@ -404,9 +408,11 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
   g.append('path')
     .attr(
       'd',
-      line<{ j: number; coverage: number }>()
-        .x((p) => x(p.j))
-        .y((p) => y(p.coverage))(pts) ?? '',
+      pathThrough(
+        pts,
+        (p) => x(p.j),
+        (p) => y(p.coverage),
+      ),
     )
     .attr('fill', 'none')
     .attr('stroke', '#1d2330')
@@ -506,9 +512,11 @@ export function drawCompare(
     g.append('path')
       .attr(
         'd',
-        line<{ j: number; v: number }>()
-          .x((p) => x(p.j))
-          .y((p) => y(p.v))(pts) ?? '',
+        pathThrough(
+          pts,
+          (p) => x(p.j),
+          (p) => y(p.v),
+        ),
       )
       .attr('fill', 'none')
       .attr('stroke', s.colour)
