@@ -14,14 +14,17 @@
 import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import type { Selection } from 'd3-selection';
+import type { BaseType, Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
 import { drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 
-/** The path `d` of a line through the points (in order), '' when there are none. */
-function pathThrough<P>(pts: P[], x: (p: P) => number, y: (p: P) => number): string {
-  return line<P>().x(x).y(y)(pts) ?? '';
+/** An unfilled line through the points (in order) appended to `g` (an empty path when there are none). */
+function appendLine<P, D, PE extends BaseType, PD>(g: Selection<SVGGElement, D, PE, PD>, pts: P[], x: (p: P) => number, y: (p: P) => number) {
+  return g
+    .append('path')
+    .attr('d', line<P>().x(x).y(y)(pts) ?? '')
+    .attr('fill', 'none');
 }
 
 export const SERIES_STYLE = {
@@ -179,12 +182,7 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     const st = SERIES_STYLE[s.id];
     const sg = g.append('g').attr('class', `series series-${s.id}`);
     const pts = model.points.filter((p) => Number.isFinite(s.id === 'cpcf' ? p.cpcf : s.id === 'aPrev' ? p.aPrev : p.aNew));
-    sg.append('path')
-      .attr(
-        'd',
-        pathThrough(pts, (p) => x(p.j), s.y),
-      )
-      .attr('fill', 'none')
+    appendLine(sg, pts, (p) => x(p.j), s.y)
       .attr('stroke', st.colour)
       .attr('stroke-width', s.id === 'cpcf' ? 2.5 : 2)
       .attr('stroke-dasharray', st.dash || null);
@@ -405,16 +403,12 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     .on('mouseenter', (ev: MouseEvent, p) => showTip(tip, `after task ${p.j}: coverage on task ${p.task} = ${(100 * p.coverage).toFixed(1)} %`, ev))
     .on('mouseleave', () => showTip(tip, null));
   const pts = model.pooled.filter((p) => Number.isFinite(p.coverage));
-  g.append('path')
-    .attr(
-      'd',
-      pathThrough(
-        pts,
-        (p) => x(p.j),
-        (p) => y(p.coverage),
-      ),
-    )
-    .attr('fill', 'none')
+  appendLine(
+    g,
+    pts,
+    (p) => x(p.j),
+    (p) => y(p.coverage),
+  )
     .attr('stroke', '#1d2330')
     .attr('stroke-width', 2);
   g.selectAll('path.pooled')
@@ -509,16 +503,12 @@ export function drawCompare(
   axisTitle(g, (m.left + width - m.right) / 2, height - 6, STEP_AXIS, '#1d2330', 0);
   for (const s of series) {
     const pts = s.points.filter((p) => Number.isFinite(p.v));
-    g.append('path')
-      .attr(
-        'd',
-        pathThrough(
-          pts,
-          (p) => x(p.j),
-          (p) => y(p.v),
-        ),
-      )
-      .attr('fill', 'none')
+    appendLine(
+      g,
+      pts,
+      (p) => x(p.j),
+      (p) => y(p.v),
+    )
       .attr('stroke', s.colour)
       .attr('stroke-width', 2)
       .attr('stroke-dasharray', s.dash || null);
