@@ -151,3 +151,18 @@ export function oneLineParseError(e: Error, command: string): string {
     return `Unexpected argument ${/'([^']*)'/.exec(msg)?.[0] ?? ''} for cil-lab ${command}: every value follows its flag (cil-lab --help).`;
   return msg.replace(/\s*\n\s*/g, ' ');
 }
+
+/**
+ * `--strategy-options key=value,…` as its [key, value] parts, one at a time in order (so a caller's check of an
+ * earlier part speaks before a later part that is not key=value).
+ */
+export function* strategyOptionParts(text: string): Generator<[key: string, raw: string]> {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
+    if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
+    yield [m[1], m[2]];
+  }
+}

@@ -9,7 +9,7 @@ import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
 import { INIT_SCHEMES, STRATEGY_DEFAULTS, type InitScheme, type StrategyId } from '../engine/defaults';
 import { resolveStrategyOptions } from '../engine/strategies/index';
-import { UsageError } from './args';
+import { UsageError, strategyOptionParts } from './args';
 import { PINS_KEY, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -142,13 +142,7 @@ export function strategyOptionsFlag(v: Values, strategy: StrategyId): Record<str
   if (typeof s !== 'string') return {};
   const out: Record<string, number | string> = {};
   const known = Object.keys(STRATEGY_DEFAULTS[strategy] ?? {});
-  for (const part of s
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
-    if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
-    const [, key, raw] = m;
+  for (const [key, raw] of strategyOptionParts(s)) {
     if (key === 'memory') throw new UsageError('--strategy-options: give the memory with --memory.');
     if (!known.includes(key)) {
       throw new UsageError(`--strategy-options: ${strategy} has no option "${key}"${known.length ? ` (it has ${known.join(', ')})` : ''}.`);

@@ -46,7 +46,7 @@ import type { ImageDataset } from '../engine/types';
 import { backendArg, intArg, nameListArg, str, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
-import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
 import { augmentFor, trainingFields } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -69,12 +69,7 @@ const FLAG_OF: Record<keyof CurriculumConfig, string> = {
   order: '--order',
   scenario: '--scenario',
   strategies: '--strategy',
-  epochs: '--epochs',
-  hidden: '--hidden',
-  trainPerClass: '--train-per-class',
-  testPerClass: '--test-per-class',
-  seed: '--seed',
-  seeds: '--seeds',
+  ...LAB_RUN_FLAGS,
 };
 
 /**

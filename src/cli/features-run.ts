@@ -20,7 +20,7 @@ import { isPtmStrategyId, PTM_DEFAULTS, PTM_STRATEGY_IDS, type PtmStrategy, type
 import { allOrderings, preparePtm, runPtmGroundTruth, sampledOrderings, type PtmRunRecord } from '../core/ptm/ground-truth';
 import { PtmInputError } from '../core/ptm/problem';
 import { readFeaturesNpz } from '../data/features/npz';
-import { UsageError, intArg, intListArg, rangeListArg, taskSizesArg } from './args';
+import { UsageError, intArg, intListArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
 import { readInput } from './inputs';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
@@ -47,13 +47,7 @@ function loadFeatures(path: string): FeatureSet {
 /** `--strategy-options key=value,…` over the method's options (numbers where the default is a number). */
 export function ptmStrategyOf(id: PtmStrategyId, text: string | undefined): PtmStrategy {
   const options: Record<string, number | string> = { ...PTM_DEFAULTS[id] };
-  for (const part of (text ?? '')
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
-    if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
-    const [, key, raw] = m;
+  for (const [key, raw] of strategyOptionParts(text ?? '')) {
     if (!(key in options)) throw new UsageError(`--strategy-options: ${id} has no option "${key}" (it has ${Object.keys(options).join(', ')}).`);
     if (typeof options[key] === 'number') {
       const n = Number(raw);

@@ -28,6 +28,7 @@ import type { BuiltinDatasetRef } from '../core/config/types';
 import { wordnetPinsFor } from '../core/config/wordnet-pins';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
+import { joinChunks } from '../data/bytes';
 import { BUILTIN_DATASET_IDS, loadBuiltinDataset } from '../data/registry';
 import { fromDecodedDataset } from '../engine/dataset';
 import type { ImageDataset } from '../engine/types';
@@ -105,14 +106,7 @@ export function readInput(path: string, what: string, maxBytes: number = MAX_INP
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
     }
     inputsRead.add(realPath(path));
-    if (chunks.length === 1) return chunks[0];
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return chunks.length === 1 ? chunks[0] : joinChunks(chunks, total);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw cannot((e as NodeJS.ErrnoException).code ?? (e as Error).message);

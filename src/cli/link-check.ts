@@ -9,6 +9,16 @@ import { UsageError } from './args';
 /** [a config path's start, the flag it comes from]: the first match names the flag. */
 export type FlagOfPath = readonly (readonly [RegExp, string])[];
 
+/** The flag of each lab setting that the labs' sections (Curriculum, Open world) name alike, for messages that name it. */
+export const LAB_RUN_FLAGS = {
+  epochs: '--epochs',
+  hidden: '--hidden',
+  trainPerClass: '--train-per-class',
+  testPerClass: '--test-per-class',
+  seed: '--seed',
+  seeds: '--seeds',
+} as const;
+
 /** The training flags of `run` (and `sweep`, `cpcf`, `ood`, `curriculum`) by config path. */
 export const TRAINING_FLAGS: FlagOfPath = [
   [/^dataset\b/, '--dataset'],

@@ -40,7 +40,7 @@ import type { ImageDataset, TrainRunConfig } from '../engine/types';
 import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
-import { checkAsLink, TRAINING_FLAGS } from './link-check';
+import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
 import { augmentFor, trainingFields } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -62,12 +62,7 @@ const FLAG_OF_SETTING: Record<OpenWorldIssue['field'], string> = {
   orderSeed: '--seeds',
   strategy: '--strategy',
   memory: '--memory',
-  epochs: '--epochs',
-  hidden: '--hidden',
-  trainPerClass: '--train-per-class',
-  testPerClass: '--test-per-class',
-  seed: '--seed',
-  seeds: '--seeds',
+  ...LAB_RUN_FLAGS,
   detectors: '--detectors',
   oodSets: '--ood',
   headEpochs: '--head-epochs',

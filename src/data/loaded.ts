@@ -3,6 +3,7 @@
  * a few images per class, and how its files are fetched with byte progress. Used by the data worker
  * (src/workers/data.worker.ts), which only adds the job control and the transfers.
  */
+import { joinChunks } from './bytes';
 import { datasetFiles, parseDatasetMeta, type DecodedDataset, type SourceMeta, type SplitName, type StyleMeta } from './format';
 import { DataFormatError, type NamedFile, type ParsedImages, type UserDataset } from './parsers';
 import { builtinDatasetPath, getBuiltinDataset, loadBuiltinDataset, type FetchBytes } from './registry';
@@ -128,13 +129,7 @@ export async function fetchWithProgress(
     onBytes(loaded, Math.max(total, loaded));
   }
   if (buf) return loaded === buf.length ? buf : buf.slice(0, loaded);
-  const out = new Uint8Array(loaded);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return joinChunks(chunks, loaded);
 }
 
 export function summaryOfBuiltin(d: DecodedDataset): DataSummary {

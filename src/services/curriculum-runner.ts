@@ -13,7 +13,7 @@ import type { BackendName, ProgressEvent } from '../engine/index';
 import { TRAINER_DEFAULTS } from '../engine/defaults';
 import type { CurriculumData, CurriculumPreview, OrderRun } from '../engine/curriculum/job';
 import type { RunSettings } from '../engine/run-config';
-import { createRunSession, oneAtATime, type SessionCoordinator, type SessionDriver, type SessionStore } from './lab-kit/run-session';
+import { createRunSession, currentWorkerControl, oneAtATime, type SessionCoordinator, type SessionDriver, type SessionStore } from './lab-kit/run-session';
 import type { Lease } from './lab-kit/train-pool';
 import { memoryStore as memoryDb, openStore, type DbSpec, type Store } from './store';
 import type { TrainClient } from './train-client';
@@ -163,11 +163,7 @@ export function createCurriculumRunner(opts: CurriculumRunnerOptions) {
         lease.release();
       }
     };
-  const control = {
-    pause: () => worker?.pause(),
-    resume: () => worker?.resume(),
-    cancel: () => worker?.cancel(),
-  };
+  const control = currentWorkerControl(() => worker);
 
   return {
     session,

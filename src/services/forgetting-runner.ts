@@ -20,7 +20,7 @@ import { addDeliveredTask, emptyLiveRun, type LiveRun } from '../core/forgetting
 import { runFraction, type ForgettingJob, type PresetId } from '../core/forgetting/setup';
 import { trainRunConfigOf } from '../engine/run-config';
 import type { BackendInfo, BackendName, ProgressEvent, TrainRunConfig, TrainRunResult } from '../engine/index';
-import type { DatasetSpec, TaskResult } from '../workers/train-api';
+import { builtinDatasetSpec, type DatasetSpec, type TaskResult } from '../workers/train-api';
 import type { ForgettingRun, ForgettingStore, StoredProbs } from './forgetting-store';
 import { createRunSession, type Controllable, type SessionContext, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
 import type { Lease, PoolWorker } from './lab-kit/train-pool';
@@ -35,13 +35,7 @@ export function forgettingRunConfigs(
 
 /** The images a job trains on (the worker's dataset spec). */
 export function datasetSpecOf(job: ForgettingJob): DatasetSpec {
-  return {
-    kind: 'builtin',
-    id: job.dataset,
-    ...(job.trainPerClass !== null ? { trainPerClass: job.trainPerClass } : {}),
-    ...(job.testPerClass !== null ? { testPerClass: job.testPerClass } : {}),
-    seed: 0,
-  };
+  return builtinDatasetSpec(job.dataset, job.trainPerClass, job.testPerClass);
 }
 
 /** The run in flight. */

@@ -12,7 +12,7 @@ import type { BackendName } from '../engine/index';
 import type { StreamPreview } from '../engine/stream/lab';
 import type { SweepEntry } from '../engine/stream/job';
 import type { StreamCheckpoint, StreamProgress, StreamRunResult, StreamStepEnd } from '../engine/stream/train';
-import { createRunSession, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
+import { createRunSession, currentWorkerControl, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
 import type { Lease } from './lab-kit/train-pool';
 import { memoryStore, openStore, type DbSpec, type Store } from './store';
 import type { TrainClient } from './train-client';
@@ -105,11 +105,7 @@ export function createTimeRunner(options: TimeRunnerOptions) {
     }
   }
 
-  const control = {
-    pause: () => worker?.pause(),
-    resume: () => worker?.resume(),
-    cancel: () => worker?.cancel(),
-  };
+  const control = currentWorkerControl(() => worker);
 
   return {
     subscribe: session.subscribe,

@@ -39,6 +39,7 @@ export type {
   TrainRunResult,
 } from '../engine/index';
 export type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, WorkerFeatures, WorkerMemory } from '../workers/train-api';
+export { builtinDatasetSpec } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
   constructor(message: string) {

@@ -40,6 +40,17 @@ export type DatasetSpec =
   /** the dataset the Data tab's worker holds (train-client.ts connects the two workers) */
   | { kind: 'data-worker'; trainPerClass?: number; testPerClass?: number; seed?: number };
 
+/** A built-in dataset for a worker: its id, the images per class where limited (null: all of them), seed 0. */
+export function builtinDatasetSpec(id: string, trainPerClass: number | null, testPerClass: number | null): DatasetSpec & { kind: 'builtin' } {
+  return {
+    kind: 'builtin',
+    id,
+    ...(trainPerClass !== null ? { trainPerClass } : {}),
+    ...(testPerClass !== null ? { testPerClass } : {}),
+    seed: 0,
+  };
+}
+
 export interface TrainDatasetSummary {
   kind: DatasetSpec['kind'];
   /** the built-in id, or the Data tab's dataset id ("user" for the user's files) */

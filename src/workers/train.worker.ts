@@ -21,7 +21,6 @@ import {
   trainRunWithFallback,
   trainSharedWithFallback,
   type SharedProgress,
-  type SharedTrainOptions,
   type BackendInfo,
   type BackendName,
   type FallbackNotice,
@@ -36,17 +35,13 @@ import { JOBS, jobContext, type JobKind } from '../engine/jobs';
 import { featureDatasetOf } from '../engine/features/dataset';
 import { featureSetOf } from '../engine/features/source-set';
 import type {
-  CheckpointFn,
   DatasetSpec,
   JobEvent,
   JobEventFn,
   JobInput,
   JobOutput,
-  NextFn,
   NoticeFn,
   ProgressFn,
-  RunDoneFn,
-  SharedProgressFn,
   TaskFn,
   TaskResult,
   TrainDatasetSummary,
@@ -239,17 +234,10 @@ const api: TrainWorkerApi = {
    * is finished (the caller stores it at once); progress at most 10 times a second (and whenever a task ends). The
    * same pause / resume / cancel as `run`; a failed backend hands the unfinished orderings to the next one.
    * With `next` (pull mode) it trains only the orderings `next` deals, in that order.
-   * Resolves with the backend that finished and the population size used.
+   * Resolves with the backend that finished and the population size used. Its parameters take their types from
+   * TrainWorkerApi (this object is typed as one).
    */
-  async runShared(
-    configs: TrainRunConfig[],
-    options: SharedTrainOptions,
-    onRunDone: RunDoneFn,
-    onProgress?: SharedProgressFn,
-    onNotice?: NoticeFn,
-    next?: NextFn,
-    onCheckpoint?: CheckpointFn,
-  ): Promise<{ backend: string; population: number }> {
+  async runShared(configs, options, onRunDone, onProgress, onNotice, next, onCheckpoint) {
     const c = claimRun(onRunDone, onProgress, onNotice, next, onCheckpoint);
     const delivering: Promise<void>[] = [];
     let population = 1;

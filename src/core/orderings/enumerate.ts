@@ -139,3 +139,25 @@ export function unrankOrdering(rank: bigint, sizes: TaskSizes): Ordering {
   }
   return labelsToOrdering(labels, sizes.length);
 }
+
+/** Every permutation of 0..n−1 (Heap's algorithm), given to `visit` (the array is reused: copy to keep). */
+export function forEachPermutation(n: number, visit: (p: Int32Array) => void): void {
+  const p = Int32Array.from({ length: n }, (_, i) => i);
+  const c = new Int32Array(n);
+  visit(p);
+  let i = 0;
+  while (i < n) {
+    if (c[i] < i) {
+      const k = i % 2 === 0 ? 0 : c[i];
+      const t = p[k];
+      p[k] = p[i];
+      p[i] = t;
+      visit(p);
+      c[i]++;
+      i = 0;
+    } else {
+      c[i] = 0;
+      i++;
+    }
+  }
+}

@@ -24,6 +24,7 @@
  *   rows are at most M), after which every λ of the grid is a tridiagonal solve: about p³ multiply-adds for the
  *   whole grid instead of 17 factorisations (p = min(fit rows, M)).
  */
+import { concatInt32 } from '../arrays';
 import { createDefaultRngFromWords } from '../random/default-rng';
 import { PTM_LIMITS, RIDGE_FIT_SHARE, RIDGE_GRID, RIDGE_TIE, type RanpacOptions } from './defaults';
 import {
@@ -111,16 +112,6 @@ function oneHot(problem: PtmProblem, rows: Int32Array, column: Int32Array, c: nu
   return y;
 }
 
-function concatRows(parts: Int32Array[]): Int32Array {
-  const out = new Int32Array(parts.reduce((s, x) => s + x.length, 0));
-  let o = 0;
-  for (const x of parts) {
-    out.set(x, o);
-    o += x.length;
-  }
-  return out;
-}
-
 function gatherRows(h: Float64Array, width: number, rows: Int32Array): Float64Array {
   const out = new Float64Array(rows.length * width);
   rows.forEach((i, k) => out.set(h.subarray(i * width, (i + 1) * width), k * width));
@@ -195,8 +186,8 @@ export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: n
   const chooseLambda = (members: readonly number[]): RidgeChoice => {
     const c = members.length;
     const column = columnsOf(members);
-    const fit = concatRows(members.map((p) => split.fit[p]));
-    const val = concatRows(members.map((p) => split.val[p]));
+    const fit = concatInt32(members.map((p) => split.fit[p]));
+    const val = concatInt32(members.map((p) => split.val[p]));
     const yFit = oneHot(problem, fit, column, c);
     const yVal = oneHot(problem, val, column, c);
     let errors: number[];

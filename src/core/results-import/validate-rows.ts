@@ -216,30 +216,18 @@ export function validateRows(
       }
       curve = c as number[];
     }
-    let final: number | null = null;
-    if (row.final !== undefined) {
-      const f = toFraction(row.final, unit, 'the final accuracy');
-      if (typeof f === 'string') {
-        skip(f);
-        continue;
-      }
-      final = f;
-    } else if (curve) final = curve[K - 1];
-    else if (matrix) final = finalAccuracyWeighted(matrix, taskSizes);
-    if (final === null) {
-      skip('no final accuracy');
+    /** the row's own value (an error text when it is not one), else `derived` (what its curve or its matrix gives) */
+    const ownOr = (v: unknown, what: string, derived: () => number | null) => (v !== undefined ? toFraction(v, unit, what) : derived());
+    const final = ownOr(row.final, 'the final accuracy', () => (curve ? curve[K - 1] : matrix ? finalAccuracyWeighted(matrix, taskSizes) : null));
+    if (typeof final === 'string' || final === null) {
+      skip(final ?? 'no final accuracy');
       continue;
     }
-    let aia: number | null = null;
-    if (row.aia !== undefined) {
-      const a = toFraction(row.aia, unit, 'the AIA');
-      if (typeof a === 'string') {
-        skip(a);
-        continue;
-      }
-      aia = a;
-    } else if (curve) aia = curve.reduce((x, y) => x + y, 0) / K;
-    else if (matrix) aia = aiaWeighted(matrix, taskSizes);
+    const aia = ownOr(row.aia, 'the AIA', () => (curve ? curve.reduce((x, y) => x + y, 0) / K : matrix ? aiaWeighted(matrix, taskSizes) : null));
+    if (typeof aia === 'string') {
+      skip(aia);
+      continue;
+    }
 
     const id = JSON.stringify([key, method, seed]);
     const first = firstOf.get(id);

@@ -25,6 +25,7 @@
  * Mean ± sd: the sample standard deviation (ddof = 1, numpy `std(ddof=1)`); sd = NaN for one value.
  */
 import { centredDistances, distanceStatsSqr } from '../conformal/dcor';
+import { forEachPermutation } from '../orderings/enumerate';
 import { createDefaultRng } from '../random/default-rng';
 import { mean, sampleStd } from './moments';
 
@@ -92,28 +93,6 @@ function pairing(x: readonly number[], y: readonly number[]) {
     return Math.sqrt(Math.max(0, s / (n * n) / denom));
   };
   return { n, dcorOf };
-}
-
-/** Every permutation of 0..n−1 (Heap's algorithm), given to `visit` (the array is reused: copy to keep). */
-function forEachPermutation(n: number, visit: (p: Int32Array) => void): void {
-  const p = Int32Array.from({ length: n }, (_, i) => i);
-  const c = new Int32Array(n);
-  visit(p);
-  let i = 0;
-  while (i < n) {
-    if (c[i] < i) {
-      const k = i % 2 === 0 ? 0 : c[i];
-      const t = p[k];
-      p[k] = p[i];
-      p[i] = t;
-      visit(p);
-      c[i]++;
-      i = 0;
-    } else {
-      c[i] = 0;
-      i++;
-    }
-  }
 }
 
 /** The permutation test of dCor(x, y) for one pair of series. */

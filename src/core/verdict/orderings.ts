@@ -12,7 +12,7 @@
  * Pure; tested in tests/unit/core/verdict/orderings.test.ts against an independent Python EDGE
  * (scripts/make-verdict-fixtures.py).
  */
-import { forEachOrdering } from '../orderings/enumerate';
+import { forEachOrdering, forEachPermutation } from '../orderings/enumerate';
 import { matrixFromRows } from '../orderings/matrix';
 import { similarityScore, similarityScoreOfLabels } from '../orderings/score';
 import type { SquareMatrix } from '../orderings/types';
@@ -43,31 +43,14 @@ export function reorderRange(tasks: readonly (readonly number[])[], sim: SquareM
   if (orders * (k - 1) * (n / k) ** 2 > REORDER_MAX_WORK) return null;
   let min = Infinity;
   let max = -Infinity;
-  const idx = tasks.map((_, i) => i);
-  const visit = (perm: number[]) => {
+  forEachPermutation(k, (perm) => {
     const s = similarityScore(
-      perm.map((i) => [...tasks[i]]),
+      Array.from(perm, (i) => [...tasks[i]]),
       sim,
     );
     if (s < min) min = s;
     if (s > max) max = s;
-  };
-  // Heap's algorithm
-  const c = new Array(k).fill(0);
-  visit(idx);
-  let i = 0;
-  while (i < k) {
-    if (c[i] < i) {
-      const j = i % 2 === 0 ? 0 : c[i];
-      [idx[j], idx[i]] = [idx[i], idx[j]];
-      visit(idx);
-      c[i]++;
-      i = 0;
-    } else {
-      c[i] = 0;
-      i++;
-    }
-  }
+  });
   return { min, max };
 }
 

@@ -11,6 +11,7 @@ import { checkFeatureSet, type FeatureSet } from '../../core/features/feature-se
 import { backboneClasses } from '../../core/features/source';
 import { indicesByClass } from '../dataset';
 import type { ImageDataset } from '../types';
+import type { ImageEncoder } from '../clip/image-encoder';
 import { backboneFeatures, trainBackbone, type Backbone } from './backbone';
 
 /** Which images: the experiment's classes, and at most this many of each per split (null: all). */
@@ -111,16 +112,8 @@ export async function backboneFeatureSet(
   return { set: assembleFeatureSet(ds, picked, train, test, backbone.dim), backbone };
 }
 
-/** What `encoderFeatureSet` needs of an image encoder (clip/image-encoder.ts ImageEncoder). */
-export interface FeatureEncoder {
-  dim: number;
-  encode(
-    images: Uint8Array,
-    shape: readonly [number, number, number],
-    rows: ArrayLike<number>,
-    opts?: { batchSize?: number; onBatch?: (done: number) => void },
-  ): Promise<Float32Array>;
-}
+/** What `encoderFeatureSet` needs of an image encoder: its feature length and `encode`. */
+export type FeatureEncoder = Pick<ImageEncoder, 'dim' | 'encode'>;
 
 /** The encoders' default batch (image-encoder.ts). */
 export const ENCODER_BATCH = 16;

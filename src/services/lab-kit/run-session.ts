@@ -74,6 +74,24 @@ export interface SessionState<R, C> {
   following: boolean;
 }
 
+/** A runner's state before anything ran: idle, nothing counted, no runs; `notice` is the store's, if it has one. */
+export function idleSessionState<R, C>(notice: string | null = null): SessionState<R, C> {
+  return {
+    status: 'idle',
+    done: 0,
+    total: 0,
+    skipped: 0,
+    etaSeconds: null,
+    backend: '',
+    notice,
+    error: null,
+    current: null,
+    runs: [],
+    configHash: null,
+    following: false,
+  };
+}
+
 /** What the session needs of a store: the results of one config, and storing one more. */
 export interface SessionStore<R> {
   getAll(configHash: string): Promise<R[]>;
@@ -86,6 +104,15 @@ export interface Controllable {
   pause(): Promise<void> | void;
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
+}
+
+/** Pause / resume / cancel passed on to whichever worker runs the lab's jobs now (none: they do nothing). */
+export function currentWorkerControl(current: () => Controllable | null): Controllable {
+  return {
+    pause: () => current()?.pause(),
+    resume: () => current()?.resume(),
+    cancel: () => current()?.cancel(),
+  };
 }
 
 /**
@@ -202,21 +229,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
   const now = options.now ?? (() => performance.now());
   const extra = (): X => structuredCloneShallow(options.initialExtra ?? ({} as X));
   const listeners = new Set<SessionListener<State>>();
-  let state = {
-    status: 'idle',
-    done: 0,
-    total: 0,
-    skipped: 0,
-    etaSeconds: null,
-    backend: '',
-    notice: store.notice ?? null,
-    error: null,
-    current: null,
-    runs: [],
-    configHash: null,
-    following: false,
-    ...extra(),
-  } as State;
+  let state = { ...idleSessionState<R, C>(store.notice ?? null), ...extra() } as State;
   let session: Session | null = null;
 
   function set(patch: Partial<State>): void {

@@ -5,7 +5,7 @@
  */
 import { axisBottom } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import type { Selection } from 'd3-selection';
+import { select, type BaseType, type Selection } from 'd3-selection';
 import { fmt } from './format';
 
 /** `count + 1` evenly spaced tick values over a legend's domain (ends included). */
@@ -141,4 +141,39 @@ export function drawAxisTitles(
       .attr('font-size', size)
       .attr('fill', fill)
       .text(titles.y.text);
+}
+
+type AxisCall = (g: Selection<SVGGElement, unknown, null, undefined>) => void;
+
+/**
+ * A chart's two axes in the usual place for a margin `m`: `x` (an axisBottom) along the plot's foot at
+ * y = height − m.bottom, `y` (an axisLeft) up its left edge at x = m.left. Returns both groups, to restyle ticks.
+ */
+export function drawAxes(
+  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+  m: { left: number; bottom: number },
+  height: number,
+  x: AxisCall,
+  y: AxisCall,
+): { x: Selection<SVGGElement, unknown, null, undefined>; y: Selection<SVGGElement, unknown, null, undefined> } {
+  return {
+    x: svg
+      .append('g')
+      .attr('transform', `translate(0,${height - m.bottom})`)
+      .call(x),
+    y: svg.append('g').attr('transform', `translate(${m.left},0)`).call(y),
+  };
+}
+
+/** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
+export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
+  return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
+}
+
+/** A chart's <svg> emptied and sized `width` × `height` (its viewBox too, so it scales), ready to draw into. */
+export function freshSvg(svgEl: SVGSVGElement, width: number, height: number): Selection<SVGSVGElement, unknown, null, undefined> {
+  const svg = select(svgEl);
+  svg.selectAll('*').remove();
+  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  return svg;
 }

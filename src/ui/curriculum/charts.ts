@@ -9,10 +9,9 @@
  * - heat map: R of one order (row = after training the i-th dataset, column = tested on a dataset).
  */
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleBand, scaleLinear } from 'd3-scale';
+import { scaleBand, scaleLinear, type NumberValue } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select } from 'd3-selection';
-import { drawAxisTitles, drawColorLegend, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import type { LeadRow, OrderPoint, Scenario } from './results';
 
@@ -26,25 +25,24 @@ export const ACC0_COLOUR = '#111';
 const styleOf = (p: OrderPoint) => (p.m2i ? ORDER_STYLE.m2i : p.i2m ? ORDER_STYLE.i2m : ORDER_STYLE.other);
 const SCEN_SHORT: Record<Scenario, string> = { cil: 'CIL', til: 'TIL' };
 
-/** Axis titles in words with units, through the kit's drawAxisTitles. */
+/** Axis titles in words with units, through the kit's drawAxisTitles: x centred under the plot at y = xTitleY, y along its left edge. */
 function titles(
-  svg: ReturnType<typeof prepare>,
+  svg: ReturnType<typeof freshSvg>,
   xText: string,
   yText: string,
-  box: { left: number; right: number; top: number; bottom: number; xTitleY: number },
+  m: { left: number; right: number; top: number; bottom: number },
+  width: number,
+  height: number,
+  xTitleY: number,
 ): void {
   drawAxisTitles(svg.append('g'), {
-    x: { text: xText, x: (box.left + box.right) / 2, y: box.xTitleY },
-    y: { text: yText, x: 14, y: (box.top + box.bottom) / 2 },
+    x: { text: xText, x: (m.left + width - m.right) / 2, y: xTitleY },
+    y: { text: yText, x: 14, y: (m.top + height - m.bottom) / 2 },
   });
 }
 
-function prepare(svgEl: SVGSVGElement, width: number, height: number) {
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  return svg;
-}
+/** a share in [0, 1] as a tick in percent, no unit (the axis title has it) */
+const percentTick = (v: NumberValue) => `${Math.round(100 * Number(v))}`;
 
 /* ---------- M2I vs I2M bars ---------- */
 
@@ -80,7 +78,7 @@ export function leadCsv(rows: readonly LeadRow[]): CsvTable {
 export function drawLead(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, rows: readonly LeadRow[]): void {
   const height = 300;
   const m = { left: 56, right: 10, top: 14, bottom: 64 };
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const bars = leadBars(rows);
   const groups = [...new Set(bars.map((b) => b.group))];
   const x = scaleBand<string>()
@@ -91,19 +89,8 @@ export function drawLead(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const y = scaleLinear()
     .domain([0, 1])
     .range([height - m.bottom, m.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x));
-  svg
-    .append('g')
-    .attr('transform', `translate(${m.left},0)`)
-    .call(
-      axisLeft(y)
-        .ticks(5)
-        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
-    );
-  titles(svg, 'strategy · scenario', 'ACC (%)', { left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom, xTitleY: height - 30 });
+  drawAxes(svg, m, height, axisBottom(x), axisLeft(y).ticks(5).tickFormat(percentTick));
+  titles(svg, 'strategy · scenario', 'ACC (%)', m, width, height, height - 30);
   for (const b of bars) {
     const x0 = (x(b.group) ?? 0) + (inner(b.which) ?? 0);
     const tipText = `${ORDER_STYLE[b.which].name} · ${b.group}\n${b.label}\nACC ${pct(b.acc)} %  ·  ACC₀ ${pct(b.acc0)} %  ·  ACC − ACC₀ ${pct(b.acc - b.acc0)} points`;
@@ -159,7 +146,7 @@ export function drawDistribution(svgEl: SVGSVGElement, tip: HTMLElement | undefi
   const bandH = 120;
   const m = { left: 56, right: 14, top: 10, bottom: 46 };
   const height = m.top + bandH * Math.max(1, scenarios.length) + m.bottom;
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const lo = Math.min(...points.map((p) => Math.min(p.acc, p.acc0)), 1);
   const hi = Math.max(...points.map((p) => Math.max(p.acc, p.acc0)), 0);
   const pad = Math.max(0.02, (hi - lo) * 0.08);
@@ -171,25 +158,9 @@ export function drawDistribution(svgEl: SVGSVGElement, tip: HTMLElement | undefi
     .domain(scenarios)
     .range([m.top, m.top + bandH * scenarios.length])
     .padding(0.1);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(
-      axisBottom(x)
-        .ticks(6)
-        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
-    );
-  svg
-    .append('g')
-    .attr('transform', `translate(${m.left},0)`)
-    .call(axisLeft(band).tickFormat((s) => SCEN_SHORT[s as Scenario]));
-  titles(svg, width < 520 ? 'accuracy (%)' : 'accuracy (%) — dot: ACC of an order, ring: its ACC₀', 'scenario', {
-    left: m.left,
-    right: width - m.right,
-    top: m.top,
-    bottom: height - m.bottom,
-    xTitleY: height - 8,
-  });
+  const yAxis = axisLeft(band).tickFormat((s) => SCEN_SHORT[s as Scenario]);
+  drawAxes(svg, m, height, axisBottom(x).ticks(6).tickFormat(percentTick), yAxis);
+  titles(svg, width < 520 ? 'accuracy (%)' : 'accuracy (%) — dot: ACC of an order, ring: its ACC₀', 'scenario', m, width, height, height - 8);
   const bin = (x.domain()[1] - x.domain()[0]) / 60;
   for (const s of scenarios) {
     const ps = points.filter((p) => p.scenario === s);
@@ -264,7 +235,7 @@ export function shortOrder(label: string): string {
 export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, points: readonly OrderPoint[]): void {
   const height = 260;
   const m = { left: 56, right: 10, top: 12, bottom: 46 };
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const scenarios = [...new Set(points.map((p) => p.scenario))];
   const orders = [...new Set(gainOrder(points.filter((p) => p.scenario === scenarios[0])).map((p) => p.label))];
   const x = scaleBand<string>()
@@ -277,19 +248,9 @@ export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .domain([-ext, ext])
     .range([height - m.bottom, m.top])
     .nice();
-  const xAxis = svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x).tickFormat((l) => (x.bandwidth() >= 40 ? shortOrder(String(l)) : '')));
-  xAxis.selectAll('text').attr('font-size', 9);
-  svg
-    .append('g')
-    .attr('transform', `translate(${m.left},0)`)
-    .call(
-      axisLeft(y)
-        .ticks(5)
-        .tickFormat((v) => `${Math.round(100 * Number(v))}`),
-    );
+  const xAxis = axisBottom(x).tickFormat((l) => (x.bandwidth() >= 40 ? shortOrder(String(l)) : ''));
+  const axes = drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5).tickFormat(percentTick));
+  axes.x.selectAll('text').attr('font-size', 9);
   svg
     .append('line')
     .attr('x1', m.left)
@@ -297,13 +258,15 @@ export function drawGain(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .attr('y1', y(0))
     .attr('y2', y(0))
     .attr('stroke', '#333');
-  titles(svg, width < 520 ? 'orders, by ACC₀ (hover a bar)' : 'orders (initials of their datasets), sorted by ACC₀ — hover a bar', 'ACC − ACC₀ (points)', {
-    left: m.left,
-    right: width - m.right,
-    top: m.top,
-    bottom: height - m.bottom,
-    xTitleY: height - 10,
-  });
+  titles(
+    svg,
+    width < 520 ? 'orders, by ACC₀ (hover a bar)' : 'orders (initials of their datasets), sorted by ACC₀ — hover a bar',
+    'ACC − ACC₀ (points)',
+    m,
+    width,
+    height,
+    height - 10,
+  );
   for (const p of points) {
     const x0 = (x(p.label) ?? 0) + (inner(p.scenario) ?? 0);
     svg
@@ -335,7 +298,7 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const top = 10;
   const size = Math.max(140, Math.min(width - left - 10, 60 * K + 20, 380));
   const height = top + size + 110;
-  const svg = prepare(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const idx = Array.from({ length: K }, (_, k) => k);
   const x = scaleBand<number>()
     .domain(idx)

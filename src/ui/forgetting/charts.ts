@@ -14,10 +14,18 @@
 import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select, type Selection } from 'd3-selection';
+import type { BaseType, Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
-import { showTip } from '../common/chart-kit';
+import { drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
+
+/** An unfilled line through the points (in order) appended to `g` (an empty path when there are none). */
+function appendLine<P, D, PE extends BaseType, PD>(g: Selection<SVGGElement, D, PE, PD>, pts: P[], x: (p: P) => number, y: (p: P) => number) {
+  return g
+    .append('path')
+    .attr('d', line<P>().x(x).y(y)(pts) ?? '')
+    .attr('fill', 'none');
+}
 
 export const SERIES_STYLE = {
   cpcf: { colour: '#1d2330', dash: '', mark: 'circle', name: 'CPCF (mean set size)' },
@@ -52,6 +60,7 @@ export interface CpcfModel {
 }
 
 /** `tasks` (K of the run) keeps the task axis at 2..K while a run is still training (its later points to come). */
+
 export function cpcfModel(report: Pick<CpcfReport, 'steps'>, tasks?: number): CpcfModel {
   const points = report.steps.map((s) => ({ j: s.afterTask + 1, cpcf: s.cpcf, aPrev: 100 * s.aPrev, aNew: 100 * s.aNew, coverage: s.coverage, q: s.q }));
   const widest = Math.max(2, ...report.steps.map((s) => s.width));
@@ -114,9 +123,7 @@ function axisTitle(g: Selection<SVGGElement, unknown, null, undefined>, x: numbe
 export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: CpcfModel): void {
   const L = layoutCpcf(width);
   const { margin } = L;
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const g = svg.append('g');
   const x = scaleLinear()
     .domain([2, Math.max(3, model.K)])
@@ -175,14 +182,7 @@ export function drawCpcf(svgEl: SVGSVGElement, tip: HTMLElement | null | undefin
     const st = SERIES_STYLE[s.id];
     const sg = g.append('g').attr('class', `series series-${s.id}`);
     const pts = model.points.filter((p) => Number.isFinite(s.id === 'cpcf' ? p.cpcf : s.id === 'aPrev' ? p.aPrev : p.aNew));
-    sg.append('path')
-      .attr(
-        'd',
-        line<CpcfPoint>()
-          .x((p) => x(p.j))
-          .y(s.y)(pts) ?? '',
-      )
-      .attr('fill', 'none')
+    appendLine(sg, pts, (p) => x(p.j), s.y)
       .attr('stroke', st.colour)
       .attr('stroke-width', s.id === 'cpcf' ? 2.5 : 2)
       .attr('stroke-dasharray', st.dash || null);
@@ -273,9 +273,7 @@ export function drawSetSizes(
   K: number,
 ): void {
   const L = layoutSetSizes(width, model.panels.length);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
+  const svg = freshSvg(svgEl, width, L.height);
   const m = { top: 20, right: 6, bottom: 28, left: 34 };
   model.panels.forEach((panel, idx) => {
     const ox = (idx % L.columns) * L.panelW;
@@ -289,13 +287,7 @@ export function drawSetSizes(
       .domain([0, 1])
       .range([oy + L.panelH - m.bottom, oy + m.top]);
     const bw = Math.max(4, ((L.panelW - m.left - m.right) / js.length) * 0.7);
-    g.append('text')
-      .attr('x', ox + m.left)
-      .attr('y', oy + 13)
-      .attr('font-size', 12)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
+    drawPanelTitle(g, ox + m.left, oy + 13, 12, panel.task === 1 ? 'task 1 (base)' : `task ${panel.task}`);
     for (const b of panel.bars) {
       let acc = 0;
       b.shares.forEach((share, k) => {
@@ -374,9 +366,7 @@ export function coverageCsv(report: Pick<CpcfReport, 'steps' | 'alpha'>): { colu
 export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: CoverageModel, colours: readonly string[]): void {
   const height = 220;
   const m = { top: 14, right: 14, bottom: 40, left: 52 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const x = scaleLinear()
     .domain([1.6, Math.max(3, model.K) + 0.4])
     .range([m.left, width - m.right]);
@@ -413,14 +403,12 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
     .on('mouseenter', (ev: MouseEvent, p) => showTip(tip, `after task ${p.j}: coverage on task ${p.task} = ${(100 * p.coverage).toFixed(1)} %`, ev))
     .on('mouseleave', () => showTip(tip, null));
   const pts = model.pooled.filter((p) => Number.isFinite(p.coverage));
-  g.append('path')
-    .attr(
-      'd',
-      line<{ j: number; coverage: number }>()
-        .x((p) => x(p.j))
-        .y((p) => y(p.coverage))(pts) ?? '',
-    )
-    .attr('fill', 'none')
+  appendLine(
+    g,
+    pts,
+    (p) => x(p.j),
+    (p) => y(p.coverage),
+  )
     .attr('stroke', '#1d2330')
     .attr('stroke-width', 2);
   g.selectAll('path.pooled')
@@ -492,9 +480,7 @@ export function drawCompare(
 ): void {
   const height = 240;
   const m = { top: 12, right: 14, bottom: 40, left: 54 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const K = Math.max(3, ...series.flatMap((s) => s.points.map((p) => p.j)));
   const x = scaleLinear()
     .domain([2, K])
@@ -517,14 +503,12 @@ export function drawCompare(
   axisTitle(g, (m.left + width - m.right) / 2, height - 6, STEP_AXIS, '#1d2330', 0);
   for (const s of series) {
     const pts = s.points.filter((p) => Number.isFinite(p.v));
-    g.append('path')
-      .attr(
-        'd',
-        line<{ j: number; v: number }>()
-          .x((p) => x(p.j))
-          .y((p) => y(p.v))(pts) ?? '',
-      )
-      .attr('fill', 'none')
+    appendLine(
+      g,
+      pts,
+      (p) => x(p.j),
+      (p) => y(p.v),
+    )
       .attr('stroke', s.colour)
       .attr('stroke-width', 2)
       .attr('stroke-dasharray', s.dash || null);

@@ -37,6 +37,7 @@ import { BUILTIN_DATASETS } from '../../data/registry';
 import { duration } from '../common/format';
 import type { ForgettingRun, ForgettingStore } from '../../services/forgetting-store';
 import type { ForgettingRunner, ForgettingRunnerState } from '../../services/forgetting-runner';
+import { idleSessionState } from '../../services/lab-kit/run-session';
 import type { ShareLinkStore } from '../../services/share-link.svelte';
 import {
   canonicalTasks,
@@ -109,18 +110,7 @@ export class ForgettingLab {
   selectedRunId = $state<string | null>(null);
   linkNotice = $state('');
   runnerState = $state.raw<ForgettingRunnerState>({
-    status: 'idle',
-    done: 0,
-    total: 0,
-    skipped: 0,
-    etaSeconds: null,
-    backend: '',
-    notice: null,
-    error: null,
-    current: null,
-    runs: [],
-    configHash: null,
-    following: false,
+    ...idleSessionState(),
     group: null,
     preset: null,
     preparing: '',

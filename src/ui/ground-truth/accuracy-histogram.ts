@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { drawAxisTitles, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -314,9 +314,7 @@ export function drawAccuracyHistogram(
 ): HistogramLayout {
   const compact = width < 520;
   const L = layoutAccuracyHistogram(width, model.panels.length, model.yMax, compact);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const clipId = `gt-hist-clip-${Math.random().toString(36).slice(2, 9)}`;
   const defs = svg.append('defs');
 
@@ -337,13 +335,7 @@ export function drawAccuracyHistogram(
       .attr('width', L.width - L.margin.left - L.margin.right)
       .attr('height', P.plotBottom - P.plotTop);
 
-    g.append('text')
-      .attr('x', L.margin.left)
-      .attr('y', P.top + 14)
-      .attr('font-size', 13)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(`${panel.strategy} · ${panel.members.length} ordering${panel.members.length === 1 ? '' : 's'} trained`);
+    drawPanelTitle(g, L.margin.left, P.top + 14, 13, `${panel.strategy} · ${panel.members.length} ordering${panel.members.length === 1 ? '' : 's'} trained`);
 
     // protocol lanes
     for (const lane of P.lanes) {
@@ -453,28 +445,17 @@ export function drawAccuracyHistogram(
     ] as const) {
       if (!gauss) continue;
       const colour = protocolMark(name).stroke;
+      const meanLine = () =>
+        cg.append('line').attr('x1', x(gauss.mean)).attr('x2', x(gauss.mean)).attr('y1', P.plotBottom).attr('y2', P.plotTop).attr('stroke', colour);
       const pts = gaussianCurve(gauss, panel.members.length, scale.binWidth, scale.domain);
       const cg = g.append('g').attr('class', `estimate estimate-${name}`).attr('clip-path', `url(#${clipId}-${pi})`).style('pointer-events', 'none');
       if (pts) {
         cg.append('path').attr('d', path(pts)).attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 2.5).attr('stroke-linejoin', 'round');
       } else {
         // σ̂ = 0: a point mass, drawn as a spike
-        cg.append('line')
-          .attr('x1', x(gauss.mean))
-          .attr('x2', x(gauss.mean))
-          .attr('y1', P.plotBottom)
-          .attr('y2', P.plotTop)
-          .attr('stroke', colour)
-          .attr('stroke-width', 2.5);
+        meanLine().attr('stroke-width', 2.5);
       }
-      cg.append('line')
-        .attr('x1', x(gauss.mean))
-        .attr('x2', x(gauss.mean))
-        .attr('y1', P.plotBottom)
-        .attr('y2', P.plotTop)
-        .attr('stroke', colour)
-        .attr('stroke-width', 1)
-        .attr('stroke-dasharray', '4,3');
+      meanLine().attr('stroke-width', 1).attr('stroke-dasharray', '4,3');
       const peak = pts ? Math.max(...pts.map((p) => p.y)) : Infinity;
       if (peak > y.domain()[1]) {
         // the estimate is far narrower than the truth: its peak is cut at the top, say how high it goes (inside the

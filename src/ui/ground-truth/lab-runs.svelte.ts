@@ -14,7 +14,7 @@ import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } 
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { cachedFeatureSetFor } from '../../services/feature-source';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
-import type { BackendInfo, DatasetSpec, WorkerFeatures } from '../../services/train-client';
+import { builtinDatasetSpec, type BackendInfo, type DatasetSpec, type WorkerFeatures } from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
 import { GroundTruthPlanState, type LabOrderingsClient } from './lab-plan.svelte';
 import { groundTruthRunKeys } from './page-config';
@@ -118,11 +118,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   private datasetSpec(resolved?: WorkerFeatures | null): DatasetSpec {
     const source = resolved === undefined ? workerFeaturesOf(this.features) : resolved;
     return {
-      kind: 'builtin',
-      id: this.datasetId,
-      ...(this.trainPerClass !== null ? { trainPerClass: this.trainPerClass } : {}),
-      ...(this.testPerClass !== null ? { testPerClass: this.testPerClass } : {}),
-      seed: 0,
+      ...builtinDatasetSpec(this.datasetId, this.trainPerClass, this.testPerClass),
       ...(source ? { features: { source, classes: this.classIdx.slice() } } : {}),
     } as DatasetSpec;
   }

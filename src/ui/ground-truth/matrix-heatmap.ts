@@ -7,8 +7,7 @@
  */
 import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select } from 'd3-selection';
-import { drawColorLegend, showTip } from '../common/chart-kit';
+import { drawColorLegend, freshSvg, showTip } from '../common/chart-kit';
 import { textOn } from '../common/palette';
 import { pct } from './format';
 
@@ -70,9 +69,7 @@ export function drawMatrixHeatmap(
 ): MatrixLayout {
   const K = R.length;
   const L = layoutMatrixHeatmap(width, K);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const { left, top } = L.margin;
   const cells: { i: number; j: number; v: number }[] = [];
   for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) cells.push({ i, j, v: R[i][j] });
@@ -109,30 +106,30 @@ export function drawMatrixHeatmap(
   const lab = svg.append('g').attr('class', 'labels').attr('font-size', 12);
   for (let t = 0; t < K; t++) {
     const colour = colours[t] ?? '#999';
+    /** the task's chip in `g`: "T<t+1>" on its colour, centred at x = mid, with what it stands for on hover */
+    const chipIn = (g: typeof lab, mid: number, title: string) => {
+      g.append('rect')
+        .attr('x', mid - 14)
+        .attr('y', -9)
+        .attr('width', 28)
+        .attr('height', 18)
+        .attr('rx', 4)
+        .attr('fill', colour);
+      g.append('text')
+        .attr('x', mid)
+        .attr('text-anchor', 'middle')
+        .attr('dy', '0.35em')
+        .attr('fill', textOn(colour))
+        .attr('font-weight', 600)
+        .text(`T${t + 1}`);
+      g.append('title').text(title);
+    };
     const cx = left + t * L.cell + (L.cell - 1) / 2;
-    const chip = lab.append('g').attr('transform', `translate(${cx},${top - 12})`);
-    chip.append('rect').attr('x', -14).attr('y', -9).attr('width', 28).attr('height', 18).attr('rx', 4).attr('fill', colour);
-    chip
-      .append('text')
-      .attr('text-anchor', 'middle')
-      .attr('dy', '0.35em')
-      .attr('fill', textOn(colour))
-      .attr('font-weight', 600)
-      .text(`T${t + 1}`);
-    chip.append('title').text(`test task ${taskCaption(t, tasks[t], classNames)}`);
+    chipIn(lab.append('g').attr('transform', `translate(${cx},${top - 12})`), 0, `test task ${taskCaption(t, tasks[t], classNames)}`);
     const ry = top + t * L.cell + (L.cell - 1) / 2;
     const row = lab.append('g').attr('transform', `translate(${left - 6},${ry})`);
     row.append('text').attr('x', -32).attr('text-anchor', 'end').attr('dy', '0.35em').attr('fill', '#5b6474').text('after');
-    row.append('rect').attr('x', -28).attr('y', -9).attr('width', 28).attr('height', 18).attr('rx', 4).attr('fill', colour);
-    row
-      .append('text')
-      .attr('x', -14)
-      .attr('text-anchor', 'middle')
-      .attr('dy', '0.35em')
-      .attr('fill', textOn(colour))
-      .attr('font-weight', 600)
-      .text(`T${t + 1}`);
-    row.append('title').text(`after training ${taskCaption(t, tasks[t], classNames)}`);
+    chipIn(row, -14, `after training ${taskCaption(t, tasks[t], classNames)}`);
   }
   lab.append('text').attr('x', left).attr('y', 12).attr('fill', '#5b6474').text('tested on →');
 

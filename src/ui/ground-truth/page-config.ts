@@ -213,6 +213,11 @@ export function foldGroundTruthState(config: ExperimentConfig, s: GroundTruthSta
   return current;
 }
 
+/** What every store key of the lab starts from: the v1 fill-ins, the lab, and the experiment's data, classes and tasks. */
+function keyBase(c: ExperimentConfig): ExperimentConfig {
+  return { ...defaultConfig(), lab: 'ground-truth', dataset: c.dataset, classes: c.classes, taskSizes: c.taskSizes };
+}
+
 /**
  * The config the lab trains and stores its runs under: only what it uses, the rest at the v1 fill-ins (so the lab
  * shown, the protocols the Orderings lab lists and its S-histogram sample, the Forgetting lab's settings, and any
@@ -222,11 +227,7 @@ export function foldGroundTruthState(config: ExperimentConfig, s: GroundTruthSta
 export function groundTruthRunConfig(config: ExperimentConfig): ExperimentConfig {
   const c = structuredClone(config);
   return {
-    ...defaultConfig(),
-    lab: 'ground-truth',
-    dataset: c.dataset,
-    classes: c.classes,
-    taskSizes: c.taskSizes,
+    ...keyBase(c),
     similarity: c.similarity,
     protocols: { ...structuredClone(V1_FILL.protocols), rsSeeds: c.protocols.rsSeeds, medianSeed: c.protocols.medianSeed } as ExperimentConfig['protocols'],
     groundTruth: c.groundTruth,
@@ -255,11 +256,7 @@ export function groundTruthRunHash(config: ExperimentConfig): string {
 function runDeterminingConfig(config: ExperimentConfig, strategies: StrategySetting[]): ExperimentConfig {
   const c = structuredClone(config);
   return {
-    ...defaultConfig(),
-    lab: 'ground-truth',
-    dataset: c.dataset,
-    classes: c.classes,
-    taskSizes: c.taskSizes,
+    ...keyBase(c),
     model: c.model,
     training: c.training,
     data: c.data,

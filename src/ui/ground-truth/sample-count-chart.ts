@@ -8,10 +8,9 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { GroundTruthStats } from '../../core/ground-truth/derive';
-import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, freshSvg, showTip, type PanelGridLayout } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { fixed, markPath } from './format';
 
@@ -97,9 +96,7 @@ export const METRIC_LABEL: Record<QualityMetric, { title: string; axis: string }
 
 export function drawSampleCount(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: SampleCountModel): SampleCountLayout {
   const L = layoutSampleCount(width);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   (['jsd', 'w1'] as const).forEach((metric, i) => {
     const ox = L.columns === 2 ? i * L.panelWidth : 0;
     const oy = L.columns === 2 ? 0 : i * L.panelHeight;
@@ -112,13 +109,7 @@ export function drawSampleCount(svgEl: SVGSVGElement, tip: HTMLElement | null | 
       .nice()
       .range([oy + L.panelHeight - margin.bottom, oy + margin.top]);
     const g = svg.append('g').attr('class', 'panel').attr('data-metric', metric);
-    g.append('text')
-      .attr('x', ox + margin.left)
-      .attr('y', oy + 15)
-      .attr('font-size', 13)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(METRIC_LABEL[metric].title);
+    drawPanelTitle(g, ox + margin.left, oy + 15, 13, METRIC_LABEL[metric].title);
     g.append('line')
       .attr('x1', x(3))
       .attr('x2', x(3))

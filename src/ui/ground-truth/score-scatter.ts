@@ -10,7 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
-import { drawAxisTitles, showTip, type PanelGridLayout } from '../common/chart-kit';
+import { drawAxisTitles, drawPanelTitle, freshSvg, showTip, type PanelGridLayout } from '../common/chart-kit';
 import type { HistogramHandlers } from './accuracy-histogram';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -143,9 +143,7 @@ export function drawScoreScatter(
   h: ScatterHandlers,
 ): ScatterLayout {
   const L = layoutScatter(width, model.panels.length);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   model.panels.forEach((panel, i) => {
     const ox = (i % L.columns) * L.panelWidth;
     const oy = Math.floor(i / L.columns) * L.panelHeight;
@@ -157,14 +155,8 @@ export function drawScoreScatter(
       .domain(model.yDomain)
       .range([oy + L.panelHeight - margin.bottom, oy + margin.top]);
     const g = svg.append('g').attr('class', 'panel').attr('data-strategy', panel.strategy);
-    g.append('text')
-      .attr('class', 'title')
-      .attr('x', ox + (L.panelWidth < 440 ? 4 : margin.left))
-      .attr('y', oy + 16)
-      .attr('font-size', L.panelWidth < 440 ? 12 : 13)
-      .attr('font-weight', 600)
-      .attr('fill', '#1d2330')
-      .text(scatterTitle(panel));
+    const narrow = L.panelWidth < 440;
+    drawPanelTitle(g, ox + (narrow ? 4 : margin.left), oy + 16, narrow ? 12 : 13, scatterTitle(panel)).attr('class', 'title');
     g.append('rect')
       .attr('x', ox + margin.left)
       .attr('y', oy + margin.top)

@@ -12,12 +12,11 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { DETECTOR_LABELS, type DetectorId } from '../../core/ood/detectors';
 import { rocCurve } from '../../core/ood/metrics';
 import type { DetectorSummary, StepResult } from '../../core/ood/schedule';
-import { showTip } from '../common/chart-kit';
+import { freshSvg, showTip } from '../common/chart-kit';
 import { OKABE_ITO, taskColours } from '../common/palette';
 
 /** What the charts read of a step (the engine's OpenWorldStep has these fields). */
@@ -197,13 +196,7 @@ export function scoreHistogram(idScores: readonly number[], oodScores: readonly 
 const M = { top: 12, right: 16, bottom: 44, left: 54 };
 const FMT = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 
-type Svg = ReturnType<typeof frame>;
-function frame(svgEl: SVGSVGElement, width: number, height: number) {
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  return svg;
-}
+type Svg = ReturnType<typeof freshSvg>;
 
 function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLabel: string): void {
   svg
@@ -225,7 +218,7 @@ function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLa
 
 /** A line chart of `model` (step curves, ROC). */
 export function drawLines(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: LineModel, height = 280): void {
-  const svg = frame(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const x = scaleLinear()
     .domain(model.xDomain)
     .range([M.left, width - M.right]);
@@ -286,7 +279,7 @@ export function drawBars(
   const stagger = x.step() < longest * 6.5 + 6;
   const bottom = M.bottom + (stagger ? 12 : 0);
   height += stagger ? 12 : 0;
-  const svg = frame(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - bottom, M.top]);
@@ -322,7 +315,7 @@ export function drawStacked(
   T: number,
   height = 240,
 ): void {
-  const svg = frame(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const colours = taskColours(T);
   const x = scaleBand<number>()
     .domain(Array.from({ length: Math.max(1, T) }, (_, i) => i + 1))
@@ -356,7 +349,7 @@ export function drawStacked(
 
 /** Two overlaid histograms (ID and OOD scores) as outlined step areas. */
 export function drawHistogram(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, h: Histogram, scoreLabel: string, height = 220): void {
-  const svg = frame(svgEl, width, height);
+  const svg = freshSvg(svgEl, width, height);
   const x = scaleLinear()
     .domain([h.edges[0], h.edges[h.edges.length - 1]])
     .range([M.left, width - M.right]);

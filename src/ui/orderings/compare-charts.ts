@@ -13,7 +13,7 @@ import { scaleLinear, scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import type { CsvTable } from '../common/chart-export';
-import { drawColorLegend, fmt, showTip, truncateLabel } from '../common/chart-kit';
+import { drawColorLegend, fmt, freshSvg, showTip, truncateLabel } from '../common/chart-kit';
 
 export interface Pair {
   i: number;
@@ -166,9 +166,7 @@ export function drawPairScatter(
   labelB: string,
 ): ScatterLayout {
   const L = layoutScatter(width, pairs);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const x0 = L.margin.left;
   const y0 = L.margin.top;
   const x = scaleLinear()
@@ -177,6 +175,11 @@ export function drawPairScatter(
   const y = scaleLinear()
     .domain(L.domain)
     .range([y0 + L.side, y0]);
+  const tipOf = (p: Pair) =>
+    pairTip(names, p.i, p.j, [
+      { label: labelA, value: p.a },
+      { label: labelB, value: p.b },
+    ]);
 
   svg.append('rect').attr('x', x0).attr('y', y0).attr('width', L.side).attr('height', L.side).attr('fill', '#fafbfc').attr('stroke', '#e3e6eb');
   svg
@@ -218,25 +221,9 @@ export function drawPairScatter(
         .attr('r', L.radius + 2.5)
         .attr('fill-opacity', 1)
         .attr('stroke', '#1d2330');
-      showTip(
-        tip,
-        pairTip(names, p.i, p.j, [
-          { label: labelA, value: p.a },
-          { label: labelB, value: p.b },
-        ]),
-        ev,
-      );
+      showTip(tip, tipOf(p), ev);
     })
-    .on('mousemove', (ev: MouseEvent, p) =>
-      showTip(
-        tip,
-        pairTip(names, p.i, p.j, [
-          { label: labelA, value: p.a },
-          { label: labelB, value: p.b },
-        ]),
-        ev,
-      ),
-    )
+    .on('mousemove', (ev: MouseEvent, p) => showTip(tip, tipOf(p), ev))
     .on('mouseleave', function () {
       select(this).attr('r', L.radius).attr('fill-opacity', 0.65).attr('stroke', '#fff');
       showTip(tip, null);
@@ -279,14 +266,13 @@ export function drawSimilarityHeatmap(
   const n = names.length;
   const domain = offDiagonalExtent(matrix);
   const colour = scaleSequential(interpolateBlues).domain(domain).clamp(true);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const { left, top } = L.margin;
 
   const cells: { i: number; j: number; v: number }[] = [];
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) cells.push({ i, j, v: matrix[i][j] });
   const gap = L.cell >= 8 ? 1 : 0;
+  const tipOf = (c: (typeof cells)[number]) => (c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]));
   svg
     .append('g')
     .attr('class', 'cells')
@@ -301,9 +287,9 @@ export function drawSimilarityHeatmap(
     .attr('fill', (c) => (c.i === c.j ? '#e3e6eb' : colour(c.v)))
     .on('mouseenter', function (ev: MouseEvent, c) {
       select(this).attr('stroke', '#1d2330').attr('stroke-width', 1.5);
-      showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev);
+      showTip(tip, tipOf(c), ev);
     })
-    .on('mousemove', (ev: MouseEvent, c) => showTip(tip, c.i === c.j ? `${names[c.i]} (itself)` : pairTip(names, c.i, c.j, [{ label, value: c.v }]), ev))
+    .on('mousemove', (ev: MouseEvent, c) => showTip(tip, tipOf(c), ev))
     .on('mouseleave', function () {
       select(this).attr('stroke', null);
       showTip(tip, null);

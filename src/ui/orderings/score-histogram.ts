@@ -5,9 +5,9 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
 import type { ScoreDistribution } from '../../core/orderings/score-distribution';
 import type { SequenceReport } from '../../core/protocols/types';
+import { freshSvg } from '../common/chart-kit';
 import { protocolMark } from './protocol-marks';
 
 export interface HistogramLayout {
@@ -70,9 +70,7 @@ function pct(f: number | undefined): string {
 /** Draw into an <svg> element (replaces its content). */
 export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: ScoreDistribution, sequences: SequenceReport[]): void {
   const L = layoutScoreHistogram(width, dist, sequences);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   const x = scaleLinear()
     .domain(L.domain)
     .range([L.margin.left, L.width - L.margin.right]);

@@ -19,9 +19,9 @@ import { axisBottom } from 'd3-axis';
 import { format, precisionFixed } from 'd3-format';
 import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select, type Selection } from 'd3-selection';
+import type { Selection } from 'd3-selection';
 import { textOn } from '../common/palette';
-import { drawColorLegend, fmt, showTip } from '../common/chart-kit';
+import { drawColorLegend, fmt, freshSvg, showTip } from '../common/chart-kit';
 import { offDiagonalExtent } from './compare-charts';
 import {
   cellAt,
@@ -76,9 +76,7 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
   const L = layoutDendroHeatmap({ width, names: ordered, taskCount: input.taskCount, taskLabelChars: input.taskLabelChars });
   const domain = offDiagonalExtent(matrix);
   const colour = scaleSequential(interpolateBlues).domain(domain).clamp(true);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', L.width).attr('height', L.height).attr('viewBox', `0 0 ${L.width} ${L.height}`);
+  const svg = freshSvg(svgEl, L.width, L.height);
   let shown: { label: string; taskOf: number[] } | null = null;
 
   // cells

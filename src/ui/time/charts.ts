@@ -11,11 +11,10 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { cellUsed, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { alphaLabel, type AlphaSpec } from '../../core/stream/reservoir';
-import { drawColorLegend, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 
@@ -67,9 +66,7 @@ export function layoutHeat(width: number, K: number): { size: number; cell: numb
 
 export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, R: number[][], K: number, protocol: StreamProtocol): void {
   const L = layoutHeat(width, K);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
+  const svg = freshSvg(svgEl, width, L.height);
   const idx = Array.from({ length: K }, (_, k) => k);
   const x = scaleBand<number>()
     .domain(idx)
@@ -189,9 +186,7 @@ export function barsCsv(metrics: Partial<Record<StreamProtocol, StreamMetrics>>)
 export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, bars: ProtocolBar[]): void {
   const height = 260;
   const m = { top: 14, right: 10, bottom: 44, left: 52 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const x0 = scaleBand<string>()
     .domain(BAR_METRICS as string[])
     .range([m.left, width - m.right])
@@ -200,11 +195,8 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - m.bottom, m.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)')));
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
+  const xAxis = axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)'));
+  drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5));
   svg
     .append('text')
     .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
@@ -280,9 +272,7 @@ export function drawDistance(
 ): void {
   const height = 260;
   const m = { top: 14, right: 14, bottom: 44, left: 52 };
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const svg = freshSvg(svgEl, width, height);
   const [lo, hi] = distanceDomain(series);
   const x = scaleLinear()
     .domain([lo, hi])
@@ -290,15 +280,10 @@ export function drawDistance(
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - m.bottom, m.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(
-      axisBottom(x)
-        .ticks(hi - lo)
-        .tickFormat((d) => String(d).replace('-', '−')),
-    );
-  svg.append('g').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(5));
+  const xAxis = axisBottom(x)
+    .ticks(hi - lo)
+    .tickFormat((d) => String(d).replace('-', '−'));
+  drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5));
   svg
     .append('line')
     .attr('x1', x(0))
@@ -390,9 +375,7 @@ export function layoutPanels(width: number, n: number, K = 5): { cols: number; p
 
 export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefined, width: number, panels: CompositionPanel[], K: number): void {
   const L = layoutPanels(width, panels.length, K);
-  const svg = select(svgEl);
-  svg.selectAll('*').remove();
-  svg.attr('width', width).attr('height', L.height).attr('viewBox', `0 0 ${width} ${L.height}`);
+  const svg = freshSvg(svgEl, width, L.height);
   const colours = taskColours(K);
   const m = { top: 18, right: 8, bottom: 30, left: 36 };
   panels.forEach((p, k) => {
