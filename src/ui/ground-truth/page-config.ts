@@ -17,7 +17,7 @@
  *   are normalised, so toggling a protocol on the Orderings tab does not hide the stored runs.
  */
 import { getClassList } from '../../core/classes/builtin';
-import { featuresOf } from '../../core/config/sections/features';
+import { featuresOf, withFeatureSource } from '../../core/config/sections/features';
 import {
   CONFIG_STRATEGY_IDS,
   PTM_STRATEGY_IDS,
@@ -158,16 +158,7 @@ const PARTS: Part[] = [
   // the feature source; the model follows it (the head trains on features, the MLP on pixels), and the pre-trained
   // methods, which need features, leave with them
   (c, s) => {
-    if (same(featuresOf(c), s.features)) return c;
-    const { features: _old, ...rest } = c;
-    const next: ExperimentConfig = s.features.source === 'pixels' ? rest : { ...rest, features: structuredClone(s.features) };
-    if (s.features.source !== 'pixels' && c.model.kind !== 'head') next.model = { kind: 'head', hidden: [] };
-    if (s.features.source === 'pixels') {
-      if (c.model.kind === 'head') next.model = structuredClone(V1_FILL.model);
-      const kept = c.strategies.filter((x) => !isPtm(x.id));
-      next.strategies = kept.length > 0 ? kept : [{ id: 'finetune', options: {} }];
-    }
-    return next;
+    return same(featuresOf(c), s.features) ? c : withFeatureSource(c, s.features);
   },
   // strategies: the same set keeps the config's order and options; a new one gets the engine's defaults
   (c, s) => {

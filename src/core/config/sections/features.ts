@@ -16,7 +16,7 @@ import { backboneClasses } from '../../features/source';
 import { TRAINING_LABS } from '../../labs';
 import { isPtmStrategyId } from '../../ptm/defaults';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show } from '../checker';
-import { DEFAULT_CLIP_MODEL, datasetClassListId, datasetHasImages } from '../defaults';
+import { DEFAULT_CLIP_MODEL, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
 import type { ExperimentConfig, FeaturePrecision, FeaturesConfig } from '../types';
 import { weightsOf } from './similarity';
@@ -147,3 +147,20 @@ function crossCheckFeatures(c: Checker, config: ExperimentConfig, checked: Check
 }
 
 export const featuresSection: ConfigSection<'features'> = { check: featuresSectionOf, crossCheck: crossCheckFeatures };
+
+/**
+ * The experiment trained on feature source `f`: the model follows it (the linear head on features, the fill-in's MLP
+ * on pixels) and the pre-trained methods, which need features, leave with them (fine-tuning stays when none is left).
+ * One rule for every place that switches the source (the Ground-truth panel, the Data tab's "Train on these").
+ */
+export function withFeatureSource(c: ExperimentConfig, f: FeaturesConfig): ExperimentConfig {
+  const { features: _old, ...rest } = c;
+  const next: ExperimentConfig = f.source === 'pixels' ? rest : { ...rest, features: structuredClone(f) };
+  if (f.source !== 'pixels' && c.model.kind !== 'head') next.model = { kind: 'head', hidden: [] };
+  if (f.source === 'pixels') {
+    if (c.model.kind === 'head') next.model = structuredClone(V1_FILL.model);
+    const kept = c.strategies.filter((x) => !isPtmStrategyId(x.id));
+    next.strategies = kept.length > 0 ? kept : [{ id: 'finetune', options: {} }];
+  }
+  return next;
+}

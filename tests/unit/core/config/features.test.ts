@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compactConfig, CONFIG_LIMITS, defaultConfig, trainingOptionsOf, validateConfig } from '../../../../src/core/config/schema';
-import { FEATURES_FILL, featuresOf } from '../../../../src/core/config/sections/features';
+import { FEATURES_FILL, featuresOf, withFeatureSource } from '../../../../src/core/config/sections/features';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { backboneClasses, featureSourceLabel } from '../../../../src/core/features/source';
 
@@ -177,5 +177,21 @@ describe('feature source labels', () => {
       ),
     ).toBe('image encoder Xenova/clip-vit-base-patch16 (fp16)');
     expect(featureSourceLabel({ source: 'upload', file: { name: 'f.npz', contentHash: HASH } }, names, [0])).toBe('uploaded features f.npz');
+  });
+});
+
+describe('withFeatureSource: one rule for switching the source', () => {
+  it('features bring the linear head; pixels bring back the MLP and drop the pre-trained methods', () => {
+    const pixels = defaultConfig();
+    const onBackbone = withFeatureSource(pixels, { source: 'backbone', seed: 0 });
+    expect(onBackbone.features).toEqual({ source: 'backbone', seed: 0 });
+    expect(onBackbone.model).toEqual({ kind: 'head', hidden: [] });
+    expect(validateConfig(onBackbone).errors).toEqual([]);
+    const withPtm = { ...onBackbone, strategies: [{ id: 'simplecil', options: { metric: 'cosine' } }] } as typeof onBackbone;
+    const back = withFeatureSource(withPtm, { source: 'pixels' });
+    expect(back.features).toBeUndefined();
+    expect(back.model).toEqual(pixels.model);
+    expect(back.strategies).toEqual([{ id: 'finetune', options: {} }]);
+    expect(validateConfig(back).errors).toEqual([]);
   });
 });
