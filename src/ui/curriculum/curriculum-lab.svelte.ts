@@ -134,17 +134,15 @@ export class CurriculumLab {
     return this.seedResults.map((x) => (x.seed === live ? { seed: x.seed, runs: this.state.runs } : x));
   }
   /** Models a Run trains at one seed: each dataset alone, then each strategy on each order (M2I and I2M for m2i / i2m). */
-  get modelsPerSeed(): number {
+  readonly modelsPerSeed = $derived.by((): number => {
     const K = this.inputs.datasets.length;
     const orders = this.inputs.order === 'all' ? allOrders(K).length : Array.isArray(this.inputs.order) ? 1 : 2;
     return K + this.inputs.strategies.length * orders;
-  }
+  });
   /** Models a Run trains over every seed (known before it starts, so the page never says "0 of 0"). */
-  get modelsPlanned(): number {
-    return this.seeds.length * this.modelsPerSeed;
-  }
+  readonly modelsPlanned = $derived(this.seeds.length * this.modelsPerSeed);
   /** Of those, the ones trained or stored: each seed's isolated models and its strategies' orders, at most its share. */
-  get modelsDone(): number {
+  readonly modelsDone = $derived.by((): number => {
     const s = settingsOf(this.inputs);
     const K = s.data.datasets.length;
     let n = 0;
@@ -156,7 +154,7 @@ export class CurriculumLab {
       n += Math.min(this.modelsPerSeed, alone + orders);
     }
     return n;
-  }
+  });
   /** What the runs show, in words (docs/verdicts.md §Curriculum): the same sentences as `cil-lab curriculum`. */
   get verdict(): Verdict | null {
     const s = settingsOf(this.inputs);
