@@ -26,6 +26,8 @@ export interface FeatureMeta {
   createdAt: number;
   /** where it ran ('wasm-simd', 'webgpu', 'wasm', 'upload') */
   device: string;
+  /** an upload's file name (what the share link's FileRef names) */
+  file?: string;
 }
 
 interface StoredSet {
@@ -47,7 +49,7 @@ export interface FeatureCache {
   meta(key: string): Promise<FeatureMeta | null>;
   list(): Promise<FeatureMeta[]>;
   /** store a set whole, or nothing and a message */
-  put(key: string, set: FeatureSet, info: Pick<FeatureMeta, 'label' | 'device'>): Promise<PutResult>;
+  put(key: string, set: FeatureSet, info: Pick<FeatureMeta, 'label' | 'device' | 'file'>): Promise<PutResult>;
   delete(key: string): Promise<void>;
   close(): void;
 }
@@ -90,6 +92,7 @@ export function featureCacheOver(db: Store): FeatureCache {
         key,
         label: info.label,
         device: info.device,
+        ...(info.file !== undefined ? { file: info.file } : {}),
         n: set.n,
         d: set.d,
         classes: set.classNames.length,

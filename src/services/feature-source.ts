@@ -23,7 +23,7 @@ import { getClassList } from '../core/classes/builtin';
 import { datasetClassListId, datasetHasImages } from '../core/config/defaults';
 import type { ExperimentConfig, FeaturesConfig } from '../core/config/types';
 import { featuresOf } from '../core/config/sections/features';
-import type { FeatureSet } from '../core/features/feature-set';
+import { relabelToClassList, type FeatureSet } from '../core/features/feature-set';
 import { featureSourceLabel } from '../core/features/source';
 import type { FeatureJobEvent, FeatureJobInfo, FeatureJobInput, FeatureJobSource } from '../engine/features/job';
 import type { ExtractRows } from '../engine/features/extract';
@@ -255,8 +255,15 @@ export async function featureSetFor(config: ExperimentConfig, env: FeatureReques
 export async function cachedFeatureSetFor(config: ExperimentConfig, opts: Omit<FeatureJobOptions, 'onEvent'> = {}): Promise<{ key: string; set: FeatureSet }> {
   const f = featuresOf(config);
   if (f.source === 'upload') {
+    // an upload names its own classes: its rows relabelled to the dataset's class indices by name
     const got = await featureSetFor(config, {}, opts);
-    return { key: got.key, set: got.set };
+    const names = datasetClassNames(config);
+    const missing = config.classes.map((k) => names[k]).filter((n) => !got.set.classNames.includes(n));
+    if (missing.length > 0)
+      throw new Error(
+        `The uploaded features ${f.file.name} have no class named ${missing.map((n) => JSON.stringify(n)).join(', ')}: choose the file's classes, or press "Train on these" on its row in the Data tab.`,
+      );
+    return { key: `${got.key}@${config.dataset.id === 'custom' ? JSON.stringify(names) : config.dataset.id}`, set: relabelToClassList(got.set, names) };
   }
   const req = featureRequestOf(config, {}, f);
   if (!req || f.source !== 'encoder') throw new Error('Only an image encoder’s or an uploaded file’s features are read from the cache.');
@@ -299,7 +306,7 @@ export async function storeUploadedFeatures(
   const set = readFeatureFile(bytes, name);
   const ref = { name, contentHash: contentHash(bytes) };
   const key = uploadKey(ref.contentHash);
-  const put = await (await cache()).put(key, set, { label: `uploaded features ${name}`, device: 'upload' });
+  const put = await (await cache()).put(key, set, { label: `uploaded features ${name}`, device: 'upload', file: name });
   return { ref, set, key, notice: put.notice };
 }
 

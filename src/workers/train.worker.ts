@@ -9,7 +9,7 @@
  */
 import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs-core';
-import { getBuiltinDataset, loadBuiltinDataset, type FetchBytes } from '../data/registry';
+import { BUILTIN_DATASETS, getBuiltinDataset, loadBuiltinDataset, type FetchBytes } from '../data/registry';
 import {
   activeBackend,
   fromDecodedDataset,
@@ -161,8 +161,10 @@ const api: TrainWorkerApi = {
   async loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary> {
     if (control) throw busy();
     if (spec.kind === 'builtin' && spec.features) {
-      // feature vectors of the experiment's classes (the first n of each per split), through the source's seam
-      const entry = getBuiltinDataset(spec.id);
+      // feature vectors of the experiment's classes (the first n of each per split), through the source's seam; cached
+      // features (an encoder's or an upload's) need no images here, so a built-in list of names (CIFAR-100) is fine
+      const cached = spec.features.source.source === 'cached';
+      const entry = cached ? (BUILTIN_DATASETS.find((d) => d.id === spec.id) ?? { id: spec.id, name: spec.id }) : getBuiltinDataset(spec.id);
       const { classes } = spec.features;
       const set = await featureSetOf(jobs, entry.id, spec.features.source, {
         classes,

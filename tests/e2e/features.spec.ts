@@ -8,6 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { defaultConfig } from '../../src/core/config/schema';
 import { encodeConfigToHash } from '../../src/core/config/url-codec';
+import { writeFeaturesNpz } from '../../src/data/features/npz';
+import { getClassList } from '../../src/core/classes/builtin';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -107,6 +109,111 @@ test('feature uploads: a bad CSV gets one message and nothing is kept; a good on
   await row.getByTestId('source-map').click();
   await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(30);
   expect(errors).toEqual([]);
+});
+
+/** CIFAR-100 binary records (coarse label, fine label, 3 072 bytes CHW) of classes 0–5, `perClass` each, a pattern per class. */
+function cifar100Batch(perClass: number, salt: number): Buffer {
+  const rec = 2 + 3072;
+  const out = Buffer.alloc(6 * perClass * rec);
+  for (let c = 0; c < 6; c++)
+    for (let i = 0; i < perClass; i++) {
+      const at = (c * perClass + i) * rec;
+      out[at] = 0;
+      out[at + 1] = c;
+      for (let p = 0; p < 3072; p++) out[at + 2 + p] = (((p >> 6) % 6 === c ? 200 : 40) + ((p * 7 + i * 13 + salt) % 31)) & 255;
+    }
+  return out;
+}
+
+test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the Data tab, then the Ground-truth lab trains on them", async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  // the experiment names CIFAR-100's first 6 classes (as the Orderings lab's dataset picker writes them)
+  await page.goto(`/${encodeConfigToHash({ ...defaultConfig(), dataset: { id: 'cifar100' } } as never)}`);
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
+  // the user's train.bin, test.bin and fine_label_names.txt (the archive's files, a few images of classes 0–5)
+  await page.getByTestId('upload').setInputFiles([
+    { name: 'fine_label_names.txt', mimeType: 'text/plain', buffer: Buffer.from(getClassList('cifar100').classes.join('\n') + '\n') },
+    { name: 'train.bin', mimeType: 'application/octet-stream', buffer: cifar100Batch(10, 0) },
+    { name: 'test.bin', mimeType: 'application/octet-stream', buffer: cifar100Batch(5, 17) },
+  ]);
+  await expect(page.getByTestId('data-title')).toContainText('fine_label_names.txt + 2 more · 100 classes');
+  await page.getByTestId('encoder-box').locator('summary').click();
+  await page.getByTestId('encoder-weights').selectOption('self-hosted');
+  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
+  await page.getByTestId('encoder-folder').dispatchEvent('change');
+  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
+  await page.getByTestId('encoder-device').selectOption('wasm');
+  const row = page.getByTestId('source-encoder');
+  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
+  await page.getByTestId('encoder-run').click();
+  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
+  await page.getByTestId('encoder-run').click();
+  await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
+  await row.getByTestId('source-use').click();
+  await expect(row.getByTestId('source-in-use')).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
+  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 (its features from the Data tab)');
+  await expect(page.getByTestId('gt-features-label')).toContainText('clip-vision-tiny');
+  await page.getByTestId('gt-strategy-simplecil').check();
+  await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-order-row-finetune')).not.toContainText(' of 90', { timeout: 120_000 });
+  await expect(page.getByTestId('gt-order-row-simplecil')).toContainText('0.0 pts (invariant)');
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
+});
+
+test('an uploaded .npz of CIFAR-100 classes: "Train on these" opens them as CIFAR-100, and the Ground-truth lab runs on them', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { errors, outside } = await openData(page);
+  // 6 CIFAR-100 classes as a researcher's export names them; 20 training and 10 test rows each, 8 dimensions, one
+  // cluster per class (deterministic)
+  const classNames = ['apple', 'aquarium_fish', 'baby', 'bear', 'beaver', 'bed'];
+  const d = 8;
+  const rows: { label: number; split: number }[] = [];
+  for (let c = 0; c < 6; c++) for (let i = 0; i < 30; i++) rows.push({ label: c, split: i < 20 ? 0 : 1 });
+  const features = new Float32Array(rows.length * d).map((_, k) => {
+    const r = Math.floor(k / d);
+    const j = k % d;
+    return (j === rows[r].label ? 3 : 0) + Math.sin(r * 12.9898 + j * 78.233) * 0.8;
+  });
+  const npz = writeFeaturesNpz({
+    features,
+    n: rows.length,
+    d,
+    labels: Int32Array.from(rows.map((r) => r.label)),
+    split: Uint8Array.from(rows.map((r) => r.split)),
+    classNames,
+  });
+  await page.getByTestId('features-upload').setInputFiles({ name: 'c100-6.npz', mimeType: 'application/zip', buffer: Buffer.from(npz) });
+  const row = page.getByTestId('source-upload');
+  await expect(row).toContainText('uploaded features c100-6.npz (180 rows × 8)');
+  await row.getByTestId('source-use').click();
+  await expect(row.getByTestId('source-in-use')).toBeVisible();
+  await expect(page.getByTestId('feature-sources')).toContainText("For the experiment's CIFAR-100 classes apple, aquarium_fish, baby, bear, beaver, bed");
+
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
+  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 (its features from the Data tab)');
+  await expect(page.getByTestId('gt-foreign-dataset')).toHaveCount(0);
+  await expect(page.getByTestId('gt-features-label')).toContainText('uploaded features c100-6.npz');
+  await page.getByTestId('gt-strategy-simplecil').check();
+  await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('gt-run').click();
+  await expect(page.getByTestId('gt-order-row-finetune')).not.toContainText(' of 90', { timeout: 120_000 });
+  await expect(page.getByTestId('gt-order-row-simplecil')).toContainText('0.0 pts (invariant)');
+  await page.screenshot({ path: 'test-results/screenshots/gt-upload-cifar100-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('gt-dataset').screenshot({ path: 'test-results/screenshots/gt-upload-cifar100-390.png' });
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
 });
 
 test('a link with the backbone and the prototypes of the feature source: the Orderings lab orders by them', async ({ page }) => {

@@ -103,3 +103,26 @@ export function rowsOf(set: FeatureSet, split: 0 | 1, classes: readonly number[]
   for (let i = 0; i < set.n; i++) if (set.split[i] === split && wanted[set.labels[i]]) out.push(i);
   return Int32Array.from(out);
 }
+
+/**
+ * A set relabelled to a class list by name: an uploaded file names its own classes, and an experiment's classes are
+ * the indices of its dataset's list, so each row's label becomes its class name's index in `names` (exact match, as
+ * the CLI and the prototypes of the feature source match them). Rows of classes the list does not have are left out;
+ * the set itself is returned when its classes are the list already.
+ */
+export function relabelToClassList(set: FeatureSet, names: readonly string[]): FeatureSet {
+  if (set.classNames.length === names.length && set.classNames.every((n, k) => n === names[k])) return set;
+  const index = new Map(names.map((n, k) => [n, k]));
+  const to = set.classNames.map((n) => index.get(n) ?? -1);
+  const kept: number[] = [];
+  for (let i = 0; i < set.n; i++) if (to[set.labels[i]] >= 0) kept.push(i);
+  const features = new Float32Array(kept.length * set.d);
+  const labels = new Int32Array(kept.length);
+  const split = new Uint8Array(kept.length);
+  kept.forEach((r, k) => {
+    features.set(set.features.subarray(r * set.d, (r + 1) * set.d), k * set.d);
+    labels[k] = to[set.labels[r]];
+    split[k] = set.split[r];
+  });
+  return { features, n: kept.length, d: set.d, labels, split, classNames: names.slice() };
+}

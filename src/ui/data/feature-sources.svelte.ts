@@ -5,8 +5,8 @@
  * feature file in this browser; computing one, uploading one, and the 2-D PCA map of a cached one. The work is the
  * feature service's (services/feature-source.ts); this module holds what the page shows.
  */
-import type { ExperimentConfig, FeaturesConfig } from '../../core/config/types';
-import { FEATURES_FILL, featuresOf } from '../../core/config/sections/features';
+import type { ExperimentConfig, FeaturesConfig, FileRef } from '../../core/config/types';
+import { FEATURES_FILL, featuresOf, withUploadedFeatures } from '../../core/config/sections/features';
 import { featureCache, megabytes, type FeatureMeta } from '../../services/feature-cache';
 import {
   cachedFeatureStates,
@@ -41,6 +41,8 @@ export interface SourceRow {
   id: SourceId;
   label: string;
   state: SourceState;
+  /** an upload's file, as the share link names it */
+  file?: FileRef;
 }
 
 /** The encoder the Data tab extracts with (the settings component's values). */
@@ -114,9 +116,13 @@ export class FeatureSources {
 
   /**
    * The experiment's `features` section that trains on source `id` (the backbone, or the encoder of the settings):
-   * what "Train on these" writes into the share link. Uploads are chosen by their link (their file's reference).
+   * what "Train on these" writes into the share link (an upload's, by its file's name and content hash).
    */
   featuresFor(id: SourceId): FeaturesConfig | null {
+    if (id.startsWith('upload:')) {
+      const file = this.rows.find((r) => r.id === id)?.file;
+      return file ? { source: 'upload', file: { ...file } } : null;
+    }
     if (id === 'backbone') return this.requestOf('backbone') ? { source: 'backbone', seed: FEATURES_FILL.backboneSeed } : null;
     if (id === 'encoder')
       return {
@@ -179,6 +185,8 @@ export class FeatureSources {
         id: m.key as SourceId,
         label: `${m.label} (${m.n} rows × ${m.d})`,
         state: { kind: 'cached', bytes: m.bytes, key: m.key } as SourceState,
+        // the file's name (uploads cached before it was kept: from the label)
+        file: { name: m.file ?? m.label.replace(/^uploaded features /, ''), contentHash: m.key.slice('upload:'.length) },
       })),
     ];
     const asked = base.filter((r) => r.state.kind === 'checking' && !this.jobs.has(r.id));
@@ -325,6 +333,24 @@ export class FeatureSources {
     await (await featureCache()).delete(row.state.key);
     if (this.mapOf === row.label) this.map = null;
     if (this.config) await this.refresh(this.config);
+  }
+
+  /**
+   * The experiment trained on an uploaded file's features: the source, and the dataset and classes found in the file
+   * by name (core/config/sections/features.ts withUploadedFeatures). `update` is the share link's.
+   */
+  async trainOnUpload(id: SourceId, update: (f: (c: ExperimentConfig) => ExperimentConfig) => { ok: true } | { ok: false; error: string }): Promise<void> {
+    const row = this.rows.find((r) => r.id === id);
+    if (row?.state.kind !== 'cached' || !row.file) return;
+    this.uploadError = null;
+    const set = await (await featureCache()).get(row.state.key);
+    if (!set) {
+      this.uploadError = `The uploaded features ${row.file.name} are no longer in this browser: upload the file again.`;
+      return;
+    }
+    const file = row.file;
+    const r = update((c) => withUploadedFeatures(c, file, set.classNames));
+    if (!r.ok) this.uploadError = `The experiment cannot train on ${file.name}: ${r.error}`;
   }
 
   /** Upload a feature file (.npz or CSV): checked, cached, listed; a bad file gives one message and nothing is kept. */

@@ -52,7 +52,7 @@ export class GroundTruthInputsState {
   private seenKey: string;
 
   // --- the experiment's inputs (editable while nothing runs) ---
-  datasetId = $state<BuiltinDatasetId>('fashion-mnist');
+  datasetId = $state<BuiltinDatasetRef>('fashion-mnist');
   /** The experiment's dataset when this lab cannot train on it (names only, from the Orderings lab); null when it can. */
   foreignDataset = $state<string | null>(null);
   selected = $state<number[]>([]);
@@ -155,8 +155,11 @@ export class GroundTruthInputsState {
     }
   });
 
-  readonly dataset = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId) ?? BUILTIN_DATASETS[0]);
-  readonly classList = $derived(getClassList(this.dataset.classListId));
+  /** the dataset's class list; its images are the built-in dataset's, or none (its features come from the cache) */
+  readonly classList = $derived(getClassList(datasetClassListId(this.datasetId)));
+  /** a built-in list of names whose features come from the feature cache (the Data tab's encoder or an upload) */
+  readonly namesOnly = $derived(!BUILTIN_DATASETS.some((d) => d.id === this.datasetId));
+  readonly datasetName = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId)?.name ?? this.classList.name);
   readonly classIdx = $derived([...this.selected].sort((a, b) => a - b));
   /** the strategies chosen, the pre-trained methods only while the source is features (they classify features) */
   readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtm(id))));

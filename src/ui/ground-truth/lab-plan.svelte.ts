@@ -39,7 +39,7 @@ export class GroundTruthPlanState extends GroundTruthInputsState {
       this.classIdx.map((i) => this.classList.synsets[i]),
     ),
   );
-  readonly simKey = $derived(`${this.dataset.classListId}:${this.classIdx.join(',')}:${JSON.stringify(this.simPins)}`);
+  readonly simKey = $derived(`${this.classList.id}:${this.classIdx.join(',')}:${JSON.stringify(this.simPins)}`);
   /** true when the similarity of the current classes is to be computed (not known yet, WordNet, an image dataset) */
   readonly similarityNeeded = $derived(
     this.classNames.length >= 2 && this.similarity?.key !== this.simKey && this.similarityKind === 'wordnet' && !this.foreignDataset,

@@ -216,7 +216,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     let source: WorkerFeatures | null;
     try {
       // the fast path on a CPU backend gets one more worker per further core (the pool's helpers)
-      this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.dataset.name})…`;
+      this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.datasetName})…`;
       source = await this.resolvedFeatures(config);
       lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast });
       this.backendInfo = lease.backend;

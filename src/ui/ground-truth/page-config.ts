@@ -5,8 +5,10 @@
  * same experiment, and the Ground-truth lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
  *
  * - `inputsFromConfig` gives the page's controls for a config. A dataset the lab cannot train on (names only, e.g.
- *   CIFAR-100 chosen in the Orderings lab) is reported in `foreignDataset` and the controls fall back to
- *   Fashion-MNIST's classes without writing them (the config keeps its dataset until the user picks one here).
+ *   CIFAR-100 chosen in the Orderings lab, while the experiment trains on pixels or the embedded backbone) is reported
+ *   in `foreignDataset` and the controls fall back to Fashion-MNIST's classes without writing them (the config keeps
+ *   its dataset until the user picks one here). A built-in list of names whose feature vectors come from the feature
+ *   cache (an image encoder's, extracted in the Data tab from the user's own images, or an uploaded file's) trains.
  * - `foldGroundTruthState` writes the page's current inputs into a config part by part (experiment, strategies,
  *   budget, seeds, model, training, data, backend, what is shown): a part that is invalid right now (an epoch count of
  *   0, a half-typed seed list) is left as it was, so the rest still reaches the link and the link always opens.
@@ -53,7 +55,8 @@ interface TrainingFields {
 
 /** The page's controls. */
 export interface GroundTruthInputs extends TrainingFields {
-  datasetId: BuiltinDatasetId;
+  /** a built-in image dataset, or a built-in list of names on cached features (`trainsOnCachedFeatures`) */
+  datasetId: BuiltinDatasetRef;
   /** The config's dataset when this lab cannot train on it (its name, e.g. "cifar100"); null when it can. */
   foreignDataset: string | null;
   selected: number[];
@@ -85,11 +88,20 @@ export function firstClassesOf(id: BuiltinDatasetId): number[] {
   return Array.from({ length: Math.min(6, n) }, (_, i) => i);
 }
 
+/**
+ * Whether a config's feature vectors come from the feature cache (an image encoder's or an upload's): then the lab
+ * needs no images of its own, and a built-in list of names (CIFAR-100 loaded in the Data tab) trains as well.
+ */
+export function trainsOnCachedFeatures(config: ExperimentConfig): boolean {
+  const f = featuresOf(config).source;
+  return f === 'encoder' || f === 'upload';
+}
+
 /** The page's controls for a config. */
 export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
   const dsId = config.dataset.id;
-  const trainable = dsId !== 'custom' && isImageDataset(dsId) && datasetHasImages(dsId as BuiltinDatasetRef);
-  const datasetId = trainable ? (dsId as BuiltinDatasetId) : FALLBACK_DATASET;
+  const trainable = dsId !== 'custom' && ((isImageDataset(dsId) && datasetHasImages(dsId as BuiltinDatasetRef)) || trainsOnCachedFeatures(config));
+  const datasetId: BuiltinDatasetRef = trainable ? (dsId as BuiltinDatasetRef) : FALLBACK_DATASET;
   const sizes = trainable ? config.taskSizes : [2, 2, 2];
   const equal = sizes.length > 0 && sizes.every((m) => m === sizes[0]);
   const ids = new Set(config.strategies.map((s) => s.id));
@@ -126,7 +138,7 @@ export function inputsKey(config: ExperimentConfig): string {
 /** The page's current inputs, resolved; null parts are invalid right now (the config keeps what it had). */
 export interface GroundTruthState extends TrainingFields {
   /** null: the user has not picked a dataset this lab can train on (the config's dataset, classes and tasks stay). */
-  datasetId: BuiltinDatasetId | null;
+  datasetId: BuiltinDatasetRef | null;
   classes: number[];
   /** null while the classes or task sizes are invalid (then dataset, classes and tasks all stay as they were). */
   taskSizes: number[] | null;

@@ -180,6 +180,35 @@ describe('Ground-truth page ⇄ config', () => {
     expect(inputsFromConfig(custom).foreignDataset).toBe('custom');
   });
 
+  it("a list of names trains on cached features: an encoder's (the Data tab's images) or an upload's", () => {
+    const encoder = { source: 'encoder', model: 'Xenova/clip-vit-base-patch16', revision: 'main', precision: 'q8', weights: { kind: 'hub' } };
+    const upload = { source: 'upload', file: { name: 'c100.npz', contentHash: 'fnv1a64:0000000000000001' } };
+    for (const features of [encoder, upload]) {
+      const c = valid({
+        ...defaultConfig(),
+        dataset: { id: 'cifar100' },
+        classes: [3, 7, 11, 20],
+        taskSizes: [2, 2],
+        features,
+        model: { kind: 'head', hidden: [] },
+      });
+      const i = inputsFromConfig(c);
+      expect(i).toMatchObject({ foreignDataset: null, datasetId: 'cifar100', selected: [3, 7, 11, 20], tasks: 2 });
+      const next = foldGroundTruthState(c, stateOf(i, { epochs: 4 }));
+      expect([next.dataset, next.classes, next.taskSizes, next.features]).toEqual([c.dataset, c.classes, c.taskSizes, c.features]);
+      expect(next.training.epochs).toBe(4);
+    }
+    // on the embedded backbone it needs images again: foreign, as on pixels
+    const onBackbone = {
+      ...defaultConfig(),
+      dataset: { id: 'cifar100' },
+      classes: [3, 7],
+      taskSizes: [1, 1],
+      features: { source: 'backbone', seed: 0 },
+    } as never;
+    expect(inputsFromConfig(onBackbone).foreignDataset).toBe('cifar100');
+  });
+
   it('one "epochs per task" control: the first task follows it only while the config had them equal', () => {
     const linked = defaultConfig();
     expect(foldGroundTruthState(linked, stateOf(inputsFromConfig(linked), { epochs: 5 })).training).toMatchObject({ epochs: 5, firstTaskEpochs: 5 });

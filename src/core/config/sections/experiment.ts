@@ -120,9 +120,12 @@ function datasetNames(before: Checked): string[] | undefined {
 
 export const datasetSection: ConfigSection<'dataset'> = {
   check: (c, v) => datasetOf(c, v).dataset,
-  /** A lab that trains needs images (or uploaded features, which stand for them). */
+  /**
+   * A lab that trains needs images, or feature vectors that stand for them: an uploaded file's, or an image encoder's
+   * (for a built-in list of names, from the images the user loads in the Data tab; the features section checks it).
+   */
   crossCheck(c, { lab, dataset, features }, checked) {
-    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset') || features?.source === 'upload') return;
+    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset') || features?.source === 'upload' || features?.source === 'encoder') return;
     const trainable = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
     if (trainable) return;
     const labName = LAB_NAMES[lab];

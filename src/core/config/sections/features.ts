@@ -9,16 +9,18 @@
  *
  * Rules across sections (crossCheck): a feature source other than pixels trains the `head` model and the head trains
  * on features only; the backbone needs the dataset's images and at least one class the experiment does not use
- * (it is pre-trained on those); an encoder needs the dataset's images.
+ * (it is pre-trained on those); an encoder needs images: a built-in image dataset's, a custom dataset's upload, or
+ * for a built-in list of names (CIFAR-100, …) the files the user loads in the Data tab.
  */
 import { getClassList } from '../../classes/builtin';
 import { backboneClasses } from '../../features/source';
 import { TRAINING_LABS } from '../../labs';
 import { isPtmStrategyId } from '../../ptm/defaults';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show } from '../checker';
-import { DEFAULT_CLIP_MODEL, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
+import { equalTaskSizes } from '../../orderings/task-sizes';
+import { BUILTIN_DATASET_REFS, DEFAULT_CLIP_MODEL, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import type { ExperimentConfig, FeaturePrecision, FeaturesConfig } from '../types';
+import type { BuiltinDatasetRef, ExperimentConfig, FeaturePrecision, FeaturesConfig, FileRef } from '../types';
 import { weightsOf } from './similarity';
 import type { Checked, ConfigSection } from './section';
 
@@ -125,7 +127,9 @@ function crossCheckFeatures(c: Checker, config: ExperimentConfig, checked: Check
   }
   if ((f.source !== 'backbone' && f.source !== 'encoder') || !checked.clean('dataset') || !checked.clean('classes')) return;
   const { dataset } = config;
-  const hasImages = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
+  // an encoder reads a built-in list's images from the Data tab (the user's own files, e.g. the CIFAR-100 archive):
+  // whether the tab holds them is checked when the features are extracted, by the list's class names
+  const hasImages = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id) || f.source === 'encoder';
   const name = dataset.id === 'custom' ? 'the custom dataset' : `"${dataset.id}"`;
   if (!hasImages) {
     c.error(
@@ -163,4 +167,42 @@ export function withFeatureSource(c: ExperimentConfig, f: FeaturesConfig): Exper
     next.strategies = kept.length > 0 ? kept : [{ id: 'finetune', options: {} }];
   }
   return next;
+}
+
+/** Every class name of a config's dataset (index = class). */
+function classNamesOf(d: ExperimentConfig['dataset']): readonly string[] {
+  return d.id === 'custom' ? d.classNames : getClassList(datasetClassListId(d.id)).classes;
+}
+
+/**
+ * The experiment trained on an uploaded feature file (`ref`) whose classes are named `uploadNames` (the file's
+ * `class_names`): what the Data tab's "Train on these" writes for an upload. An upload names its own classes, and the
+ * experiment's classes are found in it by name (exactly, as the CLI and the prototypes of the feature source do), so:
+ * - when every class of the experiment is in the file, only the feature source changes;
+ * - otherwise the dataset becomes the built-in list that holds every class of the file (the experiment's own first,
+ *   then the built-in lists in order: features of CIFAR-100 classes open as CIFAR-100), or else a custom list of the
+ *   file's names, with its first (up to) 6 classes in as many tasks as before where they divide, else one per task.
+ */
+export function withUploadedFeatures(c: ExperimentConfig, ref: FileRef, uploadNames: readonly string[]): ExperimentConfig {
+  const next = withFeatureSource(c, { source: 'upload', file: { name: ref.name, contentHash: ref.contentHash } });
+  const have = new Set(uploadNames);
+  const current = classNamesOf(c.dataset);
+  if (c.classes.every((k) => have.has(current[k]))) return next;
+  const refs: BuiltinDatasetRef[] =
+    c.dataset.id === 'custom' ? [...BUILTIN_DATASET_REFS] : [c.dataset.id, ...BUILTIN_DATASET_REFS.filter((r) => r !== c.dataset.id)];
+  const list = refs.find((r) => {
+    const names = new Set(getClassList(datasetClassListId(r)).classes);
+    return uploadNames.every((n) => names.has(n));
+  });
+  const dataset: ExperimentConfig['dataset'] = list ? { id: list } : { id: 'custom', classNames: [...uploadNames], images: null };
+  const names = classNamesOf(dataset);
+  const classes = [...new Set(uploadNames.map((n) => names.indexOf(n)))].sort((a, b) => a - b).slice(0, 6);
+  const k = c.taskSizes.length;
+  let taskSizes: number[];
+  try {
+    taskSizes = equalTaskSizes(classes.length, k);
+  } catch {
+    taskSizes = classes.map(() => 1);
+  }
+  return { ...next, dataset, classes, taskSizes, ui: { ...next.ui, selectedOrdering: null } };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compactConfig, CONFIG_LIMITS, defaultConfig, trainingOptionsOf, validateConfig } from '../../../../src/core/config/schema';
-import { FEATURES_FILL, featuresOf, withFeatureSource } from '../../../../src/core/config/sections/features';
+import { FEATURES_FILL, featuresOf, withFeatureSource, withUploadedFeatures } from '../../../../src/core/config/sections/features';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { backboneClasses, featureSourceLabel } from '../../../../src/core/features/source';
 
@@ -137,14 +137,18 @@ describe('the sources need what they compute from', () => {
   });
 
   it('the backbone and encoders need images; uploaded features stand in for them in a training lab', () => {
-    for (const source of ['backbone', 'encoder']) {
-      const e = errors({ dataset: { id: 'cifar100' }, features: { source }, model: head });
-      expect(e.map((x) => x.path)).toEqual(['features.source']);
-      expect(e[0].message).toMatch(/has none/);
-    }
+    const e = errors({ dataset: { id: 'cifar100' }, features: { source: 'backbone' }, model: head });
+    expect(e.map((x) => x.path)).toEqual(['features.source']);
+    expect(e[0].message).toMatch(/has none/);
+    // an encoder on a built-in list of names reads the images the user loads in the Data tab (CIFAR-100's archive)
+    expect(errors({ lab: 'ground-truth', dataset: { id: 'cifar100' }, features: { source: 'encoder' }, model: head })).toEqual([]);
+    // a custom list without images has none to give it
+    const names = { id: 'custom', classNames: ['a', 'b'], images: null };
+    expect(paths({ dataset: names, taskSizes: [1, 1], features: { source: 'encoder' }, model: head })).toEqual(['features.source']);
     const upload = { source: 'upload', file: { name: 'f.npz', contentHash: HASH } };
     expect(errors({ lab: 'ground-truth', dataset: { id: 'cifar100' }, features: upload, model: head })).toEqual([]);
     expect(paths({ lab: 'ground-truth', dataset: { id: 'cifar100' } })).toEqual(['dataset']);
+    expect(paths({ lab: 'ground-truth', dataset: { id: 'cifar100' }, features: { source: 'backbone' }, model: head })).toEqual(['dataset', 'features.source']);
   });
 });
 
@@ -193,5 +197,46 @@ describe('withFeatureSource: one rule for switching the source', () => {
     expect(back.model).toEqual(pixels.model);
     expect(back.strategies).toEqual([{ id: 'finetune', options: {} }]);
     expect(validateConfig(back).errors).toEqual([]);
+  });
+});
+
+describe('withUploadedFeatures: what "Train on these" writes for an uploaded file', () => {
+  const file = { name: 'c100.npz', contentHash: HASH };
+  const upload = { source: 'upload', file };
+  const base = validateConfig({}).config;
+
+  it('keeps the dataset and classes when the file has every class of the experiment', () => {
+    const fm = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt'];
+    const c = withUploadedFeatures(base, file, fm);
+    expect(c.features).toEqual(upload);
+    expect(c.model).toEqual({ kind: 'head', hidden: [] });
+    expect([c.dataset, c.classes, c.taskSizes]).toEqual([base.dataset, base.classes, base.taskSizes]);
+    expect(validateConfig(c).errors).toEqual([]);
+  });
+
+  it('opens a file of CIFAR-100 classes as CIFAR-100, its first 6 classes in as many tasks as before', () => {
+    // class_names as the CLI writes them for --dataset cifar-100-binary --classes 10-17 (out of list order on purpose)
+    const names = ['bowl', 'boy', 'bridge', 'bus', 'butterfly', 'camel', 'can', 'castle'].reverse();
+    const c = withUploadedFeatures({ ...base, lab: 'ground-truth' }, file, names);
+    expect(c.dataset).toEqual({ id: 'cifar100' });
+    expect(c.classes).toEqual([10, 11, 12, 13, 14, 15]);
+    expect(c.taskSizes).toEqual([2, 2, 2]);
+    expect(c.features).toEqual(upload);
+    expect(validateConfig(c).errors).toEqual([]);
+  });
+
+  it('five classes do not split into 3 equal tasks: one class per task', () => {
+    const c = withUploadedFeatures(base, file, ['apple', 'aquarium_fish', 'baby', 'bear', 'beaver']);
+    expect(c.classes).toEqual([0, 1, 2, 3, 4]);
+    expect(c.taskSizes).toEqual([1, 1, 1, 1, 1]);
+    expect(validateConfig(c).errors).toEqual([]);
+  });
+
+  it("names in no built-in list make a custom list of the file's names", () => {
+    const c = withUploadedFeatures(base, file, ['mug', 'stapler', 'banana', 'keys']);
+    expect(c.dataset).toEqual({ id: 'custom', classNames: ['mug', 'stapler', 'banana', 'keys'], images: null });
+    expect(c.classes).toEqual([0, 1, 2, 3]);
+    expect(c.taskSizes).toEqual([1, 1, 1, 1]);
+    expect(validateConfig(c).errors).toEqual([]);
   });
 });

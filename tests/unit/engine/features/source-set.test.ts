@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FeatureSet } from '../../../../src/core/features/feature-set';
+import { relabelToClassList, type FeatureSet } from '../../../../src/core/features/feature-set';
 import { featureSetKey, featureSetOf, FeaturesNotReadyError, pickFeatureRows, type FeatureSourceContext } from '../../../../src/engine/features/source-set';
 
 /** 3 classes; train rows 0..5 (two per class, interleaved), test rows 6..8; feature value = row index. */
@@ -43,5 +43,25 @@ describe('features cached by the page, sent with the job', () => {
     await expect(featureSetOf(ctx, 'fashion-mnist', { source: 'encoder', model: 'm', revision: 'main', precision: 'q8' }, rows)).rejects.toThrow(
       /extract the features in the Data tab first/,
     );
+  });
+});
+
+describe("an upload's own classes relabelled to the experiment's class list by name", () => {
+  it("maps each row to its name's index, leaves out classes not in the list, and the picked rows follow", () => {
+    // the upload's classes a, b, c are classes 4, -, 1 of a list of five
+    const got = relabelToClassList(wholeSet(), ['v', 'c', 'w', 'x', 'a']);
+    expect(got.classNames).toEqual(['v', 'c', 'w', 'x', 'a']);
+    expect(got.n).toBe(6);
+    expect(Array.from(got.labels)).toEqual([4, 1, 4, 1, 4, 1]);
+    expect(Array.from(got.split)).toEqual([0, 0, 0, 0, 1, 1]);
+    // feature value = the original row index: rows 0, 2, 3, 5, 6, 8 kept
+    expect(Array.from(got.features.filter((_, i) => i % 2 === 0))).toEqual([0, 2, 3, 5, 6, 8]);
+    const picked = pickFeatureRows(got, { classes: [1, 4], trainPerClass: 1, testPerClass: null });
+    expect(Array.from(picked.features.filter((_, i) => i % 2 === 0))).toEqual([2, 0, 8, 6]);
+  });
+
+  it('returns the set itself when its classes are the list already', () => {
+    const set = wholeSet();
+    expect(relabelToClassList(set, ['a', 'b', 'c'])).toBe(set);
   });
 });
