@@ -10,6 +10,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import type { GroundTruthStats, OrderingRole, ProtocolRole } from '../../core/ground-truth/derive';
+import { leastSquares } from '../../core/stats/least-squares';
 import { drawAxisTitles, drawPanelTitle, freshSvg, showTip, type PanelGridLayout } from '../common/chart-kit';
 import type { HistogramHandlers } from './accuracy-histogram';
 import { fixed, markPath, pct, pValue, roleMark, SELECTED_STROKE, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
@@ -38,29 +39,6 @@ export interface ScatterModel {
   panels: ScatterPanel[];
   xDomain: [number, number];
   yDomain: [number, number];
-}
-
-/** Ordinary least squares y = a + b·x; null below 2 points or when x does not vary. */
-export function leastSquares(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } | null {
-  const n = Math.min(xs.length, ys.length);
-  if (n < 2) return null;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i];
-    my += ys[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-  }
-  if (!(sxx > 0)) return null;
-  const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx };
 }
 
 function extent(values: number[], minPad: number): [number, number] {

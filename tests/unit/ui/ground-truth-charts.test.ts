@@ -21,7 +21,8 @@ import { count, duration, fixed, markPath, orderingText, pct, progressText, pVal
 import { cellTextColour, cellTip, layoutMatrixHeatmap, matrixCsv, taskCaption } from '../../../src/ui/ground-truth/matrix-heatmap';
 import { extremeKey, parseTrainingSeeds, parseWidths, runsTable } from '../../../src/ui/ground-truth/page-inputs';
 import { layoutSampleCount, sampleCountCsv, sampleCountModel } from '../../../src/ui/ground-truth/sample-count-chart';
-import { layoutScatter, leadRole, leastSquares, scatterCsv, scatterModel, scatterTitle } from '../../../src/ui/ground-truth/score-scatter';
+import { layoutScatter, leadRole, scatterCsv, scatterModel, scatterTitle } from '../../../src/ui/ground-truth/score-scatter';
+import { leastSquares } from '../../../src/core/stats/least-squares';
 
 const run = (orderingKey: string, value: number, strategy = 'finetune', seed = 0): RunRecord => ({
   orderingKey,
