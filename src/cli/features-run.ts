@@ -16,11 +16,14 @@ import { countOrderings, formatOmega } from '../core/orderings/count';
 import { splitIntoTasks } from '../core/orderings/key';
 import type { Ordering } from '../core/orderings/types';
 import { rsClassOrder } from '../core/protocols/rs';
-import { isPtmStrategyId, PTM_DEFAULTS, PTM_STRATEGY_IDS, type PtmStrategy, type PtmStrategyId } from '../core/ptm/defaults';
-import { allOrderings, preparePtm, runPtmGroundTruth, sampledOrderings, type PtmRunRecord } from '../core/ptm/ground-truth';
+import { isPtmStrategyId, PTM_DEFAULTS, PTM_LIMITS, PTM_OPTIONAL, PTM_STRATEGY_IDS, type PtmStrategy, type PtmStrategyId } from '../core/ptm/defaults';
+import { allOrderings, sampledOrderings, type PtmRunRecord } from '../core/ptm/ground-truth';
+import { runPtmTruth } from '../engine/features/first-session';
+import { FeaturesNotReadyError } from '../engine/features/source-set';
 import { PtmInputError } from '../core/ptm/problem';
 import { readFeaturesNpz } from '../data/features/npz';
-import { UsageError, intArg, intListArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
+import { UsageError, intArg, intListArg, numberArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
+import { V1_FILL } from '../core/config/defaults';
 import { readInput } from './inputs';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
@@ -47,8 +50,17 @@ function loadFeatures(path: string): FeatureSet {
 /** `--strategy-options key=value,…` over the method's options (numbers where the default is a number). */
 export function ptmStrategyOf(id: PtmStrategyId, text: string | undefined): PtmStrategy {
   const options: Record<string, number | string> = { ...PTM_DEFAULTS[id] };
+  const optional: Record<string, number> = PTM_OPTIONAL[id];
+  const known = [...Object.keys(options), ...Object.keys(optional)];
   for (const [key, raw] of strategyOptionParts(text ?? '')) {
-    if (!(key in options)) throw new UsageError(`--strategy-options: ${id} has no option "${key}" (it has ${Object.keys(options).join(', ')}).`);
+    if (!known.includes(key)) throw new UsageError(`--strategy-options: ${id} has no option "${key}" (it has ${known.join(', ')}).`);
+    if (key in optional) {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw.trim()) || n > PTM_LIMITS[key as keyof typeof PTM_LIMITS])
+        throw new UsageError(`--strategy-options: ${key} must be a whole number from 0 to ${PTM_LIMITS[key as keyof typeof PTM_LIMITS]}; got "${raw}".`);
+      if (n !== optional[key]) options[key] = n;
+      continue;
+    }
     if (typeof options[key] === 'number') {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--strategy-options: ${key} must be a number; got "${raw}".`);
@@ -140,21 +152,40 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
   const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
   const { orderings, total, label } = orderingsOf(v, classes, sizes);
 
+  // a first-session layer (--strategy-options firstSession=W) trains as a run's network does: --epochs, --lr,
+  // --batch-size (the experiment's fill-ins when absent), Adam
+  const fill = V1_FILL.training;
+  const adaptTraining = {
+    epochs: intArg(str(v, 'epochs'), 'epochs', 0, CONFIG_LIMITS.epochs) ?? fill.epochs,
+    lr: numberArg(str(v, 'lr'), 'lr') ?? fill.lr,
+    batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.batchSize) ?? fill.batchSize,
+    beta1: fill.optimiser.beta1,
+    beta2: fill.optimiser.beta2,
+    epsilon: fill.optimiser.epsilon,
+  };
+
   const t0 = performance.now();
   const records: PtmRunRecord[] = [];
   let summary;
   try {
-    const evaluator = preparePtm({
-      features,
-      classes,
-      strategy,
-      seed,
-      trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1, CONFIG_LIMITS.perClass),
-      testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1, CONFIG_LIMITS.perClass),
-    });
-    summary = await runPtmGroundTruth({ evaluator, taskSizes: sizes, orderings, total }, { onRecord: (r) => records.push(r) });
+    ({ summary } = await runPtmTruth(
+      {
+        set: features,
+        classes,
+        strategy,
+        seed,
+        trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1, CONFIG_LIMITS.perClass),
+        testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1, CONFIG_LIMITS.perClass),
+        taskSizes: sizes,
+        orderings,
+        total,
+        training: adaptTraining,
+      },
+      // in the order asked (with first-session adaptation they come grouped by first task)
+      { onRecord: (r, k) => (records[k] = r) },
+    ));
   } catch (e) {
-    if (e instanceof PtmInputError) throw new UsageError(e.message);
+    if (e instanceof PtmInputError || e instanceof FeaturesNotReadyError) throw new UsageError(e.message);
     throw e;
   }
   const seconds = (performance.now() - t0) / 1000;

@@ -93,7 +93,8 @@ ${ANALYZE_HELP}
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
                  the output's runs (final_accuracy, aia, matrix) go straight into "cil-lab analyze --results"
   cil-lab run --features F.npz [--classes 0-5] (--tasks K | --task-sizes …) --strategy simplecil|ranpac|fecam
-              [--strategy-options metric=cosine|euclidean, projection=2000,lambdaFrom=task|seen, shrinkage=1] [--seed S]
+              [--strategy-options metric=cosine|euclidean, projection=2000,lambdaFrom=task|seen, shrinkage=1, firstSession=W] [--seed S]
+              [--epochs E --lr L --batch-size B: the first-session layer's training (firstSession=W: W ReLU units adapted on task 1)]
               [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
                  pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})

@@ -21,6 +21,8 @@ export const STREAM = {
   agemReference: 7,
   /** the embedded backbone's pre-training batch order (features/backbone.ts) */
   backbone: 8,
+  /** the first-session layer's batch order (features/first-session.ts) */
+  firstSession: 9,
 } as const;
 
 export type StreamName = keyof typeof STREAM;

@@ -94,3 +94,41 @@ test('the default on the backbone’s features: prototype methods one value, the
   await page.getByTestId('gt-order-sensitivity').screenshot({ path: 'test-results/screenshots/gt-features-order-390.png' });
   expect(errors).toEqual([]);
 });
+
+test('first-session adaptation: SimpleCIL adapted on the first task moves between first tasks and agrees within one', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  await offline(context);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const c = featuresConfig();
+  await page.goto('/' + encodeConfigToHash({ ...c, strategies: [{ id: 'simplecil', options: { metric: 'cosine' } }] } as ExperimentConfig));
+  await page.getByTestId('gt-first-session').fill('64');
+  await expect
+    .poll(() => {
+      const r = decodeConfigFromHash(new URL(page.url()).hash);
+      return r.ok ? JSON.stringify(r.config.strategies) : r.error;
+    })
+    .toBe(JSON.stringify([{ id: 'simplecil', options: { metric: 'cosine', firstSession: 64 } }]));
+  await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
+  await page.getByTestId('gt-run').click();
+  const row = page.getByTestId('gt-order-row-simplecil');
+  await expect(row).not.toContainText(' of 90', { timeout: 120_000 });
+  await expect(row).toContainText('adapted on task 1, then by class set');
+  await expect(row).not.toContainText('invariant');
+  await expect(page.getByTestId('gt-ptm-paths')).toContainText(
+    'exact by first task and class set: 120 states for 90 orderings (a 64-unit layer adapted on each of 15 first tasks)',
+  );
+  await expect(page.getByTestId('gt-order-verdict').locator('[data-id="order:first-task:simplecil"]')).toContainText(
+    'within one first task its orderings agree within a tenth of a point',
+  );
+  // the first-task table: every group one value (min = max)
+  const groups = page.getByTestId('gt-first-task').locator('tbody tr');
+  await expect(groups).toHaveCount(15);
+  for (const text of await groups.allInnerTexts()) {
+    const [, , , span] = text.split('\t');
+    const [lo, hi] = span.split('–').map((x) => x.trim());
+    expect(lo).toBe(hi);
+  }
+  await page.getByTestId('gt-order-sensitivity').screenshot({ path: 'test-results/screenshots/gt-first-session-1280.png' });
+  expect(errors).toEqual([]);
+});

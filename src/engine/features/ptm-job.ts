@@ -8,10 +8,11 @@
  */
 import { orderingKey } from '../../core/orderings/key';
 import type { PtmStrategy } from '../../core/ptm/defaults';
-import { preparePtm, runPtmGroundTruth, type PtmGroundTruthSummary, type PtmRunRecord } from '../../core/ptm/ground-truth';
+import type { PtmGroundTruthSummary, PtmRunRecord } from '../../core/ptm/ground-truth';
 import { pausePointOf } from '../control';
 import type { Job } from '../jobs/job';
 import type { ExtractProgress } from './extract';
+import { runPtmTruth, type FirstSessionTraining } from './first-session';
 import { featureSetOf, type WorkerFeatures } from './source-set';
 
 export interface PtmJobInput {
@@ -27,6 +28,8 @@ export interface PtmJobInput {
   taskSizes: number[];
   /** the orderings to compute, as tasks of dataset class indices */
   orderings: number[][][];
+  /** how a first-session layer trains (the experiment's training settings), for a method that adapts */
+  training: FirstSessionTraining;
 }
 
 /** One record as the lab stores it: the ordering's key and tasks over dataset class indices, R and its counts. */
@@ -64,11 +67,6 @@ export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input,
   await ctx.control.checkpoint();
   const t1 = performance.now();
   emit({ kind: 'stage', stage: 'setup' });
-  // one synchronous call: RanPAC's projection and kernel (seconds at M = 2000); a pause waits for its end
-  const evaluator = preparePtm({ features: set, classes: input.classes, strategy: input.strategy, seed: input.seed });
-  await ctx.control.checkpoint();
-  const t2 = performance.now();
-  emit({ kind: 'stage', stage: 'orderings' });
   const position = new Map(input.classes.map((c, p) => [c, p]));
   const orderings = input.orderings.map((tasks) =>
     tasks.map((task) =>
@@ -83,6 +81,7 @@ export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input,
   let last = performance.now();
   let done = 0;
   let states = 0;
+  let started = false;
   const flush = (): void => {
     if (batch.length === 0) return;
     emit({ kind: 'records', records: batch, done, total: orderings.length, states });
@@ -90,10 +89,25 @@ export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input,
     last = performance.now();
   };
   const pausePoint = pausePointOf({ control: ctx.control }, 50);
-  const summary = await runPtmGroundTruth(
-    { evaluator, taskSizes: input.taskSizes, orderings, total: orderings.length },
+  // the method set up (RanPAC's projection and kernel: one synchronous call, seconds at M = 2000; a pause waits for
+  // its end), adapted on each first task when it adapts, then every ordering assembled from the class-set cache
+  const { summary, setupSeconds } = await runPtmTruth(
+    {
+      set,
+      classes: input.classes,
+      strategy: input.strategy,
+      seed: input.seed,
+      taskSizes: input.taskSizes,
+      orderings,
+      total: orderings.length,
+      training: input.training,
+    },
     {
       onRecord: (r: PtmRunRecord) => {
+        if (!started) {
+          started = true;
+          emit({ kind: 'stage', stage: 'orderings' });
+        }
         batch.push({ orderingKey: orderingKey(r.tasks), tasks: r.tasks, matrix: r.matrix, testCounts: r.testCounts });
         done++;
       },
@@ -109,5 +123,5 @@ export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input,
   states = summary.cache.computed;
   flush();
   const t3 = performance.now();
-  return { summary, seconds: { features: (t1 - t0) / 1000, setup: (t2 - t1) / 1000, orderings: (t3 - t2) / 1000 }, d: set.d };
+  return { summary, seconds: { features: (t1 - t0) / 1000, setup: setupSeconds, orderings: (t3 - t1) / 1000 - setupSeconds }, d: set.d };
 };

@@ -61,6 +61,8 @@ export class GroundTruthInputsState {
   chosen = $state<Record<string, boolean>>({});
   /** where the feature vectors come from (pixels, or a pre-trained backbone's features) */
   features = $state.raw<FeaturesConfig>({ source: 'pixels' });
+  /** SimpleCIL's and RanPAC's first-session layer width (0: no adaptation) */
+  firstSession = $state(0);
   budget = $state(500);
   sampleSeed = $state(0);
   seedsText = $state('0');
@@ -103,6 +105,7 @@ export class GroundTruthInputsState {
     this.sizesText = i.sizesText;
     this.chosen = i.chosen;
     this.features = i.features;
+    this.firstSession = i.firstSession;
     this.budget = i.budget;
     this.sampleSeed = i.sampleSeed;
     this.seedsText = i.seedsText;
@@ -213,6 +216,7 @@ export class GroundTruthInputsState {
     taskSizes: this.sizesInput.error || !this.sizesInput.sizes.length ? null : this.sizesInput.sizes,
     strategies: this.strategyIds,
     features: this.features,
+    firstSession: Number.isInteger(this.firstSession) && this.firstSession >= 0 ? this.firstSession : null,
     budget: this.budget,
     sampleSeed: this.sampleSeed,
     seeds: this.parsed.errors.seeds ? null : this.parsed.seeds,

@@ -265,6 +265,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         seed,
         taskSizes: config.taskSizes.slice(),
         orderings,
+        training: trainingOfConfig(config),
       }),
     };
   }
@@ -347,6 +348,12 @@ export function workerFeaturesOf(f: FeaturesConfig): WorkerFeatures | null {
     case 'upload':
       return { source: 'upload', file: f.file.name };
   }
+}
+
+/** How a first-session layer trains: the experiment's epochs, learning rate, batch size and Adam's constants. */
+function trainingOfConfig(config: ExperimentConfig) {
+  const t = config.training;
+  return { epochs: t.epochs, lr: t.lr, batchSize: t.batchSize, beta1: t.optimiser.beta1, beta2: t.optimiser.beta2, epsilon: t.optimiser.epsilon };
 }
 
 function ptmSetting(s: StrategySetting): PtmStrategy {

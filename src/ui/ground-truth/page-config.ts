@@ -67,6 +67,8 @@ export interface GroundTruthInputs extends TrainingFields {
   chosen: Record<ConfigStrategyId, boolean>;
   /** where the feature vectors come from (the config's `features`; pixels when absent) */
   features: FeaturesConfig;
+  /** SimpleCIL's and RanPAC's first-session layer width (0: they do not adapt) */
+  firstSession: number;
   budget: number;
   sampleSeed: number;
   seedsText: string;
@@ -97,6 +99,15 @@ export function trainsOnCachedFeatures(config: ExperimentConfig): boolean {
   return f === 'encoder' || f === 'upload';
 }
 
+/** The first-session width of a config's SimpleCIL or RanPAC (the page sets both alike), 0 when neither adapts. */
+export function firstSessionOf(config: ExperimentConfig): number {
+  for (const x of config.strategies) {
+    const w = (x.options as { firstSession?: number }).firstSession;
+    if ((x.id === 'simplecil' || x.id === 'ranpac') && w) return w;
+  }
+  return 0;
+}
+
 /** The page's controls for a config. */
 export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
   const dsId = config.dataset.id;
@@ -114,6 +125,7 @@ export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
     sizesText: equal ? '' : sizes.join(','),
     chosen: Object.fromEntries(CONFIG_STRATEGY_IDS.map((id) => [id, ids.has(id)])) as Record<ConfigStrategyId, boolean>,
     features: featuresOf(config),
+    firstSession: firstSessionOf(config),
     budget: config.groundTruth.budget,
     sampleSeed: config.groundTruth.sampleSeed,
     seedsText: config.seeds.join(', '),
@@ -144,6 +156,8 @@ export interface GroundTruthState extends TrainingFields {
   taskSizes: number[] | null;
   strategies: ConfigStrategyId[];
   features: FeaturesConfig;
+  /** null while the typed width is invalid */
+  firstSession: number | null;
   budget: number;
   sampleSeed: number;
   seeds: number[] | null;
@@ -178,6 +192,17 @@ const PARTS: Part[] = [
     if (want.length === 0 || same([...want].sort(), c.strategies.map((x) => x.id).sort())) return c;
     const strategies = want.map((id) => c.strategies.find((x) => x.id === id) ?? ({ id, options: { ...STRATEGY_OPTION_FILL[id] } } as StrategySetting));
     return { ...c, strategies: structuredClone(strategies) };
+  },
+  // SimpleCIL's and RanPAC's first-session adaptation: one width for both (absent when 0, as the config keeps it)
+  (c, s) => {
+    if (s.firstSession === null || s.firstSession === firstSessionOf(c)) return c;
+    const width = s.firstSession;
+    const strategies = c.strategies.map((x) => {
+      if (x.id !== 'simplecil' && x.id !== 'ranpac') return x;
+      const { firstSession: _off, ...rest } = x.options as unknown as Record<string, unknown>;
+      return { ...x, options: width > 0 ? { ...rest, firstSession: width } : rest } as unknown as StrategySetting;
+    });
+    return { ...c, strategies };
   },
   (c, s) => ({ ...c, groundTruth: { budget: s.budget, sampleSeed: s.sampleSeed } }),
   (c, s) => (s.seeds && s.seeds.length > 0 ? { ...c, seeds: s.seeds.slice() } : c),

@@ -85,6 +85,31 @@ describe('cil-lab run --features', () => {
     expect(plain.json.method).toBe('NCM (Euclidean, normalised features)');
   });
 
+  it('--strategy-options firstSession=W adapts a layer on each first task: one final accuracy per first task, records in the order asked', async () => {
+    const args = ['run', '--features', NPZ, '--classes', CLASSES, '--tasks', '3', '--strategy', 'simplecil', '--orderings', 'all', '--epochs', '2'];
+    const { code, json, err } = await cli(...args, '--strategy-options', 'firstSession=16');
+    expect(code, err).toBe(0);
+    expect(json.runs).toHaveLength(90);
+    expect(json.runs[0]).toMatchObject({
+      strategyOptions: { metric: 'cosine', firstSession: 16 },
+      method: 'SimpleCIL (cosine, adapted on the first task (16 units))',
+    });
+    expect(json.training.path).toMatch(
+      /^exact by first task and class set: \d+ states for 90 orderings \(a 16-unit layer adapted on each of 15 first tasks\)$/,
+    );
+    // the same orderings in the same order as without adaptation
+    const plain = await cli(...args);
+    expect(json.runs.map((r: any) => r.tasks)).toEqual(plain.json.runs.map((r: any) => r.tasks));
+    expect(plain.json.runs[0].strategyOptions).toEqual({ metric: 'cosine' });
+    const finals = new Map<string, Set<number>>();
+    for (const r of json.runs) finals.set(r.tasks[0].join(','), (finals.get(r.tasks[0].join(',')) ?? new Set()).add(r.final_accuracy));
+    expect([...finals.values()].every((f) => f.size === 1)).toBe(true);
+    expect(new Set([...finals.values()].map((f) => [...f][0])).size).toBeGreaterThan(1);
+    // firstSession=0 is no adaptation: the plain run's numbers
+    const off = await cli(...args, '--strategy-options', 'firstSession=0');
+    expect(off.json.runs.map((r: any) => r.final_accuracy)).toEqual(plain.json.runs.map((r: any) => r.final_accuracy));
+  });
+
   it('any other strategy on --features trains the head model (cli/features.ts), not a pre-trained method', async () => {
     const head = await cli('run', '--features', NPZ, '--tasks', '4', '--strategy', 'ewc', '--epochs', '1');
     expect(head.code).toBe(0);
@@ -97,7 +122,14 @@ describe('cil-lab run --features', () => {
       [['--tasks', '3', '--strategy', 'ranpac'], /give --features F\.npz/],
       [['--features', 'missing.npz', '--tasks', '4', '--strategy', 'fecam'], /Cannot read the --features file "missing\.npz": ENOENT/],
       [['--features', NPZ, '--tasks', '3', '--strategy', 'fecam'], /8 classes do not split into 3 equal tasks/],
-      [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'M=5'], /ranpac has no option "M" \(it has projection, lambdaFrom\)/],
+      [
+        ['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'M=5'],
+        /ranpac has no option "M" \(it has projection, lambdaFrom, firstSession\)/,
+      ],
+      [
+        ['--features', NPZ, '--tasks', '4', '--strategy', 'simplecil', '--strategy-options', 'firstSession=-3'],
+        /firstSession must be a whole number from 0 to 1024/,
+      ],
       [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'projection=lots'], /projection must be a number/],
       [['--features', NPZ, '--tasks', '4', '--strategy', 'ranpac', '--strategy-options', 'lambdaFrom=all'], /lambdaFrom must be task or seen/],
       [

@@ -29,6 +29,7 @@ function stateOf(i: GroundTruthInputs, extra: Partial<GroundTruthState> = {}): G
     taskSizes: resolveTaskSizes(classes.length, { tasks: i.tasks, taskSizes: i.sizesText ? parseTaskSizes(i.sizesText) : undefined }),
     strategies: CONFIG_STRATEGY_IDS.filter((id) => i.chosen[id]),
     features: i.features,
+    firstSession: i.firstSession,
     budget: i.budget,
     sampleSeed: i.sampleSeed,
     seeds: parseTrainingSeeds(i.seedsText),
@@ -178,6 +179,33 @@ describe('Ground-truth page ⇄ config', () => {
       taskSizes: [2, 2],
     });
     expect(inputsFromConfig(custom).foreignDataset).toBe('custom');
+  });
+
+  it('first-session adaptation: one width for SimpleCIL and RanPAC, absent when 0 (every earlier config keeps its key)', () => {
+    const c = valid({
+      ...defaultConfig(),
+      features: { source: 'backbone', seed: 0 },
+      model: { kind: 'head', hidden: [] },
+      strategies: [{ id: 'finetune' }, { id: 'simplecil' }, { id: 'ranpac' }],
+    });
+    const i = inputsFromConfig(c);
+    expect(i.firstSession).toBe(0);
+    expect(c.strategies.find((x) => x.id === 'simplecil')!.options).toEqual({ metric: 'cosine' });
+    const on = foldGroundTruthState(c, stateOf(i, { firstSession: 128 }));
+    expect(on.strategies.map((x) => x.options)).toEqual([
+      {},
+      { metric: 'cosine', firstSession: 128 },
+      { projection: 2000, lambdaFrom: 'task', firstSession: 128 },
+    ]);
+    expect(inputsFromConfig(on).firstSession).toBe(128);
+    expect(groundTruthRunHash(on)).not.toBe(groundTruthRunHash(c));
+    const off = foldGroundTruthState(on, stateOf(inputsFromConfig(on), { firstSession: 0 }));
+    expect(off.strategies).toEqual(c.strategies);
+    expect(groundTruthRunHash(off)).toBe(groundTruthRunHash(c));
+    // a width above the bound is refused at the control's path, and the config keeps its value
+    expect(validateConfig(applyGroundTruthState(on, stateOf(inputsFromConfig(on), { firstSession: 5000 }))).errors.map((e) => e.path)).toContain(
+      'strategies[1].options.firstSession',
+    );
   });
 
   it("a list of names trains on cached features: an encoder's (the Data tab's images) or an upload's", () => {

@@ -6,7 +6,7 @@ import { Checker, isPlainObject, join, list, show, suggestion } from '../checker
 import { CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
 import { TRAINING_LABS } from '../../labs';
-import { PTM_LIMITS } from '../../ptm/defaults';
+import { isPtmStrategyId, PTM_LIMITS, PTM_OPTIONAL } from '../../ptm/defaults';
 import type { DataConfig, ExperimentConfig, ModelConfig, ConfigStrategyId, StrategySetting, TrainingConfig } from '../types';
 import type { Checked } from './section';
 import type { ConfigSection } from './section';
@@ -29,6 +29,7 @@ const OPTION_RULES: Record<string, { int?: boolean; min: number; max: number; ex
   projection: { int: true, min: 0, max: PTM_LIMITS.projection },
   lambdaFrom: { min: 0, max: 0, choices: ['task', 'seen'] },
   shrinkage: { min: 0, max: PTM_LIMITS.shrinkage },
+  firstSession: { int: true, min: 0, max: PTM_LIMITS.firstSession },
 };
 
 function modelOf(c: Checker, v: unknown): ModelConfig {
@@ -96,7 +97,9 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
     }
     seen.add(id);
     const defaults = STRATEGY_OPTION_FILL[id] as Record<string, number | string>;
-    const known = Object.keys(defaults);
+    // options absent by default (core/ptm PTM_OPTIONAL): kept only when given and not at their "off" value
+    const optional = (isPtmStrategyId(id) ? PTM_OPTIONAL[id] : {}) as Record<string, number>;
+    const known = [...Object.keys(defaults), ...Object.keys(optional)];
     const opath = join(path, 'options');
     const given = s.options === undefined ? {} : s.options;
     if (!isPlainObject(given)) {
@@ -116,7 +119,10 @@ function strategiesOf(c: Checker, v: unknown): StrategySetting[] {
       const rule = OPTION_RULES[key];
       const x = given[key];
       const p = join(opath, key);
-      if (rule.choices) options[key] = c.choice(x, p, rule.choices, defaults[key] as string);
+      if (key in optional) {
+        const value = c.int(x, p, rule.min, rule.max, optional[key]);
+        if (value !== optional[key]) options[key] = value;
+      } else if (rule.choices) options[key] = c.choice(x, p, rule.choices, defaults[key] as string);
       else if (rule.int) options[key] = c.int(x, p, rule.min, rule.max, defaults[key] as number);
       else options[key] = c.num(x, p, rule, defaults[key] as number);
     }

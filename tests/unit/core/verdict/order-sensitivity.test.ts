@@ -70,6 +70,22 @@ describe('order sensitivity', () => {
     expect(verdict.provisional).toBe(false);
   });
 
+  it('a method adapted on the first task: moves between first tasks, agrees within one; not invariant', () => {
+    // the hand-made finetune runs depend on the first task only (0.6 + 0.1 × its first class): read them as adapted
+    const stats = deriveGroundTruth({ runs, plan, variable: 'final', strategies: ['finetune', 'simplecil'], sampleCount: false });
+    const { rows, verdict } = orderSensitivity({
+      stats,
+      kindOf: (s) => (s === 'finetune' ? 'first-task' : 'prototype'),
+      nameOf: (s) => (s === 'finetune' ? 'SimpleCIL (adapted)' : 'SimpleCIL'),
+    });
+    expect(rows.find((r) => r.strategy === 'finetune')).toMatchObject({ kind: 'first-task', invariant: false });
+    const text = Object.fromEntries(verdict.sentences.map((s) => [s.id, s.text]));
+    expect(text['order:first-task:finetune']).toBe(
+      'SimpleCIL (adapted) adapts a layer on the first task: over its 6 first tasks its final accuracy moves 20.0 points (means of the groups; all orderings 60.0–80.0 %), and within one first task its orderings agree within a tenth of a point: which classes come first decides it, not the order after that.',
+    );
+    expect(text['order:trained']).toBeUndefined();
+  });
+
   it('AIA: not invariant even for a prototype method, and the why says so', () => {
     const stats = deriveGroundTruth({ runs, plan, variable: 'aia', strategies: ['finetune', 'simplecil'], sampleCount: false });
     const { rows, verdict } = orderSensitivity({ stats, kindOf });

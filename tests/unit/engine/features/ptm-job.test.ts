@@ -32,6 +32,7 @@ function input(strategy: PtmJobInput['strategy'], extra: Partial<PtmJobInput> = 
     seed: 3,
     taskSizes: sizes,
     orderings,
+    training: { epochs: 2, lr: 1e-3, batchSize: 16, beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
     ...extra,
   };
 }
