@@ -9,7 +9,7 @@ import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
 import { edgeVerdict, orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
-import type { OwnClassesRunner, OwnProgress, OwnRun } from '../../services/own-classes-runner';
+import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../../services/own-classes-runner';
 import type { OwnSampleStore } from '../../services/own-classes-store';
 
 const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
@@ -23,7 +23,16 @@ export class OwnClassesLab {
   /** object URLs of each class's latest samples (the thumbnail strip) */
   thumbs: Record<string, string[]> = $state({});
   newName = $state('');
+  /** what the runner is doing now, in words (null: nothing running or paused) */
   busy: string | null = $state(null);
+  /** the runner's session: status, runs done of total, seconds left (Pause / Resume / Cancel and the progress line) */
+  session: Pick<OwnRunnerState, 'status' | 'done' | 'total' | 'etaSeconds' | 'current'> = $state({
+    status: 'idle',
+    done: 0,
+    total: 0,
+    etaSeconds: null,
+    current: null,
+  });
   error: string | null = $state(null);
   notice: string | null = $state(null);
   run: OwnRun | null = $state(null);
@@ -35,6 +44,7 @@ export class OwnClassesLab {
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
   timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
   private firstSampleAt: number | null = null;
+  private unsubscribe: () => void;
 
   constructor(
     private readonly store: OwnSampleStore,
@@ -44,6 +54,25 @@ export class OwnClassesLab {
   ) {
     this.cfg = ownClassesOf({ ownClasses: initial });
     this.notice = store.notice;
+    this.unsubscribe = runner.subscribe((st) => {
+      this.session = { status: st.status, done: st.done, total: st.total, etaSeconds: st.etaSeconds, current: st.current };
+      const active = st.status === 'running' || st.status === 'paused';
+      this.busy = !active ? null : st.current?.progress ? this.progressText(st.current.progress) : 'Starting…';
+    });
+  }
+
+  /** A start is in progress (running or paused): the buttons that would start another wait. */
+  get active(): boolean {
+    return this.session.status === 'running' || this.session.status === 'paused';
+  }
+  pause(): void {
+    this.runner.pause();
+  }
+  resume(): void {
+    this.runner.resume();
+  }
+  cancel(): void {
+    this.runner.cancel();
   }
 
   get perClass(): number {
@@ -131,20 +160,6 @@ export class OwnClassesLab {
     return added;
   }
 
-  /** A progress callback that goes quiet once its job has ended (the worker's events may arrive after its result). */
-  private progress(): { on: (p: OwnProgress) => void; end: () => void } {
-    let live = true;
-    return {
-      on: (p) => {
-        if (live) this.busy = this.progressText(p);
-      },
-      end: () => {
-        live = false;
-        this.busy = null;
-      },
-    };
-  }
-
   progressText(p: OwnProgress): string {
     return p.stage === 'encode'
       ? `Computing features: ${p.done} of ${p.total} images`
@@ -159,11 +174,11 @@ export class OwnClassesLab {
     if (classes.length === 0) return;
     const started = performance.now();
     this.error = null;
-    this.busy = 'Starting…';
-    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
-      const run = await this.runner.train(cfg, classes.length, progress.on);
+      const run = await this.runner.train(cfg, classes.length);
+      // cancelled: the bars shown stay those of the last finished update
+      if (!run) return;
       this.run = run;
       this.trainedClasses = classes;
       this.orderings = null;
@@ -173,8 +188,6 @@ export class OwnClassesLab {
       this.timings.lastUpdateMs = now - started;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
-    } finally {
-      progress.end();
     }
   }
 
@@ -187,20 +200,18 @@ export class OwnClassesLab {
 
   async everyOrdering(): Promise<void> {
     this.error = null;
-    this.busy = 'Starting…';
-    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
       cfg.classes = this.completeClasses;
       if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
         throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
-      const out = await this.runner.orderings(cfg, progress.on);
+      const out = await this.runner.orderings(cfg);
+      // cancelled: no half set of orderings is shown (the finished ones are kept for the next start)
+      if (!out) return;
       this.orderings = out.runs;
       this.edge = out.edge;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
-    } finally {
-      progress.end();
     }
   }
 
@@ -244,6 +255,7 @@ export class OwnClassesLab {
 
   /** "Forget my samples": every sample deleted from this browser, the classes and results cleared. */
   async forgetAll(): Promise<void> {
+    this.runner.cancel();
     await this.store.forget(null);
     this.runner.forgetFeatures(null);
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
@@ -257,6 +269,8 @@ export class OwnClassesLab {
   }
 
   dispose(): void {
+    this.runner.cancel();
+    this.unsubscribe();
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
   }
 }
