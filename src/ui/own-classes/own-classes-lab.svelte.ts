@@ -6,7 +6,9 @@
  */
 import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
 import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
-import { edgeVerdict, orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import { ownRsOrders } from '../../core/own-classes/rs';
+import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
 import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../../services/own-classes-runner';
@@ -36,9 +38,13 @@ export class OwnClassesLab {
   error: string | null = $state(null);
   notice: string | null = $state(null);
   run: OwnRun | null = $state(null);
+  /** the latest update of each strategy (what a lesson's check reads): its classes and R */
+  byStrategy: Partial<Record<OwnStrategy, { classes: string[]; matrix: number[][] }>> = $state({});
   /** classes the shown run covers */
   trainedClasses: string[] = $state([]);
   orderings: OwnRun[] | null = $state(null);
+  /** the classes the orderings shown cover, in teaching order */
+  orderingClasses: string[] = $state([]);
   /** EDGE's hard and easy orderings of the classes the orderings cover */
   edge: OwnEdge | null = $state(null);
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
@@ -51,6 +57,8 @@ export class OwnClassesLab {
     private readonly runner: OwnClassesRunner,
     initial: OwnClassesConfig | undefined,
     private readonly save: (c: OwnClassesConfig) => void,
+    /** the experiment's RS seeds (`protocols.rsSeeds`), read when the orderings are shown */
+    private readonly rsSeeds: () => readonly number[] = () => [0, 42, 1993],
   ) {
     this.cfg = ownClassesOf({ ownClasses: initial });
     this.notice = store.notice;
@@ -102,10 +110,28 @@ export class OwnClassesLab {
     );
     const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
     if (this.edge) {
-      const finals = { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
-      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.trainedClasses) });
+      const finals = this.edgeFinals!;
+      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.orderingClasses) });
+      v.sentences.push({ id: 'own-rs', kind: 'finding', text: rsVerdict(this.rsRuns!, finals, s) });
     }
     return v;
+  }
+  /** EDGE's two orderings' final accuracies among every ordering's */
+  get edgeFinals(): { hard: number; easy: number } | null {
+    if (!this.orderings || !this.edge) return null;
+    return { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
+  }
+  /** RS's orderings (the experiment's RS seeds, drawn as the Ground-truth lab draws them) with their final accuracies */
+  get rsRuns(): { seed: number; order: number[]; final: number }[] | null {
+    if (!this.orderings) return null;
+    const runs = this.orderings;
+    return ownRsOrders(this.rsSeeds(), runs[0].order.length).map((r) => ({ ...r, final: finalOf(runs, r.order) }));
+  }
+
+  /** What a lesson on this lab checks: the latest update of each strategy shown (null before the first). */
+  get observation(): OwnClassesObservation | null {
+    const runs = Object.entries(this.byStrategy).map(([strategy, r]) => ({ strategy, classes: r!.classes, matrix: r!.matrix }));
+    return runs.length > 0 ? { lab: 'own-classes', runs } : null;
   }
 
   /** Read the counts (and thumbnails) of the link's classes from the store. */
@@ -181,6 +207,7 @@ export class OwnClassesLab {
       if (!run) return;
       this.run = run;
       this.trainedClasses = classes;
+      this.byStrategy[cfg.strategy] = { classes, matrix: run.matrix };
       this.orderings = null;
       const now = performance.now();
       // the first result: the first class's, from its first sample (a page reopened on recorded classes has none)
@@ -209,6 +236,7 @@ export class OwnClassesLab {
       // cancelled: no half set of orderings is shown (the finished ones are kept for the next start)
       if (!out) return;
       this.orderings = out.runs;
+      this.orderingClasses = cfg.classes;
       this.edge = out.edge;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
@@ -265,6 +293,7 @@ export class OwnClassesLab {
     this.run = null;
     this.orderings = null;
     this.trainedClasses = [];
+    this.byStrategy = {};
     this.commit();
   }
 
