@@ -138,6 +138,12 @@ for (const viewport of [
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText('Over all 24 orderings', { timeout: 60_000 });
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText('does not matter');
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText('EDGE, which orders classes by how alike they look');
+          // RS's seeded orderings (the experiment's protocols.rsSeeds: 0, 42, 1993) beside EDGE's and the truth's range
+          await expect(page.locator('[data-testid="oc-protocol"][data-kind="rs"]')).toHaveCount(3);
+          await expect(page.locator('[data-testid="oc-protocol"][data-kind="edge"]')).toHaveCount(2);
+          await expect(page.getByTestId('oc-protocols')).toContainText('RS seed 1993');
+          await expect(page.getByTestId('oc-orderings-verdict')).toContainText('RS, the random orderings papers usually report');
+          await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/equally close to the truth|closer to the truth/);
           await expect(page.getByTestId('oc-busy')).toHaveCount(0);
           await page.screenshot({ path: `${SHOTS}/prototypes-${viewport.width}.png`, fullPage: true });
           // the zip: export, forget everything, import it again

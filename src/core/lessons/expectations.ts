@@ -39,7 +39,12 @@ export type Expectation =
   /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
   | { kind: 'newest-takes-ood'; set: string; fromStep: number }
   /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than in ACC₀, which is above 0: the order adds nothing beyond the weighting. */
-  | { kind: 'within-weighting' };
+  | { kind: 'within-weighting' }
+  /**
+   * Your classes: when class `at` (1-based) arrives under `strategy`, the classes before it lose `drop` or more of
+   * their accuracy (the largest loss: R[at−2][j] − R[at−1][j]) when `forgets`, or all lose less when not.
+   */
+  | { kind: 'class-forgotten'; strategy: string; at: number; drop: number; forgets: boolean };
 
 export type ExpectationKind = Expectation['kind'];
 
@@ -58,6 +63,7 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   'reservoir-share': 'time',
   'newest-takes-ood': 'open-world',
   'within-weighting': 'curriculum',
+  'class-forgotten': 'own-classes',
 };
 
 export interface ExpectationCheck {
@@ -108,6 +114,10 @@ export function describeExpectation(e: Expectation): string {
       return `With α = ${e.alpha}, bucket ${e.bucket} makes up ${Math.round(100 * e.min)}–${Math.round(100 * e.max)} % of the memory after the last bucket.`;
     case 'newest-takes-ood':
       return `From step ${e.fromStep} on, most of ${e.set}'s unknown samples are predicted as the newest task's classes.`;
+    case 'class-forgotten':
+      return e.forgets
+        ? `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, an earlier class loses ${Math.round(100 * e.drop)} points or more of its accuracy: it is forgotten.`
+        : `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, every earlier class keeps its accuracy (each loses less than ${Math.round(100 * e.drop)} points).`;
     case 'within-weighting':
       return 'The weighting alone (ACC₀) favours easy first (M2I), and M2I’s lead over I2M in final accuracy is no larger than that: easy first does not learn better.';
   }
@@ -260,6 +270,20 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
         `M2I − I2M in final accuracy (ΔACC): ${sign(p.deltaAcc)} points; by the weighting alone (ΔACC₀): ${sign(p.deltaAcc0)} points.`,
       );
     }
+    case 'class-forgotten': {
+      if (o.lab !== 'own-classes') break;
+      const r = o.runs.find((x) => x.strategy === e.strategy && x.matrix.length >= e.at);
+      if (!r || e.at < 2) return waiting(`Waiting for ${e.at} classes trained with ${strategyName(e.strategy)}.`);
+      const before = r.matrix[e.at - 2];
+      const after = r.matrix[e.at - 1];
+      const losses = r.classes.slice(0, e.at - 1).map((name, j) => ({ name, loss: before[j] - after[j] }));
+      const worst = losses.reduce((a, b) => (b.loss > a.loss ? b : a));
+      const forgotten = worst.loss >= e.drop;
+      return verdict(
+        forgotten === e.forgets,
+        `${cap(strategyName(e.strategy))}, when “${r.classes[e.at - 1]}” arrived: the largest loss was “${worst.name}”, ${pct(before[losses.indexOf(worst)])} → ${pct(after[losses.indexOf(worst)])}.`,
+      );
+    }
   }
   return waiting('Run the experiment to see.');
 }
@@ -308,6 +332,11 @@ export function expectationChoices(lab: LabId): Expectation[] {
       return [{ kind: 'newest-takes-ood', set: 'digits', fromStep: 2 }];
     case 'curriculum':
       return [{ kind: 'within-weighting' }];
+    case 'own-classes':
+      return [
+        { kind: 'class-forgotten', strategy: 'finetune', at: 4, drop: 0.2, forgets: true },
+        { kind: 'class-forgotten', strategy: 'simplecil', at: 4, drop: 0.2, forgets: false },
+      ];
     default:
       return [];
   }
@@ -335,6 +364,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     'reservoir-share': () => str('alpha') && num('bucket') && num('min') && num('max'),
     'newest-takes-ood': () => str('set') && num('fromStep'),
     'within-weighting': () => true,
+    'class-forgotten': () => str('strategy') && num('at') && num('drop') && typeof o.forgets === 'boolean',
   };
   return ok[kind]() ? (structuredClone(o) as unknown as Expectation) : null;
 }

@@ -67,8 +67,20 @@ export interface CurriculumObservation {
   complete: boolean;
 }
 
+export interface OwnClassesObservation {
+  lab: 'own-classes';
+  /** the latest update of each strategy shown: its classes in teaching order and R over them */
+  runs: readonly { strategy: string; classes: readonly string[]; matrix: readonly (readonly number[])[] }[];
+}
+
 export type LessonObservation =
-  GroundTruthObservation | OrderingsObservation | ForgettingObservation | TimeObservation | OpenWorldObservation | CurriculumObservation;
+  | GroundTruthObservation
+  | OrderingsObservation
+  | ForgettingObservation
+  | TimeObservation
+  | OpenWorldObservation
+  | CurriculumObservation
+  | OwnClassesObservation;
 
 /** The Ground-truth lab's statistics as an observation. */
 export function groundTruthObservation(stats: GroundTruthStats): GroundTruthObservation {

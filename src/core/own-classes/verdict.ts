@@ -5,6 +5,7 @@
  * ever shown as text.
  */
 import type { OwnStrategy } from '../config/sections/own-classes';
+import { closerToTruth } from './rs';
 import { OWN_STRATEGY_NAMES } from './settings';
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
@@ -113,3 +114,27 @@ export function edgeVerdict(
   const same = finals.hard === finals.easy;
   return `EDGE, which orders classes by how alike they look (the cosine of your classes’ mean features), calls ${order(edge.hard)} hard (it reached ${pct(finals.hard)}) and ${order(edge.easy)} easy (${pct(finals.easy)}); every ordering ranges from ${pct(s.min)} to ${pct(s.max)}${same ? ', so its two picks do not tell hard from easy here' : finals.hard < finals.easy ? ': its hard pick did worse than its easy one, as EDGE intends' : ': its hard pick did better than its easy one, the opposite of what EDGE intends'}.`;
 }
+
+/**
+ * RS's seeded orderings beside EDGE's two and the truth: each protocol's range of final accuracy as its estimate of
+ * the truth's range, and which is closer (the gaps at the bottom and top added up). `rs` in the seeds' order.
+ */
+export function rsVerdict(
+  rs: readonly { seed: number; order: readonly number[]; final: number }[],
+  edgeFinals: { hard: number; easy: number },
+  s: OrderingsSummary,
+): string {
+  const rsFinals = rs.map((r) => r.final);
+  const rsRange = { min: Math.min(...rsFinals), max: Math.max(...rsFinals) };
+  const edgeRange = { min: Math.min(edgeFinals.hard, edgeFinals.easy), max: Math.max(edgeFinals.hard, edgeFinals.easy) };
+  const c = closerToTruth(edgeRange, rsRange, s);
+  const seeds = rs.map((r) => `seed ${r.seed}: ${pct(r.final)}`).join(', ');
+  const span = (r: { min: number; max: number }) => (r.max - r.min < 0.005 ? `all at ${pct(r.min)}` : `${pct(r.min)} to ${pct(r.max)}`);
+  const which =
+    c.closer === 'tie'
+      ? 'the two are equally close to the truth’s range'
+      : `${c.closer === 'edge' ? 'EDGE' : 'RS'}’s is closer to the truth’s range (off by ${pts(Math.min(c.edgeError, c.rsError))} at the two ends together; ${c.closer === 'edge' ? 'RS' : 'EDGE'} by ${pts(Math.max(c.edgeError, c.rsError))})`;
+  return `RS, the random orderings papers usually report (${seeds}), spans ${span(rsRange)}; EDGE’s two span ${span(edgeRange)}; the truth spans ${span(s)}: ${which}.`;
+}
+
+const pts = (x: number): string => `${Math.round(x * 100)} points`;

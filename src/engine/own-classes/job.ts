@@ -4,15 +4,17 @@
  *   settings stay; ../clip/image-encoder.ts);
  * - `own-train`: the visitor's ordering (one class per task, in teaching order) trained with their strategy: a
  *   linear head fine-tuned or with replay (../trainer.ts), or SimpleCIL's prototypes (src/core/ptm), giving R;
- * - `own-orderings`: the same for every ordering of their classes (the ground truth; at most OWN_MAX_ORDERINGS).
+ * - `own-orderings`: the same for every ordering of their classes (the ground truth; at most OWN_MAX_ORDERINGS), or
+ *   for the orderings given (those a paused or cancelled start had not finished); each run is sent with its progress
+ *   event the moment it finishes, so the runner stores it at once.
  * Training from scratch on the whole ordering after each new class gives exactly the numbers of continuing from the
  * previous model: task t's training depends only on the seed and the tasks up to t (../seeds.ts).
  */
 import type { OwnEncoder, OwnStrategy } from '../../core/config/sections/own-classes';
 import type { FeatureSet } from '../../core/features/feature-set';
-import { enumerateOrderings } from '../../core/orderings/enumerate';
 import type { Ordering } from '../../core/orderings/types';
 import { preparePtm, runPtmGroundTruth } from '../../core/ptm/ground-truth';
+import { everyOwnOrder, OWN_MAX_ORDERINGS } from '../../core/own-classes/orders';
 import { OWN_SIMPLECIL, OWN_TRAINING } from '../../core/own-classes/settings';
 import { createImageEncoder, type ImageEncoder } from '../clip/image-encoder';
 import type { ModelDevice } from '../clip/download';
@@ -51,8 +53,7 @@ export interface OwnRun {
   finalAccuracy: number;
 }
 
-/** Orderings the ground truth trains at most (8! would be 40 320 heads): 6 classes, 720 orderings. */
-export const OWN_MAX_ORDERINGS = 720;
+export { OWN_MAX_ORDERINGS };
 
 function encoderOf(input: OwnEncodeInput, ctx: JobContext): Promise<ImageEncoder> {
   const { encoder: e } = input;
@@ -125,19 +126,22 @@ export const ownTrainJob: Job<OwnTrainInput, OwnRun> = async (input, ctx) => {
   return out!;
 };
 
-/** Every ordering of the classes (C! of them, C ≤ 6), in rank order: the first is the teaching order. */
-export const ownOrderingsJob: Job<OwnTrainInput, OwnRun[], { done: number; total: number }> = async (input, ctx, emit) => {
+export interface OwnOrderingsInput extends OwnTrainInput {
+  /** the class orders to train (absent: every ordering, in rank order) */
+  orders?: number[][];
+}
+
+/** Every ordering of the classes (C! of them, C ≤ 6), or the orders given; each run also sent as it finishes. */
+export const ownOrderingsJob: Job<OwnOrderingsInput, OwnRun[], { done: number; total: number; run: OwnRun }> = async (input, ctx, emit) => {
   const C = input.set.classNames.length;
-  let total = 1;
-  for (let k = 2; k <= C; k++) total *= k;
-  if (total > OWN_MAX_ORDERINGS) throw new RangeError(`${C} classes have ${total} orderings; every ordering is trained for at most 6 classes (720).`);
-  const orders = (function* () {
-    for (const o of enumerateOrderings(new Array<number>(C).fill(1))) yield o.map((t) => t[0]);
-  })();
+  const orders = input.orders ?? everyOwnOrder(C);
+  for (const o of orders)
+    if (o.length !== C || new Set(o).size !== C || o.some((c) => !Number.isInteger(c) || c < 0 || c >= C))
+      throw new RangeError(`${o.join(',')} is not an order of the ${C} classes.`);
   const runs: OwnRun[] = [];
   await runOrderings(input, orders, ctx, (r) => {
     runs.push(r);
-    emit({ done: runs.length, total });
+    emit({ done: runs.length, total: orders.length, run: r });
   });
   return runs;
 };

@@ -38,3 +38,29 @@ export function finalHistogram(finals: readonly number[], taught: number): { bin
   for (const x of finals) bins[bin(x)]++;
   return { bins, taughtBin: bin(taught) };
 }
+
+export interface ProtocolRow {
+  /** 'Truth', 'EDGE hard', 'RS seed 0', … */
+  label: string;
+  kind: 'truth' | 'edge' | 'rs';
+  /** the class order in words (the truth: how many orderings) */
+  order: string;
+  /** its final accuracy (the truth: its range) */
+  accuracy: string;
+}
+
+/** The every-ordering view's table: the truth's range, EDGE's two orderings and RS's, each with its final accuracy. */
+export function protocolRows(
+  truth: { min: number; max: number; orderings: number },
+  edge: { hard: readonly number[]; easy: readonly number[]; finals: { hard: number; easy: number } },
+  rs: readonly { seed: number; order: readonly number[]; final: number }[],
+  names: readonly string[],
+): ProtocolRow[] {
+  const order = (o: readonly number[]) => o.map((c) => names[c]).join(' → ');
+  return [
+    { label: 'Truth', kind: 'truth', order: `all ${truth.orderings} orderings`, accuracy: `${pct(truth.min)} – ${pct(truth.max)}` },
+    { label: 'EDGE hard', kind: 'edge', order: order(edge.hard), accuracy: pct(edge.finals.hard) },
+    { label: 'EDGE easy', kind: 'edge', order: order(edge.easy), accuracy: pct(edge.finals.easy) },
+    ...rs.map((r): ProtocolRow => ({ label: `RS seed ${r.seed}`, kind: 'rs', order: order(r.order), accuracy: pct(r.final) })),
+  ];
+}

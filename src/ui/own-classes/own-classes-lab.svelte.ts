@@ -6,10 +6,12 @@
  */
 import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
 import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
-import { edgeVerdict, orderingsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import { ownRsOrders } from '../../core/own-classes/rs';
+import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
-import type { OwnClassesRunner, OwnProgress, OwnRun } from '../../services/own-classes-runner';
+import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../../services/own-classes-runner';
 import type { OwnSampleStore } from '../../services/own-classes-store';
 
 const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
@@ -23,27 +25,62 @@ export class OwnClassesLab {
   /** object URLs of each class's latest samples (the thumbnail strip) */
   thumbs: Record<string, string[]> = $state({});
   newName = $state('');
+  /** what the runner is doing now, in words (null: nothing running or paused) */
   busy: string | null = $state(null);
+  /** the runner's session: status, runs done of total, seconds left (Pause / Resume / Cancel and the progress line) */
+  session: Pick<OwnRunnerState, 'status' | 'done' | 'total' | 'etaSeconds' | 'current'> = $state({
+    status: 'idle',
+    done: 0,
+    total: 0,
+    etaSeconds: null,
+    current: null,
+  });
   error: string | null = $state(null);
   notice: string | null = $state(null);
   run: OwnRun | null = $state(null);
+  /** the latest update of each strategy (what a lesson's check reads): its classes and R */
+  byStrategy: Partial<Record<OwnStrategy, { classes: string[]; matrix: number[][] }>> = $state({});
   /** classes the shown run covers */
   trainedClasses: string[] = $state([]);
   orderings: OwnRun[] | null = $state(null);
+  /** the classes the orderings shown cover, in teaching order */
+  orderingClasses: string[] = $state([]);
   /** EDGE's hard and easy orderings of the classes the orderings cover */
   edge: OwnEdge | null = $state(null);
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
   timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
   private firstSampleAt: number | null = null;
+  private unsubscribe: () => void;
 
   constructor(
     private readonly store: OwnSampleStore,
     private readonly runner: OwnClassesRunner,
     initial: OwnClassesConfig | undefined,
     private readonly save: (c: OwnClassesConfig) => void,
+    /** the experiment's RS seeds (`protocols.rsSeeds`), read when the orderings are shown */
+    private readonly rsSeeds: () => readonly number[] = () => [0, 42, 1993],
   ) {
     this.cfg = ownClassesOf({ ownClasses: initial });
     this.notice = store.notice;
+    this.unsubscribe = runner.subscribe((st) => {
+      this.session = { status: st.status, done: st.done, total: st.total, etaSeconds: st.etaSeconds, current: st.current };
+      const active = st.status === 'running' || st.status === 'paused';
+      this.busy = !active ? null : st.current?.progress ? this.progressText(st.current.progress) : 'Starting…';
+    });
+  }
+
+  /** A start is in progress (running or paused): the buttons that would start another wait. */
+  get active(): boolean {
+    return this.session.status === 'running' || this.session.status === 'paused';
+  }
+  pause(): void {
+    this.runner.pause();
+  }
+  resume(): void {
+    this.runner.resume();
+  }
+  cancel(): void {
+    this.runner.cancel();
   }
 
   get perClass(): number {
@@ -73,10 +110,28 @@ export class OwnClassesLab {
     );
     const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
     if (this.edge) {
-      const finals = { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
-      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.trainedClasses) });
+      const finals = this.edgeFinals!;
+      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.orderingClasses) });
+      v.sentences.push({ id: 'own-rs', kind: 'finding', text: rsVerdict(this.rsRuns!, finals, s) });
     }
     return v;
+  }
+  /** EDGE's two orderings' final accuracies among every ordering's */
+  get edgeFinals(): { hard: number; easy: number } | null {
+    if (!this.orderings || !this.edge) return null;
+    return { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
+  }
+  /** RS's orderings (the experiment's RS seeds, drawn as the Ground-truth lab draws them) with their final accuracies */
+  get rsRuns(): { seed: number; order: number[]; final: number }[] | null {
+    if (!this.orderings) return null;
+    const runs = this.orderings;
+    return ownRsOrders(this.rsSeeds(), runs[0].order.length).map((r) => ({ ...r, final: finalOf(runs, r.order) }));
+  }
+
+  /** What a lesson on this lab checks: the latest update of each strategy shown (null before the first). */
+  get observation(): OwnClassesObservation | null {
+    const runs = Object.entries(this.byStrategy).map(([strategy, r]) => ({ strategy, classes: r!.classes, matrix: r!.matrix }));
+    return runs.length > 0 ? { lab: 'own-classes', runs } : null;
   }
 
   /** Read the counts (and thumbnails) of the link's classes from the store. */
@@ -131,20 +186,6 @@ export class OwnClassesLab {
     return added;
   }
 
-  /** A progress callback that goes quiet once its job has ended (the worker's events may arrive after its result). */
-  private progress(): { on: (p: OwnProgress) => void; end: () => void } {
-    let live = true;
-    return {
-      on: (p) => {
-        if (live) this.busy = this.progressText(p);
-      },
-      end: () => {
-        live = false;
-        this.busy = null;
-      },
-    };
-  }
-
   progressText(p: OwnProgress): string {
     return p.stage === 'encode'
       ? `Computing features: ${p.done} of ${p.total} images`
@@ -159,13 +200,14 @@ export class OwnClassesLab {
     if (classes.length === 0) return;
     const started = performance.now();
     this.error = null;
-    this.busy = 'Starting…';
-    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
-      const run = await this.runner.train(cfg, classes.length, progress.on);
+      const run = await this.runner.train(cfg, classes.length);
+      // cancelled: the bars shown stay those of the last finished update
+      if (!run) return;
       this.run = run;
       this.trainedClasses = classes;
+      this.byStrategy[cfg.strategy] = { classes, matrix: run.matrix };
       this.orderings = null;
       const now = performance.now();
       // the first result: the first class's, from its first sample (a page reopened on recorded classes has none)
@@ -173,8 +215,6 @@ export class OwnClassesLab {
       this.timings.lastUpdateMs = now - started;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
-    } finally {
-      progress.end();
     }
   }
 
@@ -187,20 +227,19 @@ export class OwnClassesLab {
 
   async everyOrdering(): Promise<void> {
     this.error = null;
-    this.busy = 'Starting…';
-    const progress = this.progress();
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
       cfg.classes = this.completeClasses;
       if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
         throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
-      const out = await this.runner.orderings(cfg, progress.on);
+      const out = await this.runner.orderings(cfg);
+      // cancelled: no half set of orderings is shown (the finished ones are kept for the next start)
+      if (!out) return;
       this.orderings = out.runs;
+      this.orderingClasses = cfg.classes;
       this.edge = out.edge;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
-    } finally {
-      progress.end();
     }
   }
 
@@ -244,6 +283,7 @@ export class OwnClassesLab {
 
   /** "Forget my samples": every sample deleted from this browser, the classes and results cleared. */
   async forgetAll(): Promise<void> {
+    this.runner.cancel();
     await this.store.forget(null);
     this.runner.forgetFeatures(null);
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
@@ -253,10 +293,13 @@ export class OwnClassesLab {
     this.run = null;
     this.orderings = null;
     this.trainedClasses = [];
+    this.byStrategy = {};
     this.commit();
   }
 
   dispose(): void {
+    this.runner.cancel();
+    this.unsubscribe();
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
   }
 }

@@ -74,3 +74,50 @@ describe('checkDetail: the words under a lesson’s status', () => {
     expect(checkDetail(half)).toBe('Waiting for every seed to finish.');
   });
 });
+
+// 'class-forgotten' on the Your-classes lab's observation: the loss of each earlier class when class 4 arrives is
+// R[2][j] − R[3][j], by hand: fine-tuning 1.0 → 0.0 on "a" (forgotten), SimpleCIL at most 1.0 → 0.9 (kept).
+describe("'class-forgotten': the fourth class and the three before it", () => {
+  const classes = ['a', 'b', 'c', 'd'];
+  const finetune = [
+    [1, 0, 0, 0],
+    [0.3, 1, 0, 0],
+    [1, 0.2, 1, 0],
+    [0, 0, 0.1, 1],
+  ];
+  const simplecil = [
+    [1, 0, 0, 0],
+    [1, 1, 0, 0],
+    [1, 1, 1, 0],
+    [0.9, 1, 1, 1],
+  ];
+  const forgets: Expectation = { kind: 'class-forgotten', strategy: 'finetune', at: 4, drop: 0.2, forgets: true };
+  const keeps: Expectation = { kind: 'class-forgotten', strategy: 'simplecil', at: 4, drop: 0.2, forgets: false };
+  it('holds for fine-tuning forgetting and prototypes keeping, with the largest loss in words', () => {
+    const o = {
+      lab: 'own-classes' as const,
+      runs: [
+        { strategy: 'finetune', classes, matrix: finetune },
+        { strategy: 'simplecil', classes, matrix: simplecil },
+      ],
+    };
+    expect(checkExpectation(forgets, o)).toEqual({ status: 'holds', detail: 'Fine-tuning, when “d” arrived: the largest loss was “a”, 100.0 % → 0.0 %.' });
+    expect(checkExpectation(keeps, o)).toEqual({ status: 'holds', detail: 'SimpleCIL, when “d” arrived: the largest loss was “a”, 100.0 % → 90.0 %.' });
+    expect(checkAll([forgets, keeps], o).status).toBe('holds');
+    // the other way round fails
+    const swapped = { lab: 'own-classes' as const, runs: o.runs.map((r) => ({ ...r, strategy: r.strategy === 'finetune' ? 'simplecil' : 'finetune' })) };
+    expect(checkAll([forgets, keeps], swapped).status).toBe('fails');
+  });
+  it('waits for four classes of each strategy', () => {
+    const three = { lab: 'own-classes' as const, runs: [{ strategy: 'finetune', classes, matrix: finetune.slice(0, 3) }] };
+    expect(checkExpectation(forgets, three).status).toBe('waiting');
+    expect(checkExpectation(keeps, three)).toEqual({ status: 'waiting', detail: 'Waiting for 4 classes trained with SimpleCIL.' });
+    expect(checkExpectation(forgets, null).status).toBe('waiting');
+  });
+  it('is a template a teacher’s lesson can carry', () => {
+    expect(expectationChoices('own-classes')).toEqual([forgets, keeps]);
+    expect(parseExpectation(JSON.parse(JSON.stringify(forgets)))).toEqual(forgets);
+    expect(parseExpectation({ ...forgets, forgets: 'yes' })).toBeNull();
+    expect(describeExpectation(forgets)).toMatch(/fine-tuning, when class 4 arrives, an earlier class loses 20 points or more/);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cameraAvailability, cameraMessage, cameraProblemOf } from '../../../src/ui/own-classes/camera';
-import { classBars, finalHistogram, matrixCells } from '../../../src/ui/own-classes/bars';
+import { classBars, finalHistogram, matrixCells, protocolRows } from '../../../src/ui/own-classes/bars';
 
 describe('Your-classes camera messages', () => {
   it('tells each failure apart and always offers dropped images', () => {
@@ -44,5 +44,22 @@ describe('Your-classes bars', () => {
   });
   it('bins final accuracies by 10 points, 100 % in the last bin', () => {
     expect(finalHistogram([0, 0.05, 0.1, 0.55, 1, 1], 0.55)).toEqual({ bins: [2, 1, 0, 0, 0, 1, 0, 0, 0, 2], taughtBin: 5 });
+  });
+});
+
+describe('Your-classes protocols table', () => {
+  it('lists the truth’s range, EDGE’s two orderings and RS’s, names as text', () => {
+    const rows = protocolRows(
+      { min: 0.25, max: 0.75, orderings: 6 },
+      { hard: [0, 1, 2], easy: [2, 1, 0], finals: { hard: 0.25, easy: 0.75 } },
+      [{ seed: 0, order: [1, 0, 2], final: 0.5 }],
+      ['mug', '<b>pen', 'cup'],
+    );
+    expect(rows).toEqual([
+      { label: 'Truth', kind: 'truth', order: 'all 6 orderings', accuracy: '25 % – 75 %' },
+      { label: 'EDGE hard', kind: 'edge', order: 'mug → <b>pen → cup', accuracy: '25 %' },
+      { label: 'EDGE easy', kind: 'edge', order: 'cup → <b>pen → mug', accuracy: '75 %' },
+      { label: 'RS seed 0', kind: 'rs', order: '<b>pen → mug → cup', accuracy: '50 %' },
+    ]);
   });
 });
