@@ -160,7 +160,7 @@ test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the
   await expect(row.getByTestId('source-in-use')).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
-  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 (its features from the Data tab)');
+  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 · cached features');
   await expect(page.getByTestId('gt-features-label')).toContainText('clip-vision-tiny');
   await page.getByTestId('gt-strategy-simplecil').check();
   await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
@@ -201,7 +201,7 @@ test('an uploaded .npz of CIFAR-100 classes: "Train on these" opens them as CIFA
   await expect(page.getByTestId('feature-sources')).toContainText("For the experiment's CIFAR-100 classes apple, aquarium_fish, baby, bear, beaver, bed");
 
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
-  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 (its features from the Data tab)');
+  await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 · cached features');
   await expect(page.getByTestId('gt-foreign-dataset')).toHaveCount(0);
   await expect(page.getByTestId('gt-features-label')).toContainText('uploaded features c100-6.npz');
   await page.getByTestId('gt-strategy-simplecil').check();

@@ -31,7 +31,9 @@ export function featureSourceLabel(f: FeaturesConfig, datasetClassNames: readonl
       return 'pixels';
     case 'backbone': {
       const names = backboneClasses(datasetClassNames.length, classes).map((k) => datasetClassNames[k]);
-      return `backbone pre-trained on ${joinNames(names)} (seed ${f.seed})`;
+      // a long list (CIFAR-100 has 94 other classes) is counted, with the first few named
+      const what = names.length > 8 ? `the other ${names.length} classes (${names.slice(0, 3).join(', ')}, …)` : joinNames(names);
+      return `backbone pre-trained on ${what} (seed ${f.seed})`;
     }
     case 'encoder':
       return `image encoder ${f.model}${f.revision === 'main' ? '' : `@${f.revision}`} (${f.precision})`;

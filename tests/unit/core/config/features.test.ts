@@ -169,6 +169,11 @@ describe('feature source labels', () => {
   it('name the classes the backbone was pre-trained on', () => {
     expect(backboneClasses(10, [0, 1, 2, 3, 4, 5])).toEqual([6, 7, 8, 9]);
     expect(backboneClasses(4, [3, 1])).toEqual([0, 2]);
+    // a long list is counted, the first three named
+    const many = Array.from({ length: 100 }, (_, k) => `c${k}`);
+    expect(featureSourceLabel({ source: 'backbone', seed: 1 }, many, [0, 1, 2, 3, 4, 5])).toBe(
+      'backbone pre-trained on the other 94 classes (c6, c7, c8, …) (seed 1)',
+    );
     expect(featureSourceLabel({ source: 'backbone', seed: 0 }, names, [0, 1, 2, 3, 4, 5])).toBe(
       'backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
     );
