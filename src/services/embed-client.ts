@@ -4,14 +4,15 @@
  * weights), stores what it embedded, and can be cancelled (the worker is terminated; a new one starts next time).
  */
 import * as Comlink from 'comlink';
-import type { ClipDevice, ClipDtype, ClipProgress, WeightSource } from '../engine/clip/text-embedder';
+import { ClipLoadError, textEmbedderDownloadSizes, type ClipDevice, type ClipDtype, type ClipProgress, type WeightSource } from '../engine/clip/text-embedder';
+import { totalDownload, type DownloadSize } from '../engine/clip/download';
 import { openEmbeddingCache, type EmbeddingCache, type EmbeddingKey } from './embedding-cache';
 import type { DevicePreference, EmbedWorkerApi, LoadFailure, LoadResult } from '../workers/embed.worker';
 
 export type { ClipDevice, ClipDtype, ClipProgress, WeightSource } from '../engine/clip/text-embedder';
 // The model list and file names are plain data in the engine module (it loads transformers.js lazily, only in
 // the worker), so the settings can show them without starting anything.
-export { CLIP_MODELS, requiredFiles } from '../engine/clip/text-embedder';
+export { CLIP_DTYPES, CLIP_MODELS, requiredFiles } from '../engine/clip/text-embedder';
 export type { DevicePreference, LoadFailure } from '../workers/embed.worker';
 
 export interface EmbedRequest {
@@ -41,6 +42,24 @@ export interface ClipEmbeddings {
   embedMs: number;
   /** Whether the cache is persistent (IndexedDB available). */
   cachePersistent: boolean;
+}
+
+/**
+ * What the model of a request would download, asked before anything downloads: HEAD requests for its files (the
+ * engine's textEmbedderDownloadSizes, shared with the image encoders), files the browser keeps already counting 0.
+ * Runs on the page (no worker); a self-hosted folder on the app's own origin and weights kept in the browser need
+ * no network. A failure is a LoadFailure, as a failed load is.
+ */
+export async function clipDownloadSize(
+  req: Pick<EmbedRequest, 'modelId' | 'dtype' | 'device' | 'source'>,
+): Promise<{ ok: true; size: DownloadSize } | { ok: false; error: LoadFailure }> {
+  try {
+    const files = await textEmbedderDownloadSizes({ modelId: req.modelId, dtype: req.dtype, device: req.device, source: req.source, allowRemote: true });
+    return { ok: true, size: totalDownload(files) };
+  } catch (e) {
+    if (e instanceof ClipLoadError) return { ok: false, error: { reason: e.reason, message: e.message, hint: e.hint, file: e.file } };
+    return { ok: false, error: { reason: 'unknown', message: e instanceof Error ? e.message : String(e), hint: '' } };
+  }
 }
 
 export type EmbedOutcome = { ok: true; result: ClipEmbeddings } | { ok: false; cancelled: true } | { ok: false; cancelled: false; error: LoadFailure };

@@ -27,7 +27,7 @@ import { relabelToClassList, type FeatureSet } from '../core/features/feature-se
 import { featureSourceLabel } from '../core/features/source';
 import type { FeatureJobEvent, FeatureJobInfo, FeatureJobInput, FeatureJobSource } from '../engine/features/job';
 import type { ExtractRows } from '../engine/features/extract';
-import type { ModelDevice } from '../engine/clip/download';
+import { totalDownload, type DownloadSize, type ModelDevice } from '../engine/clip/download';
 import { sharedTrainPool, type Lease } from './lab-kit';
 import { featureCache, type FeatureCache } from './feature-cache';
 import type { TrainClient } from './train-client';
@@ -275,22 +275,20 @@ export async function cachedFeatureSetFor(config: ExperimentConfig, opts: Omit<F
 
 /**
  * The files an encoder load would fetch and their total size, asked with HEAD requests before anything downloads
- * (engine/clip/image-encoder.ts encoderDownloadSizes): what the download button says. `bytes` is null when a server
- * does not say.
+ * (engine/clip/image-encoder.ts encoderDownloadSizes; files the browser keeps already count 0): what the download
+ * button says. `bytes` is null when a server does not say.
  */
-export async function encoderDownloadSize(
-  source: Extract<FeatureJobSource, { source: 'encoder' }>,
-): Promise<{ bytes: number | null; files: { file: string; bytes: number | null }[] }> {
-  const files = await encoderDownloadSizes({
-    modelId: source.model,
-    revision: source.revision,
-    precision: source.precision,
-    device: source.device,
-    source: source.weights,
-    allowRemote: true,
-  });
-  const known = files.every((f) => f.bytes !== null);
-  return { bytes: known ? files.reduce((s, f) => s + (f.bytes ?? 0), 0) : null, files: files.map((f) => ({ file: f.file, bytes: f.bytes })) };
+export async function encoderDownloadSize(source: Extract<FeatureJobSource, { source: 'encoder' }>): Promise<DownloadSize> {
+  return totalDownload(
+    await encoderDownloadSizes({
+      modelId: source.model,
+      revision: source.revision,
+      precision: source.precision,
+      device: source.device,
+      source: source.weights,
+      allowRemote: true,
+    }),
+  );
 }
 
 /**

@@ -6,15 +6,25 @@
  * to 127.0.0.1 is aborted (and counted, so a test fails if the app tried).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
 const FIXTURE = 'cil-lab/clip-tiny';
 
-/** Abort everything that leaves 127.0.0.1; count requests for model files (/models/) and outside attempts. */
+/** The fixture's download at a precision, as the panel's button says it ("0.05 MB"; its files under tests/fixtures). */
+function fixtureMegabytes(dtype: 'q8' | 'fp32'): string {
+  const files = ['config.json', 'tokenizer.json', 'tokenizer_config.json', `onnx/text_model${dtype === 'q8' ? '_quantized' : ''}.onnx`];
+  const bytes = files.reduce((s, f) => s + statSync(`tests/fixtures/clip-tiny/${f}`).size, 0);
+  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+}
+
+/**
+ * Abort everything that leaves 127.0.0.1; count downloads of model files (/models/; the size checks' HEAD requests
+ * apart, in `heads`) and outside attempts.
+ */
 async function offline(context: BrowserContext) {
-  const log = { models: [] as string[], outside: [] as string[], ort: [] as string[] };
+  const log = { models: [] as string[], heads: [] as string[], outside: [] as string[], ort: [] as string[] };
   await context.route('**/huggingface.co/**', (route) => {
     log.outside.push(route.request().url());
     return route.abort('internetdisconnected');
@@ -28,7 +38,7 @@ async function offline(context: BrowserContext) {
   );
   context.on('request', (r) => {
     const u = new URL(r.url());
-    if (u.hostname === '127.0.0.1' && u.pathname.startsWith('/models/')) log.models.push(u.pathname);
+    if (u.hostname === '127.0.0.1' && u.pathname.startsWith('/models/')) (r.method() === 'HEAD' ? log.heads : log.models).push(u.pathname);
     if (/ort-wasm/.test(u.pathname)) log.ort.push(u.hostname === '127.0.0.1' ? u.pathname : u.href);
   });
   return log;
@@ -41,15 +51,29 @@ async function chooseClip(page: Page) {
 
 /** Self-hosted fixture settings; `device` is the Device setting ('webgpu' = WebGPU only, so it cannot fall back). */
 async function useFixture(page: Page, device: 'webgpu' | 'wasm') {
-  await page.getByTestId('clip-model').selectOption('__other__');
-  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-model').fill(FIXTURE);
   await page.getByTestId('clip-weights').selectOption('self-hosted');
   await expect(page.getByTestId('clip-folder')).toHaveValue('/models/');
   await page.getByTestId('clip-device').selectOption(device);
 }
 
+/** What the panel's button says once it knows the download: its size, or that there is nothing to download. */
+const SAYS_SIZE = /^(Download \d+\.\d\d MB and embed \d+ class(es)?|Embed \d+ class(es)? \(nothing to download\))$/;
+
+/** The panel's one button: a first press asks the size (HEAD requests only) when it is not known; then it embeds. */
+async function pressEmbed(page: Page) {
+  const run = page.getByTestId('clip-run');
+  await expect(run).toBeEnabled();
+  if ((await run.innerText()).trim() === 'Check the download size') {
+    await run.click();
+    await expect(run).toHaveText(SAYS_SIZE, { timeout: 30_000 });
+  }
+  await expect(run).toHaveText(SAYS_SIZE);
+  await run.click();
+}
+
 async function embedAndWait(page: Page) {
-  await page.getByTestId('clip-embed').click();
+  await pressEmbed(page);
   await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-state', /ready|error/, { timeout: 90_000 });
   await expect(page.getByTestId('clip-error')).toHaveCount(0);
   await expect(page.getByTestId('clip-status')).toBeVisible();
@@ -93,6 +117,13 @@ for (const device of ['webgpu', 'wasm'] as const) {
     expect(net.models).toEqual([]); // no automatic network use: nothing is loaded before Embed
     await useFixture(page, device);
 
+    // the button says the size before anything downloads: a first press asks it with HEAD requests only
+    const run = page.getByTestId('clip-run');
+    await expect(run).toHaveText('Check the download size');
+    await run.click();
+    await expect(run).toHaveText(`Download ${fixtureMegabytes('q8')} and embed 6 classes`);
+    expect(net.models).toEqual([]);
+    expect(net.heads).toContain('/models/cil-lab/clip-tiny/onnx/text_model_quantized.onnx');
     await embedAndWait(page);
     const settings = page.getByTestId('clip-settings');
     await expect(settings).toHaveAttribute('data-device', device);
@@ -108,8 +139,9 @@ for (const device of ['webgpu', 'wasm'] as const) {
     expect(net.models.some((p) => p.startsWith('/models/cil-lab/clip-tiny/onnx/text_model'))).toBe(true);
     await page.screenshot({ path: `test-results/screenshots/clip-${device}-1280.png`, fullPage: true });
 
-    // a second Embed takes every name from IndexedDB and fetches nothing
-    await page.getByTestId('clip-embed').click();
+    // a second Embed takes every name from IndexedDB and fetches nothing (the button says so)
+    await expect(run).toHaveText('Embed 6 classes (nothing to download)');
+    await run.click();
     await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
     await expect(settings).toHaveAttribute('data-device', 'cache');
     expect(net.models.length).toBe(fetched);
@@ -125,11 +157,12 @@ for (const device of ['webgpu', 'wasm'] as const) {
     await page.reload();
     await expect(page.getByTestId('omega')).toHaveText('90');
     await chooseClip(page);
-    await expect(page.getByTestId('clip-model-id')).toHaveValue(FIXTURE);
+    await expect(page.getByTestId('clip-model')).toHaveValue(FIXTURE);
     await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
     await expect(settings).toHaveAttribute('data-device', 'cache');
     await expectClipOrderings(page);
-    await page.getByTestId('clip-embed').click();
+    await expect(run).toHaveText('Embed 6 classes (nothing to download)');
+    await run.click();
     await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '6');
     expect(net.models.length).toBe(fetched);
 
@@ -146,13 +179,14 @@ test('CLIP from the Hugging Face hub while offline: the message names the file a
   await page.goto('/');
   await expect(page.getByTestId('omega')).toHaveText('90');
   await chooseClip(page);
-  await page.getByTestId('clip-model').selectOption('Xenova/clip-vit-base-patch32');
+  await page.getByTestId('clip-model').fill('Xenova/clip-vit-base-patch32');
   await expect(page.getByTestId('clip-weights')).toHaveValue('hub');
   await page.getByLabel('A description per class').check();
   const desc = page.getByTestId('clip-descriptions');
   await desc.locator('input[data-class="Pullover"]').fill('a pullover, a knitted sweater worn over the upper body');
   await desc.locator('input[data-class="Sandal"]').fill('an open summer shoe held by straps');
-  await page.getByTestId('clip-embed').click();
+  // the size check itself needs the hub: its failure is the load's failure panel, and nothing was downloaded
+  await page.getByTestId('clip-run').click();
 
   const err = page.getByTestId('clip-error');
   await expect(err).toBeVisible({ timeout: 60_000 });
@@ -164,6 +198,7 @@ test('CLIP from the Hugging Face hub while offline: the message names the file a
   await expect(err).toContainText('Self-host');
   await expect(err).toContainText('public/models/<org>/<name>/');
   await expect(err).toContainText('Upload embeddings');
+  await expect(page.getByTestId('clip-run')).toHaveText('Check the download size');
   // the page keeps working on WordNet, says so, and nothing typed is lost
   await expect(page.getByTestId('clip-fallback')).toHaveText(/Using WordNet until CLIP embeddings are available: CLIP could not be loaded/);
   await expect(page.getByTestId('similarity-description')).toContainText('WordNet');
@@ -191,6 +226,7 @@ test('a slow download shows file and bytes; Cancel stops it (the worker is ended
   let release: () => void = () => {};
   const held = new Promise<void>((r) => (release = r));
   await context.route('**/models/cil-lab/clip-tiny/onnx/**', async (route) => {
+    if (route.request().method() === 'HEAD') return route.continue(); // the size check passes
     await held;
     await route.continue().catch(() => {});
   });
@@ -198,7 +234,7 @@ test('a slow download shows file and bytes; Cancel stops it (the worker is ended
   await expect(page.getByTestId('omega')).toHaveText('90');
   await chooseClip(page);
   await useFixture(page, 'wasm');
-  await page.getByTestId('clip-embed').click();
+  await pressEmbed(page);
   const progress = page.getByTestId('clip-progress');
   await expect(progress).toBeVisible();
   await expect(progress).toContainText(/tokenizer|config\.json|onnx/);
@@ -290,7 +326,7 @@ test('embedding time per 100 class names (CIFAR-100) with the fixture on WebGPU 
   for (const device of ['webgpu', 'wasm'] as const) {
     for (const dtype of ['q8', 'fp32'] as const) {
       await useFixture(page, device);
-      await page.getByTestId('clip-dtype').selectOption(dtype);
+      await page.getByTestId('clip-precision').selectOption(dtype);
       // cold: the first embedding after loading this model on this device (the load itself excluded, the first
       // run's kernel compilation included); warm: the same 100 names again through other templates, nothing from
       // the cache — after a successful Embed a prompt change re-embeds by itself with the loaded model.
@@ -299,7 +335,7 @@ test('embedding time per 100 class names (CIFAR-100) with the fixture on WebGPU 
       for (const phase of ['cold', 'warm1', 'warm2', 'warm3']) {
         const tag = `${device}-${dtype}-${phase}`;
         await page.getByTestId('clip-template').fill(`${tag} {}`);
-        if (phase === 'cold') await page.getByTestId('clip-embed').click();
+        if (phase === 'cold') await pressEmbed(page);
         await expect(page.getByTestId('clip-vectors').locator('tbody tr').first().locator('td').nth(1)).toHaveText(`${tag} apple`, { timeout: 60_000 });
         await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-device', device);
         await expect(page.getByTestId('clip-status')).toHaveAttribute('data-cached', '0');

@@ -5,7 +5,7 @@
  * that no Vite error overlay covers the page, that onnxruntime's runtime came from the app's /ort/ folder, and that
  * the CLIP similarity reaches the orderings. No request leaves 127.0.0.1.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -20,6 +20,15 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** The CLIP panel's one button: a first press asks the size (HEAD requests only), the second downloads and embeds. */
+async function embedAfterSize(page: Page) {
+  const run = page.getByTestId('clip-run');
+  await expect(run).toHaveText('Check the download size');
+  await run.click();
+  await expect(run).toHaveText(/^Download \d+\.\d\d MB and embed \d+ class(es)?$/, { timeout: 30_000 });
+  await run.click();
 }
 
 let vite: ChildProcess | undefined;
@@ -78,12 +87,11 @@ test('dev server (npm start): CLIP embeds on wasm from the self-hosted fixture, 
   await expect(page.getByTestId('omega')).toHaveText('90', { timeout: 60_000 });
   await page.getByLabel('CLIP text embeddings').check();
   await expect(page.getByTestId('clip-settings')).toBeVisible();
-  await page.getByTestId('clip-model').selectOption('__other__');
-  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-model').fill(FIXTURE);
   await page.getByTestId('clip-weights').selectOption('self-hosted');
   await expect(page.getByTestId('clip-folder')).toHaveValue('/models/');
   await page.getByTestId('clip-device').selectOption('wasm');
-  await page.getByTestId('clip-embed').click();
+  await embedAfterSize(page);
   await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-state', /ready|error/, { timeout: 90_000 });
 
   // Vite's full-page error overlay is a <vite-error-overlay> element
@@ -115,11 +123,10 @@ test('wasm chosen and its runtime missing: the advice names the /ort/ files, not
   await page.goto(base);
   await expect(page.getByTestId('omega')).toHaveText('90', { timeout: 60_000 });
   await page.getByLabel('CLIP text embeddings').check();
-  await page.getByTestId('clip-model').selectOption('__other__');
-  await page.getByTestId('clip-model-id').fill(FIXTURE);
+  await page.getByTestId('clip-model').fill(FIXTURE);
   await page.getByTestId('clip-weights').selectOption('self-hosted');
   await page.getByTestId('clip-device').selectOption('wasm');
-  await page.getByTestId('clip-embed').click();
+  await embedAfterSize(page);
   const error = page.getByTestId('clip-error');
   await expect(error).toBeVisible({ timeout: 90_000 });
   await expect(error).not.toContainText(/choose the wasm device/i);

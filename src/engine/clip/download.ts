@@ -157,27 +157,55 @@ export function guardedFetch(base: typeof fetch, ctx: LoadContext): typeof fetch
   return f as typeof fetch;
 }
 
-/** The size of one file a load would download, from a HEAD request (null when the server does not say). */
+/**
+ * The size of one file a load would download, from a HEAD request (null when the server does not say); 0 with
+ * `cached` when the browser already keeps the file (nothing to download).
+ */
 export interface FileSize {
   file: string;
   url: string;
   bytes: number | null;
+  cached?: boolean;
+}
+
+/** What `downloadSizes` asks whether a file is kept already: the Cache API's `match` (Cache Storage, or a test's). */
+export type KeptFiles = Pick<Cache, 'match'>;
+
+/** transformers.js's Cache Storage in a browser (its default `env.cacheKey`), where `configureEnv` keeps downloads. */
+export const BROWSER_CACHE_NAME = 'transformers-cache';
+
+/** The browser's cache of downloaded model files, when there is one (never created here); null in Node. */
+async function browserCache(): Promise<KeptFiles | null> {
+  const storage = (globalThis as { caches?: CacheStorage }).caches;
+  if (isNode() || !storage) return null;
+  try {
+    return (await storage.has(BROWSER_CACHE_NAME)) ? await storage.open(BROWSER_CACHE_NAME) : null;
+  } catch {
+    return null; // storage blocked (private mode, an opaque origin): every file is asked for
+  }
 }
 
 /**
- * The sizes of `files` at `loc` before anything is downloaded: one HEAD request per file through the guarded fetch
- * (the hub answers an LFS file with a redirect whose `x-linked-size` is the size; other servers with
- * `content-length`). A missing file is a 'not-found' ModelLoadError. For a local folder in Node nothing is
- * downloaded, so there is nothing to ask: every size is null.
+ * The sizes of `files` at `loc` before anything is downloaded. A file the browser already keeps (transformers.js's
+ * Cache Storage, under the URL it would fetch: `kept`) is 0 bytes and asks nothing, so a model downloaded before
+ * needs no network; every other file is one HEAD request through the guarded fetch (the hub answers an LFS file with
+ * a redirect whose `x-linked-size` is the size; other servers with `content-length`). A missing file is a
+ * 'not-found' ModelLoadError. For a local folder in Node nothing is downloaded, so there is nothing to ask: every
+ * size is null.
  */
-export async function downloadSizes(ctx: LoadContext, files: readonly string[], base?: typeof fetch): Promise<FileSize[]> {
+export async function downloadSizes(ctx: LoadContext, files: readonly string[], base?: typeof fetch, kept?: KeptFiles | null): Promise<FileSize[]> {
   const fetcher = base ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) : undefined);
   const local = !ctx.loc.remote && isNode();
   if (local || !fetcher) return files.map((file) => ({ file, url: ctx.loc.at(file), bytes: null }));
+  const cache = kept === undefined ? await browserCache() : kept;
   const guarded = guardedFetch(fetcher, ctx);
   const out: FileSize[] = [];
   for (const file of files) {
     const url = ctx.loc.at(file);
+    if (cache && (await cache.match(url).catch(() => undefined))) {
+      out.push({ file, url, bytes: 0, cached: true });
+      continue;
+    }
     const res = await guarded(url, { method: 'HEAD', redirect: 'follow' });
     if (!res.ok) {
       throw new ModelLoadError('not-found', `The model file ${file} was not found at ${url} (HTTP ${res.status}).`, {
@@ -190,6 +218,18 @@ export async function downloadSizes(ctx: LoadContext, files: readonly string[], 
     out.push({ file, url, bytes: linked > 0 ? linked : length > 0 ? length : null });
   }
   return out;
+}
+
+/** A download's total (null when a server did not say a file's size) and its files, for a button and its title. */
+export interface DownloadSize {
+  bytes: number | null;
+  files: { file: string; bytes: number | null }[];
+}
+
+/** The total of `downloadSizes`' answer. */
+export function totalDownload(files: readonly FileSize[]): DownloadSize {
+  const known = files.every((f) => f.bytes !== null);
+  return { bytes: known ? files.reduce((s, f) => s + (f.bytes ?? 0), 0) : null, files: files.map((f) => ({ file: f.file, bytes: f.bytes })) };
 }
 
 // ───────────────────────────── failures ─────────────────────────────

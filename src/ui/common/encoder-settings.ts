@@ -34,3 +34,18 @@ export function settingsOfWeights(w: ClipWeightSource, defaultFolder: string): P
 export function megabytesOf(bytes: number): string {
   return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
 }
+
+/** The download size once asked: bytes (null: a server did not say; 0: nothing to download), or why it could not be asked. */
+export type EncoderSize = { bytes: number | null } | { error: string } | null;
+
+/**
+ * What the one button says: first "Check the download size" (HEAD requests only), then how many MB it downloads
+ * before it does `action` ("extract features", "embed 6 classes"), or that nothing needs downloading.
+ */
+export function runButtonText(size: EncoderSize, action: string): string {
+  if (size === null) return 'Check the download size';
+  if ('error' in size) return 'Check again';
+  if (size.bytes === null) return `Download (size unknown) and ${action}`;
+  if (size.bytes === 0) return `${action.charAt(0).toUpperCase()}${action.slice(1)} (nothing to download)`;
+  return `Download ${megabytesOf(size.bytes)} and ${action}`;
+}

@@ -24,7 +24,7 @@ import {
 import { backboneClasses } from '../../core/features/source';
 import { writeFeaturesNpz } from '../../data/features/npz';
 import { FEATURE_FILE_MAX_BYTES } from '../../data/features/upload';
-import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue } from '../common/encoder-settings';
+import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
 import { featureMap, type FeatureMapModel } from './feature-map';
 
 export type SourceId = 'backbone' | 'encoder' | `upload:${string}`;
@@ -87,7 +87,7 @@ export class FeatureSources {
     device: 'webgpu',
   });
   /** the encoder's download size (bytes; null unknown) once asked, or why it could not be asked */
-  encoderSize = $state<{ bytes: number | null } | { error: string } | null>(null);
+  encoderSize = $state<EncoderSize>(null);
   /** the device the encoder ran on and why, after a run */
   deviceNote = $state<string | null>(null);
   /** where a blank self-hosted folder points (the app's models/ folder) */

@@ -2,7 +2,7 @@
  * The CLIP panel's settings and messages (ClipSettings.svelte), pure: the settings remembered in localStorage, the
  * weight source and prompt they make, and what a failed load says (tests/unit/ui/orderings-clip-settings.test.ts).
  */
-import type { ClipDtype, DevicePreference, LoadFailure, WeightSource } from '../../services/embed-client';
+import type { ClipDtype, DevicePreference, LoadFailure } from '../../services/embed-client';
 import type { PromptSpec } from '../../core/similarity/prompts';
 
 export type WeightKind = 'hub' | 'self-hosted' | 'mirror';
@@ -51,16 +51,7 @@ export function startSettings(saved: Partial<ClipSaved>, defaults: { modelId: st
   };
 }
 
-/** Where the weights come from. */
-export function weightSourceOf(weights: WeightKind, folder: string, mirrorUrl: string, defaultFolder: string): WeightSource {
-  return weights === 'self-hosted'
-    ? { kind: 'self-hosted', path: folder.trim() || defaultFolder }
-    : weights === 'mirror'
-      ? { kind: 'mirror', url: mirrorUrl.trim() }
-      : { kind: 'hub' };
-}
-
-/** The same, in words, for messages. */
+/** Where the weights come from, in words, for messages (the source itself: ../common/encoder-settings.ts). */
 export function whereText(weights: WeightKind, folder: string, mirrorUrl: string, defaultFolder: string, modelId: string): string {
   if (weights === 'self-hosted') return `the self-hosted folder ${(folder.trim() || defaultFolder).replace(/\/?$/, '/')}${modelId}/`;
   if (weights === 'mirror') return `the mirror ${mirrorUrl.trim() || '(no URL yet)'}`;

@@ -3,7 +3,7 @@
  * the model settings component's weight source both ways.
  */
 import { describe, expect, it } from 'vitest';
-import { megabytesOf, settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue } from '../../../src/ui/common/encoder-settings';
+import { megabytesOf, runButtonText, settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue } from '../../../src/ui/common/encoder-settings';
 import { progressLine } from '../../../src/ui/data/feature-sources.svelte';
 
 describe('progressLine', () => {
@@ -34,5 +34,14 @@ describe('encoder settings', () => {
   it('say sizes in MB', () => {
     expect(megabytesOf(88_123_456)).toBe('88.1 MB');
     expect(megabytesOf(412_000)).toBe('0.41 MB');
+  });
+  it('the one button asks the size first, then says how many MB it downloads before the work (both panels)', () => {
+    expect(runButtonText(null, 'embed 6 classes')).toBe('Check the download size');
+    expect(runButtonText({ error: 'offline' }, 'embed 6 classes')).toBe('Check again');
+    expect(runButtonText({ bytes: 64_123_456 }, 'embed 6 classes')).toBe('Download 64.1 MB and embed 6 classes');
+    expect(runButtonText({ bytes: 88_100_000 }, 'extract features')).toBe('Download 88.1 MB and extract features');
+    expect(runButtonText({ bytes: null }, 'extract features')).toBe('Download (size unknown) and extract features');
+    // weights kept in the browser, or every name embedded already
+    expect(runButtonText({ bytes: 0 }, 'embed 1 class')).toBe('Embed 1 class (nothing to download)');
   });
 });

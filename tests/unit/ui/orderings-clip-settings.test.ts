@@ -9,7 +9,6 @@ import {
   selfHostFolderOf,
   shortFile,
   startSettings,
-  weightSourceOf,
   whereText,
 } from '../../../src/ui/orderings/clip-settings';
 
@@ -38,9 +37,6 @@ describe('CLIP panel settings (ClipSettings.svelte)', () => {
   });
 
   it('weights and prompts as the embed worker wants them, and in words', () => {
-    expect(weightSourceOf('self-hosted', '  ', '', '/models/')).toEqual({ kind: 'self-hosted', path: '/models/' });
-    expect(weightSourceOf('mirror', '', ' https://m/ ', '/models/')).toEqual({ kind: 'mirror', url: 'https://m/' });
-    expect(weightSourceOf('hub', 'x', 'y', '/models/')).toEqual({ kind: 'hub' });
     expect(whereText('self-hosted', '/w', '', '/models/', 'org/m')).toBe('the self-hosted folder /w/org/m/');
     expect(whereText('mirror', '', '', '/models/', 'org/m')).toBe('the mirror (no URL yet)');
     expect(promptSpecOf('template', 'a {}', '', {}, ['cat'])).toEqual({ kind: 'template', template: 'a {}' });
