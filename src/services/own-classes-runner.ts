@@ -110,6 +110,9 @@ export function createOwnClassesRunner(opts: OwnRunnerOptions) {
   const features = new Map<string, Float32Array>();
   let dim = 0;
   let encoderKey = '';
+  /** the encoder (its JSON) the visitor allowed to download: any other loads only from the cache or a folder */
+  let allowedEncoder: string | null = null;
+  let device: 'webgpu' | 'wasm' = 'wasm';
   let generation = 0;
   const keyOf = (name: string, index: number) => `${name}\u0000${index}`;
   const decode = opts.decode ?? ((b: Uint8Array) => decodeToRgb(b));
@@ -150,7 +153,15 @@ export function createOwnClassesRunner(opts: OwnRunnerOptions) {
       const active = ctx.stopwatch();
       const out = await w.job(
         'own-encode',
-        { encoder: cfg.encoder, images, shape: [SAMPLE_SIZE, SAMPLE_SIZE, 3], count: missing.length, ...(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}) },
+        {
+          encoder: cfg.encoder,
+          images,
+          shape: [SAMPLE_SIZE, SAMPLE_SIZE, 3],
+          count: missing.length,
+          allowRemote: allowedEncoder === key,
+          device,
+          ...(opts.wasmPaths ? { wasmPaths: opts.wasmPaths } : {}),
+        },
         (e) => {
           ctx.progress({ stage: 'encode', done: e.done, total: missing.length });
           // the rest of the images at the rate so far (the training after them takes well under a second)
@@ -262,6 +273,15 @@ export function createOwnClassesRunner(opts: OwnRunnerOptions) {
     pause: () => session.pause(),
     resume: () => session.resume(),
     cancel: () => session.cancel(),
+    /**
+     * How the encoder loads: `allowed`, the encoder whose weights the visitor pressed the download button for (they may
+     * come from the hub or a mirror; any other loads from the browser's cache or a self-hosted folder only), and the
+     * device it runs on.
+     */
+    encoderAccess(o: { allowed: OwnClassesConfig['encoder'] | null; device: 'webgpu' | 'wasm' }): void {
+      allowedEncoder = o.allowed ? JSON.stringify(o.allowed) : null;
+      device = o.device;
+    },
     /** Drop the features and runs of a class (its samples changed) or of all. */
     forgetFeatures(name: string | null): void {
       if (name === null) features.clear();

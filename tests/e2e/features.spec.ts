@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { defaultConfig } from '../../src/core/config/schema';
-import { encodeConfigToHash } from '../../src/core/config/url-codec';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
 import { writeFeaturesNpz } from '../../src/data/features/npz';
 import { getClassList } from '../../src/core/classes/builtin';
 
@@ -233,4 +233,39 @@ test('a link with the backbone and the prototypes of the feature source: the Ord
     { timeout: 150_000 },
   );
   expect(errors).toEqual([]);
+});
+
+test('Your classes: the encoder asks nothing until its button, then says the size; a self-hosted folder is ready without one', async ({ page }) => {
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Your classes' }).click();
+  const box = page.getByTestId('oc-encoder-box');
+  await expect(box).toHaveAttribute('open', '');
+  await expect(page.getByTestId('oc-encoder-run')).toHaveText('Check the download size');
+  await page.getByTestId('oc-encoder-weights').selectOption('self-hosted');
+  await page.getByTestId('oc-encoder-folder').fill('/models/cil-lab/');
+  await page.getByTestId('oc-encoder-folder').dispatchEvent('change');
+  await page.getByTestId('oc-encoder-model').fill('clip-vision-tiny');
+  await page.getByTestId('oc-encoder-model').dispatchEvent('change');
+  await expect(box.locator('summary')).toContainText('✓ Ready');
+  await expect(page.getByTestId('oc-encoder')).toContainText("clip-vision-tiny (q8) from this site's own folder");
+  await page.getByTestId('oc-encoder-run').click();
+  await expect(page.getByTestId('oc-encoder-run')).toHaveText(
+    /Download \d+\.\d\d MB and use it for your classes|Use it for your classes \(nothing to download\)/,
+  );
+  await expect
+    .poll(() => {
+      const r = decodeConfigFromHash(new URL(page.url()).hash);
+      return r.ok ? JSON.stringify(r.config.ownClasses?.encoder) : r.error;
+    })
+    .toBe(JSON.stringify({ source: 'encoder', model: 'clip-vision-tiny', precision: 'q8', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } }));
+  await page.getByTestId('oc-encoder-box').screenshot({ path: 'test-results/screenshots/own-classes-encoder-1280.png' });
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
 });

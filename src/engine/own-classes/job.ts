@@ -31,6 +31,9 @@ export interface OwnEncodeInput {
   /** where the app serves onnxruntime-web's files (browser) */
   wasmPaths?: string;
   device?: ModelDevice;
+  /** may fetch the weights from the hub or a mirror (the visitor pressed the download button); otherwise only the
+   *  browser's cache or a self-hosted folder serve them */
+  allowRemote?: boolean;
 }
 
 export interface OwnEncodeOutput {
@@ -57,7 +60,8 @@ export { OWN_MAX_ORDERINGS };
 
 function encoderOf(input: OwnEncodeInput, ctx: JobContext): Promise<ImageEncoder> {
   const { encoder: e } = input;
-  const key = JSON.stringify([e.model, e.precision, e.weights, input.device ?? 'wasm']);
+  const allowRemote = e.weights.kind !== 'self-hosted' && input.allowRemote === true;
+  const key = JSON.stringify([e.model, e.precision, e.weights, input.device ?? 'wasm', allowRemote]);
   return ctx.derived('own-encoder', key, () =>
     createImageEncoder({
       modelId: e.model,
@@ -65,7 +69,7 @@ function encoderOf(input: OwnEncodeInput, ctx: JobContext): Promise<ImageEncoder
       source: e.weights,
       device: input.device ?? 'wasm',
       ...(input.wasmPaths ? { wasmPaths: input.wasmPaths } : {}),
-      ...(e.weights.kind === 'self-hosted' ? { allowRemote: false } : {}),
+      allowRemote,
     }),
   );
 }

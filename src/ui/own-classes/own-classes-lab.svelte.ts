@@ -13,6 +13,8 @@ import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
 import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../../services/own-classes-runner';
 import type { OwnSampleStore } from '../../services/own-classes-store';
+import { encoderDownloadSize } from '../../services/feature-source';
+import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
 
 const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
 
@@ -49,6 +51,11 @@ export class OwnClassesLab {
   edge: OwnEdge | null = $state(null);
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
   timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
+  /** the encoder's settings form (EncoderSettings.svelte), its download size once asked, and whether the visitor
+   *  pressed its download button (a self-hosted folder needs none) */
+  encoderForm: EncoderSettingsValue = $state({ model: '', revision: 'main', precision: 'q8', weights: 'hub', folder: '', mirror: '', device: 'wasm' });
+  encoderSize: EncoderSize = $state(null);
+  encoderApproved = $state(false);
   private firstSampleAt: number | null = null;
   private unsubscribe: () => void;
 
@@ -59,8 +66,14 @@ export class OwnClassesLab {
     private readonly save: (c: OwnClassesConfig) => void,
     /** the experiment's RS seeds (`protocols.rsSeeds`), read when the orderings are shown */
     private readonly rsSeeds: () => readonly number[] = () => [0, 42, 1993],
+    /** where a blank self-hosted folder points (the app's models/ folder) */
+    private readonly defaultFolder = '/models/',
   ) {
     this.cfg = ownClassesOf({ ownClasses: initial });
+    const e = this.cfg.encoder;
+    this.encoderForm = { ...this.encoderForm, model: e.model, precision: e.precision, ...settingsOfWeights(e.weights, defaultFolder) };
+    this.encoderApproved = e.weights.kind === 'self-hosted';
+    this.syncEncoderAccess();
     this.notice = store.notice;
     this.unsubscribe = runner.subscribe((st) => {
       this.session = { status: st.status, done: st.done, total: st.total, etaSeconds: st.etaSeconds, current: st.current };
@@ -151,6 +164,56 @@ export class OwnClassesLab {
     this.save($state.snapshot(this.cfg) as OwnClassesConfig);
   }
 
+  private syncEncoderAccess(): void {
+    this.runner.encoderAccess({
+      allowed: this.encoderApproved ? ($state.snapshot(this.cfg.encoder) as OwnClassesConfig['encoder']) : null,
+      device: this.encoderForm.device,
+    });
+  }
+
+  /** A setting of the encoder changed: the section follows (the link), and a size asked or a download allowed no longer holds. */
+  encoderChanged(): void {
+    const f = this.encoderForm;
+    const weights = weightSourceOfSettings(f, this.defaultFolder);
+    this.cfg.encoder = {
+      source: 'encoder',
+      model: f.model.trim() || this.cfg.encoder.model,
+      precision: f.precision as OwnClassesConfig['encoder']['precision'],
+      weights,
+    };
+    this.commit();
+    this.encoderSize = null;
+    this.encoderApproved = weights.kind === 'self-hosted';
+    this.syncEncoderAccess();
+  }
+
+  /** The encoder's download size, asked with HEAD requests (nothing downloads). */
+  async askEncoderSize(): Promise<void> {
+    this.encoderSize = null;
+    const e = this.cfg.encoder;
+    try {
+      const got = await encoderDownloadSize({
+        source: 'encoder',
+        model: e.model,
+        revision: 'main',
+        precision: e.precision,
+        weights: structuredClone($state.snapshot(e.weights)),
+        device: this.encoderForm.device,
+        allowRemote: true,
+      } as Parameters<typeof encoderDownloadSize>[0]);
+      this.encoderSize = { bytes: got.bytes };
+    } catch (err) {
+      this.encoderSize = { error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** The download button: the encoder's weights may now come from the hub or the mirror; classes recorded already train. */
+  async approveEncoder(): Promise<void> {
+    this.encoderApproved = true;
+    this.syncEncoderAccess();
+    if (this.completeClasses.length > 0 && !this.active) await this.train();
+  }
+
   addClass(): string | null {
     const name = this.newName.trim();
     const problem = classNameProblem(name, this.cfg.classes) ?? (this.cfg.classes.length >= 8 ? 'At most 8 classes.' : null);
@@ -214,8 +277,15 @@ export class OwnClassesLab {
       if (classes.length === 1 && this.timings.firstResultMs === null && this.firstSampleAt !== null) this.timings.firstResultMs = now - this.firstSampleAt;
       this.timings.lastUpdateMs = now - started;
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = this.encoderError(e);
     }
+  }
+
+  /** A failure's message; before the download button was pressed, with what to do (the weights may simply not be here yet). */
+  private encoderError(e: unknown): string {
+    const message = e instanceof Error ? e.message : String(e);
+    if (this.encoderApproved || !/load|fetch|download|not found|cache|remote/i.test(message)) return message;
+    return `${message} The encoder's weights are not in this browser yet: under Encoder, press “Check the download size”, then the download button (your samples are kept).`;
   }
 
   async setStrategy(s: OwnStrategy): Promise<void> {
