@@ -13,7 +13,8 @@ import { getClassList } from '../../src/core/classes/builtin';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
-async function openData(page: Page) {
+/** The app at `path` (default its start) on tab `tab`, offline: page errors and requests that left 127.0.0.1 are collected. */
+async function openTab(page: Page, tab: string, path = '/') {
   const errors: string[] = [];
   const outside: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -21,10 +22,15 @@ async function openData(page: Page) {
     outside.push(route.request().url());
     return route.abort();
   });
-  await page.goto('/');
-  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
-  await expect(page.getByTestId('feature-sources')).toBeVisible();
+  await page.goto(path);
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: tab, exact: true }).click();
   return { errors, outside };
+}
+
+async function openData(page: Page, path = '/') {
+  const got = await openTab(page, 'Data', path);
+  await expect(page.getByTestId('feature-sources')).toBeVisible();
+  return got;
 }
 
 test('the embedded backbone: not computed, computed with progress, cached across a reload, its map coloured by class', async ({ page }) => {
@@ -127,16 +133,8 @@ function cifar100Batch(perClass: number, salt: number): Buffer {
 
 test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the Data tab, then the Ground-truth lab trains on them", async ({ page }) => {
   test.setTimeout(240_000);
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
   // the experiment names CIFAR-100's first 6 classes (as the Orderings lab's dataset picker writes them)
-  await page.goto(`/${encodeConfigToHash({ ...defaultConfig(), dataset: { id: 'cifar100' } } as never)}`);
-  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
+  const { errors, outside } = await openData(page, `/${encodeConfigToHash({ ...defaultConfig(), dataset: { id: 'cifar100' } } as never)}`);
   // the user's train.bin, test.bin and fine_label_names.txt (the archive's files, a few images of classes 0–5)
   await page.getByTestId('upload').setInputFiles([
     { name: 'fine_label_names.txt', mimeType: 'text/plain', buffer: Buffer.from(getClassList('cifar100').classes.join('\n') + '\n') },
@@ -236,15 +234,7 @@ test('a link with the backbone and the prototypes of the feature source: the Ord
 });
 
 test('Your classes: the encoder asks nothing until its button, then says the size; a self-hosted folder is ready without one', async ({ page }) => {
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
-  await page.goto('/');
-  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Your classes' }).click();
+  const { errors, outside } = await openTab(page, 'Your classes');
   const box = page.getByTestId('oc-encoder-box');
   await expect(box).toHaveAttribute('open', '');
   await expect(page.getByTestId('oc-encoder-run')).toHaveText('Check the download size');
