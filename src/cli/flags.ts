@@ -93,6 +93,8 @@ export const OPTIONS = {
   precision: { type: 'string' },
   revision: { type: 'string' },
   'backbone-seed': { type: 'string' },
+  samples: { type: 'string' },
+  encoder: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -147,6 +149,7 @@ const RUN_FLAGS: Flag[] = [
  * new flag goes in OPTIONS and in its row here.
  */
 export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
+  'own-classes': ['samples', 'encoder', 'precision', 'allow-remote', 'strategy', 'seed', 'orderings', 'train-per-class', 'test-per-class', 'backend'],
   count: [...CLASS_FLAGS, ...TASK_FLAGS, ...CONFIG_FLAGS],
   enumerate: [...CLASS_FLAGS, ...TASK_FLAGS, 'limit', 'sample', 'seed'],
   orders: [

@@ -40,6 +40,7 @@ import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
+import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
 import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
@@ -100,6 +101,7 @@ ${ANALYZE_HELP}
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
 ${SWEEP_HELP}
 ${FEATURES_HELP}
+${OWN_CLASSES_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -157,7 +159,8 @@ function run(argv: string[]): string | Promise<string> {
       : values;
   const refusal = featuresRefusal(command, v);
   if (refusal) throw new UsageError(refusal);
-  if (command !== 'features' && v.features === undefined) {
+  // own-classes reads --precision of its own --encoder
+  if (command !== 'features' && command !== 'own-classes' && v.features === undefined) {
     const orphan = [...FEATURE_ONLY, ...(command === 'orders' || command === 'similarity' ? (['train-per-class', 'batch-size'] as Flag[]) : [])].find(
       (f) => v[f] !== undefined,
     );
@@ -346,6 +349,8 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       return sweepCommand(v, positionals, { root, env: process.env, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'curriculum':
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
+    case 'own-classes':
+      return ownClassesCommand(v);
     case 'features':
       return featuresCommand(v, {
         loadDataset,

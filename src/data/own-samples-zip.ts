@@ -31,14 +31,17 @@ const ext = (b: Uint8Array): string => {
 };
 const numbered = (i: number): string => String(i + 1).padStart(3, '0');
 
-/** The zip of the classes' samples (stored, not deflated: JPEGs do not shrink). */
-export function writeSamplesZip(classes: readonly OwnSampleClass[]): Uint8Array {
+/**
+ * The zip of the classes' samples (stored, not deflated: JPEGs do not shrink). `mtime`: the files' date (absent:
+ * now); a fixed one gives the same bytes for the same samples (the tests' recorded sample set).
+ */
+export function writeSamplesZip(classes: readonly OwnSampleClass[], opts: { mtime?: Date } = {}): Uint8Array {
   const root: Zippable = { 'classes.txt': strToU8(classes.map((c) => c.name).join('\n') + '\n') };
   for (const c of classes) {
     const folder = (files: Uint8Array[]): Zippable => Object.fromEntries(files.map((b, i) => [`${numbered(i)}.${ext(b)}`, b]));
     root[c.name] = { train: folder(c.train), test: folder(c.test) };
   }
-  return zipSync({ [SAMPLES_ZIP_FOLDER]: root }, { level: 0 });
+  return zipSync({ [SAMPLES_ZIP_FOLDER]: root }, { level: 0, ...(opts.mtime ? { mtime: opts.mtime } : {}) });
 }
 
 /** The classes of a samples zip (or any image-folder zip), in taught order; throws a DataFormatError saying what is wrong. */

@@ -14,7 +14,7 @@
 import type { OwnClassesConfig } from '../core/config/sections/own-classes';
 import { fnv1a64 } from '../core/config/url-codec';
 import { ownEdge, type OwnEdge } from '../core/own-classes/edge';
-import { ownFeatureSet, type OwnClassRows } from '../core/own-classes/settings';
+import { OWN_SAMPLE_SIZE, ownFeatureSet, type OwnClassRows } from '../core/own-classes/settings';
 import type { FeatureSet } from '../core/features/feature-set';
 import { resizeToRgb } from '../data/parsers/image-folder-zip';
 import { everyOwnOrder } from '../core/own-classes/orders';
@@ -28,7 +28,7 @@ import type { TrainClient } from './train-client';
 export type { OwnRun };
 
 /** Side of the square RGB image each sample is decoded to before the encoder's own preprocessing. */
-export const SAMPLE_SIZE = 96;
+export const SAMPLE_SIZE = OWN_SAMPLE_SIZE;
 
 export async function decodeToRgb(bytes: Uint8Array, size = SAMPLE_SIZE): Promise<Uint8Array> {
   const bitmap = await createImageBitmap(new Blob([bytes as BlobPart]));

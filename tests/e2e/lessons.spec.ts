@@ -5,7 +5,9 @@
  *   "What you should see" shown, the lesson's chart above the fold at 1280; the Orderings lesson's finding is checked
  *   and seen, and on the Ground-truth lesson the RS marks are labelled; the prototype lesson plays to its finding
  *   with its methods table above the fold at 1280 (the verdicts folded to their first finding) and the normality
- *   table within the phone's width;
+ *   table within the phone's width; "Teach it three things, then a fourth" (Your classes) imports its recorded sample set
+ *   (tests/fixtures/own-classes/four-things.zip) on the tiny CLIP vision fixture and sees its finding once SimpleCIL
+ *   has run after fine-tuning;
  * - a teacher saves a lesson in teaching mode at 1280×800: the Lessons dialog fits the window, its save form is
  *   reached by scrolling the dialog (the page behind stays put), a finding is picked from the templates, and the saved
  *   lesson's link opens with it;
@@ -15,7 +17,9 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { lessonById, lessonLink } from '../../src/core/lessons';
+import { validateConfig } from '../../src/core/config/schema';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
+import { lessonById, lessonConfig, lessonLink } from '../../src/core/lessons';
 
 const SHOTS = 'test-results/lessons';
 mkdirSync(SHOTS, { recursive: true });
@@ -136,6 +140,46 @@ for (const size of [
         expect(fit.right, 'the normality table’s box').toBeLessThanOrEqual(size.width);
         expect(fit.fits || fit.scrolls, 'the normality table fits or scrolls').toBe(true);
       }
+      expect(errors).toEqual([]);
+    });
+
+    test('teach it three things, then a fourth: the recorded sample set imported, fine-tuning forgets, SimpleCIL does not', async ({ page, context }) => {
+      test.setTimeout(120_000);
+      await offline(context);
+      const errors = watchErrors(page);
+      // the lesson's link with the tiny CLIP vision fixture (self-hosted) in place of the lesson's CLIP: no network
+      const lesson = lessonById('three-then-four')!;
+      const { search } = lessonLink(lesson);
+      const config = lessonConfig(lesson);
+      const fixture = validateConfig({
+        ...config,
+        backend: { ...config.backend, train: 'wasm' },
+        ownClasses: {
+          ...config.ownClasses,
+          encoder: { source: 'encoder', model: 'clip-vision-tiny', precision: 'fp32', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } },
+        },
+      });
+      expect(fixture.errors).toEqual([]);
+      await page.goto(`/${search}${encodeConfigToHash(fixture.config)}`);
+      await expect(page.getByTestId('lesson-title-shown')).toHaveText(lesson.title);
+      await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByTestId('lesson-expect')).toContainText('an earlier class loses 20 points or more');
+      await expect(page.getByTestId('lesson-check')).toContainText('Not run yet', { timeout: 30_000 });
+      await page.getByTestId('oc-import').setInputFiles('tests/fixtures/own-classes/four-things.zip');
+      await expect(page.getByTestId('oc-import-note')).toHaveText('Imported 4 classes.', { timeout: 30_000 });
+      await expect(page.getByTestId('oc-bar')).toHaveCount(4, { timeout: 60_000 });
+      await expect(page.getByTestId('oc-verdict')).toContainText('It forgot');
+      // fine-tuning's half is seen; SimpleCIL's waits for its run
+      await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'waiting');
+      await expect(page.getByTestId('lesson-check')).toContainText('Waiting for 4 classes trained with SimpleCIL');
+      await page.getByTestId('oc-strategy-simplecil').click();
+      await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting', { timeout: 60_000 });
+      await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 30_000 });
+      await expect(page.getByTestId('lesson-check')).toContainText('Seen in this run');
+      await expect(page.getByTestId('oc-busy')).toHaveCount(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/three-then-four-${size.name}.png` });
+      if (size.width >= 1280) await aboveFold(page, 'oc-bars');
       expect(errors).toEqual([]);
     });
   });

@@ -24,5 +24,5 @@ export const ownClassesLab = defineLab({
   },
   trains: false,
   sections: { ownClasses: ownClassesSection },
-  commands: [],
+  commands: ['own-classes'],
 });

@@ -273,6 +273,31 @@ export const LESSONS: readonly Lesson[] = [
       ],
     },
   },
+  {
+    id: 'three-then-four',
+    title: 'Teach it three things, then a fourth',
+    lab: 'own-classes',
+    action: 'Teach four objects, then press SimpleCIL',
+    text:
+      'Teach the model three objects from the webcam, one after another (6 pictures to learn from and 3 to test each), then a fourth: each object is a new task. ' +
+      'Fine-tune trains a small layer over a frozen image encoder’s features with only the newest object’s pictures; SimpleCIL keeps each object’s mean feature vector (a prototype) and trains nothing. ' +
+      'The bars show how well it still recognises each object after the last one.',
+    question:
+      'When the fourth object arrives, what happens to the first three under fine-tuning, and under SimpleCIL? Why can prototypes not forget what they were taught?',
+    // the recorded sample set tests/fixtures/own-classes/four-things.zip (scripts/make-own-classes-fixture.ts) on the
+    // tiny CLIP vision fixture encoder, training seeds 0 / 1 / 2: when the fourth object arrives, fine-tuning drops
+    // the third from 100 % to 0 % (the first two were already lost, each as the next object came), SimpleCIL keeps
+    // all four at 100 %; well under a second of training (tests/unit/core/lessons-play.test.ts plays it, and
+    // `cil-lab own-classes --samples … --encoder …` prints the same R)
+    expect: [
+      { kind: 'class-forgotten', strategy: 'finetune', at: 4, drop: 0.2, forgets: true },
+      { kind: 'class-forgotten', strategy: 'simplecil', at: 4, drop: 0.2, forgets: false },
+    ],
+    chart: 'oc-bars',
+    // 6 + 3 pictures per object: a class is recorded in a few seconds, and the lesson's sample set has as many; the
+    // encoder is the lab's default (CLIP ViT-B/32, downloaded once)
+    config: { lab: 'own-classes', ownClasses: { classes: [], trainPerClass: 6, testPerClass: 3, strategy: 'finetune', seed: 0 } },
+  },
 ];
 
 /** A built-in lesson by id, or undefined. */

@@ -11,6 +11,17 @@ import type { PtmStrategy } from '../ptm/defaults';
 /** The head's training: a linear layer, Adam at 0.01, 20 epochs of batches of 16 on each task. */
 export const OWN_TRAINING = { epochs: 20, batchSize: 16, lr: 0.01, hidden: [] as number[] } as const;
 
+/** Side of the square RGB image each sample is decoded to before the encoder's own preprocessing (app and CLI). */
+export const OWN_SAMPLE_SIZE = 96;
+
+/**
+ * A class's samples as the lab keeps them from a samples zip: its first `trainPerClass` training images, then its
+ * test images, `trainPerClass + testPerClass` in all (the first `trainPerClass` train, the rest test).
+ */
+export function ownSampleList<T>(train: readonly T[], test: readonly T[], trainPerClass: number, testPerClass: number): T[] {
+  return [...train.slice(0, trainPerClass), ...test].slice(0, trainPerClass + testPerClass);
+}
+
 /** SimpleCIL as the lab runs it: the cosine classifier over class means. */
 export const OWN_SIMPLECIL: PtmStrategy = { id: 'simplecil', options: { metric: 'cosine' } };
 

@@ -7,6 +7,7 @@
 import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
 import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
 import { ownRsOrders } from '../../core/own-classes/rs';
+import { ownSampleList } from '../../core/own-classes/settings';
 import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
 import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
@@ -341,7 +342,7 @@ export class OwnClassesLab {
         continue;
       }
       this.cfg.classes.push(c.name);
-      const all = [...c.train.slice(0, this.cfg.trainPerClass), ...c.test].slice(0, this.perClass);
+      const all = ownSampleList(c.train, c.test, this.cfg.trainPerClass, this.cfg.testPerClass);
       for (let i = 0; i < all.length; i++) await this.store.put({ name: c.name, index: i, bytes: all[i] });
       await this.refresh(c.name);
       added.push(c.name);

@@ -2,6 +2,7 @@
 // lab's engine job where the lab has no command that takes a link), its results reduced to the lesson's observation
 // and its expected finding checked: this fails when a lesson's live result stops saying what its text says.
 // wasm in Node; each lesson is one small run (the lesson's own config, which runs in under 30 s on a 2-core CPU).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../../src/engine/backend';
@@ -16,6 +17,12 @@ import { timeOf } from '../../../src/core/config/sections/time';
 import { canonicalOrdering } from '../../../src/core/orderings/key';
 import { rsClassOrder } from '../../../src/core/protocols/rs';
 import { LESSONS, checkAll, lessonConfig, lessonLink, type Lesson, type LessonObservation, type NamedOrdering } from '../../../src/core/lessons';
+import { ownClassesOf } from '../../../src/core/config/sections/own-classes';
+import { OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList } from '../../../src/core/own-classes/settings';
+import { readSamplesZip } from '../../../src/data/own-samples-zip';
+import { decodePng } from '../../../src/data/parsers/png';
+import { resizeToRgb } from '../../../src/data/parsers/image-folder-zip';
+import { ownEncodeJob, ownTrainJob } from '../../../src/engine/own-classes/job';
 import { captureCli } from '../cli/capture';
 
 const cli = captureCli();
@@ -114,6 +121,40 @@ async function play(lesson: Lesson): Promise<LessonObservation> {
         deltaAcc0: p.deltaAcc0.mean,
       }));
       return { lab: 'curriculum', pairs, complete: true };
+    }
+    case 'own-classes': {
+      // the lesson's recorded sample set, imported as the lab's Import zip does, through the lab's own jobs: the
+      // features of every sample, then the teaching order trained with each strategy the finding names. The
+      // encoder is the tiny CLIP vision fixture (tests never reach the hub), in place of the lesson's CLIP.
+      const oc = ownClassesOf(config);
+      const zip = readSamplesZip(readFileSync(join(root, 'tests/fixtures/own-classes/four-things.zip')), 'four-things.zip');
+      const encoder = {
+        ...oc.encoder,
+        model: 'clip-vision-tiny',
+        precision: 'fp32' as const,
+        weights: { kind: 'self-hosted' as const, path: join(root, 'tests/fixtures') },
+      };
+      const side = OWN_SAMPLE_SIZE * OWN_SAMPLE_SIZE * 3;
+      const classes = [];
+      for (const c of zip) {
+        const list = ownSampleList(c.train, c.test, oc.trainPerClass, oc.testPerClass);
+        const images = new Uint8Array(list.length * side);
+        list.forEach((b, i) => {
+          const img = decodePng(b);
+          images.set(resizeToRgb(img.data, img.width, img.height, [OWN_SAMPLE_SIZE, OWN_SAMPLE_SIZE]), i * side);
+        });
+        const out = await ownEncodeJob({ encoder, images, shape: [OWN_SAMPLE_SIZE, OWN_SAMPLE_SIZE, 3], count: list.length, device: 'cpu' }, ctxOf(), () => {});
+        classes.push({ name: c.name, rows: out.features, train: oc.trainPerClass, dim: out.dim });
+      }
+      const set = ownFeatureSet(classes, classes[0].dim);
+      await selectBackend('wasm', { strict: true });
+      const strategies = [...new Set(lesson.expect.flatMap((e) => (e.kind === 'class-forgotten' ? [e.strategy] : [])))];
+      const runs = [];
+      for (const strategy of strategies) {
+        const r = await ownTrainJob({ set, strategy: strategy as 'finetune' | 'simplecil', seed: oc.seed }, ctxOf(), () => {});
+        runs.push({ strategy, classes: set.classNames, matrix: r.matrix });
+      }
+      return { lab: 'own-classes', runs };
     }
     default:
       throw new Error(`No player for the ${lesson.lab} lab.`);

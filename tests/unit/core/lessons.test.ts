@@ -17,7 +17,7 @@ describe('built-in lessons', () => {
     ])
       expect(titles).toContain(t);
     expect(LESSONS.length).toBeGreaterThanOrEqual(8);
-    expect(new Set(LESSONS.map((l) => l.lab))).toEqual(new Set(['ground-truth', 'orderings', 'forgetting', 'time', 'open-world', 'curriculum']));
+    expect(new Set(LESSONS.map((l) => l.lab))).toEqual(new Set(['ground-truth', 'orderings', 'forgetting', 'time', 'open-world', 'curriculum', 'own-classes']));
     expect(new Set(LESSONS.map((l) => l.id)).size).toBe(LESSONS.length);
   });
 

@@ -1,0 +1,123 @@
+/**
+ * `cil-lab own-classes` on the lesson's recorded sample set (tests/fixtures/own-classes/four-things.zip) and the tiny
+ * CLIP vision fixture: its numbers are those of the lab's own jobs (src/engine/own-classes/job.ts) on the same
+ * samples, its verdict the page's sentences; bad input exits 2 with one line; --help prints the command's help.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ownFeatureSet, OWN_SAMPLE_SIZE } from '../../../src/core/own-classes/settings';
+import { updateVerdict } from '../../../src/core/own-classes/verdict';
+import { readSamplesZip, writeSamplesZip } from '../../../src/data/own-samples-zip';
+import { resizeToRgb } from '../../../src/data/parsers/image-folder-zip';
+import { decodePng } from '../../../src/data/parsers/png';
+import { selectBackend } from '../../../src/engine/backend';
+import { RunControl } from '../../../src/engine/control';
+import { jobContext } from '../../../src/engine/jobs/job';
+import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../../../src/engine/own-classes/job';
+import { captureCli } from './capture';
+
+const cli = captureCli();
+const ZIP = 'tests/fixtures/own-classes/four-things.zip';
+const ENCODER = 'tests/fixtures/clip-vision-tiny';
+const tmp = mkdtempSync(join(tmpdir(), 'cil-own-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** What the lab's jobs give on the zip: the page's steps (decode, scale to 96 × 96, encode, one task per class). */
+async function byTheJobs(seed: number) {
+  const ctx = jobContext(() => Promise.reject(new Error('none')), new RunControl());
+  const encoder = {
+    source: 'encoder' as const,
+    model: 'clip-vision-tiny',
+    precision: 'fp32' as const,
+    weights: { kind: 'self-hosted' as const, path: resolve('tests/fixtures') },
+  };
+  const side = OWN_SAMPLE_SIZE * OWN_SAMPLE_SIZE * 3;
+  const classes = [];
+  let dim = 0;
+  for (const c of readSamplesZip(readFileSync(ZIP))) {
+    const files = [...c.train, ...c.test];
+    const images = new Uint8Array(files.length * side);
+    files.forEach((b, i) => {
+      const img = decodePng(b);
+      images.set(resizeToRgb(img.data, img.width, img.height, [OWN_SAMPLE_SIZE, OWN_SAMPLE_SIZE]), i * side);
+    });
+    const out = await ownEncodeJob({ encoder, images, shape: [OWN_SAMPLE_SIZE, OWN_SAMPLE_SIZE, 3], count: files.length, device: 'cpu' }, ctx, () => {});
+    dim = out.dim;
+    classes.push({ name: c.name, rows: out.features, train: c.train.length });
+  }
+  const set = ownFeatureSet(classes, dim);
+  await selectBackend('wasm', { strict: true });
+  const out: Record<string, { matrix: number[][]; finals: number[] }> = {};
+  for (const strategy of ['finetune', 'simplecil'] as const) {
+    const run = await ownTrainJob({ set, strategy, seed }, ctx, () => {});
+    const runs = await ownOrderingsJob({ set, strategy, seed }, ctx, () => {});
+    out[strategy] = { matrix: run.matrix, finals: runs.map((r) => r.finalAccuracy) };
+  }
+  return { set, out };
+}
+
+describe('cil-lab own-classes', () => {
+  it("prints the lab's numbers and sentences for the same samples, encoder and seed", { timeout: 120_000 }, async () => {
+    const r = await cli('own-classes', '--samples', ZIP, '--encoder', ENCODER, '--precision', 'fp32', '--seed', '1', '--orderings', 'all', '--backend', 'wasm');
+    expect(r.code, r.err).toBe(0);
+    const want = await byTheJobs(1);
+    expect(r.json.classes).toEqual(['red mug', 'blue cup', 'yellow duck', 'green pen']);
+    expect(r.json.samples).toEqual(r.json.classes.map((name: string) => ({ name, train: 6, test: 3 })));
+    expect(r.json.encoder).toEqual({ model: 'clip-vision-tiny', precision: 'fp32', source: 'self-hosted' });
+    expect(r.json.strategies.map((s: any) => s.strategy)).toEqual(['finetune', 'simplecil']);
+    for (const s of r.json.strategies) {
+      const w = want.out[s.strategy];
+      expect(s.matrix).toEqual(w.matrix.map((row) => row.map(r6)));
+      expect(s.orderings.runs).toHaveLength(24);
+      expect(s.orderings.runs.map((x: any) => x.finalAccuracy)).toEqual(w.finals.map(r6));
+      expect(s.verdict.sentences[0].text).toBe(updateVerdict(w.matrix, want.set.classNames, s.strategy).text);
+      expect(s.orderings.verdict.sentences).toHaveLength(3);
+    }
+    // the lesson's finding, as the command sees it
+    expect(r.json.strategies[0].verdict.sentences[0].text).toContain('It forgot');
+    expect(r.json.strategies[1].verdict.sentences[0].text).toContain('no forgetting');
+  });
+
+  it('refuses bad input with one line and exit code 2', { timeout: 60_000 }, async () => {
+    const jpeg = join(tmp, 'jpeg.zip');
+    const fake = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]);
+    writeFileSync(
+      jpeg,
+      writeSamplesZip([
+        { name: 'mug', train: [fake, fake], test: [fake] },
+        { name: 'pen', train: [fake, fake], test: [fake] },
+      ]),
+    );
+    const garbage = join(tmp, 'garbage.zip');
+    writeFileSync(garbage, 'not a zip');
+    for (const [args, message] of [
+      [['--encoder', ENCODER], /Give --samples ZIP/],
+      [['--samples', ZIP], /Give --encoder/],
+      [['--samples', join(tmp, 'missing.zip'), '--encoder', ENCODER], /no such file/],
+      [['--samples', garbage, '--encoder', ENCODER], /garbage\.zip/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--strategy', 'ewc'], /Unknown --strategy "ewc"/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--orderings', '5'], /--orderings takes "all"/],
+      [['--samples', ZIP, '--encoder', 'Xenova/clip-vit-base-patch32'], /--allow-remote/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--train-per-class', '4'], /together/],
+      [['--samples', jpeg, '--encoder', ENCODER], /PNG samples only/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--dataset', 'digits'], /not a flag of cil-lab own-classes/],
+    ] as const) {
+      const r = await cli('own-classes', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.err, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('--help prints its help', async () => {
+    const r = await cli('own-classes', '--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('cil-lab own-classes --samples ZIP --encoder FOLDER_OR_ID');
+    expect(r.out).toContain('--orderings');
+    const all = await cli('--help');
+    expect(all.out).toMatch(/Your classes\s+own-classes/);
+  });
+});
