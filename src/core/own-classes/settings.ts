@@ -79,11 +79,11 @@ const DOWNLOAD_SIZES: Readonly<Record<string, Partial<Record<string, string>>>> 
   'Xenova/dinov2-small': { q8: 'about 24 MB', fp32: 'about 88 MB' },
 };
 
-/** "CLIP … (about 88 MB, downloaded once)", or what is known of another encoder. */
+/** "CLIP … (about 88 MB, downloaded once when you press the button)", or what is known of another encoder. */
 export function encoderDownloadNote(model: string, precision: string, selfHosted: boolean): string {
   if (selfHosted) return `${model} (${precision}) from this site's own folder: nothing is downloaded from elsewhere.`;
   const size = DOWNLOAD_SIZES[model]?.[precision];
   return size
-    ? `${model} (${precision}): ${size}, downloaded once from the Hugging Face hub when the first class is complete, then kept by the browser.`
-    : `${model} (${precision}): downloaded once from the Hugging Face hub when the first class is complete (its size is shown by the hub), then kept by the browser.`;
+    ? `${model} (${precision}): ${size}, downloaded once (from the hub or the mirror set below) when you press the download button, then kept by the browser.`
+    : `${model} (${precision}): downloaded once (from the hub or the mirror set below) when you press the download button, which says its size first; then kept by the browser.`;
 }
