@@ -15,6 +15,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { PURPOSE } from '../../src/shell/intro';
 import { LESSONS, lessonById, lessonLink } from '../../src/core/lessons';
+import { labEntry } from '../../src/core/labs';
 
 const SHOTS = 'test-results/first-five-minutes';
 mkdirSync(SHOTS, { recursive: true });
@@ -209,18 +210,11 @@ test("a teacher's own lesson: saved from the current experiment, listed, and its
 test('every built-in lesson opens its own tab in teaching mode, with its question, and no page error', async ({ page, context }) => {
   await offline(context);
   const errors = watchErrors(page);
-  const tabName: Record<string, string> = {
-    orderings: 'Orderings',
-    'ground-truth': 'Ground truth',
-    forgetting: 'Forgetting',
-    time: 'Time',
-    'open-world': 'Open world',
-    curriculum: 'Curriculum',
-  };
   for (const lesson of LESSONS) {
     const { search, hash } = lessonLink(lesson);
     await page.goto(`/${search}${hash}`);
-    await expect(activeTab(page), lesson.id).toHaveText(tabName[lesson.lab]);
+    // the tab's name as the lab registry gives it
+    await expect(activeTab(page), lesson.id).toHaveText(labEntry(lesson.lab).name);
     await expect(page.getByTestId('lesson-question-shown')).toContainText(lesson.question);
     await expect(page.getByTestId('teaching-toggle')).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByTestId(`paper-cite-${lesson.lab}`)).toBeVisible();
