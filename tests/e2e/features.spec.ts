@@ -27,6 +27,16 @@ async function openTab(page: Page, tab: string, path = '/') {
   return { errors, outside };
 }
 
+/** The Data tab's image encoder set to the tiny self-hosted CLIP-vision fixture, on wasm. */
+async function useFixtureEncoder(page: Page) {
+  await page.getByTestId('encoder-box').locator('summary').click();
+  await page.getByTestId('encoder-weights').selectOption('self-hosted');
+  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
+  await page.getByTestId('encoder-folder').dispatchEvent('change');
+  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
+  await page.getByTestId('encoder-device').selectOption('wasm');
+}
+
 async function openData(page: Page, path = '/') {
   const got = await openTab(page, 'Data', path);
   await expect(page.getByTestId('feature-sources')).toBeVisible();
@@ -65,12 +75,7 @@ test('CLIP vision on the self-hosted fixture: the button says the size, then ext
 }) => {
   test.setTimeout(180_000);
   const { errors, outside } = await openData(page);
-  await page.getByTestId('encoder-box').locator('summary').click();
-  await page.getByTestId('encoder-weights').selectOption('self-hosted');
-  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
-  await page.getByTestId('encoder-folder').dispatchEvent('change');
-  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
-  await page.getByTestId('encoder-device').selectOption('wasm');
+  await useFixtureEncoder(page);
   const row = page.getByTestId('source-encoder');
   await expect(row).toContainText('image encoder clip-vision-tiny (q8)');
   await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
@@ -142,12 +147,7 @@ test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the
     { name: 'test.bin', mimeType: 'application/octet-stream', buffer: cifar100Batch(5, 17) },
   ]);
   await expect(page.getByTestId('data-title')).toContainText('fine_label_names.txt + 2 more · 100 classes');
-  await page.getByTestId('encoder-box').locator('summary').click();
-  await page.getByTestId('encoder-weights').selectOption('self-hosted');
-  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
-  await page.getByTestId('encoder-folder').dispatchEvent('change');
-  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
-  await page.getByTestId('encoder-device').selectOption('wasm');
+  await useFixtureEncoder(page);
   const row = page.getByTestId('source-encoder');
   await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
   await page.getByTestId('encoder-run').click();
