@@ -6,7 +6,8 @@
 import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
 import type { ProtocolId } from '../../core/protocols/types';
-import { inputsFromConfig, type ClipInitial, type OrderingsInputs, type SourceKind } from './page-config';
+import { inputsFromConfig, type OrderingsInputs, type SourceKind } from './page-config';
+import type { ClipInitial } from '../common/clip/clip-settings';
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 
 const inputsKey = (config: ExperimentConfig) => JSON.stringify(inputsFromConfig(config));

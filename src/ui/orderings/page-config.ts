@@ -7,47 +7,16 @@
  * size, a duplicate class name) does not reach the config: the last valid value stays, so the link always opens.
  */
 import { getClassList } from '../../core/classes/builtin';
-import {
-  datasetClassListId,
-  experimentClassNames,
-  type BuiltinDatasetRef,
-  type ClipWeightSource,
-  type ExperimentConfig,
-  type FileRef,
-  type SimilarityConfig,
-} from '../../core/config/schema';
+import { datasetClassListId, experimentClassNames, type BuiltinDatasetRef, type ExperimentConfig, type FileRef } from '../../core/config/schema';
 import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
 import type { PromptSpec } from '../../core/similarity/prompts';
+import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../common/clip/clip-settings';
 
 /**
  * The page's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's
  * similarity kind 'features', so a share link keeps it.
  */
 export type SourceKind = 'wordnet' | 'clip' | 'upload' | 'prototypes';
-
-/** What the CLIP panel (ClipSettings.svelte) starts from; the fields of its saved settings. */
-export interface ClipInitial {
-  modelId: string;
-  dtype: 'q8' | 'fp32';
-  weights: 'hub' | 'self-hosted' | 'mirror';
-  folder?: string;
-  mirrorUrl?: string;
-  device?: 'webgpu' | 'wasm';
-  promptKind: 'bare' | 'template' | 'descriptions';
-  template?: string;
-  descriptions?: Record<string, string>;
-}
-
-/** What the CLIP panel reports of its settings; null parts are invalid right now (the config keeps its own). */
-export interface ClipSettingsOut {
-  model: string;
-  dtype: 'q8' | 'fp32';
-  prompt: PromptSpec | null;
-  weights: ClipWeightSource | null;
-  device: 'webgpu' | 'wasm';
-  /** The device the current embeddings were made on ('webgpu', 'wasm', 'cache'), when there are any. */
-  usedDevice?: string | null;
-}
 
 /** The page's controls. */
 export interface OrderingsInputs {
@@ -88,23 +57,6 @@ export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
     seedsText: config.protocols.rsSeeds.join(', '),
     clip: sim.kind === 'clip' ? clipInitialOf(sim, config.backend.embed) : null,
     uploadRef: sim.kind === 'upload' ? { ...sim.file } : null,
-  };
-}
-
-function clipInitialOf(sim: Extract<SimilarityConfig, { kind: 'clip' }>, embed: ExperimentConfig['backend']['embed']): ClipInitial {
-  const p = sim.prompt;
-  const w = sim.weights;
-  return {
-    modelId: sim.model,
-    dtype: sim.dtype,
-    weights: w.kind,
-    ...(w.kind === 'self-hosted' ? { folder: w.path } : {}),
-    ...(w.kind === 'mirror' ? { mirrorUrl: w.url } : {}),
-    // the panel's "WebGPU" is the engine's order (WebGPU, else wasm): the config's 'auto'
-    device: embed === 'wasm' || embed === 'cpu' ? 'wasm' : 'webgpu',
-    promptKind: p.kind,
-    ...(p.kind === 'template' ? { template: p.template } : {}),
-    ...(p.kind === 'descriptions' ? { descriptions: { ...p.descriptions } } : {}),
   };
 }
 

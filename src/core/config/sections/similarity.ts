@@ -96,6 +96,26 @@ export function weightsOf(c: Checker, v: unknown, path: string): ClipWeightSourc
   return { kind: 'hub' };
 }
 
+/** CLIP's text side: the model, precision, prompt and weight source (the similarity section's, and the Your-classes lab's names). */
+export type ClipTextConfig = Omit<Extract<SimilarityConfig, { kind: 'clip' }>, 'kind'>;
+
+/** Check CLIP text settings at `path` (an object; `extra` are other keys allowed beside them). */
+export function clipTextOf(c: Checker, v: Record<string, unknown>, path: string, extra: readonly string[] = []): ClipTextConfig {
+  c.object(v, path, [...extra, 'model', 'dtype', 'prompt', 'weights']);
+  let model: string = V1_FILL.clip.model;
+  if (v.model !== undefined) {
+    if (typeof v.model !== 'string' || !HUB_MODEL.test(v.model) || v.model.length > 200) {
+      c.error(join(path, 'model'), `Must be a model id like "${DEFAULT_CLIP_MODEL}"; got ${show(v.model)}.`);
+    } else model = v.model;
+  }
+  return {
+    model,
+    dtype: c.choice(v.dtype, join(path, 'dtype'), ['q8', 'fp32'] as const, V1_FILL.clip.dtype),
+    prompt: promptOf(c, v.prompt, join(path, 'prompt')),
+    weights: weightsOf(c, v.weights, join(path, 'weights')),
+  };
+}
+
 function similarityOf(c: Checker, v: unknown): SimilarityConfig {
   const path = 'similarity';
   if (v === undefined) return { kind: 'wordnet', pins: {} };
@@ -121,22 +141,8 @@ function similarityOf(c: Checker, v: unknown): SimilarityConfig {
       }
       return { kind, pins };
     }
-    case 'clip': {
-      c.object(v, path, ['kind', 'model', 'dtype', 'prompt', 'weights']);
-      let model: string = V1_FILL.clip.model;
-      if (v.model !== undefined) {
-        if (typeof v.model !== 'string' || !HUB_MODEL.test(v.model) || v.model.length > 200) {
-          c.error('similarity.model', `Must be a model id like "${DEFAULT_CLIP_MODEL}"; got ${show(v.model)}.`);
-        } else model = v.model;
-      }
-      return {
-        kind,
-        model,
-        dtype: c.choice(v.dtype, 'similarity.dtype', ['q8', 'fp32'] as const, V1_FILL.clip.dtype),
-        prompt: promptOf(c, v.prompt, 'similarity.prompt'),
-        weights: weightsOf(c, v.weights, 'similarity.weights'),
-      };
-    }
+    case 'clip':
+      return { kind, ...clipTextOf(c, v, path, ['kind']) };
     case 'upload': {
       c.object(v, path, ['kind', 'file']);
       const ref = fileRef(c, v.file, 'similarity.file');

@@ -10,7 +10,7 @@ import {
   shortFile,
   startSettings,
   whereText,
-} from '../../../src/ui/orderings/clip-settings';
+} from '../../../src/ui/common/clip/clip-settings';
 
 const defaults = { modelId: 'Xenova/clip-vit-base-patch32', folder: '/models/' };
 
