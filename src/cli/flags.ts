@@ -95,6 +95,8 @@ export const OPTIONS = {
   'backbone-seed': { type: 'string' },
   samples: { type: 'string' },
   encoder: { type: 'string' },
+  names: { type: 'string' },
+  'names-dtype': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -149,7 +151,20 @@ const RUN_FLAGS: Flag[] = [
  * new flag goes in OPTIONS and in its row here.
  */
 export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
-  'own-classes': ['samples', 'encoder', 'precision', 'allow-remote', 'strategy', 'seed', 'orderings', 'train-per-class', 'test-per-class', 'backend'],
+  'own-classes': [
+    'samples',
+    'encoder',
+    'precision',
+    'allow-remote',
+    'strategy',
+    'seed',
+    'orderings',
+    'names',
+    'names-dtype',
+    'train-per-class',
+    'test-per-class',
+    'backend',
+  ],
   count: [...CLASS_FLAGS, ...TASK_FLAGS, ...CONFIG_FLAGS],
   enumerate: [...CLASS_FLAGS, ...TASK_FLAGS, 'limit', 'sample', 'seed'],
   orders: [

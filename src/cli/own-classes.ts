@@ -14,17 +14,20 @@
  * an imported zip with `--train-per-class N --test-per-class N`. The encoder: a model folder (no network) or a hub id
  * (only with --allow-remote), `--precision q8|fp16|fp32` (default q8, the lab's).
  *
- * Prints `{"classes", "samples": [{name, train, test}], "encoder": {model, precision, source}, "dim", "seed",
- * "strategies": [{strategy, matrix, finalAccuracy, forgetting, verdict: {sentences}, orderings?: {runs: [{order,
- * finalAccuracy}], summary, edge: {hard, easy, hardFinal, easyFinal}, rs: [{seed, order, final}], verdict}}],
- * "seconds"}`.
+ * EDGE on the class names (`--names FOLDER_OR_ID`, with --orderings all): CLIP's text embeddings of the bare names,
+ * as the page's names panel makes them with its default prompt.
+ *
+ * Prints `{"classes", "samples": [{name, train, test}], "encoder": {model, precision, source}, "names"?: {model,
+ * dtype, source, prompt}, "dim", "seed", "strategies": [{strategy, matrix, finalAccuracy, forgetting, verdict:
+ * {sentences}, orderings?: {runs: [{order, finalAccuracy}], summary, edge: {hard, easy, hardFinal, easyFinal},
+ * edgeNames?: {…}, rs: [{seed, order, final}], verdict}}], "seconds"}`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UINT32_MAX } from '../core/config/checker';
 import { V1_FILL } from '../core/config/defaults';
 import { OWN_LIMITS, OWN_STRATEGIES, type OwnEncoder, type OwnStrategy } from '../core/config/sections/own-classes';
-import { finalOf, ownEdge } from '../core/own-classes/edge';
+import { finalOf, ownEdge, ownNamesEdge } from '../core/own-classes/edge';
 import { OWN_MAX_ORDERINGS } from '../core/own-classes/orders';
 import { ownRsOrders } from '../core/own-classes/rs';
 import { OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList, type OwnClassRows } from '../core/own-classes/settings';
@@ -32,7 +35,9 @@ import { edgeVerdict, forgettingPerTask, orderingsVerdict, rsVerdict, summariseO
 import { readSamplesZip } from '../data/own-samples-zip';
 import { resizeToRgb, sniffImageType } from '../data/parsers/image-folder-zip';
 import { decodePng } from '../data/parsers/png';
+import { promptTexts } from '../core/similarity/prompts';
 import { selectBackend } from '../engine/backend';
+import { ClipLoadError, createTextEmbedder, type ClipDtype } from '../engine/clip/text-embedder';
 import { RunControl } from '../engine/control';
 import { jobContext } from '../engine/jobs/job';
 import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../engine/own-classes/job';
@@ -41,9 +46,11 @@ import { backendArg, intArg, str, UsageError } from './args';
 type Values = Record<string, string | boolean | undefined>;
 
 export const OWN_CLASSES_HELP = `  cil-lab own-classes --samples ZIP --encoder FOLDER_OR_ID [--precision q8|fp16|fp32] [--allow-remote] [--strategy finetune,simplecil]
-                      [--seed N] [--orderings all] [--train-per-class N --test-per-class N] [--backend wasm|cpu]
+                      [--seed N] [--orderings all [--names FOLDER_OR_ID [--names-dtype q8|fp32]]]
+                      [--train-per-class N --test-per-class N] [--backend wasm|cpu]
                  → the Your-classes lab on a samples zip (PNG images; the lab's Export zip format): per strategy R of the teaching
-                   order, forgetting per class and the verdict; --orderings all: every ordering's final accuracy, EDGE's and RS's picks`;
+                   order, forgetting per class and the verdict; --orderings all: every ordering's final accuracy, EDGE's and RS's picks;
+                   --names: EDGE on the class names' CLIP text embeddings too (a CLIP text model folder, or a hub id with --allow-remote)`;
 
 const PRECISIONS = ['q8', 'fp16', 'fp32'] as const;
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -57,19 +64,51 @@ function encoderOf(v: Values): OwnEncoder {
   const precision = str(v, 'precision') ?? 'q8';
   if (!(PRECISIONS as readonly string[]).includes(precision)) throw new UsageError(`Unknown --precision "${precision.slice(0, 40)}": use q8, fp16 or fp32.`);
   const p = precision as OwnEncoder['precision'];
+  return { source: 'encoder', precision: p, ...modelOf(spec, 'encoder', v) };
+}
+
+/** A model folder on this disk (self-hosted) or a hub model id (only with --allow-remote), as --encoder and --names take it. */
+function modelOf(spec: string, flag: string, v: Values): { model: string; weights: OwnEncoder['weights'] } {
   const dir = resolve(spec);
   if (existsSync(dir) && statSync(dir).isDirectory()) {
     if (!existsSync(join(dir, 'config.json')))
-      throw new UsageError(`--encoder ${spec}: the folder ${dir} holds no config.json; give a transformers.js model folder.`);
-    return { source: 'encoder', model: basename(dir), precision: p, weights: { kind: 'self-hosted', path: dirname(dir) } };
+      throw new UsageError(`--${flag} ${spec}: the folder ${dir} holds no config.json; give a transformers.js model folder.`);
+    return { model: basename(dir), weights: { kind: 'self-hosted', path: dirname(dir) } };
   }
   if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(spec))
-    throw new UsageError(`--encoder ${spec.slice(0, 80)} is neither a model folder on this disk nor a hub model id like Xenova/clip-vit-base-patch32.`);
+    throw new UsageError(`--${flag} ${spec.slice(0, 80)} is neither a model folder on this disk nor a hub model id like Xenova/clip-vit-base-patch32.`);
   if (v['allow-remote'] !== true)
     throw new UsageError(
       `Loading ${spec} from the Hugging Face hub needs the network, which the CLI uses only with --allow-remote; or give the model's folder.`,
     );
-  return { source: 'encoder', model: spec, precision: p, weights: { kind: 'hub' } };
+  return { model: spec, weights: { kind: 'hub' } };
+}
+
+/** --names FOLDER_OR_ID [--names-dtype q8|fp32]: CLIP's text side for EDGE on the class names (bare names as prompts). */
+function namesModelOf(v: Values): { model: string; weights: OwnEncoder['weights']; dtype: ClipDtype } | null {
+  const spec = str(v, 'names');
+  const dtype = str(v, 'names-dtype') ?? 'q8';
+  if (spec === undefined) {
+    if (v['names-dtype'] !== undefined) throw new UsageError('--names-dtype goes with --names FOLDER_OR_ID (a CLIP text model).');
+    return null;
+  }
+  if (dtype !== 'q8' && dtype !== 'fp32') throw new UsageError(`Unknown --names-dtype "${dtype.slice(0, 40)}": use q8 or fp32.`);
+  return { ...modelOf(spec, 'names', v), dtype };
+}
+
+/** CLIP's text embedding of each class name (the bare name as its prompt, as the page's default prompt). */
+async function embedNames(m: NonNullable<ReturnType<typeof namesModelOf>>, names: readonly string[], allowRemote: boolean): Promise<Float32Array[]> {
+  try {
+    const embedder = await createTextEmbedder({ modelId: m.model, dtype: m.dtype, device: 'cpu', source: m.weights, allowRemote });
+    try {
+      return await embedder.embed(promptTexts(names, { kind: 'bare' }));
+    } finally {
+      await embedder.dispose();
+    }
+  } catch (e) {
+    if (e instanceof ClipLoadError) throw new UsageError(`--names: ${e.message} ${e.hint}`);
+    throw e;
+  }
 }
 
 function strategiesOf(v: Values): OwnStrategy[] {
@@ -104,6 +143,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
   const zipPath = str(v, 'samples');
   if (!zipPath) throw new UsageError('Give --samples ZIP: a samples zip (the Your-classes lab’s Export zip, or an image-folder zip).');
   const encoder = encoderOf(v);
+  const namesModel = namesModelOf(v);
   const strategies = strategiesOf(v);
   const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
   const orderingsArg = str(v, 'orderings');
@@ -132,6 +172,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
     return { name: c.name, list, train };
   });
   const orderingsWanted = orderingsArg === 'all';
+  if (namesModel && !orderingsWanted) throw new UsageError('--names is EDGE on the class names among every ordering: add --orderings all.');
   if (orderingsWanted && (samples.length < 2 || samples.length > 6))
     throw new UsageError(`--orderings all needs 2 to 6 classes (at most ${OWN_MAX_ORDERINGS} orderings); the zip has ${samples.length}.`);
   // decode everything first: a bad image is a one-line error before any model loads
@@ -152,6 +193,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
   const set = ownFeatureSet(classes, dim);
   await selectBackend(backend, { strict: backend !== 'auto' });
   const names = set.classNames;
+  const namesEdge = namesModel ? ownNamesEdge(await embedNames(namesModel, names, v['allow-remote'] === true), names) : null;
   const results = [];
   for (const strategy of strategies) {
     const run = await ownTrainJob({ set, strategy, seed }, ctx, () => {});
@@ -176,6 +218,15 @@ export async function ownClassesCommand(v: Values): Promise<string> {
         rs: rs.map((r) => ({ ...r, final: round(r.final) })),
         verdict: sentences(orderingsVerdict(s, strategy), edgeVerdict(edge, edgeFinals, s, names), rsVerdict(rs, edgeFinals, s)),
       };
+      if (namesEdge) {
+        const f = { hard: finalOf(runs, namesEdge.hard), easy: finalOf(runs, namesEdge.easy) };
+        Object.assign(result.orderings as object, {
+          edgeNames: { hard: namesEdge.hard, easy: namesEdge.easy, hardFinal: round(f.hard), easyFinal: round(f.easy) },
+        });
+        (result.orderings as { verdict: { sentences: unknown[] } }).verdict.sentences.push(
+          ...sentences(edgeVerdict(namesEdge, f, s, names, 'names')).sentences,
+        );
+      }
     }
     results.push(result);
   }
@@ -183,6 +234,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
     classes: names,
     samples: samples.map((s) => ({ name: s.name, train: s.train, test: s.list.length - s.train })),
     encoder: { model: encoder.model, precision: encoder.precision, source: encoder.weights.kind },
+    ...(namesModel ? { names: { model: namesModel.model, dtype: namesModel.dtype, source: namesModel.weights.kind, prompt: 'bare' } } : {}),
     dim,
     seed,
     strategies: results,

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, validateConfig } from '../../src/core/config/schema';
-import { encodeConfigToHash } from '../../src/core/config/url-codec';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
 import config from '../../playwright.config';
 
 const SHOTS = 'test-results/own-classes';
@@ -91,6 +91,32 @@ async function recordClass(page: Page, name: string, classes: number): Promise<{
   return { fromRecord: Date.now() - t0, fromComplete: Date.now() - t1 };
 }
 
+/**
+ * EDGE on the class names: the names panel on the tiny CLIP text fixture (self-hosted), its button saying the size
+ * before it embeds; then two more rows and a fourth sentence, and the link keeps the text model.
+ */
+async function edgeOnNames(page: Page): Promise<void> {
+  const panel = page.getByTestId('oc-names');
+  await panel.locator('summary').click();
+  await panel.getByTestId('clip-model').fill('cil-lab/clip-tiny');
+  await panel.getByTestId('clip-weights').selectOption('self-hosted');
+  await panel.getByTestId('clip-device').selectOption('wasm');
+  const run = panel.getByTestId('clip-run');
+  await expect(run).toHaveText('Check the download size');
+  await run.click();
+  await expect(run).toHaveText(/^(Download \d+\.\d\d MB and embed 4 classes|Embed 4 classes \(nothing to download\))$/, { timeout: 30_000 });
+  await run.click();
+  await expect(page.locator('[data-testid="oc-protocol"][data-kind="edge-names"]')).toHaveCount(2, { timeout: 90_000 });
+  await expect(page.getByTestId('oc-names-source')).toContainText('cil-lab/clip-tiny');
+  await expect(page.getByTestId('oc-orderings-verdict')).toContainText('EDGE on your class names (the cosine of CLIP’s text embeddings');
+  await expect
+    .poll(() => {
+      const r = decodeConfigFromHash(new URL(page.url()).hash);
+      return r.ok ? r.config.ownClasses?.names?.model : null;
+    })
+    .toBe('cil-lab/clip-tiny');
+}
+
 for (const viewport of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -146,6 +172,8 @@ for (const viewport of [
           await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/equally close to the truth|closer to the truth/);
           await expect(page.getByTestId('oc-busy')).toHaveCount(0);
           await page.screenshot({ path: `${SHOTS}/prototypes-${viewport.width}.png`, fullPage: true });
+          await edgeOnNames(page);
+          await page.screenshot({ path: `${SHOTS}/names-${viewport.width}.png`, fullPage: true });
           // the zip: export, forget everything, import it again
           const download = page.waitForEvent('download');
           await page.getByTestId('oc-export').click();

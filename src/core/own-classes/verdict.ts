@@ -5,6 +5,7 @@
  * ever shown as text.
  */
 import type { OwnStrategy } from '../config/sections/own-classes';
+import type { OwnEdgeBasis } from './edge';
 import { closerToTruth } from './rs';
 import { OWN_STRATEGY_NAMES } from './settings';
 
@@ -96,23 +97,39 @@ export const ORDER_MATTERS = 0.05;
 export function orderingsVerdict(s: OrderingsSummary, strategy: OwnStrategy): string {
   const how = OWN_STRATEGY_NAMES[strategy];
   const spread = s.max - s.min;
-  const range = `final accuracy from ${pct(s.min)} to ${pct(s.max)} (mean ${pct(s.mean)})`;
+  const range =
+    pct(s.min) === pct(s.max) ? `final accuracy ${pct(s.min)} in every one` : `final accuracy from ${pct(s.min)} to ${pct(s.max)} (mean ${pct(s.mean)})`;
+  const why =
+    strategy === 'simplecil'
+      ? ' — the prototypes after the last class are the same whatever the order'
+      : s.max < 0.5
+        ? ', because it forgets in every order alike: the accuracy is low whichever class comes last'
+        : '';
   if (spread < ORDER_MATTERS)
-    return `Over all ${s.orderings} orderings of your classes, ${how} ends with ${range}: the order you taught it does not matter${strategy === 'simplecil' ? ' — the prototypes after the last class are the same whatever the order' : ''}.`;
+    return `Over all ${s.orderings} orderings of your classes, ${how} ends with ${range}: the order you taught it does not matter${why}.`;
   const rank = s.better === 0 ? 'no ordering did better than yours' : `${s.better} of ${s.orderings} orderings did better than yours`;
   return `Over all ${s.orderings} orderings of your classes, ${how} ends with ${range}: the order matters (a spread of ${pct(spread)}). Yours reached ${pct(s.taught)}; ${rank}. One ordering’s number would not have told you this.`;
 }
 
-/** EDGE's two orderings on the visitor's classes beside the truth (names: the class names in taught order). */
+const EDGE_BASIS: Readonly<Record<OwnEdgeBasis, string>> = {
+  images: 'EDGE, which orders classes by how alike they look (the cosine of your classes’ mean features),',
+  names: 'EDGE on your class names (the cosine of CLIP’s text embeddings of the names, as the paper does it),',
+};
+
+/**
+ * EDGE's two orderings on the visitor's classes beside the truth (names: the class names in taught order; basis:
+ * which similarity EDGE ran on).
+ */
 export function edgeVerdict(
   edge: { hard: readonly number[]; easy: readonly number[] },
   finals: { hard: number; easy: number },
   s: OrderingsSummary,
   names: readonly string[],
+  basis: OwnEdgeBasis = 'images',
 ): string {
   const order = (o: readonly number[]) => o.map((c) => `“${names[c]}”`).join(' → ');
   const same = finals.hard === finals.easy;
-  return `EDGE, which orders classes by how alike they look (the cosine of your classes’ mean features), calls ${order(edge.hard)} hard (it reached ${pct(finals.hard)}) and ${order(edge.easy)} easy (${pct(finals.easy)}); every ordering ranges from ${pct(s.min)} to ${pct(s.max)}${same ? ', so its two picks do not tell hard from easy here' : finals.hard < finals.easy ? ': its hard pick did worse than its easy one, as EDGE intends' : ': its hard pick did better than its easy one, the opposite of what EDGE intends'}.`;
+  return `${EDGE_BASIS[basis]} calls ${order(edge.hard)} hard (it reached ${pct(finals.hard)}) and ${order(edge.easy)} easy (${pct(finals.easy)}); every ordering ranges from ${pct(s.min)} to ${pct(s.max)}${same ? ', so its two picks do not tell hard from easy here' : finals.hard < finals.easy ? ': its hard pick did worse than its easy one, as EDGE intends' : ': its hard pick did better than its easy one, the opposite of what EDGE intends'}.`;
 }
 
 /**

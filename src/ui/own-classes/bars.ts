@@ -40,27 +40,42 @@ export function finalHistogram(finals: readonly number[], taught: number): { bin
 }
 
 export interface ProtocolRow {
-  /** 'Truth', 'EDGE hard', 'RS seed 0', … */
+  /** 'Truth', 'EDGE hard · images', 'RS seed 0', … */
   label: string;
-  kind: 'truth' | 'edge' | 'rs';
+  kind: 'truth' | 'edge' | 'edge-names' | 'rs';
   /** the class order in words (the truth: how many orderings) */
   order: string;
   /** its final accuracy (the truth: its range) */
   accuracy: string;
 }
 
-/** The every-ordering view's table: the truth's range, EDGE's two orderings and RS's, each with its final accuracy. */
+type EdgePicks = { hard: readonly number[]; easy: readonly number[]; finals: { hard: number; easy: number } };
+
+/**
+ * The every-ordering view's table: the truth's range, EDGE's two orderings on the image prototypes (and on the class
+ * names' CLIP text embeddings, when there are some) and RS's, each with its final accuracy.
+ */
 export function protocolRows(
   truth: { min: number; max: number; orderings: number },
-  edge: { hard: readonly number[]; easy: readonly number[]; finals: { hard: number; easy: number } },
+  edge: EdgePicks,
   rs: readonly { seed: number; order: readonly number[]; final: number }[],
   names: readonly string[],
+  namesEdge: EdgePicks | null = null,
 ): ProtocolRow[] {
   const order = (o: readonly number[]) => o.map((c) => names[c]).join(' → ');
+  const edgeRows = (e: EdgePicks, kind: 'edge' | 'edge-names', basis: string): ProtocolRow[] => [
+    { label: `EDGE hard · ${basis}`, kind, order: order(e.hard), accuracy: pct(e.finals.hard) },
+    { label: `EDGE easy · ${basis}`, kind, order: order(e.easy), accuracy: pct(e.finals.easy) },
+  ];
   return [
-    { label: 'Truth', kind: 'truth', order: `all ${truth.orderings} orderings`, accuracy: `${pct(truth.min)} – ${pct(truth.max)}` },
-    { label: 'EDGE hard', kind: 'edge', order: order(edge.hard), accuracy: pct(edge.finals.hard) },
-    { label: 'EDGE easy', kind: 'edge', order: order(edge.easy), accuracy: pct(edge.finals.easy) },
+    {
+      label: 'Truth',
+      kind: 'truth',
+      order: `all ${truth.orderings} orderings`,
+      accuracy: pct(truth.min) === pct(truth.max) ? `${pct(truth.min)} in all` : `${pct(truth.min)} – ${pct(truth.max)}`,
+    },
+    ...edgeRows(edge, 'edge', 'images'),
+    ...(namesEdge ? edgeRows(namesEdge, 'edge-names', 'names') : []),
     ...rs.map((r): ProtocolRow => ({ label: `RS seed ${r.seed}`, kind: 'rs', order: order(r.order), accuracy: pct(r.final) })),
   ];
 }

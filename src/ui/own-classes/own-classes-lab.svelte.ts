@@ -5,7 +5,7 @@
  * sample here, which stores it at once and trains once a class is complete.
  */
 import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
-import { finalOf, type OwnEdge } from '../../core/own-classes/edge';
+import { finalOf, ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
 import { ownRsOrders } from '../../core/own-classes/rs';
 import { ownSampleList } from '../../core/own-classes/settings';
 import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
@@ -16,6 +16,7 @@ import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../.
 import type { OwnSampleStore } from '../../services/own-classes-store';
 import { encoderDownloadSize } from '../../services/feature-source';
 import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
+import type { ClipSettingsOut } from '../common/clip/clip-settings';
 
 const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
 
@@ -48,8 +49,12 @@ export class OwnClassesLab {
   orderings: OwnRun[] | null = $state(null);
   /** the classes the orderings shown cover, in teaching order */
   orderingClasses: string[] = $state([]);
-  /** EDGE's hard and easy orderings of the classes the orderings cover */
+  /** EDGE's hard and easy orderings of the classes the orderings cover, on their image prototypes */
   edge: OwnEdge | null = $state(null);
+  /** the same on CLIP's text embeddings of the class names, once they are embedded (the names panel) */
+  namesEdge: OwnEdge | null = $state(null);
+  /** the names panel's description of those embeddings (model, precision, prompt) */
+  namesSource: string | null = $state(null);
   /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
   timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
   /** the encoder's settings form (EncoderSettings.svelte), its download size once asked, and whether the visitor
@@ -128,12 +133,39 @@ export class OwnClassesLab {
       v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.orderingClasses) });
       v.sentences.push({ id: 'own-rs', kind: 'finding', text: rsVerdict(this.rsRuns!, finals, s) });
     }
+    if (this.namesEdge)
+      v.sentences.push({ id: 'own-edge-names', kind: 'finding', text: edgeVerdict(this.namesEdge, this.namesEdgeFinals!, s, this.orderingClasses, 'names') });
     return v;
   }
   /** EDGE's two orderings' final accuracies among every ordering's */
   get edgeFinals(): { hard: number; easy: number } | null {
-    if (!this.orderings || !this.edge) return null;
-    return { hard: finalOf(this.orderings, this.edge.hard), easy: finalOf(this.orderings, this.edge.easy) };
+    return this.finalsOf(this.edge);
+  }
+  get namesEdgeFinals(): { hard: number; easy: number } | null {
+    return this.finalsOf(this.namesEdge);
+  }
+  private finalsOf(edge: OwnEdge | null): { hard: number; easy: number } | null {
+    if (!this.orderings || !edge) return null;
+    return { hard: finalOf(this.orderings, edge.hard), easy: finalOf(this.orderings, edge.easy) };
+  }
+
+  /**
+   * The names panel's embeddings (one vector per class name, or null while there are none): EDGE on them when they
+   * are of the classes the orderings cover, in that order.
+   */
+  setNameVectors(source: { classes: readonly string[]; vectors: readonly Float32Array[]; description: string } | null): void {
+    const fits = source !== null && source.classes.length === this.orderingClasses.length && source.classes.every((c, i) => c === this.orderingClasses[i]);
+    this.namesEdge = fits ? ownNamesEdge(source.vectors, source.classes) : null;
+    this.namesSource = fits ? source.description : null;
+  }
+
+  /** The names panel's settings: kept in the section (the link) once they have embedded the names. */
+  namesChanged(s: ClipSettingsOut | null): void {
+    if (!s || !s.prompt || !s.weights || !this.namesEdge) return;
+    const names = { model: s.model, dtype: s.dtype, prompt: s.prompt, weights: s.weights };
+    if (JSON.stringify(names) === JSON.stringify(this.cfg.names)) return;
+    this.cfg.names = names;
+    this.commit();
   }
   /** RS's orderings (the experiment's RS seeds, drawn as the Ground-truth lab draws them) with their final accuracies */
   get rsRuns(): { seed: number; order: number[]; final: number }[] | null {
@@ -309,6 +341,7 @@ export class OwnClassesLab {
       this.orderings = out.runs;
       this.orderingClasses = cfg.classes;
       this.edge = out.edge;
+      this.namesEdge = null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ownNamesEdge } from '../../../src/core/own-classes/edge';
 import { ownFeatureSet, OWN_SAMPLE_SIZE } from '../../../src/core/own-classes/settings';
+import { createTextEmbedder } from '../../../src/engine/clip/text-embedder';
 import { updateVerdict } from '../../../src/core/own-classes/verdict';
 import { readSamplesZip, writeSamplesZip } from '../../../src/data/own-samples-zip';
 import { resizeToRgb } from '../../../src/data/parsers/image-folder-zip';
@@ -81,6 +83,34 @@ describe('cil-lab own-classes', () => {
     expect(r.json.strategies[1].verdict.sentences[0].text).toContain('no forgetting');
   });
 
+  it('--names adds EDGE on the class names’ CLIP text embeddings (bare names), as the page’s names panel does', { timeout: 120_000 }, async () => {
+    const args = ['--samples', ZIP, '--encoder', ENCODER, '--precision', 'fp32', '--strategy', 'simplecil', '--orderings', 'all', '--backend', 'wasm'];
+    const r = await cli('own-classes', ...args, '--names', 'tests/fixtures/clip-tiny');
+    expect(r.code, r.err).toBe(0);
+    expect(r.json.names).toEqual({ model: 'clip-tiny', dtype: 'q8', source: 'self-hosted', prompt: 'bare' });
+    const embedder = await createTextEmbedder({
+      modelId: 'clip-tiny',
+      dtype: 'q8',
+      device: 'cpu',
+      source: { kind: 'self-hosted', path: resolve('tests/fixtures') },
+    });
+    const vectors = await embedder.embed(r.json.classes);
+    await embedder.dispose();
+    const want = ownNamesEdge(vectors, r.json.classes);
+    const o = r.json.strategies[0].orderings;
+    expect({ hard: o.edgeNames.hard, easy: o.edgeNames.easy }).toEqual(want);
+    const finalOfOrder = (order: number[]) => o.runs.find((x: any) => x.order.join() === order.join()).finalAccuracy;
+    expect(o.edgeNames.hardFinal).toBe(finalOfOrder(want.hard));
+    expect(o.edgeNames.easyFinal).toBe(finalOfOrder(want.easy));
+    expect(o.verdict.sentences).toHaveLength(4);
+    expect(o.verdict.sentences[3].text).toMatch(/^EDGE on your class names \(the cosine of CLIP’s text embeddings/);
+    // without --names, no names part
+    const plain = await cli('own-classes', ...args);
+    expect(plain.json.names).toBeUndefined();
+    expect(plain.json.strategies[0].orderings.edgeNames).toBeUndefined();
+    expect(plain.json.strategies[0].orderings.runs).toEqual(o.runs);
+  });
+
   it('refuses bad input with one line and exit code 2', { timeout: 60_000 }, async () => {
     const jpeg = join(tmp, 'jpeg.zip');
     const fake = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]);
@@ -104,6 +134,13 @@ describe('cil-lab own-classes', () => {
       [['--samples', ZIP, '--encoder', ENCODER, '--train-per-class', '4'], /together/],
       [['--samples', jpeg, '--encoder', ENCODER], /PNG samples only/],
       [['--samples', ZIP, '--encoder', ENCODER, '--dataset', 'digits'], /not a flag of cil-lab own-classes/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--names', 'tests/fixtures/clip-tiny'], /add --orderings all/],
+      [
+        ['--samples', ZIP, '--encoder', ENCODER, '--orderings', 'all', '--names', 'tests/fixtures/clip-tiny', '--names-dtype', 'fp16'],
+        /Unknown --names-dtype "fp16"/,
+      ],
+      [['--samples', ZIP, '--encoder', ENCODER, '--orderings', 'all', '--names', 'openai/clip'], /--allow-remote/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--names-dtype', 'q8'], /--names-dtype goes with --names/],
     ] as const) {
       const r = await cli('own-classes', ...args);
       expect(r.code, args.join(' ')).toBe(2);

@@ -57,9 +57,27 @@ describe('Your-classes protocols table', () => {
     );
     expect(rows).toEqual([
       { label: 'Truth', kind: 'truth', order: 'all 6 orderings', accuracy: '25 % – 75 %' },
-      { label: 'EDGE hard', kind: 'edge', order: 'mug → <b>pen → cup', accuracy: '25 %' },
-      { label: 'EDGE easy', kind: 'edge', order: 'cup → <b>pen → mug', accuracy: '75 %' },
+      { label: 'EDGE hard · images', kind: 'edge', order: 'mug → <b>pen → cup', accuracy: '25 %' },
+      { label: 'EDGE easy · images', kind: 'edge', order: 'cup → <b>pen → mug', accuracy: '75 %' },
       { label: 'RS seed 0', kind: 'rs', order: '<b>pen → mug → cup', accuracy: '50 %' },
+    ]);
+  });
+  it('says a truth with one value once', () => {
+    const rows = protocolRows({ min: 1, max: 1, orderings: 2 }, { hard: [0, 1], easy: [1, 0], finals: { hard: 1, easy: 1 } }, [], ['a', 'b']);
+    expect(rows[0].accuracy).toBe('100 % in all');
+  });
+  it('adds EDGE’s orderings on the class names after those on the images', () => {
+    const rows = protocolRows({ min: 0.25, max: 0.75, orderings: 2 }, { hard: [0, 1], easy: [1, 0], finals: { hard: 0.25, easy: 0.75 } }, [], ['mug', 'pen'], {
+      hard: [1, 0],
+      easy: [0, 1],
+      finals: { hard: 0.75, easy: 0.25 },
+    });
+    expect(rows.map((r) => [r.label, r.kind, r.order, r.accuracy])).toEqual([
+      ['Truth', 'truth', 'all 2 orderings', '25 % – 75 %'],
+      ['EDGE hard · images', 'edge', 'mug → pen', '25 %'],
+      ['EDGE easy · images', 'edge', 'pen → mug', '75 %'],
+      ['EDGE hard · names', 'edge-names', 'pen → mug', '75 %'],
+      ['EDGE easy · names', 'edge-names', 'mug → pen', '25 %'],
     ]);
   });
 });

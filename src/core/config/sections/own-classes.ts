@@ -11,13 +11,13 @@
  * means the lab's fill-in (no classes yet), and a section equal to the fill-in is checked to `undefined`: compactConfig
  * and configHash of every other config stay as they were. Read it with `ownClassesOf(config)`.
  */
-import { show, type Checker } from '../checker';
+import { isPlainObject, show, type Checker } from '../checker';
 import { DEFAULT_CLIP_MODEL } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
 import type { ClipWeightSource, FeaturePrecision } from '../types';
 import { FEATURE_PRECISIONS } from './features';
 import type { ConfigSection } from './section';
-import { weightsOf } from './similarity';
+import { clipTextOf, weightsOf, type ClipTextConfig } from './similarity';
 
 export const OWN_STRATEGIES = ['finetune', 'replay', 'simplecil'] as const;
 export type OwnStrategy = (typeof OWN_STRATEGIES)[number];
@@ -38,6 +38,8 @@ export interface OwnClassesConfig {
   strategy: OwnStrategy;
   seed: number;
   encoder: OwnEncoder;
+  /** CLIP's text side for EDGE on the class names (absent: EDGE runs on the image prototypes only) */
+  names?: ClipTextConfig;
 }
 
 /** Bounds: a classroom's handful of objects, and what a webcam records in a minute. */
@@ -104,7 +106,7 @@ function encoderOf(c: Checker, v: unknown): OwnEncoder {
 export const ownClassesSection: ConfigSection<'ownClasses'> = {
   check(c, v): OwnClassesConfig | undefined {
     if (v === undefined) return undefined;
-    const o = c.object(v, 'ownClasses', ['classes', 'trainPerClass', 'testPerClass', 'strategy', 'seed', 'encoder']);
+    const o = c.object(v, 'ownClasses', ['classes', 'trainPerClass', 'testPerClass', 'strategy', 'seed', 'encoder', 'names']);
     const out = ownClassesOf({});
     if (o.classes !== undefined) {
       const arr = c.array(o.classes, 'ownClasses.classes', 0, OWN_LIMITS.classes);
@@ -122,6 +124,10 @@ export const ownClassesSection: ConfigSection<'ownClasses'> = {
     out.strategy = c.choice(o.strategy, 'ownClasses.strategy', OWN_STRATEGIES, OWN_CLASSES_FILL.strategy);
     out.seed = c.seed(o.seed, 'ownClasses.seed', OWN_CLASSES_FILL.seed);
     out.encoder = encoderOf(c, o.encoder);
+    if (o.names !== undefined) {
+      if (isPlainObject(o.names)) out.names = clipTextOf(c, o.names, 'ownClasses.names');
+      else c.error('ownClasses.names', `Must be CLIP text settings ({"model", "dtype", "prompt", "weights"}); got ${show(o.names)}.`);
+    }
     return JSON.stringify(out) === JSON.stringify(OWN_CLASSES_FILL) ? undefined : out;
   },
 };

@@ -59,4 +59,26 @@ describe('config section: ownClasses', () => {
     expect(classNameProblem('mug', ['mug'])).toMatch(/already/);
     expect(classNameProblem('mug')).toBeNull();
   });
+
+  it('keeps CLIP text settings for EDGE on the class names, checked as the similarity section checks them', () => {
+    const r = validateConfig({
+      ownClasses: { classes: ['mug', 'pen'], names: { model: 'cil-lab/clip-tiny', weights: { kind: 'self-hosted', path: '/models/' } } },
+    });
+    expect(r.errors).toEqual([]);
+    expect(ownClassesOf(r.config).names).toEqual({
+      model: 'cil-lab/clip-tiny',
+      dtype: 'q8',
+      prompt: { kind: 'bare' },
+      weights: { kind: 'self-hosted', path: '/models/' },
+    });
+    const without = validateConfig({ ownClasses: { classes: ['mug', 'pen'] } });
+    expect(configHash(r.config)).not.toBe(configHash(without.config));
+    expect(ownClassesOf(without.config).names).toBeUndefined();
+    const paths = (v: unknown): string[] => validateConfig({ ownClasses: { names: v } }).errors.map((e) => e.path);
+    expect(paths('clip')).toEqual(['ownClasses.names']);
+    expect(paths({ model: 'no id' })).toEqual(['ownClasses.names.model']);
+    expect(paths({ dtype: 'fp16' })).toEqual(['ownClasses.names.dtype']);
+    expect(paths({ prompt: { kind: 'template', template: 'no slot' } })).toEqual(['ownClasses.names.prompt.template']);
+    expect(paths({ kind: 'clip' })).toEqual(['ownClasses.names.kind']);
+  });
 });

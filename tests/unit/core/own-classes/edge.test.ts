@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalOf, ownEdge } from '../../../../src/core/own-classes/edge';
+import { finalOf, ownEdge, ownNamesEdge } from '../../../../src/core/own-classes/edge';
 import { ownFeatureSet } from '../../../../src/core/own-classes/settings';
 import { edgeVerdict, summariseOrderings } from '../../../../src/core/own-classes/verdict';
 import { edgeOrderings } from '../../../../src/core/protocols/edge';
@@ -38,5 +38,18 @@ describe('EDGE on your classes', () => {
       /calls “mug” → “pen” hard \(it reached 40 %\) and “pen” → “mug” easy \(70 %\); every ordering ranges from 40 % to 70 %: its hard pick did worse than its easy one/,
     );
     expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.5, easy: 0.5 }, s, ['mug', 'pen'])).toMatch(/do not tell hard from easy/);
+  });
+  it('runs EDGE on one text embedding per class name, and it agrees with the prototype route on the same vectors', () => {
+    // the class means of `set` are the unit directions of `dirs` (rows v and 2v average to 1.5v), so both routes see one cosine matrix
+    const e = ownNamesEdge(
+      dirs.map((v) => Float32Array.from(v.map((x) => x * 3))),
+      ['c0', 'c1', 'c2', 'c3'],
+    );
+    expect(e).toEqual(ownEdge(set));
+    expect(() => ownNamesEdge([Float32Array.from([1, 0])], ['a', 'b'])).toThrow(/1 name embeddings for 2 classes/);
+    const s = summariseOrderings([0.4, 0.7], 0);
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.4, easy: 0.7 }, s, ['mug', 'pen'], 'names')).toMatch(
+      /^EDGE on your class names \(the cosine of CLIP’s text embeddings of the names, as the paper does it\), calls “mug” → “pen” hard/,
+    );
   });
 });
