@@ -283,7 +283,8 @@ export const LESSONS: readonly Lesson[] = [
       'Fine-tune trains a small layer over a frozen image encoder’s features with only the newest object’s pictures; SimpleCIL keeps each object’s mean feature vector (a prototype) and trains nothing. ' +
       'The bars show how well it still recognises each object after the last one.',
     question:
-      'When the fourth object arrives, what happens to the first three under fine-tuning, and under SimpleCIL? Why can prototypes not forget what they were taught?',
+      'When the fourth object arrives, what happens to the first three under fine-tuning, and under SimpleCIL? Why can prototypes not forget what they were taught? ' +
+      'Then train every ordering of your four objects: does the order in which you taught them matter, and does EDGE, from how alike they look or from their names, find the hard one?',
     // the recorded sample set tests/fixtures/own-classes/four-things.zip (scripts/make-own-classes-fixture.ts) on the
     // tiny CLIP vision fixture encoder, training seeds 0 / 1 / 2: when the fourth object arrives, fine-tuning drops
     // the third from 100 % to 0 % (the first two were already lost, each as the next object came), SimpleCIL keeps
