@@ -189,6 +189,10 @@ for (const viewport of [
           await expect(page.getByTestId('oc-bar')).toHaveCount(4, { timeout: 60_000 });
           await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting');
           expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+          // one class removed (a recording gone wrong): the others stay and the model updates on them
+          await page.getByTestId('oc-class').filter({ hasText: 'blue' }).getByTestId('oc-remove').click();
+          await expect(page.getByTestId('oc-class')).toHaveCount(3);
+          await expect(page.getByTestId('oc-bar')).toHaveCount(3, { timeout: 60_000 });
         }
         url = page.url();
         await ctx.close();

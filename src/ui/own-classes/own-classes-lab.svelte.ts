@@ -385,6 +385,28 @@ export class OwnClassesLab {
     return `Imported ${added.length} class${added.length === 1 ? '' : 'es'}${skipped.length ? `; left out ${skipped.join(', ')}` : ''}.`;
   }
 
+  /**
+   * One class removed (a recording gone wrong): its samples deleted from this browser, its features forgotten, the
+   * classes after it move up one task, and the model updates on what is left.
+   */
+  async removeClass(name: string): Promise<void> {
+    if (this.active || !this.cfg.classes.includes(name)) return;
+    await this.store.forget(name);
+    this.runner.forgetFeatures(name);
+    for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
+    this.cfg.classes = this.cfg.classes.filter((c) => c !== name);
+    delete this.counts[name];
+    delete this.thumbs[name];
+    this.orderings = null;
+    this.byStrategy = {};
+    this.commit();
+    if (this.completeClasses.length > 0) await this.train();
+    else {
+      this.run = null;
+      this.trainedClasses = [];
+    }
+  }
+
   /** "Forget my samples": every sample deleted from this browser, the classes and results cleared. */
   async forgetAll(): Promise<void> {
     this.runner.cancel();
