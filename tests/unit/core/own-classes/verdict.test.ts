@@ -37,7 +37,9 @@ describe('Your-classes verdicts', () => {
     expect(orderingsVerdict(summariseOrderings([0.25, 0.25, 0.25], 0), 'finetune')).toBe(
       'Over all 3 orderings of your classes, fine-tuning a head ends with final accuracy 25 % in every one: the order you taught it does not matter, because it forgets in every order alike: the accuracy is low whichever class comes last.',
     );
-    expect(orderingsVerdict(summariseOrderings([0.9, 0.92], 0), 'replay')).toMatch(/from 90 % to 92 % \(mean 91 %\): the order you taught it does not matter\.$/);
+    expect(orderingsVerdict(summariseOrderings([0.9, 0.92], 0), 'replay')).toMatch(
+      /from 90 % to 92 % \(mean 91 %\): the order you taught it does not matter\.$/,
+    );
     expect(orderingsVerdict(spread, 'finetune')).toMatch(/the order matters \(a spread of 35 %\)\. Yours reached 30 %; 2 of 6 orderings did better/);
   });
   it('builds unit-length rows, the first `train` of each class for training', () => {
