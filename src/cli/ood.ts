@@ -24,6 +24,7 @@ import { getClassList } from '../core/classes/builtin';
 import { UINT32_MAX } from '../core/config/checker';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { openWorldOf } from '../core/config/sections/open-world';
+import { isOpenWorldOwn, openWorldFromExperiment } from '../core/ood/experiment';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, openWorldIssues, type OpenWorldIssue, type OpenWorldSettings } from '../core/ood/config';
 import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
@@ -172,6 +173,11 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
     throw new UsageError(
       `With --config / --link, cil-lab ood changes only the lab's settings (${OOD_SETTING_FLAGS.map((f) => `--${f}`).join(', ')}, --backend); not --${others[0]}.`,
     );
+  }
+  if (config && isOpenWorldOwn(config.openWorld)) {
+    // the lab's ID experiment is the config's common sections: what the lab cannot train there is refused, not replaced
+    const { unused } = openWorldFromExperiment(config, config.openWorld);
+    if (unused.length > 0) throw new UsageError(`The Open-world lab cannot train this experiment's ${unused[0].said.replace(/^the /, '')}.`);
   }
   return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
 }

@@ -11,6 +11,7 @@ import type { PromptSpec } from '../similarity/prompts';
 import type { CurriculumConfig } from './sections/curriculum';
 import type { OwnClassesConfig } from './sections/own-classes';
 import type { OpenWorldSettings } from '../ood/config';
+import type { OpenWorldOwn } from '../ood/experiment';
 import type { TimeLabConfig } from '../stream/config';
 import type { LabId } from '../labs/ids';
 
@@ -269,8 +270,11 @@ export interface ExperimentConfig {
   seeds: number[];
   conformal: ConformalConfig;
   forgetting: ForgettingConfig;
-  /** The Open-world lab (sections/open-world.ts); absent = its defaults, read with openWorldOf. */
-  openWorld?: OpenWorldSettings;
+  /**
+   * The Open-world lab (sections/open-world.ts): its own part, the ID experiment being the common sections; or, in
+   * links made before, its full settings. Absent = its defaults. Read with openWorldOf.
+   */
+  openWorld?: OpenWorldOwn | OpenWorldSettings;
   /** The Time lab (sections/time.ts); absent = its defaults, read with timeOf. */
   time?: TimeLabConfig;
   /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/ood/config';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { defaultConfig } from '../../../src/core/config/validate';
+import { foldOpenWorld } from '../../../src/core/ood/experiment';
 import { joinNegativeNumbers } from '../../../src/cli/args';
 import { OPTIONS } from '../../../src/cli/flags';
 import { oodLabSettings } from '../../../src/cli/ood';
@@ -64,6 +65,18 @@ describe("the lab's cil-lab ood command", () => {
     expect(oodLabSettings(parse(['--link', link]))).toEqual({ ...OPEN_WORLD_PRESETS.quick, epochs: 2 });
     expect(oodLabSettings(parse(['--link', link, '--seed', '5']))).toEqual({ ...OPEN_WORLD_PRESETS.quick, epochs: 2, seed: 5 });
     expect(() => oodLabSettings(parse(['--link', link, '--lr', '0.1']))).toThrow(/not --lr/);
+  });
+  it('--link made on the lab today (its ID experiment in the common sections) reads the same settings', () => {
+    const s = { ...OPEN_WORLD_PRESETS['near-far'], classes: [4, 0, 1, 5, 2, 3], epochs: 2 };
+    const hash = encodeConfigToHash(foldOpenWorld(defaultConfig(), s));
+    expect(oodLabSettings(parse(['--link', `http://127.0.0.1/${hash}`]))).toEqual({ ...s, classes: [0, 4, 1, 5, 2, 3] });
+    expect(oodLabSettings(parse(['--link', `http://127.0.0.1/${hash}`, '--dataset', 'digits']))).toMatchObject({ dataset: 'digits', epochs: 2 });
+  });
+  it('--link whose common sections the lab cannot train is refused in one line, not replaced', () => {
+    const config = foldOpenWorld(defaultConfig(), OPEN_WORLD_PRESETS.default);
+    config.training.lr = 0.01;
+    const hash = encodeConfigToHash(config);
+    expect(() => oodLabSettings(parse(['--link', `http://127.0.0.1/${hash}`]))).toThrow("The Open-world lab cannot train this experiment's lr 0.01.");
   });
 });
 

@@ -1,31 +1,40 @@
 /**
- * The Open-world lab's section (docs/science.md §5): ID data, class order, strategy, detectors, OOD sets and the
- * fine-tuned heads' settings. The settings type, defaults and their meaning live with the lab's science in
- * src/core/ood/config.ts; this section checks their types and bounds, then the lab's own rules
- * (validateOpenWorldSettings), and carries them in the experiment config (so in the share link and the CLI's file).
+ * The Open-world lab's section (docs/science.md §5). Two forms:
+ * - `{ from: 'experiment', orderSeed, detectors, oodSets, headEpochs, marginIn, marginOut }` (what the app writes):
+ *   the lab's own part; its ID data, strategy and training are the experiment's common sections
+ *   (src/core/ood/experiment.ts);
+ * - the full settings (src/core/ood/config.ts `OpenWorldSettings`), as links made before the lab moved onto the
+ *   common sections carry them: they keep opening to the same numbers.
  *
- * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no Open-world settings, so a
- * config without it means "the lab's defaults", and settings equal to the defaults are checked to `undefined`:
- * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
- * `openWorldOf(config)`.
+ * Compatibility (schema.ts rule 2): the field is optional; absent means the lab's defaults, and full settings equal
+ * to the defaults are checked to `undefined`, so compactConfig and configHash of a config that does not use the lab
+ * stay as they were. Read it with `openWorldOf(config)`.
  */
-import { OPEN_WORLD_DEFAULTS, openWorldKey, validateOpenWorldSettings, withOpenWorldDefaults, type OpenWorldSettings } from '../../ood/config';
-import { show } from '../checker';
+import { OPEN_WORLD_DEFAULTS, openWorldIssues, openWorldKey, validateOpenWorldSettings, withOpenWorldDefaults, type OpenWorldSettings } from '../../ood/config';
+import { isOpenWorldOwn, OPEN_WORLD_OWN_KEYS, openWorldFromExperiment, type OpenWorldOwn } from '../../ood/experiment';
+import { show, type Checker } from '../checker';
 import { CONFIG_LIMITS } from '../limits';
+import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
 
-export type { OpenWorldSettings };
+export type { OpenWorldOwn, OpenWorldSettings };
 
-/** The Open-world lab's settings of a config: its own, or the lab's defaults. */
-export function openWorldOf(config: { openWorld?: OpenWorldSettings }): OpenWorldSettings {
-  return structuredClone(config.openWorld ?? OPEN_WORLD_DEFAULTS);
+/**
+ * The Open-world lab's settings of a config: its full settings (an earlier link), its own part read with the common
+ * sections, or the lab's defaults. `openWorldFromExperiment` also says what of the common sections the lab cannot take.
+ */
+export function openWorldOf(config: ExperimentConfig): OpenWorldSettings {
+  const ow = config.openWorld;
+  if (isOpenWorldOwn(ow)) return openWorldFromExperiment(config, ow).settings;
+  return structuredClone(ow ?? OPEN_WORLD_DEFAULTS);
 }
 
 const KEYS = [...Object.keys(OPEN_WORLD_DEFAULTS), 'seeds'] as (keyof OpenWorldSettings)[];
 
 export const openWorldSection: ConfigSection<'openWorld'> = {
-  check(c, v): OpenWorldSettings | undefined {
+  check(c, v): OpenWorldSettings | OpenWorldOwn | undefined {
     if (v === undefined) return undefined;
+    if (typeof v === 'object' && v !== null && 'from' in v) return checkOwn(c, v);
     const o = c.object(v, 'openWorld', KEYS);
     const d = OPEN_WORLD_DEFAULTS;
     const L = CONFIG_LIMITS;
@@ -36,13 +45,7 @@ export const openWorldSection: ConfigSection<'openWorld'> = {
       c.error(path, `Must be a list of class indices, whole numbers from 0 to ${L.classes - 1}; got ${show(x)}.`);
       return undefined;
     };
-    const strings = (x: unknown, path: string, max: number): string[] | undefined => {
-      const a = c.array(x, path, 1, max);
-      if (!a) return undefined;
-      if (a.every((s) => typeof s === 'string' && s.length <= 80)) return a as string[];
-      c.error(path, `Must be a list of names; got ${show(x)}.`);
-      return undefined;
-    };
+    const strings = (x: unknown, path: string, max: number) => names(c, x, path, max);
     const s: OpenWorldSettings = withOpenWorldDefaults({});
     if (o.dataset !== undefined) s.dataset = c.choice(o.dataset, 'openWorld.dataset', ['fashion-mnist', 'digits', 'emoji'] as const, d.dataset);
     if (o.classes !== undefined) s.classes = ints(o.classes, 'openWorld.classes', L.classes) ?? d.classes;
@@ -74,3 +77,57 @@ export const openWorldSection: ConfigSection<'openWorld'> = {
     return openWorldKey(s) === openWorldKey(d) && s.seeds === undefined ? undefined : s;
   },
 };
+
+/** A list of 1 to `max` names (detectors, OOD sets). */
+function names(c: Checker, x: unknown, path: string, max: number): string[] | undefined {
+  const a = c.array(x, path, 1, max);
+  if (!a) return undefined;
+  if (a.every((s) => typeof s === 'string' && s.length <= 80)) return a as string[];
+  c.error(path, `Must be a list of names; got ${show(x)}.`);
+  return undefined;
+}
+
+/** The lab's own part: the settings' checks on the lab's defaults with these fields (the rest is the common sections'). */
+function checkOwn(c: Checker, v: object): OpenWorldOwn | undefined {
+  const common: Record<string, string> = {
+    dataset: 'dataset',
+    classes: 'classes',
+    tasks: 'taskSizes',
+    strategy: 'strategies',
+    memory: 'strategies',
+    epochs: 'training',
+    hidden: 'model',
+    trainPerClass: 'data',
+    testPerClass: 'data',
+    seed: 'seeds',
+    seeds: 'seeds',
+  };
+  for (const k of Object.keys(v).filter((k) => k in common))
+    c.error(`openWorld.${k}`, `With "from": "experiment", the lab's ${k} is the experiment's \`${common[k]}\`: leave it out here.`);
+  const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !(k in common)));
+  const o = c.object(rest, 'openWorld', OPEN_WORLD_OWN_KEYS, 'an object (with "from": "experiment", the ID data, strategy and training are the experiment\'s)');
+  if (o.from !== 'experiment') {
+    c.error('openWorld.from', `Must be "experiment" (the lab's ID data, strategy and training are the experiment's); got ${show(o.from)}.`);
+    return undefined;
+  }
+  const d = OPEN_WORLD_DEFAULTS;
+  const own: OpenWorldOwn = {
+    from: 'experiment',
+    orderSeed: o.orderSeed === undefined || o.orderSeed === null ? null : c.seed(o.orderSeed, 'openWorld.orderSeed', 0),
+    detectors: d.detectors.slice(),
+    oodSets: d.oodSets.slice(),
+    headEpochs: o.headEpochs === undefined ? d.headEpochs : c.int(o.headEpochs, 'openWorld.headEpochs', 1, CONFIG_LIMITS.epochs, d.headEpochs),
+    marginIn: o.marginIn === undefined ? d.marginIn : c.num(o.marginIn, 'openWorld.marginIn', { min: -1e4, max: 1e4 }, d.marginIn),
+    marginOut: o.marginOut === undefined ? d.marginOut : c.num(o.marginOut, 'openWorld.marginOut', { min: -1e4, max: 1e4 }, d.marginOut),
+  };
+  const list = (x: unknown, path: string, max: number) => names(c, x, path, max);
+  if (o.detectors !== undefined) own.detectors = (list(o.detectors, 'openWorld.detectors', 32) as OpenWorldOwn['detectors']) ?? own.detectors;
+  if (o.oodSets !== undefined) own.oodSets = list(o.oodSets, 'openWorld.oodSets', 16) ?? own.oodSets;
+  // the lab's rules on its own fields (those on the ID data are the page's and the CLI's: the common sections may
+  // belong to another lab's experiment when the link was made elsewhere)
+  const ownFields = new Set(['orderSeed', 'detectors', 'oodSets', 'headEpochs', 'marginIn']);
+  const issues = openWorldIssues(withOpenWorldDefaults({ ...own, from: undefined } as Partial<OpenWorldSettings>));
+  for (const i of issues)
+    if (ownFields.has(i.field) && !(i.field === 'oodSets' && /ID classes|ID dataset/.test(i.message))) c.error(`openWorld.${i.field}`, i.message);
+  return own;
+}
