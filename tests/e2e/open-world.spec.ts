@@ -8,6 +8,9 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { validateConfig } from '../../src/core/config/validate';
+import { OPEN_WORLD_PRESETS } from '../../src/core/ood/config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -150,4 +153,57 @@ test('a huge range in the class field is a message at once, Run disabled; a good
   await field.fill('0-5');
   await expect(page.getByTestId('ow-run')).toBeEnabled();
   expect(errors).toEqual([]);
+});
+
+test('the settings are the experiment: a change here writes the ID data and training into the common sections, a link made before opens as it was', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { outside, errors } = await offline(page);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open world', exact: true }).click();
+  await page.getByTestId('ow-preset-quick').click();
+  await page.getByTestId('ow-strategy').selectOption('icarl');
+  const linked = async () => {
+    const r = decodeConfigFromHash(new URL(page.url()).hash);
+    return r.ok ? r.config : null;
+  };
+  await expect.poll(async () => (await linked())?.strategies?.[0]?.id).toBe('icarl');
+  const c = (await linked())!;
+  expect(c.lab).toBe('open-world');
+  expect(c.dataset).toEqual({ id: 'digits' });
+  expect(c.classes).toEqual([0, 1, 2, 3, 4, 5]);
+  expect(c.taskSizes).toEqual([2, 2, 2]);
+  expect(c.model).toEqual({ kind: 'mlp', hidden: [128] });
+  expect(c.training.epochs).toBe(6);
+  expect(c.openWorld).toMatchObject({ from: 'experiment', oodSets: ['digits:6-9', 'fashion-mnist'] });
+  expect(Object.keys(c.openWorld!)).not.toContain('dataset');
+  // the Data tab shows the same experiment
+  await page.getByRole('button', { name: 'Data', exact: true }).click();
+  await expect(page.getByRole('main')).toContainText('digits');
+
+  // a link made before the lab moved onto the common sections (full settings in its own section, another dataset in
+  // the common ones) opens to its own settings
+  const before = validateConfig({ lab: 'open-world', dataset: { id: 'cifar100' }, openWorld: { ...OPEN_WORLD_PRESETS.ablation, epochs: 5 } });
+  expect(before.errors).toEqual([]);
+  await page.goto('/' + encodeConfigToHash(before.config));
+  await page.reload();
+  await expect(page.getByTestId('ow-dataset')).toHaveValue('fashion-mnist');
+  await expect(page.getByTestId('ow-det-ber-nter')).toBeChecked();
+  await expect(page.getByTestId('ow-command')).toContainText('--epochs 5');
+  await expect(page.getByTestId('ow-unused')).toHaveCount(0);
+  // opening it changes nothing: the link stays as it was made until a setting is changed here
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).hash).toBe(encodeConfigToHash(before.config));
+
+  // a link whose common sections the lab cannot train says so and what it trains instead
+  const cannot = validateConfig({ ...c, training: { ...c.training, lr: 0.01 } });
+  expect(cannot.errors).toEqual([]);
+  await page.goto('/' + encodeConfigToHash(cannot.config));
+  await page.reload();
+  await expect(page.getByTestId('ow-unused')).toContainText('lr 0.01: it trains lr 0.001');
+  await page.screenshot({ path: 'test-results/screenshots/open-world-unused.png' });
+  expect(errors).toEqual([]);
+  expect(outside).toEqual([]);
 });

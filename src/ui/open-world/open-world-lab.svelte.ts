@@ -1,12 +1,13 @@
 /**
- * The Open-world lab's state and effects (docs/science.md §5): the settings on screen (the experiment's `openWorld`
- * section), the runner's state (src/services/ood-runner.ts on the lab kit's run session: stored steps, resume),
+ * The Open-world lab's state and effects (docs/science.md §5): the settings on screen (the experiment's, through
+ * ./page-config.ts), the runner's state (src/services/ood-runner.ts on the lab kit's run session: stored steps, resume),
  * the lines the page shows about the store, the exports, and the choices of the charts. The page only composes
  * OpenWorldControls and OpenWorldResults around one `OpenWorldLab`.
  */
 import { untrack } from 'svelte';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/ood/config';
 import type { DetectorId } from '../../core/ood/detectors';
+import type { Unused } from '../../core/ood/experiment';
 import type { ExperimentConfig } from '../../core/config/schema';
 import { oodCommandLine, oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../services/ood-export';
 import type { OodReport } from '../../services/ood-export';
@@ -35,6 +36,8 @@ export class OpenWorldLab {
   seedReports: OodReport[] = $state.raw([]);
   /** the seed training now (several seeds train one after another) */
   seedNow: number | null = $state(null);
+  /** what the link's experiment says that the lab cannot train, each with what it trains instead (./page-config.ts) */
+  unused: Unused[] = $state([]);
 
   private readonly runner: OodRunner;
   private readonly unsubscribe: () => void;
