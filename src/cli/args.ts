@@ -5,6 +5,7 @@
 import { UINT32_MAX } from '../core/config/checker';
 import { parseIndexRanges } from '../core/config/index-ranges';
 import { CONFIG_LIMITS, grouped } from '../core/config/limits';
+import type { Unused } from '../core/config/lab-training';
 import { OrderingError, resolveTaskSizes } from '../core/orderings/task-sizes';
 
 export class UsageError extends Error {
@@ -12,6 +13,15 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+/**
+ * A link or config whose common sections a lab cannot train (src/core/config/lab-training.ts) is refused in one
+ * line naming the first such setting, not trained with a replacement.
+ */
+export function refuseUnused(labName: string, unused: readonly Unused[]): void {
+  if (unused.length > 0)
+    throw new UsageError(`The ${labName} lab cannot train what this experiment sets: ${unused[0].said} (it would train ${unused[0].instead}).`);
 }
 
 type Values = Record<string, string | boolean | undefined>;

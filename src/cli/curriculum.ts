@@ -22,7 +22,7 @@
  */
 import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
-import { CURRICULUM_FILL, curriculumOf, type CurriculumConfig } from '../core/config/sections/curriculum';
+import { CURRICULUM_FILL, curriculumFromExperiment, curriculumOf, isCurriculumOwn, type CurriculumConfig } from '../core/config/sections/curriculum';
 import {
   checkCurriculum,
   CLASSES_PER_DATASET,
@@ -43,7 +43,7 @@ import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/r
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, TRAINER_DEFAULTS, type StrategyId } from '../engine/defaults';
 import type { RunSettings } from '../engine/run-config';
 import type { ImageDataset } from '../engine/types';
-import { backendArg, intArg, nameListArg, str, UsageError } from './args';
+import { backendArg, intArg, nameListArg, str, refuseUnused, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
@@ -158,6 +158,10 @@ function withCurriculumConfig(v: Values): Values {
   const config = loadExperimentConfig(v);
   if (!config) return v;
   const given = Object.fromEntries(Object.entries(v).filter(([k, x]) => x !== undefined && k !== 'config' && k !== 'link'));
+  if (isCurriculumOwn(config.curriculum)) {
+    // the lab's training is the config's common sections: what the lab cannot train there is refused, not replaced
+    refuseUnused('Curriculum', curriculumFromExperiment(config, config.curriculum).unused);
+  }
   return { ...curriculumFlags(curriculumOf(config)), ...given };
 }
 

@@ -38,7 +38,7 @@ import { oodReport, oodSeedsOutput, type OodReport } from '../engine/ood/report'
 import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
-import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
+import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, refuseUnused, UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
@@ -176,8 +176,7 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
   }
   if (config && isOpenWorldOwn(config.openWorld)) {
     // the lab's ID experiment is the config's common sections: what the lab cannot train there is refused, not replaced
-    const { unused } = openWorldFromExperiment(config, config.openWorld);
-    if (unused.length > 0) throw new UsageError(`The Open-world lab cannot train this experiment's ${unused[0].said.replace(/^the /, '')}.`);
+    refuseUnused('Open-world', openWorldFromExperiment(config, config.openWorld).unused);
   }
   return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
 }

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { validateConfig } from '../../src/core/config/validate';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -85,4 +87,20 @@ test('the share link carries the curriculum and opens the Curriculum tab on it',
   await expect(other.getByTestId('cu-ds-emoji-animals')).not.toBeChecked();
   await expect(other.getByTestId('cu-scenario')).toHaveValue('til');
   await expect(other.getByTestId('cu-epochs')).toHaveValue('1');
+  // the link holds the training in the experiment's common sections and only datasets, order and scenario in its own
+  const r = decodeConfigFromHash(new URL(url).hash);
+  expect(r.ok).toBe(true);
+  if (!r.ok) return;
+  expect(r.config.lab).toBe('curriculum');
+  expect(r.config.curriculum).toMatchObject({ from: 'experiment', scenario: 'til' });
+  expect(Object.keys(r.config.curriculum!).sort()).toEqual(['datasets', 'from', 'order', 'scenario']);
+  expect(r.config.training.epochs).toBe(1);
+  // a link whose common sections the lab cannot train says so, and what it trains instead
+  const cannot = validateConfig({ ...r.config, model: { kind: 'mlp', hidden: [64, 32] } });
+  expect(cannot.errors).toEqual([]);
+  await other.goto('/' + encodeConfigToHash(cannot.config));
+  await other.reload();
+  await expect(other.getByTestId('cu-unused')).toContainText(
+    'an MLP with hidden layers 64, 32 (the lab trains one hidden layer): it trains one hidden layer of 256',
+  );
 });

@@ -8,7 +8,7 @@
 import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
-import type { CurriculumConfig } from './sections/curriculum';
+import type { CurriculumConfig, CurriculumOwn } from './sections/curriculum';
 import type { OwnClassesConfig } from './sections/own-classes';
 import type { OpenWorldSettings } from '../ood/config';
 import type { OpenWorldOwn } from '../ood/experiment';
@@ -277,8 +277,11 @@ export interface ExperimentConfig {
   openWorld?: OpenWorldOwn | OpenWorldSettings;
   /** The Time lab (sections/time.ts); absent = its defaults, read with timeOf. */
   time?: TimeLabConfig;
-  /** The Curriculum lab (sections/curriculum.ts); absent = its defaults, read with curriculumOf. */
-  curriculum?: CurriculumConfig;
+  /**
+   * The Curriculum lab (sections/curriculum.ts): its own part, the strategies and training being the common sections;
+   * or, in links made before, its full settings. Absent = its defaults. Read with curriculumOf.
+   */
+  curriculum?: CurriculumOwn | CurriculumConfig;
   /** The Your-classes lab (sections/own-classes.ts); absent = no classes yet, read with ownClassesOf. */
   ownClasses?: OwnClassesConfig;
   /** Where feature vectors come from (sections/features.ts); absent = pixels, read with featuresOf. */

@@ -12,15 +12,12 @@
  * Pure: imports only src/core.
  */
 import { STRATEGY_OPTION_FILL } from '../config/defaults';
+import { readLabTraining, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, type OpenWorldSettings } from './config';
 import type { DetectorId } from './detectors';
 
-/** Something a config's common sections say that the lab cannot train, and what it trains instead. */
-export interface Unused {
-  said: string;
-  instead: string;
-}
+export type { Unused };
 
 /** The Open-world section when the lab's ID experiment is the experiment's common sections. */
 export interface OpenWorldOwn {
@@ -35,9 +32,6 @@ export interface OpenWorldOwn {
 }
 
 export const OPEN_WORLD_OWN_KEYS = ['from', 'orderSeed', 'detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut'] as const;
-
-/** What the lab trains with besides epochs: the engine's optimiser settings (the legacy section never set them). */
-const LAB_TRAINING = { lr: 1e-3, batchSize: 64, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, head: 'seen', init: 'he-glorot' } as const;
 
 const MEMORY_STRATEGIES = ['replay', 'icarl', 'agem', 'gdumb'];
 
@@ -84,8 +78,6 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
   } else {
     add(`the dataset ${id} (the lab trains on ${OPEN_WORLD_DATASETS.join(', ')})`, `${d.dataset}, classes ${d.classes.join(',')}`);
   }
-  const source = config.features?.source ?? 'pixels';
-  if (source !== 'pixels') add(`features from ${source === 'encoder' ? 'an image encoder' : `the ${source}`} (the lab trains on pixels)`, 'pixels');
   const first = config.strategies[0];
   if (first && !['simplecil', 'ranpac', 'fecam'].includes(first.id)) {
     s.strategy = first.id;
@@ -99,19 +91,12 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
   } else if (first) add(`${first.id} (a method on pre-trained features; the lab trains a CIL strategy)`, d.strategy);
   if (config.model.kind === 'mlp') s.hidden = config.model.hidden.slice();
   else add(`the ${config.model.kind} model (the lab trains an MLP)`, `an MLP with hidden layers ${d.hidden.join(', ')}`);
-  const t = config.training;
-  s.epochs = t.epochs;
-  const trained = { lr: t.lr, batchSize: t.batchSize, ...t.optimiser, head: t.head, init: t.init };
-  const off = (Object.keys(LAB_TRAINING) as (keyof typeof LAB_TRAINING)[]).filter((k) => trained[k] !== LAB_TRAINING[k]);
-  if (off.length) add(off.map((k) => `${k} ${String(trained[k])}`).join(', '), off.map((k) => `${k} ${LAB_TRAINING[k]}`).join(', '));
-  if (t.firstTaskEpochs !== t.epochs) add(`${t.firstTaskEpochs} epochs on the first task`, `${t.epochs}, as every task`);
   s.trainPerClass = config.data.trainPerClass;
   s.testPerClass = config.data.testPerClass;
-  const seeds = config.seeds;
-  s.seed = seeds[0] ?? d.seed;
-  if (seeds.length > 1) s.seeds = seeds.length;
-  if (!seeds.every((x, i) => x === s.seed + i))
-    add(`seeds ${seeds.join(', ')} (the lab runs consecutive seeds)`, `seeds ${seeds.map((_, i) => s.seed + i).join(', ')}`);
+  const t = readLabTraining(config, unused, d.seed);
+  s.epochs = t.epochs;
+  s.seed = t.seed;
+  if (t.seeds !== undefined) s.seeds = t.seeds;
   return { settings: s, unused };
 }
 
@@ -157,11 +142,8 @@ export function foldOpenWorld(config: ExperimentConfig, s: OpenWorldSettings): E
   const options = MEMORY_STRATEGIES.includes(s.strategy) ? { ...fill, memory: s.memory } : { ...fill };
   c.strategies = [{ id: s.strategy, options } as StrategySetting];
   c.model = { kind: 'mlp', hidden: s.hidden.slice() };
-  const { lr, batchSize, beta1, beta2, epsilon, head, init } = LAB_TRAINING;
-  c.training = { epochs: s.epochs, firstTaskEpochs: s.epochs, lr, batchSize, optimiser: { kind: 'adam', beta1, beta2, epsilon }, head, init };
   c.data = { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass };
-  c.seeds = Array.from({ length: s.seeds ?? 1 }, (_, i) => s.seed + i);
-  delete c.features;
+  writeLabTraining(c, { epochs: s.epochs, seed: s.seed, seeds: s.seeds });
   c.openWorld = openWorldOwnOf(s);
   return c;
 }

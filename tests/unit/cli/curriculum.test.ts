@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatConfigFile } from '../../../src/core/config/config-file';
 import { defaultConfig } from '../../../src/core/config/schema';
+import { curriculumOf, foldCurriculum } from '../../../src/core/config/sections/curriculum';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
@@ -155,6 +156,18 @@ describe('cil-lab curriculum', () => {
     expect(byLink.code, byLink.err).toBe(0);
     expect({ ...byLink.json, seconds: 0 }).toEqual({ ...byFlags.json, seconds: 0 });
     expect(byLink.json.runs).toHaveLength(2);
+    // the same settings as a link made on the lab today (strategies, model and training in the common sections)
+    const own = foldCurriculum(defaultConfig(), curriculumOf(c));
+    expect(own.curriculum).toEqual({ from: 'experiment', datasets: ['digits', 'fashion-mnist'], order: 'm2i', scenario: 'cil' });
+    const byOwn = await cli('curriculum', '--link', `http://127.0.0.1:5173/${encodeConfigToHash(own)}`, '--backend', 'cpu');
+    expect(byOwn.code, byOwn.err).toBe(0);
+    expect(byOwn.json.runs).toEqual(byFlags.json.runs);
+    own.model = { kind: 'mlp', hidden: [16, 8] };
+    const refused = await cli('curriculum', '--link', `http://127.0.0.1:5173/${encodeConfigToHash(own)}`, '--backend', 'cpu');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      'The Curriculum lab cannot train what this experiment sets: an MLP with hidden layers 16, 8 (the lab trains one hidden layer) (it would train one hidden layer of 256).',
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'cil-curriculum-')), 'experiment.json');
     writeFileSync(file, formatConfigFile(c));
     const byFile = await cli('curriculum', '--config', file, '--backend', 'cpu');

@@ -76,7 +76,9 @@ describe("the lab's cil-lab ood command", () => {
     const config = foldOpenWorld(defaultConfig(), OPEN_WORLD_PRESETS.default);
     config.training.lr = 0.01;
     const hash = encodeConfigToHash(config);
-    expect(() => oodLabSettings(parse(['--link', `http://127.0.0.1/${hash}`]))).toThrow("The Open-world lab cannot train this experiment's lr 0.01.");
+    expect(() => oodLabSettings(parse(['--link', `http://127.0.0.1/${hash}`]))).toThrow(
+      'The Open-world lab cannot train what this experiment sets: lr 0.01 (it would train lr 0.001).',
+    );
   });
 });
 

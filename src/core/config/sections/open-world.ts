@@ -13,6 +13,7 @@
 import { OPEN_WORLD_DEFAULTS, openWorldIssues, openWorldKey, validateOpenWorldSettings, withOpenWorldDefaults, type OpenWorldSettings } from '../../ood/config';
 import { isOpenWorldOwn, OPEN_WORLD_OWN_KEYS, openWorldFromExperiment, type OpenWorldOwn } from '../../ood/experiment';
 import { show, type Checker } from '../checker';
+import { readOwnForm, TRAINING_FIELDS } from '../lab-training';
 import { CONFIG_LIMITS } from '../limits';
 import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
@@ -95,21 +96,10 @@ function checkOwn(c: Checker, v: object): OpenWorldOwn | undefined {
     tasks: 'taskSizes',
     strategy: 'strategies',
     memory: 'strategies',
-    epochs: 'training',
-    hidden: 'model',
-    trainPerClass: 'data',
-    testPerClass: 'data',
-    seed: 'seeds',
-    seeds: 'seeds',
+    ...TRAINING_FIELDS,
   };
-  for (const k of Object.keys(v).filter((k) => k in common))
-    c.error(`openWorld.${k}`, `With "from": "experiment", the lab's ${k} is the experiment's \`${common[k]}\`: leave it out here.`);
-  const rest = Object.fromEntries(Object.entries(v).filter(([k]) => !(k in common)));
-  const o = c.object(rest, 'openWorld', OPEN_WORLD_OWN_KEYS, 'an object (with "from": "experiment", the ID data, strategy and training are the experiment\'s)');
-  if (o.from !== 'experiment') {
-    c.error('openWorld.from', `Must be "experiment" (the lab's ID data, strategy and training are the experiment's); got ${show(o.from)}.`);
-    return undefined;
-  }
+  const o = readOwnForm(c, v, 'openWorld', OPEN_WORLD_OWN_KEYS, common, 'ID data, strategy and training');
+  if (!o) return undefined;
   const d = OPEN_WORLD_DEFAULTS;
   const own: OpenWorldOwn = {
     from: 'experiment',

@@ -120,9 +120,9 @@ describe('foldOpenWorld / openWorldFromExperiment', () => {
     const { unused, settings } = openWorldFromExperiment(base.config, own);
     expect(unused.map((u) => u.said)).toEqual([
       'task sizes 2, 4 (the lab splits its classes into equal tasks)',
-      'features from the backbone (the lab trains on pixels)',
       'simplecil (a method on pre-trained features; the lab trains a CIL strategy)',
       'the head model (the lab trains an MLP)',
+      'features from the backbone (the lab trains on pixels)',
     ]);
     expect(settings.strategy).toBe('replay');
   });

@@ -1,16 +1,26 @@
 /**
- * Where the Open-world page starts (src/ui/open-world/page-config.ts): a link made on the tab reads its ID experiment
- * from the common sections, a link made before opens its full settings, a new experiment starts on the lab's start,
- * and a link without the section on the frozen defaults.
+ * Where the Open-world and Curriculum pages start (the lab kit's experimentStart, ui/common/lab/lab-experiment): a
+ * link made on the tab reads the lab's experiment from the common sections, a link made before opens its full
+ * settings, a new experiment starts on the lab's start, and a link without the section on the frozen fill-in.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
-import { foldOpenWorld, openWorldStart } from '../../../src/ui/open-world/page-config';
+import { foldOpenWorld } from '../../../src/core/ood/experiment';
+import { experimentStart } from '../../../src/ui/common/lab/lab-experiment.svelte';
+import { OPEN_WORLD_EXPERIMENT } from '../../../src/ui/open-world/page-config';
+import type { ExperimentConfig, LabId } from '../../../src/core/config/schema';
+import { CURRICULUM_FILL, foldCurriculum, type CurriculumConfig } from '../../../src/core/config/sections/curriculum';
+import { CURRICULUM_EXPERIMENT } from '../../../src/ui/curriculum/page-config';
+import { START_SECTION } from '../../../src/ui/curriculum/curriculum-lab.svelte';
 
 const START = OPEN_WORLD_PRESETS['near-far'];
+const openWorldStart = (config: ExperimentConfig, opened: LabId | null, start: typeof START) => {
+  expect(start).toBe(OPEN_WORLD_EXPERIMENT.start);
+  return experimentStart(OPEN_WORLD_EXPERIMENT, config, opened);
+};
 
-describe('openWorldStart', () => {
+describe('experimentStart of the Open-world lab', () => {
   it('a new experiment (no link) starts on the start; a link without the section on the defaults', () => {
     expect(openWorldStart(defaultConfig(), null, START)).toEqual({ settings: START, unused: [], owns: false });
     expect(openWorldStart(defaultConfig(), 'ground-truth', START)).toEqual({ settings: OPEN_WORLD_DEFAULTS, unused: [], owns: false });
@@ -45,5 +55,21 @@ describe('openWorldStart', () => {
     const r = openWorldStart(config, 'open-world', START);
     expect(r.unused).toEqual([{ said: 'batchSize 32', instead: 'batchSize 64' }]);
     expect(r.settings).toEqual(OPEN_WORLD_DEFAULTS);
+  });
+});
+
+describe('experimentStart of the Curriculum lab', () => {
+  const S = CURRICULUM_EXPERIMENT;
+  it('a new experiment starts on M2I at the start; a link without the section on the fill-in', () => {
+    expect(experimentStart(S, defaultConfig(), null)).toEqual({ settings: START_SECTION, unused: [], owns: false });
+    expect(experimentStart(S, defaultConfig(), 'orderings').settings).toEqual(CURRICULUM_FILL);
+  });
+  it('a link made on the tab reads the training from the common sections', () => {
+    const s = { ...(CURRICULUM_FILL as CurriculumConfig), scenario: 'til' as const, epochs: 9, seeds: 2 };
+    const config = validateConfig(foldCurriculum(defaultConfig(), s)).config;
+    expect(experimentStart(S, config, 'curriculum')).toEqual({ settings: s, unused: [], owns: true });
+    // made on another tab: that lab's training is not read, this lab's datasets, order and scenario are
+    config.lab = 'ground-truth';
+    expect(experimentStart(S, config, 'ground-truth').settings).toEqual({ ...START_SECTION, datasets: s.datasets, order: s.order, scenario: 'til' });
   });
 });
