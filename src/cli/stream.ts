@@ -10,7 +10,7 @@
  *
  * Bad input is a `UsageError`: one line on stderr, exit code 2.
  */
-import { timeOf } from '../core/config/sections/time';
+import { isTimeOwn, timeFromExperiment, timeOf } from '../core/config/sections/time';
 import { STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
 import { defaultTimeLabConfig, TIME_LAB_MODES, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
@@ -20,7 +20,7 @@ import { BUILTIN_DATASET_IDS } from '../data/registry';
 import { selectBackend } from '../engine/backend';
 import { streamFromPool } from '../engine/stream/data';
 import { trainStream } from '../engine/stream/train';
-import { backendArg, intListArg, numberArg, str, UsageError } from './args';
+import { backendArg, intListArg, numberArg, str, UsageError, refuseUnused } from './args';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { alphaArg } from './reservoir';
@@ -61,6 +61,8 @@ const num = (v: Values, k: string): number | undefined => numberArg(str(v, k), k
 export function streamSettings(v: Values): { settings: TimeLabConfig; protocols: StreamProtocol[]; seeds: number[]; kGiven: boolean } {
   const config = loadExperimentConfig(v);
   // without a config: the lab's starting point for new experiments (drift strength 0.2), one seed
+  // a link made on the lab today: its network and training are the common sections, refused where the lab cannot train them
+  if (config && isTimeOwn(config.time)) refuseUnused('Time', timeFromExperiment(config, config.time).unused);
   const base = config ? timeOf(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
   const given: Record<string, unknown> = { ...base };
   const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);

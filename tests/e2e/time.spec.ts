@@ -1,5 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { validateConfig } from '../../src/core/config/validate';
+import { TIME_LAB_START } from '../../src/core/stream/config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -71,4 +74,37 @@ test('the quick preset runs both protocols to the end on wasm and every chart ha
   await page.getByTestId('tm-run').click();
   await expect(page.getByTestId('tm-progress')).toContainText('done', { timeout: 30_000 });
   await expect(page.locator('[data-testid="tm-heat-iid"] rect.cell')).toHaveCount(9);
+});
+
+test('the settings are the experiment: a change writes the network and training into the common sections; a link made before opens as it was', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openTime(page);
+  await page.getByTestId('tm-preset-quick').click();
+  const linked = () => {
+    const r = decodeConfigFromHash(new URL(page.url()).hash);
+    return r.ok ? r.config : null;
+  };
+  await expect.poll(() => (linked()?.time as { from?: string } | undefined)?.from).toBe('experiment');
+  const c = linked()!;
+  expect(c.lab).toBe('time');
+  expect(Object.keys(c.time!)).not.toContain('hidden');
+  expect(c.model.kind).toBe('mlp');
+  // a link made before the lab moved onto the common sections (full settings in its own section) opens to them
+  const before = validateConfig({ lab: 'time', time: { ...TIME_LAB_START, buckets: 4, epochs: 2 }, training: { lr: 0.5 } });
+  expect(before.errors).toEqual([]);
+  await page.goto('/' + encodeConfigToHash(before.config));
+  await page.reload();
+  await expect(page.getByTestId('tm-lab')).toBeVisible();
+  await expect(page.getByTestId('time-unused')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).hash).toBe(encodeConfigToHash(before.config));
+  // one whose common sections the lab cannot train says so
+  const cannot = validateConfig({ ...c, training: { ...c.training, init: 'pytorch' } });
+  await page.goto('/' + encodeConfigToHash(cannot.config));
+  await page.reload();
+  await expect(page.getByTestId('time-unused')).toContainText('init pytorch: it trains init he-glorot');
+  expect(errors).toEqual([]);
 });

@@ -25,15 +25,31 @@ export interface LabTraining {
   seeds?: number;
 }
 
+/** How a lab reads the common training: what it takes itself besides epochs and seeds, and what does not apply to it. */
+export interface LabTrainingReads {
+  /** optimiser settings the lab takes from `training` (the Time lab: lr and batch size) */
+  own?: readonly ('lr' | 'batchSize')[];
+  /** settings that do not apply to the lab (the Time lab's networks have no growing head) */
+  ignores?: readonly 'head'[];
+  /** the lab trains on pixels whatever the experiment's feature source says about its own dataset */
+  ownData?: boolean;
+  /** what the lab's Adam uses instead of β1, β2 and ε when they are not the engine's (the Time lab: tfjs's defaults) */
+  adam?: string;
+}
+
 /** The epochs and seeds of a config, and (into `unused`) the optimiser settings, seeds and features the lab cannot take. */
-export function readLabTraining(config: ExperimentConfig, unused: Unused[], fallbackSeed: number): LabTraining {
+export function readLabTraining(config: ExperimentConfig, unused: Unused[], fallbackSeed: number, reads: LabTrainingReads = {}): LabTraining {
   const add = (said: string, instead: string): void => void unused.push({ said, instead });
   const source = config.features?.source ?? 'pixels';
-  if (source !== 'pixels') add(`features from ${source === 'encoder' ? 'an image encoder' : `the ${source}`} (the lab trains on pixels)`, 'pixels');
+  if (source !== 'pixels' && !reads.ownData)
+    add(`features from ${source === 'encoder' ? 'an image encoder' : `the ${source}`} (the lab trains on pixels)`, 'pixels');
   const t = config.training;
   const trained = { lr: t.lr, batchSize: t.batchSize, ...t.optimiser, head: t.head, init: t.init };
-  const off = (Object.keys(LAB_TRAINING) as (keyof typeof LAB_TRAINING)[]).filter((k) => trained[k] !== LAB_TRAINING[k]);
-  if (off.length) add(off.map((k) => `${k} ${String(trained[k])}`).join(', '), off.map((k) => `${k} ${LAB_TRAINING[k]}`).join(', '));
+  const skip: readonly string[] = [...(reads.own ?? []), ...(reads.ignores ?? [])];
+  const off = (Object.keys(LAB_TRAINING) as (keyof typeof LAB_TRAINING)[]).filter((k) => !skip.includes(k) && trained[k] !== LAB_TRAINING[k]);
+  const adam = ['beta1', 'beta2', 'epsilon'];
+  const instead = (k: keyof typeof LAB_TRAINING): string => (reads.adam && adam.includes(k) ? `${k} ${reads.adam}` : `${k} ${LAB_TRAINING[k]}`);
+  if (off.length) add(off.map((k) => `${k} ${String(trained[k])}`).join(', '), off.map(instead).join(', '));
   if (t.firstTaskEpochs !== t.epochs) add(`${t.firstTaskEpochs} epochs on the first task`, `${t.epochs}, as every task`);
   const seeds = config.seeds;
   const out: LabTraining = { epochs: t.epochs, seed: seeds[0] ?? fallbackSeed };
@@ -43,12 +59,17 @@ export function readLabTraining(config: ExperimentConfig, unused: Unused[], fall
   return out;
 }
 
-/** `c` trained as such a lab trains: its epochs on every task, the engine's optimiser, pixels, consecutive seeds. */
-export function writeLabTraining(c: ExperimentConfig, t: LabTraining): void {
-  const { lr, batchSize, beta1, beta2, epsilon, head, init } = LAB_TRAINING;
+/**
+ * `c` trained as such a lab trains: its epochs on every task, the engine's optimiser (with the lab's own lr and batch
+ * size where it has them), consecutive seeds, and pixels unless the lab's data is its own (`ownData`).
+ */
+export function writeLabTraining(c: ExperimentConfig, t: LabTraining & { lr?: number; batchSize?: number }, reads: LabTrainingReads = {}): void {
+  const { beta1, beta2, epsilon, head, init } = LAB_TRAINING;
+  const lr = t.lr ?? LAB_TRAINING.lr;
+  const batchSize = t.batchSize ?? LAB_TRAINING.batchSize;
   c.training = { epochs: t.epochs, firstTaskEpochs: t.epochs, lr, batchSize, optimiser: { kind: 'adam', beta1, beta2, epsilon }, head, init };
   c.seeds = Array.from({ length: t.seeds ?? 1 }, (_, i) => t.seed + i);
-  delete c.features;
+  if (!reads.ownData) delete c.features;
 }
 
 /** The settings a lab section's own form leaves to the common sections' training (field → the section that holds it). */

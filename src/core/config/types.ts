@@ -13,6 +13,7 @@ import type { OwnClassesConfig } from './sections/own-classes';
 import type { OpenWorldSettings } from '../ood/config';
 import type { OpenWorldOwn } from '../ood/experiment';
 import type { TimeLabConfig } from '../stream/config';
+import type { TimeOwn } from './sections/time';
 import type { LabId } from '../labs/ids';
 
 export type { LabId };
@@ -275,8 +276,11 @@ export interface ExperimentConfig {
    * links made before, its full settings. Absent = its defaults. Read with openWorldOf.
    */
   openWorld?: OpenWorldOwn | OpenWorldSettings;
-  /** The Time lab (sections/time.ts); absent = its defaults, read with timeOf. */
-  time?: TimeLabConfig;
+  /**
+   * The Time lab (sections/time.ts): its own part, the network and training being the common sections; or, in links
+   * made before, its full settings. Absent = its defaults. Read with timeOf.
+   */
+  time?: TimeOwn | TimeLabConfig;
   /**
    * The Curriculum lab (sections/curriculum.ts): its own part, the strategies and training being the common sections;
    * or, in links made before, its full settings. Absent = its defaults. Read with curriculumOf.

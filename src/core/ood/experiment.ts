@@ -93,10 +93,8 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
   else add(`the ${config.model.kind} model (the lab trains an MLP)`, `an MLP with hidden layers ${d.hidden.join(', ')}`);
   s.trainPerClass = config.data.trainPerClass;
   s.testPerClass = config.data.testPerClass;
-  const t = readLabTraining(config, unused, d.seed);
-  s.epochs = t.epochs;
-  s.seed = t.seed;
-  if (t.seeds !== undefined) s.seeds = t.seeds;
+  // epochs, seed and (when more than one) seeds
+  Object.assign(s, readLabTraining(config, unused, d.seed));
   return { settings: s, unused };
 }
 

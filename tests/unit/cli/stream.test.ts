@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/core/config/schema';
+import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
+import { foldTime, timeOf } from '../../../src/core/config/sections/time';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
@@ -45,6 +46,20 @@ describe('cil-lab stream', () => {
     const over = await cli('stream', '--link', url, '--dataset', 'digits', '--hidden', '4096');
     expect(over.code).toBe(2);
     expect(over.err.trim()).toBe('cil-lab: --hidden: Must be a list of at most 4 layer widths (whole numbers 1…1024); got [4096].');
+  });
+  it('--link made on the lab today (network and training in the common sections) trains the same settings; one it cannot train is refused', async () => {
+    const legacy = validateConfig({ lab: 'time', time: { buckets: 3, perClass: 12, hidden: [16], epochs: 1, seed: 3, protocols: ['streaming'] } }).config;
+    const own = foldTime(defaultConfig(), timeOf(legacy));
+    expect(Object.keys(own.time!)).not.toContain('hidden');
+    const args = ['--dataset', 'digits', '--backend', 'cpu'];
+    const a = await cli('stream', '--link', encodeConfigToHash(legacy), ...args);
+    const b = await cli('stream', '--link', encodeConfigToHash(own), ...args);
+    expect(b.code, b.err).toBe(0);
+    expect({ ...b.json, seconds: 0 }).toEqual({ ...a.json, seconds: 0 });
+    own.training.optimiser.epsilon = 1e-6;
+    const refused = await cli('stream', '--link', encodeConfigToHash(own), ...args);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("The Time lab cannot train what this experiment sets: epsilon 0.000001 (it would train epsilon of tfjs's Adam).");
   });
   it('bad input: one line on stderr, exit code 2', async () => {
     const cases: [string[], RegExp][] = [

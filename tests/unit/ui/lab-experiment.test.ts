@@ -1,7 +1,7 @@
 /**
- * Where the Open-world and Curriculum pages start (the lab kit's experimentStart, ui/common/lab/lab-experiment): a
- * link made on the tab reads the lab's experiment from the common sections, a link made before opens its full
- * settings, a new experiment starts on the lab's start, and a link without the section on the frozen fill-in.
+ * Where the Open-world, Curriculum and Time pages start (the lab kit's experimentStart,
+ * ui/common/lab/lab-experiment): a link made on the tab reads the lab's experiment from the common sections, a link
+ * made before opens its full settings, a new experiment starts on the lab's start, and a link without the section on the frozen fill-in.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
@@ -13,6 +13,9 @@ import type { ExperimentConfig, LabId } from '../../../src/core/config/schema';
 import { CURRICULUM_FILL, foldCurriculum, type CurriculumConfig } from '../../../src/core/config/sections/curriculum';
 import { CURRICULUM_EXPERIMENT } from '../../../src/ui/curriculum/page-config';
 import { START_SECTION } from '../../../src/ui/curriculum/curriculum-lab.svelte';
+import { foldTime } from '../../../src/core/config/sections/time';
+import { defaultTimeLabConfig, TIME_LAB_START } from '../../../src/core/stream/config';
+import { TIME_EXPERIMENT } from '../../../src/ui/time/page-config';
 
 const START = OPEN_WORLD_PRESETS['near-far'];
 const openWorldStart = (config: ExperimentConfig, opened: LabId | null, start: typeof START) => {
@@ -71,5 +74,14 @@ describe('experimentStart of the Curriculum lab', () => {
     // made on another tab: that lab's training is not read, this lab's datasets, order and scenario are
     config.lab = 'ground-truth';
     expect(experimentStart(S, config, 'ground-truth').settings).toEqual({ ...START_SECTION, datasets: s.datasets, order: s.order, scenario: 'til' });
+  });
+});
+
+describe('experimentStart of the Time lab', () => {
+  it('a new experiment starts on the start; a link made on the tab reads the network and training from the common sections', () => {
+    expect(experimentStart(TIME_EXPERIMENT, defaultConfig(), null).settings).toEqual(TIME_LAB_START);
+    const s = { ...defaultTimeLabConfig(), hidden: [64, 32], lr: 0.002, seeds: 3 };
+    const config = validateConfig(foldTime(defaultConfig(), s)).config;
+    expect(experimentStart(TIME_EXPERIMENT, config, 'time')).toEqual({ settings: s, unused: [], owns: true });
   });
 });

@@ -128,10 +128,8 @@ export function curriculumFromExperiment(config: ExperimentConfig, own: Curricul
     if (v === null) add(`all ${k === 'trainPerClass' ? 'training' : 'test'} images per class (the lab takes the same number from every dataset)`, String(d[k]));
     else s[k] = v;
   }
-  const t = readLabTraining(config, unused, d.seed);
-  s.epochs = t.epochs;
-  s.seed = t.seed;
-  if (t.seeds !== undefined) s.seeds = t.seeds;
+  // epochs, seed and (when more than one) seeds
+  Object.assign(s, readLabTraining(config, unused, d.seed));
   return { settings: s, unused };
 }
 

@@ -1,25 +1,110 @@
 /**
- * The Time lab's section (docs/science.md §7): the drifting stream, the protocols, the training mode and buffer.
- * The settings, their defaults and their checks live with the lab's science in src/core/stream/config.ts; this
- * section carries them in the experiment config (so in the share link and the CLI's config file).
+ * The Time lab's section (docs/science.md §7): the drifting stream, the protocols, the training mode and buffer. Two
+ * forms:
+ * - `{ from: 'experiment', stream, buckets, … }` (what the app writes): the lab's own part; its network (`model`),
+ *   epochs, learning rate and batch size (`training`) and seeds (`seeds`) are the experiment's common sections
+ *   (`timeFromExperiment`, `foldTime` below);
+ * - the full settings (src/core/stream/config.ts `TimeLabConfig`), as links made before the lab moved onto the
+ *   common sections carry them: they keep opening to the same numbers.
  *
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no Time settings, so a config
- * without it means "the lab's defaults", and settings equal to the defaults are checked to `undefined`: compactConfig
- * and configHash of every config that does not use the lab stay as they were. Read it with `timeOf(config)`.
+ * without it means "the lab's defaults", and full settings equal to the defaults are checked to `undefined`:
+ * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
+ * `timeOf(config)`.
  */
 import { defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../stream/config';
+import type { Checker } from '../checker';
+import { V1_FILL } from '../defaults';
+import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../lab-training';
+import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
 
 export type { TimeLabConfig };
 
-/** The Time lab's settings of a config: its own, or the lab's defaults. */
-export function timeOf(config: { time?: TimeLabConfig }): TimeLabConfig {
-  return structuredClone(config.time ?? defaultTimeLabConfig());
+/** The settings the common sections hold (field → section). */
+const COMMON: Readonly<Record<string, string>> = {
+  model: 'model',
+  hidden: 'model',
+  epochs: 'training',
+  lr: 'training',
+  batchSize: 'training',
+  seed: 'seeds',
+  seeds: 'seeds',
+};
+type CommonKey = 'model' | 'hidden' | 'epochs' | 'lr' | 'batchSize' | 'seed' | 'seeds';
+
+/** The section when the lab's network and training are the experiment's common sections. */
+export type TimeOwn = { from: 'experiment' } & Omit<TimeLabConfig, CommonKey>;
+
+/**
+ * The Time lab's own trainer (src/engine/stream/train.ts) takes its lr and batch size, keeps tfjs's Adam constants
+ * (β 0.9 / 0.999, ε the backend's), and its networks classify every class from the start (no growing head).
+ */
+const READS: LabTrainingReads = { own: ['lr', 'batchSize'], ignores: ['head'], ownData: true, adam: "of tfjs's Adam" };
+
+export function isTimeOwn(x: unknown): x is TimeOwn {
+  return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
+}
+
+/** The Time lab's settings of a config: its full section (an earlier link), its own part read with the common sections, or the defaults. */
+export function timeOf(config: Pick<ExperimentConfig, 'time'> | ExperimentConfig): TimeLabConfig {
+  const t = config.time;
+  if (isTimeOwn(t)) return timeFromExperiment(config as ExperimentConfig, t).settings;
+  return structuredClone(t ?? defaultTimeLabConfig());
+}
+
+/** The lab's own part of its settings. */
+function ownOf(s: TimeLabConfig): Omit<TimeLabConfig, CommonKey> {
+  const out = structuredClone(s) as Partial<TimeLabConfig>;
+  for (const k of Object.keys(COMMON)) delete out[k as CommonKey];
+  return out as Omit<TimeLabConfig, CommonKey>;
+}
+
+/**
+ * The lab's settings of a config whose section is `own`, and what of the common sections the lab cannot train, each
+ * with what it trains instead. The experiment's dataset, classes, strategies and images per class are not the lab's:
+ * it trains on its own stream, in its own mode.
+ */
+export function timeFromExperiment(config: ExperimentConfig, own: TimeOwn): { settings: TimeLabConfig; unused: Unused[] } {
+  const d = defaultTimeLabConfig();
+  const unused: Unused[] = [];
+  const { from: _, ...rest } = own;
+  const s: TimeLabConfig = { ...d, ...structuredClone(rest) };
+  const m = config.model;
+  const cnn = V1_FILL.cnn;
+  if (m.kind === 'mlp') {
+    s.model = 'mlp';
+    s.hidden = m.hidden.slice();
+  } else if (m.kind === 'cnn' && m.filters[0] === cnn.filters[0] && m.filters[1] === cnn.filters[1] && m.dense === cnn.dense) s.model = 'cnn';
+  else
+    unused.push({
+      said:
+        m.kind === 'cnn'
+          ? `a CNN with filters ${m.filters.join(', ')} and ${m.dense} dense units (the lab's CNN has ${cnn.filters.join(', ')} and ${cnn.dense})`
+          : `the ${m.kind} model (the lab trains an MLP or its CNN on pixels)`,
+      instead: `an MLP with hidden layers ${d.hidden.join(', ')}`,
+    });
+  s.lr = config.training.lr;
+  s.batchSize = config.training.batchSize;
+  // epochs, seed and (when more than one) seeds
+  Object.assign(s, readLabTraining(config, unused, d.seed, READS));
+  return { settings: s, unused };
+}
+
+/** `config` with the lab's settings `s` as its experiment: the common sections say the network and training, `time` the rest. */
+export function foldTime(config: ExperimentConfig, s: TimeLabConfig): ExperimentConfig {
+  const c = structuredClone(config);
+  c.lab = 'time';
+  c.model = s.model === 'mlp' ? { kind: 'mlp', hidden: s.hidden.slice() } : { kind: 'cnn', filters: [...V1_FILL.cnn.filters], dense: V1_FILL.cnn.dense };
+  writeLabTraining(c, { epochs: s.epochs, seed: s.seed, seeds: s.seeds, lr: s.lr, batchSize: s.batchSize }, READS);
+  c.time = { from: 'experiment', ...ownOf(s) };
+  return c;
 }
 
 export const timeSection: ConfigSection<'time'> = {
-  check(c, v): TimeLabConfig | undefined {
+  check(c, v): TimeLabConfig | TimeOwn | undefined {
     if (v === undefined) return undefined;
+    if (typeof v === 'object' && v !== null && 'from' in v) return checkOwn(c, v);
     const { value, issues } = validateTimeLabConfig(v);
     for (const i of issues) c.error(i.path ? `time.${i.path}` : 'time', i.message);
     if (!value) return undefined;
@@ -27,3 +112,14 @@ export const timeSection: ConfigSection<'time'> = {
     return JSON.stringify(value) === JSON.stringify(defaultTimeLabConfig()) ? undefined : value;
   },
 };
+
+/** The lab's own part, checked by the settings' validator on the defaults with these fields. */
+function checkOwn(c: Checker, v: object): TimeOwn | undefined {
+  const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig()))];
+  const o = readOwnForm(c, v, 'time', known, COMMON, 'network and training');
+  if (!o) return undefined;
+  const { from: _, ...fields } = o;
+  const { value, issues } = validateTimeLabConfig(fields);
+  for (const i of issues) c.error(i.path ? `time.${i.path}` : 'time', i.message);
+  return value ? { from: 'experiment', ...ownOf(value) } : undefined;
+}

@@ -14,7 +14,7 @@ import { shareLink } from '../../../services/share-link.svelte';
 
 export interface LabExperimentSpec<S, Own> {
   lab: LabId;
-  key: 'openWorld' | 'curriculum';
+  key: 'openWorld' | 'curriculum' | 'time';
   /** the lab's measured start (a new experiment) and its frozen fill-in (a link without the section) */
   start: S;
   fill: S;

@@ -11,7 +11,7 @@ import { untrack } from 'svelte';
 import type { ExperimentConfig } from '../../../core/config/schema';
 import { shareLink } from '../../../services/share-link.svelte';
 
-type SectionOf = 'time' | 'ownClasses';
+type SectionOf = 'ownClasses';
 
 export function labSection<K extends SectionOf>(
   key: K,
