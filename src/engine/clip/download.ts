@@ -409,6 +409,30 @@ export function progressCallback(ctx: LoadContext, onProgress?: (p: LoadProgress
   };
 }
 
+/**
+ * The start every model load shares (the image encoder's and the text embedder's): the load's context, the refusal
+ * of a remote download that is switched off (before anything is fetched), transformers.js imported and configured,
+ * and the progress callback.
+ */
+export async function startLoad(
+  modelId: string,
+  loc: Location,
+  hints: HintContext,
+  opts: EnvOptions & { allowRemote?: boolean; device: ModelDevice; onProgress?: (p: LoadProgress) => void },
+): Promise<{ tf: Transformers; ctx: LoadContext; progress_callback: ReturnType<typeof progressCallback> }> {
+  const allowRemote = opts.allowRemote ?? loc.remote;
+  const ctx = loadContext(hints, loc, allowRemote, opts.device);
+  if (loc.remote && !allowRemote) {
+    throw new ModelLoadError('offline', `${modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`, {
+      file: loc.at('config.json'),
+      hint: hintFor('offline', hints),
+    });
+  }
+  const tf = await importTransformers(hints);
+  configureEnv(tf, ctx, opts);
+  return { tf, ctx, progress_callback: progressCallback(ctx, opts.onProgress) };
+}
+
 /** Devices to try in order, with a note for each substitution. */
 export async function devicePlan(requested: ModelDevice): Promise<{ devices: ModelDevice[]; notes: string[] }> {
   const notes: string[] = [];

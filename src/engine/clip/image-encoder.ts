@@ -21,13 +21,12 @@ import {
   MODEL_DEVICES,
   ModelLoadError,
   classifyLoadError,
-  configureEnv,
   downloadSizes,
   hintFor,
   importTransformers,
   loadContext,
-  progressCallback,
   serialised,
+  startLoad,
   withDeviceFallback,
   type FileSize,
   type HintContext,
@@ -188,22 +187,8 @@ const OUTPUTS = ['image_embeds', 'pooler_output', 'last_hidden_state'] as const;
 async function load(opts: ImageEncoderOptions): Promise<ImageEncoder> {
   const revision = opts.revision ?? 'main';
   const loc = resolveLocation(opts.modelId.trim(), opts.source, revision);
-  const allowRemote = opts.allowRemote ?? loc.remote;
   let kind = likelyEncoderKind(opts.modelId);
-  const ctx = loadContext(hintsOf(opts.modelId, kind, opts.precision), loc, allowRemote, opts.device);
-  if (loc.remote && !allowRemote) {
-    throw new ModelLoadError(
-      'offline',
-      `${opts.modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`,
-      {
-        file: loc.at('config.json'),
-        hint: hintFor('offline', ctx.hints),
-      },
-    );
-  }
-  const tf = await importTransformers(ctx.hints);
-  configureEnv(tf, ctx, opts);
-  const progress_callback = progressCallback(ctx, opts.onProgress);
+  const { tf, ctx, progress_callback } = await startLoad(opts.modelId, loc, hintsOf(opts.modelId, kind, opts.precision), opts);
   const common = { revision, progress_callback };
 
   // ── preprocessing: the processor's fields, applied by image-preprocess.ts ──

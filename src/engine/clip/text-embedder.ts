@@ -35,17 +35,14 @@ import {
   ModelLoadError,
   MODEL_DEVICES,
   classifyLoadError,
-  configureEnv,
   downloadSizes,
   hintFor,
-  importTransformers,
   loadContext,
-  progressCallback,
   serialised,
+  startLoad,
   withDeviceFallback,
   type FileSize,
   type HintContext,
-  type LoadContext,
   type LoadProgress,
   type ModelDevice,
 } from './download';
@@ -231,23 +228,9 @@ export function createTextEmbedder(opts: EmbedderOptions): Promise<TextEmbedder>
 
 async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
   const loc = resolveLocation(opts.modelId.trim(), opts.source);
-  const allowRemote = opts.allowRemote ?? loc.remote;
   const hints = hintsOf(opts);
-  const ctx: LoadContext = loadContext(hints, loc, allowRemote, opts.device);
-  if (loc.remote && !allowRemote) {
-    throw new ModelLoadError(
-      'offline',
-      `${opts.modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`,
-      {
-        file: loc.at('config.json'),
-        hint: hintFor('offline', hints),
-      },
-    );
-  }
-  const tf = await importTransformers(hints);
-  configureEnv(tf, ctx, opts);
+  const { tf, ctx, progress_callback } = await startLoad(opts.modelId, loc, hints, opts);
   const onProgress = opts.onProgress;
-  const progress_callback = progressCallback(ctx, onProgress);
 
   // ── tokenizer ──
   let tokenizer: TfTokenizer;
