@@ -11,34 +11,11 @@
  *   TrainWorkerError instead of hanging; the client is then unusable (dispose it and make a new one).
  */
 import * as Comlink from 'comlink';
-import type {
-  BackendInfo,
-  BackendName,
-  FallbackNotice,
-  ProgressEvent,
-  SharedCheckpoint,
-  SharedNext,
-  SharedProgress,
-  SharedTrainOptions,
-  TrainRunConfig,
-  TrainRunResult,
-} from '../engine/index';
-import type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, TrainWorkerApi, WorkerMemory } from '../workers/train-api';
+import type * as T from '../workers/train-api';
 import { sharedDataClient, type DataClient } from './data-client';
 
-export type {
-  BackendInfo,
-  BackendName,
-  FallbackNotice,
-  ProgressEvent,
-  SharedCheckpoint,
-  SharedNext,
-  SharedProgress,
-  SharedTrainOptions,
-  TrainRunConfig,
-  TrainRunResult,
-} from '../engine/index';
-export type { DatasetSpec, JobEvent, JobInput, JobKind, JobOutput, TaskResult, TrainDatasetSummary, WorkerFeatures, WorkerMemory } from '../workers/train-api';
+/** The worker's API and message types, and the engine's types they carry. */
+export type * from '../workers/train-api';
 export { builtinDatasetSpec } from '../workers/train-api';
 
 export class TrainWorkerError extends Error {
@@ -58,7 +35,7 @@ export interface TrainClientOptions {
 
 export function createTrainClient(options: TrainClientOptions = {}) {
   const worker = new Worker(new URL('../workers/train.worker.ts', import.meta.url), { type: 'module' });
-  const remote = Comlink.wrap<TrainWorkerApi>(worker);
+  const remote = Comlink.wrap<T.TrainWorkerApi>(worker);
   let dead: TrainWorkerError | null = null;
   const waiting = new Set<(e: Error) => void>();
   const die = (message: string): void => {
@@ -83,7 +60,7 @@ export function createTrainClient(options: TrainClientOptions = {}) {
 
   return {
     /** Choose the backend ('auto': webgpu → webgl → wasm → cpu, the first that passes a short probe). */
-    selectBackend(preferred: BackendName | 'auto' = 'auto'): Promise<BackendInfo> {
+    selectBackend(preferred: T.BackendName | 'auto' = 'auto'): Promise<T.BackendInfo> {
       return call(() => remote.selectBackend(preferred));
     },
 
@@ -93,7 +70,7 @@ export function createTrainClient(options: TrainClientOptions = {}) {
     },
 
     /** Load the images to train on: a built-in dataset (fetched by the worker) or the Data tab's dataset. */
-    loadDataset(spec: DatasetSpec): Promise<TrainDatasetSummary> {
+    loadDataset(spec: T.DatasetSpec): Promise<T.TrainDatasetSummary> {
       if (spec.kind === 'builtin') return call(() => remote.loadDataset(spec));
       return call(async () => {
         const channel = new MessageChannel();
@@ -104,12 +81,12 @@ export function createTrainClient(options: TrainClientOptions = {}) {
 
     /** Train one run; resolves with R and the backend that finished it. */
     run(
-      config: TrainRunConfig,
-      onProgress?: (e: ProgressEvent) => void,
-      onNotice?: (n: FallbackNotice) => void,
+      config: T.TrainRunConfig,
+      onProgress?: (e: T.ProgressEvent) => void,
+      onNotice?: (n: T.FallbackNotice) => void,
       /** after each task, once: its row of R and its softmax outputs (transferred copies); all arrive before the result */
-      onTask?: (r: TaskResult) => void,
-    ): Promise<TrainRunResult & { backend: string }> {
+      onTask?: (r: T.TaskResult) => void,
+    ): Promise<T.TrainRunResult & { backend: string }> {
       return call(() =>
         remote.run(
           config,
@@ -125,14 +102,14 @@ export function createTrainClient(options: TrainClientOptions = {}) {
      * `onRunDone(i, result)` fires as each ordering finishes (i indexes `configs`).
      */
     runShared(
-      configs: TrainRunConfig[],
-      options: SharedTrainOptions,
-      onRunDone: (index: number, result: TrainRunResult) => void,
-      onProgress?: (p: SharedProgress) => void,
-      onNotice?: (n: FallbackNotice) => void,
-      next?: () => SharedNext | Promise<SharedNext>,
+      configs: T.TrainRunConfig[],
+      options: T.SharedTrainOptions,
+      onRunDone: (index: number, result: T.TrainRunResult) => void,
+      onProgress?: (p: T.SharedProgress) => void,
+      onNotice?: (n: T.FallbackNotice) => void,
+      next?: () => T.SharedNext | Promise<T.SharedNext>,
       /** pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts) */
-      onCheckpoint?: (c: SharedCheckpoint) => void,
+      onCheckpoint?: (c: T.SharedCheckpoint) => void,
     ): Promise<{ backend: string; population: number }> {
       return call(() =>
         remote.runShared(
@@ -148,13 +125,13 @@ export function createTrainClient(options: TrainClientOptions = {}) {
     },
 
     /** Run a registered job kind of the engine (src/engine/jobs) with its events. */
-    job<K extends JobKind>(kind: K, input: JobInput<K>, onEvent?: (e: JobEvent<K>) => void): Promise<JobOutput<K>> {
-      return call(() => remote.job(kind, input, onEvent ? Comlink.proxy(onEvent) : undefined) as Promise<JobOutput<K>>);
+    job<K extends T.JobKind>(kind: K, input: T.JobInput<K>, onEvent?: (e: T.JobEvent<K>) => void): Promise<T.JobOutput<K>> {
+      return call(() => remote.job(kind, input, onEvent ? Comlink.proxy(onEvent) : undefined) as Promise<T.JobOutput<K>>);
     },
 
     /** The pre-trained methods' ground truth by class set (engine/features/ptm-job.ts): records in batches. */
-    ptmJob(input: JobInput<'ptm'>, onEvent: (e: JobEvent<'ptm'>) => void): Promise<JobOutput<'ptm'>> {
-      return call(() => remote.job('ptm', input, Comlink.proxy(onEvent) as never) as Promise<JobOutput<'ptm'>>);
+    ptmJob(input: T.JobInput<'ptm'>, onEvent: (e: T.JobEvent<'ptm'>) => void): Promise<T.JobOutput<'ptm'>> {
+      return call(() => remote.job('ptm', input, Comlink.proxy(onEvent) as never) as Promise<T.JobOutput<'ptm'>>);
     },
 
     pause(): Promise<void> {
@@ -169,7 +146,7 @@ export function createTrainClient(options: TrainClientOptions = {}) {
     },
 
     /** tf.memory() in the worker. */
-    memory(): Promise<WorkerMemory> {
+    memory(): Promise<T.WorkerMemory> {
       return call(() => remote.memory());
     },
 

@@ -3,11 +3,13 @@
  * src/workers/train.worker.ts implements `TrainWorkerApi`, src/services/train-client.ts wraps it with comlink.
  * Importing this module pulls no code (no tfjs) into the UI bundle.
  */
-import type {
+import type * as E from '../engine/index';
+
+/** The engine's types the messages carry, for the client's side. */
+export type {
   BackendInfo,
   BackendName,
   FallbackNotice,
-  ProbsRecord,
   ProgressEvent,
   SharedCheckpoint,
   SharedNext,
@@ -90,39 +92,39 @@ export interface TaskResult {
   /** row `task` of R: accuracy on every task's test data after this task */
   row: number[];
   /** softmax outputs recorded after this task (`afterTask === task`); empty without the `probs` option */
-  probs: ProbsRecord[];
+  probs: E.ProbsRecord[];
 }
 
-export type ProgressFn = (e: ProgressEvent) => void;
-export type NoticeFn = (n: FallbackNotice) => void;
-export type RunDoneFn = (index: number, result: TrainRunResult) => void;
-export type SharedProgressFn = (p: SharedProgress) => void;
+export type ProgressFn = (e: E.ProgressEvent) => void;
+export type NoticeFn = (n: E.FallbackNotice) => void;
+export type RunDoneFn = (index: number, result: E.TrainRunResult) => void;
+export type SharedProgressFn = (p: E.SharedProgress) => void;
 /** Pull mode of `runShared`: the next ordering to train (the UI deals one order to several workers). */
-export type NextFn = () => SharedNext | Promise<SharedNext>;
+export type NextFn = () => E.SharedNext | Promise<E.SharedNext>;
 /** Pull mode: a prefix trained here that another worker may continue from (src/core/ground-truth/deal.ts). */
-export type CheckpointFn = (c: SharedCheckpoint) => void;
+export type CheckpointFn = (c: E.SharedCheckpoint) => void;
 export type TaskFn = (r: TaskResult) => void;
 export type JobEventFn<K extends JobKind> = (e: JobEvent<K>) => void;
 
 /** What the training worker exposes over comlink (callbacks arrive as comlink proxies, released when a run ends). */
 export interface TrainWorkerApi {
   /** Choose the backend: 'auto' = webgpu → webgl → wasm → cpu, the first that passes the probe. */
-  selectBackend(preferred?: BackendName | 'auto'): Promise<BackendInfo>;
+  selectBackend(preferred?: E.BackendName | 'auto'): Promise<E.BackendInfo>;
   /** The backend in use now, or null before the first selection. */
   backend(): string | null;
   /** Load the images to train on (replaces the dataset held before); the Data tab's dataset comes over `port`. */
   loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary>;
   datasetSummary(): TrainDatasetSummary | null;
   /** Train one run on the held dataset; rejects with a RunCancelledError (by name) when cancelled. */
-  run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult>;
+  run(config: E.TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<E.TrainRunResult>;
   /**
    * Train many orderings together (prefix sharing + population); each result goes to `onRunDone` at once. With
    * `next` (pull mode) only the orderings it deals are trained, in that order (engine/shared-train.ts); with
    * `onCheckpoint` the prefixes other workers may continue from are published, and a deal may bring one.
    */
   runShared(
-    configs: TrainRunConfig[],
-    options: SharedTrainOptions,
+    configs: E.TrainRunConfig[],
+    options: E.SharedTrainOptions,
     onRunDone: RunDoneFn,
     onProgress?: SharedProgressFn,
     onNotice?: NoticeFn,
