@@ -26,33 +26,13 @@
 import type { NetworkSpec } from '../models';
 import { MLP_STEP_WASM_BASE64 } from './mlp-step.wasm';
 
+/** Where a compressed batch goes: its CSR (rows) and CSC (columns) arrays and the arena cursor after them. */
+type SparseOut = [rowPtr: number, rowIdx: number, rowVal: number, colPtr: number, colIdx: number, colVal: number, cursor: number];
+
 interface KernelExports {
   memory: WebAssembly.Memory;
-  compress(
-    a: number,
-    B: number,
-    k: number,
-    rowPtr: number,
-    rowIdx: number,
-    rowVal: number,
-    colPtr: number,
-    colIdx: number,
-    colVal: number,
-    cursor: number,
-  ): number;
-  compressBytes(
-    bytes: number,
-    B: number,
-    k: number,
-    scale: number,
-    rowPtr: number,
-    rowIdx: number,
-    rowVal: number,
-    colPtr: number,
-    colIdx: number,
-    colVal: number,
-    cursor: number,
-  ): number;
+  compress(a: number, B: number, k: number, ...out: SparseOut): number;
+  compressBytes(bytes: number, B: number, k: number, scale: number, ...out: SparseOut): number;
   forward(rowPtr: number, rowIdx: number, rowVal: number, B: number, w: number, n: number, bias: number, out: number, relu: number): void;
   softmaxXent(z: number, B: number, n: number, h: number, labels: number, dz: number, correctAt: number): number;
   gradW(colPtr: number, colIdx: number, colVal: number, k: number, dz: number, n: number, dw: number): void;
