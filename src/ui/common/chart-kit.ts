@@ -125,8 +125,8 @@ export interface AxisTitle {
  * A panel's axis titles in words with their units (docs/design.md: every chart labels its axes): the x title
  * centred under the axis, the y title rotated along it. Appended to `g`.
  */
-export function drawAxisTitles(
-  g: Selection<SVGGElement, unknown, null, undefined>,
+export function drawAxisTitles<E extends SVGGElement | SVGSVGElement>(
+  g: Selection<E, unknown, null, undefined>,
   titles: { x?: AxisTitle; y?: AxisTitle },
   style: { size?: number; fill?: string } = {},
 ): void {
@@ -166,6 +166,11 @@ export function drawAxes(
 }
 
 /** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
+/** A mark's dashed line down to the plot's bottom (`length` px below the mark): where a lane's marker sits on the x axis. */
+export function drawDropLine<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, length: number, stroke: string, opacity: number): void {
+  g.append('line').attr('y1', 0).attr('y2', length).attr('stroke', stroke).attr('stroke-opacity', opacity).attr('stroke-dasharray', '2,3');
+}
+
 export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
   return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
 }

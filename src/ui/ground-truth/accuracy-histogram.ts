@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { drawAxisTitles, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawDropLine, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -391,12 +391,7 @@ export function drawAccuracyHistogram(
           .on('mousemove', (ev: MouseEvent) => showTip(tip, tipText, ev))
           .on('mouseleave', () => showTip(tip, null))
           .on('click', () => h.onSelect(mk.key, panel.strategy));
-        mg.append('line')
-          .attr('y1', 0)
-          .attr('y2', P.plotBottom - lane.y)
-          .attr('stroke', rm.stroke)
-          .attr('stroke-opacity', 0.3)
-          .attr('stroke-dasharray', '2,3');
+        drawDropLine(mg, P.plotBottom - lane.y, rm.stroke, 0.3);
         mg.append('path')
           .attr('d', markPath(rm.shape, 6))
           .attr('fill', rm.fill)

@@ -16,7 +16,7 @@ import { line } from 'd3-shape';
 import { DETECTOR_LABELS, type DetectorId } from '../../core/ood/detectors';
 import { rocCurve } from '../../core/ood/metrics';
 import type { DetectorSummary, StepResult } from '../../core/ood/schedule';
-import { freshSvg, showTip } from '../common/chart-kit';
+import { drawAxisTitles, freshSvg, showTip } from '../common/chart-kit';
 import { OKABE_ITO, taskColours } from '../common/palette';
 
 /** What the charts read of a step (the engine's OpenWorldStep has these fields). */
@@ -199,21 +199,10 @@ const FMT = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 type Svg = ReturnType<typeof freshSvg>;
 
 function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLabel: string): void {
-  svg
-    .append('text')
-    .attr('x', (M.left + width - M.right) / 2)
-    .attr('y', height - 6)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .attr('fill', '#1d2330')
-    .text(xLabel);
-  svg
-    .append('text')
-    .attr('transform', `translate(14,${(M.top + height - M.bottom) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .attr('fill', '#1d2330')
-    .text(yLabel);
+  drawAxisTitles(svg, {
+    x: { x: (M.left + width - M.right) / 2, y: height - 6, text: xLabel },
+    y: { x: 14, y: (M.top + height - M.bottom) / 2, text: yLabel },
+  });
 }
 
 /** A line chart of `model` (step curves, ROC). */

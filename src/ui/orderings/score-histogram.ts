@@ -7,7 +7,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import type { ScoreDistribution } from '../../core/orderings/score-distribution';
 import type { SequenceReport } from '../../core/protocols/types';
-import { freshSvg } from '../common/chart-kit';
+import { drawDropLine, freshSvg } from '../common/chart-kit';
 import { protocolMark } from './protocol-marks';
 
 export interface HistogramLayout {
@@ -102,12 +102,7 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
         .append('g')
         .attr('transform', `translate(${x(s.score)},${l.y})`)
         .attr('data-label', s.label);
-      g.append('line')
-        .attr('y1', 0)
-        .attr('y2', L.plotBottom - l.y)
-        .attr('stroke', m.stroke)
-        .attr('stroke-opacity', 0.35)
-        .attr('stroke-dasharray', '2,3');
+      drawDropLine(g, L.plotBottom - l.y, m.stroke, 0.35);
       g.append('path').attr('d', symbolPath(s.aim)).attr('fill', m.fill).attr('stroke', m.stroke).attr('stroke-width', 1.5);
       g.append('title').text(`${s.label}: S = ${s.score.toFixed(4)}${pct(s.fractionBelow)}`);
     }

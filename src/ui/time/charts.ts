@@ -14,7 +14,7 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import { line } from 'd3-shape';
 import { cellUsed, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { alphaLabel, type AlphaSpec } from '../../core/stream/reservoir';
-import { drawAxes, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 
@@ -126,19 +126,10 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .append('g')
     .attr('transform', `translate(${L.left},0)`)
     .call(axisLeft(y).tickFormat((d) => String(Number(d) + 1)));
-  svg
-    .append('text')
-    .attr('x', L.left + L.size / 2)
-    .attr('y', L.top + L.size + 32)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .text('tested on bucket j (time →)');
-  svg
-    .append('text')
-    .attr('transform', `translate(16,${L.top + L.size / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .text('trained through bucket i');
+  drawAxisTitles(svg, {
+    x: { x: L.left + L.size / 2, y: L.top + L.size + 32, text: 'tested on bucket j (time →)' },
+    y: { x: 16, y: L.top + L.size / 2, text: 'trained through bucket i' },
+  });
   drawColorLegend(svg, {
     x: L.left,
     y: L.top + L.size + 46,
@@ -197,12 +188,7 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .range([height - m.bottom, m.top]);
   const xAxis = axisBottom(x0).tickFormat((d) => (d === 'inDomain' ? 'In-domain (diagonal)' : 'Next-domain (super-diagonal)'));
   drawAxes(svg, m, height, xAxis, axisLeft(y).ticks(5));
-  svg
-    .append('text')
-    .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .text('average accuracy (%)');
+  drawAxisTitles(svg, { y: { x: 14, y: (height - m.bottom + m.top) / 2, text: 'average accuracy (%)' } });
   for (const b of bars) {
     const bx = (x0(b.metric) as number) + (x1(b.protocol) as number);
     const st = PROTOCOL_STYLE[b.protocol];
@@ -292,19 +278,10 @@ export function drawDistance(
     .attr('y2', height - m.bottom)
     .attr('stroke', '#b9c0cc')
     .attr('stroke-dasharray', '2,3');
-  svg
-    .append('text')
-    .attr('x', (m.left + width - m.right) / 2)
-    .attr('y', height - 8)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .text('test distance j − i (buckets; > 0 = the future)');
-  svg
-    .append('text')
-    .attr('transform', `translate(14,${(height - m.bottom + m.top) / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .attr('font-size', 12)
-    .text('mean accuracy (%)');
+  drawAxisTitles(svg, {
+    x: { x: (m.left + width - m.right) / 2, y: height - 8, text: 'test distance j − i (buckets; > 0 = the future)' },
+    y: { x: 14, y: (height - m.bottom + m.top) / 2, text: 'mean accuracy (%)' },
+  });
   for (const p of ['iid', 'streaming'] as const) {
     const pts = series[p];
     if (!pts || pts.length === 0) continue;
