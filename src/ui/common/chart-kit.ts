@@ -171,6 +171,25 @@ export function drawDropLine<D, P extends BaseType, PD>(g: Selection<SVGGElement
   g.append('line').attr('y1', 0).attr('y2', length).attr('stroke', stroke).attr('stroke-opacity', opacity).attr('stroke-dasharray', '2,3');
 }
 
+/**
+ * One `tag` element per matrix cell or class pair (i, j) under `parent`, with its `class` and `data-i` / `data-j`
+ * (what the tooltips, clicks and tests find a cell by).
+ */
+export function joinCells<D extends { i: number; j: number }, K extends 'g' | 'rect' | 'circle'>(
+  parent: Selection<SVGGElement, unknown, null, undefined>,
+  tag: K,
+  className: string,
+  data: readonly D[],
+): Selection<SVGElementTagNameMap[K], D, SVGGElement, unknown> {
+  return parent
+    .selectAll<SVGElementTagNameMap[K], D>(tag)
+    .data(data)
+    .join((enter) => enter.append<SVGElementTagNameMap[K]>(tag))
+    .attr('class', className)
+    .attr('data-i', (d) => d.i)
+    .attr('data-j', (d) => d.j);
+}
+
 export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
   return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
 }

@@ -7,7 +7,7 @@
  */
 import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { drawColorLegend, freshSvg, showTip } from '../common/chart-kit';
+import { drawColorLegend, freshSvg, joinCells, showTip } from '../common/chart-kit';
 import { textOn } from '../common/palette';
 import { pct } from './format';
 
@@ -74,15 +74,7 @@ export function drawMatrixHeatmap(
   const cells: { i: number; j: number; v: number }[] = [];
   for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) cells.push({ i, j, v: R[i][j] });
 
-  const cg = svg
-    .append('g')
-    .attr('class', 'cells')
-    .selectAll('g')
-    .data(cells)
-    .join('g')
-    .attr('class', 'cell')
-    .attr('data-i', (c) => c.i)
-    .attr('data-j', (c) => c.j)
+  const cg = joinCells(svg.append('g').attr('class', 'cells'), 'g', 'cell', cells)
     .attr('transform', (c) => `translate(${left + c.j * L.cell},${top + c.i * L.cell})`)
     .attr('opacity', (c) => (c.j > c.i ? 0.45 : 1))
     .on('mouseenter', (ev: MouseEvent, c) => showTip(tip, cellTip(c.i, c.j, c.v, tasks, classNames), ev))

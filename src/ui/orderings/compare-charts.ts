@@ -13,7 +13,7 @@ import { scaleLinear, scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import type { CsvTable } from '../common/chart-export';
-import { drawColorLegend, fmt, freshSvg, showTip, truncateLabel } from '../common/chart-kit';
+import { drawColorLegend, fmt, freshSvg, joinCells, showTip, truncateLabel } from '../common/chart-kit';
 
 export interface Pair {
   i: number;
@@ -200,15 +200,7 @@ export function drawPairScatter(
     .attr('fill', '#5b6372')
     .text('y = x (agree)');
 
-  svg
-    .append('g')
-    .attr('class', 'dots')
-    .selectAll('circle')
-    .data(pairs)
-    .join('circle')
-    .attr('class', 'dot')
-    .attr('data-i', (p) => p.i)
-    .attr('data-j', (p) => p.j)
+  joinCells(svg.append('g').attr('class', 'dots'), 'circle', 'dot', pairs)
     .attr('cx', (p) => x(p.a))
     .attr('cy', (p) => y(p.b))
     .attr('r', L.radius)

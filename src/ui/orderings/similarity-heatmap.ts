@@ -21,7 +21,7 @@ import { scaleSequential } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import type { Selection } from 'd3-selection';
 import { textOn } from '../common/palette';
-import { drawColorLegend, fmt, freshSvg, showTip } from '../common/chart-kit';
+import { drawColorLegend, fmt, freshSvg, joinCells, showTip } from '../common/chart-kit';
 import { offDiagonalExtent } from './compare-charts';
 import {
   cellAt,
@@ -84,13 +84,7 @@ export function drawDendroHeatmap(svgEl: SVGSVGElement, tip: HTMLElement | null 
   if (!L.bitmap) {
     const cells: { r: number; c: number; i: number; j: number; v: number }[] = [];
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) cells.push({ r, c, i: leaves[r], j: leaves[c], v: matrix[leaves[r]][leaves[c]] });
-    cellsG
-      .selectAll('rect')
-      .data(cells)
-      .join('rect')
-      .attr('class', 'cell')
-      .attr('data-i', (d) => d.i)
-      .attr('data-j', (d) => d.j)
+    joinCells(cellsG, 'rect', 'cell', cells)
       .attr('x', (d) => cellRect(L, d.r, d.c).x)
       .attr('y', (d) => cellRect(L, d.r, d.c).y)
       .attr('width', cellRect(L, 0, 0).width)
