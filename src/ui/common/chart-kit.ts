@@ -4,7 +4,7 @@
  * Chart files import these from here, never from another lab's chart file.
  */
 import { axisBottom } from 'd3-axis';
-import { scaleLinear } from 'd3-scale';
+import { scaleBand, scaleLinear } from 'd3-scale';
 import { select, type BaseType, type Selection } from 'd3-selection';
 import { fmt } from './format';
 
@@ -188,6 +188,13 @@ export function joinCells<D extends { i: number; j: number }, K extends 'g' | 'r
     .attr('class', className)
     .attr('data-i', (d) => d.i)
     .attr('data-j', (d) => d.j);
+}
+
+/** The two band scales of a grouped bar chart: `groups` across [left, right], and `keys` side by side within a group. */
+export function groupedBands(groups: readonly string[], keys: readonly string[], left: number, right: number) {
+  const outer = scaleBand<string>().domain(groups).range([left, right]).padding(0.25);
+  const inner = scaleBand<string>().domain(keys).range([0, outer.bandwidth()]).padding(0.08);
+  return { outer, inner };
 }
 
 export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {

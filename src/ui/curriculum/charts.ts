@@ -11,7 +11,7 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear, type NumberValue } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, groupedBands, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import type { LeadRow, OrderPoint, Scenario } from './results';
 
@@ -81,11 +81,7 @@ export function drawLead(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const svg = freshSvg(svgEl, width, height);
   const bars = leadBars(rows);
   const groups = [...new Set(bars.map((b) => b.group))];
-  const x = scaleBand<string>()
-    .domain(groups)
-    .range([m.left, width - m.right])
-    .padding(0.25);
-  const inner = scaleBand<string>().domain(['m2i', 'i2m']).range([0, x.bandwidth()]).padding(0.08);
+  const { outer: x, inner } = groupedBands(groups, ['m2i', 'i2m'], m.left, width - m.right);
   const y = scaleLinear()
     .domain([0, 1])
     .range([height - m.bottom, m.top]);

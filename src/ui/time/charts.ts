@@ -14,7 +14,7 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import { line } from 'd3-shape';
 import { cellUsed, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { alphaLabel, type AlphaSpec } from '../../core/stream/reservoir';
-import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, groupedBands, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 
@@ -178,11 +178,7 @@ export function drawBars(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const height = 260;
   const m = { top: 14, right: 10, bottom: 44, left: 52 };
   const svg = freshSvg(svgEl, width, height);
-  const x0 = scaleBand<string>()
-    .domain(BAR_METRICS as string[])
-    .range([m.left, width - m.right])
-    .padding(0.25);
-  const x1 = scaleBand<string>().domain(['iid', 'streaming']).range([0, x0.bandwidth()]).padding(0.08);
+  const { outer: x0, inner: x1 } = groupedBands(BAR_METRICS as string[], ['iid', 'streaming'], m.left, width - m.right);
   const y = scaleLinear()
     .domain([0, 100])
     .range([height - m.bottom, m.top]);
