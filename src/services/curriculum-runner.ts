@@ -14,7 +14,7 @@ import { TRAINER_DEFAULTS } from '../engine/defaults';
 import type { CurriculumData, CurriculumPreview, OrderRun } from '../engine/curriculum/job';
 import type { RunSettings } from '../engine/run-config';
 import { createRunSession, currentWorkerControl, oneAtATime, type SessionCoordinator, type SessionDriver, type SessionStore } from './lab-kit/run-session';
-import type { Lease } from './lab-kit/train-pool';
+import { leaseHolder, type Lease } from './lab-kit/train-pool';
 import { memoryStore as memoryDb, openStore, type DbSpec, type Store } from './store';
 import type { TrainClient } from './train-client';
 
@@ -112,7 +112,7 @@ export interface CurriculumRunnerOptions {
 
 export function createCurriculumRunner(opts: CurriculumRunnerOptions) {
   /** the worker of the start in flight */
-  let worker: CurriculumWorker | null = null;
+  const held = leaseHolder(opts.lease);
   const storeReady = (opts.store ?? openCurriculumStore)();
   // the session asks its store synchronously for `notice`; it forwards to the opened store
   let opened: SessionStore<CurriculumResult> | null = null;
@@ -151,19 +151,11 @@ export function createCurriculumRunner(opts: CurriculumRunnerOptions) {
       hash: string,
       backend: BackendName | 'auto',
     ): SessionDriver<CurriculumJob, CurriculumResult, CurriculumCurrent, Record<never, never>> =>
-    async (todo, ctx) => {
-      if (todo.length === 0) return;
-      const lease = await opts.lease(backend);
-      worker = lease.main;
-      ctx.set({ backend: lease.backend.name });
-      try {
-        if (await ctx.pausePoint()) await trainer(s, hash, lease.main)(todo, ctx);
-      } finally {
-        worker = null;
-        lease.release();
-      }
-    };
-  const control = currentWorkerControl(() => worker);
+    (todo, ctx) =>
+      held.during(backend, todo, ctx, async (w) => {
+        if (await ctx.pausePoint()) await trainer(s, hash, w)(todo, ctx);
+      });
+  const control = currentWorkerControl(() => held.worker);
 
   return {
     session,

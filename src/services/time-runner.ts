@@ -13,7 +13,7 @@ import type { StreamPreview } from '../engine/stream/lab';
 import type { SweepEntry } from '../engine/stream/job';
 import type { StreamCheckpoint, StreamProgress, StreamRunResult, StreamStepEnd } from '../engine/stream/train';
 import { createRunSession, currentWorkerControl, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
-import type { Lease } from './lab-kit/train-pool';
+import { leaseHolder, type Lease } from './lab-kit/train-pool';
 import { memoryStore, openStore, type DbSpec, type Store } from './store';
 import type { TrainClient } from './train-client';
 
@@ -68,7 +68,7 @@ export function createTimeRunner(options: TimeRunnerOptions) {
   let opened: Store | null = null;
   void storeP.then((s) => (opened = s));
   let settings: TimeLabConfig | null = null;
-  let worker: TimeWorker | null = null;
+  const held = leaseHolder(options.lease);
   let stepping = false;
 
   const session = createRunSession<StreamProtocol, TimeResult, TimeCurrent, { rows: TimeRunnerState['rows'] }>({
@@ -105,7 +105,7 @@ export function createTimeRunner(options: TimeRunnerOptions) {
     }
   }
 
-  const control = currentWorkerControl(() => worker);
+  const control = currentWorkerControl(() => held.worker);
 
   return {
     subscribe: session.subscribe,
@@ -135,12 +135,8 @@ export function createTimeRunner(options: TimeRunnerOptions) {
       await session.start(
         settings.protocols.slice(),
         key,
-        async (todo, ctx) => {
-          if (todo.length === 0) return;
-          const lease = await options.lease(backend);
-          worker = lease.main;
-          ctx.set({ backend: lease.backend.name });
-          try {
+        (todo, ctx) =>
+          held.during(backend, todo, ctx, async (w) => {
             for (const protocol of todo) {
               if (!(await ctx.pausePoint())) return;
               const cpKey = `${key}|${protocol}`;
@@ -150,7 +146,7 @@ export function createTimeRunner(options: TimeRunnerOptions) {
                 current: { protocol, step: resumeFrom?.nextStep ?? 0, epoch: 0, epochs: 0, progress: null },
                 rows: { ...ctx.state.rows, [protocol]: rows },
               });
-              const result = await lease.main.job('stream', { config: c, protocol, resumeFrom }, (e) => {
+              const result = await w.job('stream', { config: c, protocol, resumeFrom }, (e) => {
                 if (!ctx.live()) return;
                 if (e.kind === 'checkpoint') void db.put('checkpoints', e.checkpoint, cpKey);
                 else if (e.kind === 'progress') {
@@ -171,11 +167,7 @@ export function createTimeRunner(options: TimeRunnerOptions) {
                 backend: result.backend,
               }));
             }
-          } finally {
-            worker = null;
-            lease.release();
-          }
-        },
+          }),
         { workers: [control] },
       );
     },

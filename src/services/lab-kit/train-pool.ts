@@ -47,6 +47,37 @@ export interface Lease<W> {
   release(): void;
 }
 
+/**
+ * A runner's hold on a leased worker while a start trains: `during` does nothing when there is nothing to do, else
+ * leases a worker on `backend`, shows its backend on the session, runs `body` on it and gives it back, however it
+ * ends; `worker` is the worker in use meanwhile (what pause and cancel reach), null between starts.
+ */
+export function leaseHolder<W>(lease: (backend: BackendName | 'auto') => Promise<Pick<Lease<W>, 'main' | 'release'> & { backend: { name: string } }>) {
+  let held: W | null = null;
+  return {
+    get worker(): W | null {
+      return held;
+    },
+    async during(
+      backend: BackendName | 'auto',
+      todo: readonly unknown[],
+      ctx: { set(patch: { backend: string }): void },
+      body: (w: W) => Promise<void>,
+    ): Promise<void> {
+      if (todo.length === 0) return;
+      const l = await lease(backend);
+      held = l.main;
+      ctx.set({ backend: l.backend.name });
+      try {
+        await body(l.main);
+      } finally {
+        held = null;
+        l.release();
+      }
+    },
+  };
+}
+
 export interface WorkerPoolOptions<W> {
   create: () => W;
   /** cores to use at most (default: navigator.hardwareConcurrency, at most MAX_TRAIN_WORKERS) */
