@@ -146,23 +146,26 @@ export function drawAxisTitles<E extends SVGGElement | SVGSVGElement>(
 type AxisCall = (g: Selection<SVGGElement, unknown, null, undefined>) => void;
 
 /**
- * A chart's two axes in the usual place for a margin `m`: `x` (an axisBottom) along the plot's foot at
- * y = height − m.bottom, `y` (an axisLeft) up its left edge at x = m.left. Returns both groups, to restyle ticks.
+ * A chart's (or a panel's: `svg` a group) two axes in the usual place for a margin `m`: `x` (an axisBottom) along the
+ * plot's foot at y = height − m.bottom, `y` (an axisLeft) up its left edge at x = m.left, their tick labels at
+ * `fontSize` when given. Returns both groups, to restyle ticks.
  */
-export function drawAxes(
-  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+export function drawAxes<E extends SVGSVGElement | SVGGElement>(
+  svg: Selection<E, unknown, null, undefined>,
   m: { left: number; bottom: number },
   height: number,
   x: AxisCall,
   y: AxisCall,
+  fontSize?: number,
 ): { x: Selection<SVGGElement, unknown, null, undefined>; y: Selection<SVGGElement, unknown, null, undefined> } {
-  return {
-    x: svg
-      .append('g')
-      .attr('transform', `translate(0,${height - m.bottom})`)
-      .call(x),
-    y: svg.append('g').attr('transform', `translate(${m.left},0)`).call(y),
-  };
+  const xg = svg
+    .append('g')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(x) as unknown as Selection<SVGGElement, unknown, null, undefined>;
+  const yg = svg.append('g').attr('transform', `translate(${m.left},0)`).call(y) as unknown as Selection<SVGGElement, unknown, null, undefined>;
+  // a panel's smaller tick labels (d3's axis sets 10 px on its group)
+  if (fontSize !== undefined) for (const a of [xg, yg]) a.attr('font-size', fontSize);
+  return { x: xg, y: yg };
 }
 
 /** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */

@@ -17,7 +17,7 @@ import { interpolateBlues } from 'd3-scale-chromatic';
 import type { BaseType, Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { CpcfReport } from '../../core/conformal/from-run';
-import { drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxes, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 
 /** An unfilled line through the points (in order) appended to `g` (an empty path when there are none). */
 function appendLine<P, D, PE extends BaseType, PD>(g: Selection<SVGGElement, D, PE, PD>, pts: P[], x: (p: P) => number, y: (p: P) => number) {
@@ -427,22 +427,18 @@ export function drawCoverage(svgEl: SVGSVGElement, tip: HTMLElement | null | und
       ),
     )
     .on('mouseleave', () => showTip(tip, null));
-  g.append('g')
-    .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(
-      axisBottom(x)
-        .tickValues(model.pooled.map((p) => p.j))
-        .tickFormat((d) => String(d)),
-    )
-    .attr('font-size', 11);
-  g.append('g')
-    .attr('transform', `translate(${m.left},0)`)
-    .call(
-      axisLeft(y)
-        .ticks(5)
-        .tickFormat((d) => `${Math.round(100 * Number(d))}`),
-    )
-    .attr('font-size', 11);
+  drawAxes(
+    g,
+    m,
+    height,
+    axisBottom(x)
+      .tickValues(model.pooled.map((p) => p.j))
+      .tickFormat((d) => String(d)),
+    axisLeft(y)
+      .ticks(5)
+      .tickFormat((d) => `${Math.round(100 * Number(d))}`),
+    11,
+  );
   axisTitle(g, 14, (m.top + height - m.bottom) / 2, 'coverage (%)', '#1d2330', -90);
   axisTitle(g, (m.left + width - m.right) / 2, height - 6, STEP_AXIS, '#1d2330', 0);
 }

@@ -363,22 +363,18 @@ export function drawComposition(svgEl: SVGSVGElement, tip: HTMLElement | undefin
       .domain([0, 1])
       .range([L.ph - m.bottom, m.top]);
     g.append('text').attr('x', m.left).attr('y', 12).attr('font-size', 11).attr('font-weight', 600).text(p.label);
-    g.append('g')
-      .attr('transform', `translate(0,${L.ph - m.bottom})`)
-      .call(
-        axisBottom(x)
-          .tickFormat((d) => String(Number(d) + 1))
-          .tickSizeOuter(0),
-      )
-      .attr('font-size', 9);
-    g.append('g')
-      .attr('transform', `translate(${m.left},0)`)
-      .call(
-        axisLeft(y)
-          .ticks(2)
-          .tickFormat((d) => `${Math.round(100 * Number(d))}%`),
-      )
-      .attr('font-size', 9);
+    drawAxes(
+      g,
+      m,
+      L.ph,
+      axisBottom(x)
+        .tickFormat((d) => String(Number(d) + 1))
+        .tickSizeOuter(0),
+      axisLeft(y)
+        .ticks(2)
+        .tickFormat((d) => `${Math.round(100 * Number(d))}%`),
+      9,
+    );
     p.shares.forEach((row, t) => {
       let acc = 0;
       row.forEach((s, j) => {
