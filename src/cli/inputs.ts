@@ -25,7 +25,7 @@ import { parseClassNames, validateClassNames } from '../core/classes/validate';
 import { BUILTIN_DATASET_REFS, datasetClassListId, datasetHasImages } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import type { BuiltinDatasetRef } from '../core/config/types';
-import { wordnetPinsFor } from '../core/config/wordnet-pins';
+import { listClassesWithPins, wordnetPinsFor } from '../core/config/wordnet-pins';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { joinChunks } from '../data/bytes';
@@ -274,16 +274,7 @@ export function classInput(v: Values): ClassInput | undefined {
           '--subset',
         );
     }
-    const names = idx.map((i) => list.classes[i]);
-    return {
-      names,
-      pins: wordnetPinsFor(
-        pins,
-        names,
-        idx.map((i) => list.synsets[i]),
-      ),
-      dataset: ref,
-    };
+    return { ...listClassesWithPins(list, idx, pins), dataset: ref };
   }
   let names: string[] | undefined;
   let flag = '';

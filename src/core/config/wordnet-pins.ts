@@ -22,3 +22,20 @@ export function wordnetPinsFor(
 ): (string | undefined)[] {
   return names.map((n, i) => (Object.hasOwn(pins, n) ? pins[n] : listSynsets[i]));
 }
+
+/** The names of a built-in list's classes `idx` (in that order) and their WordNet pins (`wordnetPinsFor`). */
+export function listClassesWithPins(
+  list: { classes: readonly string[]; synsets: readonly (string | undefined)[] },
+  idx: readonly number[],
+  pins: Readonly<Record<string, string>>,
+): { names: string[]; pins: (string | undefined)[] } {
+  const names = idx.map((i) => list.classes[i]);
+  return {
+    names,
+    pins: wordnetPinsFor(
+      pins,
+      names,
+      idx.map((i) => list.synsets[i]),
+    ),
+  };
+}

@@ -5,7 +5,7 @@
 import type { ClassList } from '../../core/classes/builtin';
 import { parseClassNames, validateClassNames } from '../../core/classes/validate';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
-import { wordnetPinsFor } from '../../core/config/wordnet-pins';
+import { listClassesWithPins, wordnetPinsFor } from '../../core/config/wordnet-pins';
 
 /** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in 0..2^32−1 (numpy's accepted range). */
 export function parseSeeds(text: string): number[] {
@@ -39,16 +39,7 @@ export function resolveClasses(list: ClassList | undefined, selected: readonly n
     }
     const idx = [...selected].sort((a, b) => a - b);
     if (idx.length < 2) return { names: [], pins: undefined, error: 'Select at least two classes.' };
-    const names = idx.map((i) => list.classes[i]);
-    return {
-      names,
-      pins: wordnetPinsFor(
-        pinned,
-        names,
-        idx.map((i) => list.synsets[i]),
-      ),
-      error: '',
-    };
+    return { ...listClassesWithPins(list, idx, pinned), error: '' };
   } catch (e) {
     return { names: [], pins: undefined, error: message(e) };
   }
