@@ -16,9 +16,10 @@ import type { Verdict } from '../../core/verdict/types';
 import { labSeedList, oneSeed } from '../../core/labs/seeds';
 import type { OodRunner, OodRunnerState } from '../../services/ood-runner';
 import { downloadBlob, toCsv } from '../common/chart-export';
+import { RunnerLab } from '../common/lab/runner-lab';
 import type { CurveMetric } from './charts';
 
-export class OpenWorldLab {
+export class OpenWorldLab extends RunnerLab<OodRunner> {
   s: OpenWorldSettings = $state(structuredClone(OPEN_WORLD_DEFAULTS));
   classesText = $state('');
   oodText = $state('');
@@ -39,11 +40,10 @@ export class OpenWorldLab {
   /** what the link's experiment says that the lab cannot train, each with what it trains instead (./page-config.ts) */
   unused: Unused[] = $state([]);
 
-  private readonly runner: OodRunner;
   private readonly unsubscribe: () => void;
 
   constructor(runner: OodRunner, initial?: OpenWorldSettings) {
-    this.runner = runner;
+    super(runner);
     this.setSettings(initial ?? OPEN_WORLD_DEFAULTS);
     this.unsubscribe = runner.subscribe((v) => (this.st = v));
   }
@@ -132,15 +132,7 @@ export class OpenWorldLab {
     if (this.st.status === 'paused') this.runner.resume();
     else void this.run();
   }
-  pause(): void {
-    this.runner.pause();
-  }
-  resume(): void {
-    this.runner.resume();
-  }
-  cancel(): void {
-    this.runner.cancel();
-  }
+  // pause, resume and cancel: RunnerLab (../common/lab/runner-lab.ts)
 
   preset(name: keyof typeof OPEN_WORLD_PRESETS): void {
     this.setSettings(OPEN_WORLD_PRESETS[name]);

@@ -14,6 +14,14 @@ const inputsKey = (config: ExperimentConfig) => JSON.stringify(inputsFromConfig(
 /** The config's WordNet pins as a string (unrelated config changes then do not recompute the orderings). */
 export const pinsKeyOf = (config: ExperimentConfig) => JSON.stringify(config.similarity.kind === 'wordnet' ? config.similarity.pins : {});
 
+/** The props of each group of the Orderings page's fields (classes, protocols, similarity): the inputs' state, and
+ * which controls teaching mode hides. */
+export interface OrderingsFieldsProps {
+  inputs: OrderingsInputsState;
+  /** A control hidden by teaching mode, by its id (dataset, classes, tasks, protocols, seeds, …). */
+  hide: (id: string) => boolean;
+}
+
 export class OrderingsInputsState {
   datasetId = $state('');
   selected = $state<number[]>([]);

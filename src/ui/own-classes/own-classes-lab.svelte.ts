@@ -17,13 +17,14 @@ import type { OwnSampleStore } from '../../services/own-classes-store';
 import { encoderDownloadSize } from '../../services/feature-source';
 import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
+import { RunnerLab } from '../common/lab/runner-lab';
 
 const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
 
 /** Orderings trained at most (6 classes). */
 export const MAX_ORDERING_CLASSES = 6;
 
-export class OwnClassesLab {
+export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   cfg: OwnClassesConfig = $state(ownClassesOf({}));
   counts: Record<string, number> = $state({});
   /** object URLs of each class's latest samples (the thumbnail strip) */
@@ -67,7 +68,7 @@ export class OwnClassesLab {
 
   constructor(
     private readonly store: OwnSampleStore,
-    private readonly runner: OwnClassesRunner,
+    runner: OwnClassesRunner,
     initial: OwnClassesConfig | undefined,
     private readonly save: (c: OwnClassesConfig) => void,
     /** the experiment's RS seeds (`protocols.rsSeeds`), read when the orderings are shown */
@@ -75,6 +76,7 @@ export class OwnClassesLab {
     /** where a blank self-hosted folder points (the app's models/ folder) */
     private readonly defaultFolder = '/models/',
   ) {
+    super(runner);
     this.cfg = ownClassesOf({ ownClasses: initial });
     const e = this.cfg.encoder;
     this.encoderForm = { ...this.encoderForm, model: e.model, precision: e.precision, ...settingsOfWeights(e.weights, defaultFolder) };
@@ -92,15 +94,7 @@ export class OwnClassesLab {
   get active(): boolean {
     return this.session.status === 'running' || this.session.status === 'paused';
   }
-  pause(): void {
-    this.runner.pause();
-  }
-  resume(): void {
-    this.runner.resume();
-  }
-  cancel(): void {
-    this.runner.cancel();
-  }
+  // pause, resume and cancel: RunnerLab (../common/lab/runner-lab.ts)
 
   get perClass(): number {
     return this.cfg.trainPerClass + this.cfg.testPerClass;
