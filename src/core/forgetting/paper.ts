@@ -21,45 +21,29 @@ export const PAPER_TABLE_I: readonly { method: 'single' | 'multi'; label: string
   ];
 
 type Row = Record<PaperDataset, number>;
+const COLUMNS: readonly PaperDataset[] = ['MNIST', 'CIFAR-10', 'FashionMNIST', 'KMNIST'];
+
+/** A table as the paper prints it: a row per setting (its label, then MLP's and EWC's values in COLUMNS order). */
+function printedRows(rows: readonly [string, readonly number[], readonly number[]][]): Readonly<Record<string, Record<PaperModel, Row>>> {
+  const row = (values: readonly number[]) => Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]])) as Row;
+  return Object.fromEntries(rows.map(([label, mlp, ewc]) => [label, { MLP: row(mlp), EWC: row(ewc) }]));
+}
+
 /** Table II: dCor(CPCF, a_prev) at α = 0.1, keyed by calibration ratio then model. */
-export const PAPER_TABLE_II: Readonly<Record<string, Record<PaperModel, Row>>> = {
-  '0.05': {
-    MLP: { MNIST: 0.5165, 'CIFAR-10': 0.3009, FashionMNIST: 0.2319, KMNIST: 0.3214 },
-    EWC: { MNIST: 0.7475, 'CIFAR-10': 0.3848, FashionMNIST: 0.2993, KMNIST: 0.597 },
-  },
-  '0.10': {
-    MLP: { MNIST: 0.5585, 'CIFAR-10': 0.3211, FashionMNIST: 0.2118, KMNIST: 0.3121 },
-    EWC: { MNIST: 0.6754, 'CIFAR-10': 0.3883, FashionMNIST: 0.3046, KMNIST: 0.5996 },
-  },
-  '0.15': {
-    MLP: { MNIST: 0.5096, 'CIFAR-10': 0.3363, FashionMNIST: 0.1863, KMNIST: 0.2709 },
-    EWC: { MNIST: 0.7081, 'CIFAR-10': 0.4414, FashionMNIST: 0.3149, KMNIST: 0.5693 },
-  },
-  '0.20': {
-    MLP: { MNIST: 0.4996, 'CIFAR-10': 0.3319, FashionMNIST: 0.1956, KMNIST: 0.2655 },
-    EWC: { MNIST: 0.7127, 'CIFAR-10': 0.4834, FashionMNIST: 0.2903, KMNIST: 0.5298 },
-  },
-};
+export const PAPER_TABLE_II = printedRows([
+  ['0.05', [0.5165, 0.3009, 0.2319, 0.3214], [0.7475, 0.3848, 0.2993, 0.597]],
+  ['0.10', [0.5585, 0.3211, 0.2118, 0.3121], [0.6754, 0.3883, 0.3046, 0.5996]],
+  ['0.15', [0.5096, 0.3363, 0.1863, 0.2709], [0.7081, 0.4414, 0.3149, 0.5693]],
+  ['0.20', [0.4996, 0.3319, 0.1956, 0.2655], [0.7127, 0.4834, 0.2903, 0.5298]],
+]);
 
 /** Table III: dCor(CPCF, a_prev) at calibration ratio 0.1, keyed by α then model. */
-export const PAPER_TABLE_III: Readonly<Record<string, Record<PaperModel, Row>>> = {
-  '0.05': {
-    MLP: { MNIST: 0.5347, 'CIFAR-10': 0.2871, FashionMNIST: 0.2611, KMNIST: 0.2321 },
-    EWC: { MNIST: 0.625, 'CIFAR-10': 0.2574, FashionMNIST: 0.274, KMNIST: 0.5812 },
-  },
-  '0.10': {
-    MLP: { MNIST: 0.5585, 'CIFAR-10': 0.3211, FashionMNIST: 0.2118, KMNIST: 0.3121 },
-    EWC: { MNIST: 0.6754, 'CIFAR-10': 0.3883, FashionMNIST: 0.3046, KMNIST: 0.5996 },
-  },
-  '0.15': {
-    MLP: { MNIST: 0.5732, 'CIFAR-10': 0.3202, FashionMNIST: 0.1834, KMNIST: 0.3116 },
-    EWC: { MNIST: 0.748, 'CIFAR-10': 0.427, FashionMNIST: 0.3073, KMNIST: 0.6106 },
-  },
-  '0.20': {
-    MLP: { MNIST: 0.5919, 'CIFAR-10': 0.3224, FashionMNIST: 0.1777, KMNIST: 0.3107 },
-    EWC: { MNIST: 0.8012, 'CIFAR-10': 0.454, FashionMNIST: 0.3157, KMNIST: 0.6201 },
-  },
-};
+export const PAPER_TABLE_III = printedRows([
+  ['0.05', [0.5347, 0.2871, 0.2611, 0.2321], [0.625, 0.2574, 0.274, 0.5812]],
+  ['0.10', [0.5585, 0.3211, 0.2118, 0.3121], [0.6754, 0.3883, 0.3046, 0.5996]],
+  ['0.15', [0.5732, 0.3202, 0.1834, 0.3116], [0.748, 0.427, 0.3073, 0.6106]],
+  ['0.20', [0.5919, 0.3224, 0.1777, 0.3107], [0.8012, 0.454, 0.3157, 0.6201]],
+]);
 
 export const PAPER_GRID_VALUES: readonly number[] = [0.05, 0.1, 0.15, 0.2];
 
