@@ -33,39 +33,19 @@ export const CURRICULUM_SHAPE_TEXT = '28×28 grey';
 const DIGIT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 const FASHION_NAMES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
 
+/** A curriculum dataset of ten emoji classes (`emoji-<topic>`, "Emoji <topic>"). */
+function emojiSet(topic: string, classes: string[]): CurriculumDataset {
+  return { id: `emoji-${topic}`, name: `Emoji ${topic}`, source: 'emoji', classes };
+}
+
 export const CURRICULUM_DATASETS: readonly CurriculumDataset[] = Object.freeze([
   { id: 'digits', name: 'Digits', source: 'digits', classes: DIGIT_NAMES },
   { id: 'fashion-mnist', name: 'Fashion-MNIST', source: 'fashion-mnist', classes: FASHION_NAMES },
-  {
-    id: 'emoji-animals',
-    name: 'Emoji animals',
-    source: 'emoji',
-    classes: ['dog', 'cat', 'horse', 'cow', 'pig', 'elephant', 'monkey', 'penguin', 'fish', 'butterfly'],
-  },
-  {
-    id: 'emoji-food',
-    name: 'Emoji food',
-    source: 'emoji',
-    classes: ['apple', 'banana', 'watermelon', 'grape', 'strawberry', 'bread', 'cheese', 'hamburger', 'pizza', 'cake'],
-  },
-  {
-    id: 'emoji-vehicles',
-    name: 'Emoji vehicles',
-    source: 'emoji',
-    classes: ['bicycle', 'car', 'bus', 'ambulance', 'truck', 'tractor', 'motorcycle', 'sailboat', 'airplane', 'helicopter'],
-  },
-  {
-    id: 'emoji-objects',
-    name: 'Emoji objects',
-    source: 'emoji',
-    classes: ['guitar', 'telephone', 'laptop', 'camera', 'light bulb', 'book', 'scissors', 'key', 'hammer', 'umbrella'],
-  },
-  {
-    id: 'emoji-clothing',
-    name: 'Emoji clothing',
-    source: 'emoji',
-    classes: ['glasses', 'necktie', 't-shirt', 'jeans', 'dress', 'handbag', 'backpack', 'boot', 'sneaker', 'crown'],
-  },
+  emojiSet('animals', ['dog', 'cat', 'horse', 'cow', 'pig', 'elephant', 'monkey', 'penguin', 'fish', 'butterfly']),
+  emojiSet('food', ['apple', 'banana', 'watermelon', 'grape', 'strawberry', 'bread', 'cheese', 'hamburger', 'pizza', 'cake']),
+  emojiSet('vehicles', ['bicycle', 'car', 'bus', 'ambulance', 'truck', 'tractor', 'motorcycle', 'sailboat', 'airplane', 'helicopter']),
+  emojiSet('objects', ['guitar', 'telephone', 'laptop', 'camera', 'light bulb', 'book', 'scissors', 'key', 'hammer', 'umbrella']),
+  emojiSet('clothing', ['glasses', 'necktie', 't-shirt', 'jeans', 'dress', 'handbag', 'backpack', 'boot', 'sneaker', 'crown']),
 ]);
 
 export const CURRICULUM_DATASET_IDS: readonly string[] = CURRICULUM_DATASETS.map((d) => d.id);
