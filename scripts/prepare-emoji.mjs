@@ -27,7 +27,7 @@
 // around its centre with a 1/32 margin each side (so every artist's drawing fills the frame the same way), composited
 // on white (resvg gives premultiplied RGBA: v = p + 255 − a) and area-averaged down to 32×32.
 //
-// Idempotent: the build key hashes this script, the shared helpers, builtin.ts and the package versions;
+// Idempotent: the build key hashes this script, the shared helpers, builtin.ts with its class rows and the package versions;
 // `--force` rebuilds. Prints one line saying what it did.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeSync } from 'node:fs';
@@ -41,6 +41,7 @@ const SIZE = 32;
 const RENDER = 256;
 const MIN_ARTISTS = 5;
 const BUILTIN_TS = join(ROOT, 'src', 'core', 'classes', 'builtin.ts');
+const BUILTIN_JSON = join(ROOT, 'src', 'core', 'classes', 'builtin-classes.json');
 const require = createRequire(join(ROOT, 'package.json'));
 
 export const STYLES = [
@@ -290,7 +291,7 @@ async function main() {
   const t0 = performance.now();
   const script = fileURLToPath(import.meta.url);
   const versions = [...STYLES.map((s) => s.pkg), '@resvg/resvg-js'].map((p) => `${p}@${pkgJson(p).version}`);
-  const key = buildKey([script, join(ROOT, 'scripts', 'prepare-fashion-mnist.mjs'), BUILTIN_TS], versions);
+  const key = buildKey([script, join(ROOT, 'scripts', 'prepare-fashion-mnist.mjs'), BUILTIN_TS, BUILTIN_JSON], versions);
   const existing = hasFlag('--force') ? null : upToDateMeta(ID, key);
   if (existing) {
     say(
