@@ -147,20 +147,25 @@ export type { SimpleCilOptions, RanpacOptions, FecamOptions };
  * One CIL strategy with all its hyper-parameters: the strategies the engine trains (meanings in
  * src/engine/defaults.ts) and the pre-trained methods on frozen features (src/core/ptm/defaults.ts).
  */
-export type StrategySetting =
-  | { id: 'finetune'; options: NoOptions }
-  | { id: 'joint'; options: NoOptions }
-  | { id: 'ncm'; options: NoOptions }
-  | { id: 'ewc'; options: EwcOptions }
-  | { id: 'lwf'; options: LwfOptions }
-  | { id: 'si'; options: SiOptions }
-  | { id: 'replay'; options: ReplayOptions }
-  | { id: 'icarl'; options: IcarlOptions }
-  | { id: 'agem'; options: AgemOptions }
-  | { id: 'gdumb'; options: GdumbOptions }
-  | { id: 'simplecil'; options: SimpleCilOptions }
-  | { id: 'ranpac'; options: RanpacOptions }
-  | { id: 'fecam'; options: FecamOptions };
+/** Each strategy id's options. */
+export interface StrategyOptionsById {
+  finetune: NoOptions;
+  joint: NoOptions;
+  ncm: NoOptions;
+  ewc: EwcOptions;
+  lwf: LwfOptions;
+  si: SiOptions;
+  replay: ReplayOptions;
+  icarl: IcarlOptions;
+  agem: AgemOptions;
+  gdumb: GdumbOptions;
+  simplecil: SimpleCilOptions;
+  ranpac: RanpacOptions;
+  fecam: FecamOptions;
+}
+
+/** A strategy and its options: one member per id of StrategyOptionsById. */
+export type StrategySetting = { [K in keyof StrategyOptionsById]: { id: K; options: StrategyOptionsById[K] } }[keyof StrategyOptionsById];
 /** Every strategy id a config may name. */
 export type ConfigStrategyId = StrategySetting['id'];
 /** The strategies the engine trains: every id but the pre-trained methods on frozen features. */
