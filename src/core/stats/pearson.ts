@@ -9,6 +9,7 @@
  * As scipy: n = 2 gives r = ±1 exactly and p = 1; a constant input gives r = NaN and p = NaN (scipy warns
  * "An input array is constant"). Fewer than 2 pairs, or different lengths, throw.
  */
+import { centredSums } from './centred';
 import { correlationPValue } from './special';
 
 export interface CorrelationResult {
@@ -36,24 +37,7 @@ export function correlation(x: ArrayLike<number>, y: ArrayLike<number>): number 
   if (x.length !== y.length) throw new RangeError(`correlation: ${x.length} and ${y.length} values.`);
   const n = x.length;
   if (n < 2) return NaN;
-  let mx = 0;
-  let my = 0;
-  for (let k = 0; k < n; k++) {
-    mx += x[k];
-    my += y[k];
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let k = 0; k < n; k++) {
-    const dx = x[k] - mx;
-    const dy = y[k] - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
+  const { sxy, sxx, syy } = centredSums(x, y, n);
   if (sxx === 0 || syy === 0) return NaN;
   const r = sxy / Math.sqrt(sxx * syy);
   return Math.max(-1, Math.min(1, r));
