@@ -20,7 +20,8 @@ export interface CorrelationResult {
   n: number;
 }
 
-function checkPairs(x: ArrayLike<number>, y: ArrayLike<number>, what: string): void {
+/** Paired samples of equal length and finite values, or a RangeError naming `what` and the first bad value. */
+export function checkPairs(x: ArrayLike<number>, y: ArrayLike<number>, what: string): void {
   if (x.length !== y.length) throw new RangeError(`${what}: x has ${x.length} values and y has ${y.length}; they must pair up.`);
   for (const [v, name] of [
     [x, 'x'],

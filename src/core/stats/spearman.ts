@@ -6,7 +6,7 @@
  * As scipy: a constant side gives NaN for both; fewer than 2 pairs gives NaN; n = 2 gives ρ = ±1 and p = NaN
  * (zero degrees of freedom). Different lengths throw.
  */
-import { correlation, type CorrelationResult } from './pearson';
+import { checkPairs, correlation, type CorrelationResult } from './pearson';
 import { averageRanks } from './rank';
 import { correlationPValue } from './special';
 
@@ -19,16 +19,8 @@ export function spearmanRho(x: ArrayLike<number>, y: ArrayLike<number>): number 
 
 /** Spearman's ρ and its two-sided p-value (scipy.stats.spearmanr). */
 export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): CorrelationResult {
-  if (x.length !== y.length) throw new RangeError(`spearman: x has ${x.length} values and y has ${y.length}; they must pair up.`);
+  checkPairs(x, y, 'spearman');
   const n = x.length;
-  for (const [v, name] of [
-    [x, 'x'],
-    [y, 'y'],
-  ] as const) {
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(v[i])) throw new RangeError(`spearman: ${name}[${i}] is ${v[i]}, not a finite number.`);
-    }
-  }
   const rho = spearmanRho(x, y);
   return { statistic: rho, pvalue: correlationPValue(rho, n), n };
 }
