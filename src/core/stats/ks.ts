@@ -23,7 +23,6 @@
  */
 import { normalCdf, type Gaussian } from './gaussian';
 import { mean, std } from './moments';
-import { gammaln } from './special';
 
 export interface KsResult {
   /** D = sup |F_n − F|. */

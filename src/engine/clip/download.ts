@@ -220,6 +220,16 @@ export async function downloadSizes(ctx: LoadContext, files: readonly string[], 
   return out;
 }
 
+/** The sizes of `files` of a model at `loc`, asked as a load with these options would fetch them (downloadSizes). */
+export function modelDownloadSizes(
+  hints: HintContext,
+  loc: Location,
+  opts: { allowRemote?: boolean; device: ModelDevice; fetch?: typeof fetch },
+  files: readonly string[],
+): Promise<FileSize[]> {
+  return downloadSizes(loadContext(hints, loc, opts.allowRemote ?? loc.remote, opts.device), files, opts.fetch);
+}
+
 /** A download's total (null when a server did not say a file's size) and its files, for a button and its title. */
 export interface DownloadSize {
   bytes: number | null;

@@ -21,10 +21,9 @@ import {
   MODEL_DEVICES,
   ModelLoadError,
   classifyLoadError,
-  downloadSizes,
   hintFor,
   importTransformers,
-  loadContext,
+  modelDownloadSizes,
   serialised,
   startLoad,
   withDeviceFallback,
@@ -158,8 +157,7 @@ export async function encoderDownloadSizes(opts: ImageEncoderOptions, kind = lik
   checkOptions(opts);
   const revision = opts.revision ?? 'main';
   const loc = resolveLocation(opts.modelId.trim(), opts.source, revision);
-  const ctx = loadContext(hintsOf(opts.modelId, kind, opts.precision), loc, opts.allowRemote ?? loc.remote, opts.device);
-  return downloadSizes(ctx, encoderRequiredFiles(kind, opts.precision), opts.fetch);
+  return modelDownloadSizes(hintsOf(opts.modelId, kind, opts.precision), loc, opts, encoderRequiredFiles(kind, opts.precision));
 }
 
 export function createImageEncoder(opts: ImageEncoderOptions): Promise<ImageEncoder> {

@@ -35,9 +35,8 @@ import {
   ModelLoadError,
   MODEL_DEVICES,
   classifyLoadError,
-  downloadSizes,
   hintFor,
-  loadContext,
+  modelDownloadSizes,
   serialised,
   startLoad,
   withDeviceFallback,
@@ -214,7 +213,7 @@ function unitRow(data: ArrayLike<number>, offset: number, dim: number, text: str
 export async function textEmbedderDownloadSizes(opts: EmbedderOptions): Promise<FileSize[]> {
   checkOptions(opts);
   const loc = resolveLocation(opts.modelId.trim(), opts.source);
-  return downloadSizes(loadContext(hintsOf(opts), loc, opts.allowRemote ?? loc.remote, opts.device), requiredFiles(opts.dtype), opts.fetch);
+  return modelDownloadSizes(hintsOf(opts), loc, opts, requiredFiles(opts.dtype));
 }
 
 export function createTextEmbedder(opts: EmbedderOptions): Promise<TextEmbedder> {
