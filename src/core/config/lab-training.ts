@@ -7,7 +7,8 @@
  * Pure: imports only src/core.
  */
 import { show, type Checker } from './checker';
-import type { ExperimentConfig } from './types';
+import { STRATEGY_OPTION_FILL } from './defaults';
+import type { ExperimentConfig, StrategySetting } from './types';
 
 /** Something a config's common sections say that a lab cannot train, and what it trains instead. */
 export interface Unused {
@@ -57,6 +58,21 @@ export function readLabTraining(config: ExperimentConfig, unused: Unused[], fall
   if (!seeds.every((x, i) => x === out.seed + i))
     add(`seeds ${seeds.join(', ')} (the lab runs consecutive seeds)`, `seeds ${seeds.map((_, i) => out.seed + i).join(', ')}`);
   return out;
+}
+
+/** Two settings are the same value (plain JSON data). */
+export const sameSetting = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A CIL strategy's options that such a lab cannot train: every option but those in `takes` that is not the engine's
+ * fill (the labs train each strategy with its filled options), as one entry, or null when there is none.
+ */
+export function strategyOptionsUnused(st: StrategySetting, takes: readonly string[] = []): Unused | null {
+  const fill = STRATEGY_OPTION_FILL[st.id] as Record<string, unknown>;
+  const options = st.options as Record<string, unknown>;
+  const off = Object.keys(fill).filter((k) => !takes.includes(k) && !sameSetting(options[k], fill[k]));
+  if (!off.length) return null;
+  return { said: `${st.id}'s ${off.map((k) => `${k} ${String(options[k])}`).join(', ')}`, instead: off.map((k) => `${k} ${String(fill[k])}`).join(', ') };
 }
 
 /**

@@ -12,7 +12,7 @@
  * Pure: imports only src/core.
  */
 import { STRATEGY_OPTION_FILL } from '../config/defaults';
-import { readLabTraining, writeLabTraining, type Unused } from '../config/lab-training';
+import { readLabTraining, sameSetting as same, strategyOptionsUnused, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, type OpenWorldSettings } from './config';
 import type { DetectorId } from './detectors';
@@ -38,8 +38,6 @@ const MEMORY_STRATEGIES = ['replay', 'icarl', 'agem', 'gdumb'];
 export function isOpenWorldOwn(x: unknown): x is OpenWorldOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
 }
-
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The tasks of the experiment's ordering: `ui.selectedOrdering` when it fits, else its classes in ascending order. */
 function experimentOrder(config: ExperimentConfig): number[] {
@@ -81,12 +79,9 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
   const first = config.strategies[0];
   if (first && !['simplecil', 'ranpac', 'fecam'].includes(first.id)) {
     s.strategy = first.id;
-    const fill = STRATEGY_OPTION_FILL[first.id] as Record<string, unknown>;
-    const options = first.options as Record<string, unknown>;
-    if ('memory' in fill) s.memory = options.memory as number;
-    const others = Object.keys(fill).filter((k) => k !== 'memory' && !same(options[k], fill[k]));
-    if (others.length)
-      add(`${first.id}'s ${others.map((k) => `${k} ${String(options[k])}`).join(', ')}`, `${others.map((k) => `${k} ${String(fill[k])}`).join(', ')}`);
+    if ('memory' in STRATEGY_OPTION_FILL[first.id]) s.memory = (first.options as { memory: number }).memory;
+    const others = strategyOptionsUnused(first, ['memory']);
+    if (others) unused.push(others);
     if (config.strategies.length > 1) add(`the strategies after ${first.id} (the lab trains one strategy)`, `${first.id} only`);
   } else if (first) add(`${first.id} (a method on pre-trained features; the lab trains a CIL strategy)`, d.strategy);
   if (config.model.kind === 'mlp') s.hidden = config.model.hidden.slice();

@@ -16,7 +16,7 @@ import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } f
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion, type Checker } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
-import { readLabTraining, readOwnForm, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
+import { readLabTraining, readOwnForm, strategyOptionsUnused, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
 import type { ExperimentConfig, StrategySetting } from '../types';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
@@ -85,8 +85,6 @@ export function curriculumOf(config: Pick<ExperimentConfig, 'curriculum'> | Expe
   return structuredClone(cu ?? (CURRICULUM_FILL as CurriculumConfig));
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /**
  * The lab's settings of a config whose section is `own`, and what of the common sections the lab cannot train, each
  * with what it trains instead. The common dataset, classes and tasks are not the lab's: it trains on `datasets`.
@@ -108,10 +106,8 @@ export function curriculumFromExperiment(config: ExperimentConfig, own: Curricul
       continue;
     }
     ids.push(st.id);
-    const fill = STRATEGY_OPTION_FILL[st.id] as Record<string, unknown>;
-    const options = st.options as Record<string, unknown>;
-    const off = Object.keys(fill).filter((k) => !same(options[k], fill[k]));
-    if (off.length) add(`${st.id}'s ${off.map((k) => `${k} ${String(options[k])}`).join(', ')}`, off.map((k) => `${k} ${String(fill[k])}`).join(', '));
+    const off = strategyOptionsUnused(st);
+    if (off) unused.push(off);
   }
   if (ids.length) s.strategies = ids;
   const m = config.model;
