@@ -7,9 +7,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { defaultConfig } from '../../src/core/config/schema';
-import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { writeFeaturesNpz } from '../../src/data/features/npz';
 import { getClassList } from '../../src/core/classes/builtin';
+import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -250,10 +251,7 @@ test('Your classes: the encoder asks nothing until its button, then says the siz
     /Download \d+\.\d\d MB and use it for your classes|Use it for your classes \(nothing to download\)/,
   );
   await expect
-    .poll(() => {
-      const r = decodeConfigFromHash(new URL(page.url()).hash);
-      return r.ok ? JSON.stringify(r.config.ownClasses?.encoder) : r.error;
-    })
+    .poll(() => JSON.stringify(pageConfig(page)?.ownClasses?.encoder))
     .toBe(JSON.stringify({ source: 'encoder', model: 'clip-vision-tiny', precision: 'q8', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } }));
   await page.getByTestId('oc-encoder-box').screenshot({ path: 'test-results/screenshots/own-classes-encoder-1280.png' });
   expect(errors).toEqual([]);

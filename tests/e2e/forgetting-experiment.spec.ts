@@ -5,8 +5,9 @@
  * gives the user's experiment again. Nothing leaves 127.0.0.1.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../src/core/config/schema';
+import { pageConfig } from './harness/page-config';
 
 /** This run checks one run's hand-over: one seed (the lab starts at three, for its verdict). */
 async function oneSeed(page: Page): Promise<void> {
@@ -23,9 +24,9 @@ function experiment(over: Partial<ExperimentConfig>): ExperimentConfig {
 
 /** The experiment in the page's URL, without `lab` (picking a tab may set it when the experiment allows that lab). */
 function urlExperiment(page: Page): Record<string, unknown> {
-  const r = decodeConfigFromHash(new URL(page.url()).hash);
-  expect(r.ok).toBe(true);
-  const { lab: _lab, ...rest } = (r as { config: ExperimentConfig }).config;
+  const c = pageConfig(page);
+  expect(c).not.toBeNull();
+  const { lab: _lab, ...rest } = c!;
   return rest;
 }
 

@@ -11,6 +11,7 @@ import { expect, test, type BrowserContext } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { V1_FILL, defaultConfig, type ExperimentConfig } from '../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -104,10 +105,7 @@ test('first-session adaptation: SimpleCIL adapted on the first task moves betwee
   await page.goto('/' + encodeConfigToHash({ ...c, strategies: [{ id: 'simplecil', options: { metric: 'cosine' } }] } as ExperimentConfig));
   await page.getByTestId('gt-first-session').fill('64');
   await expect
-    .poll(() => {
-      const r = decodeConfigFromHash(new URL(page.url()).hash);
-      return r.ok ? JSON.stringify(r.config.strategies) : r.error;
-    })
+    .poll(() => JSON.stringify(pageConfig(page)?.strategies))
     .toBe(JSON.stringify([{ id: 'simplecil', options: { metric: 'cosine', firstSession: 64 } }]));
   await expect(page.getByTestId('gt-run')).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId('gt-run').click();

@@ -8,9 +8,10 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { validateConfig } from '../../src/core/config/validate';
 import { OPEN_WORLD_PRESETS } from '../../src/core/ood/config';
+import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -165,12 +166,8 @@ test('the settings are the experiment: a change here writes the ID data and trai
   await page.getByRole('button', { name: 'Open world', exact: true }).click();
   await page.getByTestId('ow-preset-quick').click();
   await page.getByTestId('ow-strategy').selectOption('icarl');
-  const linked = async () => {
-    const r = decodeConfigFromHash(new URL(page.url()).hash);
-    return r.ok ? r.config : null;
-  };
-  await expect.poll(async () => (await linked())?.strategies?.[0]?.id).toBe('icarl');
-  const c = (await linked())!;
+  await expect.poll(() => pageConfig(page)?.strategies?.[0]?.id).toBe('icarl');
+  const c = pageConfig(page)!;
   expect(c.lab).toBe('open-world');
   expect(c.dataset).toEqual({ id: 'digits' });
   expect(c.classes).toEqual([0, 1, 2, 3, 4, 5]);

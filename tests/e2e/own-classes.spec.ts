@@ -11,8 +11,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, validateConfig } from '../../src/core/config/schema';
-import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import config from '../../playwright.config';
+import { pageConfig } from './harness/page-config';
 
 const SHOTS = 'test-results/own-classes';
 const COLOURS: [number, number, number][] = [
@@ -109,12 +110,7 @@ async function edgeOnNames(page: Page): Promise<void> {
   await expect(page.locator('[data-testid="oc-protocol"][data-kind="edge-names"]')).toHaveCount(2, { timeout: 90_000 });
   await expect(page.getByTestId('oc-names-source')).toContainText('cil-lab/clip-tiny');
   await expect(page.getByTestId('oc-orderings-verdict')).toContainText('EDGE on your class names (the cosine of CLIP’s text embeddings');
-  await expect
-    .poll(() => {
-      const r = decodeConfigFromHash(new URL(page.url()).hash);
-      return r.ok ? r.config.ownClasses?.names?.model : null;
-    })
-    .toBe('cil-lab/clip-tiny');
+  await expect.poll(() => pageConfig(page)?.ownClasses?.names?.model ?? null).toBe('cil-lab/clip-tiny');
 }
 
 for (const viewport of [

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { decodeConfigFromHash, encodeConfigToHash } from '../../src/core/config/url-codec';
+import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { validateConfig } from '../../src/core/config/validate';
 import { TIME_LAB_START } from '../../src/core/stream/config';
+import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -83,12 +84,8 @@ test('the settings are the experiment: a change writes the network and training 
   page.on('pageerror', (e) => errors.push(e.message));
   await openTime(page);
   await page.getByTestId('tm-preset-quick').click();
-  const linked = () => {
-    const r = decodeConfigFromHash(new URL(page.url()).hash);
-    return r.ok ? r.config : null;
-  };
-  await expect.poll(() => (linked()?.time as { from?: string } | undefined)?.from).toBe('experiment');
-  const c = linked()!;
+  await expect.poll(() => (pageConfig(page)?.time as { from?: string } | undefined)?.from).toBe('experiment');
+  const c = pageConfig(page)!;
   expect(c.lab).toBe('time');
   expect(Object.keys(c.time!)).not.toContain('hidden');
   expect(c.model.kind).toBe('mlp');
