@@ -15,12 +15,10 @@ import {
   type CurriculumOwn,
 } from '../../../../src/core/config/sections/curriculum';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
+import { foldRoundTrip } from './fold-round-trip';
 
-function roundTrip(s: CurriculumConfig, base: ExperimentConfig = defaultConfig()): { config: ExperimentConfig; back: CurriculumConfig } {
-  const r = validateConfig(foldCurriculum(base, s));
-  expect(r.errors).toEqual([]);
-  return { config: r.config, back: curriculumOf(r.config) };
-}
+/** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
+const roundTrip = foldRoundTrip<CurriculumConfig>(foldCurriculum, curriculumOf);
 
 describe('foldCurriculum / curriculumFromExperiment', () => {
   const cases: [string, CurriculumConfig][] = [

@@ -8,12 +8,10 @@ import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../.
 import { foldTime, timeFromExperiment, timeOf, type TimeOwn } from '../../../../src/core/config/sections/time';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { defaultTimeLabConfig, TIME_LAB_PRESETS, TIME_LAB_START, type TimeLabConfig } from '../../../../src/core/stream/config';
+import { foldRoundTrip } from './fold-round-trip';
 
-function roundTrip(s: TimeLabConfig, base: ExperimentConfig = defaultConfig()): { config: ExperimentConfig; back: TimeLabConfig } {
-  const r = validateConfig(foldTime(base, s));
-  expect(r.errors).toEqual([]);
-  return { config: r.config, back: timeOf(r.config) };
-}
+/** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
+const roundTrip = foldRoundTrip<TimeLabConfig>(foldTime, timeOf);
 
 describe('foldTime / timeFromExperiment', () => {
   const cases: [string, TimeLabConfig][] = [

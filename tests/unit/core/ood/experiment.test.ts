@@ -9,13 +9,10 @@ import { openWorldOf } from '../../../../src/core/config/sections/open-world';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../../src/core/ood/config';
 import { foldOpenWorld, openWorldFromExperiment, type OpenWorldOwn } from '../../../../src/core/ood/experiment';
+import { foldRoundTrip } from '../config/fold-round-trip';
 
-/** Folded into `base`, checked as a link would be, and read back. */
-function roundTrip(s: OpenWorldSettings, base: ExperimentConfig = defaultConfig()): { config: ExperimentConfig; back: OpenWorldSettings } {
-  const r = validateConfig(foldOpenWorld(base, s));
-  expect(r.errors).toEqual([]);
-  return { config: r.config, back: openWorldOf(r.config) };
-}
+/** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
+const roundTrip = foldRoundTrip<OpenWorldSettings>(foldOpenWorld, openWorldOf);
 
 describe('foldOpenWorld / openWorldFromExperiment', () => {
   it.each(Object.keys(OPEN_WORLD_PRESETS) as (keyof typeof OPEN_WORLD_PRESETS)[])('preset %s: the same settings back, and nothing unused', (name) => {
