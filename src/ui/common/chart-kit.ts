@@ -143,7 +143,8 @@ export function drawAxisTitles<E extends SVGGElement | SVGSVGElement>(
       .text(titles.y.text);
 }
 
-type AxisCall = (g: Selection<SVGGElement, unknown, null, undefined>) => void;
+/** An axis group appended to a chart's svg or to a panel's group. */
+type AxisGroup = Selection<SVGGElement, unknown, null, undefined>;
 
 /**
  * A chart's (or a panel's: `svg` a group) two axes in the usual place for a margin `m`: `x` (an axisBottom) along the
@@ -154,15 +155,15 @@ export function drawAxes<E extends SVGSVGElement | SVGGElement>(
   svg: Selection<E, unknown, null, undefined>,
   m: { left: number; bottom: number },
   height: number,
-  x: AxisCall,
-  y: AxisCall,
+  x: (g: AxisGroup) => void,
+  y: (g: AxisGroup) => void,
   fontSize?: number,
-): { x: Selection<SVGGElement, unknown, null, undefined>; y: Selection<SVGGElement, unknown, null, undefined> } {
+): { x: AxisGroup; y: AxisGroup } {
   const xg = svg
     .append('g')
     .attr('transform', `translate(0,${height - m.bottom})`)
-    .call(x) as unknown as Selection<SVGGElement, unknown, null, undefined>;
-  const yg = svg.append('g').attr('transform', `translate(${m.left},0)`).call(y) as unknown as Selection<SVGGElement, unknown, null, undefined>;
+    .call(x);
+  const yg = svg.append('g').attr('transform', `translate(${m.left},0)`).call(y);
   // a panel's smaller tick labels (d3's axis sets 10 px on its group)
   if (fontSize !== undefined) for (const a of [xg, yg]) a.attr('font-size', fontSize);
   return { x: xg, y: yg };
