@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:gpu` (issue 31): the Ground-truth default on WebGPU, as a visitor with a GPU gets it, against wasm,
+ * `npm run bench:gpu`: the Ground-truth default on WebGPU, as a visitor with a GPU gets it, against wasm,
  * in one run of Debian's Chromium with WebGPU on (scripts/bench-harness.mjs: --enable-unsafe-webgpu).
  *
  * 1. Prints the WebGPU adapter a training worker gets: vendor, architecture, device, description, and whether it is

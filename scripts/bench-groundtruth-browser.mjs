@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:groundtruth` (issue 7): the fixed ground-truth config (tests/e2e/harness/groundtruth-bench.ts:
+ * `npm run bench:groundtruth`: the fixed ground-truth config (tests/e2e/harness/groundtruth-bench.ts:
  * Fashion-MNIST 0–5 in 3 tasks of 2, 90 orderings, 300/100 images per class, MLP 784-256-128-6, Adam 1e-3, batch
  * 64, 3 epochs, finetune) trained three ways — naive, prefix-shared, prefix-shared + population — on every backend
  * Chromium has here (wasm, webgl, webgpu; Debian's /usr/bin/chromium with --enable-unsafe-webgpu, SwiftShader) in

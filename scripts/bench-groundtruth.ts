@@ -1,5 +1,5 @@
 /**
- * The Node half of `npm run bench:groundtruth` (issue 7): the fixed ground-truth config of
+ * The Node half of `npm run bench:groundtruth`: the fixed ground-truth config of
  * tests/e2e/harness/groundtruth-bench.ts trained three ways — naive, prefix-shared, prefix-shared + population —
  * on each TensorFlow.js backend Node has (wasm, cpu). wasm trains all 90 orderings naive and prefix-shared, and
  * the population way on the 6-ordering subtree (scaled ×15; batched products are slow on wasm, see population.ts);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:peer` (issue 19): the honest side-by-side. One config (scripts/peer/bench-peer-lib.mjs benchConfig:
+ * `npm run bench:peer`: the honest side-by-side. One config (scripts/peer/bench-peer-lib.mjs benchConfig:
  * Fashion-MNIST 0–5 in 3 tasks of 2, all 90 orderings, 300/100 images per class, MLP 784-256-128-6, Adam 1e-3,
  * batch 64, 3 epochs, finetune, full head, PyTorch's initialisation) trained
  *
@@ -24,7 +24,7 @@
  * "finalMean", "finalSd", "paired", "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}],
  * "ratio": peer seconds / best Chromium seconds, "pairedPeer"}.
  *
- * The floor (issue 31): in the same run, just before each of our sides trains, the fused step is timed on this
+ * The floor: in the same run, just before each of our sides trains, the fused step is timed on this
  * config's own batches (tests/e2e/harness/peer-bench.ts timeConfigSteps; Node: scripts/peer/step-time.ts in one
  * process; Chromium: in one pool worker alone, then in all at once). floor = steps planned (every prefix once) ÷
  * workers × ms/step, and efficiency = floor / wall: how close to this machine's own floor the side ran. The steps

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:setup`: what a training worker computes before the Ground-truth default's first step (issue 19: the
+ * `npm run bench:setup`: what a training worker computes before the Ground-truth default's first step (the
  * first result ≤ 1 s after Run): the 90 orderings' configs resolved, their data plans (src/engine/plan.ts planRun),
  * the test labels as output units (evaluate.ts unitsOf) and the initial weights (models.ts initWeights), on the
  * lab's data (Fashion-MNIST, classes 0–5, the first 300/100 images per class). Every worker of the pool does this

@@ -4,7 +4,7 @@
  * loss alone, forward + backward (tf.variableGrads), tfjs's Adam update alone, and Adam on the same numbers held in
  * one flat variable (what fusing the six parameter tensors into one would save), then tfjs's own kernel profile of a
  * whole step (tf.profile: kernel count and time per kernel name). Random inputs; the numbers do not affect the
- * timing. Issue 19's "where the remaining time goes".
+ * timing. It says where the remaining time of a step goes.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { selectBackend } from '../src/engine/backend';

@@ -301,7 +301,7 @@ def curriculum_case(name, datasets, runs):
 def curriculum_cases():
     ds = [{"id": i, "name": n, "trainImagesPerClass": k} for i, n, k in (("digits", "Digits", 100), ("fashion-mnist", "Fashion-MNIST", 100), ("emoji-animals", "Emoji animals", 5), ("emoji-vehicles", "Emoji vehicles", 5))]
     pair = lambda st, sc, a, b, a0, b0: {"strategy": st, "scenario": sc, "m2i": {"acc": a, "acc0": a0}, "i2m": {"acc": b, "acc0": b0}}
-    # seed 0 of cil-lab curriculum (defaults, this machine): ΔACC 9.2 against ΔACC₀ 29.9 for finetune/CIL (issue 29's numbers)
+    # seed 0 of cil-lab curriculum (defaults, this machine): ΔACC 9.2 against ΔACC₀ 29.9 for finetune/CIL (the measured numbers the verdict words)
     one = [{"seed": 0, "isolated": {"digits": 0.916435, "fashion-mnist": 0.688, "emoji-animals": 0.1, "emoji-vehicles": 0.15},
             "pairs": [pair("finetune", "cil", 0.265901, 0.173723, 0.612974, 0.314243), pair("replay", "cil", 0.512834, 0.26068, 0.612974, 0.314243)],
             "firstCells": [{"first": "digits", "accuracy": 0.883008}, {"first": "emoji-animals", "accuracy": 0.1}]}]

@@ -1,4 +1,4 @@
-// Main-thread cost of a similarity upload on the Orderings page (issue 16 item 7): opens the built app in Debian's
+// Main-thread cost of a similarity upload on the Orderings page: opens the built app in Debian's
 // Chromium, records every long task (PerformanceObserver 'longtask', > 50 ms on the main thread) from choosing the
 // file until the orderings of that file are on screen, and prints the longest and their sum.
 // Usage: node scripts/measure-upload-longtask.mjs <URL of a running preview> <file> (e.g. a 300 MB .npy of 6 embeddings)

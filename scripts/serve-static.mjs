@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A tiny static server for a built site under a sub-path (issue 18; docs/deploy.md; tests/e2e/hosted.spec.ts),
+// A tiny static server for a built site under a sub-path (docs/deploy.md; tests/e2e/hosted.spec.ts),
 // node:http only:
 //   node scripts/serve-static.mjs --dir dist --base /lab/sub/ --port 4350 [--no-headers]
 // - serves <dir> at <base> only; any request outside <base> is answered 404 and logged as "OUTSIDE <method> <url>";

@@ -1,5 +1,5 @@
 /*
- * CIL Lab's service worker (issue 18; docs/deploy.md). The build writes it to <outDir>/sw.js with `MANIFEST` (the
+ * CIL Lab's service worker (docs/deploy.md). The build writes it to <outDir>/sw.js with `MANIFEST` (the
  * app shell's files, the built-in data files with a content hash each, and a version) written in front of it by
  * scripts/sw-plugin.ts. Registered by src/shell/sw-register.ts, in production builds only.
  *

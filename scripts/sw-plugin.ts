@@ -1,5 +1,5 @@
 // Vite plugin (build only): writes <outDir>/sw.js, the service worker of scripts/service-worker.js with the list of
-// files it caches in front of it (issue 18; docs/deploy.md). Runs after the bundle and the public/ folder are
+// files it caches in front of it (docs/deploy.md). Runs after the bundle and the public/ folder are
 // written, so it sees the hashed asset names and the data files exactly as they will be served.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Vite plugin: makes tfjs-backend-wasm's threaded build survive minification (issue 18; docs/deploy.md).
+// Vite plugin: makes tfjs-backend-wasm's threaded build survive minification (docs/deploy.md).
 //
 // The threaded build starts its pthread workers from a Blob holding `WasmBackendModuleThreadedSimd.toString()`, the
 // Emscripten factory function. In the package that function reads `_scriptDir`, a variable of the IIFE around it,

@@ -289,7 +289,7 @@ const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
  * "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}], "ratio": peer seconds / best
  * Chromium seconds, "pairedPeer": {"seconds", "finalMean", "finalSd"}} (null where a side did not run or was not
  * measured). The issue-19 keys first; `paired` and `pairedPeer` are the run-by-run comparison with PyTorch on our
- * draws; the floor's keys (issue 31) last (`withFloor`).
+ * draws; the floor's keys last (`withFloor`).
  */
 export function finalJson(peer, ours, paired = null, tol = 0) {
   const chromium = ours.filter((o) => o.where === 'chromium' && Number.isFinite(o.seconds));

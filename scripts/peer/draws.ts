@@ -1,5 +1,5 @@
 /**
- * The random draws of a set of runs, written out so that another implementation can replay them (issue 19: the
+ * The random draws of a set of runs, written out so that another implementation can replay them (the
  * paired PyTorch peer of `npm run bench:peer`). Two independent implementations that draw their own initial
  * weights and batch orders give two independent samples of the 90 final accuracies, which differ in their means
  * by about a standard error (1.1 points on the default) however exact both are. Fed our draws, PyTorch trains

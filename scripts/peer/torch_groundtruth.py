@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The PyTorch peer of CIL Lab's ground truth (issue 19): a plain script as a researcher writes it.
+"""The PyTorch peer of CIL Lab's ground truth: a plain script as a researcher writes it.
 
 Trains one class-incremental run per ordering, one ordering after another, on the CPU, and prints one JSON object:
 each run's final accuracy (sample-weighted, over the test images of every class of the run) and the distribution's

@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 12: the production build ships a Content-Security-Policy (a <meta> tag made from public/_headers by
+ * The production build ships a Content-Security-Policy (a <meta> tag made from public/_headers by
  * vite.config.ts) and the app runs under it: the labs open and compute with no CSP violation reported by the browser.
  * (CLIP under the policy is tests/e2e/clip.spec.ts; the dev server runs without the tag, tests/e2e/dev-server.spec.ts.)
  */

@@ -212,7 +212,7 @@ test('a CIFAR-10 .tar.gz and a .zip of class folders (decoded in the worker) loa
   expect(errors).toEqual([]);
 });
 
-test('a zip with two entries of one name: the copies are left out and named, the page stays usable (issue 16 item 4)', async ({ page }) => {
+test('a zip with two entries of one name: the copies are left out and named, the page stays usable', async ({ page }) => {
   const errors = await openData(page);
   await expectGrid(page, 10);
   // a zip made here: cat/9.png renamed to cat/2.png in its local header and central directory

@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 13: CLIP similarity under the Vite DEV server (`npm start`), which the other specs never see (they run
+ * CLIP similarity under the Vite DEV server (`npm start`), which the other specs never see (they run
  * the production build, playwright.config.ts). Starts `vite` itself on a free port on 127.0.0.1, embeds with the tiny
  * offline CLIP fixture (/models/cil-lab/clip-tiny/, as tests/e2e/clip.spec.ts does on the build) on wasm, and checks
  * that no Vite error overlay covers the page, that onnxruntime's runtime came from the app's /ort/ folder, and that

@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): kill the tab at random points of a ground-truth run → nothing finished lost or retrained.
+ * Drill: kill the tab at random points of a ground-truth run → nothing finished lost or retrained.
  *
  * The Ground-truth lab's default experiment with two strategies (`KILL_RUN`: Fashion-MNIST, 6 classes in 3 tasks,
  * finetune + replay, MLP 256,128, 3 epochs, 300/100 images per class, wasm: 90 orderings × 2 = 180 runs; about 40 s

@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): 1 000 classes in 100 tasks in the Orderings lab → no main-thread task over 200 ms. The
+ * Drill: 1 000 classes in 100 tasks in the Orderings lab → no main-thread task over 200 ms. The
  * experiment comes in through a share link (1 000 custom class names, WordNet artifact nouns with one sense each,
  * from the app's own public/data/wordnet-nouns.json; 100 tasks of 10; |Ω| ≈ 10^2000, so
  * the lab must sample, never enumerate); the Long Tasks API (PerformanceObserver 'longtask', installed before the

@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): markup payloads on every tab and in every export → nothing runs. Six custom class names are
+ * Drill: markup payloads on every tab and in every export → nothing runs. Six custom class names are
  * payloads (an <img onerror>, an <svg onload>, a closing quote and <script>, a javascript: URL, spreadsheet formulas),
  * with an uploaded 6×6 similarity matrix so the Orderings lab computes with them; the experiment then opens every
  * tab (Orderings, Data, Ground truth, Forgetting, Time, Open world, Curriculum) through its share link. On the Data

@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16), the page side of the broken-upload corpus (tests/unit/drills/broken-upload-corpus.ts): a
+ * Drill, the page side of the broken-upload corpus (tests/unit/drills/broken-upload-corpus.ts): a
  * representative handful of its files through the real file inputs — the Data page's upload (zip bombs, duplicate
  * names, lying entry counts, a 100 000 × 100 000 PNG header, fake images, traversal names, truncated zips, garbage,
  * 0 bytes) and the Orderings lab's similarity upload (a lying .npy, a 10^6-column CSV, JSON nested 10^5 deep,
@@ -67,7 +67,7 @@ test('Data page: broken uploads each get a message; the data shown, the upload a
     await expect(page.getByTestId('grid-row'), c.id).toHaveCount(2);
     expect(errors, c.id).toEqual([]);
   }
-  // a duplicate name among good images: loads, the name listed as skipped (issue 16 item 4: no each_key_duplicate)
+  // a duplicate name among good images: loads, the name listed as skipped (no each_key_duplicate)
   const dupOk = pick(['zip-duplicate-names-kept'])[0];
   await page.getByTestId('upload').setInputFiles(asFiles(dupOk));
   await expect(page.getByTestId('data-title')).toContainText('dup-ok.zip', { timeout: 60_000 });

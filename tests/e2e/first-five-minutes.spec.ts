@@ -1,5 +1,5 @@
 /**
- * The first five minutes (issue 17), in Chromium, offline, at 1280×800 and at 390 px (a phone, with touch):
+ * The first five minutes, in Chromium, offline, at 1280×800 and at 390 px (a phone, with touch):
  * - the first screen: the question the app answers is in view without scrolling; the labs' questions open their tabs;
  *   "Hide" folds them away and the choice survives a reload;
  * - a lab's paper: the "Paper & formulas" panel names the paper and the docs/science.md section, Esc closes it;

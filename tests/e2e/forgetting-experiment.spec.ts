@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 2, end to end: opening the Forgetting tab never overwrites the experiment the user made (custom
+ * End to end: opening the Forgetting tab never overwrites the experiment the user made (custom
  * classes, CIFAR-10 names): the URL's experiment stays as it was, and going back to the Orderings tab shows it
  * unchanged. Acting on the Forgetting tab takes the experiment over as a new history entry, so the browser's Back
  * gives the user's experiment again. Nothing leaves 127.0.0.1.
@@ -94,7 +94,7 @@ for (const [name, config, check] of cases) {
   });
 }
 
-test('two tabs on one setup: one trains, the other follows its stored run and trains nothing (issue 16 item 11)', async ({ page, context }) => {
+test('two tabs on one setup: one trains, the other follows its stored run and trains nothing', async ({ page, context }) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -1,5 +1,5 @@
 /**
- * The Forgetting lab's share link and live drawing, end to end in Chromium (issue 5):
+ * The Forgetting lab's share link and live drawing, end to end in Chromium:
  * - a setup made on the Forgetting tab, shared and opened in a fresh page, opens on that tab with the same controls
  *   and shows the run this browser stored for it, with the same numbers; opening the link does not rewrite it;
  *   a link to a setup not trained here says so, and names the RS / EDGE ordering it carries;

@@ -335,7 +335,7 @@ test('a names-only dataset from the Orderings tab: the Ground-truth tab says so,
   expect(errors).toEqual([]);
 });
 
-test('issue 17: Run ▶ in view without scrolling at 1280×800 and on a phone; strategies far apart get an x axis each', async ({ page, context }) => {
+test('Run ▶ in view without scrolling at 1280×800 and on a phone; strategies far apart get an x axis each', async ({ page, context }) => {
   test.setTimeout(120_000);
   await offline(context);
   const errors: string[] = [];

@@ -201,7 +201,7 @@ test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }
 });
 
 /**
- * Issue 4's embedded default, timed through the page (opt-in: `GT_DEFAULT_TIMING=1`; speed is measured, never
+ * The lab's embedded default, timed through the page (opt-in: `GT_DEFAULT_TIMING=1`; speed is measured, never
  * asserted): Fashion-MNIST classes 0–5 in 3 tasks (90 orderings), 300/100 images per class, MLP 784-256-128-6,
  * Adam 1e-3, batch 64, 3 epochs, finetune, on wasm, with the fast path (default) or `GT_NAIVE=1` one run at a time.
  * Prints `[gt default] …` with the time to the first result and to all 90 after Run (pressed once the page's
@@ -217,7 +217,7 @@ test('the embedded default (90 orderings, finetune) trains to the end: timed', a
   await page.getByTestId('gt-backend').selectOption('wasm');
   if (process.env.GT_NAIVE) await page.getByTestId('gt-fast').uncheck();
   await expect(page.getByTestId('gt-omega')).toHaveText('90');
-  // the lab warms its workers up while the page is read (issue 19): Run is timed from a warmed page, as a reader
+  // the lab warms its workers up while the page is read: Run is timed from a warmed page, as a reader
   // presses it; the warm-up itself is printed too
   // (`GT_COLD=1`: press Run at once, the warm-up then still in flight)
   const w0 = Date.now();

@@ -1,5 +1,5 @@
 /**
- * The hosted static site (issue 18; docs/deploy.md): a build with `--base /lab/sub/`, served by
+ * The hosted static site (docs/deploy.md): a build with `--base /lab/sub/`, served by
  * scripts/serve-static.mjs under that sub-path only,
  * - with the headers of public/_headers: the default Orderings result, `crossOriginIsolated`, the threaded wasm
  *   build named on the page and actually loaded, a Ground-truth run, nothing requested outside /lab/sub/; then the

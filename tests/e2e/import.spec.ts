@@ -1,5 +1,5 @@
 /**
- * "Bring your own results" (issue 8): the Ground-truth lab imports a CSV of 180 runs (Fashion-MNIST 0–5 in 3 tasks,
+ * "Bring your own results": the Ground-truth lab imports a CSV of 180 runs (Fashion-MNIST 0–5 in 3 tasks,
  * all 90 orderings × finetune + ewc, percentages, 7 malformed rows) made by scripts/make-import-fixtures.py, reports
  * the malformed rows, fills the histogram, the estimates' table and the rankings, and its statistics equal both the
  * independent numpy/scipy values (tests/fixtures/import/expected.json) and `cil-lab analyze` on the same file.

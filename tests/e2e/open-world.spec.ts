@@ -1,5 +1,5 @@
 /**
- * The Open-world lab end to end in Chromium (issue 13): the quick preset (digits 0–5 in 3 tasks, near = digits 6–9,
+ * The Open-world lab end to end in Chromium: the quick preset (digits 0–5 in 3 tasks, near = digits 6–9,
  * far = Fashion-MNIST; MSP, Energy, BER) runs to the end in the OOD worker; the step curves, the confidence and
  * assignment charts and the Table-1 table appear, and a click on a table cell draws the ROC curve and the score
  * histograms. The steps are stored: a reload shows them without training; the JSON export is the shown numbers.

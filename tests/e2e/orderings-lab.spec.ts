@@ -1,5 +1,5 @@
 /**
- * The Orderings lab's first screen, end to end in Chromium (docs/design.md "Orderings"; issue 4 "Orderings lab"):
+ * The Orderings lab's first screen, end to end in Chromium (docs/design.md "Orderings"):
  * - the similarity heat map has N×N cells and N leaf labels in the dendrogram order the worker computed (checked
  *   against core run here in Node), task marks for the picked/hovered ordering, and a hover tooltip with the pair's value;
  * - the |Ω| / sample-size calculator gives `cil-lab bounds`'s numbers (core functions run here) and validates its inputs;
@@ -239,7 +239,7 @@ test('Export orderings → PyCIL copies and downloads formatSequences(…, "pyci
   await page.getByTestId('orderings-export-button').click();
   await page.getByTestId('orderings-export-format-pycil').click();
   await expect(page.getByTestId('orderings-export-text')).toHaveValue(expected);
-  // one row's own copy: that ordering alone as {"class_order": [...]}, RS as numpy drew it (issue 16 item 15)
+  // one row's own copy: that ordering alone as {"class_order": [...]}, RS as numpy drew it
   const rs0 = view.sequences.find((q) => q.label === 'RS seed 0')!;
   await page.locator('tr[data-label="RS seed 0"]').getByTestId('row-copy').click();
   await expect(page.locator('tr[data-label="RS seed 0"]').getByTestId('row-copy')).toHaveText('copied');

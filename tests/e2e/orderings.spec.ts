@@ -37,7 +37,7 @@ test('the Orderings page opens on Fashion-MNIST 0–5 in 3 tasks with WordNet, |
     expect(await score('Exact hard (min S)')).toBeLessThan(s);
     expect(await score('Exact easy (max S)')).toBeGreaterThan(s);
   }
-  // … said as the verdict's finding (issue 17), not as a yellow notice
+  // … said as the verdict's finding, not as a yellow notice
   await expect(page.locator('[data-testid="orderings-verdict"] [data-id="edge-tie"]')).toContainText('EDGE hard and EDGE easy both have S = 1.5289');
   await expect(page.getByText(/is not below every RS ordering/)).toHaveCount(0);
   // the S-over-Ω chart: exact for 90 orderings, one mark per protocol ordering, 'Ω below' 0% for the exact hard one
@@ -119,7 +119,7 @@ test('an uploaded similarity matrix drives the orderings; an unreadable upload s
   const hardBefore = await page.locator('tr[data-label="Exact hard (min S)"] td[data-score]').getAttribute('data-score');
   // min S over all 90 orderings of this matrix, by brute force in numpy (itertools.permutations): −0.35048837868004606
   expect(Number(hardBefore)).toBeCloseTo(-0.35048837868004606, 10);
-  // the link records the file by its content hash, computed in the data worker (issue 16 item 7)
+  // the link records the file by its content hash, computed in the data worker
   const hash = contentHash(new Uint8Array(readFileSync('tests/fixtures/cli/sim6.json')));
   await expect
     .poll(async () => {

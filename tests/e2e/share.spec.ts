@@ -4,7 +4,7 @@
  *   orderings and S values; editing never adds history entries;
  * - a malformed link and a link from a newer version say what is wrong and leave the page working;
  * - a link that refers to an uploaded file asks for it again, and runs once the same file is given; until then the
- *   previous experiment's results are marked as such and cannot be exported (issue 16 item 3);
+ *   previous experiment's results are marked as such and cannot be exported;
  * - teaching mode (`?teach` or the header toggle) renders the base type at ≥ 18 px and folds the left panel;
  * - the "What exactly ran" panel shows the config, its hash and the versions, and downloads the config file;
  * - a chart's ⤓ menu downloads an SVG that parses as XML, a PNG (2×, PNG signature) and a CSV.

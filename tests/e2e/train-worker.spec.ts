@@ -357,7 +357,7 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
 });
 
 /**
- * Issue 7's exactness off the cpu backend: in the real worker, the fast path (prefix sharing + a population of
+ * The fast path's exactness off the cpu backend: in the real worker, the fast path (prefix sharing + a population of
  * 4 models in lockstep; on wasm the fused step, one model at a time) gives the same accuracy matrices as the naive
  * runs within 1e-3 on WebGL and WebGPU (SwiftShader) and wasm, and every run arrives through onRunDone. Digits, 6 of the 90 orderings of 6 classes in
  * 3 tasks (one first task, so prefixes are shared), a small MLP.

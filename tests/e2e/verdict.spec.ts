@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 
-// Issue 17: every run ends with a verdict in words (docs/verdicts.md). The default Orderings page opens on its finding
+// Every run ends with a verdict in words (docs/verdicts.md). The default Orderings page opens on its finding
 // (EDGE cannot tell hard from easy there) instead of two yellow notices; a Ground-truth run shows a provisional
 // verdict mid-run and the final one at the end, with the notes on fixed seeds vs random draws; a shared Ground-truth
 // link opened in another browser says its runs are not stored there.

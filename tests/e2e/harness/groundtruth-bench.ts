@@ -1,5 +1,5 @@
 /**
- * The ground-truth benchmark's one fixed config and its three ways of training it (issue 7), shared by the Node
+ * The ground-truth benchmark's one fixed config and its three ways of training it, shared by the Node
  * half (scripts/bench-groundtruth.ts) and the Chromium half (bench.worker.ts, driven by
  * scripts/bench-groundtruth-browser.mjs):
  *
@@ -24,7 +24,7 @@ import { trainShared } from '../../../src/engine/shared-train';
 import { trainRun } from '../../../src/engine/trainer';
 import type { ImageDataset, TrainRunConfig, TrainRunResult } from '../../../src/engine/types';
 
-/** 'naive-stock': the naive path with tfjs's stock matMul gradient (the engine before issue 7's wasm fix; wasm only). */
+/** 'naive-stock': the naive path with tfjs's stock matMul gradient (the engine before its own wasm gradient; wasm only). */
 export type BenchMode = 'naive' | 'prefix' | 'population' | 'naive-stock';
 
 export interface BenchModeResult {

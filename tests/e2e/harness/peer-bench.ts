@@ -1,5 +1,5 @@
 /**
- * Our side of `npm run bench:peer` in Chromium (scripts/bench-peer.mjs, issue 19): every ordering of a config
+ * Our side of `npm run bench:peer` in Chromium (scripts/bench-peer.mjs): every ordering of a config
  * (scripts/peer/bench-peer-lib.mjs benchConfig) on our fast path — `trainShared`, prefix sharing with the
  * backend's automatic population — with the options that match PyTorch (full head, `init: 'pytorch'`). Returns the
  * seconds, the seconds until the first ordering's result, the optimiser steps trained and every ordering's final

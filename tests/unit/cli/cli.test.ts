@@ -67,7 +67,7 @@ describe('cil-lab orders', () => {
     expect(r.json.similarity.synsets).toHaveLength(6);
     for (const s of r.json.sequences) {
       expect(Object.keys(s)).toEqual(expect.arrayContaining(['protocol', 'label', 'tasks', 'order', 'score']));
-      // order is the class order as drawn (RS: numpy's permutation, issue 16 item 14); tasks are its sets, sorted
+      // order is the class order as drawn (RS: numpy's permutation); tasks are its sets, sorted
       expect(s.tasks.map((t: number[]) => t.length)).toEqual([2, 2, 2]);
       expect(s.tasks.flatMap((t: number[], i: number) => s.order.slice(2 * i, 2 * i + 2).sort((a: number, b: number) => a - b))).toEqual(s.tasks.flat());
       if (s.protocol !== 'rs') expect(s.order).toEqual(s.tasks.flat());
@@ -90,7 +90,7 @@ describe('cil-lab orders', () => {
   it('uses an uploaded similarity and prints PyCIL / Mammoth / Avalanche / CSV', async () => {
     const base = ['orders', '--classes', 'cat,dog,car,truck,apple,pear', '--tasks', '3', '--protocol', 'edge', '--similarity', `file:${fx('sim6.json')}`];
     const pycil = await cli(...base, '--format', 'pycil');
-    // several orderings: one JSON object keyed by label (issue 16, item 15)
+    // several orderings: one JSON object keyed by label
     expect(Object.keys(pycil.json)).toEqual(['EDGE hard', 'EDGE easy', 'EDGE median (seed 0)']);
     expect(pycil.json['EDGE hard'].class_order).toHaveLength(6);
     out = '';

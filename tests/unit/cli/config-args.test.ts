@@ -69,7 +69,7 @@ describe('cil-lab --link / --config: the same experiment as the app', () => {
   });
 });
 
-describe('training flags from a config: --init and --strategy-options (issue 19)', () => {
+describe('training flags from a config: --init and --strategy-options', () => {
   it('configToFlags maps training.init (only when not the default) and every strategy option but memory', async () => {
     const { configToFlags } = await import('../../../src/cli/config-args');
     const c = sharedConfig();

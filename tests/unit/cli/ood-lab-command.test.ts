@@ -1,5 +1,5 @@
 /**
- * App and CLI give the same settings (issue 13): the command the Open-world lab shows (src/services/ood-export.ts),
+ * App and CLI give the same settings: the command the Open-world lab shows (src/services/ood-export.ts),
  * parsed by the CLI's own argument parser (src/cli/flags.ts OPTIONS), is read back by `cil-lab ood` as exactly the
  * lab's settings — and a share link's `openWorld` section too (--link), with flags beside it winning.
  */

@@ -1,7 +1,7 @@
 /**
- * `cil-lab run --orderings all|N`: a ground truth from the command line on the fast path (issue 7). Its accuracy
+ * `cil-lab run --orderings all|N`: a ground truth from the command line on the fast path. Its accuracy
  * matrices equal the one-by-one runs' (`--fast off`), it says what it trained, and its output goes straight into
- * `cil-lab analyze --results` (issue 8).
+ * `cil-lab analyze --results`.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The sweep templates in deploy/batch/ and the Dockerfile (issue 18). The Slurm script runs here as written, with
+ * The sweep templates in deploy/batch/ and the Dockerfile. The Slurm script runs here as written, with
  * the variables Slurm sets for a 2-task array (and for a re-submitted single index); the Kubernetes, GitHub Actions
  * and Docker files cannot run here (no cluster, no Actions runner, no Docker daemon), so their wiring is checked:
  * the shard count in both places, the index variable, the merge step, the entrypoint.

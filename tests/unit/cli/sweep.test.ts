@@ -1,5 +1,5 @@
 /**
- * `cil-lab sweep` (issue 18): three shards trained in parallel child processes — one given `--shard`, one the
+ * `cil-lab sweep`: three shards trained in parallel child processes — one given `--shard`, one the
  * Kubernetes index (`JOB_COMPLETION_INDEX` + `--shards 3`), one Slurm's array variables — merge into exactly the
  * runs of the single-process `cil-lab run --orderings all` (same backend: cpu; every field but the timing
  * `seconds`). Then: a re-run adds nothing, a cut-off last line is recovered, merge finds missing, duplicate and

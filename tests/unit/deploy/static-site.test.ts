@@ -1,5 +1,5 @@
 /**
- * The hosted static site's pieces that are plain logic (issue 18; docs/deploy.md): which built files the service
+ * The hosted static site's pieces that are plain logic (docs/deploy.md): which built files the service
  * worker caches (scripts/sw-plugin.ts), the _headers reader of scripts/serve-static.mjs, and that the header files
  * for the hosts (public/_headers, deploy/static/security-headers.conf) say the same thing.
  */

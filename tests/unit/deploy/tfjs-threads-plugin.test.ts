@@ -1,7 +1,7 @@
 /**
  * scripts/tfjs-threads-plugin.ts: tfjs's threaded wasm factory must not read a variable from outside its own text,
  * because the pthread workers evaluate that text alone (minified, the outside variable becomes "e is not defined";
- * seen in Chromium with the built site, issue 18).
+ * seen in Chromium with the built site).
  */
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';

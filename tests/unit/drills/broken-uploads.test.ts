@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): the broken-upload corpus (broken-upload-corpus.ts: zip bombs, lying headers, duplicate names,
+ * Drill: the broken-upload corpus (broken-upload-corpus.ts: zip bombs, lying headers, duplicate names,
  * path traversal, truncated archives, fake images, huge declared images, lying .npy headers, a CSV of 10^6 columns,
  * UTF-16, binary garbage, JSON nested 10^5 deep …) through the parsers the app and the CLI use:
  * - Data page: parseUserFiles (src/data/parsers), with a PNG decoder standing in for the browser's createImageBitmap;

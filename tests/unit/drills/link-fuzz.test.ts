@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): a seeded fuzz of share links. Valid links of several experiments are mutated (truncations, bit
+ * Drill: a seeded fuzz of share links. Valid links of several experiments are mutated (truncations, bit
  * flips, character edits, JSON type swaps, huge numbers, huge arrays, copy damage) and fed to the decoder + validator
  * (`decodeConfigFromHash`). Every result must be a clean `{ok: true}` whose config re-encodes and decodes to itself,
  * or `{ok: false}` with a one-line message; nothing may throw, and the decoder's defensive catch-all ("could not be

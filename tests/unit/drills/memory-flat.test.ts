@@ -1,5 +1,5 @@
 /**
- * Drill (issue 16): tensors and memory stay flat over 500 orderings. 500 orderings of 8 classes in 4 tasks of 2 (a
+ * Drill: tensors and memory stay flat over 500 orderings. 500 orderings of 8 classes in 4 tasks of 2 (a
  * tiny MLP on a synthetic 6×6 dataset, 1 epoch) are trained through `trainShared`, the engine path of the training
  * worker's ground truth (prefix sharing on, as the worker runs it), on the cpu backend; `tf.memory()` is read after
  * every finished ordering (`onRunDone`). Checks: the tensor count never grows past its value after the first

@@ -1,5 +1,5 @@
 /**
- * The 'pytorch' initialisation (issue 19) on every path that builds models: one run at a time (trainRun), prefix
+ * The 'pytorch' initialisation on every path that builds models: one run at a time (trainRun), prefix
  * sharing and population training (trainShared, population.ts stacks the members' own initial weights) give the
  * same accuracy matrices on the cpu backend, and the option really changes the run (its matrices differ from the
  * default scheme's). The initial weights come from the experiment seed: two runs of the same config agree exactly.

@@ -1,5 +1,5 @@
 /**
- * The 'pytorch' initialisation (models.ts, issue 19) against what torch itself draws: tests/fixtures/pytorch-init.json,
+ * The 'pytorch' initialisation (models.ts) against what torch itself draws: tests/fixtures/pytorch-init.json,
  * made by scripts/peer/make-init-fixture.py with Debian's python3-torch (torch's nn.Linear / nn.Conv2d
  * reset_parameters, 20 initialisations per layer). The bound is torch's own number; the variance and max |value| of
  * our draws are compared with torch's draws.

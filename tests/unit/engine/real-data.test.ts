@@ -1,5 +1,5 @@
 /**
- * Issue 3's "done when": on digits and Fashion-MNIST with 5 tasks of 2 classes, finetune forgets (early tasks'
+ * The strategies behave as the literature says on real data: on digits and Fashion-MNIST with 5 tasks of 2 classes, finetune forgets (early tasks'
  * final accuracy near 0), joint is the upper bound, replay and iCaRL sit between. Small real runs on the cpu
  * backend (subsets of Fashion-MNIST keep it fast); skipped when `npm run prepare-data` has not been run.
  */
@@ -39,7 +39,7 @@ async function finalRows(ds: ImageDataset, base: Omit<TrainRunConfig, 'strategy'
     let maxBytes = 0;
     const r = await trainRun(ds, cfg, { onTaskEnd: (e) => (maxBytes = Math.max(maxBytes, e.numBytes)) });
     out[strategy] = r.matrix[TASKS.length - 1];
-    // issue 3: tensors plus the dataset stay under 300 MB (here far under: the data is held as bytes, not tensors)
+    // tensors plus the dataset stay under 300 MB (here far under: the data is held as bytes, not tensors)
     expect(maxBytes + ds.train.images.length + ds.test.images.length).toBeLessThan(300e6);
   }
   return out;

@@ -132,7 +132,7 @@ describe('one run config from the experiment config', () => {
   });
 });
 
-describe("the default init is left out of a run's resolved config (issue 19)", () => {
+describe("the default init is left out of a run's resolved config", () => {
   it("a config without training.init resolves as before the field (no init key: checkpoints and recorded configs unchanged); 'pytorch' is carried", () => {
     const job = {
       tasks: [

@@ -1,5 +1,5 @@
 /**
- * Exactness of the fast ground-truth paths (issue 7): prefix sharing and population training must give the same
+ * Exactness of the fast ground-truth paths: prefix sharing and population training must give the same
  * accuracy matrices as training each ordering alone with `trainRun` and the same seeds — identical on the cpu
  * backend up to 1e-5, and within 1e-3 on wasm. Every strategy family is covered: none (finetune), a loss term
  * through the population's member views (EWC, LwF, iCaRL), a memory (replay), gradient surgery that trains one
@@ -145,7 +145,7 @@ describe('shared training equals naive training (cpu backend, to 1e-5)', () => {
   }, 120_000);
 });
 
-describe("the sample order (issue 17): orderings finish in the order asked, with depth-first's R (cpu, exact)", () => {
+describe("the sample order: orderings finish in the order asked, with depth-first's R (cpu, exact)", () => {
   beforeAll(async () => {
     await selectBackend('cpu', { strict: true });
   });

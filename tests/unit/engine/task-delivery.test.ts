@@ -1,5 +1,5 @@
 /**
- * The per-task path the Forgetting lab draws from while a run trains (issue 5): the trainer's `onTaskEnd` carries
+ * The per-task path the Forgetting lab draws from while a run trains: the trainer's `onTaskEnd` carries
  * the task's row of R and the softmax outputs recorded after it; `trainRunWithFallback` delivers each task exactly
  * once, after its checkpoint, also when a backend fails and the run resumes on the next one; and the gathered
  * deliveries give CPCF / a_prev / a_new / coverage for the finished steps, equal to the finished run's first steps.

@@ -1,7 +1,7 @@
 /**
  * The pure parts of `npm run bench:peer` (scripts/peer/bench-peer-lib.mjs): the two sides get the same config, the
- * distribution summary (checked against numpy: population sd, ddof 0), the agreement test of issue 19 (means within
- * 1 point, sds within 25 %), the floor and efficiency of issue 31, and the exact shape of the last JSON line. The
+ * distribution summary (checked against numpy: population sd, ddof 0), the agreement test (means within 1 point,
+ * sds within 25 %), the floor and efficiency, and the exact shape of the last JSON line. The
  * benchmark itself is not run here.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The Open-world lab's exports (issue 13): the JSON is `cil-lab ood`'s report of the stored steps; the CSV rows. */
+/** The Open-world lab's exports: the JSON is `cil-lab ood`'s report of the stored steps; the CSV rows. */
 import { describe, expect, it } from 'vitest';
 import { OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
 import type { OodRunMeta } from '../../../src/engine/ood/report';

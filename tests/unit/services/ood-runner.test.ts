@@ -1,5 +1,5 @@
 /**
- * The Open-world runner's store and resume logic (issue 13, "stored, resumable"): each finished step is stored at
+ * The Open-world runner's store and resume logic: each finished step is stored at
  * once with its checkpoint; open() shows stored results without training; a run continues from the stored
  * checkpoint (resumeFrom) or, without one, trains from scratch storing only the missing steps; Step = one step.
  * The store is the memory store (no IndexedDB in Node), the worker a fake.

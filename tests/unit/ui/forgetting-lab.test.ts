@@ -2,7 +2,7 @@
  * The Forgetting lab's state module (src/ui/forgetting/forgetting-lab.svelte.ts) without a browser: a share-link store
  * on a fake window (with history entries), a fake orderings worker, a fake pooled training worker and the in-memory
  * store. The effects `attach()` wires are called by hand (pushToLink is what runs while the tab is shown).
- * Issue 16, item 2: showing the tab never overwrites the experiment the user made.
+ * Showing the tab never overwrites the experiment the user made.
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
@@ -135,7 +135,7 @@ const cifar = (): ExperimentConfig => {
   return r.config;
 };
 
-describe('ForgettingLab: the experiment is never overwritten by showing the tab (issue 16, item 2)', () => {
+describe('ForgettingLab: the experiment is never overwritten by showing the tab', () => {
   for (const [name, make] of [
     ['custom classes', custom],
     ['CIFAR-10', cifar],

@@ -323,7 +323,7 @@ describe('page inputs', () => {
   });
 });
 
-describe('accuracy histogram: an x axis per strategy, labels clear of the axis (issue 17)', () => {
+describe('accuracy histogram: an x axis per strategy, labels clear of the axis', () => {
   /** finetune spread over ~20 points, a second strategy packed within one point far above it */
   function apart() {
     const runs = [...VALUES.map((v, i) => run(`t${i}`, v, 'finetune')), ...VALUES.map((_, i) => run(`t${i}`, 0.95 + 0.0005 * i, 'replay'))];

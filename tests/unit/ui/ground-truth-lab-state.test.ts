@@ -246,7 +246,7 @@ describe('GroundTruthLab: plan, runs and the store', () => {
   });
 });
 
-describe('GroundTruthLab: workers from the pool, the sample order (issues 17, 19)', () => {
+describe('GroundTruthLab: workers from the pool, the sample order', () => {
   it('warmUp prepares the pool’s worker once; Run leases it without loading again and gives it back', async () => {
     const { lab, trainers } = await makeLab();
     await lab.warmUp();
@@ -314,7 +314,7 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
   }
 }
 
-describe('GroundTruthLab: issue 16, item 16 (regression)', () => {
+describe('GroundTruthLab: each run is keyed by what determines it (regression)', () => {
   it('adding a strategy to a finished ground truth trains only the new strategy’s runs', async () => {
     const { lab, trainers } = await makeLab();
     await lab.run();

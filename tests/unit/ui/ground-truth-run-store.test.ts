@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 16: the Ground-truth lab keys each stored run by what determines it (ordering, strategy and its
+ * The Ground-truth lab keys each stored run by what determines it (ordering, strategy and its
  * options, seed, training), not by the whole experiment, so adding a strategy keeps the stored runs of the others.
  * src/ui/ground-truth/page-config.ts groundTruthRunKeys and src/ui/ground-truth/run-store.ts.
  */
@@ -108,7 +108,7 @@ describe('keyedRunStore', () => {
     expect(await store.count(one.experiment)).toBe(1);
   });
 
-  it('still reads runs stored under the experiment’s key before issue 16, the per-run key winning a tie', async () => {
+  it('still reads runs stored under the experiment’s key before runs were keyed per run, the per-run key winning a tie', async () => {
     const raw = createMemoryResultsStore();
     const keys = groundTruthRunKeys(both());
     await raw.put(run(keys.experiment, '0,1|2,3', 'finetune', 0, { finalAccuracy: 0.1 }));

@@ -9,7 +9,7 @@ const base = (similarity: OrderingsRequest['similarity']): OrderingsRequest => (
   options: { protocols: ['rs'], rsSeeds: [0] },
 });
 
-describe('results belong to the inputs on screen (issue 16 item 3)', () => {
+describe('results belong to the inputs on screen', () => {
   it('requests that ask for the same numbers have the same key; any input that changes them changes it', () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const k = requestKey(base({ kind: 'upload', fileName: 'm.json', bytes }));

@@ -6,7 +6,7 @@ const seq = (protocol: string, score: number): SequenceReport =>
   ({ protocol, label: protocol, score, aim: 'random', pairMean: 0, tasks: [] }) as unknown as SequenceReport;
 const dist = { kind: 'exact', min: 1, max: 2, bins: [{ x0: 1, x1: 2, count: 3 }] } as unknown as Parameters<typeof layoutScoreHistogram>[1];
 
-describe('S over Ω layout (issue 17: the lane label was cut at 390 px)', () => {
+describe('S over Ω layout (the lane label was cut at 390 px)', () => {
   it('the left margin holds the longest lane label; the lanes are in the fixed order', () => {
     const all = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'].map((p) => seq(p, 1.5));
     const L = layoutScoreHistogram(366, dist, all);

@@ -1,6 +1,6 @@
 /**
  * Every size a config can ask for has a bound this machine can serve, checked before work starts, with a message
- * that says the bound (issue 16 item 1; the bounds and how they were measured: src/core/config/limits.ts).
+ * that says the bound (the bounds and how they were measured: src/core/config/limits.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, distributionSampleLimit, grouped, modelSize, sampledOrderingBytes } from '../../../../src/core/config/limits';
@@ -35,7 +35,7 @@ const thousand = (sampleSize?: number) => ({
   ...(sampleSize === undefined ? {} : { protocols: { distribution: { sampleSize } } }),
 });
 
-describe('the distribution sample (issue 16: a valid link crashed the tab)', () => {
+describe('the distribution sample is bounded (a valid link once crashed the tab)', () => {
   // The link of the issue, made by the build before the bound (sampleSize 10^7 was accepted up to 10^7): CIFAR-100,
   // 30 classes in 30 tasks. Its orderings worker grew past 5 GB and Chromium showed "Page crashed".
   const CRASHING_LINK =

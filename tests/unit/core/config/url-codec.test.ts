@@ -148,7 +148,7 @@ describe('share links: round trip', () => {
     expect(old.ok && configHash(old.config)).toBe('30a509bfee3cba8a');
   });
 
-  it('training.init (issue 19) is additive: old links and hashes unchanged, "pytorch" round-trips and changes the hash', () => {
+  it('training.init is additive: old links and hashes unchanged, "pytorch" round-trips and changes the hash', () => {
     // the same golden links as above, made before the field existed
     expect(encodeConfigToHash(defaultConfig())).toBe('#v1.N4XyAA');
     const old = decodeConfigFromHash(
@@ -262,7 +262,7 @@ describe('share links: what copying does to a link', () => {
     same(`https://example.org/#v1.${data}).`);
     same(`<https://example.org/#v1.${data}>`);
   });
-  it('percent-encoded line breaks and spaces inside the link (%0A, %20, %0D%0A): decoded, then dropped (issue 16, item 10)', () => {
+  it('percent-encoded line breaks and spaces inside the link (%0A, %20, %0D%0A): decoded, then dropped', () => {
     same(`%23v1.${data.slice(0, 40)}%0A${data.slice(40, 90)}%20%20${data.slice(90)}`);
     same(`https://example.org/%23v1.${data.slice(0, 30)}%0D%0A${data.slice(30)}`);
     // a wrap inside an escape ("%2" + line break + "3")
@@ -341,7 +341,7 @@ describe('share links: clear messages', () => {
     expect(error(linkOfText('{"version":2}'))).toContain('version: This config was made by a newer CIL Lab (v2); this version reads v1 configs.');
   });
 
-  it('a huge pasted text is refused by its length first, in linear time (issue 16, item 8: 130k characters took 8.5 s)', () => {
+  it('a huge pasted text is refused by its length first, in linear time (130k characters took 8.5 s)', () => {
     for (const tail of ['.', '=', ')', ' ']) {
       const t0 = performance.now();
       const r = decodeConfigFromHash(`#v1.${tail.repeat(130_000)}x`);

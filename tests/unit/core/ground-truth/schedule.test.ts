@@ -1,5 +1,5 @@
 /**
- * The fast path's completion order (src/core/ground-truth/schedule.ts, issue 17): a seeded uniform permutation of the
+ * The fast path's completion order (src/core/ground-truth/schedule.ts): a seeded uniform permutation of the
  * truth orderings, and the memory it costs (copies of trained prefix nodes kept), with the depth-first fallback.
  * The permutations were computed independently with numpy 2.x:
  *   python3 -c "import numpy as np; print(np.random.default_rng((0 ^ 0x2545f491) & 0xffffffff).permutation(10))"

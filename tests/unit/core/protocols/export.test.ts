@@ -1,6 +1,6 @@
 /**
- * Issue 16: the orderings' exports. Item 6 (CSV formula injection), item 14 (an RS ordering is exported as numpy drew
- * it), item 15 (one ordering per copy; a multi-ordering file that parses and keeps every ordering).
+ * The orderings' exports: no CSV formula injection, an RS ordering exported as numpy drew it, one ordering per copy,
+ * and a multi-ordering file that parses and keeps every ordering.
  */
 import { describe, expect, it } from 'vitest';
 import { formatOrders, formatSequence, formatSequences, sequenceKeys, type ExportFormat } from '../../../../src/core/protocols/export';
@@ -47,7 +47,7 @@ function readBack(text: string, format: ExportFormat): Map<string, number[]> {
   return out;
 }
 
-describe("item 14: RS orderings export numpy's permutation as drawn", () => {
+describe("RS orderings export numpy's permutation as drawn", () => {
   const report = runProtocols(sim(100), Array(10).fill(10), { protocols: ['rs', 'edge'], rsSeeds: [1993] });
   const rs = report.sequences.find((s) => s.label === 'RS seed 1993')!;
 
@@ -94,7 +94,7 @@ describe("item 14: RS orderings export numpy's permutation as drawn", () => {
   });
 });
 
-describe('item 15: one ordering per copy, a multi-ordering file that parses', () => {
+describe('one ordering per copy, a multi-ordering file that parses', () => {
   const report = runProtocols(sim(6), [2, 2, 2], { protocols: ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'] });
   const seqs = report.sequences;
 
@@ -125,7 +125,7 @@ describe('item 15: one ordering per copy, a multi-ordering file that parses', ()
   });
 });
 
-describe('item 6: CSV formula injection', () => {
+describe('CSV formula injection', () => {
   const seq: Sequence = {
     protocol: 'rs',
     label: 'RS seed 0',

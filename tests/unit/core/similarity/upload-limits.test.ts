@@ -1,4 +1,4 @@
-/** An uploaded similarity file is bounded before the work it asks for (issue 16: every size a link, upload or flag can ask for). */
+/** An uploaded similarity file is bounded before the work it asks for (every size a link, upload or flag can ask for). */
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS } from '../../../../src/core/config/limits';
 import { parseSimilarityUpload } from '../../../../src/core/similarity/parse-upload';

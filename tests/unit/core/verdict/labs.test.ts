@@ -118,7 +118,7 @@ describe('Curriculum verdict', () => {
       expect(r.firstTask).toEqual(c.expected.firstTask.map((f: object) => expect.objectContaining(f)));
     });
   }
-  it('words issue 29’s numbers: ACC₀ predicts more than M2I’s lead; emoji at chance with 3 Adam steps', () => {
+  it('words the measured curriculum numbers: ACC₀ predicts more than M2I’s lead; emoji at chance with 3 Adam steps', () => {
     const v = curriculumVerdict(fx.curriculum[0].input);
     expect(text(v, 'cu-weighting:finetune:cil')).toMatch(
       /^ACC's weighting alone \(ACC₀: no transfer, no forgetting\) predicts \+29\.9 points, more than the measured \+9\.2/,

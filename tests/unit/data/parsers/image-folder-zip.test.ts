@@ -187,7 +187,7 @@ describe('resizeToRgb', () => {
   });
 });
 
-describe('a zip with two entries of the same name (issue 16 item 4)', () => {
+describe('a zip with two entries of the same name', () => {
   /** A zip whose entry `from` is renamed `to` (same length) in its local header and central directory. */
   function renamed(files: Record<string, Uint8Array>, from: string, to: string): Uint8Array {
     const z = zipSync(files, { level: 0 });

@@ -1,5 +1,5 @@
 /**
- * runOpenWorld's resume (issue 13, "resumable"): a run continued from the checkpoint after step 1 with steps 0..1
+ * runOpenWorld's resume: a run continued from the checkpoint after step 1 with steps 0..1
  * gives exactly the numbers of an uninterrupted run (the trainer resumes exactly; OOD draws are seeded per step).
  */
 import { beforeAll, describe, expect, it } from 'vitest';

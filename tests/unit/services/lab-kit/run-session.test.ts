@@ -288,7 +288,7 @@ describe('run session', () => {
   });
 });
 
-describe('run session: two tabs on one config (issue 16 item 11)', () => {
+describe('run session: two tabs on one config', () => {
   function tab(store: ReturnType<typeof memoryStore>, coordinator: ReturnType<ReturnType<typeof fakeTabs>>) {
     const worker = new Worker();
     const session = createRunSession<Job, Result, Current>({ store, coordinator, jobId: (j) => j.id, resultId: (r) => r.id });

@@ -1,7 +1,7 @@
 /**
- * Issue 16 (defects found by hostile and clumsy use), the CLI's part: item 5 (WordNet pins from --config/--link),
- * item 8 (bounds: devices, huge samples, huge links), item 9 (exit 0 on bad input, unclear messages), item 14 (RS
- * exported as numpy drew it) and item 15 (a multi-ordering PyCIL export that parses).
+ * The CLI under hostile and clumsy use: WordNet pins from --config/--link, bounds (devices, huge samples, huge
+ * links), exit 2 with a clear message on bad input, RS orderings exported as numpy drew them, and a multi-ordering
+ * PyCIL export that parses.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { readInput } from '../../../src/cli/inputs';
 import { captureCli } from './capture';
 
 const cli = captureCli();
-const tmp = mkdtempSync(join(tmpdir(), 'cil-issue16-'));
+const tmp = mkdtempSync(join(tmpdir(), 'cil-hostile-'));
 const graph = () => JSON.parse(readFileSync('public/data/wordnet-nouns.json', 'utf8')) as WordnetGraph;
 
 // custom classes with "cat" pinned to another sense (n02986962: the tracked vehicle) than WordNet's first pick
@@ -31,7 +31,7 @@ const pinned = validateConfig({
   protocols: { enabled: ['rs', 'edge'], rsSeeds: [0, 42] },
 });
 
-describe("item 5: WordNet pins from --link / --config give the app's numbers", () => {
+describe("WordNet pins from --link / --config give the app's numbers", () => {
   // what the app computes: the Orderings page resolves the pins with wordnetPinsFor and runs computeOrderingsView
   const app = computeOrderingsView(
     {
@@ -80,7 +80,7 @@ describe('class names that are Object.prototype keys', () => {
   });
 });
 
-describe('item 8: bounds before work', () => {
+describe('bounds before work', () => {
   it('--similarity file:/dev/zero is refused at once (a device), not read forever', async () => {
     const t0 = performance.now();
     const r = await cli('orders', '--classes', 'a,b', '--tasks', '2', '--similarity', 'file:/dev/zero');
@@ -112,7 +112,7 @@ describe('item 8: bounds before work', () => {
   });
 });
 
-describe('item 9: bad input exits 2 with one clear line', () => {
+describe('bad input exits 2 with one clear line', () => {
   const one = async (argv: string[], message: RegExp | string) => {
     const r = await cli(...argv);
     expect(r.code, argv.join(' ')).toBe(2);
@@ -207,7 +207,7 @@ describe('item 9: bad input exits 2 with one clear line', () => {
   });
 });
 
-describe('items 14 and 15: orders exports', () => {
+describe('orders exports: RS as numpy drew it, several orderings in one file', () => {
   it("RS seed 1993 on CIFAR-100: order, PyCIL, Mammoth and CSV carry numpy's permutation as drawn", async () => {
     const argv = ['orders', '--dataset', 'cifar100', '--tasks', '10', '--protocol', 'rs', '--seeds', '1993'];
     const json = await cli(...argv);
