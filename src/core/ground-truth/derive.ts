@@ -1,50 +1,12 @@
 /**
  * The Ground-truth lab's derived statistics (docs/science.md §2; EDGE paper §5, App. E): everything its charts and
- * tables show, recomputed from the stored runs by pure functions, so a reload, a second tab or an import shows
- * the same numbers.
- *
- *   runs (StoredRun[]) + the plan's orderings with roles + A(O) variable  →  per strategy:
- *     - the truth: A(O) of every evaluated truth ordering (all of Ω, or the uniform sample);
- *     - the RS and EDGE estimates: Gaussians N(μ̂, σ̂²) with population variance (stats/estimate.ts), and their
- *       JSD (bits) and W1 (accuracy points) against the truth;
- *     - Pearson R (with p) of S(O) against A(O);
- *     - normality of the truth after Box-Cox (λ; Shapiro–Wilk, D'Agostino–Pearson K², KS with W/K²/D and p);
- *     - min / max / std under Truth, EDGE and RS;
- *     - the sample-count study (stats/sample-count.ts);
- *   and, across strategies, the rankings with ranking errors (stats/rankings.ts).
- *
- * Decisions (where docs/science.md §2 leaves a choice):
- *   - **The value of a run.** A(O) is the sample-weighted final accuracy or AIA (§2), recomputed from the run's
- *     accuracy matrix R and test counts (metrics/accuracy-matrix.ts) whenever both are complete, so the number is
- *     §2's definition whoever stored the run; a run without a usable R (an imported accuracy) contributes its
- *     stored `finalAccuracy` / `aia` if that is a finite fraction; otherwise it is skipped and counted in
- *     `skippedRuns` with the reason.
- *   - **Several training seeds.** A(O) of an ordering is the **mean over the seeds that have finished** for it (the
- *     distribution is over orderings, as in the paper; seed noise is averaged, not counted as extra orderings).
- *     `seeds` on each point says how many runs went into it; the mean moves while further seeds of that ordering
- *     stream in (the plan trains an ordering's seeds back to back, so this is brief).
- *   - **The truth** is the planned orderings with role 'truth' that have a value, in plan order (not arrival
- *     order: the sample-count study draws by index, so its numbers do not depend on which run finished first).
- *     An RS/EDGE ordering outside a sampled truth feeds its estimate but not the truth (plan.ts explains why).
- *   - **Estimates are all-or-nothing.** An estimate is its protocol's L draws (RS: one per seed, duplicates kept
- *     — `plan.protocolOrderings`; EDGE: hard, easy, median); while any draw is untrained the estimate is null
- *     with "2 of 3 RS orderings trained", never a Gaussian from fewer draws than the protocol defines.
- *   - **Pearson R** is over the evaluated *truth* orderings only (all of Ω, or the uniform sample): the protocol
- *     orderings outside a sample are picked *by* S, so adding them would bias R. At least 3 pairs are needed
- *     (with 2, R is ±1 by construction).
- *   - **Normality** follows the paper's Table A3: Box-Cox (λ by maximum likelihood; values shifted first if any is
- *     ≤ 0, boxcox.ts) on the truth values, then the three tests on the transformed values; the tests on the raw
- *     values are reported too (`before`). Each test is null with its reason below its minimum n (Shapiro–Wilk 3,
- *     K² 8) or when the values do not vary.
- *   - **Rankings** need ≥ 2 strategies, each with a truth value and complete RS and EDGE estimates. While the
- *     truth is still filling in they are computed on the values so far and flagged `provisional`.
- *   - **Sample-count study** needs ≥ `SAMPLE_COUNT_MIN_TRUTH` truth values with spread and EDGE's three values;
- *     EDGE's orderings are passed by index when all three are truth orderings (the enumerable case: they are
- *     excluded from the extra random draws), else by value. L runs to min(maxL, truth count). Flagged
- *     `provisional` while the truth is incomplete.
- *   - `sampleCount: false` skips the study (the page does while runs stream in: its repeats take a moment).
- *   - Nothing here throws on partial data: every statistic that cannot be computed yet is `null` with a reason
- *     a person can read ("needs at least 8 truth values; 5 so far").
+ * tables show, recomputed from the stored runs by pure functions, so a reload, a second tab or an import shows the
+ * same numbers. Per strategy: the truth (A(O) of every evaluated truth ordering), the RS and EDGE estimates with
+ * their JSD and W1 against it, Pearson's r of S(O) against A(O), normality after Box-Cox, min / max / std per
+ * protocol and the sample-count study; across strategies, the rankings. The decisions (the value of a run, seeds
+ * averaged, truth in plan order, all-or-nothing estimates, r over truth orderings only) are science.md §2's.
+ * Nothing here throws on partial data: a statistic that cannot be computed yet is null with a reason a person can
+ * read ("needs at least 8 truth values; 5 so far").
  */
 import { aiaWeighted, finalAccuracyWeighted } from '../metrics/accuracy-matrix';
 import { similarityScore } from '../orderings/score';
@@ -228,7 +190,7 @@ function completeMatrix(run: RunRecord): boolean {
 }
 
 /**
- * A(O) of one run (see the header): recomputed from R and the test counts when complete, else the stored field;
+ * A(O) of one run (science.md §2): recomputed from R and the test counts when complete, else the stored field;
  * null (with the reason) when neither is usable.
  */
 export function runValue(run: RunRecord, variable: AccuracyVariable): { value: number | null; reason?: string } {
@@ -434,7 +396,13 @@ function strategyStats(
   return { strategy, points, truth, rs, edge, summaries, pearson: pearsonR, normality, sampleCount };
 }
 
-/** Every statistic of the Ground-truth lab, from the stored runs (see the header for the decisions). */
+/**
+ * Every statistic of the Ground-truth lab, from the stored runs (docs/science.md §2). Rankings and the sample-count
+ * study are computed on the truth so far and flagged `provisional` while it is incomplete. The study needs at least
+ * SAMPLE_COUNT_MIN_TRUTH truth values with spread and EDGE's three values; EDGE's orderings are passed by index when
+ * all three are truth orderings (the enumerable case: they are then excluded from the extra random draws), else by
+ * value; L runs to min(maxL, truth count).
+ */
 export function deriveGroundTruth(input: DeriveInput): GroundTruthStats {
   const { plan, runs, variable } = input;
   const planned = new Set(plan.orderings.map((o) => o.key));

@@ -1,50 +1,10 @@
 /**
- * Fine-tuning OOD detectors (docs/science.md §5; OpenCIL's Algorithm 2): after each step an extra linear head is
- * trained on the frozen CIL model's penultimate features, and the detector scores with that head. The CIL model
- * itself is never changed. What is implemented, exactly:
- *
- * Common to all three: the head (W: d × seen, b: seen) is **initialised from the classifier's output layer** (its
- * first `seen` columns; OpenCIL's BER code does this, and we do it for LogitNorm and RegMixup too, so the three
- * differ only in their loss); the backbone is frozen (no gradient reaches it); inputs are mixed in **pixel space**
- * and pushed through the frozen backbone, as the authors mix images. Optimiser: SGD, momentum 0.9, weight decay
- * 5e-4 on W and b (PyTorch's SGD: d = g + wd·p; buf = μ·buf + d, buf = d on the first step; p −= lr·buf), lr 0.01
- * (the paper's 0.1 diverged on our features; see HEAD_DEFAULTS) with a per-iteration cosine schedule `lr·½(1 + cos(π·s/S))`, batch 128, 10 epochs (all settings in
- * HEAD_DEFAULTS, src/core/ood/detectors.ts). Set-up data: the current task's training data ("new") and the exemplar
- * memory from before this task ("old"), never dropped old data. Every random draw comes from one seeded generator.
- *
- * - **BER** (Bi-directional Energy Regularisation): E(x) = −logsumexp(head(f(x))) (τ = 1);
- *   h_in = relu(E − m_in)², h_out = relu(m_out − E)². Batches run over the new data (a seeded permutation per
- *   epoch). Per batch: λ ~ Beta(1, 1) (uniform, one per batch) and a permutation π of the batch give the pseudo-OOD
- *   mix(x) = λx + (1−λ)x[π]; B old examples are drawn uniformly with replacement from the memory and mixed
- *   old' = 0.002·x_new + 0.998·x_old (paired with the batch's new examples; labels of the old ones).
- *   Loss = CE(new) + CE(old') + α·(mean h_in(new) + mean h_out(mix(new)) + mean h_in(old')), α = 0.1. With no
- *   memory (step 0, or a strategy without one) the old terms are absent: CE + α·(mean h_in(x) + mean h_out(mix(x))).
- *   Ablation (Table 2): NTER = the two new-data energy terms (h_in(new), h_out(mix)); OTER = the old-sample
- *   mixing and h_in(old'). With OTER off the old samples still train the head by CE, unmixed (the fine-tuning
- *   framework always trains on current data + memory); with both off the head is trained by CE alone (`ber-ce`).
- *   Scored with Energy on the head: logsumexp(head(f(x))).
- * - **LogitNorm** (Wei et al. 2022): CE(z / (τ·(‖z‖₂ + 1e-7))), τ = 0.04, on batches of new + old data together
- *   (shuffled); scored with MSP of the head's raw logits (OpenOOD's LogitNorm uses the MSP postprocessor).
- * - **RegMixup** (Pinto et al. 2022, OpenOOD's regmixup trainer): per batch λ ~ Beta(10, 10) and a permutation π;
- *   the clean batch and its mix λx + (1−λ)x[π] go through the head together, loss = ½(CE(clean) +
- *   λ·CE(mix, y) + (1−λ)·CE(mix, y[π])) (OpenOOD's mixup criterion over the concatenation); batches of new + old
- *   data; scored with MSP of the head.
- *
- * Margins. The paper's m_in = −27, m_out = −5 are energies of a ResNet-32 on CIFAR-100. We measured what our
- * classifier (the head's starting point) produces: Fashion-MNIST classes 0–5 in 3 tasks, MLP 256-128, replay with
- * 200 exemplars, the run's defaults, wasm, seed 0. ID test energies E, 5/25/50/75/95th percentiles per step:
- * step 0: −11.3 −9.1 −7.5 −5.3 −2.2; step 1: −10.8 −8.5 −6.8 −5.2 −3.4; step 2: −22.0 −11.7 −8.1 −5.3 −3.1.
- * OOD medians: held-out classes 6–9 −2.6, −4.4, −17.5; digits −2.5, −4.3, −5.1. Against −27 nearly every ID sample
- * would be penalised by h_in and against −5 most pseudo-OOD mixes by nothing, so the terms would mostly pull all
- * logits up together. The defaults sit on the measured distributions instead, keeping the paper's roles: m_in = −10,
- * about the ID 10th–25th percentile (h_in pushes the less confident ID samples down to where the confident ones
- * already are), and m_out = −4, about the OOD median (h_out pushes pseudo-OOD mixes up above it). Both are
- * settings (`--margin-in`, `--margin-out`).
- *
- * Measured with these defaults (same run, 10 head epochs; AUROC %, mean over the 3 steps): near (Fashion-MNIST 6–9)
- * Energy 65.4, BER 69.2, NTER only 68.2, OTER only 70.7, head with CE alone 71.0; far (digits) Energy 82.2, BER 70.2,
- * NTER only 73.9, OTER only 81.4, CE alone 87.2. So here the retrained head is what helps; the energy terms do not
- * add to it, and NTER costs far-OOD AUROC (the paper's Table 2 has every term helping on CIFAR-100).
+ * The fine-tuning OOD detectors (docs/science.md §5 "Fine-tuning detectors"; OpenCIL's Algorithm 2): after each step
+ * a linear head, initialised from the classifier's output layer, is trained on the frozen CIL model's penultimate
+ * features, and BER, LogitNorm or RegMixup scores with it. The CIL model is never changed; inputs are mixed in pixel
+ * space and pushed through the frozen backbone, as the authors mix images. The margins' and learning rate's
+ * departures from the paper, and what they measured, are in science.md; the settings in HEAD_DEFAULTS
+ * (src/core/ood/detectors.ts).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { berTerms, HEAD_DEFAULTS, type FineTuningDetector, type HeadSettings } from '../../core/ood/detectors';
@@ -110,7 +70,15 @@ export interface BerLossParts {
 
 const linear = (f: tf.Tensor2D, W: tf.Tensor2D, b: tf.Tensor1D): tf.Tensor2D => tf.add(tf.matMul(f, W), b) as tf.Tensor2D;
 
-/** BER's loss on one batch (see the header), term by term. Call inside a tidy / gradient tape. */
+/**
+ * BER's loss on one batch, term by term: E(x) = −logsumexp(head(f(x))) (τ = 1), h_in = relu(E − m_in)²,
+ * h_out = relu(m_out − E)²; loss = CE(new) + CE(old') + α·(mean h_in(new) + mean h_out(mix(new)) + mean h_in(old')),
+ * where mix(x) = λx + (1−λ)x[π] (λ ~ Beta(1, 1) and π one per batch) and old' = 0.002·x_new + 0.998·x_old (B old
+ * examples drawn uniformly with replacement from the memory, paired with the batch's new ones; the old labels).
+ * With no memory the old terms are absent. Ablation (the paper's Table 2): `nter` = the two new-data energy terms,
+ * `oter` = the old-sample mixing and h_in(old'); with OTER off the old samples still train the head by CE, unmixed
+ * (the fine-tuning framework always trains on current data + memory). Call inside a tidy / gradient tape.
+ */
 export function berLoss(
   W: tf.Tensor2D,
   b: tf.Tensor1D,
@@ -142,7 +110,8 @@ export function berLoss(
   return { ceNew, ceOld, hInNew, hOutMix, hInOld, total };
 }
 
-/** LogitNorm's loss: CE(z / (τ·(‖z‖ + 1e-7))). */
+/** LogitNorm's loss: CE(z / (τ·(‖z‖ + 1e-7))), on batches of new and old data together; the head is then scored with
+ * MSP of its raw logits (OpenOOD's LogitNorm uses the MSP postprocessor). */
 export function logitNormLoss(z: tf.Tensor2D, y: tf.Tensor1D, tau: number): tf.Scalar {
   return tf.tidy(() => {
     const norm = tf.add(tf.norm(z, 'euclidean', 1, true), 1e-7);
@@ -155,7 +124,8 @@ function softCrossEntropy(z: tf.Tensor2D, target: tf.Tensor2D): tf.Scalar {
   return tf.neg(tf.mean(tf.sum(tf.mul(target, tf.logSoftmax(z)), 1))) as tf.Scalar;
 }
 
-/** RegMixup's loss: ½(CE(clean) + λ·CE(mix, y) + (1−λ)·CE(mix, y[π])). */
+/** RegMixup's loss (OpenOOD's regmixup trainer): ½(CE(clean) + λ·CE(mix, y) + (1−λ)·CE(mix, y[π])), λ ~ Beta(10, 10),
+ * the clean batch and its mix through the head together (OpenOOD's mixup criterion over the concatenation). */
 export function regMixupLoss(zClean: tf.Tensor2D, zMix: tf.Tensor2D, y: tf.Tensor1D, yPerm: tf.Tensor1D, lambda: number): tf.Scalar {
   return tf.tidy(() => {
     const w = zClean.shape[1];
@@ -202,7 +172,12 @@ export interface HeadData {
   oldUnits: Int32Array;
 }
 
-/** Trains one fine-tuning detector's head from `initial`; returns its weights. Tensors are all released. */
+/**
+ * Trains one fine-tuning detector's head from `initial`; returns its weights. SGD as PyTorch's (d = g + wd·p;
+ * buf = μ·buf + d, buf = d on the first step; p −= lr·buf) with a per-iteration cosine schedule; BER's batches run
+ * over the new data in a seeded permutation per epoch, LogitNorm's and RegMixup's over new + old data shuffled.
+ * Every random draw comes from `rng`. Tensors are all released.
+ */
 export async function trainHead(
   kind: FineTuningDetector,
   data: HeadData,

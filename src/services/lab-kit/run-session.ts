@@ -1,49 +1,10 @@
 /**
- * The lab kit's run session ("one run path for every lab"; docs/architecture.md "Results are stored …
- * as soon as each run finishes, so a reload or a crash loses at most the run in flight, and finished runs are
- * never trained twice"): the job queue every lab's runner is built on. The Ground-truth runner
- * (../ground-truth-runner.ts) and the Forgetting runner (../forgetting-runner.ts) are two users of it.
- *
- * What the session does, so a lab does not:
- * - start(jobs, configHash, driver, {workers}): reads what the store already holds for `configHash` (those jobs
- *   are `skipped`, their results are in `runs` from the start: a reload resumes where it stopped), hands the jobs
- *   still to train to the lab's `driver`, and ends with status 'done', 'cancelled' or 'error'. A start while
- *   another is active cancels that one first.
- * - pause() / resume() / step(n) / cancel(): every worker of the start (`workers`) is paused, resumed or cancelled
- *   with the session; the driver waits at `ctx.pausePoint()` (the one pause point between runs: it resolves when
- *   the session is running again, false when it was cancelled). step(n) resumes and pauses again once n more
- *   results are recorded (teaching mode's Step); Play (resume) after a step plays on.
- * - ctx.record(result): stores the finished result at once (a store that refuses it keeps it in `runs` and says so
- *   in `notice`), counts it done, and honours a step in progress.
- * - ETA helpers: `ctx.stopwatch()` measures active time (paused time excluded); `runTimes(window)` is the moving
- *   average of the last runs; the driver sets `etaSeconds` with each record.
- * - coordinator (optional; ./coordinator.ts `webLocksCoordinator(lab)`): two tabs on one config do not both train:
- *   one holds the lock and trains, the other shows what it stores (`following`) and trains what is left once the
- *   first stops.
- * - State: a fresh object on every change; `subscribe` is Svelte's store contract (the listener is called at once,
- *   the unsubscribe function returned). `X` adds the lab's own fields (the Ground-truth runner's `sharing`), reset
- *   to `initialExtra` at every start.
- *
- * How a new lab's runner uses it (see ../forgetting-runner.ts for a short one):
- *
- *   const session = createRunSession<MyJob, MyResult, MyCurrent>({
- *     store,                                   // { getAll(configHash), put(result), notice? }
- *     jobId: (j) => key(j), resultId: (r) => key(r),  // equal ids = the same run (skipped on resume)
- *   });
- *   const driver = oneAtATime<MyJob, MyResult, MyCurrent>({
- *     current: (job) => ({ label: job.label, progress: null }),
- *     train: async (job, ctx) => {
- *       const config = trainRunConfigOf(experiment, job);      // src/engine/run-config.ts
- *       const r = await client.run(config, (p) => ctx.progress(p), (n) => ctx.notice(n.message, n.to));
- *       return resultOf(job, r);                               // what the store keeps
- *     },
- *   });
- *   const lease = await sharedTrainPool().lease({ backend: experiment.backend.train, dataset });  // ./index.ts
- *   const client = lease.main;
- *   try { await session.start(jobs, configHashOf(experiment), driver, { workers: [client] }); } finally { lease.release(); }
- *
- * The training workers come from the shared pool (./train-pool.ts). Nothing heavy runs here: training is in the
- * workers and storing is IndexedDB's async I/O; this module only awaits and forwards.
+ * The lab kit's run session: the job queue every lab's runner is built on (docs/architecture.md, "Results are
+ * stored …" and the recipe "Add a lab", step 6, which shows a complete small runner; ../forgetting-runner.ts is a
+ * short real one). It stores each result the moment it finishes, so a reload or a crash loses at most the run in
+ * flight and finished runs are never trained twice, and it gives every lab pause, resume, step, cancel and an ETA.
+ * Nothing heavy runs here: training is in the workers of the shared pool (./train-pool.ts) and storing is
+ * IndexedDB's async I/O; this module only awaits and forwards.
  */
 
 export type SessionStatus = 'idle' | 'running' | 'paused' | 'done' | 'cancelled' | 'error';
@@ -223,6 +184,18 @@ interface Session {
 
 export type SessionListener<T> = (state: T) => void;
 
+/**
+ * A run session. `start(jobs, configHash, driver, {workers})` reads what the store holds for `configHash` (those
+ * jobs are `skipped`, their results in `runs` from the start), hands the rest to the lab's `driver` and ends 'done',
+ * 'cancelled' or 'error'; a start while another is active cancels that one first. `pause()` / `resume()` /
+ * `step(n)` / `cancel()` act on every worker of the start; the driver waits at `ctx.pausePoint()` between runs
+ * (false when cancelled); `step(n)` resumes and pauses again after n more results (teaching mode's Step).
+ * `ctx.record(result)` stores a result at once (a store that refuses it keeps it in `runs` and says so in
+ * `notice`). `ctx.stopwatch()` measures active time; the driver sets `etaSeconds`. With a coordinator
+ * (./coordinator.ts) two tabs on one config do not both train: one trains, the other follows what it stores and
+ * trains what is left once the first stops. State is a fresh object on every change; `subscribe` is Svelte's store
+ * contract; `X` adds a lab's own fields, reset to `initialExtra` at every start.
+ */
 export function createRunSession<J, R, C, X extends object = Record<never, never>>(options: RunSessionOptions<J, R, X>) {
   type State = SessionState<R, C> & X;
   const { store } = options;
