@@ -1,38 +1,10 @@
 /**
- * Ground truth at speed: many orderings of one experiment trained together, with
- * - prefix sharing: every distinct task prefix is trained once (src/core/ground-truth/prefix-plan.ts), and its
- *   children continue from a copy of its model and its strategy's state; and
- * - population training (population.ts): up to P prefixes of the same depth train in lockstep as one computation.
- *
- * The results equal training each ordering alone with `trainRun` (trainer.ts) and the same seeds:
- * - the weights and the strategy state after task t are all that carries over to task t+1 in `trainRun` (a fresh
- *   optimiser every task; strategies hold only plain arrays between tasks, `getState`/`setState`, the contract
- *   checkpoints already rely on), so a child restored from its parent's copy continues exactly as the naive run;
- * - task t of a prefix uses the prefix's seed, examples and output units, identical in every ordering below it;
- * - row t of R is evaluated once per node for the tasks seen (j ≤ t: the same test data and units in every
- *   ordering below), and per ordering for the tasks not seen yet (j > t): 0 by construction with the 'seen' head
- *   (no unit of a future class can win the arg-max), evaluated with the ordering's own units with the 'all' head;
- * - the untrained accuracies b_j are evaluated per ordering on the initial model, as `trainRun` does.
- * Tested: shared-train.test.ts compares R with naive runs on the cpu backend (to 1e-5) and on wasm.
- *
- * The order of work: each ordering has a rank (lower finishes first) — its position in `options.order` (e.g. the
- * seeded sample order of src/core/ground-truth/schedule.ts, so the finished orderings are a uniform random sample at
- * every moment), by default its leaf's depth-first position, or, in pull mode (`hooks.next`, several workers sharing
- * one order), the order in which it was pulled. The next node trained is the ready node (its parent trained) of the
- * lowest-ranked unfinished ordering through it; with P = 1 that completes the orderings exactly in rank order, each
- * training only its prefix nodes not trained yet. A population takes that node and up to P−1 more ready nodes of the
- * same depth, next in rank (the orderings then finish within P−1 of the order). A node's model and state are kept
- * until each of its children has trained (or, in pull mode, has no ordering left here): depth-first keeps one copy
- * per depth, the sample order for 3 tasks only the first-task nodes. Each ordering is reported through `onRunDone`
- * as soon as its last task is evaluated, so the caller can store it at once. docs/architecture.md, "Ground-truth
- * scheduling".
- *
- * Pull mode across workers (src/core/ground-truth/deal.ts deals): a node trained here through which an ordering not
- * pulled here goes is published (`onCheckpoint`: weights, strategy state, the rows of R so far); a pull may bring such
- * a checkpoint (`from`), and the ordering continues from it. So no node is trained on two workers, and every
- * ordering's R is the one trained alone (the checkpoint is the same bits the owner continues from).
- *
- * Softmax recording (`probs`, CPCF) is not supported here: the Forgetting lab trains one run at a time.
+ * Ground truth at speed: many orderings of one experiment trained together, with prefix sharing (every distinct task
+ * prefix trained once, src/core/ground-truth/prefix-plan.ts; its children continue from a copy of its model and its
+ * strategy's state) and population training (population.ts: up to P prefixes of one depth in lockstep). The results
+ * equal training each ordering alone with `trainRun` (trainer.ts) and the same seeds; the order of work, the memory
+ * kept and pull mode across workers are docs/architecture.md's "Ground-truth scheduling". Softmax recording
+ * (`probs`, CPCF) is not supported here: the Forgetting lab trains one run at a time.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { planPrefixes, type PrefixNode } from '../core/ground-truth/prefix-plan';
@@ -137,6 +109,22 @@ interface Snapshot {
   state: StrategyState;
 }
 
+/**
+ * Trains `configs` (one experiment, many orderings) sharing prefixes. Why it equals `trainRun` ordering by ordering
+ * (tested to 1e-5 on cpu, and on wasm, in shared-train.test.ts):
+ * - the weights and the strategy state after task t are all that carries over to task t+1 (a fresh optimiser every
+ *   task; strategies hold only plain arrays between tasks), so a child restored from its parent's copy continues
+ *   exactly as the naive run;
+ * - task t of a prefix uses the prefix's seed, examples and output units, identical in every ordering below it;
+ * - row t of R is evaluated once per node for the tasks seen (j ≤ t), and per ordering for the tasks not seen yet:
+ *   0 by construction with the 'seen' head, evaluated with the ordering's own units with the 'all' head;
+ * - the untrained accuracies b_j are evaluated per ordering on the initial model, as `trainRun` does.
+ * Order: the next node trained is the ready node of the lowest-ranked unfinished ordering through it (rank: its place
+ * in `options.order`, else depth-first, or pull order with `hooks.next`); a population adds up to P−1 ready nodes
+ * of the same depth, next in rank. In pull mode a node another worker's ordering needs is published
+ * (`onCheckpoint`) and a pull may bring one (`from`), so no node trains twice. Each ordering is reported through
+ * `onRunDone` as soon as its last task is evaluated.
+ */
 export async function trainShared(
   dataset: TrainDataset,
   configs: TrainRunConfig[],

@@ -1,36 +1,9 @@
 /**
- * The share link: an ExperimentConfig in the URL hash, `#v1.<data>` (docs/architecture.md "Config"), and the config
- * hash that keys stored results.
- *
- * Encoding (decision): data = base64url (RFC 4648 §5: A–Z a–z 0–9 - _, no padding) of lz-string's
- * `compressToUint8Array(canonical JSON of the compact config)`. Why not `compressToEncodedURIComponent`: its
- * alphabet has `+` and `$`; `$…$` is maths in GitHub Markdown and `+` is read as a space by some form/query
- * decoders, while base64url's characters are all "unreserved" in URLs (RFC 3986), survive email, chat and
- * Markdown, and are what every language decodes with its standard library. GitHub-flavoured Markdown drops a
- * trailing `_` from a bare autolink; a link never ends in `_` (63 = 0b111111) because lz-string ends its stream
- * with the end-of-stream code 2 (written low bit first, so its last bits are 0) and then at least one zero
- * padding bit, and base64url's unpadded tail adds zero bits too: the last character always encodes a value whose
- * lowest bit is 0 (tested). The result is deterministic: the same config always gives the same link (canonical
- * key order; compact form, see schema.ts compactConfig).
- *
- * Decoding is forgiving about what copying does to a link (whitespace and line breaks from email wrapping,
- * percent-encoding, trailing punctuation from prose such as `…#v1.abc).`, standard base64 `+ / =`), and strict
- * about everything else: every failure is `{ok: false, error}` with one message saying what is wrong and what to
- * do; it never throws. An empty hash is not an error: it is the default experiment.
- *
- * configHash (keys stored results: docs/architecture.md "Results are stored per (config hash, ordering key, strategy,
- * seed)"): FNV-1a 64-bit, 16 hex digits, of the canonical JSON of the compact config without `ui` and `backend`.
- *   Covered (any change gives another hash): lab, dataset (id; custom class names; image file hash), classes,
- *   taskSizes, similarity (kind, WordNet pins, CLIP model/dtype/prompt/weight source, upload file hash),
- *   protocols (enabled, RS/median/MS seeds, MS samples, exact limit, distribution sample), groundTruth (budget,
- *   sample seed), model, strategies (ids, order and every hyper-parameter), training (epochs, first-task
- *   epochs, lr, batch size, optimiser, head), data (images per class), seeds, conformal (α, calibration ratio,
- *   score, RAPS parameters, softmax), forgetting (the Forgetting lab's preset).
- *   Ignored: `ui` (teaching mode, hidden controls, selected ordering, A(O) = final/AIA — what is shown of the same
- *   results) and `backend` (a preference, not what ran: the engine falls back when a backend is missing, and each
- *   stored result records the backend that really ran).
- * Because the hash is of the compact form, a field added to the schema later (with a fill-in that reproduces
- * today's behaviour) does not change the hash of any existing config: stored results survive upgrades.
+ * The share link, an ExperimentConfig in the URL hash as `#v1.<data>` (docs/architecture.md "Config"), and the config
+ * hash that keys stored results. Deterministic: the same config always gives the same link and hash (canonical key
+ * order, compact form: schema.ts compactConfig). Because both are of the compact form, a field added to the schema
+ * later (with a fill-in that reproduces today's behaviour) changes no existing link or hash: stored results survive
+ * upgrades.
  */
 import LZString from 'lz-string';
 import {
@@ -127,8 +100,12 @@ export function contentHash(bytes: Uint8Array): string {
 }
 
 /**
- * Short stable hash of everything that affects numbers (see the header for the exact fields): the key under
- * which results are stored. Throws a ConfigError for an invalid config.
+ * The key under which results are stored: FNV-1a 64-bit (16 hex digits) of the canonical JSON of the compact config
+ * without `ui` and `backend`. So every setting that affects numbers is covered (lab, dataset and its file hashes,
+ * classes, task sizes, similarity, protocols, ground-truth budget, model, strategies and every hyper-parameter,
+ * training, data, seeds, conformal, the labs' sections), and two are ignored: `ui` (what is shown of the same
+ * results: teaching mode, the selected ordering, final/AIA) and `backend` (a preference, not what ran: the engine
+ * falls back, and each stored result records the backend that ran). Throws a ConfigError for an invalid config.
  */
 export function configHash(config: ExperimentConfig): string {
   const compact = compactConfig(config);
@@ -140,7 +117,11 @@ export function configHash(config: ExperimentConfig): string {
 // ───────────────────────────── encode ─────────────────────────────
 
 /**
- * `#v1.<base64url>` for a config. Throws a ConfigError when the config is invalid (a link is never made of
+ * `#v1.<base64url>` for a config: base64url (RFC 4648 §5, no padding) of lz-string's `compressToUint8Array` of the
+ * canonical compact JSON. Not `compressToEncodedURIComponent`: its `+` and `$` are read as a space by some query
+ * decoders and as maths by GitHub Markdown, while base64url's characters are all unreserved (RFC 3986) and survive
+ * email, chat and Markdown. A link never ends in `_` (which Markdown drops from a bare autolink): lz-string's
+ * end-of-stream code and padding leave the last character's lowest bit 0 (tested). Throws a ConfigError when the config is invalid (a link is never made of
  * something that would not open) or too large for a link (then share the config file).
  */
 export function encodeConfigToHash(config: ExperimentConfig): string {
@@ -161,7 +142,9 @@ const fail = (error: string, issues?: ConfigIssue[]): DecodeResult => (issues ? 
 const DAMAGED = 'Copy the whole link again from where it was shared.';
 
 /**
- * Read a config from a URL hash (`#v1.…`), a hash without "#", or a whole URL. Never throws. An empty hash gives
+ * Read a config from a URL hash (`#v1.…`), a hash without "#", or a whole URL. Forgiving about what copying does to
+ * a link (whitespace and line breaks from email wrapping, percent-encoding, trailing punctuation from prose,
+ * standard base64 `+ / =`), strict about everything else, with one message saying what is wrong. Never throws. An empty hash gives
  * the default experiment; an unknown version, damaged data or invalid settings give `{ok: false, error}`.
  */
 export function decodeConfigFromHash(hash: string): DecodeResult {

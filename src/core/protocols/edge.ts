@@ -1,37 +1,10 @@
 /**
- * EDGE hard and easy orderings (paper Alg. 1 and Alg. 2; docs/science.md §1 "EDGE"). The random ("median")
- * ordering is built elsewhere (edge-median.ts).
- *
- * Pipeline, for the given similarity matrix Sim (N×N) and task sizes m_1..m_K:
- * 1. Dissimilarity `1 − Sim` with a zero diagonal; ONE agglomerative clustering (complete linkage by default:
- *    the paper's; scipy-compatible, see clustering/linkage.ts). The authors' public code clusters the
- *    similarity itself as if it were a distance in its "min" constructor — we do not.
- * 2. Granularities G = {K, 2K, 5K, 10K, 20K}, each capped at N, duplicates removed, in that order. The one
- *    dendrogram is cut at each g with scipy's `fcluster(Z, g, 'maxclust')` (clustering/fcluster.ts).
- * 3. Tasks from the clusters (one "hard" partition keeping similar classes together, one "easy" partition
- *    spreading them), see `hardPartition` / `easyPartition`.
- * 4. Inter-task similarity ITS_ab = mean Sim(c, c') over c ∈ task a, c' ∈ task b (a ≠ b; ITS_aa unused).
- * 5. Task order, two variants: `'last'` (the paper's text: each next task is the one least (hard) / most (easy)
- *    similar to the LAST appended task) and `'sum'` (the paper's pseudo-code: the one with the lowest / highest
- *    Σ over ALL appended tasks of ITS). Start: the task of lowest (hard) / highest (easy) Σ_{j≠k} ITS_kj.
- * 6. Every candidate (g × variant) is scored with S (paper Eq. 5, `similarityScore`); hard keeps the lowest S,
- *    easy the highest. (The authors' public code never updates its running maximum in the easy search and so
- *    returns the last candidate — we keep the real maximum.)
- *
- * Tie-break rules (all deterministic):
- * - clusters are placed largest first; equal sizes: the cluster whose smallest class index is lower goes first;
- * - inside a cluster, members are taken in dendrogram leaf order (scipy `leaves_list`), so the chunks cut from a
- *   big cluster are contiguous sub-trees (the most similar classes stay together);
- * - "emptiest task" = the task with the most free slots (capacity m_t minus classes placed); ties: lowest task
- *   index. With equal sizes this is the task holding the fewest classes;
- * - every arg-min / arg-max over tasks (start task, next task) picks the lowest task index on ties;
- * - candidates are compared in the order g ascending (as listed in G), then 'last' before 'sum'; a later
- *   candidate replaces the best only if it is strictly better by more than 1e-12·max(1, |S_best|) (so float
- *   noise never decides, and exact ties keep the earliest candidate).
- *
- * Unequal task sizes: the K tasks are built with the multiset of sizes (task slot t has capacity m_t), and the
- * greedy order at position i only considers the remaining tasks whose size is m_i, so the final ordering has
- * task i of size m_i as Ω requires. With equal sizes this constraint is void and the procedure is the paper's.
+ * EDGE's hard and easy orderings (paper Alg. 1 and Alg. 2): one agglomerative clustering of 1 − Sim, cut at each
+ * granularity of G = {K, 2K, 5K, 10K, 20K}; a hard and an easy partition of the clusters into tasks; the tasks
+ * ordered greedily by inter-task similarity in two variants ('last', the paper's text; 'sum', its pseudo-code); and
+ * of every candidate, the lowest S (hard) and the highest (easy). docs/science.md §1 "EDGE" states each step, the
+ * tie rules, unequal task sizes and the authors' code defects we do not copy. The random ("median") ordering is
+ * edge-median.ts.
  */
 import { createCutter } from '../clustering/fcluster';
 import { linkage, type LinkageMatrix, type LinkageMethod } from '../clustering/linkage';
