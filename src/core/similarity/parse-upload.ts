@@ -1,35 +1,9 @@
 /**
- * An uploaded similarity source (docs/science.md §6, "Uploaded"): a class×class similarity matrix or a class×dimension
- * embedding table, as JSON, CSV/TSV (or whitespace-separated text, as `np.savetxt` writes by default) or NumPy
- * `.npy`. Bytes in, a validated SquareMatrix out — pure, no DOM, no fs.
- *
- * Formats
- * - JSON: a bare 2-D list; `{"matrix": [[…]], "classes"?: […]}`; `{"embeddings": [[…]], "classes"?: […]}`
- *   (`class_names`, `classNames`, `names`, `labels` are accepted for `classes`); or `{"<class>": [embedding…], …}`,
- *   which is always read as embeddings.
- * - CSV/TSV/text: numeric lines; delimiter tab, comma, semicolon or whitespace (from the extension, else the first
- *   line). `#` lines and blank lines are skipped; fields may be "quoted" (formats/csv.ts, d3-dsv). An optional
- *   header line and an optional first column of class names are detected (upload-text.ts).
- * - .npy: format versions 1, 2 and 3 (formats/npy.ts): dtypes f2/f4/f8, i1/i2/i4/i8, u1/u2/u4/u8, either byte
- *   order, C or Fortran order, 2-D shapes. `.npz` (a zip) is refused with a hint to use `np.save`.
- *
- * Matrix or embeddings? A JSON object that says `matrix` / `embeddings` decides. Otherwise a square table that is
- * symmetric within 1e-6 is a similarity matrix; a square table with a unit diagonal that is not symmetric is an
- * error (a broken similarity matrix); anything else — including a square table that is not symmetric and has no unit
- * diagonal (warned), or a table whose header labels name none of its row classes (dimension labels) — is an N×D
- * embedding table, turned into a matrix by cosine similarity (cosine.ts).
- * Matrices go through checkSimilarity (validate.ts: diagonal set to 1, tiny asymmetry averaged away, warnings).
- *
- * Classes: when the file names its classes and `classNames` is given, rows (and columns) are picked and reordered
- * to follow `classNames`; names match exactly, else ignoring case, spaces, underscores and hyphens; missing
- * classes are an error that names them; extra classes in the file are dropped (warned). Without names in the file,
- * its row count must equal `classNames.length`.
- *
- * Every failure is a SimilarityError with one sentence saying what is wrong and where (1-based line and column for
- * text files, `matrix[2][3]`-style paths for JSON, 0-based element indices for .npy).
- *
- * Files: upload-read.ts (bytes → a RawTable, upload-table.ts) with upload-json.ts and upload-text.ts; this file
- * decides matrix or embeddings and matches the classes.
+ * An uploaded similarity source (docs/science.md §6 "Uploaded"): a class × class similarity matrix or a class ×
+ * dimension embedding table, bytes in, a validated SquareMatrix out; pure, no DOM, no fs. upload-read.ts reads the
+ * bytes into a table (with upload-json.ts and upload-text.ts); this file decides matrix or embeddings and matches
+ * the classes. Every failure is a SimilarityError with one sentence saying what is wrong and where (1-based line and
+ * column for text, `matrix[2][3]`-style paths for JSON, 0-based element indices for .npy).
  */
 import type { SquareMatrix } from '../orderings/types';
 import { cosineSimilarity } from './cosine';
@@ -60,6 +34,19 @@ function describeNonFinite(x: number): string {
 
 /**
  * Read an uploaded similarity matrix or embedding table.
+ * - JSON: a bare 2-D list; `{"matrix" | "embeddings": [[…]], "classes"?: […]}` (`class_names`, `classNames`, `names`,
+ *   `labels` also name the classes); or `{"<class>": [embedding…], …}`, always embeddings.
+ * - CSV/TSV/text: numeric lines, delimiter tab, comma, semicolon or whitespace (`np.savetxt`'s default), from the
+ *   extension else the first line; `#` and blank lines skipped; quoted fields; an optional header line and first
+ *   column of class names are detected.
+ * - .npy versions 1–3: f2/f4/f8, i1–i8, u1–u8, either byte order, C or Fortran order, 2-D. `.npz` is refused with a
+ *   hint to use `np.save`.
+ * Matrix or embeddings: a JSON key decides; else a square table symmetric within 1e-6 is a matrix, a square
+ * asymmetric one with a unit diagonal an error (a broken matrix), anything else (a square table without unit
+ * diagonal is warned about) embeddings, turned into a matrix by cosine; matrices go through checkSimilarity.
+ * Classes: a file that names its classes has its rows picked and reordered to `classNames` (exact names, else
+ * ignoring case, spaces, underscores and hyphens); missing classes are an error naming them, extra ones dropped
+ * (warned). Without names its row count must equal `classNames.length`.
  * @param fileName used for its extension (.json, .csv, .tsv, .txt, .npy); unknown extensions are sniffed.
  * @param bytes the file's bytes (or its text).
  * @param classNames the experiment's classes, in order; the result follows this order.

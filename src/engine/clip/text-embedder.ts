@@ -1,34 +1,10 @@
 /**
  * CLIP text embeddings with transformers.js (docs/science.md §6 "CLIP text"; EDGE paper §4.2, App. E.3):
- * `AutoTokenizer` + `CLIPTextModelWithProjection`, `text_embeds` L2-normalised here (the model does not).
- * Runs in Node (onnxruntime-node, device 'cpu') and in a browser worker (onnxruntime-web, 'webgpu' or 'wasm');
- * no DOM. transformers.js is imported lazily, so importing this module (for CLIP_MODELS, ClipLoadError, types)
- * costs nothing.
- *
- * What transformers.js 4.3.1 fetches for a model id (checked in dist/transformers.node.mjs):
- *   AutoTokenizer.from_pretrained        tokenizer_config.json (an existence probe first: a ranged GET for remote
- *                                        hosts), then tokenizer.json + tokenizer_config.json
- *   CLIPTextModelWithProjection          config.json, then onnx/text_model.onnx (dtype 'fp32') or
- *     .from_pretrained                   onnx/text_model_quantized.onnx (dtype 'q8'); no external-data files
- *                                        unless config.json's "transformers.js_config" asks for them
- * It feeds the session only the inputs the graph declares (`input_ids` int64 [batch, seq] for the Xenova CLIP
- * exports; `attention_mask` too if a graph declares it) and we read `text_embeds` [batch, projection_dim].
- *
- * Weight sources (hub, mirror, self-hosted: weights.ts), guarded downloads, caching, the device plan (WebGPU first,
- * then wasm; cpu in Node) and the error classification are shared with the image encoders (download.ts); this file is
- * the text side: the tokenizer, `CLIPTextModelWithProjection`, and the embedding.
- *
- * Truncation: CLIP's context is 77 tokens. transformers.js truncates after adding the special tokens, which can
- * cut off the closing <|endoftext|> — the token CLIP pools at — so a truncated row gets its last token replaced by
- * <|endoftext|> (what Hugging Face's Python tokenizer produces, and OpenAI's clip.tokenize(truncate=True)).
- *
- * Batching: fp32 gives the same vector for a text whatever batch it is in (right padding with <|endoftext|> does
- * not reach the pooled token). q8 exports are dynamically quantized — activation scales are computed over the
- * whole batch tensor — so a q8 vector moves slightly with its batch mates (cosine > 0.9999 on the fixture).
- *
- * Failures are `ClipLoadError`s: `reason` ('offline' | 'not-found' | 'bad-model' | 'device'), a message naming the
- * file or URL that failed, and a `hint` (use a mirror, self-host the weights under public/models/, upload
- * embeddings; in Node: --model-path / --allow-remote).
+ * `AutoTokenizer` + `CLIPTextModelWithProjection`, `text_embeds` L2-normalised here (the model does not). Runs in
+ * Node (onnxruntime-node, 'cpu') and in a browser worker (onnxruntime-web, 'webgpu' or 'wasm'); no DOM.
+ * transformers.js is imported lazily, so importing this module (for CLIP_MODELS, ClipLoadError, types) costs
+ * nothing. Weight sources, guarded downloads, caching, the device plan and the failures (`ClipLoadError`: a reason,
+ * a message naming the file or URL, a hint) are shared with the image encoders (weights.ts, download.ts).
  */
 
 import {
@@ -88,7 +64,11 @@ export interface TextEmbedder {
   dim: number;
   /** Why the device differs from the request, and similar remarks; empty when nothing to say. */
   notes: string[];
-  /** One L2-normalised text_embeds row per text, in order. */
+  /**
+   * One L2-normalised text_embeds row per text, in order. fp32 gives the same vector whatever the batch (right
+   * padding does not reach the pooled token); q8 exports are dynamically quantized over the whole batch tensor, so a
+   * q8 vector moves slightly with its batch mates (cosine > 0.9999 on the fixture).
+   */
   embed(texts: string[], batchSize?: number): Promise<Float32Array[]>;
   dispose(): Promise<void>;
 }
@@ -122,7 +102,14 @@ export function onnxFileFor(dtype: ClipDtype): string {
   return dtype === 'fp32' ? 'onnx/text_model.onnx' : 'onnx/text_model_quantized.onnx';
 }
 
-/** Every file a complete model folder needs for a dtype (what to copy when self-hosting). */
+/**
+ * Every file a complete model folder needs for a dtype (what to copy when self-hosting): what transformers.js 4.3.1
+ * fetches (checked in dist/transformers.node.mjs). The tokenizer: tokenizer_config.json (an existence probe first, a
+ * ranged GET for remote hosts), then tokenizer.json; the model: config.json, then the dtype's ONNX file, with no
+ * external-data files unless config.json's "transformers.js_config" asks for them. The session is fed only the
+ * inputs the graph declares (`input_ids` int64 [batch, seq]; `attention_mask` if declared) and we read
+ * `text_embeds` [batch, projection_dim].
+ */
 export function requiredFiles(dtype: ClipDtype): string[] {
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileFor(dtype)];
 }
@@ -168,8 +155,10 @@ function checkOptions(opts: EmbedderOptions): void {
 }
 
 /**
- * If truncation cut off the closing <|endoftext|> of a row (no EOS left in it), put EOS in the row's last slot.
- * `ids` is the row-major [batch, seq] input_ids; returns how many rows were patched.
+ * CLIP's context is 77 tokens, and transformers.js truncates after adding the special tokens, which can cut off the
+ * closing <|endoftext|>, the token CLIP pools at. So a row left without EOS gets it in its last slot (what Hugging
+ * Face's Python tokenizer and OpenAI's clip.tokenize(truncate=True) produce). `ids` is the row-major [batch, seq]
+ * input_ids; returns how many rows were patched.
  */
 export function ensureEos(ids: BigInt64Array | number[], batch: number, seq: number, eosId: number): number {
   let patched = 0;
