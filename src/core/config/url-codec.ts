@@ -121,8 +121,9 @@ export function configHash(config: ExperimentConfig): string {
  * canonical compact JSON. Not `compressToEncodedURIComponent`: its `+` and `$` are read as a space by some query
  * decoders and as maths by GitHub Markdown, while base64url's characters are all unreserved (RFC 3986) and survive
  * email, chat and Markdown. A link never ends in `_` (which Markdown drops from a bare autolink): lz-string's
- * end-of-stream code and padding leave the last character's lowest bit 0 (tested). Throws a ConfigError when the config is invalid (a link is never made of
- * something that would not open) or too large for a link (then share the config file).
+ * end-of-stream code and padding leave the last character's lowest bit 0 (tested). Throws a ConfigError when the
+ * config is invalid (a link is never made of something that would not open) or too large for a link (then share
+ * the config file).
  */
 export function encodeConfigToHash(config: ExperimentConfig): string {
   const compact = compactConfig(config);
@@ -144,8 +145,9 @@ const DAMAGED = 'Copy the whole link again from where it was shared.';
 /**
  * Read a config from a URL hash (`#v1.…`), a hash without "#", or a whole URL. Forgiving about what copying does to
  * a link (whitespace and line breaks from email wrapping, percent-encoding, trailing punctuation from prose,
- * standard base64 `+ / =`), strict about everything else, with one message saying what is wrong. Never throws. An empty hash gives
- * the default experiment; an unknown version, damaged data or invalid settings give `{ok: false, error}`.
+ * standard base64 `+ / =`), strict about everything else, with one message saying what is wrong. Never throws. An
+ * empty hash gives the default experiment; an unknown version, damaged data or invalid settings give
+ * `{ok: false, error}`.
  */
 export function decodeConfigFromHash(hash: string): DecodeResult {
   try {
