@@ -1,34 +1,9 @@
 /**
- * WordNet Wu–Palmer class similarity, fully offline (docs/science.md §6, "WordNet (offline default)").
- *
- * Pure TypeScript: no DOM, no fs. The caller supplies the pruned WordNet 3.1 noun graph built by
- * scripts/prepare-wordnet.mjs (public/data/wordnet-nouns.json in the browser, `buildWordnetGraph()` in Node);
- * its format and the lookup tables built from it (synset ids, the lemma index, depths) are in wordnet-synsets.ts.
- *
- * Synset ids are WordNet 3.1 noun ids: "n" + the 8-digit data.noun offset, e.g. "n02132256" (tiger, the cat).
- *
- * Wu–Palmer follows NLTK 3.9's `Synset.wup_similarity` (nltk/corpus/reader/wordnet.py) for nouns:
- * - `simulate_root=True` is inert for nouns: `_needs_root()` is false for every WordNet but 1.6, and all
- *   WordNet 3.1 nouns share the root entity.n.01.
- * - Hypernyms (@) and instance hypernyms (@i) are both parents, everywhere (depths, ancestors, paths).
- * - Lowest common subsumers: among the common hypernyms (each synset counts as its own hypernym), those
- *   with the greatest `min_depth()` (shortest path to the root, root = 0). NLTK's `wup_similarity` calls
- *   `lowest_common_hypernyms(…, use_min_depth=True)` ("to preserve behavior from NLTK2"), not `False`.
- * - Subsumer: `a` itself if it is among them, else the first by NLTK synset name
- *   ("<first lemma lower-cased>.n.<sense number of that lemma, 2 digits>", compared as strings).
- * - depth = `max_depth(subsumer) + 1` (longest path to the root, counted in nodes);
- *   len_x = `shortest_path_distance(x, subsumer)` (breadth-first; the minimum over common ancestors of the two
- *   distances, which can undercut the direct distance when x has several parents) + depth;
- *   wup = 2·depth / (len_a + len_b).
- *
- * Two deliberate departures, used by default (`{ nltk: true }` gives NLTK's number exactly):
- * - A synset with itself is 1. NLTK can return less (dog.n.01 with itself is 0.9286: one of dog's parents,
- *   canine.n.02, has a larger min_depth than dog itself; NLTK issue #1030), contradicting Wu & Palmer and
- *   Pedersen's WordNet::Similarity.
- * - If exactly one of the two synsets is among the lowest common subsumers, that synset is the subsumer
- *   whichever argument it is. NLTK only checks its first argument, so wup(einstein, physicist) = 0.632 but
- *   wup(physicist, einstein) = 0.947. With the rule the value is symmetric, so a similarity matrix does not
- *   depend on the order of the class list.
+ * WordNet Wu–Palmer class similarity, fully offline (docs/science.md §6, "WordNet (offline default)"): NLTK 3.9's
+ * `Synset.wup_similarity` for nouns, with science.md's two deliberate departures (a synset with itself is 1; the
+ * value is symmetric). Pure TypeScript: no DOM, no fs. The caller supplies the pruned WordNet 3.1 noun graph built by
+ * scripts/prepare-wordnet.mjs (its format and lookup tables: wordnet-synsets.ts). Synset ids are "n" + the 8-digit
+ * data.noun offset, e.g. "n02132256" (tiger, the cat).
  */
 import { matrixFromRows } from '../orderings/matrix';
 import type { SquareMatrix } from '../orderings/types';
@@ -346,14 +321,24 @@ function wupPositions(h: Hydrated, a: number, b: number, nltk: boolean): number 
 export interface WuPalmerOptions {
   /**
    * true: exactly NLTK's `a.wup_similarity(b)`, argument order and all (a synset with itself can be < 1).
-   * false (default): 1 on identical synsets and symmetric in a, b (see the module comment).
+   * false (default): 1 on identical synsets and symmetric in a, b (see `wuPalmer`).
    */
   nltk?: boolean;
 }
 
 /**
- * Wu–Palmer similarity of two noun synset ids, in (0, 1], by NLTK's conventions (module comment):
- * 2·(max_depth(LCS) + 1) / (d(a, LCS) + d(b, LCS) + 2·(max_depth(LCS) + 1)), LCS chosen by min_depth.
+ * Wu–Palmer similarity of two noun synset ids, in (0, 1], by NLTK's conventions (nltk/corpus/reader/wordnet.py):
+ * - hypernyms (@) and instance hypernyms (@i) are both parents everywhere; `simulate_root` is inert for WordNet 3.1
+ *   nouns (one root, entity.n.01);
+ * - the lowest common subsumers are the common hypernyms (each synset its own) of greatest `min_depth()`, as NLTK's
+ *   `lowest_common_hypernyms(…, use_min_depth=True)`; the subsumer is `a` if among them, else the first by NLTK
+ *   synset name ("<first lemma lower-cased>.n.<sense, 2 digits>", as strings);
+ * - depth = max_depth(subsumer) + 1; len_x = shortest_path_distance(x, subsumer) (breadth-first, the minimum over
+ *   common ancestors, which can undercut the direct distance when x has several parents) + depth;
+ *   wup = 2·depth / (len_a + len_b).
+ * By default a synset with itself is 1 (NLTK gives dog.n.01 0.9286, NLTK issue #1030, against Wu & Palmer and
+ * WordNet::Similarity) and b is the subsumer when only b is among them (NLTK checks only its first argument:
+ * wup(einstein, physicist) = 0.632 but wup(physicist, einstein) = 0.947). `{ nltk: true }` gives NLTK's number.
  */
 export function wuPalmer(graph: WordnetGraph, a: string, b: string, options: WuPalmerOptions = {}): number {
   const h = hydrate(graph);
