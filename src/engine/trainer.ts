@@ -1,33 +1,8 @@
 /**
- * One run = one ordering × one strategy × one seed. Plain data in (dataset, config), plain data out
- * (R, the untrained accuracies, counts, optional softmax outputs), progress through a callback: a comlink facade
- * is `expose({ trainRun: (d, c, cb) => trainRun(d, c, { onProgress: cb }) })` plus pause/resume/cancel methods
- * on a RunControl.
- *
- * Per task t (0-based):
- * 1. every random choice of the task comes from `taskTrainingSeed(seed, tasks, t)` (the prefix rule of
- *    training-seeds.ts) through seeds.ts's purpose streams: batch order, calibration split, memory selection,
- *    Fisher samples, GDumb's re-initialisation. The initial weights come from the experiment seed alone.
- *    There is no dropout. Augmentation (`augment`, off by default) draws from a generator of its own per task
- *    (augment.ts `augmentSeed(taskSeed)`), so turning it on changes the pixels of the training batches and
- *    nothing else: not the batch order, not any other stream.
- * 2. a fresh optimiser, Adam by default (PyCIL and Avalanche also start each task with a new optimiser; it also makes a checkpoint
- *    between tasks complete without optimiser state);
- * 3. `epochs` passes (the first task: `firstTaskEpochs`) over a seeded permutation of the strategy's training
- *    set, batches of `batchSize` (the last one smaller; with `augment`, each example's bytes augmented before
- *    the batch becomes a tensor — these batches only), loss = cross-entropy over the head width + the
- *    strategy's terms;
- * 4. the strategy's `afterTask`, then row t of R: accuracy on every task's test data (upper triangle included;
- *    with the default 'seen' head the classes of future tasks cannot be predicted yet, so that part is 0 by
- *    construction), and, when asked, softmax outputs on every task's calibration and test data;
- * 5. the strategy's task tensors are released: `tf.memory().numTensors` is back at its value from before task 0
- *    (reported to `onTaskEnd`; a test checks it for every strategy).
- *
- * The untrained model's accuracy b_j (docs/science.md §4, FWT) is measured once, before task 0, with the prediction
- * rule of the entry FWT compares it with, R[j−1][j]: with the 'all' head an arg-max over every output unit (chance
- * level), with the 'seen' head an arg-max over the classes seen before task j — which never include task j's
- * classes, so b_j = 0 like R[j−1][j] itself, and FWT is 0: a growing head cannot transfer forward to classes it
- * cannot predict yet. Use `head: 'all'` for a non-degenerate FWT.
+ * One run = one ordering × one strategy × one seed: the training loop of docs/science.md "The loop, per task" and
+ * "Seeds". Plain data in (dataset, config), plain data out (R, the untrained accuracies, counts, optional softmax
+ * outputs), progress through a callback: a comlink facade is `expose({ trainRun: (d, c, cb) => trainRun(d, c,
+ * { onProgress: cb }) })` plus pause/resume/cancel on a RunControl.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
@@ -116,6 +91,17 @@ export function initialWeightsSeed(seed: number): number {
   return deriveSeed(seed, STREAM.init);
 }
 
+/**
+ * Trains one run. Per task t: every random choice comes from `taskTrainingSeed(seed, tasks, t)` through seeds.ts's
+ * purpose streams (no dropout; augmentation, off by default, draws from its own generator per task, so it changes
+ * the training batches' pixels and nothing else); a fresh optimiser (so a checkpoint between tasks needs no
+ * optimiser state); `epochs` passes (`firstTaskEpochs` on the first) over a seeded permutation of the strategy's
+ * training set; the strategy's `afterTask`, then row t of R on every task's test data (with the 'seen' head the
+ * future tasks' part is 0 by construction) and, when asked, softmax outputs; then the task's tensors are released
+ * (`tf.memory().numTensors` back to its value before task 0, reported to `onTaskEnd`, tested for every strategy).
+ * The untrained accuracies b_j (FWT) are measured once before task 0 with R[j−1][j]'s prediction rule: chance with
+ * the 'all' head, 0 with the 'seen' head (which cannot predict task j's classes yet, so FWT is 0 by construction).
+ */
 export async function trainRun(dataset: TrainDataset, config: TrainRunConfig, hooks: TrainHooks = {}): Promise<TrainRunResult> {
   const started = performance.now();
   await ensureGradients();
