@@ -1,33 +1,9 @@
 /**
- * The Ground-truth lab's plan (docs/science.md §2): which orderings are trained, which role each plays, and in
- * what order the runs (ordering × strategy × seed) go to the training worker.
- *
- * The truth: A(O) over every O in Ω when |Ω| ≤ budget (`exhaustive`), else over `budget` orderings drawn uniformly
- * without replacement (`sampleOrderingsByShuffle` with `sampleSeed`), and then labelled as a sample.
- *
- * The estimates: the RS orderings (one per RS seed of `protocolOptions`) and EDGE's hard, easy and median
- * orderings are always trained, whatever the protocol list of the Orderings lab says — they are what the lab
- * compares with the truth. They are matched with the truth set by canonical ordering key:
- * - an RS/EDGE ordering that is also in the truth set is one ordering with both roles ('truth' and its protocol
- *   role): trained once, counted in both;
- * - one that is not in the truth set (possible only when the truth is a sample) gets only its protocol role. It
- *   is trained, and it feeds its protocol's estimate, but it does NOT count in the truth distribution: adding it
- *   would bias the uniform sample towards the orderings the protocols pick (EDGE's extremes in particular).
- * When Ω is enumerated every ordering is in the truth set, so every protocol ordering is a truth ordering too.
- *
- * Two RS seeds (or RS and EDGE median) can draw the same ordering. `orderings` lists it once, with every role and
- * label; `protocolOrderings` keeps one entry per protocol draw, duplicates included, because an estimate from L
- * orderings is from L draws (RS with 3 seeds is 3 values even when two coincide).
- *
- * Class indices: the similarity matrix and the protocols work on positions 0..N−1 of `classes`; everything this
- * plan returns (tasks, keys) is in the dataset's class indices (`classes[position]`), which is what the engine
- * trains on and what the config's `ui.selectedOrdering` names.
- *
- * Job order: the protocol orderings first, in protocol order (RS seeds, then EDGE hard, easy, median), so the
- * estimates can be drawn early; then the other orderings in a seeded shuffled order (numpy `default_rng` seeded
- * with `jobOrderSeed(sampleSeed)`), so the histogram fills evenly instead of sweeping Ω in rank order. Within an
- * ordering: every strategy (in the given order), and within a strategy every seed — an ordering's point is
- * complete for every strategy as soon as its last job finishes.
+ * The Ground-truth lab's plan (docs/science.md §2 "Ground truth"): which orderings are trained, which role each plays
+ * (the truth: all of Ω or a uniform sample; RS's and EDGE's orderings, always trained and matched with the truth by
+ * canonical key), and in what order the runs (ordering × strategy × seed) go to the training worker. The similarity
+ * matrix and the protocols work on positions 0..N−1 of `classes`; everything the plan returns (tasks, keys) is in
+ * the dataset's class indices (`classes[position]`), what the engine trains on and `ui.selectedOrdering` names.
  */
 import { countOrderings, formatOmega } from '../orderings/count';
 import { enumerateOrderings } from '../orderings/enumerate';
@@ -99,7 +75,16 @@ export interface GroundTruthPlan {
   truthLabel: string;
   /** protocol orderings first (protocol order), then the truth orderings in job order */
   orderings: PlannedOrdering[];
+  /**
+   * one entry per protocol draw, duplicates kept: two RS seeds (or RS and EDGE median) may draw one ordering, which
+   * `orderings` lists once with every role, but an estimate from L draws has L values
+   */
   protocolOrderings: ProtocolDraw[];
+  /**
+   * the protocol orderings first (RS seeds, then EDGE hard, easy, median), so the estimates come early; then the
+   * others in a seeded shuffle (`jobOrderSeed`), so the histogram fills evenly; within an ordering every strategy,
+   * within a strategy every seed, so an ordering's point is complete as soon as its last job finishes
+   */
   jobs: GroundTruthJob[];
 }
 

@@ -1,32 +1,9 @@
 /**
- * Sample-size bounds (docs/science.md §1, "Sample-size bounds"; paper: [EDGE] in docs/science.md, References).
- *
- * Theorem 1 — how many orderings L, drawn without replacement from Ω, make the sample mean ε-close to the
- * mean over Ω with probability ≥ 1 − δ:
- *   smallest integer L with  L·(|Ω|−L)/(|Ω|−1) ≥ ln(2|Ω|/δ) / (2ε²).
- * Theorem 2 — the same with the two extremes ω+ and ω− known, R = A(ω+) − A(ω−):
- *   smallest integer L with  L·(|Ω|−2−L)/(|Ω|−3) ≥ ln(2(|Ω|−2)/δ)·R² / (2ε²).
- * Theorem 2 is Theorem 1 on the population P = |Ω|−2 with the right-hand side scaled by R², so both share
- * one solver over (P, c):  smallest L with L·(P−L)/(P−1) ≥ c.
- *
- * How it is computed (|Ω| can be 1e92, 1e988 or more, far beyond a double):
- * - ln|Ω| comes from the BigInt's decimal digits (`lnBigInt`), so c = ln(2P/δ)/(2ε²) is a double with a
- *   relative error of a few ulp.
- * - The inequality is the quadratic L² − P·L + c(P−1) ≤ 0. Its smaller root, in the cancellation-free form
- *   divided through by P, is  L₋ = 2c(1−1/P) / (1 + √(1 − 4c(1−1/P)/P))  (1/P = e^(−ln P) underflows
- *   harmlessly to 0 for huge P). If 4c(P−1)/P² > 1 there is no real root.
- * - ⌈L₋⌉ is only a candidate: the answer is then settled in exact integer arithmetic. The double c is a dyadic
- *   rational num·2^e, so `L·(P−L)·2^(−e) ≥ num·(P−1)` is an exact BigInt comparison; a galloping + binary search
- *   on [1, ⌊P/2⌋] (where L·(P−L) increases) moves the candidate to the exact smallest L. So L is exact for the
- *   right-hand side as computed; it can differ from the true one only if the true c lies within its
- *   ~1e-15 relative rounding of one of the integer steps L·(P−L)/(P−1) (the Python reference at 80 digits,
- *   tests/fixtures/bounds.json, agrees on every case).
- * - L < 2^53 for any sensible ε, δ (ε = 0.001 gives L ≈ 1e6·ln(2|Ω|/δ)), and then it is exact (`exact: true`).
- *   If L ≥ 2^53 (ε below ~1e-7), its trailing digits are below the precision of c: `exact` is false and L is
- *   the right magnitude only.
- *
- * Decision: L = null when no L ≤ P satisfies the inequality (its left side peaks at L = P/2, and is 0 at L = P):
- * the bound cannot be met by sampling, i.e. the whole Ω is needed. `fraction` is then 1 and `log10Fraction` 0.
+ * Sample-size bounds of [EDGE] Theorems 1 and 2 (docs/science.md §1 "Sample-size bounds"): how many orderings L,
+ * drawn without replacement from Ω, make the sample mean ε-close to the mean over Ω with probability ≥ 1 − δ.
+ * Both are one problem, the smallest L with L·(P−L)/(P−1) ≥ c on P = |Ω| (Theorem 1) or |Ω| − 2 with c scaled by
+ * R² (Theorem 2), solved exactly for |Ω| far beyond a double (`smallestSampleSize`). L = null when no L ≤ P meets
+ * it (the left side peaks at P/2): the whole Ω is needed, `fraction` 1 and `log10Fraction` 0.
  */
 
 /** Result of a sample-size bound. */
@@ -92,7 +69,14 @@ function toDyadic(x: number): { num: bigint; exp: number } {
 
 /**
  * Smallest integer L in [1, P] with L·(P−L)/(P−1) ≥ c, exactly for the double c; null if there is none.
- * P ≥ 2, c > 0, lnP = ln P.
+ * P ≥ 2, c > 0, lnP = ln P (from the BigInt's digits, `lnBigInt`, so c is a double within a few ulp).
+ * The inequality is L² − P·L + c(P−1) ≤ 0; its smaller root, divided through by P to avoid cancellation, is
+ * L₋ = 2c(1−1/P) / (1 + √(1 − 4c(1−1/P)/P)) (1/P = e^(−ln P) underflows harmlessly for huge P); no real root when
+ * 4c(P−1)/P² > 1. ⌈L₋⌉ is a candidate, settled exactly: c is a dyadic rational num·2^e, so L·(P−L)·2^(−e) ≥
+ * num·(P−1) is a BigInt comparison, and a galloping + binary search on [1, ⌊P/2⌋] moves to the smallest L. L can
+ * differ from the true one only if the true c lies within c's ~1e-15 rounding of an integer step (the 80-digit
+ * Python reference, tests/fixtures/bounds.json, agrees on every case). `exact` is false when L ≥ 2^53 (ε below
+ * ~1e-7): then its trailing digits are below c's precision and L is the right magnitude only.
  */
 function smallestSampleSize(P: bigint, lnP: number, c: number): { L: bigint | null; exact: boolean } {
   const { num, exp } = toDyadic(c);
