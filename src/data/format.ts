@@ -1,32 +1,21 @@
 /**
- * The on-disk format of the built-in datasets: "cil-lab/dataset", version 1.
- *
- * Written by scripts/prepare-{fashion-mnist,digits,emoji}.mjs (run by `node scripts/prepare-data.mjs`) into
- * `public/data/<id>/` (generated, gitignored, never committed); read here, in the browser (fetch) and in Node (fs)
- * alike, through `loadBuiltinDataset` in ./registry.ts. One directory per dataset:
- *
- *   public/data/<id>/meta.json          DatasetMeta below: id, name, class names (index = label), shape [h, w, c],
- *                                       per-split counts and file names, how the split was made (seed), sources
- *                                       with their licences, and for emoji the style (artist) table
- *   public/data/<id>/train-images.u8    raw uint8 pixels, row-major N × H × W × C (C = 1 grey, C = 3 RGB),
- *   public/data/<id>/test-images.u8     0 = black, 255 = white / full intensity; no header, no compression
- *   public/data/<id>/train-labels.u8    one uint8 label per image (index into meta.classes)
- *   public/data/<id>/test-labels.u8
- *   public/data/<id>/train-styles.u8    emoji only: one uint8 per image, index into meta.styles (the artist whose
- *   public/data/<id>/test-styles.u8     rendering it is); a style is either train-only or test-only
- *
- * Why raw bytes: they are what a training loop wants (one `Uint8Array` view, no parsing), they load with a single
- * fetch, and the sizes are small enough uncompressed: Fashion-MNIST 70,000 × 784 B ≈ 55 MB, digits ≈ 0.1 MB,
- * emoji a few MB. Labels are uint8, so a dataset has at most 256 classes (and at most 256 styles).
- *
- * Pixel conventions per dataset (the prep scripts say the same): Fashion-MNIST bytes are the IDX bytes unchanged
- * (the garment bright, high values, on a black 0 background, as in the original); digits' 0–16 intensities are scaled
- * to 0–255 with `floor((v·255 + 8) / 16)`; emoji are RGB renderings alpha-composited on white.
- *
- * This module is pure (no DOM, no fs): `parseDatasetMeta` validates meta.json, `decodeDataset` checks the buffers
- * against it and returns typed arrays. Every error message names the dataset and the file that is wrong.
+ * The on-disk format of the built-in datasets, "cil-lab/dataset" version 1: written by scripts/prepare-*.mjs (run by
+ * `node scripts/prepare-data.mjs`) into `public/data/<id>/` (generated, never committed) and read in the browser and
+ * in Node alike through `loadBuiltinDataset` (./registry.ts). Pure (no DOM, no fs): `parseDatasetMeta` validates
+ * meta.json, `decodeDataset` checks the buffers against it and returns typed arrays; every error names the dataset
+ * and the file that is wrong.
  */
 
+/**
+ * One directory per dataset: `meta.json` (DatasetMeta: class names, index = label; shape [h, w, c]; per-split counts
+ * and files; the split's seed; sources and licences; emoji's style table), `{train,test}-images.u8` (raw uint8
+ * pixels, row-major N × H × W × C, 0 = black, no header, no compression), `{train,test}-labels.u8` (one uint8 label
+ * per image) and, emoji only, `{train,test}-styles.u8` (one uint8 per image: the artist whose rendering it is; a style
+ * is train-only or test-only). Raw bytes because they are what a training loop wants (one view, no parsing), load
+ * in one fetch and are small enough (Fashion-MNIST ≈ 55 MB, digits ≈ 0.1 MB, emoji a few MB); uint8 labels allow
+ * at most 256 classes and 256 styles. Pixels: Fashion-MNIST's IDX bytes unchanged (the garment bright on black);
+ * digits' 0–16 scaled by floor((v·255 + 8) / 16); emoji RGB alpha-composited on white.
+ */
 export const DATASET_FORMAT = 'cil-lab/dataset';
 export const DATASET_FORMAT_VERSION = 1;
 

@@ -1,31 +1,10 @@
 /**
- * Box-Cox power transformation with λ by maximum likelihood (docs/science.md §2; EDGE paper Table A3 λ column), as
- * `scipy.stats.boxcox(x)`:
- *
- *   y = (x^λ − 1)/λ (λ ≠ 0), log x (λ = 0)                 — scipy.special.boxcox: expm1(λ·log x)/λ, log x for |λ| < 1e-19
- *   llf(λ) = (λ − 1) Σ log x − (n/2) log σ²_y(λ)            — scipy.stats.boxcox_llf (population variance of y, computed
- *                                                             in log space like scipy's `_log_var`, so large |λ|
- *                                                             does not overflow)
- *   λ̂ = argmax llf, found by `scipy.optimize.brent` on −llf with bracket (−2, 2) (brent.ts, a step-for-step port).
- *
- * Decisions:
- *   - **Non-positive data.** Box-Cox needs x > 0, but accuracies can be 0. If every value is > 0 nothing is
- *     shifted (the paper's case). Otherwise all values are shifted by `shift = (max − min) − min`, so the data span
- *     [r, 2r] with r = max − min: positive, and — unlike "+1" — independent of the unit (fractions or percent give
- *     the same λ, as λ̂ is scale-invariant). The shift is returned and scripts/make-stats-fixtures.py applies the
- *     same rule. Callers can pass their own `shift`.
- *   - Constant data (all equal) throw, as scipy ("Data must not be constant"); so do fewer than 2 values.
- *   - scipy's overflow guard is applied as scipy does: when the transform of the most extreme value
- *     (`x_treme`: max if all ≥ 1, min if all ≤ 1, else whichever transforms to the larger |y|) exceeds
- *     ymax = Number.MAX_VALUE / 10000, λ is replaced by the λ that maps x_treme to exactly ±ymax (scipy solves this
- *     with Lambert W; we solve the same equation μ·|log x| = log μ + log ymax for μ = |λ| by Newton's method).
- *     It only acts on data far from 1 with a tiny relative spread (e.g. 10⁶ + noise), where λ̂ runs away.
- *
- * Precision: sums are numpy's pairwise sums and logsumexp is scipy's, so llf agrees with scipy to an ulp or two
- * (V8's Math.log/exp are not always correctly rounded, glibc's are). λ̂ sits where llf is flat, and an ulp in llf
- * moves Brent's stopping point by up to ~√(8·ulp/|llf''|) — in practice ≤ 1e-6 relative to max(1, |λ|), which
- * is how precisely the data determine λ̂ at all (scipy's own λ carries the same noise). Tests check λ to that,
- * and that our llf(λ̂) is at least scipy's.
+ * Box-Cox power transformation with λ by maximum likelihood, as `scipy.stats.boxcox(x)` (docs/science.md §2
+ * "Normality"; EDGE paper Table A3): y = (x^λ − 1)/λ (scipy.special.boxcox: expm1(λ·log x)/λ, log x for |λ| < 1e-19);
+ * llf(λ) = (λ − 1) Σ log x − (n/2) log σ²_y(λ) (scipy.stats.boxcox_llf, the variance in log space like scipy's
+ * `_log_var`, so large |λ| does not overflow); λ̂ by `scipy.optimize.brent` on −llf with bracket (−2, 2) (brent.ts).
+ * Non-positive data are shifted by science.md's rule (`boxcoxShift`, which scripts/make-stats-fixtures.py applies
+ * too); constant data and fewer than 2 values throw, as scipy.
  */
 import { brentMinimize } from './brent';
 import { populationVariance, sum } from './moments';
@@ -136,7 +115,12 @@ function checkData(values: ArrayLike<number>): void {
   if (constant) throw new RangeError('Box-Cox needs data that are not all equal (scipy: "Data must not be constant").');
 }
 
-/** scipy's `ymax` default: the largest |y| the transform may reach. */
+/**
+ * scipy's `ymax` default: the largest |y| the transform may reach. scipy's overflow guard: when the transform of the
+ * most extreme value (max if all ≥ 1, min if all ≤ 1, else whichever transforms to the larger |y|) exceeds it, λ
+ * becomes the λ that maps that value to exactly ±ymax (scipy solves it with Lambert W; we by Newton,
+ * `boxcoxInverseLambda`). It only acts on data far from 1 with a tiny relative spread (10⁶ + noise).
+ */
 export const BOXCOX_YMAX = Number.MAX_VALUE / 10000;
 
 /**
@@ -157,7 +141,13 @@ function boxcoxInverseLambda(x: number, ymax: number): number {
   return x > 1 ? mu : -mu;
 }
 
-/** λ̂ of positive data (scipy.stats.boxcox_normmax(x, method='mle'), including its overflow guard). */
+/**
+ * λ̂ of positive data (scipy.stats.boxcox_normmax(x, method='mle'), including its overflow guard). Sums are numpy's
+ * pairwise sums and logsumexp is scipy's, so llf agrees with scipy to an ulp or two (V8's log/exp are not always
+ * correctly rounded); as λ̂ sits where llf is flat, that moves Brent's stop by ≤ ~1e-6 relative to max(1, |λ|),
+ * which is how precisely the data determine λ̂ at all (scipy's own λ carries the same noise). Tests check λ to that,
+ * and that our llf(λ̂) is at least scipy's.
+ */
 export function boxcoxLambda(data: ArrayLike<number>): number {
   checkData(data);
   let xmin = Infinity;
