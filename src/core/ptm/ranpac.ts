@@ -1,28 +1,11 @@
 /**
  * RanPAC without first-session adaptation (McDonnell et al., NeurIPS 2023; the authors' RanPAC.py), as
- * docs/science.md §9 states it. With H = ReLU(X W) the projected training rows and Y their one-hot labels over the
- * classes seen, after a step the classifier is
- *
- *   W_o = (G + λI)⁻¹ Q,   G = Hᵀ H,   Q = Hᵀ Y   (sums over every training row seen so far)
- *
- * and a test row goes to the class with the largest h W_o. λ comes from the grid 10⁻⁸ … 10⁸: fit on 80 % of the
- * selection rows, the λ with the least squared error on the other 20 % wins. RanPAC.py selects on the rows of the
- * task just learnt (`lambdaFrom: 'task'`, the default); `'seen'` selects on every class seen. Our 80/20 split is per
- * class (`default_rng([seed, label]).permutation(n_c)`, its first int(0.8 n_c) rows fit), so the selection rows of a
- * set of classes are the union of its classes' rows, whichever order they came in.
- *
- * So the state after a step depends only on the set S of classes seen and on λ, and λ only on the last task
- * ('task') or on S ('seen'): the ground truth caches by (S, λ) (./ground-truth.ts).
- *
- * The cost, and how it is kept down (n training rows of the experiment, n_S of the set, M the projection width):
- * - Dual form when n ≤ M: the classifier's test scores are K_test,S (K_S + λI)⁻¹ Y_S with the kernel K = H Hᵀ
- *   (push-through identity: the same W_o), so each set costs a Cholesky factor of n_S × n_S (n_S³/6 multiply-adds)
- *   instead of M × M; K and K_test are computed once (n² M / 2 + n_test n M) and H is dropped.
- * - Primal form otherwise: per class G_c and the row sums q_c, once (n M² / 2 in all); each set sums its classes'
- *   G_c and factors M × M (M³/6).
- * - λ for a selection: one Householder tridiagonalisation A = U T Uᵀ of the fit rows' system (dual when the fit
- *   rows are at most M), after which every λ of the grid is a tridiagonal solve: about p³ multiply-adds for the
- *   whole grid instead of 17 factorisations (p = min(fit rows, M)).
+ * docs/science.md §9 states it: with H = ReLU(X W) the projected training rows and Y their one-hot labels, the
+ * classifier after a step is W_o = (G + λI)⁻¹ Q, G = HᵀH, Q = HᵀY over every training row seen, with λ from the
+ * grid 10⁻⁸ … 10⁸ by an 80/20 split per class (`default_rng([seed, label])`; on the last task's rows by default,
+ * `lambdaFrom: 'seen'` on every class seen). So the state after a step depends only on the set S of classes seen and
+ * on λ: the ground truth caches by (S, λ) (./ground-truth.ts). The costs and how they are kept down are science.md's
+ * cost table; `ranpacModel` says which form it takes.
  */
 import { concatInt32 } from '../arrays';
 import { createDefaultRngFromWords } from '../random/default-rng';
@@ -132,7 +115,14 @@ export interface RanpacModel {
   bytes: number;
 }
 
-/** Sets RanPAC up on a problem: the projection, then the kernel (dual) or the per-class Gram matrices (primal). */
+/**
+ * Sets RanPAC up on a problem (n training rows, M the projection width): the projection, then
+ * - the dual form when n ≤ M: test scores K_test,S (K_S + λI)⁻¹ Y_S with K = HHᵀ (the same W_o by the push-through
+ *   identity), K and K_test computed once and H dropped, so each set S costs an n_S × n_S Cholesky factor;
+ * - the primal form otherwise: per class G_c and the row sums q_c once; each set sums its classes' and factors M × M.
+ * λ for a selection: one Householder tridiagonalisation of the fit rows' system, then every λ of the grid is a
+ * tridiagonal solve (about p³ for the whole grid instead of 17 factorisations, p = min(fit rows, M)).
+ */
 export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: number): RanpacModel {
   const { C, d, train, test } = problem;
   const M = options.projection;

@@ -1,28 +1,11 @@
 /**
- * A permutation test for distance correlation, and mean ± sd over seeds (docs/science.md §3 "Correlations").
- *
- * dCor is the biased V-statistic of `dcor.distance_correlation` (src/core/conformal/dcor.ts). Under H0 (x and y
- * independent) every pairing of the x values with the y values is equally likely, so the p-value is the share of
- * pairings whose dCor is at least the observed one (the test of Székely, Rizzo & Bakirov 2007, §4; `dcor`'s
- * `independence.distance_covariance_test` permutes y the same way, with a Monte Carlo sample):
- *
- * - **One series** (`dcorPermutationTest`): with n ≤ `exactMax` (default 8, 40 320 pairings) every permutation of y
- *   is enumerated (Heap's algorithm) and `p = #{π : dCor(x, y∘π) ≥ dCor(x, y)} / n!` — exact, no randomness;
- *   the identity is among them, so p ≥ 1/n!. With n = 5 (the CPCF paper's 6 tasks) the smallest possible p is
- *   1/120 ≈ 0.0083. Larger n: `resamples` permutations drawn with numpy's `default_rng(seed).permutation(n)`
- *   (src/core/random/default-rng.ts) and `p = (1 + #{r : dCor_r ≥ dCor}) / (1 + resamples)`, dcor's convention.
- * - **Several seeds** (`pooledDcorPermutationTest`): the statistic is the mean dCor over the seeds' series; under
- *   H0 each seed's y is permuted independently (the seeds are independent runs), so the null is drawn by one
- *   permutation per seed per resample, in seed order, all from one `default_rng(seed)` stream;
- *   `p = (1 + #{r : mean_r ≥ mean}) / (1 + resamples)`. One seed is `dcorPermutationTest`.
- *
- * "≥" counts values within 1e-12 (relative) of the observed one as equal: permuted pairings that give the same
- * dCor up to rounding (e.g. a reversed series) must count.
- *
- * `nullMean` is the mean dCor under H0 (over the pairings enumerated or drawn): with few points dCor is far from
- * 0 even for independent series (≈ 0.5 at n = 5), which is what a single 5-point dCor must be read against.
- *
- * Mean ± sd: the sample standard deviation (ddof = 1, numpy `std(ddof=1)`); sd = NaN for one value.
+ * A permutation test for distance correlation, and mean ± sd over seeds (docs/science.md §3 "Correlations"). dCor
+ * is the biased V-statistic of `dcor.distance_correlation` (../conformal/dcor.ts). Under H0 (x and y independent)
+ * every pairing of the x values with the y values is equally likely, so p is the share of pairings whose dCor is at
+ * least the observed one (Székely, Rizzo & Bakirov 2007, §4; `dcor`'s `distance_covariance_test` permutes y the
+ * same way). "At least" counts values within 1e-12 (relative) as equal: pairings that give the same dCor up to
+ * rounding (a reversed series) must count. `nullMean` is the mean dCor under H0: with few points dCor is far from 0
+ * even for independent series (≈ 0.5 at n = 5), which is what a single 5-point dCor must be read against.
  */
 import { centredDistances, distanceStatsSqr } from '../conformal/dcor';
 import { forEachPermutation } from '../orderings/enumerate';
@@ -36,7 +19,7 @@ export interface MeanSd {
   n: number;
 }
 
-/** Mean and sample sd (ddof = 1) of the finite values given; NaN mean for none. */
+/** Mean and sample sd (ddof = 1, numpy `std(ddof=1)`) of the finite values given; NaN mean for none, NaN sd for one. */
 export function meanSd(values: readonly number[]): MeanSd {
   const v = values.filter((x) => Number.isFinite(x));
   return { mean: v.length ? mean(v) : NaN, sd: v.length > 1 ? sampleStd(v) : NaN, n: v.length };
@@ -95,7 +78,12 @@ function pairing(x: readonly number[], y: readonly number[]) {
   return { n, dcorOf };
 }
 
-/** The permutation test of dCor(x, y) for one pair of series. */
+/**
+ * The permutation test of dCor(x, y) for one pair of series. With n ≤ `exactMax` (default 8, 40 320 pairings) every
+ * permutation of y is enumerated (Heap's algorithm): p = #{π : dCor(x, y∘π) ≥ dCor(x, y)} / n!, exact, no
+ * randomness, at least 1/n! (1/120 with the CPCF paper's 6 tasks, n = 5). Larger n: `resamples` permutations from
+ * numpy's `default_rng(seed).permutation(n)` and p = (1 + #{r : dCor_r ≥ dCor}) / (1 + resamples), dcor's convention.
+ */
 export function dcorPermutationTest(x: readonly number[], y: readonly number[], o: PermutationOptions = {}): DcorTest {
   const { n, dcorOf } = pairing(x, y);
   const identity = Int32Array.from({ length: n }, (_, i) => i);
@@ -134,8 +122,10 @@ function checkResamples(r: number | undefined): number {
 }
 
 /**
- * The permutation test of the mean dCor over several independent series (one per seed): Monte Carlo with one
- * permutation per series per resample. One series gives `dcorPermutationTest` (exact when small).
+ * The permutation test of the mean dCor over several independent series (one per seed): under H0 each seed's y is
+ * permuted independently, so each resample draws one permutation per series, in seed order, all from one
+ * `default_rng(seed)` stream; p = (1 + #{r : mean_r ≥ mean}) / (1 + resamples). One series gives
+ * `dcorPermutationTest` (exact when small).
  */
 export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]; y: readonly number[] }[], o: PermutationOptions = {}): DcorTest {
   if (pairs.length === 0) throw new RangeError('the pooled test needs at least one series.');
