@@ -1,28 +1,10 @@
 /**
- * Conformal (non-conformity) scores of a labelled example from its softmax row (docs/science.md §3).
- *
- * - **APS** (adaptive prediction sets; the CPCF paper's Eq. 1, Romano et al. 2020, non-randomised):
- *   `E = Σ_{k=1}^{rank(y)} π_(k)`, the probability mass of the classes ranked at or above the true class y when
- *   the classes are sorted by descending probability.
- * - **LAC** (least ambiguous set-valued classifier, Sadinle et al. 2019): `E = 1 − π_y`.
- * - **RAPS** (regularised APS, Angelopoulos, Bates, Malik & Jordan 2021, non-randomised):
- *   `E = Σ_{k=1}^{o(y)} π_(k) + λ·(o(y) − k_reg)⁺` with `o(y)` = rank(y) (1-based). Defaults `λ = 0.01`,
- *   `k_reg = 5`: `k_reg = 5` is the value of every fixed-parameter experiment of Angelopoulos et al. 2021
- *   (their code otherwise tunes k_reg and λ on a split of the calibration data, which we do not: CPCF uses every
- *   calibration point for q), and `λ = 0.01` with `k_reg = 5` is their RAPS example in Angelopoulos & Bates'
- *   "gentle introduction" (the CPCF paper's reference [17]). With at most k_reg classes the penalty never bites
- *   and RAPS equals APS.
- *
- * Decisions the papers leave open:
- * - **Non-randomised** scores everywhere (docs/science.md §3): no uniform U·π_y term, so the same input always gives
- *   the same numbers.
- * - **Ties** in probability are broken by class index: among equal probabilities the lower index ranks first
- *   (a stable sort of the classes by descending probability — numpy's `argsort(-p, kind='stable')`). This only
- *   matters for exactly equal probabilities (e.g. float32 softmax outputs that underflow to 0, or hand-made
- *   inputs) and makes sets and scores reproducible.
- * - The cumulative sums are taken in float64, in rank order, one addition at a time (what numpy's `cumsum` does),
- *   and the prediction sets (sets.ts) use the very same sums, so a calibration point's score and the set built
- *   for the same row agree exactly.
+ * Conformal (non-conformity) scores of a labelled example from its softmax row (docs/science.md §3 "Conformal scores
+ * and sets"): APS (the CPCF paper's Eq. 1), LAC and RAPS, all non-randomised, so the same input always gives the
+ * same numbers. Ties in probability go to the lower class index (a stable sort by descending probability, numpy's
+ * `argsort(-p, kind='stable')`), which matters only for exactly equal probabilities (float32 softmax underflowing to
+ * 0, hand-made inputs). Cumulative sums are float64 in rank order, one addition at a time (numpy's `cumsum`), and
+ * the prediction sets (sets.ts) use the very same sums, so a calibration point's score and its row's set agree.
  */
 import { ConformalInputError, checkLabels, probRows, type ProbMatrix } from './probs';
 
@@ -36,7 +18,12 @@ export interface RapsParams {
   kReg: number;
 }
 
-/** λ = 0.01, k_reg = 5 (see the file comment for where they come from). */
+/**
+ * λ = 0.01, k_reg = 5: k_reg = 5 is every fixed-parameter experiment of Angelopoulos et al. 2021 (their code can
+ * tune both on a split of the calibration data, which we do not: CPCF uses every calibration point for q), and
+ * λ = 0.01 with it is the RAPS example of Angelopoulos & Bates' "gentle introduction" (the CPCF paper's [17]). With
+ * at most k_reg classes the penalty never bites and RAPS equals APS.
+ */
 export const RAPS_DEFAULTS: Readonly<RapsParams> = Object.freeze({ lambda: 0.01, kReg: 5 });
 
 /** Which score, and RAPS' parameters when it is RAPS (missing ones take RAPS_DEFAULTS). */

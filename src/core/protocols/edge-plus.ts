@@ -1,28 +1,8 @@
 /**
- * EDGE+ (ours, beyond the paper; docs/science.md §1): local search on S (paper Eq. 5) from a start ordering,
- * usually an EDGE result, towards lower S (hard, `'min'`) or higher S (easy, `'max'`).
- *
- * Neighbourhood of an ordering (all moves keep task i at size m_i):
- * - swap: exchange two classes that sit in different tasks;
- * - reverse: reverse the order of the tasks (admissible only when the size sequence is a palindrome);
- * - relocate: take the task at position i out and insert it at position j ≠ i (admissible only when the sizes
- *   of positions i..j are all equal, so the sizes stay put).
- * (With a symmetric Sim, reversing never changes S; it matters for asymmetric matrices.)
- *
- * Strategy: BEST improvement. Each iteration evaluates the whole neighbourhood and applies the single move with
- * the largest improvement, until no move improves S by more than a tolerance (1e-12·max(1, |T|), T the raw
- * adjacent sum): the result is a local optimum of this neighbourhood. Ties between moves: swaps come first,
- * scanned by class c ascending then d ascending (c < d); then reverse; then relocate (i, then j ascending); a
- * later move replaces the current best only if strictly better.
- *
- * Delta evaluation (O(1) per swap): with positions p, the raw sum T = Σ_{x} Σ_{y ∈ task p(x)+1} Sim(x, y).
- * Keep Out[x][p] = Σ_{y ∈ task p} Sim(x, y), In[x][p] = Σ_{y ∈ task p} Sim(y, x) and
- * G[x][p] = Out[x][p+1] + In[x][p−1] (the adjacent mass x would have at position p). Swapping c (at a) and d
- * (at b) changes T by
- *   Δ = G[c][b] − G[c][a] + G[d][a] − G[d][b] + [|a−b| = 1]·(Sim(c,d) + Sim(d,c) − Sim(c,c) − Sim(d,d)).
- * Applying a swap updates Out/In in O(N) and G in O(N); task moves (rare) are evaluated from the K×K matrix of
- * task-pair sums and rebuild the tables in O(N²). The tables are rebuilt from scratch every 64 moves to keep
- * rounding drift negligible, and the reported score is recomputed with `similarityScore`.
+ * EDGE+ (ours, beyond the paper; docs/science.md §1 "EDGE+ and exact extremes"): best-improvement local search on S
+ * (paper Eq. 5) from a start ordering, usually an EDGE result, towards lower S (hard, `'min'`) or higher S (easy,
+ * `'max'`), with science.md's neighbourhood (swap, reverse, relocate; every move keeps task i at size m_i), tie
+ * rules and tolerance. The result is a local optimum of that neighbourhood.
  */
 import { canonicalOrdering } from '../orderings/key';
 import { similarityScore } from '../orderings/score';
@@ -53,7 +33,15 @@ export interface LocalSearchResult {
 
 const REBUILD_EVERY = 64;
 
-/** Local search on S from `start` (see the module comment). */
+/**
+ * Local search on S from `start`. Swaps are evaluated in O(1): with positions p, the raw sum is
+ * T = Σ_x Σ_{y ∈ task p(x)+1} Sim(x, y); keep Out[x][p] = Σ_{y ∈ task p} Sim(x, y), In[x][p] = Σ_{y ∈ task p} Sim(y, x)
+ * and G[x][p] = Out[x][p+1] + In[x][p−1] (the adjacent mass x would have at position p). Swapping c (at a) and d (at
+ * b) changes T by Δ = G[c][b] − G[c][a] + G[d][a] − G[d][b] + [|a−b| = 1]·(Sim(c,d) + Sim(d,c) − Sim(c,c) − Sim(d,d)).
+ * A swap updates Out/In and G in O(N); task moves (rare) are evaluated from the K×K task-pair sums and rebuild the
+ * tables in O(N²). The tables are rebuilt every REBUILD_EVERY moves against rounding drift, and the reported score
+ * is recomputed with `similarityScore`.
+ */
 export function localSearch(start: Ordering, sim: SquareMatrix, direction: SearchDirection, options: LocalSearchOptions = {}): LocalSearchResult {
   const { n, data } = sim;
   const sizes = start.map((t) => t.length);
