@@ -1,26 +1,10 @@
 /**
- * Seeded augmentation of training images (emoji: "training uses seeded augmentation (shift, scale,
- * rotation, colour jitter, background)"). It works on the uint8 H×W×C bytes of a batch before they become a
- * tensor — plain TypeScript on typed arrays, so a batch is the same bytes on every backend and the cpu/wasm
- * reproducibility of a run is untouched.
- *
- * Per example, in this order (magnitudes and defaults: AUGMENT_DEFAULTS in defaults.ts):
- * 1. geometry: content point p (pixel centres, x right, y down, relative to the image centre) goes to
- *    p' = s·Rot(θ)·p + (dx, dy), where a positive θ turns the image counter-clockwise as seen on screen. Each output
- *    pixel samples the source bilinearly at the inverse image of its centre; source pixels outside the image are
- *    the background colour (the per-channel median of the border pixels). An integer shift alone moves the bytes
- *    exactly.
- * 2. background replacement (RGB, light background): pixels near the background colour take a random light colour
- *    (the rim blends linearly, pixels further than 2·tolerance keep their bytes).
- * 3. colour jitter (RGB): brightness, contrast, saturation (torchvision's ColorJitter formulas in this fixed
- *    order, clamped to 0–255 after each).
- * The result is rounded to the nearest byte and clamped to 0–255.
- *
- * Randomness: every example draws exactly `DRAWS_PER_EXAMPLE` doubles from the generator in a fixed order
- * (`sampleAugmentParams`), whatever the options, so changing one magnitude does not reshuffle the others, and grey
- * images use the stream like RGB ones. The trainer gives each task its own generator, seeded by
- * `augmentSeed(taskSeed)` — a purpose number outside seeds.ts's STREAM table — so the batch order and every
- * other stream are exactly what they are without augmentation.
+ * Seeded augmentation of training images (emoji: shift, scale, rotation, colour jitter, background). It works on the
+ * uint8 H×W×C bytes of a batch before they become a tensor, in plain TypeScript, so a batch is the same bytes on
+ * every backend and a run's cpu/wasm reproducibility is untouched. Every example draws exactly DRAWS_PER_EXAMPLE
+ * doubles in a fixed order (`sampleAugmentParams`), whatever the options, so changing one magnitude does not
+ * reshuffle the others; each task has its own generator (`augmentSeed`), so the batch order and every other stream
+ * are what they are without augmentation.
  */
 import { AUGMENT_DEFAULTS, type AugmentOptions } from './defaults';
 import { deriveSeed } from './seeds';
@@ -168,7 +152,14 @@ export function borderMedian(src: ArrayLike<number>, offset: number, shape: read
 const clamp255 = (v: number): number => (v < 0 ? 0 : v > 255 ? 255 : v);
 
 /**
- * Augments the image at `src[srcOffset …]` with the given parameters into `out[outOffset …]` (H·W·C bytes).
+ * Augments the image at `src[srcOffset …]` with the given parameters into `out[outOffset …]` (H·W·C bytes), in this
+ * order (magnitudes: AUGMENT_DEFAULTS): (1) geometry: content point p (pixel centres, relative to the image centre,
+ * y down) goes to s·Rot(θ)·p + (dx, dy), θ > 0 counter-clockwise on screen; each output pixel samples the source
+ * bilinearly at the inverse image of its centre, outside the image the background colour (the per-channel median of
+ * the border); an integer shift alone moves the bytes exactly; (2) background replacement (RGB, light background):
+ * pixels near the background colour take a random light colour, the rim blending linearly up to 2·tolerance;
+ * (3) colour jitter (RGB): brightness, contrast, saturation by torchvision's ColorJitter formulas in this order,
+ * clamped after each. The result is rounded to the nearest byte and clamped to 0–255.
  * `tolerance`: AugmentOptions.backgroundTolerance. `scratch` (H·W·C doubles) may be passed to avoid allocation.
  */
 export function augmentImage(

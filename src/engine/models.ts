@@ -1,26 +1,10 @@
 /**
- * The two networks (MLP and CNN), written with tfjs-core ops over plain weight tensors:
- *
- * - MLP: input (flattened) → hidden widths (ReLU) → one output unit per class of the run.
- * - CNN: 2 × [conv 3×3 'same' + ReLU + max-pool 2×2] → dense (ReLU) → one output unit per class.
- *
- * Why plain tensors and not tfjs-layers: a network is then just a list of weight tensors and one forward
- * function, so snapshotting (checkpoints), cloning (the frozen old model of LwF/iCaRL), restoring (GDumb's
- * retraining from scratch) and, later, stacking are copies of typed arrays.
- *
- * Class-incremental learning keeps a single output head over all classes (docs/science.md conventions); output unit u
- * is the u-th class of the ordering (tasks concatenated), so the classes seen after task t are a prefix of the
- * head and "masking not-yet-seen logits" is a slice (see the `head` option in defaults.ts and each strategy).
- *
- * Initialisation is seeded from our numpy-compatible generator, never from tfjs's random ops (which differ by
- * backend). Two schemes (`NetworkSpec.init`, the config's `training.init`; docs/science.md appendix
- * "Initialisation and matching PyTorch"):
- * - 'he-glorot' (the default): He-uniform (limit √(6/fan_in)) for layers followed by ReLU, Glorot-uniform
- *   (√(6/(fan_in+fan_out))) for the output layer, zero biases — the Keras conventions for these activations;
- * - 'pytorch': what torch.nn.Linear / nn.Conv2d's reset_parameters draw: kaiming_uniform(a=√5) for the weights,
- *   i.e. U(±1/√fan_in) (gain √(2/(1+5)) · √(3/fan_in)), and U(±1/√fan_in) for the biases too, every layer alike
- *   (fan_in = inputs of a dense layer, 9·channels of a 3×3 conv). The numbers are ours (the same seed gives the
- *   same weights on every backend), the distribution is PyTorch's.
+ * The two networks, written with tfjs-core ops over plain weight tensors: an MLP (flattened input → hidden widths with
+ * ReLU → one output unit per class of the run) and a CNN (2 × [conv 3×3 'same' + ReLU + max-pool 2×2] → dense ReLU →
+ * one unit per class). Plain tensors rather than tfjs-layers, so a network is a list of weight tensors and one
+ * forward function, and snapshots, clones (LwF's and iCaRL's frozen old model) and restores (GDumb) are copies of
+ * typed arrays. One output head over all classes (docs/science.md, Conventions): unit u is the u-th class of the
+ * ordering, so the classes seen after task t are a prefix of the head and masking the unseen is a slice.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng } from '../core/random/default-rng';
@@ -108,7 +92,14 @@ export function initLimit(p: Pick<ParamInfo, 'init' | 'fanIn' | 'fanOut'>): numb
   }
 }
 
-/** Seeded initial weights (see the header for the scheme). Same spec + seed → the same numbers everywhere. */
+/**
+ * Seeded initial weights, from our numpy-compatible generator, never tfjs's random ops (which differ by backend):
+ * same spec + seed → the same numbers everywhere. Two schemes (`NetworkSpec.init`, the config's `training.init`;
+ * docs/science.md "Initialisation and matching PyTorch"): 'he-glorot' (the default; He-uniform √(6/fan_in) before a
+ * ReLU, Glorot-uniform √(6/(fan_in+fan_out)) for the output layer, zero biases: Keras's conventions) and 'pytorch'
+ * (torch.nn.Linear / Conv2d's reset_parameters: kaiming_uniform(a=√5), i.e. U(±1/√fan_in), and U(±1/√fan_in) for the
+ * biases too; fan_in = a dense layer's inputs, 9·channels for a 3×3 conv): our numbers, PyTorch's distribution.
+ */
 export function initWeights(spec: NetworkSpec, seed: number): Float32Array[] {
   const rng = createDefaultRng(seed >>> 0);
   return paramInfo(spec).map((p) => {

@@ -1,27 +1,11 @@
 /**
- * The fused MLP training step on the wasm backend ("a faster step"): one WebAssembly SIMD module of our
- * own (wasm/mlp-step.ts, compiled into mlp-step.wasm.ts) runs a whole step of an MLP — forward, softmax
- * cross-entropy, backward and Adam or SGD — over weights resident in its memory, instead of tfjs's ~170 kernel
- * calls per step. docs/science.md appendix D, "The fused step".
- *
- * When it runs (`fusedEligible`): the wasm backend, an MLP, no augmentation, and a strategy that adds nothing to
- * the loss or the gradients (no `lossTerms`, `adjustGradients`, `afterStep`: finetune, replay, GDumb, NCM's
- * skipped training). Everything else — CNNs, EWC, LwF, iCaRL, A-GEM, SI, evaluation, the GPU backends — stays on
- * tfjs. `trainTask` (trainer.ts) chooses, so `trainRun`, prefix sharing and the exactness tests all take the same
- * path; on the wasm backend shared training trains one model at a time where the fused step applies (population.ts).
- *
- * What it computes is trainTask's step: logits of the first `headWidth` units, mean cross-entropy, gradients of
- * every weight, and tfjs's Adam (the moments' and the bias correction's float32 order, a fresh optimiser per task)
- * or SGD. The numbers differ from tfjs-backend-wasm's in the last bits (another summation order), so a run on wasm
- * is not bit-identical to the same run on cpu; it is identical on every wasm engine (IEEE f32x4 only: Node and
- * every browser give the same bits), and tested against tfjs's step and against float64 numpy.
- *
- * Layout: widths are padded to a multiple of 4 (the input to 16) with zero rows and columns; padding stays zero through
- * training (its activations are ReLU(0) = 0, its gradients 0, so Adam never moves it).
- *
- * Input: image bytes (scaled by 1/255 through a table as the input layer's lists are made, `compressBytes`), or
- * float32 feature vectors (a feature dataset's rows, for the `head` model), copied into a float input block and
- * listed by the same `compress` as every hidden layer's activations. The rest of the step is the same.
+ * The fused MLP training step on the wasm backend (docs/science.md appendix D.1 "The fused step"): one WebAssembly
+ * SIMD module of our own (wasm/mlp-step.ts, compiled into mlp-step.wasm.ts) runs a whole step of an MLP (forward,
+ * softmax cross-entropy over the first `headWidth` units, backward, tfjs's Adam or SGD) over weights resident in its
+ * memory, instead of tfjs's ~170 kernel calls. `trainTask` (trainer.ts) chooses it where `fusedApplies`, so
+ * `trainRun`, prefix sharing and the exactness tests take the same path. Its numbers differ from tfjs-backend-wasm's
+ * in the last bits (another summation order) but are identical on every wasm engine (IEEE f32x4 only), and are
+ * tested against tfjs's step and float64 numpy.
  */
 import type { NetworkSpec } from '../models';
 import { MLP_STEP_WASM_BASE64 } from './mlp-step.wasm';
@@ -56,9 +40,17 @@ interface KernelExports {
   sgd(w: number, g: number, len: number, negLr: number): void;
 }
 
-/** v / 255 in float32 for every byte value: what batchImages stores (`src / 255` into a Float32Array); the kernels look it up. */
+/**
+ * v / 255 in float32 for every byte value: what batchImages stores (`src / 255` into a Float32Array); the kernels look
+ * it up as the input layer's lists are made (`compressBytes`). Feature vectors (the `head` model) are copied into a
+ * float input block and listed by the same `compress` as every hidden layer's activations.
+ */
 const SCALE = Float32Array.from({ length: 256 }, (_, v) => v / 255);
 
+/**
+ * Widths are padded to a multiple of 4 (the input to 16) with zero rows and columns; the padding stays zero through
+ * training (its activations are ReLU(0) = 0 and its gradients 0, so Adam never moves it).
+ */
 export const pad4 = (n: number): number => Math.ceil(n / 4) * 4;
 
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
@@ -435,8 +427,10 @@ export interface FusedCase {
 }
 
 /**
- * Whether a task trains with the fused step (see the header): the wasm backend, an MLP, no augmentation, a strategy
- * that adds nothing to the loss or the gradients, the step turned on, and WebAssembly SIMD present.
+ * Whether a task trains with the fused step: the wasm backend, an MLP, no augmentation, a strategy that adds nothing
+ * to the loss or the gradients (no `lossTerms`, `adjustGradients`, `afterStep`: finetune, replay, GDumb, NCM's
+ * skipped training), the step turned on, and WebAssembly SIMD present. CNNs, EWC, LwF, iCaRL, A-GEM, SI, evaluation
+ * and the GPU backends stay on tfjs; on wasm, shared training trains one model at a time where this applies.
  */
 export async function fusedApplies(c: FusedCase): Promise<boolean> {
   if (c.augment || c.strategy.lossTerms || c.strategy.adjustGradients || c.strategy.afterStep) return false;
