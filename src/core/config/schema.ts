@@ -2,8 +2,11 @@
  * The experiment config: one versioned, validated object that is the whole truth of an experiment
  * (docs/architecture.md "Config"). The share link (url-codec.ts) and the CLI's config file (config-file.ts) carry
  * exactly this object; `validateConfig` is the one gate every config passes through. This file states the
- * compatibility rules and re-exports the public names.
- *
+ * compatibility rules and the recipe for a lab's section, and re-exports the public names. Layering: pure TS,
+ * imports only src/core (the engine's and data layer's tables are mirrored, not imported).
+ */
+
+/*
  * Compatibility (schema v1):
  * 1. A v1 link or file means the same experiment in every later v1 build.
  * 2. Within v1, changes are additive only (a new field, enum value or union kind), and a new field's fill-in
@@ -19,10 +22,7 @@
  * A lab's own section: a file sections/<lab>.ts (its type, frozen fill-in and checker, every size bounded in
  * limits.ts), the field in ExperimentConfig (types.ts), and the section named in the lab's registry entry
  * (src/core/labs/<lab>.ts); sections/index.ts checks it after the common sections.
- *
- * Layering: pure TS, imports only src/core (the engine's and data layer's tables are mirrored, not imported).
  */
-
 export * from './types';
 export { LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../labs';
 export {

@@ -1,26 +1,11 @@
 /**
- * Jensen–Shannon divergence between a protocol's Gaussian estimate and the ground-truth distribution of A(O),
- * exactly as docs/science.md §2 pins it:
- *
- *   - one grid of `JSD_BINS` = 64 equal bins spanning [min(truth) − 3σ_truth, max(truth) + 3σ_truth];
- *   - truth  P = histogram mass per bin (count / n);
- *   - estimate Q = Gaussian mass per bin, Φ((e_{i+1}−μ̂)/σ̂) − Φ((e_i−μ̂)/σ̂);
- *   - ε = 1e-12 added to every bin of both, then each normalised to sum 1 (this also renormalises the Gaussian
- *     mass that falls outside the grid);
- *   - JSD = ½ KL(P‖M) + ½ KL(Q‖M), M = (P+Q)/2, in **bits** (log₂), so 0 ≤ JSD ≤ 1.
- *
- * Decisions where §2 leaves a choice (mirrored in scripts/make-stats-fixtures.py):
- *   - σ_truth is the **population** std of the truth values (divide by n: the truth is the whole population Ω,
- *     and §2 uses population variance throughout).
- *   - Bins follow numpy's `np.histogram(truth, bins=64, range=(lo, hi))` exactly: edges = `np.linspace(lo, hi, 65)`
- *     (e_i = lo + i·(hi−lo)/64, e_64 = hi), bins half-open [e_i, e_{i+1}) except the last, closed [e_63, e_64];
- *     the bin index is found the way numpy's fast path does (scaled index, then corrected against the edges).
- *   - A truth with no spread (σ_truth ≤ NO_SPREAD_STD, e.g. a single value, or every ordering at one accuracy up to
- *     float rounding) has no grid: the JSD is NaN (JSON: null). Accuracies differ by at least 1 / (test images) when
- *     they differ at all, far above the bound; a σ of 1e-17 from rounding would otherwise make a grid 1e-16 wide,
- *     on which a point estimate a rounding away from the truth scores the maximal JSD of 1 bit.
- *   - An estimate with σ̂ = 0 is a point mass at μ̂ (gaussian.ts): all its mass lands in the bin holding μ̂, or
- *     nowhere on the grid if μ̂ lies outside it (then Q is ε-uniform after normalising).
+ * Jensen–Shannon divergence, in bits, between a protocol's Gaussian estimate and the ground-truth distribution of
+ * A(O), exactly as docs/science.md §2 "Distances between estimate and truth" pins it (64 equal bins over
+ * [min − 3σ, max + 3σ] with the truth's population σ, ε = 1e-12 per bin, renormalised; a truth without spread has no
+ * grid and gives NaN, JSON null). scripts/make-stats-fixtures.py mirrors every choice. Bins follow numpy's
+ * `np.histogram(truth, bins=64, range=(lo, hi))` exactly: edges `np.linspace(lo, hi, 65)`, half-open but the last,
+ * the bin found as numpy's fast path does (scaled index, then corrected against the edges). An estimate with σ̂ = 0
+ * is a point mass (gaussian.ts): all its mass in μ̂'s bin, or off the grid (then Q is ε-uniform).
  */
 import { normalCdf, type Gaussian } from './gaussian';
 import { max, min, populationStd } from './moments';

@@ -1,26 +1,10 @@
 /**
  * `runOpenWorld`: class-incremental training with OOD detection after every step (docs/science.md §5; the OpenCIL
- * paper's Algorithms 1–2). The CIL model trains through the engine's own trainer (`trainRun`, unchanged); after
- * each task the trainer hands over a checkpoint (the weights after the task and the strategy state), and before it
- * starts the next task it waits, through the run's `control.checkpoint()`, until that step's OOD evaluation is done
- * — so training and evaluation never interleave and the CIL numbers are those of a plain `trainRun`.
- *
- * Step t (0-based, T steps), with the model after task t and the logits of the classes seen so far:
- * - ID = the test data of tasks 0..t; OOD = the first ⌊|OOD|·(t+1)/T⌋ of each OOD set's fixed seeded shuffle;
- * - set-up data for ReAct, KLM, Relation, NNGuide and the fine-tuned heads = task t's training data + the exemplar
- *   memory as it was before task t (the previous checkpoint's strategy state; none at t = 0 or for strategies
- *   without memory) — never dropped old data. Relation's bank is a seeded sample of at most `relationBank` (1000)
- *   set-up rows (the full set would cost |test|·|set-up| products per step); NNGuide's bank a seeded ~1%
- *   (`nnguideShare`, at least 1 row);
- * - per detector and OOD set: AUROC, FPR@95, AUPR-in, AUPR-out (ID positive; src/core/ood/metrics.ts);
- * - accuracy = the sample-weighted accuracy on the ID test data of tasks 0..t (the trainer's prediction rule, so
- *   NME for iCaRL/NCM, while the OOD scores use the network's logits);
- * - for the charts: mean max-softmax of each task's test samples and of each OOD set (paper Fig. 1b), the share of
- *   each OOD set's samples whose arg-max class belongs to each task (Fig. 1c), and up to `maxScoreSamples` (2000)
- *   ID and OOD scores per detector, set and step (evenly strided) for ROC curves and histograms.
- *
- * Randomness: every draw comes from seeds derived from `seed` (default: the run's seed), by purpose, OOD set name,
- * step and detector name (seeds.ts `deriveSeed`), so adding a detector or a set changes no other number.
+ * paper's Algorithms 1–2). The CIL model trains through the engine's own trainer (`trainRun`, unchanged); after each
+ * task the trainer hands over a checkpoint, and before the next task it waits (`control.checkpoint()`) until that
+ * step's OOD evaluation is done, so training and evaluation never interleave and the CIL numbers are a plain
+ * `trainRun`'s. Every draw comes from seeds derived from `seed` by purpose, OOD set, step and detector (seeds.ts
+ * `deriveSeed`), so adding a detector or a set changes no other number.
  */
 import { DETECTOR_IDS, isFineTuning, type DetectorId, type HeadSettings } from '../../core/ood/detectors';
 import { klmScores, klmTemplates, nnguideBank, nnguideScores, reactScores, reactThreshold, relationBank, relationScores } from '../../core/ood/feature-scores';
@@ -153,6 +137,19 @@ function sampleRows(rng: DefaultRng, n: number, k: number): number[] {
 
 const concatIdx = (parts: ArrayLike<number>[]): Int32Array => Int32Array.from(parts.flatMap((p) => Array.from(p)));
 
+/**
+ * Step t (0-based, T steps), with the model after task t and the logits of the classes seen:
+ * - ID = the test data of tasks 0..t; OOD = the first ⌊|OOD|·(t+1)/T⌋ of each OOD set's fixed seeded shuffle;
+ * - set-up data (ReAct, KLM, Relation, NNGuide, the fine-tuned heads) = task t's training data + the memory as it was
+ *   before task t, never dropped old data; Relation's bank a seeded sample of at most `relationBank` (1000) set-up
+ *   rows, NNGuide's a seeded ~1% (`nnguideShare`, at least 1 row);
+ * - per detector and OOD set: AUROC, FPR@95, AUPR-in, AUPR-out (ID positive; src/core/ood/metrics.ts);
+ * - accuracy on the ID test data of tasks 0..t by the trainer's prediction rule (NME for iCaRL/NCM; the OOD scores
+ *   use the network's logits);
+ * - for the charts: mean max-softmax per task and OOD set (paper Fig. 1b), the share of each OOD set's samples whose
+ *   arg-max class is in each task (Fig. 1c), and up to `maxScoreSamples` (2000) ID and OOD scores per detector, set
+ *   and step (evenly strided) for ROC curves and histograms.
+ */
 export async function runOpenWorld(dataset: ImageDataset, config: OpenWorldConfig, hooks: OpenWorldHooks = {}): Promise<OpenWorldResult> {
   const started = performance.now();
   const detectors = [...new Set(config.detectors)];
