@@ -1,26 +1,12 @@
 /**
- * `cil-lab own-classes --samples ZIP --encoder FOLDER_OR_ID [--strategy finetune,simplecil] [--seed N] [--orderings all]`:
- * the Your-classes lab headless (docs/science.md §10), on a samples zip (the lab's Export zip, or any image-folder
- * zip with `train/` and `test/` in each class folder). The same steps as the page, through the same code: each image
- * decoded and scaled to OWN_SAMPLE_SIZE RGB (`resizeToRgb`), its features through the frozen encoder (the `own-encode`
- * job), the classes in teaching order (classes.txt) as one task each (`ownFeatureSet`), then per strategy the
- * teaching order's R (`own-train`) and, with `--orderings all`, every ordering (`own-orderings`) with EDGE's and RS's
- * picks; the verdict's sentences are the page's.
- *
- * Images: PNG only (src/data/parsers/png.ts). The page's webcam samples are JPEG, whose decoders differ by a pixel
- * value here and there; a zip of them is refused in one line.
- *
- * Samples per class: as the zip has them (its `train/` images train, its `test/` images test), or cut as the lab cuts
- * an imported zip with `--train-per-class N --test-per-class N`. The encoder: a model folder (no network) or a hub id
- * (only with --allow-remote), `--precision q8|fp16|fp32` (default q8, the lab's).
- *
- * EDGE on the class names (`--names FOLDER_OR_ID`, with --orderings all): CLIP's text embeddings of the bare names,
- * as the page's names panel makes them with its default prompt.
- *
- * Prints `{"classes", "samples": [{name, train, test}], "encoder": {model, precision, source}, "names"?: {model,
- * dtype, source, prompt}, "dim", "seed", "strategies": [{strategy, matrix, finalAccuracy, forgetting, verdict:
- * {sentences}, orderings?: {runs: [{order, finalAccuracy}], summary, edge: {hard, easy, hardFinal, easyFinal},
- * edgeNames?: {…}, rs: [{seed, order, final}], verdict}}], "seconds"}`.
+ * `cil-lab own-classes` (usage: OWN_CLASSES_HELP): the Your-classes lab headless (docs/science.md §10) on a samples
+ * zip (the lab's Export zip, or any image-folder zip with `train/` and `test/` in each class folder), through the
+ * page's own steps and code: each image decoded and scaled to OWN_SAMPLE_SIZE RGB, its features through the frozen
+ * encoder (the `own-encode` job), the classes in teaching order as one task each, then per strategy R of the
+ * teaching order (`own-train`) and, with `--orderings all`, every ordering (`own-orderings`) with EDGE's and RS's
+ * picks (with `--names`, EDGE on the CLIP text embeddings of the bare names as well, the page's default prompt); the
+ * verdict's sentences are the page's. PNG only (src/data/parsers/png.ts): the page's webcam samples are JPEG, whose
+ * decoders differ by a pixel value here and there, so a zip of them is refused in one line.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -138,6 +124,13 @@ function pixelsOf(name: string, files: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * Runs the command. Samples per class: as the zip has them, or cut as the lab cuts an imported zip
+ * (`--train-per-class N --test-per-class N`). Prints `{"classes", "samples": [{name, train, test}], "encoder": {model,
+ * precision, source}, "names"?: {model, dtype, source, prompt}, "dim", "seed", "strategies": [{strategy, matrix,
+ * finalAccuracy, forgetting, verdict: {sentences}, orderings?: {runs: [{order, finalAccuracy}], summary, edge: {hard,
+ * easy, hardFinal, easyFinal}, edgeNames?: {…}, rs: [{seed, order, final}], verdict}}], "seconds"}`.
+ */
 export async function ownClassesCommand(v: Values): Promise<string> {
   const started = performance.now();
   const zipPath = str(v, 'samples');

@@ -1,25 +1,11 @@
 /**
- * Population training: P MLPs of the same architecture trained in lockstep as one computation.
- *
- * Each weight tensor of the P members is stacked into one Variable [P, …shape]; a step multiplies a [P, b, D]
- * stack of the members' own batches by the stacked kernels with one batched matMul per layer, so the backend runs
- * a few big kernels instead of P times as many small ones. The loss is the sum over members of each member's
- * loss (cross-entropy over its head + its strategy's terms, computed on its slice), so the gradient of member p's
- * slice is exactly the gradient of member p's own loss, and one Adam over the stacks is P independent Adams
- * (Adam is elementwise; every member takes the same number of steps). The numbers therefore equal training each
- * member alone, up to the summation order of the backend's batched kernels (tested: population.test.ts).
- *
- * A strategy's loss terms see a view of its member: a Network whose weights are slices of the stacks taken inside
- * the gradient tape (models.ts `networkOver`), so EWC's penalty, LwF's and iCaRL's distillation work unchanged.
- * Strategies that rewrite or observe each step's gradients (A-GEM's projection, SI's path integral) and the CNN
- * train one model at a time (`populationSupported`).
- *
- * When is it worth it? Only where per-kernel overhead dominates (GPU backends). Measured here (no GPU; SwiftShader):
- * WebGPU 191 ms per model-step alone vs 143 ms in a population of 16; tfjs-backend-wasm multiplies batched
- * (rank-3) products on a slow path (8 products of 64×784·784×256: 69 ms batched vs 7.3 ms one by one), and the cpu
- * backend gains nothing — so `choosePopulation` keeps P = 1 on wasm and cpu. On the whole ground-truth benchmark
- * (`npm run bench:groundtruth`, SwiftShader) a population beat prefix-only training on WebGPU (888 s vs 928 s) but not
- * on WebGL (330 s vs 270 s), so software-rendered WebGL keeps P = 1 too.
+ * Population training: P MLPs of one architecture trained in lockstep as one computation. Each weight tensor of the
+ * members is stacked into one Variable [P, …shape], and a step runs one batched matMul per layer over the members'
+ * own batches. The loss is the sum of the members' losses (each on its slice), so member p's gradient is exactly its
+ * own loss's, and one Adam over the stacks is P independent Adams (elementwise, same step count): the numbers equal
+ * training each member alone up to the backend's summation order (population.test.ts). A strategy's loss terms see
+ * its member as a Network over slices of the stacks taken inside the tape (models.ts `networkOver`), so EWC, LwF
+ * and iCaRL work unchanged.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { createDefaultRng, type DefaultRng } from '../core/random/default-rng';
@@ -37,7 +23,10 @@ export interface PopulationMember {
   set: Int32Array;
 }
 
-/** Whether a run of this model and strategy can train in a population (see the header). */
+/**
+ * Whether a run of this model and strategy can train in a population: not the CNN, and not a strategy that rewrites
+ * or observes each step's gradients (A-GEM's projection, SI's path integral); those train one model at a time.
+ */
 export function populationSupported(spec: NetworkSpec, strategy: Strategy): boolean {
   return spec.kind === 'mlp' && !strategy.adjustGradients && !strategy.afterStep;
 }
@@ -52,7 +41,12 @@ export function memberBytes(spec: NetworkSpec, batchSize: number): number {
 }
 
 /**
- * P for a backend: 1 on wasm and cpu (measured slower or no faster, see the header); on webgl/webgpu as many
+ * P for a backend. It is worth it only where per-kernel overhead dominates. Measured here (SwiftShader, no GPU):
+ * WebGPU 191 ms per model-step alone against 143 ms in a population of 16; tfjs-backend-wasm multiplies batched
+ * (rank-3) products on a slow path (8 products of 64×784·784×256: 69 ms batched against 7.3 ms one by one) and cpu
+ * gains nothing; on `npm run bench:groundtruth` a population beat prefix-only training on WebGPU (888 s against
+ * 928 s) but not on software WebGL (330 s against 270 s). So 'auto' gives 1 on wasm, cpu and software WebGL;
+ * on webgl/webgpu otherwise as many
  * members as fit in `budgetBytes` (default 256 MB), at most `max` (default 32). An explicit number is capped the
  * same way.
  */

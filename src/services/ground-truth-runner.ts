@@ -1,25 +1,9 @@
 /**
- * The Ground-truth lab's runner: trains a plan's jobs (ordering × strategy × seed, src/core/ground-truth/plan.ts)
- * one after another in the training worker, stores every finished run at once, and tells its subscribers how far
- * it is (docs/architecture.md: "Results are stored per (config hash, ordering key, strategy, seed) as soon as each run
- * finishes, so a reload or a crash loses at most the run in flight, and finished runs are never trained twice").
- *
- * - start(plan, trainConfigFor, configHash) first reads what the store already holds for the config; those jobs
- *   are skipped (`skipped`) and their runs are in `runs` from the start. So a reload resumes where it stopped.
- * - `done` counts finished jobs including the skipped ones (the progress bar is done / total).
- * - Nothing heavy runs here: training is in the worker, storing is IndexedDB's async I/O; this module only awaits
- *   and forwards (≤ 10 progress updates a second, throttled in the worker), so the page stays responsive.
- * - pause(): the run in flight pauses in the worker (at its next step) and no new run starts; resume() continues
- *   both. cancel(): the run in flight is cancelled (its partial work is dropped, the worker frees its tensors),
- *   finished runs stay stored; start() again resumes from the store.
- * - ETA: the mean wall time of the last `etaWindow` runs (paused time excluded) × the jobs left; null until the
- *   first run of this session finishes.
- * - A failed run (after the engine's backend fallback gave up) stops the runner with status 'error' and the
- *   message; runs finished before it stay stored. A store that cannot write keeps the run in `runs` and says so in
- *   `notice`.
- *
- * The state is a fresh object on every change (listeners may keep it; Svelte stores contract: `subscribe` calls
- * the listener at once and returns the unsubscribe function).
+ * The Ground-truth lab's runner, on the lab kit's run session (./lab-kit/run-session.ts, which stores every finished
+ * run at once, skips what the store holds, and gives pause, resume, cancel and the ETA): trains a plan's jobs
+ * (ordering × strategy × seed, src/core/ground-truth/plan.ts) in the pool's training workers. `done` counts finished
+ * jobs including the skipped ones (the progress bar is done / total). A failed run (after the engine's backend
+ * fallback gave up) ends the start with status 'error' and its message; runs finished before it stay stored.
  */
 import type { ExperimentConfig } from '../core/config/schema';
 import type { GroundTruthJob } from '../core/ground-truth/plan';
