@@ -1,25 +1,9 @@
 /**
  * CPCF from a training run's recorded softmax outputs (docs/science.md §3): the bridge between the engine's result
- * and the pure functions of this folder, and the bundle the Forgetting lab and `cil-lab cpcf` show.
- *
- * The engine (src/engine/trainer.ts, option `probs`) records, after every step t and for every task j, the
- * softmax outputs on task j's calibration and test data: `{ afterTask: t, split, taskIndex: j, probs (n×width,
- * row-major Float32Array), width, labels (output units) }`; a split with no examples (a calibration ratio of 0)
- * is not recorded. `RecordedRun` below is that shape, restated structurally because src/core imports nothing
- * from src/engine (the layers point down); a type test (from-run.test.ts) keeps it assignable from the engine's
- * `TrainRunResult`.
- *
- * Decisions:
- * - Accuracies (a_prev, a_new, the Ω table) come from the run's accuracy matrix R by default (`accuracy:
- *   'matrix'`), the same numbers every other lab shows for the run (arg-max over the engine's `head`); with
- *   `accuracy: 'probs'` they are the arg-max of the recorded softmax outputs (identical when `head` and
- *   `probs.softmax` agree, as in the defaults).
- * - α_ideal for Ω is R[0][0] unless `alphaIdeal` is given (kemker.ts).
- * - dCor and Pearson are over the steps j = 2..K (paper numbering): with K = 2 there is one point, so dCor is 0
- *   (dcor's convention for a constant sample) and Pearson is NaN (undefined). Pearson and its two-sided p-value
- *   are src/core/stats/pearson.ts (scipy.stats.pearsonr: NaN for a constant series; r = ±1, p = 1 for 2 points).
- * - q can be Infinity (too little calibration data for α): callers that print JSON must map it (the
- *   `conformal` CLI prints null plus `qInfinite: true`).
+ * and the pure functions of this folder, and the bundle the Forgetting lab and `cil-lab cpcf` show. The engine
+ * (trainer.ts, option `probs`) records after every step t, for every task j, the softmax outputs on task j's
+ * calibration and test data (a split with no examples is not recorded). `RecordedRun` restates that shape because
+ * src/core imports nothing from src/engine; a type test (from-run.test.ts) keeps it assignable from `TrainRunResult`.
  */
 import { accuracySeries, cpcfSeries, type CpcfInput, type CpcfStep, type TaskOutputs } from './cpcf';
 import { pearson } from '../stats/pearson';
@@ -112,7 +96,15 @@ export function cpcfInputFromRun(run: RecordedRun): CpcfInput {
   return outputs;
 }
 
-/** CPCF, a_prev, a_new, coverage, Ω, dCor and Pearson of one run. */
+/**
+ * CPCF, a_prev, a_new, coverage, Ω, dCor and Pearson of one run. Accuracies come from the run's R by default
+ * (`accuracy: 'matrix'`, what every other lab shows: arg-max over the engine's `head`), or with `'probs'` from the
+ * recorded softmax (identical when `head` and `probs.softmax` agree, as in the defaults). α_ideal for Ω is R[0][0]
+ * unless `alphaIdeal` is given (kemker.ts). dCor and Pearson are over the steps j = 2..K (paper numbering): with
+ * K = 2 there is one point, so dCor is 0 (dcor's convention for a constant sample) and Pearson NaN (stats/pearson.ts,
+ * as scipy.stats.pearsonr). q can be Infinity (too little calibration data for α): callers that print JSON map it
+ * (the `conformal` CLI prints null plus `qInfinite: true`).
+ */
 export function cpcfFromRun(run: RecordedRun, options: CpcfFromRunOptions): CpcfReport {
   const { score, raps } = resolveScore(options);
   const source = options.accuracy ?? 'matrix';

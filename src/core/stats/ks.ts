@@ -1,25 +1,10 @@
 /**
- * One-sample Kolmogorov–Smirnov test against the normal with the sample's own mean and std (docs/science.md §2;
- * EDGE paper Table A3 "KS p"), as `scipy.stats.kstest(x, 'norm', args=(mean, std))` with its default
- * method='auto' (which, for the two-sided test, is always the exact distribution `kstwo`).
- *
- * Decision — which std: the **population** std (ddof = 0, `np.std(x)`'s default) by default. The paper does not
- * say; `np.std` is what `args=(np.mean(x), np.std(x))` gives, and §2 uses population variance for every estimate.
- * `{ ddof: 1 }` gives the sample std instead. (Either way the parameters are estimated from the same data, so the
- * p-value is conservative — the Lilliefors caveat; we report what scipy reports.)
- *
- * D = max(D⁺, D⁻) with D⁺ = max_i(i/n − F(x_(i))), D⁻ = max_i(F(x_(i)) − (i−1)/n) over the sorted sample
- * (scipy `_compute_d`); p = `kstwoSf(D, n)`.
- *
- * `kstwoSf` / `kstwoCdf` port scipy.stats._ksstats `_kolmogn` (Simard & L'Ecuyer 2011's choice of method):
- *   - Ruben–Gambino closed forms for n·d ≤ 1 and n·d ≥ n − 1;
- *   - d ≥ ½: exactly 2·smirnov(n, d);
- *   - n ≤ 140: Durbin's matrix (Marsaglia–Tsang–Wang) for n·d² ≤ 0.754693, Pomeranz's recursion for n·d² ≤ 4,
- *     else 2·smirnov (Miller);
- *   - n > 140: for the sf, 0 when n·d² ≥ 370 and 2·smirnov when n·d² ≥ 2.2; otherwise 1 − cdf with the cdf from
- *     Durbin's matrix when n ≤ 100000 and n·d^{3/2} ≤ 1.4, else the Pelz–Good asymptotic series.
- * `smirnovSf(n, d)` is the one-sided P(D⁺ ≥ d) by the Birnbaum–Tingey sum (all terms positive, summed in log
- * space; scipy's cephes `smirnov` sums the same series in double-double).
+ * One-sample Kolmogorov–Smirnov test against the normal with the sample's own mean and std (docs/science.md §2
+ * "Normality"; EDGE paper Table A3 "KS p"), as `scipy.stats.kstest(x, 'norm', args=(mean, std))` with method 'auto'
+ * (for the two-sided test always the exact distribution `kstwo`). The std is the population one by default (ddof 0,
+ * `np.std(x)`'s; the paper does not say, and §2 uses population variance throughout). Either way the parameters come
+ * from the same data, so the p-value is conservative (the Lilliefors caveat); we report what scipy reports.
+ * D = max(D⁺, D⁻) over the sorted sample (scipy `_compute_d`); p = `kstwoSf(D, n)`.
  */
 import { normalCdf, type Gaussian } from './gaussian';
 import { mean, std } from './moments';
@@ -83,7 +68,8 @@ function logNFactorialDivNPowN(n: number): number {
 
 /**
  * One-sided Smirnov survival P(D⁺_n ≥ d) (scipy.special.smirnov): Birnbaum–Tingey
- * Σ_{v=0}^{⌊n(1−d)⌋} C(n,v) d (d + v/n)^{v−1} (1 − d − v/n)^{n−v}.
+ * Σ_{v=0}^{⌊n(1−d)⌋} C(n,v) d (d + v/n)^{v−1} (1 − d − v/n)^{n−v}, all terms positive,
+ * summed in log space (scipy's cephes `smirnov` sums the same series in double-double).
  */
 export function smirnovSf(n: number, d: number): number {
   if (!(n > 0 && Number.isInteger(n) && d >= 0 && d <= 1)) return NaN;
@@ -390,7 +376,14 @@ function kolmogn(n: number, x: number, cdf: boolean): number {
   return pick(cdfprob, 1 - cdfprob);
 }
 
-/** P(D_n > d) for the two-sided one-sample KS statistic (scipy.stats.kstwo.sf(d, n)). */
+/**
+ * P(D_n > d) for the two-sided one-sample KS statistic (scipy.stats.kstwo.sf(d, n)). With `kstwoCdf`, a port of
+ * scipy.stats._ksstats `_kolmogn` (Simard & L'Ecuyer 2011's choice of method): Ruben–Gambino closed forms for
+ * n·d ≤ 1 and n·d ≥ n − 1; d ≥ ½: exactly 2·smirnov(n, d); n ≤ 140: Durbin's matrix (Marsaglia–Tsang–Wang) for
+ * n·d² ≤ 0.754693, Pomeranz's recursion for n·d² ≤ 4, else 2·smirnov (Miller); n > 140: the sf is 0 when n·d² ≥ 370
+ * and 2·smirnov when n·d² ≥ 2.2, otherwise 1 − cdf, the cdf from Durbin's matrix when n ≤ 100000 and n·d^{3/2} ≤ 1.4,
+ * else the Pelz–Good asymptotic series.
+ */
 export function kstwoSf(d: number, n: number): number {
   return kolmogn(n, d, false);
 }

@@ -1,24 +1,11 @@
 /**
  * The embedded backbone (docs/science.md "The embedded backbone"): a small network pre-trained on the dataset's
- * classes the experiment does NOT use, whose last hidden layer then gives every image of the experiment's classes a
- * feature vector. It needs no network and no download, so the pre-trained CIL methods and the `head` model run on
- * the built-in data offline, and it never saw a class it is later asked to separate (for the default Fashion-MNIST
- * 0–5 it is pre-trained on Shirt, Sneaker, Bag and Ankle boot).
- *
- * Built on first use, from the dataset and a seed, in a second or two (not at data-preparation time: the classes
- * it learns depend on the experiment's selection, and one recipe serves every selection). The recipe is frozen
- * (BACKBONE_RECIPE; a change would change what existing links mean, so it needs a new source version):
- * - an MLP, pixels / 255 → 256 → 128 (ReLU) → one unit per pre-training class, He/Glorot-uniform initial weights
- *   from the seed (models.ts initWeights with the seed's STREAM.init seed, as a run's initial weights);
- * - trained on the first 1,000 training images of each pre-training class (file order; all of them when fewer),
- *   5 epochs of Adam (lr 1e-3, β 0.9/0.999, ε 1e-8), batches of 64 in a seeded order (STREAM.backbone), full
- *   cross-entropy over the pre-training classes;
- * - features: the 128 ReLU outputs of the last hidden layer.
- *
- * It trains and extracts with the fused WebAssembly kernels (kernels/fused-mlp.ts), not tfjs: they use IEEE f32x4
- * operations only, so the same seed gives the same weights and features bit for bit in Node and in every browser,
- * whatever tfjs backend the rest of the app picked. They need WebAssembly SIMD (every browser since 2021, Node ≥ 16);
- * without it the backbone is refused with a message.
+ * classes the experiment does NOT use, whose last hidden layer gives every image of the experiment's classes a
+ * feature vector. No network, no download, so the pre-trained CIL methods and the `head` model run offline, and it
+ * never saw a class it is later asked to separate (for Fashion-MNIST 0–5: Shirt, Sneaker, Bag and Ankle boot). Built
+ * on first use from the dataset and a seed in a second or two, with the fused WebAssembly kernels (IEEE f32x4 only:
+ * the same bits in Node and every browser, whatever tfjs backend the app picked); without WebAssembly SIMD it is
+ * refused with a message.
  */
 import { createDefaultRng } from '../../core/random/default-rng';
 import { yieldToEventLoop } from '../control';
@@ -28,7 +15,13 @@ import { initWeights, type NetworkSpec } from '../models';
 import { deriveSeed, STREAM } from '../seeds';
 import type { ImageDataset } from '../types';
 
-/** The frozen pre-training recipe (see the header). */
+/**
+ * The frozen pre-training recipe (a change would change what existing links mean: it needs a new source version):
+ * an MLP pixels / 255 → 256 → 128 (ReLU) → one unit per pre-training class, initial weights as a run's (models.ts
+ * initWeights with the seed's STREAM.init seed); the first 1,000 training images of each pre-training class (file
+ * order), 5 epochs of Adam (lr 1e-3, β 0.9/0.999, ε 1e-8), batches of 64 in a seeded order (STREAM.backbone), full
+ * cross-entropy; features: the 128 ReLU outputs of the last hidden layer.
+ */
 export const BACKBONE_RECIPE = Object.freeze({
   hidden: Object.freeze([256, 128]) as readonly number[],
   perClass: 1000,

@@ -1,24 +1,8 @@
 /**
- * The lab kit's training-worker pool ("one worker pool"): every lab leases its training workers here
- * instead of making its own, so a worker that already chose its backend and holds a dataset is reused by the next
- * run of any lab, and two labs never drive the same worker at once.
- *
- * - lease({backend, dataset, helpers}) gives a `main` worker set up with the backend (`backend` is what the probe
- *   chose) and the dataset, plus, when asked and useful, `helpers`: more workers on the same backend and dataset for
- *   the fast path on CPU backends (wasm, cpu): one per further core the browser reports (navigator.hardwareConcurrency),
- *   at most MAX_TRAIN_WORKERS in all (a GPU backend has one device to share, so it gets none; docs/architecture.md).
- *   A helper that fails to start is dropped: one worker is enough.
- * - warm(request) prepares the workers a lease of `request` would get (backend probed, dataset loaded) and gives
- *   them back idle, so a lab can start them while its user reads the page (the first result ≤ 1 s after
- *   Run needs worker start-up and wasm init out of the way); a lease waits for a warm-up in flight instead of
- *   starting more workers beside it.
- * - A worker remembers its backend choice and its built-in dataset, so a lease on the same setup does not probe or
- *   load again (the Data tab's dataset is always handed over again: it may have changed).
- * - release() returns the workers to the pool (idle, ready for the next lease). A worker that died
- *   (train-client.ts TrainWorkerError) is disposed on release instead. `dispose()` ends every worker.
- *
- * `sharedTrainPool()` is the app's pool of train-client.ts workers; `createWorkerPool` takes any worker factory
- * (the unit tests pass fakes).
+ * The lab kit's training-worker pool: every lab leases its training workers here instead of making its own, so a
+ * worker that already chose its backend and holds a dataset is reused by the next run of any lab, and two labs never
+ * drive the same worker at once (docs/architecture.md). `sharedTrainPool()` is the app's pool of train-client.ts
+ * workers; `createWorkerPool` takes any worker factory (the unit tests pass fakes).
  */
 import type { BackendInfo, BackendName } from '../../engine/index';
 import type { DatasetSpec } from '../../workers/train-api';
@@ -111,6 +95,16 @@ export function defaultCores(): number {
   return typeof navigator !== 'undefined' ? Math.max(1, Math.min(MAX_TRAIN_WORKERS, navigator.hardwareConcurrency || 1)) : 1;
 }
 
+/**
+ * A pool. `lease({backend, dataset, helpers})` gives a `main` worker set up with the backend and dataset and, when
+ * asked and useful, `helpers` on the same setup for the CPU fast path (`helperCount`: one per further core, none on a
+ * GPU backend, which has one device to share); a helper that fails to start is dropped. `warm(request)` prepares the
+ * workers such a lease would get and leaves them idle, so a lab can start them while its user reads the page (the
+ * first result ≤ 1 s after Run needs start-up out of the way); a lease waits for a warm-up in flight rather than
+ * starting more. A worker remembers its backend and built-in dataset, so the same setup does not probe or load again
+ * (the Data tab's dataset is always handed over: it may have changed). `release()` returns the workers idle; a worker
+ * that died (TrainWorkerError) is disposed instead. `dispose()` ends every worker.
+ */
 export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOptions<W>) {
   const cores = options.cores ?? defaultCores();
   const slots: Slot<W>[] = [];
