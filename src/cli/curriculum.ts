@@ -1,24 +1,10 @@
 /**
- * `cil-lab curriculum [--datasets a,b,c,…] --order m2i|i2m|pair|all|a,b,c --scenario cil|til|both [training flags of run]`:
- * the Curriculum lab headless (docs/science.md §8; src/engine/curriculum). Each task is a whole 10-class dataset,
- * brought to 28×28 grey. First the isolated accuracy a_j of every dataset (the same model trained on it alone), then
- * the orders asked for (M2I = easy → hard by a_j, I2M the reverse, `pair` both, every K! order, or a hand order), each one
- * class-incremental run read as CIL and as TIL (logits masked to the task's classes) from the same model.
- *
- * Prints `{"datasets": [...], "isolated": {name: a_j}, "runs": [{"order": [names], "scenario": "cil"|"til",
- * "strategy", "seed", "matrix": R, "acc", "bwt", "fwt", "acc0", "gain", "m2i", "i2m"}], "summary": [{strategy,
- * scenario, m2iAcc, i2mAcc, deltaAcc, deltaAcc0, share}], "shape", "trainPerClass", "testPerClass", "backend",
- * "seconds"}`. Without --datasets, the lab's default curriculum (DEFAULT_CURRICULUM).
- *
- * Training flags: --strategy (one or a comma list), --memory, --model, --hidden (default one layer of 256 units, the
- * section's `hidden`, as the lab trains), --epochs, --first-epochs, --lr,
- * --batch-size, --seed, --backend, --augment (default on when an emoji dataset is in the curriculum), --head,
- * --train-per-class (default 100), --test-per-class (default 50).
- *
- * `--config FILE` / `--link URL` (as `cil-lab ood`): the experiment's Curriculum section (datasets, order, scenario,
- * strategies, epochs, hidden units, images per class, seed) becomes the flags, so the command trains what the lab
- * trains for that link (the lab's other training settings are the engine's defaults, as here); flags given on the
- * command line win. The section's order `m2i` or `i2m` becomes `--order pair`: the lab trains both to compare them.
+ * `cil-lab curriculum [--datasets a,b,c,…] --order m2i|i2m|pair|all|a,b,c --scenario cil|til|both [training flags]`:
+ * the Curriculum lab headless (docs/science.md §8; src/engine/curriculum). Each task is a whole 10-class dataset at
+ * 28×28 grey. First the isolated accuracy a_j of every dataset (the same model trained on it alone), then the orders
+ * asked for (M2I = easy → hard by a_j, I2M the reverse, `pair` both, every K! order, or a hand order), each one
+ * class-incremental run read as CIL and as TIL (logits masked to the task's classes) from the same model. With
+ * `--config FILE` / `--link URL` it trains what the lab trains for that experiment (`curriculumFlags`).
  */
 import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
@@ -136,7 +122,11 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
   };
 }
 
-/** The flags a config's Curriculum section stands for (the lab's settingsOf: one hidden layer, the lab's subset). */
+/**
+ * The flags the Curriculum lab's settings of a config stand for (`curriculumOf`: its section and the common sections;
+ * one hidden layer, the lab's subset; the lab's other training settings are the engine's defaults, as here). Flags
+ * given on the command line win. An order `m2i` or `i2m` becomes `--order pair`: the lab trains both to compare them.
+ */
 export function curriculumFlags(c: CurriculumConfig): Values {
   return {
     datasets: c.datasets.join(','),
@@ -165,6 +155,14 @@ function withCurriculumConfig(v: Values): Values {
   return { ...curriculumFlags(curriculumOf(config)), ...given };
 }
 
+/**
+ * Runs the command. Training flags: --strategy (one or a comma list), --memory, --model, --hidden (default one layer
+ * of 256, as the lab trains), --epochs, --first-epochs, --lr, --batch-size, --seed, --backend, --augment (default on
+ * with an emoji dataset), --head, --train-per-class (default 100), --test-per-class (default 50); without --datasets
+ * the lab's default curriculum. Prints `{"datasets", "isolated": {name: a_j}, "runs": [{"order", "scenario",
+ * "strategy", "seed", "matrix", "acc", "bwt", "fwt", "acc0", "gain", "m2i", "i2m"}], "summary": [{strategy, scenario,
+ * m2iAcc, i2mAcc, deltaAcc, deltaAcc0, share}], "shape", "trainPerClass", "testPerClass", "backend", "seconds"}`.
+ */
 export async function curriculumCommand(flags: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const started = performance.now();
   const v = withCurriculumConfig(flags);

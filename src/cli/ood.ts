@@ -1,24 +1,10 @@
 /**
  * `cil-lab ood <the flags of run> --ood digits,fashion-mnist:6-9 --detectors msp,energy,ber,…`: the Open-world lab
- * headless (docs/science.md §5; src/engine/ood). Trains one class-incremental run and, after every step, scores
- * the ID test data of the tasks so far against a growing share of each OOD set with every detector.
- *
- * Prints `{"results": [{step, detector, oodSet, auroc, fpr95, auprIn, auprOut, idCount, oodCount}], "accuracy":
- * [per step], "summary": [per detector: per-set means over steps, then the mean over sets], "steps": [per step:
- * confidence per task and per OOD set, OOD assignment per task, seconds per detector], "oodSets", "backend",
- * "seconds", "config"}`.
- *
- * Run flags supported here: --dataset (a built-in dataset), --classes, --tasks/--task-sizes, --order or
- * --protocol rs --seeds S (one seed), --strategy, --memory, --model, --hidden, --epochs, --first-epochs, --lr,
- * --batch-size, --seed, --backend, --train-per-class, --test-per-class, --augment, --head. OOD flags: --ood (a comma
- * list: a dataset id, optionally with classes, e.g. digits, emoji, fashion-mnist:6-9; default: the held-out classes
- * of the ID dataset, and digits — or fashion-mnist when the ID data is digits), --detectors (default
- * msp,energy,ber), --head-epochs, --head-lr, --margin-in, --margin-out, --ood-seed.
- *
- * As the lab ("app and CLI give the same numbers"): `--config FILE` / `--link URL` read the config's
- * `openWorld` section (flags of the lab's settings given beside them win), and a command naming every lab setting
- * (the one the lab shows under its Run button, src/services/ood-export.ts `oodCommandOf`) runs the lab's settings
- * through the worker's own `openWorldInput`, so the numbers equal the lab's.
+ * headless (docs/science.md §5; src/engine/ood). Trains one class-incremental run and, after every step, scores the
+ * ID test data of the tasks so far against a growing share of each OOD set with every detector. As the lab ("app and
+ * CLI give the same numbers"): with `--config FILE` / `--link URL`, or a command naming every lab setting (the one the
+ * lab shows under its Run button, src/services/ood-export.ts), the lab's settings run through the worker's own
+ * `openWorldInput`. Flags and output: the command's help (`cil-lab ood --help`) and `oodCommand`.
  */
 import { getClassList } from '../core/classes/builtin';
 import { UINT32_MAX } from '../core/config/checker';
@@ -159,8 +145,8 @@ export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DE
 }
 
 /**
- * The lab's settings when the command runs as the lab does: with --config FILE / --link URL (their `openWorld`
- * section, under the flags given), or a command naming every setting (the one the lab shows). Null: the flags
+ * The lab's settings when the command runs as the lab does: with --config FILE / --link URL (the lab's settings of
+ * that experiment, `openWorldOf`: its section and the common sections, under the flags given), or a command naming every setting (the one the lab shows). Null: the flags
  * route below (every run flag; omitted ones take the engine's defaults).
  */
 export function oodLabSettings(v: Values): OpenWorldSettings | null {
@@ -204,6 +190,17 @@ function trainingSeeds(v: Values): number[] | null {
   return s !== undefined && str(v, 'protocol') === undefined ? seedListArg(s) : null;
 }
 
+/**
+ * Runs the command. Run flags supported: --dataset (built-in), --classes, --tasks/--task-sizes, --order or --protocol
+ * rs --seeds S (one seed), --strategy, --memory, --model, --hidden, --epochs, --first-epochs, --lr, --batch-size,
+ * --seed, --backend, --train-per-class, --test-per-class, --augment, --head. OOD flags: --ood (a comma list of
+ * dataset ids, optionally with classes; default: the ID dataset's held-out classes and digits, or fashion-mnist when
+ * the ID data is digits), --detectors (default msp,energy,ber), --head-epochs, --head-lr, --margin-in, --margin-out,
+ * --ood-seed. Prints `{"results": [{step, detector, oodSet, auroc, fpr95, auprIn, auprOut, idCount, oodCount}],
+ * "accuracy": [per step], "summary": [per detector: per-set means over steps, then the mean over sets], "steps": [per
+ * step: confidence per task and OOD set, OOD assignment per task, seconds per detector], "oodSets", "backend",
+ * "seconds", "config"}`.
+ */
 export async function oodCommand(v: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const lab = oodLabSettings(v);
   const seedList = trainingSeeds(v);

@@ -1,24 +1,9 @@
 /**
- * Agglomerative (hierarchical) clustering of a dissimilarity matrix, returning a scipy-compatible linkage
- * matrix Z (docs/science.md §1, EDGE: "complete-linkage agglomerative clustering on 1 − Sim").
- *
- * Z has n−1 rows (idx1, idx2, distance, count), stored row-major in a Float64Array of length 4(n−1):
- * row i is `Z[4i .. 4i+3]`. Leaves are 0..n−1 and the cluster formed by row i has id n+i, exactly as
- * `scipy.cluster.hierarchy.linkage(squareform(D), method)` numbers them.
- *
- * The algorithms are the ones scipy runs, ported step for step so that Z is equal to scipy's, ties included:
- * - complete / average: the nearest-neighbour chain (scipy `_hierarchy.nn_chain`), O(N²) time. The scan for
- *   the nearest neighbour of the chain's tip x starts from the previous chain element (so a tie goes to it, which
- *   prevents cycles) and then takes the first strictly smaller distance in index order; the merged pair is
- *   recorded with the smaller index first, the smaller slot is retired and the larger one holds the new cluster;
- *   distances are updated with Lance–Williams (`max(d_xi, d_yi)` for complete, `(n_x d_xi + n_y d_yi)/(n_x+n_y)`
- *   for average). The merges are then sorted by distance with a stable sort and relabelled with a union-find
- *   (scipy `label`): each row's ids become the current roots of its two endpoints, smaller root first.
- * - single: Prim's minimum spanning tree from point 0 (scipy `mst_single_linkage`), O(N²), then the same stable
- *   sort and relabelling.
- *
- * Only the upper triangle of the matrix is read (scipy's `squareform` does the same after its symmetry check);
- * the diagonal is ignored.
+ * Agglomerative (hierarchical) clustering of a dissimilarity matrix, returning a scipy-compatible linkage matrix Z
+ * (docs/science.md §1, EDGE: "complete-linkage agglomerative clustering on 1 − Sim"). Z has n−1 rows (idx1, idx2,
+ * distance, count), row-major in a Float64Array of length 4(n−1); leaves are 0..n−1 and row i's cluster has id n+i,
+ * as `scipy.cluster.hierarchy.linkage(squareform(D), method)` numbers them. Only the upper triangle is read (scipy's
+ * `squareform` does the same after its symmetry check); the diagonal is ignored.
  */
 import type { SquareMatrix } from '../orderings/types';
 
@@ -203,8 +188,15 @@ function sortAndLabel(raw: Float64Array, n: number): LinkageMatrix {
 }
 
 /**
- * `scipy.cluster.hierarchy.linkage(squareform(dist), method)` for method single, complete or average.
- * O(N²) time and N² memory; N = 1000 takes a few milliseconds. With n = 1, Z is empty.
+ * `scipy.cluster.hierarchy.linkage(squareform(dist), method)` for method single, complete or average, ported step
+ * for step so that Z equals scipy's, ties included. Complete / average: the nearest-neighbour chain (scipy
+ * `nn_chain`); the scan for the chain tip's nearest neighbour starts from the previous chain element (a tie goes to
+ * it, which prevents cycles), then takes the first strictly smaller distance in index order; the pair is recorded
+ * smaller index first, the smaller slot retired, the larger holding the new cluster; Lance–Williams updates
+ * (`max(d_xi, d_yi)`; `(n_x d_xi + n_y d_yi)/(n_x+n_y)`). Single: Prim's minimum spanning tree from point 0 (scipy
+ * `mst_single_linkage`). Then a stable sort by distance and scipy's `label` relabelling (union-find: each row's ids
+ * the current roots of its two endpoints, smaller first). O(N²) time and N² memory; N = 1000 takes a few
+ * milliseconds. With n = 1, Z is empty.
  */
 export function linkage(dist: SquareMatrix, method: LinkageMethod = 'complete'): LinkageMatrix {
   const n = dist.n;

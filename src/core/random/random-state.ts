@@ -1,24 +1,15 @@
 /**
- * numpy's legacy `np.random.RandomState(seed)` (numpy/random/mtrand.pyx), bit for bit.
- *
- * Why: the community's class orders for CIL benchmarks come from
- * `np.random.seed(s); np.random.permutation(N)` (PyCIL, PILOT, OpenCIL; docs/science.md §1, RS protocol).
- * Reproducing them exactly lets a user's CIFAR-100 order here equal the one their PyTorch run used
- * (seed 1993, N = 100 starts 68, 56, 78, 8, 23, 84, 90, 65, 74, 76).
- *
- * The pieces, each with the numpy function it mirrors:
- * - seeding: `RandomState.__init__` → `MT19937._legacy_seeding(seed)` → `mt19937_seed` (mt19937.ts);
- *   numpy rejects ints outside [0, 2^32-1] ("Seed must be between 0 and 2**32 - 1"), and so do we.
- * - `random_interval(bitgen, max)` (distributions.c): mask-and-reject bounded integer in [0, max],
- *   32-bit draws when max <= 0xffffffff, 64-bit draws otherwise.
- * - `RandomState.shuffle` / `_shuffle_raw`: Fisher–Yates from the END, `j = random_interval(i)`.
- * - `RandomState.permutation(n)`: `arange(n)` then `shuffle`.
- * - `RandomState.random_sample`: `mt19937_next_double` (53-bit double).
- * - `RandomState.randint(low, high)`: `_rand_int64(..., use_masked=True)` →
- *   `random_bounded_uint64_fill` → masked rejection, which draws exactly like `random_interval`.
- * - `RandomState.standard_normal()`: `legacy_gauss` (legacy-distributions.c), Marsaglia's polar method on two
- *   53-bit doubles, the second normal of each pair kept for the next call. `Math.log` may differ from the C
- *   library's `log` in the last bit, so values agree with numpy's to ~1e-15 relative, not always bit for bit.
+ * numpy's legacy `np.random.RandomState(seed)` (numpy/random/mtrand.pyx), bit for bit. The community's class orders
+ * for CIL benchmarks come from `np.random.seed(s); np.random.permutation(N)` (PyCIL, PILOT, OpenCIL; docs/science.md
+ * §1, RS protocol); reproducing them lets a user's CIFAR-100 order here equal their PyTorch run's (seed 1993, N = 100
+ * starts 68, 56, 78, 8, 23, …). The pieces, each with the numpy function it mirrors:
+ * - seeding: `_legacy_seeding(seed)` → `mt19937_seed` (mt19937.ts); seeds outside [0, 2^32−1] are refused, as numpy;
+ * - `random_interval(bitgen, max)`: mask-and-reject in [0, max], 32-bit draws up to 0xffffffff, 64-bit beyond; the
+ *   bounded `randint(low, high)` (`_rand_int64`, masked) draws exactly like it;
+ * - `shuffle` / `_shuffle_raw`: Fisher–Yates from the END, j = random_interval(i); `permutation(n)`: arange, shuffle;
+ * - `random_sample`: `mt19937_next_double` (53 bits);
+ * - `standard_normal()`: `legacy_gauss`, Marsaglia's polar method on two doubles, the pair's second normal kept for the
+ *   next call; `Math.log` may differ from C's `log` in the last bit, so these agree to ~1e-15 relative.
  */
 import { mt19937Next32, mt19937Next64, mt19937NextDouble, mt19937Seed, type Mt19937State } from './mt19937';
 import { checkSafeNonNegative, checkUint32Seed, integerBounds, permutationWith, randomIntervalUnchecked, shuffleWith, type BitSource } from './random-interval';
