@@ -5,7 +5,8 @@
  * table.num, figure.chart) is ../lab.css under `.lab`, so a page's <style> keeps only what is its own. Numbers:
  * ../format.ts; charts: ChartFigure (title, ⤓ menu, hint, legend, tooltip, the <svg> a pure `draw` fills) with
  * ../chart-kit.ts and ../palette.ts. A page's state and effects go in a `.svelte.ts` module beside it (unit-tested
- * without a browser), e.g. ui/ground-truth/lab-state.svelte.ts. Each component documents its props at its top.
+ * without a browser), e.g. ui/ground-truth/lab-state.svelte.ts. Each component documents its props (at its top or
+ * on its Props type).
  */
 export { default as LabLayout } from './LabLayout.svelte';
 export { default as RunControls } from './RunControls.svelte';
