@@ -1,23 +1,11 @@
 /**
  * CPCF, the Conformal Prediction Confidence Factor (docs/science.md §3; the CPCF paper's §II-D, Algorithm 1), with
- * the accuracies it is compared to.
- *
- * After training task j (j ≥ 2 in the paper's 1-based numbering, `afterTask ≥ 1` here):
- * - q_j = the conformal threshold (quantile.ts) of the scores of the calibration data of tasks 1..j−1 pooled
- *   (l_j = their total size), computed from the model's outputs *after* training task j;
- * - `CPCF_j` = the mean prediction-set size over the test data of tasks 1..j−1 pooled (every test example counts
- *   once, so bigger tasks weigh more — Algorithm 1, step 5);
- * - `a_prev,j` = the mean over tasks 1..j−1 of their test accuracy after training task j (an unweighted mean
- *   of per-task accuracies, docs/science.md §3); `a_new,j` = the test accuracy on task j;
- * - beyond the paper: the empirical coverage of those sets (pooled, and per task) to compare with 1 − α.
- * Accuracies here are the arg-max of the recorded probabilities (ties → the lower column, as tf.argMax).
- *
- * **Input** (`CpcfInput`): `outputs[j][i]` = task i's softmax outputs after training task j, for every step j
- * and every task i ≤ j (entries for tasks i > j are ignored), each `{ calibration: {probs, labels}, test:
- * {probs, labels} }`. The probabilities are a softmax over the classes the model has seen after step j (the
- * engine's default `probs.softmax: 'seen'`; with 'all' the full head — the paper's MLP — works the same) and
- * every task of one step has the same number of columns. Labels are columns: a class's global id mapped to its
- * output unit (the engine's `labels`). Step 0 (the base task alone) is only used for the accuracy matrix.
+ * the accuracies it is compared to. After training task j (j ≥ 2 in the paper's numbering, `afterTask ≥ 1` here):
+ * q_j = the conformal threshold (quantile.ts) of the pooled calibration scores of tasks 1..j−1, from the model's
+ * outputs after task j; CPCF_j = the mean prediction-set size over the pooled test data of tasks 1..j−1 (bigger
+ * tasks weigh more, Algorithm 1 step 5); a_prev,j = the unweighted mean of tasks 1..j−1's test accuracies, a_new,j
+ * = task j's; beyond the paper, the empirical coverage of those sets (pooled and per task). Accuracies here are the
+ * arg-max of the recorded probabilities (ties → the lower column, as tf.argMax).
  */
 import { conformalQuantile } from './quantile';
 import { checkAlpha, checkLabels, ConformalInputError, probRows, type LabelledProbs, type ProbRows } from './probs';
@@ -30,7 +18,13 @@ export interface TaskOutputs {
   test: LabelledProbs;
 }
 
-/** `outputs[j][i]`: task i's outputs after training task j (0-based, i ≤ j). */
+/**
+ * `outputs[j][i]` = task i's softmax outputs after training task j (0-based), for every step j and task i ≤ j (later
+ * tasks ignored), each `{ calibration: {probs, labels}, test: {probs, labels} }`. The probabilities are a softmax over the
+ * classes seen after step j (the engine's default `probs.softmax: 'seen'`; 'all', the paper's MLP, works the same),
+ * with one column count per step; labels are columns (a class's output unit). Step 0 (the base task alone) serves
+ * the accuracy matrix only.
+ */
 export type CpcfInput = readonly (readonly TaskOutputs[])[];
 
 export interface CpcfOptions extends ScoreOptions {

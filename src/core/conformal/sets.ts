@@ -1,29 +1,22 @@
 /**
  * Prediction sets from a threshold q, their sizes and their empirical coverage (docs/science.md §3; the CPCF paper's
- * §II-C, Eq. 3).
- *
- * Every set is a prefix of the classes sorted by descending probability (ties by class index, scores.ts), and
- * is returned in that order (most probable class first):
- * - **APS**: up to and including the first class whose cumulative mass is ≥ q (docs/science.md §3). Never empty.
- * - **LAC**: `{k : 1 − π_k ≤ q}` (Sadinle et al.). Since 1 − π is non-increasing in π this is a prefix too. It can
- *   be **empty** (q below 1 − max π) — the standard LAC behaviour, kept: an empty set says "none of these".
- * - **RAPS**: as APS on the penalised cumulative mass `Σ_{k≤o} π_(k) + λ·(o − k_reg)⁺`: up to and including the
- *   first rank whose penalised mass is ≥ q. Never empty. (Angelopoulos et al.'s code stops after the first rank
- *   whose penalised mass is > q, i.e. it differs only when a penalised mass equals q exactly; we use "≥" so RAPS
- *   reduces to our APS when λ = 0.)
- * - q = +∞ (too few calibration points, quantile.ts): the full set for every score.
- * - If no prefix reaches q (a finite q above the row's total mass, e.g. float32 rows summing to 1 − 1e-7 against
- *   a calibration score of exactly 1), the set is every class.
- *
- * Validity: a calibration-like point with score E ≤ q is in its set (for APS/RAPS as long as π_y > 0; with
- * π_y = 0 and E = q exactly it can fall out — harmless, and only with zero probabilities), so split conformal's
- * coverage ≥ 1 − α holds for exchangeable data (checked on synthetic data in the tests).
+ * §II-C, Eq. 3). Validity: a calibration-like point with score E ≤ q is in its set (for APS/RAPS as long as π_y > 0;
+ * with π_y = 0 and E = q exactly it can fall out, harmlessly), so split conformal's coverage ≥ 1 − α holds for
+ * exchangeable data (checked on synthetic data in the tests).
  */
 import { conformalQuantile } from './quantile';
 import { checkAlpha, checkLabels, ConformalInputError, probRows, type LabelledProbs, type ProbMatrix } from './probs';
 import { conformalScores, descendingOrder, rapsPenalty, resolveScore, type ScoreOptions } from './scores';
 
-/** The prediction set of one softmax row at threshold q (classes, most probable first). */
+/**
+ * The prediction set of one softmax row at threshold q: a prefix of the classes by descending probability (ties by
+ * class index, scores.ts), most probable first. APS: up to and including the first class whose cumulative mass is
+ * ≥ q, never empty. LAC: {k : 1 − π_k ≤ q}, a prefix too, and **empty** when q < 1 − max π (standard LAC, kept: "none
+ * of these"). RAPS: as APS on the penalised mass Σ_{k≤o} π_(k) + λ·(o − k_reg)⁺ (Angelopoulos et al.'s code stops at
+ * "> q", which differs only when a mass equals q exactly; "≥" makes RAPS with λ = 0 our APS). q = +∞ (too few
+ * calibration points): every class. A finite q that no prefix reaches (float32 rows summing to 1 − 1e-7 against a
+ * calibration score of exactly 1): every class.
+ */
 export function predictionSet(row: ArrayLike<number>, q: number, options: ScoreOptions = {}): number[] {
   if (typeof q !== 'number' || Number.isNaN(q)) throw new ConformalInputError(`the threshold q must be a number (or Infinity); got ${String(q)}.`);
   const { score, raps } = resolveScore(options);

@@ -1,23 +1,12 @@
 /**
- * The order in which the fast path (src/engine/shared-train.ts) completes a ground truth's orderings (partial
- * results are honest), and what that order costs in memory.
- *
- * - The sample order: a seeded random permutation of the truth orderings (numpy
- *   `default_rng(sampleOrderSeed(sampleSeed)).permutation(truthCount)` applied to the truth orderings in plan order),
- *   preceded by the protocol orderings that are not in the truth (a sampled truth set: they feed their protocol's
- *   estimate only, so they do not touch the sample). When orderings finish in this order, the finished truth
- *   orderings are, at every moment, the first n of a uniform random permutation: a seeded uniform sample of size n
- *   without replacement, so partial statistics are statistics of a random sample (they do not drift as the trie is
- *   walked). The price: RS/EDGE orderings come up where the permutation puts them, not first.
- * - Training in that order trains, for each ordering, only the prefix-trie nodes (./prefix-plan.ts) not trained
- *   yet, and keeps the weights + strategy state of a trained node while some ordering through it is not finished
- *   (`keptPeak` counts them). For 3 tasks only first-task nodes are kept (≤ 15 for the default's 90 orderings).
- *   With more tasks the random order keeps many deep nodes at once (8 classes in 4 tasks: hundreds), so when the
- *   peak exceeds `maxKept` the schedule falls back to a randomised depth-first walk (`mode: 'depth-first'`): the
- *   trie depth-first with every node's children in seeded random order. That keeps one copy per depth and its
- *   siblings, but its finished orderings are not a uniform sample (consecutive ones share prefixes); the UI says so.
- *
- * Pure TS (src/core): no engine, no tfjs. Tested in tests/unit/core/ground-truth-schedule.test.ts.
+ * The order in which the fast path (src/engine/shared-train.ts) completes a ground truth's orderings, so that partial
+ * results are honest, and what that order costs in memory (docs/architecture.md "Ground-truth scheduling"). Training
+ * in that order trains, for each ordering, only the prefix-trie nodes (./prefix-plan.ts) not trained yet, and keeps a
+ * trained node's weights and strategy state while some ordering through it is unfinished (`keptPeak`): for 3 tasks
+ * only first-task nodes (≤ 15 for the default's 90 orderings). With more tasks the random order keeps hundreds, so
+ * above `maxKept` the schedule falls back to a randomised depth-first walk (`mode: 'depth-first'`, every node's
+ * children in seeded random order): one copy per depth, but its finished orderings are not a uniform sample, and the
+ * UI says so. Pure TS; tested in tests/unit/core/ground-truth/schedule.test.ts.
  */
 import { createDefaultRng } from '../random/default-rng';
 import { planPrefixes, type PrefixNode, type PrefixPlan } from './prefix-plan';
@@ -40,7 +29,13 @@ export interface SchedulePlanInput {
   orderings: { key: string; tasks: number[][]; roles: readonly string[] }[];
 }
 
-/** Ordering keys in sample order: protocol-only orderings first, then the truth orderings permuted (seeded). */
+/**
+ * Ordering keys in sample order: the protocol orderings not in the truth first (a sampled truth set: they feed only
+ * their estimate), then the truth orderings in plan order permuted by numpy
+ * `default_rng(sampleOrderSeed(sampleSeed)).permutation(truthCount)`. Finished in this order, the finished truth
+ * orderings are at every moment the first n of a uniform permutation: a seeded uniform sample without replacement,
+ * so partial statistics do not drift as the trie is walked. The price: RS/EDGE orderings come where it puts them.
+ */
 export function sampleOrder(plan: SchedulePlanInput, sampleSeed: number): string[] {
   const truth = plan.orderings.filter((o) => o.roles.includes('truth'));
   const others = plan.orderings.filter((o) => !o.roles.includes('truth'));

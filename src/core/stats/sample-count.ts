@@ -1,23 +1,8 @@
 /**
- * The sample-count study (docs/science.md §2 "Sample-count study"; EDGE paper App. E.5, Fig. A6): how well the Gaussian estimate
- * matches the truth (JSD, W1) as the number of evaluated orderings L grows, for
- *   - RS:               L random orderings;
- *   - EDGE-plus-random: EDGE's 3 orderings (hard, easy, median) plus L − 3 random ones (defined for L ≥ 3; `null`
- *                       below, since EDGE is three orderings by construction),
- * each averaged over R seeded repeats (mean and population std over the repeats).
- *
- * Decisions (mirrored in scripts/make-stats-fixtures.py):
- *   - The random orderings are drawn from the truth's orderings (the enumerated Ω, or the large uniform sample
- *     standing in for it) **without replacement**, as Theorem 1's finite-population bound assumes; L is capped at
- *     the number of truth values (RS) and at 3 + the number of non-EDGE truth values (EDGE-plus-random).
- *   - Samples are nested: repeat r draws one random order of all truth indices for RS and takes its first L;
- *     so the curve for one repeat is the same whatever Lmax is, and L+1 adds one ordering to L's.
- *   - One generator for the whole study, `createDefaultRng(seed)` (numpy's `default_rng(seed)`, bit for bit); per
- *     repeat, in this order: `rsOrder = rng.permutation(n)`, then `extraOrder = rng.permutation(n)` with EDGE's
- *     indices removed (EDGE-plus-random takes its first L − 3). Both permutations are drawn every repeat.
- *   - EDGE's orderings are given as indices into the truth values (`edgeIndices`, the enumerable case: they are
- *     excluded from the extra draws), or as values (`edgeValues`, when the truth is a sample that need not contain
- *     them: nothing is excluded).
+ * The sample-count study (docs/science.md §2 "Sample-count study"; EDGE paper App. E.5, Fig. A6): how well the
+ * Gaussian estimate matches the truth (JSD, W1) as the number of evaluated orderings L grows, for RS (L random
+ * orderings) and EDGE-plus-random (EDGE's hard, easy and median plus L − 3 random ones; null below L = 3), each
+ * averaged over R seeded repeats (mean and population std). scripts/make-stats-fixtures.py mirrors every decision.
  */
 import { createDefaultRng } from '../random/default-rng';
 import { prepareTruth, qualityAgainstTruth, type EstimateQuality } from './estimate';
@@ -82,7 +67,15 @@ function stats(list: EstimateQuality[]): QualityStats {
   return { jsd: j, w1: w, jsdStd: Math.sqrt(jv / n), w1Std: Math.sqrt(wv / n) };
 }
 
-/** Run the study. */
+/**
+ * Run the study. Random orderings come from the truth's (Ω, or the sample standing in for it) **without
+ * replacement**, as Theorem 1's finite-population bound assumes; L is capped at the truth count (RS) and at 3 + the
+ * non-EDGE truth count. Samples are nested: repeat r draws one order of all truth indices and takes its first L, so
+ * a repeat's curve does not depend on Lmax and L+1 adds one ordering to L's. One generator, numpy's
+ * `default_rng(seed)`; per repeat `rsOrder = rng.permutation(n)`, then `extraOrder = rng.permutation(n)` without
+ * EDGE's indices (both drawn every repeat). EDGE is given by index into the truth (`edgeIndices`, the enumerable
+ * case: excluded from the extra draws) or by value (`edgeValues`, a sampled truth: nothing excluded).
+ */
 export function sampleCountStudy(options: SampleCountOptions): SampleCountStudy {
   const truth = options.truth;
   const n = truth.length;
