@@ -1,22 +1,11 @@
 /**
- * The bounds on every size a config can ask for — from a share link, a config file, the UI or a CLI flag — set to
- * what this machine can serve: 24 GB of RAM, and one browser tab (its workers included) that Chromium kills
- * ("Page crashed") a little past 4 GB. validateConfig checks them before any work starts and says the bound in
- * its message, so an oversized request is refused instead of crashing the tab.
- *
- * How the memory-bound ones were measured (Node 20, V8 as in Chromium; heap kept after a forced GC):
- * - the distribution sample (src/core/orderings/sample.ts sampleOrderingsByShuffle keeps every drawn ordering and
- *   its key until the histogram is made): `node --expose-gc --import tsx` on a script calling it with N classes in
- *   K equal tasks and L orderings gave 2.09 KB per ordering for 30 classes / 30 tasks (L = 20 000 and 100 000),
- *   0.58 KB for 30/3, 1.48 KB for 100/10, 6.8 KB for 100/100, 8.8 KB for 1000/10 and 66 KB for 1000/1000
- *   (1.33 GB and 72 s for L = 20 000). `sampledOrderingBytes` (256 + 8·N + 64·K bytes) is at or above every
- *   one of these. A link with sampleSize 10^7 (CIFAR-100, 30 classes in 30 tasks) needed ≈ 21 GB;
- * - the exact histogram (score-distribution.ts) keeps one float64 per ordering of Ω: exactLimit = 10^8 is 800 MB
- *   (12 classes in 6 tasks, 7.5 · 10^6 orderings: 6.7 µs each on this machine, so 10^8 takes ≈ 11 minutes).
- * Model sizes mirror src/engine/models.ts (float32 weights; training keeps the weights, their gradients and
- * Adam's two moments, plus what a strategy keeps of past tasks and the checkpoints of shared prefixes).
- *
- * Layering: pure TS, imports only src/core.
+ * The bounds on every size a config can ask for (from a share link, a config file, the UI or a CLI flag), set to
+ * what this machine can serve: 24 GB of RAM, and one browser tab (its workers included) that Chromium kills a
+ * little past 4 GB. validateConfig checks them before any work starts and says the bound in its message, so an
+ * oversized request is refused instead of crashing the tab. The memory bounds were measured (Node 20, V8 as in
+ * Chromium, heap after a forced GC; see `sampledOrderingBytes` and `exactLimit`); model sizes mirror
+ * src/engine/models.ts (float32 weights, their gradients and Adam's two moments, plus what a strategy keeps of past
+ * tasks and the checkpoints of shared prefixes). Pure TS, imports only src/core.
  */
 import type { ModelConfig } from './types';
 
@@ -42,7 +31,8 @@ export const CONFIG_LIMITS = {
   distributionSample: 200_000,
   /** Heap the distribution sample may keep (a third of the tab); with many classes and tasks it caps the sample lower. */
   distributionSampleBytes: 1_500_000_000,
-  /** protocols.exactLimit: one float64 per enumerated ordering, 800 MB. */
+  /** protocols.exactLimit: one float64 per enumerated ordering, 800 MB (score-distribution.ts; 12 classes in 6 tasks,
+   * 7.5 · 10^6 orderings, took 6.7 µs each here, so 10^8 takes ≈ 11 minutes). */
   exactLimit: 100_000_000,
   /** protocols.msSamples: streamed (one ordering at a time), so bounded by time, not memory. */
   msSamples: 1_000_000,
@@ -138,7 +128,14 @@ export function grouped(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 }
 
-/** Bytes the distribution sample keeps per drawn ordering of `classes` classes in `tasks` tasks (an upper estimate; see the header). */
+/**
+ * Bytes the distribution sample keeps per drawn ordering of `classes` classes in `tasks` tasks, an upper estimate:
+ * 256 + 8·N + 64·K. sampleOrderingsByShuffle keeps every drawn ordering and its key until the histogram is made;
+ * measured (`node --expose-gc --import tsx`, N classes in K equal tasks): 2.09 KB per ordering for 30/30 (L = 20 000
+ * and 100 000), 0.58 KB for 30/3, 1.48 KB for 100/10, 6.8 KB for 100/100, 8.8 KB for 1000/10, 66 KB for 1000/1000
+ * (1.33 GB and 72 s for L = 20 000); this is at or above each. A link with sampleSize 10^7 (30 classes in 30 tasks)
+ * needed ≈ 21 GB.
+ */
 export function sampledOrderingBytes(classes: number, tasks: number): number {
   return 256 + 8 * classes + 64 * tasks;
 }

@@ -1,22 +1,11 @@
 /**
  * Kemker et al.'s Ω metrics (Kemker, McClure, Abitino, Hayes & Kanan, AAAI 2018; docs/science.md §3) and the CPCF
- * paper's Ω_prev (its Eq. 6), from the accuracy matrix R.
- *
- * With T tasks (0-based steps i = 1..T−1 below; the papers' i = 2..T) and `R[i][j]` = test accuracy on task j
- * after training tasks 0..i:
+ * paper's Ω_prev (its Eq. 6), from the accuracy matrix R. With T tasks (steps i = 1..T−1 here, the papers' 2..T):
  * - `Ω_base = 1/(T−1) Σ_i α_base,i / α_ideal`, α_base,i = R[i][0] (the base task after step i);
  * - `Ω_new  = 1/(T−1) Σ_i α_new,i`, α_new,i = R[i][i] (the new task right after learning it; not normalised);
  * - `Ω_all  = 1/(T−1) Σ_i α_all,i / α_ideal`, α_all,i = accuracy on all the test data seen so far (tasks 0..i);
- * - `Ω_prev = 1/(T−1) Σ_i a_prev,i / α_ideal`, a_prev,i = mean_{j<i} R[i][j] (cpcf.ts).
- *
- * Decisions:
- * - α_ideal defaults to R[0][0], the base-task accuracy right after base training (docs/science.md §3); a jointly
- *   trained model's base-task accuracy can be supplied instead (Kemker's "offline" model).
- * - α_all,i is Kemker's "test accuracy for all of the test data for the classes seen to point i": pooled over
- *   test examples, `Σ_{j≤i} n_j R[i][j] / Σ_{j≤i} n_j`, when the per-task test counts n_j are given; without
- *   them every task weighs the same (identical when tasks have equal test sets).
- * - a_prev,i is an unweighted mean over the earlier tasks, as docs/science.md §3 defines it (and as CPCF uses it).
- * - Only the entries R[i][j] with j ≤ i are read: a ragged lower-triangular matrix (cpcf.ts' `accuracy`) works.
+ * - `Ω_prev = 1/(T−1) Σ_i a_prev,i / α_ideal`, a_prev,i = mean_{j<i} R[i][j], unweighted as science.md §3 defines it.
+ * Only the entries R[i][j] with j ≤ i are read: a ragged lower-triangular matrix (cpcf.ts' `accuracy`) works.
  */
 import { ConformalInputError } from './probs';
 
@@ -50,7 +39,12 @@ function entry(R: OmegaInput['matrix'], i: number, j: number): number {
   return v;
 }
 
-/** Ω_base, Ω_new, Ω_all and Ω_prev of one run. */
+/**
+ * Ω_base, Ω_new, Ω_all and Ω_prev of one run. α_ideal defaults to R[0][0], the base-task accuracy right after base
+ * training (science.md §3); a jointly trained model's can be supplied (Kemker's "offline" model). α_all,i is Kemker's
+ * "test accuracy for all of the test data for the classes seen to point i": pooled over examples,
+ * Σ_{j≤i} n_j R[i][j] / Σ_{j≤i} n_j, with the per-task test counts n_j; without them every task weighs the same.
+ */
 export function kemkerOmega(input: OmegaInput): Omega {
   const R = input.matrix;
   if (!Array.isArray(R) || R.length < 2) throw new ConformalInputError('the Ω metrics need at least two tasks (T ≥ 2).');

@@ -1,22 +1,8 @@
 /**
  * Dealing one completion order (./schedule.ts) to several workers so that no task prefix is trained twice (the
- * Ground-truth lab's pull mode; src/services/ground-truth-runner.ts, and the benchmarks' pool).
- *
- * - **The order is kept.** Orderings are dealt one at a time, in `order`, to whichever worker asks; a worker asks
- *   only when everything it was dealt is finished. So at every moment each worker has at most one unfinished
- *   ordering, and the finished orderings are the first n of the order within workers − 1: with the sample order,
- *   a seeded uniform sample at every moment (within that slack), as with one worker.
- * - **Every node once.** Each node of the prefix trie (./prefix-plan.ts) belongs to the worker dealt the first
- *   ordering through it (its owner), which trains it. A worker dealt an ordering whose deepest owned node is another
- *   worker's gets that node's checkpoint with the deal (`from`: weights, strategy state and the rows of R so far,
- *   about 1 MB for the default MLP), which the owner publishes as soon as the node is trained. If the node is still
- *   training, the deal waits for it: at most one task of the owner's, and rare (both workers must be at the same
- *   untrained prefix at once). So the tasks trained over all workers are the trie's nodes, each once.
- * - **Memory.** A checkpoint is kept until every ordering through its node has been dealt (the default's 15
- *   first-task copies at most, about 15 MB); workers keep their own copies as before (shared-train.ts `maybeFree`).
- *
- * Checkpoints are opaque here (the engine's SharedCheckpoint). Pure TS: tested in
- * tests/unit/core/ground-truth-deal.test.ts with simulated workers.
+ * Ground-truth lab's pull mode, src/services/ground-truth-runner.ts, and the benchmarks' pool; docs/architecture.md
+ * "Ground-truth scheduling"). Checkpoints are opaque here (the engine's SharedCheckpoint). Pure TS, tested in
+ * tests/unit/core/ground-truth/deal.test.ts with simulated workers.
  */
 import { planPrefixes, type PrefixNode } from './prefix-plan';
 import { orderingPaths } from './schedule';
@@ -57,6 +43,13 @@ export interface Dealer<C> {
 /**
  * A dealer of `order` (indices into `orderings`, each a list of tasks) to `workers` workers. `now`: a clock in ms for
  * `stats.waitedMs` (default: none, 0).
+ * - The order is kept: orderings are dealt one at a time, in order, to whichever worker asks, and a worker asks only
+ *   when all it was dealt is finished, so the finished orderings are the first n of the order within workers − 1.
+ * - Every node once: each prefix-trie node belongs to the worker dealt the first ordering through it, which trains
+ *   it; a worker dealt an ordering whose deepest owned node is another's gets that node's checkpoint with the deal
+ *   (`from`: weights, strategy state, the rows of R so far; ≈ 1 MB for the default MLP), published by the owner once
+ *   trained. A deal waits for a node still training (at most one of the owner's tasks, and rare).
+ * - A checkpoint is kept until every ordering through its node is dealt (the default: at most 15, ≈ 15 MB).
  */
 export function createDealer<C>(orderings: number[][][], order: readonly number[], workers: number, now: () => number = () => 0): Dealer<C> {
   const trie = planPrefixes(orderings);

@@ -1,22 +1,11 @@
 /**
- * The trie of task prefixes of a set of orderings ("Ground truth at speed").
- *
- * By the prefix rule (training-seeds.ts) every random choice of task t comes from the experiment seed and tasks
- * 0..t, and the output units of the classes of tasks 0..t are the same in every ordering that starts with those
- * tasks (engine/plan.ts). So orderings that begin with the same tasks train those tasks identically: the trie
- * below has one node per distinct prefix, and training each node once (from its parent's model) gives every
- * ordering the model the naive run would have had after each of its tasks.
- *
- * - A node at depth t stands for the prefix of tasks 0..t (each task's classes ascending, as the engine trains).
- * - `naiveTasks` = Σ over orderings of their task count (what training every ordering from scratch costs, in
- *   tasks trained); `sharedTasks` = the number of nodes (what prefix sharing trains).
- * - Nodes come in depth-first order (children in the order their first ordering appears), so a depth-first walk
- *   keeps at most one model per depth alive, and the first ordering is complete after K tasks.
- *
- * Example: Fashion-MNIST classes 0–5 in 3 tasks of 2 (all 90 orderings): 15 + 90 + 90 = 195 nodes against
- * 270 tasks naively, 1.38× fewer. The last task never shares (it is fixed by the two before it), so the saving
- * grows with the number of tasks: 8 classes in 4 tasks of 2 train 28 + 420 + 2520 + 2520 = 5,488 tasks instead of
- * 10,080 (1.84×).
+ * The trie of task prefixes of a set of orderings (docs/architecture.md "Ground-truth scheduling"). By the prefix
+ * rule (training-seeds.ts) every random choice of task t comes from the experiment seed and tasks 0..t, and the
+ * output units of those tasks' classes are the same in every ordering that starts with them (engine/plan.ts); so
+ * orderings that begin with the same tasks train them identically, and training each node once (from its parent's
+ * model) gives every ordering the model its naive run would have had. Example: Fashion-MNIST 0–5 in 3 tasks of 2
+ * (90 orderings): 15 + 90 + 90 = 195 nodes against 270 tasks naively (1.38×). The last task never shares (the two
+ * before fix it), so the saving grows with the tasks: 8 classes in 4 tasks of 2 train 5,488 tasks, not 10,080 (1.84×).
  */
 export interface PrefixNode {
   /** depth-first index (position in `PrefixPlan.nodes`) */
@@ -45,7 +34,12 @@ export interface PrefixPlan {
 
 const taskKey = (task: number[]): string => task.join(',');
 
-/** The prefix trie of `orderings` (each a list of tasks; a task's class order does not matter). */
+/**
+ * The prefix trie of `orderings` (each a list of tasks; a task's class order does not matter). A node at depth t
+ * stands for tasks 0..t (each task's classes ascending, as the engine trains). Nodes come depth-first (children in
+ * the order their first ordering appears), so a depth-first walk keeps at most one model per depth and the first
+ * ordering is complete after K tasks. `naiveTasks` = Σ of the orderings' task counts; `sharedTasks` = the nodes.
+ */
 export function planPrefixes(orderings: number[][][]): PrefixPlan {
   interface Building {
     node: Omit<PrefixNode, 'index' | 'children' | 'parent'> & { children: Map<string, Building>; parent: Building | null };
