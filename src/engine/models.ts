@@ -21,7 +21,7 @@ export interface NetworkSpec {
   /** CNN: filters of the two conv blocks, and the dense width */
   filters?: number[];
   dense?: number;
-  /** initialisation scheme (see the header); absent = 'he-glorot' */
+  /** initialisation scheme (see `initWeights`); absent = 'he-glorot' */
   init?: InitScheme;
 }
 

@@ -207,7 +207,7 @@ export async function trainShared(
   const ready: PrefixNode[] = nodes.filter((n) => n.parent === null);
   const snapshotOf = (n: PrefixNode): Snapshot => (n.parent ? (snapshots.get(n.parent) as Snapshot) : { weights: initial, state: initialState });
 
-  // --- the order of work (see the header): each ordering's rank, lower finishes first; Infinity = not ours (yet)
+  // --- the order of work (see `trainShared`): each ordering's rank, lower finishes first; Infinity = not ours (yet)
   const rank = new Float64Array(cfgs.length).fill(Infinity);
   const pull = hooks.next ?? null;
   if (!pull) {

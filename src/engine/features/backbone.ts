@@ -64,7 +64,7 @@ async function kernels(spec: NetworkSpec, batchSize: number): Promise<FusedMlp> 
 }
 
 /**
- * Pre-train the backbone on `classes` (dataset class indices) of `ds` from `seed` (see the header). `onEpoch` is told
+ * Pre-train the backbone on `classes` (dataset class indices) of `ds` from `seed` (BACKBONE_RECIPE). `onEpoch` is told
  * after every epoch (for progress). Deterministic: the same dataset, classes and seed give the same weights.
  */
 export async function trainBackbone(

@@ -157,7 +157,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     },
 
     /**
-     * Prepare the workers a lease of `request` would get and leave them idle (see the header); a warm-up asked
+     * Prepare the workers a lease of `request` would get and leave them idle (see `createWorkerPool`); a warm-up asked
      * while another is in flight runs after it. Resolves with the backend chosen and the workers prepared, or null
      * when preparing failed (never rejects: the lease meets the failure again and reports it).
      */
