@@ -9,9 +9,7 @@
  *   percentile over the flattened set-up features), score = logsumexp(W·min(h, c) + b) with the classifier's
  *   last layer W, b (the seen classes' columns).
  * - KLM (Hendrycks et al.): d_k = mean softmax of the set-up samples predicted k (arg-max), score =
- *   −min_k KL(p ‖ d_k) with KL as scipy.stats.entropy(p, d_k) (both normalised to sum 1; 0·log 0 = 0). Decision:
- *   a class no set-up sample is predicted as has no d_k and is left out of the minimum (OpenOOD's mean of an empty
- *   set would be NaN).
+ *   −min_k KL(p ‖ d_k) with KL as scipy.stats.entropy(p, d_k) (both normalised to sum 1; 0·log 0 = 0).
  * - Relation (Kim et al.): ĥ with OpenOOD's `h / sqrt(Σh² + 1e-10)`; r_j = max(0, ĥ·ĥ_j)·(p·p_j) over a bank of
  *   set-up samples, score = Σ_{|r_j| > 0.03} r_j (power 1).
  * - NNGuide (Park et al.): ĥ with torch's `F.normalize` (`h / max(‖h‖, 1e-12)`); bank g_j = ĥ_j·logsumexp(z_j)
@@ -72,7 +70,10 @@ export function reactScores(features: Rows, layer: LinearLayer, clip: number): n
 
 // ---------------------------------------------------------------- KLM
 
-/** KLM's class templates: d_k = mean softmax of the set-up rows predicted k; null for a class nobody is predicted. */
+/**
+ * KLM's class templates: d_k = mean softmax of the set-up rows predicted k; null for a class nobody is predicted,
+ * which is then left out of the score's minimum (our decision: OpenOOD's mean of an empty set would be NaN).
+ */
 export function klmTemplates(logits: Rows): (Float64Array | null)[] {
   const C = checkRows(logits, 'the set-up logits');
   const sums: Float64Array[] = Array.from({ length: C }, () => new Float64Array(C));

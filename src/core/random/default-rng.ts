@@ -1,11 +1,7 @@
 /**
- * numpy's `np.random.default_rng(seed)` — `Generator(PCG64(SeedSequence(seed)))` — bit for bit.
- *
- * Why: docs/science.md §1 (Random/median) pins EDGE's random ordering to the authors' reference choice
- * `default_rng(0).permutation(N)`, and the MS baseline draws its 200 random orderings from one
- * seeded generator, so the Generator API keeps its state across calls.
- *
- * The pieces, each with the numpy function it mirrors:
+ * numpy's `np.random.default_rng(seed)` (`Generator(PCG64(SeedSequence(seed)))`), bit for bit: docs/science.md §1
+ * pins EDGE's random ordering to the authors' `default_rng(0).permutation(N)`, and the MS baseline draws its 200
+ * orderings from one seeded generator, so the Generator keeps its state across calls. The pieces, each with the numpy function it mirrors:
  * - `SeedSequence(seed)` (numpy/random/bit_generator.pyx): `_coerce_to_uint32_array(seed)` →
  *   `mix_entropy` into a 4-word pool with `hashmix`/`mix` → `generate_state(4, np.uint64)`.
  * - `PCG64.__init__` (_pcg64.pyx): `pcg64_set_seed(state, val[0:2], val[2:4])` (pcg64.ts).

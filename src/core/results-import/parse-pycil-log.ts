@@ -12,11 +12,6 @@
  *   … [trainer.py] => CNN top1 curve: [90.1, 80.35, 71.2]
  *                                                  after each task: top-1 accuracy (%) on all classes seen so far;
  *                                                  the last such line of a run has one value per task
- *
- * A log may hold several runs (PyCIL loops over the config's seeds in one process): a run ends where the next run's
- * class order (or "seed:" line) appears after a curve. Each run gives one row: its order (class indices), final
- * accuracy = the curve's last value, AIA = the curve's mean (PyCIL's "Average Accuracy (CNN)"). A run whose curve
- * is shorter than its number of tasks (a crashed run) is reported, not imported. The "NME top1 curve" is ignored.
  */
 import type { ParsedFile, RawRow } from './types';
 
@@ -37,6 +32,13 @@ function numbers(list: string): number[] {
     .map((s) => Number(s.replace(/^np\.float64\((.*)\)$/, '$1')));
 }
 
+/**
+ * The runs of a log. A log may hold several (PyCIL loops over the config's seeds in one process): a run ends where
+ * the next run's class order (or "seed:" line) appears after a curve. Each run gives one row: its order (class
+ * indices), final accuracy = the curve's last value, AIA = the curve's mean (PyCIL's "Average Accuracy (CNN)"). A
+ * run whose curve is shorter than its number of tasks (a crashed run) is reported, not imported. The "NME top1
+ * curve" is ignored.
+ */
 export function parsePycilLog(text: string): ParsedFile {
   const file: ParsedFile = { format: 'pycil-log', rows: [], problems: [], notes: [] };
   let method: string | undefined;

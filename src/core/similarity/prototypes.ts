@@ -1,22 +1,10 @@
 /**
  * Image prototypes as a similarity source (docs/science.md §6, "cosine of class-mean features of the actual data"; the
- * EDGE paper's "image-based similarity").
- *
- * Decisions (the papers leave them open):
- * - **Feature extractor: the pixels themselves**, fixed and training-free, so the similarity exists before any
- *   model is trained and is the same on every backend. An image is its H·W·C bytes read as a vector (0–255; the
- *   scale is irrelevant after the normalisation below). The same function gives the prototypes of any feature source
- *   (the config's similarity kind "features": a backbone's or an encoder's float feature vectors instead of bytes).
- * - **Every image is L2-normalised first**, then the images of a class are averaged: the prototype of class c is
- *   p_c = mean over the training images x of class c of x/‖x‖. Normalising first makes a faint and a bold drawing
- *   of the same shape count alike (only the direction of an image matters, as in cosine similarity), and keeps one
- *   bright class from dominating its mean. An all-zero (blank) image has no direction: it is left out and counted.
- * - **Training split, all of it**: every training image of the class (not the test split, and not only the
- *   subset a ground-truth run trains on), so the prototypes describe the classes, not one experiment's sample.
- * - Similarity = cosine of the prototypes (`cosineSimilarity`, which normalises p_c again), exactly
- *   `P / ‖P‖ @ (P / ‖P‖).T` in numpy. Sums are float64; the prototypes are returned as float32 rows.
- *
- * Pure (no DOM, no fetch): the data worker feeds it the decoded dataset (src/workers/data.worker.ts).
+ * EDGE paper's "image-based similarity"). The feature extractor is the pixels themselves, fixed and training-free, so
+ * the similarity exists before any model is trained and is the same on every backend; the same function gives the
+ * prototypes of any feature source (the similarity kind "features": a backbone's or an encoder's vectors). Similarity
+ * = cosine of the prototypes (`cosineSimilarity`), exactly `P / ‖P‖ @ (P / ‖P‖).T` in numpy. Pure (no DOM, no
+ * fetch): the data worker feeds it the decoded dataset (src/workers/data.worker.ts).
  */
 
 export interface ClassPrototypes {
@@ -31,7 +19,12 @@ export interface ClassPrototypes {
 }
 
 /**
- * Class-mean prototypes of L2-normalised images.
+ * Class-mean prototypes of L2-normalised images: p_c = mean over the training images x of class c of x/‖x‖, so a
+ * faint and a bold drawing of one shape count alike and one bright class does not dominate its mean. An all-zero
+ * (blank) image has no direction: it is left out and counted. Every training image of the class, not the test split
+ * nor a run's subset, so the prototypes describe the classes, not one experiment's sample. Sums are float64; the
+ * prototypes are float32 rows. An image is its H·W·C bytes as a vector (the 0–255 scale is irrelevant after
+ * normalising).
  * @param images N × dim values (bytes, or float features), image i at `images[i·dim .. (i+1)·dim)` (row-major H × W × C).
  * @param labels N labels in 0..classCount−1.
  * @param dim H·W·C.
