@@ -1,22 +1,9 @@
 /**
- * Biased reservoir sampling at bucket level, exactly as CLEAR's supplement Alg. 1 (docs/science.md §7;
- * paper: [CLEAR] in docs/science.md, References, supplement §4). Buckets S_1..S_N arrive whole; the buffer B holds at most k samples.
- *
- * Per bucket t (0-based here):
- * 1. i = Σ_{j≤t} |S_j| — every sample seen so far, the whole of bucket t included (not a per-sample count);
- * 2. for each sample s of S_t in order: while |B| < k, s joins B (no draw); otherwise one draw u ~ U[0,1) and s
- *    joins the temporary list T when u ≤ α·k/i;
- * 3. when |T| > k, a uniform random k of T are kept (the supplement's pseudocode would otherwise grow B past k);
- * 4. B is shuffled, its first |T| samples dropped, T appended.
- *
- * α is fixed (0.5, 1, 2, 5; α = 1 is classic reservoir sampling) or dynamic α = c·i/k (c = 0.25…1), so the
- * admission probability α·k/i is the constant c; c = 1 admits every sample: with |S_t| ≥ k the buffer then holds
- * only the newest samples (FIFO).
- *
- * The random draws, in this order, are part of the definition (scripts/make-stream-fixtures.py repeats them with
- * numpy and gets the same buffers): per bucket, one `random()` per sample that meets a full buffer, then — only when
- * |T| > k — `permutation(|T|)` whose first k entries pick the kept T (in that order), then `shuffle(B)`.
- * A sample is its position in the concatenation of the buckets (bucket t's samples are offset_t … offset_t+|S_t|−1).
+ * Biased reservoir sampling at bucket level, exactly as CLEAR's supplement Alg. 1 (docs/science.md §7; supplement
+ * §4): buckets S_1..S_N arrive whole; the buffer B holds at most k samples. α is fixed (0.5, 1, 2, 5; α = 1 is
+ * classic reservoir sampling) or dynamic α = c·i/k (c = 0.25…1), so the admission probability α·k/i is the constant
+ * c; c = 1 admits every sample, and with |S_t| ≥ k the buffer then holds only the newest samples (FIFO). A sample is
+ * its position in the concatenation of the buckets (bucket t's are offset_t … offset_t+|S_t|−1).
  */
 import { CONFIG_LIMITS, grouped } from '../config/limits';
 import type { DefaultRng } from '../random/default-rng';
@@ -118,8 +105,14 @@ export function checkReservoirSizes(bucketSizes: readonly number[], k: number, t
 }
 
 /**
- * Alg. 1: the buffer after each bucket, as sample positions (see the header). `rng` is advanced.
- * Returns N buffers B_1..B_N (each |B_t| ≤ k).
+ * Alg. 1: the buffer after each bucket, as sample positions; `rng` is advanced. Returns N buffers B_1..B_N (each
+ * |B_t| ≤ k). Per bucket t (0-based): (1) i = Σ_{j≤t} |S_j|, every sample seen so far, bucket t whole; (2) each
+ * sample of S_t in order joins B while |B| < k (no draw), else one draw u ~ U[0,1) and it joins the list T when
+ * u ≤ α·k/i; (3) when |T| > k a uniform random k of T are kept (the supplement's pseudocode would otherwise grow B
+ * past k); (4) B is shuffled, its first |T| samples dropped, T appended. The draws, in this order, are part of the
+ * definition (scripts/make-stream-fixtures.py repeats them with numpy and gets the same buffers): one `random()`
+ * per sample that meets a full buffer, then, only when |T| > k, `permutation(|T|)` whose first k entries pick the
+ * kept T in that order, then `shuffle(B)`.
  */
 export function biasedReservoir(bucketSizes: readonly number[], k: number, alpha: AlphaSpec, rng: DefaultRng): Int32Array[] {
   checkInputs(bucketSizes, k);

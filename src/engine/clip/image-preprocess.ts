@@ -1,22 +1,9 @@
 /**
  * An image encoder's preprocessing, done by us from the model's `preprocessor_config.json` (the Hugging Face image
- * processor's fields), so Node and every browser give the same `pixel_values` for the same image. transformers.js's
- * own processor resizes with sharp in Node and with a canvas in a browser, which disagree; here one algorithm runs
- * everywhere, and scripts/make-clip-vision-fixture.py implements it again in numpy for the reference outputs.
- *
- * Steps, in the processor's order (CLIPImageProcessor, BitImageProcessor for DINOv2, ViTImageProcessor):
- * 1. convert to RGB (`do_convert_rgb`, default true): a grey image's channel repeated three times;
- * 2. resize (`do_resize`, `size`, `resample`): `{shortest_edge: S}` scales the shorter side to S keeping the aspect
- *    ratio (the longer side floor(S · long / short)), `{height, width}` or a number to that size. The filter is PIL's
- *    (`resample` 0 nearest, 1 Lanczos-3, 2 bilinear, 3 bicubic a = −0.5, 4 box, 5 Hamming) with PIL's support
- *    scaling when shrinking (antialiasing), applied separably in float64 — PIL rounds to 8 bits between and after
- *    the passes, so PIL's pixels differ from these by at most about one level in 255;
- * 3. centre crop (`do_center_crop`, `crop_size`): top = floor((H − h) / 2), left = floor((W − w) / 2);
- * 4. rescale (`do_rescale`, `rescale_factor`, default 1/255) and normalise (`do_normalize`, `image_mean`,
- *    `image_std`) per channel: (v · factor − mean) / std;
- * 5. channels first: pixel_values [n, 3, H, W] float32.
- *
- * Pure: typed arrays in, typed arrays out.
+ * processor's fields), so Node and every browser give the same `pixel_values` for the same image: transformers.js's
+ * own processor resizes with sharp in Node and with a canvas in a browser, which disagree. One algorithm runs
+ * everywhere (`preprocessImages`), and scripts/make-clip-vision-fixture.py implements it again in numpy for the
+ * reference outputs. Pure: typed arrays in, typed arrays out.
  */
 
 export type ResampleFilter = 'nearest' | 'lanczos' | 'bilinear' | 'bicubic' | 'box' | 'hamming';
@@ -186,7 +173,17 @@ function resize(src: Float64Array, h: number, w: number, c: number, oh: number, 
 
 /**
  * pixel_values [rows.length, 3, H, W] of images `rows` of `images` (uint8, `shape` = [height, width, channels], 1 or
- * 3 channels, row-major channels last), as the model's processor describes (see the header).
+ * 3 channels, row-major channels last), as the model's processor describes, in the processor's order
+ * (CLIPImageProcessor; BitImageProcessor for DINOv2; ViTImageProcessor):
+ * 1. RGB (`do_convert_rgb`, default true): a grey channel repeated three times;
+ * 2. resize (`do_resize`, `size`, `resample`): `{shortest_edge: S}` scales the shorter side to S keeping the aspect
+ *    (the longer floor(S · long / short)), `{height, width}` or a number to that size. PIL's filters (`resample`
+ *    0 nearest, 1 Lanczos-3, 2 bilinear, 3 bicubic a = −0.5, 4 box, 5 Hamming) with PIL's support scaling when
+ *    shrinking, separably in float64 (PIL rounds to 8 bits between and after the passes, so its pixels differ from
+ *    these by at most about one level in 255);
+ * 3. centre crop (`do_center_crop`, `crop_size`): top = floor((H − h) / 2), left = floor((W − w) / 2);
+ * 4. rescale (`rescale_factor`, default 1/255) and normalise (`image_mean`, `image_std`): (v · factor − mean) / std;
+ * 5. channels first: pixel_values [n, 3, H, W] float32.
  */
 export function preprocessImages(
   images: Uint8Array,

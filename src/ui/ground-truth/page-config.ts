@@ -1,22 +1,8 @@
 /**
  * The Ground-truth page's inputs ⇄ the app's experiment config (src/core/config/schema.ts), both ways, pure (tested
- * in tests/unit/ui/ground-truth-page-config.test.ts). The app has one experiment (src/services/share-link.svelte.ts): the
- * Orderings and Ground-truth labs read it and fold their inputs back into it, so a link copied on either tab opens the
- * same experiment, and the Ground-truth lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
- *
- * - `inputsFromConfig` gives the page's controls for a config. A dataset the lab cannot train on (names only, e.g.
- *   CIFAR-100 chosen in the Orderings lab, while the experiment trains on pixels or the embedded backbone) is reported
- *   in `foreignDataset` and the controls fall back to Fashion-MNIST's classes without writing them (the config keeps
- *   its dataset until the user picks one here). A built-in list of names whose feature vectors come from the feature
- *   cache (an image encoder's, extracted in the Data tab from the user's own images, or an uploaded file's) trains.
- * - `foldGroundTruthState` writes the page's current inputs into a config part by part (experiment, strategies,
- *   budget, seeds, model, training, data, backend, what is shown): a part that is invalid right now (an epoch count of
- *   0, a half-typed seed list) is left as it was, so the rest still reaches the link and the link always opens.
- *   Everything the page does not show (similarity, protocols other than the RS seeds, conformal settings, strategy
- *   options, the first task's epochs when they differ) is carried over unchanged.
- * - `groundTruthRunConfig` is the config the lab trains and stores runs under: settings it does not use (the
- *   Orderings lab's protocol choice and distribution sample, the Forgetting lab's conformal settings, the lab shown)
- *   are normalised, so toggling a protocol on the Orderings tab does not hide the stored runs.
+ * in tests/unit/ui/ground-truth-page-config.test.ts). The app has one experiment (src/services/share-link.svelte.ts):
+ * the Orderings and Ground-truth labs read it and fold their inputs back into it, so a link copied on either tab
+ * opens the same experiment, and the lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
  */
 import { getClassList } from '../../core/classes/builtin';
 import { featuresOf, withFeatureSource } from '../../core/config/sections/features';
@@ -108,7 +94,12 @@ export function firstSessionOf(config: ExperimentConfig): number {
   return 0;
 }
 
-/** The page's controls for a config. */
+/**
+ * The page's controls for a config. A dataset the lab cannot train on (names only, e.g. CIFAR-100 chosen in the
+ * Orderings lab, while the experiment trains on pixels or the embedded backbone) is reported in `foreignDataset`,
+ * and the controls fall back to Fashion-MNIST's classes without writing them (the config keeps its dataset until the
+ * user picks one here). A built-in list of names whose feature vectors come from the feature cache trains.
+ */
 export function inputsFromConfig(config: ExperimentConfig): GroundTruthInputs {
   const dsId = config.dataset.id;
   const trainable = dsId !== 'custom' && ((isImageDataset(dsId) && datasetHasImages(dsId as BuiltinDatasetRef)) || trainsOnCachedFeatures(config));
@@ -229,7 +220,13 @@ export function applyGroundTruthState(config: ExperimentConfig, s: GroundTruthSt
   return PARTS.reduce((c, part) => part(c, s), structuredClone(config));
 }
 
-/** The config with every part of the page's inputs that is valid right now; invalid parts keep the config's values. */
+/**
+ * The config with every part of the page's inputs (experiment, strategies, budget, seeds, model, training, data,
+ * backend, what is shown) that is valid right now; an invalid part (an epoch count of 0, a half-typed seed list)
+ * keeps the config's values, so the rest still reaches the link and the link always opens. What the page does not
+ * show (similarity, protocols other than the RS seeds, conformal settings, strategy options, the first task's epochs
+ * when they differ) is carried over unchanged.
+ */
 export function foldGroundTruthState(config: ExperimentConfig, s: GroundTruthState): ExperimentConfig {
   let current = structuredClone(config);
   for (const part of [...PARTS, SELECTION]) {
