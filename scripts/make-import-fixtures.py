@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixtures for "Import your results" (issue 8): tests/fixtures/import/.
+"""Fixtures for "Import your results": tests/fixtures/import/.
 
 Writes
   fmnist6-runs.csv       Fashion-MNIST classes 0-5 in 3 tasks of 2: all 90 orderings x {finetune, ewc}, seed 0,
