@@ -13,7 +13,7 @@
  *   data (iCaRL's CIFAR-100 runs use 2000 for 100 classes, i.e. 20 per class; 200 over 10 classes is the same).
  * - A-GEM reference batch 64 (Chaudhry et al. 2019 use 256 on larger data; we keep it at the batch size).
  */
-/** How initial weights are drawn (models.ts header). */
+/** How initial weights are drawn (models.ts `initWeights`). */
 export type InitScheme = 'he-glorot' | 'pytorch';
 export const INIT_SCHEMES: readonly InitScheme[] = ['he-glorot', 'pytorch'];
 

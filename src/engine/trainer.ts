@@ -129,7 +129,7 @@ export async function trainRun(dataset: TrainDataset, config: TrainRunConfig, ho
     const untrained: number[] = [];
     if (resume) untrained.push(...resume.untrained);
     else {
-      // the prediction rule of R[j−1][j], which FWT subtracts b_j from (see the header): with the 'seen' head the
+      // the prediction rule of R[j−1][j], which FWT subtracts b_j from (see `trainRun`): with the 'seen' head the
       // units before task j never include task j's units, so b_j is 0 without evaluating
       const full: ScoreFn = (x) => network.logits(x);
       const predAt =

@@ -144,10 +144,9 @@ type NoOptions = Record<string, never>;
 export type { SimpleCilOptions, RanpacOptions, FecamOptions };
 
 /**
- * One CIL strategy with all its hyper-parameters: the strategies the engine trains (meanings in
- * src/engine/defaults.ts) and the pre-trained methods on frozen features (src/core/ptm/defaults.ts).
+ * Each strategy id's options: the strategies the engine trains (meanings in src/engine/defaults.ts) and the
+ * pre-trained methods on frozen features (src/core/ptm/defaults.ts).
  */
-/** Each strategy id's options. */
 export interface StrategyOptionsById {
   finetune: NoOptions;
   joint: NoOptions;
@@ -164,7 +163,7 @@ export interface StrategyOptionsById {
   fecam: FecamOptions;
 }
 
-/** A strategy and its options: one member per id of StrategyOptionsById. */
+/** One CIL strategy with all its hyper-parameters: one member per id of StrategyOptionsById. */
 export type StrategySetting = { [K in keyof StrategyOptionsById]: { id: K; options: StrategyOptionsById[K] } }[keyof StrategyOptionsById];
 /** Every strategy id a config may name. */
 export type ConfigStrategyId = StrategySetting['id'];

@@ -48,7 +48,7 @@ export interface PlannedOrdering {
   score: number;
 }
 
-/** One protocol draw (duplicates kept: see the header). */
+/** One protocol draw (duplicates kept: see `GroundTruthPlan.protocolOrderings`). */
 export interface ProtocolDraw {
   role: Exclude<OrderingRole, 'truth'>;
   label: string;

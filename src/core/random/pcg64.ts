@@ -46,13 +46,13 @@ function fromLimbs(limbs: ArrayLike<number>): bigint {
   return v;
 }
 
-/** `pcg_setseq_128_step_r`: state = state * MULT + inc (mod 2^128), in place. */
 /**
  * 2^-16. A limb sum `acc` is a whole number below 2^53, so `acc * INV_65536` is exact and its floor is the carry; this
  * replaces `acc % 65536`, which V8 computes with a slow fmod call for numbers past 2^31 (draws about 2× faster).
  */
 const INV_65536 = 1 / 65536;
 
+/** `pcg_setseq_128_step_r`: state = state * MULT + inc (mod 2^128), in place. */
 function step(st: Pcg64State): void {
   const s = st.state;
   const inc = st.inc;

@@ -169,7 +169,6 @@ export function drawAxes<E extends SVGSVGElement | SVGGElement>(
   return { x: xg, y: yg };
 }
 
-/** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
 /** A mark's dashed line down to the plot's bottom (`length` px below the mark): where a lane's marker sits on the x axis. */
 export function drawDropLine<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, length: number, stroke: string, opacity: number): void {
   g.append('line').attr('y1', 0).attr('y2', length).attr('stroke', stroke).attr('stroke-opacity', opacity).attr('stroke-dasharray', '2,3');
@@ -201,6 +200,7 @@ export function groupedBands(groups: readonly string[], keys: readonly string[],
   return { outer, inner };
 }
 
+/** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
 export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
   return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
 }
