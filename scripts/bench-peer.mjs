@@ -21,14 +21,20 @@
  * agreement test (means within 1 point, sds within 25 %; and the mean difference against twice its standard error),
  * the run-by-run comparison with the paired peer, then, last line, JSON:
  * {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "seconds", "firstResultSeconds",
- * "finalMean", "finalSd", "paired", "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}],
- * "ratio": peer seconds / best Chromium seconds, "pairedPeer"}.
+ * "finalMean", "finalSd", "paired", "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep",
+ * "predictionsPlanned", "predictions", "msPerPrediction", "workFloorSeconds", "workEfficiency"}], "ratio": peer
+ * seconds / best Chromium seconds, "pairedPeer"}.
  *
  * The floor: in the same run, just before each of our sides trains, the fused step is timed on this
  * config's own batches (tests/e2e/harness/peer-bench.ts timeConfigSteps; Node: scripts/peer/step-time.ts in one
  * process; Chromium: in one pool worker alone, then in all at once). floor = steps planned (every prefix once) ÷
  * workers × ms/step, and efficiency = floor / wall: how close to this machine's own floor the side ran. The steps
  * trained (counted by the engine) are printed beside the steps planned.
+ *
+ * The steps are not all the work: each trained prefix is evaluated on the test set (one forward pass per test
+ * example), which the floor above leaves out. The same timing gives ms per test prediction; the work floor adds the
+ * planned predictions ÷ workers × ms/prediction, and work efficiency = work floor / wall says how much of the wall
+ * is neither training nor evaluation (set-up, hand-overs, idle workers).
  *
  * `--quick`: a smoke test of the whole pipeline on a small config (6 orderings of 4 classes, 1 epoch).
  * `--no-peer`, `--no-node`, `--no-chromium`: leave a side out. Speed is printed, never asserted.
@@ -134,7 +140,7 @@ function runPairedPeer() {
   }
 }
 
-/** ms per fused step on this config's batches in one Node process (scripts/peer/step-time.ts), or null. */
+/** ms per fused step on this config's batches and per test prediction, in one Node process (scripts/peer/step-time.ts), or null. */
 function nodeStepTime() {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'peer', 'step-time.ts'), ...(quick ? ['--quick'] : [])], {
     cwd: repoRoot,
@@ -145,7 +151,7 @@ function nodeStepTime() {
   try {
     const out = JSON.parse(lines.pop());
     for (const l of lines) console.log(l);
-    return out.msPerStep;
+    return out;
   } catch {
     console.log(`node step: timing the fused step failed (exit ${r.status}); no floor for Node.`);
     return null;
@@ -153,7 +159,7 @@ function nodeStepTime() {
 }
 
 function runNode() {
-  const msPerStep = nodeStepTime();
+  const unit = nodeStepTime();
   const args = cliArgs(cfg, 'wasm');
   console.log(`node: node bin/cil-lab.mjs ${args.join(' ')}`);
   const t0 = performance.now();
@@ -179,10 +185,11 @@ function runNode() {
       seconds: out.training.seconds,
       firstResultSeconds: NaN,
       steps: out.training.stepsTrained ?? out.training.tasksTrained * stepsPerTask(cfg),
+      predictions: out.training.predictions,
       dist: summarize(finals),
       runs,
     };
-    return withFloor(side, cfg, msPerStep === null ? null : { 1: msPerStep });
+    return withFloor(side, cfg, unit === null ? null : { 1: unit.msPerStep }, unit === null ? null : { 1: unit.msPerPrediction });
   } catch {
     console.log(`node: cil-lab run failed (exit ${r.status}); Node skipped.`);
     return null;
@@ -207,6 +214,10 @@ async function runChromium() {
         .map(([w, ms]) => `${ms.toFixed(2)} ms with ${w} worker${w === '1' ? '' : 's'} at once`)
         .join(', ');
       if (steps) console.log(`chromium ${r.backend} step: ${steps} (fused step, this config's batches, warm)`);
+      const preds = Object.entries(r.msPerPrediction ?? {})
+        .map(([w, ms]) => `${(ms * 1000).toFixed(1)} µs with ${w} worker${w === '1' ? '' : 's'} at once`)
+        .join(', ');
+      if (preds) console.log(`chromium ${r.backend} prediction: ${preds} (the evaluation's forward pass per test example, warm)`);
       console.log(
         `chromium ${r.backend}: ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on ${r.workers} worker${r.workers === 1 ? '' : 's'}, first result after ${r.firstResultSeconds.toFixed(2)} s; ${r.tasksTrained} of ${r.tasksPlanned} tasks trained; ${r.handoffs.imports} prefixes handed between workers, ${r.handoffs.waits} deal${r.handoffs.waits === 1 ? '' : 's'} waited ${Math.round(r.handoffs.waitedMs)} ms for one`,
       );
@@ -218,10 +229,11 @@ async function runChromium() {
         seconds: r.seconds,
         firstResultSeconds: r.firstResultSeconds,
         steps: r.steps,
+        predictions: r.predictions,
         dist: summarize(r.finals),
         runs,
       };
-      out.push(withFloor(side, cfg, r.msPerStep));
+      out.push(withFloor(side, cfg, r.msPerStep, r.msPerPrediction));
     }
     return out;
   });

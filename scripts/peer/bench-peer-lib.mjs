@@ -132,22 +132,58 @@ export function trieTasks(cfg) {
 export const plannedSteps = (cfg) => trieTasks(cfg) * stepsPerTask(cfg);
 
 /**
+ * Test predictions planned (src/engine/shared-train.ts evaluate): every trie node's model predicts, once, the test
+ * examples it is scored on: every class's with the 'all' head (and each worker predicts them once more on the
+ * untrained model, for the untrained accuracies), the seen tasks' with the 'seen' head (nodes at depth t: t + 1 tasks).
+ * The default on 2 workers: (195 + 2) × 600 = 118,200.
+ */
+export function plannedPredictions(cfg, workers = 1) {
+  const perTask = (cfg.classes / cfg.tasks) * cfg.testPerClass;
+  if (cfg.head === 'all') return (trieTasks(cfg) + Math.max(1, workers)) * cfg.classes * cfg.testPerClass;
+  const n = cfg.classes;
+  const s = n / cfg.tasks;
+  const fact = (k) => (k <= 1 ? 1 : k * fact(k - 1));
+  let total = 0;
+  for (let t = 1; t <= cfg.tasks; t++) total += (fact(n) / (fact(s) ** t * fact(n - t * s))) * t * perTask;
+  return Math.round(total);
+}
+
+/**
  * The floor of a side and its efficiency: `stepsPlanned` split evenly over `workers`, each step at `msPerStep` (the
  * fused step measured on this machine in the same run, with that many workers at once): the wall time with no
  * overhead, no idle worker and nothing trained twice. efficiency = floor / wall (1 = at the floor).
+ *
+ * With `predictionsPlanned` and `msPerPrediction` (the evaluation's forward pass per test example, measured likewise):
+ * the work floor = floor + predictions ÷ workers × ms/prediction, the wall time of training and evaluating with
+ * nothing else, and workEfficiency = work floor / wall.
  */
-export function floorOf(stepsPlanned, workers, msPerStep, wallSeconds) {
-  const floorSeconds = (stepsPlanned / Math.max(1, workers)) * (msPerStep / 1000);
-  return { floorSeconds, efficiency: floorSeconds / wallSeconds };
+export function floorOf(stepsPlanned, workers, msPerStep, wallSeconds, predictionsPlanned = NaN, msPerPrediction = NaN) {
+  const w = Math.max(1, workers);
+  const floorSeconds = (stepsPlanned / w) * (msPerStep / 1000);
+  const workFloorSeconds = floorSeconds + (predictionsPlanned / w) * (msPerPrediction / 1000);
+  return { floorSeconds, efficiency: floorSeconds / wallSeconds, workFloorSeconds, workEfficiency: workFloorSeconds / wallSeconds };
 }
 
-/** A side with its floor (`msPerStep` by worker count, as measured): adds stepsPlanned, msPerStep, floorSeconds, efficiency. */
-export function withFloor(side, cfg, msPerStepByWorkers) {
+/**
+ * A side with its floor (`msPerStep`, and `msPerPrediction` where measured, by worker count): adds stepsPlanned,
+ * msPerStep, floorSeconds, efficiency, predictionsPlanned, msPerPrediction, workFloorSeconds, workEfficiency.
+ */
+export function withFloor(side, cfg, msPerStepByWorkers, msPerPredictionByWorkers = null) {
   const workers = side.workers ?? 1;
   const msPerStep = msPerStepByWorkers?.[String(workers)];
+  const msPerPrediction = msPerPredictionByWorkers?.[String(workers)] ?? NaN;
   const stepsPlanned = plannedSteps(cfg);
-  if (!Number.isFinite(msPerStep)) return { ...side, stepsPlanned, msPerStep: NaN, floorSeconds: NaN, efficiency: NaN };
-  return { ...side, stepsPlanned, msPerStep, ...floorOf(stepsPlanned, workers, msPerStep, side.seconds) };
+  const predictionsPlanned = plannedPredictions(cfg, workers);
+  const none = { floorSeconds: NaN, efficiency: NaN, workFloorSeconds: NaN, workEfficiency: NaN };
+  if (!Number.isFinite(msPerStep)) return { ...side, stepsPlanned, msPerStep: NaN, predictionsPlanned, msPerPrediction, ...none };
+  return {
+    ...side,
+    stepsPlanned,
+    msPerStep,
+    predictionsPlanned,
+    msPerPrediction,
+    ...floorOf(stepsPlanned, workers, msPerStep, side.seconds, predictionsPlanned, msPerPrediction),
+  };
 }
 
 /** One line per side with a floor: steps planned and trained, the step time, the floor, the wall time, the efficiency. */
@@ -158,7 +194,11 @@ export function formatFloor(ours) {
     .map((o) => {
       const w = o.workers ?? 1;
       const same = o.steps === o.stepsPlanned ? 'steps trained = steps planned' : `steps trained ≠ steps planned (${n(o.steps - o.stepsPlanned)})`;
-      return `floor, ${o.where} ${o.backend}: ${n(o.stepsPlanned)} steps planned, ${n(o.steps)} trained (${same}); ${n(o.stepsPlanned)} ÷ ${w} worker${w === 1 ? '' : 's'} × ${f(o.msPerStep, 2)} ms/step = ${f(o.floorSeconds, 1)} s; wall ${f(o.seconds, 1)} s; efficiency = floor / wall = ${f(o.efficiency, 2)}`;
+      const line = `floor, ${o.where} ${o.backend}: ${n(o.stepsPlanned)} steps planned, ${n(o.steps)} trained (${same}); ${n(o.stepsPlanned)} ÷ ${w} worker${w === 1 ? '' : 's'} × ${f(o.msPerStep, 2)} ms/step = ${f(o.floorSeconds, 1)} s; wall ${f(o.seconds, 1)} s; efficiency = floor / wall = ${f(o.efficiency, 2)}`;
+      if (!Number.isFinite(o.workFloorSeconds)) return line;
+      const predicted = Number.isFinite(o.predictions) ? `, ${n(o.predictions)} made` : '';
+      const evalSeconds = o.workFloorSeconds - o.floorSeconds;
+      return `${line}\n  with evaluation, ${o.where} ${o.backend}: ${n(o.predictionsPlanned)} test predictions planned${predicted}; ${n(o.predictionsPlanned)} ÷ ${w} × ${f(o.msPerPrediction * 1000, 1)} µs = ${f(evalSeconds, 1)} s; work floor ${f(o.workFloorSeconds, 1)} s; work efficiency = work floor / wall = ${f(o.workEfficiency, 2)}`;
     })
     .join('\n');
 }
@@ -286,7 +326,8 @@ const r3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 /**
  * The last line: {"peer": {"seconds", "finalMean", "finalSd"}, "ours": [{"where", "backend", "workers", "seconds",
  * "firstResultSeconds", "finalMean", "finalSd", "paired": {"runs", "same", "meanDiff", "maxAbsDiff"},
- * "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep"}], "ratio": peer seconds / best
+ * "floorSeconds", "efficiency", "stepsPlanned", "stepsTrained", "msPerStep", "predictionsPlanned", "predictions",
+ * "msPerPrediction", "workFloorSeconds", "workEfficiency"}], "ratio": peer seconds / best
  * Chromium seconds, "pairedPeer": {"seconds", "finalMean", "finalSd"}} (null where a side did not run or was not
  * measured). The issue-19 keys first; `paired` and `pairedPeer` are the run-by-run comparison with PyTorch on our
  * draws; the floor's keys last (`withFloor`).
@@ -315,6 +356,11 @@ export function finalJson(peer, ours, paired = null, tol = 0) {
       stepsPlanned: Number.isFinite(o.stepsPlanned) ? o.stepsPlanned : null,
       stepsTrained: Number.isFinite(o.steps) ? o.steps : null,
       msPerStep: r3(o.msPerStep),
+      predictionsPlanned: Number.isFinite(o.predictionsPlanned) ? o.predictionsPlanned : null,
+      predictions: Number.isFinite(o.predictions) ? o.predictions : null,
+      msPerPrediction: Number.isFinite(o.msPerPrediction) ? Math.round(o.msPerPrediction * 1e5) / 1e5 : null,
+      workFloorSeconds: r3(o.workFloorSeconds),
+      workEfficiency: r3(o.workEfficiency),
     })),
     ratio: peer && Number.isFinite(best) ? Math.round((peer.seconds / best) * 100) / 100 : null,
     pairedPeer: paired ? { seconds: r3(paired.seconds), finalMean: r3(paired.dist.mean), finalSd: r3(paired.dist.sd) } : null,

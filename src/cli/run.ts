@@ -30,7 +30,7 @@ import { parseUserFiles } from '../data/parsers/index';
 import { selectBackend } from '../engine/backend';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { subsetPerClass } from '../engine/dataset';
-import { trainShared } from '../engine/shared-train';
+import { trainShared, type SharedProgress } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import { featureDatasetOf } from '../engine/features/dataset';
 import type { ImageDataset, ImageSplit, TrainDataset, TrainRunConfig, TrainRunResult } from '../engine/types';
@@ -473,7 +473,12 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
   const fast = configs.length > 1 && p.fastAllowed;
   const t0 = performance.now();
   let stepsTrained = 0;
-  const results = fast ? await trainShared(p.ds, configs, { population: p.population }, { onProgress: (s) => (stepsTrained = s.stepsDone) }) : [];
+  let predictions = 0;
+  const onProgress = (s: SharedProgress): void => {
+    stepsTrained = s.stepsDone;
+    predictions = s.predictionsDone;
+  };
+  const results = fast ? await trainShared(p.ds, configs, { population: p.population }, { onProgress }) : [];
   if (!fast) for (const c of configs) results.push(await trainRun(p.ds, c));
   const seconds = (performance.now() - t0) / 1000;
 
@@ -485,8 +490,9 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
     path: fast ? 'fast (prefix sharing + population)' : 'one run at a time',
     tasksTrained: fast ? trie.sharedTasks : trie.naiveTasks,
     naiveTasks: trie.naiveTasks,
-    // the fast path's optimiser steps, counted as they are trained (each prefix once)
-    ...(fast ? { stepsTrained } : {}),
+    // the fast path's optimiser steps, counted as they are trained (each prefix once), and its test predictions
+    // (each trained prefix's evaluation pass and the untrained model's, one per example)
+    ...(fast ? { stepsTrained, predictions } : {}),
     seconds: Math.round(seconds * 10) / 10,
   };
   return JSON.stringify({ runs, training });

@@ -159,10 +159,13 @@ export interface Network {
   head(features: tf.Tensor2D): tf.Tensor2D;
   /** logits over every output unit [n, outputs] */
   logits(x: tf.Tensor4D): tf.Tensor2D;
-  /** copies of the weights (reads back from the device) */
-  readWeights(): Promise<Float32Array[]>;
-  /** overwrite the weights (copies `weights`) */
-  setWeights(weights: Float32Array[]): void;
+  /**
+   * Copies of the weights (read back from the device unless they were set from arrays since). `copy: false`: the
+   * arrays the network holds where it holds them, not to be changed (the fused step copies them into its memory).
+   */
+  readWeights(options?: { copy?: boolean }): Promise<Float32Array[]>;
+  /** Overwrite the weights (copies `weights`; `copy: false` hands them over: the caller no longer changes them). */
+  setWeights(weights: Float32Array[], options?: { copy?: boolean }): void;
   dispose(): void;
 }
 
@@ -221,33 +224,53 @@ export function networkOver(spec: NetworkSpec, params: tf.Tensor[], trainable: b
   const head = (f: tf.Tensor2D): tf.Tensor2D => tf.tidy(() => tf.add(tf.matMul(f, params[outIdx] as tf.Tensor2D), params[outIdx + 1]) as tf.Tensor2D);
   /** the weights last set by `setWeights`, with the dataIds they were set under (stale once any tensor is assigned) */
   let known: { ids: object[]; weights: Float32Array[] } | null = null;
+  /**
+   * Weights set from JavaScript and not yet written to the tensors: the write waits until something reads the
+   * tensors. The fused step (kernels/fused-mlp.ts) reads and writes weights as arrays only, so a prefix-shared ground
+   * truth on wasm sets a snapshot, trains and sets the result without a tensor ever being written.
+   */
+  let pending: Float32Array[] | null = null;
+  const sync = (): void => {
+    if (!pending) return;
+    const ws = pending;
+    pending = null;
+    tf.tidy(() => {
+      variables.forEach((v, i) => v.assign(tf.tensor(ws[i].slice(), info[i].shape, 'float32')));
+    });
+    known = { ids: params.map((p) => p.dataId), weights: ws };
+  };
   return {
     spec,
     info,
-    params,
-    variables,
+    get params() {
+      sync();
+      return params;
+    },
+    get variables() {
+      sync();
+      return variables;
+    },
     featureSize,
-    features,
-    head,
-    logits: (x) => tf.tidy(() => head(features(x))),
-    async readWeights() {
+    features: (x) => (sync(), features(x)),
+    head: (f) => (sync(), head(f)),
+    logits: (x) => (sync(), tf.tidy(() => head(features(x)))),
+    async readWeights({ copy = true } = {}) {
+      const out = (ws: Float32Array[]): Float32Array[] => (copy ? ws.map((w) => w.slice()) : ws);
+      if (pending) return out(pending);
       // weights set from JavaScript (the fused step's, a snapshot's) and not assigned since are known here: a copy of
-      // them spares the read back from the device, about a tenth of a prefix-shared ground truth's non-step time.
-      // Every write to a tensor goes through assign (training, strategies), which gives it a new dataId.
-      if (known && known.ids.every((id, i) => params[i].dataId === id)) return known.weights.map((w) => w.slice());
+      // them spares the read back from the device. Every write to a tensor goes through assign (training,
+      // strategies), which gives it a new dataId.
+      if (known && known.ids.every((id, i) => params[i].dataId === id)) return out(known.weights);
       const data = await Promise.all(params.map((p) => p.data()));
       return data.map((d) => Float32Array.from(d as Float32Array));
     },
-    setWeights(ws) {
+    setWeights(ws, { copy = true } = {}) {
       if (!trainable) throw new Error('A frozen network cannot be overwritten; build a new one.');
       checkWeights(info, ws);
-      const copies = ws.map((w) => w.slice());
-      tf.tidy(() => {
-        variables.forEach((v, i) => v.assign(tf.tensor(copies[i].slice(), info[i].shape, 'float32')));
-      });
-      known = { ids: params.map((p) => p.dataId), weights: copies };
+      pending = copy ? ws.map((w) => w.slice()) : ws.slice();
     },
     dispose() {
+      pending = null;
       for (const p of params) p.dispose();
     },
   };

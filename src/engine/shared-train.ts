@@ -75,6 +75,8 @@ export interface SharedProgress {
   population: number;
   /** optimiser steps trained so far (epochs × batches of each task trained here) */
   stepsDone: number;
+  /** test examples predicted so far: one per example in each evaluation pass here (the untrained model's included) */
+  predictionsDone: number;
   /** the step of the task in flight */
   step: ProgressEvent | null;
 }
@@ -177,6 +179,7 @@ export async function trainShared(
     runs: cfgs.length,
     population: 1,
     stepsDone: 0,
+    predictionsDone: 0,
     step: null,
   };
   const report = (): void => hooks.onProgress?.({ ...progress });
@@ -190,8 +193,9 @@ export async function trainShared(
       const full: ScoreFn = (x) => net.logits(x);
       // one prediction pass: every ordering covers the same classes, and the initial model's prediction of an example
       // is the same unit in each (only which class that unit stands for differs)
-      const predAt =
-        base.head === 'all' ? await testPredictions(dataset, sortedUnion(plans[0].tasks.map((tp) => tp.test)), net, full, true, outputs, base) : null;
+      const examples = sortedUnion(plans[0].tasks.map((tp) => tp.test));
+      const predAt = base.head === 'all' ? await testPredictions(dataset, examples, net, full, true, outputs, base) : null;
+      if (predAt) progress.predictionsDone += examples.length;
       for (let o = 0; o < cfgs.length; o++) {
         const b: number[] = [];
         for (let j = 0; j < K[o]; j++) b.push(predAt ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
@@ -275,7 +279,9 @@ export async function trainShared(
     // one prediction pass over the test examples that can score: the seen tasks' ('seen' head), or every class's
     // ('all' head: the same set in every ordering through the node, each with its own units)
     const lists = plans[o0].tasks.slice(0, base.head === 'all' ? K[o0] : t + 1).map((tp) => tp.test);
-    const predAt = await testPredictions(dataset, sortedUnion(lists), network, score, !strategy.predictScores, ctx.headWidth, base);
+    const examples = sortedUnion(lists);
+    const predAt = await testPredictions(dataset, examples, network, score, !strategy.predictScores, ctx.headWidth, base);
+    progress.predictionsDone += examples.length;
     const seen: number[] = [];
     for (let j = 0; j <= t; j++) seen.push(accuracyFrom(predAt, plans[o0].tasks[j].test, testUnits[o0][j]));
     // every ordering through the node, also those trained elsewhere: a checkpoint of this node or a descendant

@@ -249,7 +249,7 @@ export async function testPredictions(
   let pred: Int32Array;
   if (mlp) {
     try {
-      mlp.setWeights(await network.readWeights());
+      mlp.setWeights(await network.readWeights({ copy: false }));
       pred = mlp.predict(dataset.test.images, imageSize(dataset), examples, width);
     } finally {
       releaseFusedMlp(mlp);
@@ -339,15 +339,16 @@ export async function trainTask(
   const augmentRng: DefaultRng | null = cfg.augment ? createDefaultRng(augmentSeed(ctx.taskSeed)) : null;
   const n = set.length;
   const steps = Math.ceil(n / cfg.batchSize);
-  const vars = ctx.network.variables;
   // the fused step (kernels/fused-mlp.ts) where it applies: the same batches, its own kernels, weights resident there
   const fused = (await fusedApplies({ backend: tf.getBackend(), spec: ctx.network.spec, augment: cfg.augment, strategy }))
     ? await acquireFusedMlp(ctx.network.spec, cfg.batchSize)
     : null;
   if (fused) {
-    fused.setWeights(await ctx.network.readWeights());
+    fused.setWeights(await ctx.network.readWeights({ copy: false }));
     fused.resetOptimizer({ kind: cfg.optimizer, lr: cfg.lr, beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon });
   }
+  // the tensors (read only off the fused path: the network writes weights set from arrays when they are read)
+  const vars = fused ? [] : ctx.network.variables;
   const images = ctx.dataset.train.images;
   const size = imageSize(ctx.dataset);
   let counter = 0;
@@ -400,7 +401,7 @@ export async function trainTask(
   } finally {
     if (fused) {
       // the weights go back to the network (evaluation, snapshots and the next task read them there)
-      ctx.network.setWeights(fused.weights());
+      ctx.network.setWeights(fused.weights(), { copy: false });
       releaseFusedMlp(fused);
     }
   }

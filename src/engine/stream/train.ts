@@ -162,7 +162,10 @@ interface Learner {
 
 function imageLearner(ds: ImageDataset, net: Network): Learner {
   return {
-    variables: net.variables,
+    // read each time: weights set from arrays reach the tensors when they are read (models.ts)
+    get variables() {
+      return net.variables;
+    },
     logits: (idx) => net.logits(batchImages(ds, ds.train, idx)),
     read: () => net.readWeights(),
     set: (w) => net.setWeights(w),

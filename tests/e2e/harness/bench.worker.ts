@@ -67,7 +67,7 @@ const api = {
     );
   },
   /** The fused step's time on the config's batches (peer-bench.ts `timeConfigSteps`), in this worker. */
-  async peerStepTime(cfg: PeerBenchConfig, opts: { warmupMs?: number; minMs?: number } = {}): Promise<{ msPerStep: number; steps: number }> {
+  async peerStepTime(cfg: PeerBenchConfig, opts: { warmupMs?: number; minMs?: number } = {}): Promise<Awaited<ReturnType<typeof timeConfigSteps>>> {
     if (!fashion) throw new Error('peerPrepare first.');
     return timeConfigSteps(fashion, cfg, opts);
   },

@@ -107,7 +107,8 @@ const harness = {
  *
  * Before the pool trains, the fused step is timed on the config's batches (peer-bench.ts `timeConfigSteps`) in one
  * worker alone and then in all of them at once (`msPerStep` by worker count, each the mean over the workers): the
- * unit of the benchmark's floor. `steps` are the optimiser steps the workers trained; `handoffs` the dealer's
+ * unit of the benchmark's floor; `msPerPrediction` likewise for the evaluation's forward pass, and `predictions` the
+ * test predictions the workers made. `steps` are the optimiser steps the workers trained; `handoffs` the dealer's
  * checkpoints passed on, the deals that waited for one, and how long (ms).
  */
 async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = defaultCores(), stepMs = 3000) {
@@ -117,11 +118,15 @@ async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = de
   try {
     const names = await Promise.all(remotes.map((r) => r.api.peerPrepare(backend)));
     const msPerStep: Record<string, number> = {};
+    const msPerPrediction: Record<string, number> = {};
     if (backend === 'wasm') {
-      msPerStep['1'] = (await remotes[0].api.peerStepTime(cfg, { minMs: stepMs })).msPerStep;
+      const alone = await remotes[0].api.peerStepTime(cfg, { minMs: stepMs });
+      msPerStep['1'] = alone.msPerStep;
+      msPerPrediction['1'] = alone.msPerPrediction;
       if (remotes.length > 1) {
         const each = await Promise.all(remotes.map((r) => r.api.peerStepTime(cfg, { minMs: stepMs })));
         msPerStep[String(remotes.length)] = each.reduce((a, e) => a + e.msPerStep, 0) / each.length;
+        msPerPrediction[String(remotes.length)] = each.reduce((a, e) => a + e.msPerPrediction, 0) / each.length;
       }
     }
     const orderings = peerOrderings(cfg);
@@ -152,9 +157,11 @@ async function peerBenchPool(backend: string, cfg: PeerBenchConfig, workers = de
       seconds,
       firstResultSeconds: first,
       steps: outs.reduce((a, o) => a + o.stepsTrained, 0),
+      predictions: outs.reduce((a, o) => a + o.predictions, 0),
       tasksTrained: outs.reduce((a, o) => a + o.tasksTrained, 0),
       tasksPlanned: dealer.tasksPlanned,
       msPerStep,
+      msPerPrediction,
       handoffs: { imports, waits, waitedMs },
       finals,
       tasks: orderings,

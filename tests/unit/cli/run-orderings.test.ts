@@ -40,6 +40,10 @@ describe('cil-lab run --orderings', () => {
     const run0 = fast.json.runs[0];
     expect(run0.trainCounts).toEqual([40, 40, 40]);
     expect(fast.json.training.stepsTrained).toBe(195 * Math.ceil(40 / run0.config.batchSize));
+    // test predictions: with the 'seen' head each prefix of depth t predicts its t + 1 tasks' 20 test images (15
+    // prefixes of one task, 90 of two, 90 of three), and the untrained model predicts nothing
+    expect(run0.config.head).toBe('seen');
+    expect(fast.json.training.predictions).toBe(15 * 20 + 90 * 40 + 90 * 60);
     const naive = await cli('run', ...SMALL, '--orderings', 'all', '--fast', 'off');
     expect(naive.json.training).toMatchObject({ tasksTrained: 270, naiveTasks: 270, path: 'one run at a time' });
     fast.json.runs.forEach((r: any, k: number) => {

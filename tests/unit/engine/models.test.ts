@@ -84,6 +84,38 @@ describe('models', () => {
     net.dispose();
   });
 
+  it('writes weights set from JavaScript to the tensors only when the tensors are read, and then the last ones set', async () => {
+    const net = createNetwork(mlp, initWeights(mlp, 1));
+    const assign = vi.spyOn(net.variables[0], 'assign');
+    const [w2, w3] = [initWeights(mlp, 2), initWeights(mlp, 3)];
+    net.setWeights(w2);
+    expect(await net.readWeights()).toEqual(w2);
+    net.setWeights(w3);
+    expect(await net.readWeights()).toEqual(w3);
+    // handed over and read without copies (the fused step's way: it copies into its own memory)
+    const w4 = initWeights(mlp, 4);
+    net.setWeights(w4, { copy: false });
+    const held = await net.readWeights({ copy: false });
+    expect(held[0]).toBe(w4[0]);
+    expect((await net.readWeights())[0]).not.toBe(w4[0]);
+    net.setWeights(w3);
+    // what the fused step does between tasks (set, read back, set): no tensor written yet
+    expect(assign).not.toHaveBeenCalled();
+    const x = tf.randomUniform([3, 8, 8, 1], 0, 1, 'float32', 7) as tf.Tensor4D;
+    const fresh = createNetwork(mlp, w3);
+    try {
+      // reading the tensors (logits here; params, variables, features, head alike) writes the last weights once
+      expect(Array.from(net.logits(x).dataSync())).toEqual(Array.from(fresh.logits(x).dataSync()));
+      expect(assign).toHaveBeenCalledTimes(1);
+      expect(Array.from(net.params[2].dataSync())).toEqual(Array.from(w3[2]));
+      expect(assign).toHaveBeenCalledTimes(1);
+    } finally {
+      x.dispose();
+      fresh.dispose();
+      net.dispose();
+    }
+  });
+
   it('writes the 3×3 convolution as im2col off the GPU, equal to tf.conv2d', async () => {
     const x = tf.randomUniform([2, 5, 6, 3], -1, 1, 'float32', 1) as tf.Tensor4D;
     const k = tf.randomUniform([3, 3, 3, 4], -1, 1, 'float32', 2) as tf.Tensor4D;

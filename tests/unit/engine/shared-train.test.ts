@@ -196,7 +196,7 @@ describe("the sample order: orderings finish in the order asked, with depth-firs
     const finished: number[] = [];
     const runWorker = async (w: number) => {
       const done: number[] = [];
-      let progress = { tasksDone: 0, stepsDone: 0 };
+      let progress = { tasksDone: 0, stepsDone: 0, predictionsDone: 0 };
       const results = await trainShared(
         ds,
         cs,
@@ -224,6 +224,12 @@ describe("the sample order: orderings finish in the order asked, with depth-firs
     expect(dealer.tasksPlanned).toBe(trie.sharedTasks);
     const stepsPerTask = 2 * Math.ceil((2 * 24) / 16);
     expect(a.progress.stepsDone + b.progress.stepsDone).toBe(trie.sharedTasks * stepsPerTask);
+    // evaluation: each trained prefix predicts every test example of the run's classes once ('all' head), and each
+    // worker the untrained model's once
+    const classes = new Set(cs[0].tasks.flat());
+    const testExamples = Array.from(ds.test.labels).filter((y) => classes.has(y)).length;
+    expect(testExamples).toBeGreaterThan(0);
+    expect(a.progress.predictionsDone + b.progress.predictionsDone).toBe((trie.sharedTasks + 2) * testExamples);
     expect(dealer.stats.imports).toBeGreaterThan(0);
     expect(dealer.stats.kept).toBe(0);
   }, 120_000);

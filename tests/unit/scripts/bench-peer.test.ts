@@ -9,7 +9,7 @@ import { planPrefixes } from '../../../src/core/ground-truth/prefix-plan';
 import { peerOrderings, peerSampleOrder } from '../../e2e/harness/peer-bench';
 // prettier-ignore
 // @ts-expect-error a plain .mjs script without type declarations
-import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, floorOf, formatFloor, formatTable, pairRuns, peerArgs, plannedSteps, runKey, sameTolerance, stepsPerTask, summarize, trieTasks, withFloor } from '../../../scripts/peer/bench-peer-lib.mjs';
+import { benchConfig, cliArgs, compareDistributions, diffStandardError, finalJson, floorOf, formatFloor, formatTable, pairRuns, peerArgs, plannedPredictions, plannedSteps, runKey, sameTolerance, stepsPerTask, summarize, trieTasks, withFloor } from '../../../scripts/peer/bench-peer-lib.mjs';
 
 describe('bench:peer, pure parts', () => {
   it('summarize: mean, population sd, min, max (numpy: np.mean, np.std(ddof=0))', () => {
@@ -91,6 +91,12 @@ describe('bench:peer, pure parts', () => {
       'stepsPlanned',
       'stepsTrained',
       'msPerStep',
+      // the work floor: the evaluation's predictions beside the steps
+      'predictionsPlanned',
+      'predictions',
+      'msPerPrediction',
+      'workFloorSeconds',
+      'workEfficiency',
     ]);
     expect(j.ours[0].paired).toBeNull();
     // no step time measured: no floor
@@ -154,6 +160,44 @@ describe('bench:peer, pure parts', () => {
     expect(j.ours[1]).toMatchObject({ floorSeconds: 18.72, efficiency: 0.887, stepsPlanned: 5850, stepsTrained: 6300, workers: 1 });
     // a side without its worker count's step time (another backend) has no floor
     expect(withFloor(chromium, benchConfig(false), { 1: 3.0 }).floorSeconds).toBeNaN();
+  });
+
+  it('the work floor adds the evaluation: test predictions planned × ms per prediction, split over the workers', () => {
+    // 'all' head: each of the 195 prefixes predicts the 600 test images once, and each worker the untrained model's
+    expect(plannedPredictions(benchConfig(false), 1)).toBe(196 * 600);
+    expect(plannedPredictions(benchConfig(false), 2)).toBe(197 * 600);
+    // quick: 4 classes in 2 tasks, 6 + 6 prefixes, 120 test images
+    expect(plannedPredictions(benchConfig(true), 1)).toBe(13 * 120);
+    // 'seen' head: a prefix of t + 1 tasks predicts their 200 images each, the untrained model nothing
+    expect(plannedPredictions({ ...benchConfig(false), head: 'seen' }, 2)).toBe(15 * 200 + 90 * 400 + 90 * 600);
+    // 5,850 steps at 3.3 ms and 118,200 predictions at 12.5 µs on 2 workers: 9.6525 + 0.73875 = 10.39125 s
+    const fl = floorOf(5850, 2, 3.3, 11.5, 118200, 0.0125);
+    expect(fl.floorSeconds).toBeCloseTo(9.6525, 10);
+    expect(fl.workFloorSeconds).toBeCloseTo(10.39125, 10);
+    expect(fl.workEfficiency).toBeCloseTo(10.39125 / 11.5, 10);
+    const dist = { n: 90, mean: 0.28, sd: 0.07, min: 0.1, max: 0.5 };
+    const side = { where: 'chromium', backend: 'wasm', workers: 2, seconds: 11.5, firstResultSeconds: 0.5, steps: 5850, predictions: 118200, dist };
+    const c = withFloor(side, benchConfig(false), { 2: 3.3 }, { 1: 0.011, 2: 0.0125 });
+    expect(c).toMatchObject({ predictionsPlanned: 118200, msPerPrediction: 0.0125 });
+    expect(c.workFloorSeconds).toBeCloseTo(10.39125, 10);
+    const lines = formatFloor([c]).split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      /with evaluation, chromium wasm: 118,200 test predictions planned, 118,200 made; 118,200 ÷ 2 × 12\.5 µs = 0\.7 s; work floor 10\.4 s; work efficiency = work floor \/ wall = 0\.90/,
+    );
+    const j = JSON.parse(finalJson(null, [c]));
+    expect(j.ours[0]).toMatchObject({
+      predictionsPlanned: 118200,
+      predictions: 118200,
+      msPerPrediction: 0.0125,
+      workFloorSeconds: 10.391,
+      workEfficiency: 0.904,
+    });
+    // without a prediction time: the floor alone, one line
+    const bare = withFloor(side, benchConfig(false), { 2: 3.3 });
+    expect(bare.workFloorSeconds).toBeNaN();
+    expect(formatFloor([bare]).split('\n')).toHaveLength(1);
+    expect(JSON.parse(finalJson(null, [bare])).ours[0]).toMatchObject({ workFloorSeconds: null, workEfficiency: null, msPerPrediction: null });
   });
 
   it('diffStandardError: the standard error of two independent means (numpy: sqrt(var(a, ddof=1)/na + var(b, ddof=1)/nb))', () => {

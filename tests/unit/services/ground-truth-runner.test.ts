@@ -454,6 +454,7 @@ class SharedFake implements RunnerClient {
       runs: number;
       population: number;
       stepsDone: number;
+      predictionsDone: number;
       step: null;
     }) => void,
     _onNotice?: unknown,
@@ -495,6 +496,7 @@ class SharedFake implements RunnerClient {
         runs: configs.length,
         population: 1,
         stepsDone: 10 * tasksDone,
+        predictionsDone: 0,
         step: null,
       });
       // another worker gets its turn between two orderings, as a real one would
