@@ -296,7 +296,8 @@ export async function trainShared(
   /** After a node trained and was evaluated: keep its copy for its children, finish its leaf orderings. */
   const complete = async (node: PrefixNode, network: Network, strategy: Strategy): Promise<void> => {
     if (node.children.length > 0) {
-      snapshots.set(node, { weights: await network.readWeights(), state: cloneState(strategy.getState()) });
+      // the network's own arrays where it holds them: no one changes a snapshot's or a network's arrays in place
+      snapshots.set(node, { weights: await network.readWeights({ copy: false }), state: cloneState(strategy.getState()) });
       ready.push(...node.children);
     }
     done.add(node);
@@ -397,7 +398,7 @@ export async function trainShared(
     const o0 = node.orderings[0];
     const cfg = cfgs[o0];
     const t = node.depth;
-    network.setWeights(snap.weights);
+    network.setWeights(snap.weights, { copy: false });
     const strategy = createStrategy(cfg.strategy, cfg.strategyOptions as never);
     let optimizer: tf.Optimizer | null = null;
     try {
