@@ -115,17 +115,20 @@ export function stepsPerTask(cfg) {
 }
 
 /**
- * Tasks the fast path trains for every ordering of the config (`classes` in `tasks` equal tasks): the prefix trie's
- * nodes (src/core/ground-truth/prefix-plan.ts), Σ over depths t of the distinct first t + 1 tasks, n! / (s!^(t+1) ·
- * (n − (t+1)s)!). The default: 15 + 90 + 90 = 195.
+ * The prefix trie's nodes at each depth (src/core/ground-truth/prefix-plan.ts) for every ordering of the config
+ * (`classes` in `tasks` equal tasks of s classes): at depth t, the distinct first t + 1 tasks, n! / (s!^(t+1) ·
+ * (n − (t+1)s)!). The default: [15, 90, 90].
  */
-export function trieTasks(cfg) {
+function trieNodesByDepth(cfg) {
   const n = cfg.classes;
   const s = n / cfg.tasks;
   const fact = (k) => (k <= 1 ? 1 : k * fact(k - 1));
-  let total = 0;
-  for (let t = 1; t <= cfg.tasks; t++) total += fact(n) / (fact(s) ** t * fact(n - t * s));
-  return Math.round(total);
+  return Array.from({ length: cfg.tasks }, (_, t) => Math.round(fact(n) / (fact(s) ** (t + 1) * fact(n - (t + 1) * s))));
+}
+
+/** Tasks the fast path trains for every ordering of the config: the trie's nodes. The default: 15 + 90 + 90 = 195. */
+export function trieTasks(cfg) {
+  return trieNodesByDepth(cfg).reduce((a, b) => a + b, 0);
 }
 
 /** Optimiser steps planned: every trie node once (finetune trains each task on its own images). */
@@ -138,14 +141,9 @@ export const plannedSteps = (cfg) => trieTasks(cfg) * stepsPerTask(cfg);
  * The default on 2 workers: (195 + 2) × 600 = 118,200.
  */
 export function plannedPredictions(cfg, workers = 1) {
-  const perTask = (cfg.classes / cfg.tasks) * cfg.testPerClass;
-  if (cfg.head === 'all') return (trieTasks(cfg) + Math.max(1, workers)) * cfg.classes * cfg.testPerClass;
-  const n = cfg.classes;
-  const s = n / cfg.tasks;
-  const fact = (k) => (k <= 1 ? 1 : k * fact(k - 1));
-  let total = 0;
-  for (let t = 1; t <= cfg.tasks; t++) total += (fact(n) / (fact(s) ** t * fact(n - t * s))) * t * perTask;
-  return Math.round(total);
+  const testImages = cfg.classes * cfg.testPerClass;
+  if (cfg.head === 'all') return (trieTasks(cfg) + Math.max(1, workers)) * testImages;
+  return trieNodesByDepth(cfg).reduce((a, nodes, t) => a + nodes * (t + 1) * (testImages / cfg.tasks), 0);
 }
 
 /**

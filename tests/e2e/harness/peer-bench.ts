@@ -174,9 +174,9 @@ export async function peerBenchPull(
  * Milliseconds per fused training step (src/engine/kernels/fused-mlp.ts, what the trainer runs on wasm) on this
  * config's own batches: the first ordering's tasks one after another, each with a fresh optimiser and the batches
  * the trainer draws (`epochOrder`, full batches and each epoch's partial last one), cycled for `minMs` in five
- * windows after `warmupMs` of the same; the fastest window's time per step. What the trainer's inner loop does per step (the batch order, the batch's units,
- * setBatch, step), none of its work between tasks (set-up, evaluation, checkpoints): the floor's unit. The
- * benchmark's pool times it in one worker alone and in every worker at once.
+ * windows after `warmupMs` of the same; the fastest window's time per step. What the trainer's inner loop does per
+ * step (the batch order, the batch's units, setBatch, step), none of its work between tasks (set-up, evaluation,
+ * checkpoints): the floor's unit. The benchmark's pool times it in one worker alone and in every worker at once.
  *
  * Then milliseconds per test prediction: the fused forward pass over every test example of the config's classes
  * (`predict`, what each trained prefix's evaluation runs), the fastest of five windows over a third of `minMs`: the
