@@ -8,6 +8,8 @@ distribution"), computed with numpy and scipy alone, nothing shared with the Typ
 Writes
 - tests/fixtures/ptm12-features.npz: 12 Gaussian class clusters in 10 dimensions, 16 training and 6 test rows per
   class (np.savez: features float32, labels int64, split uint8, class_names), rows shuffled;
+- tests/fixtures/import/ptm12-pilot.log: a PILOT-style log of SimpleCIL on these features (seeds 1993 and 0, their RS
+  orders, the accuracy curve in % to 2 decimals), for the import and `cil-lab analyze --results`;
 - tests/fixtures/whole-distribution.json: for several methods, every ordering of the 12 classes in 4 tasks of 3
   (369 600) — and SimpleCIL also in tasks of 6, 2, 2, 2 (83 160) — enumerated with itertools (each task a
   combination of the classes left), with
@@ -351,6 +353,25 @@ cases = [
     case('ranpac M=48 task', {'id': 'ranpac', 'options': {'projection': 48, 'lambdaFrom': 'task'}}, 3, SIZES, Ranpac(48, 3), True),
     case('simplecil cosine, sizes 6,2,2,2', {'id': 'simplecil', 'options': {'metric': 'cosine'}}, 0, [6, 2, 2, 2], ScoreMethod(class_scores('cosine')), False),
 ]
+
+# ---- a PILOT-style log of SimpleCIL on these features, two runs (seeds 1993 and 0, RS orders), 3 classes per task:
+# the class order as data_manager.py logs it and the "CNN top1 curve" after each task (accuracy on the classes seen,
+# in %, np.around(…, 2) as PILOT prints it), for `cil-lab analyze --results` and the lab's Import tab
+acc, _ = step_table(ScoreMethod(class_scores('cosine')), False)
+lines = []
+for seed, flat in ((1993, RS_ORDERS[2]), (0, RS_ORDERS[0])):
+    lines += ['2025-01-01 10:00:00,000 [trainer.py] => prefix: reproduce', '2025-01-01 10:00:00,001 [trainer.py] => dataset: ptm12',
+              '2025-01-01 10:00:00,001 [trainer.py] => init_cls: 3', '2025-01-01 10:00:00,001 [trainer.py] => increment: 3',
+              '2025-01-01 10:00:00,002 [trainer.py] => model_name: simplecil', f'2025-01-01 10:00:00,002 [trainer.py] => seed: {seed}',
+              f'2025-01-01 10:00:01,000 [data_manager.py] => {flat}']
+    curve, seen = [], []
+    for task in cut(flat, SIZES):
+        seen = seen + task
+        curve.append(float(np.around(100 * acc(seen, task), 2)))
+        lines.append(f'2025-01-01 10:01:00,000 [trainer.py] => CNN top1 curve: {curve}')
+    lines.append(f'2025-01-01 10:01:00,001 [trainer.py] => Average Accuracy (CNN): {float(np.mean(curve))}')
+with open(os.path.join(HERE, 'import', 'ptm12-pilot.log'), 'w') as f:
+    f.write('\n'.join(lines) + '\n')
 
 fixture = {
     '_note': ('made by `python3 scripts/make-whole-distribution-fixtures.py` with numpy ' + np.__version__ + ': every ordering of '

@@ -29,6 +29,7 @@ import { datasetClassListId } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
+import { PLACE_FLAGS } from './flags';
 import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -62,6 +63,11 @@ function classesOf(v: Values): { names: string[]; datasetClasses: number[]; pins
 }
 
 export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
+  const placing = PLACE_FLAGS.find((f) => v[f] !== undefined && f !== 'features' && f !== 'strategy');
+  if (placing)
+    throw new UsageError(
+      `--${placing} is read only when placing orders in a pre-trained method's distribution: give --features F.npz --strategy simplecil|ranpac|fecam.`,
+    );
   const path = typeof v.results === 'string' ? v.results : undefined;
   if (!path) throw new UsageError(`Give --results F, the file of runs to analyse.\n\n${ANALYZE_HELP}`);
   const text = readTextInput(path, 'the --results file');

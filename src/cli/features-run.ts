@@ -27,6 +27,8 @@ import { V1_FILL } from '../core/config/defaults';
 import { readInput } from './inputs';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
+import { featuresSummary, isSummaryRun, SUMMARY_FLAGS } from './features-summary';
+import { loadWordnetFrom } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -37,7 +39,7 @@ export function isFeaturesRun(v: Values): boolean {
   return str(v, 'features') !== undefined || isPtmStrategyId(str(v, 'strategy'));
 }
 
-function loadFeatures(path: string): FeatureSet {
+export function loadFeatures(path: string): FeatureSet {
   const bytes = readInput(path, 'the --features file', CONFIG_LIMITS.featureBytes);
   try {
     return readFeaturesNpz(bytes, basename(path));
@@ -133,7 +135,7 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
 }
 
 /** Runs the command; returns the JSON text to print. */
-export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void } = {}, computed?: FeatureSet): Promise<string> {
+export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void; root?: string } = {}, computed?: FeatureSet): Promise<string> {
   const strategyId = str(v, 'strategy');
   const path = str(v, 'features');
   if (path === undefined) {
@@ -150,6 +152,23 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
   const sizes = taskSizesArg(v, classes.length);
   const strategy = ptmStrategyOf(strategyId, str(v, 'strategy-options'));
   const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  if (isSummaryRun(v)) {
+    const root = options.root;
+    return featuresSummary(v, {
+      features,
+      path,
+      classes,
+      sizes,
+      strategy,
+      seed,
+      trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1, CONFIG_LIMITS.perClass),
+      testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1, CONFIG_LIMITS.perClass),
+      onNote: options.onNote,
+      loadWordnet: root ? () => loadWordnetFrom(root) : undefined,
+    });
+  }
+  const orphan = SUMMARY_FLAGS.find((f) => v[f] !== undefined);
+  if (orphan) throw new UsageError(`--${orphan} is read only with --summary (the whole distribution); without it, it would change nothing.`);
   const { orderings, total, label } = orderingsOf(v, classes, sizes);
 
   // a first-session layer (--strategy-options firstSession=W) trains as a run's network does: --epochs, --lr,

@@ -63,6 +63,7 @@ const VALUE_FLAGS = [
   'orderings',
   'out',
   'per-class',
+  'place',
   'population',
   'precision',
   'preset',
@@ -104,6 +105,7 @@ export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
+  summary: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -150,6 +152,22 @@ const RUN_FLAGS: Flag[] = [
   'fast',
   'population',
   ...CONFIG_FLAGS,
+];
+
+/** The flags only `analyze` in placement mode reads (--features with a pre-trained method). */
+export const PLACE_FLAGS: Flag[] = [
+  'features',
+  'strategy',
+  'strategy-options',
+  'seed',
+  'order',
+  'train-per-class',
+  'test-per-class',
+  'orderings',
+  'limit',
+  'sample-seed',
+  'epsilon',
+  'delta',
 ];
 
 /**
@@ -206,7 +224,19 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   ],
   bounds: ['omega', 'epsilon', 'delta', 'range'],
   stats: ['values', 'truth', 'estimate'],
-  analyze: ['results', 'dataset', 'classes', 'subset', ...TASK_FLAGS, 'similarity', 'accuracy', 'seeds', 'method'],
+  analyze: [
+    'results',
+    'dataset',
+    'classes',
+    'subset',
+    ...TASK_FLAGS,
+    'similarity',
+    'accuracy',
+    'seeds',
+    'method',
+    // placing orders in a pre-trained method's whole distribution (analyze-place.ts)
+    ...PLACE_FLAGS,
+  ],
   conformal: ['calibration', 'test', 'alpha', 'score'],
   cpcf: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
   'ood-metrics': ['id', 'ood'],
@@ -247,7 +277,8 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   ],
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
-  run: RUN_FLAGS,
+  // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)
+  run: [...RUN_FLAGS, 'summary', 'place', 'similarity', 'epsilon', 'delta'],
   sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
   features: [
     'dataset',

@@ -35,6 +35,7 @@ import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
 import { withConfig } from './config-args';
 import { ANALYZE_HELP, analyzeCommand } from './analyze';
+import { ANALYZE_PLACE_HELP, analyzePlacement, isPlacementAnalysis } from './analyze-place';
 import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
@@ -66,7 +67,8 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
   cil-lab stats --values F.json   → moments, Box-Cox λ, Shapiro–Wilk / D'Agostino K² / KS before and after Box-Cox
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
-${ANALYZE_HELP}
+${indent(ANALYZE_HELP)}
+${indent(ANALYZE_PLACE_HELP)}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
                [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
                verdict (the Forgetting lab's sentences)
@@ -99,6 +101,13 @@ ${ANALYZE_HELP}
               [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
                  pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
+              [--summary [--place 3,1,0,…] [--seeds 0,42,1993] [--similarity features|wordnet|file:PATH] [--limit 20000000]
+               [--orderings all|sample:N] [--epsilon 0.1 --delta 0.05] [--sample-seed S]]
+                 --summary: the whole distribution without one record per ordering: {"summary": {orderings, omega, exact,
+                 aia|final: {min, max, mean, sd, quantiles, histogram, worst, best}}, "rs"|"edge": {orderings placed, aia|final:
+                 {mean, sd, jsd, w1}}, "place": {order, tasks, aia, final, percentile, finalPercentile}, "verdict"}; every
+                 ordering when |Ω| ≤ --limit, else a uniform sample of Theorem 1's size (ε, δ); percentiles 0–100 by mid-rank
+                 (orderings below + half those tied, within 1e-12) of all orderings; --place: a flat order of label ids
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 ${OWN_CLASSES_HELP}
@@ -110,6 +119,11 @@ The labs of the app and the commands that print their numbers:
 ${LABS.map((l) => `  ${l.name.padEnd(13)} ${l.commands.join(', ')}`).join('\n')}
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
+
+/** A help block written from column 0, indented as HELP's command lines (commandHelp finds them by it). */
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
 
 function loadWordnet(): WordnetGraph {
   return loadWordnetFrom(root);
@@ -334,6 +348,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
     case 'stats':
       return statsCommand(v);
     case 'analyze':
+      if (isPlacementAnalysis(v)) return analyzePlacement(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
       return analyzeCommand(v, { loadWordnet });
     case 'ood-metrics':
       return oodMetricsCommand(v);

@@ -42,6 +42,7 @@ import { loadBuiltinImages, readInputFiles } from './inputs';
 import { checkAsLink, TRAINING_FLAGS } from './link-check';
 import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo, type FeatureSourceArg } from './features';
 import { featuresRunCommand } from './features-run';
+import { SUMMARY_FLAGS } from './features-summary';
 import { isPtmStrategyId } from '../core/ptm/defaults';
 
 export class RunUsageError extends Error {
@@ -466,6 +467,11 @@ async function pretrainedRun(v: Values, options: { root: string; onNote?: (note:
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
   // the pre-trained methods on frozen features (features-run.ts); every other strategy on features trains the head below
   if (isPtmStrategyId(str(v, 'strategy'))) return pretrainedRun(v, options);
+  const summaryFlag = SUMMARY_FLAGS.find((f) => v[f] !== undefined);
+  if (summaryFlag)
+    throw new RunUsageError(
+      `--${summaryFlag} belongs to the whole distribution of a pre-trained method (--strategy simplecil|ranpac|fecam on --features): a trained strategy follows the path of its tasks, so each ordering must be trained (--orderings all).`,
+    );
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax

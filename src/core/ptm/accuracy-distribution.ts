@@ -309,7 +309,7 @@ export async function accuracyDistribution(input: AccuracyDistributionInput, hoo
       final: { worst: extreme(ext.finLo, 'final'), best: extreme(ext.finHi, 'final') },
     },
     states,
-    path: `${all ? 'exact over' : 'over'} ${what}: ${grouped(states)} state${states === 1 ? '' : 's'} (${evaluator.stateRule})`,
+    path: `${all ? 'exact over' : 'over'} ${what}: ${formatOmega(BigInt(states))} state${states === 1 ? '' : 's'} (${evaluator.stateRule})`,
     sortedAia: aia,
     sortedFinal: final,
     table,
