@@ -6,6 +6,7 @@
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
 import { featureJob, featureKeyJob } from '../features/job';
 import { ptmJob } from '../features/ptm-job';
+import { distributionJob } from '../features/distribution-job';
 import { oodJob } from '../ood/job';
 import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
@@ -22,6 +23,7 @@ export const JOBS = {
   'features-key': featureKeyJob,
   features: featureJob,
   ptm: ptmJob,
+  'ptm-distribution': distributionJob,
   'own-encode': ownEncodeJob,
   'own-train': ownTrainJob,
   'own-orderings': ownOrderingsJob,
