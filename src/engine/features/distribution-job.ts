@@ -13,14 +13,15 @@ import type { Ordering } from '../../core/orderings/types';
 import { sampleOrderingsByShuffle } from '../../core/orderings/sample';
 import { formatOmega, countOrderings } from '../../core/orderings/count';
 import { accuracyDistribution, type AccuracyDistribution } from '../../core/ptm/accuracy-distribution';
-import { firstSessionWidth, type PtmStrategy } from '../../core/ptm/defaults';
+import { firstSessionWidth } from '../../core/ptm/defaults';
 import { distributionReport, type DistributionReport, type OrderingToPlace } from '../../core/ptm/distribution-report';
 import { preparePtm } from '../../core/ptm/ground-truth';
 import { PtmInputError } from '../../core/ptm/problem';
 import { pausePointOf } from '../control';
 import type { Job } from '../jobs/job';
 import type { ExtractProgress } from './extract';
-import { featureSetKey, featureSetOf, type WorkerFeatures } from './source-set';
+import { featureSetKey, jobFeatureSet } from './source-set';
+import type { PtmExperimentInput } from './ptm-job';
 
 /** An ordering to place, over dataset class indices (its flat order as drawn or written, when it has one). */
 export interface JobOrdering {
@@ -29,17 +30,7 @@ export interface JobOrdering {
   order?: number[];
 }
 
-export interface DistributionJobInput {
-  /** the built-in dataset the features are computed from */
-  datasetId: string;
-  features: WorkerFeatures;
-  /** the experiment's classes (dataset class indices; position p ↔ classes[p]) */
-  classes: number[];
-  trainPerClass: number | null;
-  testPerClass: number | null;
-  strategy: PtmStrategy;
-  seed: number;
-  taskSizes: number[];
+export interface DistributionJobInput extends PtmExperimentInput {
   /** every ordering, or a uniform sample (`sampleOrderingsByShuffle`) */
   orderings: { kind: 'all' } | { kind: 'sample'; size: number; seed: number };
   rs: JobOrdering[];
@@ -89,15 +80,7 @@ export const distributionJob: Job<DistributionJobInput, DistributionJobOutput, D
   const dist = await ctx.derived<AccuracyDistribution>('ptm-distribution', distributionKey(input), async () => {
     made = true;
     const t0 = performance.now();
-    emit({ kind: 'stage', stage: 'features' });
-    const set = await featureSetOf(
-      ctx,
-      input.datasetId,
-      input.features,
-      { classes: input.classes, trainPerClass: input.trainPerClass, testPerClass: input.testPerClass },
-      (extract) => emit({ kind: 'stage', stage: 'features', extract }),
-    );
-    await ctx.control.checkpoint();
+    const set = await jobFeatureSet(ctx, input, emit);
     const t1 = performance.now();
     emit({ kind: 'stage', stage: 'setup' });
     const evaluator = preparePtm({ features: set, classes: input.classes, strategy: input.strategy, seed: input.seed });

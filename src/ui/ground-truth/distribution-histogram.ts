@@ -12,9 +12,9 @@ import { scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { DistributionReport, GaussianReport, PlacedReport } from '../../core/ptm/distribution-report';
 import { normalPdf } from '../../core/stats/gaussian';
-import { drawAxisTitles, drawDropLine, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawDropLine, drawLane, freshSvg, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
-import { peakLabelPlacement } from './accuracy-histogram';
+import { drawPeakLabel } from './accuracy-histogram';
 import { count, markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, type MarkShape } from './format';
 
 export type DistributionSide = 'aia' | 'final';
@@ -277,43 +277,13 @@ export function drawDistributionHistogram(
       .attr('stroke-dasharray', '4,3');
     // a Gaussian far narrower than the truth is cut at the top: say how high it goes
     const peak = (model.total * model.binWidth) / (g.sd * Math.sqrt(2 * Math.PI));
-    if (peak > y.domain()[1]) {
-      const text = `↑ ${g.protocol === 'rs' ? 'RS' : 'EDGE'} peak ${count(peak)}`;
-      const at = peakLabelPlacement(x(g.mean), text.length * 6.2, g.protocol === 'rs' ? 'start' : 'end', L.margin.left + 2, L.width - L.margin.right - 2);
-      svg
-        .append('text')
-        .attr('class', 'peak')
-        .attr('x', at.x)
-        .attr('y', L.plotTop + (g.protocol === 'rs' ? 24 : 10))
-        .attr('text-anchor', at.anchor)
-        .attr('font-size', 11)
-        .attr('fill', colour)
-        .attr('paint-order', 'stroke')
-        .attr('stroke', '#fff')
-        .attr('stroke-width', 3)
-        .text(text);
-    }
+    if (peak > y.domain()[1]) drawPeakLabel(svg, g.protocol, count(peak), x(g.mean), L.margin.left, L.width - L.margin.right, L.plotTop, colour);
   }
 
   // the lanes: a mark per ordering placed, labelled
   for (const lane of L.lanes) {
     const colour = lane.lane === 'yours' ? YOURS_COLOUR : protocolMark(lane.lane).stroke;
-    svg
-      .append('text')
-      .attr('x', L.margin.left - 8)
-      .attr('y', lane.y)
-      .attr('dy', '0.35em')
-      .attr('text-anchor', 'end')
-      .attr('font-size', 12)
-      .attr('fill', colour)
-      .text(lane.lane === 'rs' ? 'RS' : lane.lane === 'edge' ? 'EDGE' : 'Yours');
-    svg
-      .append('line')
-      .attr('x1', L.margin.left)
-      .attr('x2', L.width - L.margin.right)
-      .attr('y1', lane.y)
-      .attr('y2', lane.y)
-      .attr('stroke', '#eef0f4');
+    drawLane(svg, L.margin.left, L.width - L.margin.right, lane.y, lane.lane === 'rs' ? 'RS' : lane.lane === 'edge' ? 'EDGE' : 'Yours', colour);
     const marks = model.markers.filter((m) => m.lane === lane.lane).sort((a, b) => a.value - b.value);
     const xs = laneLabelXs(
       marks.map((m) => x(m.value)),
@@ -343,24 +313,24 @@ export function drawDistributionHistogram(
   }
 
   const span = model.domain[1] - model.domain[0];
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${L.plotBottom})`)
-    .call(
-      axisBottom(x)
-        .ticks(Math.max(3, Math.floor((L.width - L.margin.left) / 70)))
-        .tickFormat((d) => (100 * Number(d)).toFixed(span < 0.05 ? 1 : 0)),
-    )
-    .attr('font-size', 12);
-  svg
-    .append('g')
-    .attr('transform', `translate(${L.margin.left},0)`)
-    .call(
-      axisLeft(y)
-        .ticks(5)
-        .tickFormat((d) => countTick(Number(d))),
-    )
-    .attr('font-size', 12);
+  drawAxes(
+    svg,
+    { left: L.margin.left, bottom: L.height - L.plotBottom },
+    L.height,
+    (g) =>
+      void g.call(
+        axisBottom(x)
+          .ticks(Math.max(3, Math.floor((L.width - L.margin.left) / 70)))
+          .tickFormat((d) => (100 * Number(d)).toFixed(span < 0.05 ? 1 : 0)),
+      ),
+    (g) =>
+      void g.call(
+        axisLeft(y)
+          .ticks(5)
+          .tickFormat((d) => countTick(Number(d))),
+      ),
+    12,
+  );
   drawAxisTitles(svg, {
     x: { text: axisLabel, x: (L.margin.left + L.width - L.margin.right) / 2, y: L.plotBottom + 36 },
     y: { text: 'orderings', x: 12, y: (L.plotTop + L.plotBottom) / 2 },

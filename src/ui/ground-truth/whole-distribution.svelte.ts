@@ -87,6 +87,8 @@ export class WholeDistributionState {
   private startedAt = 0;
   /** seconds the last computation took in the page (lease, worker and transfer included) */
   wallSeconds = $state<number | null>(null);
+  /** the worker's seconds for the distribution shown (set-up and orderings), kept when a later call only placed orders */
+  computedSeconds = $state.raw<DistributionJobOutput['seconds'] | null>(null);
 
   constructor(private readonly lab: DistributionLab) {}
 
@@ -211,6 +213,7 @@ export class WholeDistributionState {
         place: orders.map((o) => ({ label: o.label, tasks: o.tasks, order: o.order })),
       };
       const output = await worker.distribution(input, (e) => this.onEvent(e));
+      if (!output.reused || this.result?.key !== key) this.computedSeconds = output.reused ? null : output.seconds;
       this.result = { key, output, orders };
       this.status = 'done';
       this.wallSeconds = (performance.now() - this.startedAt) / 1000;

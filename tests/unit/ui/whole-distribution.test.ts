@@ -117,6 +117,8 @@ describe('the whole distribution in the Ground-truth lab', () => {
     await w.placeText('7 6 5 4 3 2 1 0');
     expect(w.placeError).toBe('');
     expect(w.current!.reused).toBe(true);
+    // the worker's seconds of the distribution shown stay with it
+    expect(w.computedSeconds!.orderings).toBeGreaterThan(0);
     expect(w.placed).toHaveLength(1);
     expect(w.placed[0].placed.tasks).toEqual([
       [6, 7],

@@ -5,7 +5,14 @@ import fixture from '../../../fixtures/whole-distribution.json';
 import { readFeaturesNpz } from '../../../../src/data/features/npz';
 import { splitIntoTasks } from '../../../../src/core/orderings/key';
 import { sampleOrderingsByShuffle } from '../../../../src/core/orderings/sample';
-import { accuracyDistribution, EXACT_DISTRIBUTION_LIMIT, placeOrdering } from '../../../../src/core/ptm/accuracy-distribution';
+import {
+  accuracyDistribution,
+  EXACT_DISTRIBUTION_LIMIT,
+  placeOrdering,
+  type AccuracyDistribution,
+  type Placement,
+} from '../../../../src/core/ptm/accuracy-distribution';
+import type { ValueSummary } from '../../../../src/core/stats/value-summary';
 import type { PtmStrategy } from '../../../../src/core/ptm/defaults';
 import { preparePtm, runPtmGroundTruth } from '../../../../src/core/ptm/ground-truth';
 import { PtmInputError } from '../../../../src/core/ptm/problem';
@@ -16,21 +23,7 @@ import { fitGaussian } from '../../../../src/core/stats/gaussian';
 // The whole distribution of AIA and final accuracy over every ordering of 12 classes in 4 tasks (369 600), against an
 // independent numpy enumeration (scripts/make-whole-distribution-fixtures.py): summaries, histogram counts, the
 // extremes and placed orders' percentiles.
-interface Summary {
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  sd: number;
-  quantiles: Record<string, number>;
-  histogram: { edges: number[]; counts: number[] };
-}
-interface Extreme {
-  tasks: number[][];
-  aia: number;
-  final: number;
-  ties: number;
-}
+type Summary = ValueSummary;
 interface Case {
   name: string;
   strategy: PtmStrategy;
@@ -40,18 +33,9 @@ interface Case {
   states: number;
   aia: Summary;
   final: Summary;
-  extremes: { aia: { worst: Extreme; best: Extreme }; final: { worst: Extreme; best: Extreme } };
-  places: {
-    label: string;
-    order: number[];
-    tasks: number[][];
-    aia: number;
-    final: number;
-    percentile: number;
-    finalPercentile: number;
-    below: number;
-    equal: number;
-  }[];
+  extremes: AccuracyDistribution['extremes'];
+  /** each placed order with numpy's values (the Placement's fields, plus its label and flat order) */
+  places: (Pick<Placement, 'tasks' | 'aia' | 'final' | 'percentile' | 'finalPercentile' | 'below' | 'equal'> & { label: string; order: number[] })[];
   rs: { aiaMean: number; aiaSd: number; aiaJsd: number; finalJsd: number | null };
 }
 const cases = fixture.cases as unknown as Case[];
