@@ -10,7 +10,10 @@
  * embedding), 50 training and 50 test rows per class, separation 0.2 — figure 2 of `npm run bench:features-truth`
  * with two classes more — written once to a temporary .npz. Speed is printed, never asserted; the last line is JSON.
  *
- *   npm run bench:whole-distribution [-- --methods simplecil,ncm,fecam,ranpac] [-- --ranpac-m 2000] [-- --skip-records]
+ * RanPAC's states can take a second thread (`--threads 2`, src/cli/parallel-states.ts): its rows are timed with each
+ * of `--threads` (default 1,2), the ratio being what a second core buys on this machine as it is.
+ *
+ *   npm run bench:whole-distribution [-- --methods simplecil,ncm,fecam,ranpac,ranpac-25] [-- --ranpac-m 2000] [-- --threads 1,2] [-- --skip-records]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,7 +28,7 @@ import { syntheticFeatures } from '../src/core/ptm/synthetic';
 import { writeFeaturesNpz } from '../src/data/features/npz';
 
 const { values } = parseArgs({
-  options: { methods: { type: 'string' }, 'ranpac-m': { type: 'string' }, 'skip-records': { type: 'boolean' } },
+  options: { methods: { type: 'string' }, 'ranpac-m': { type: 'string' }, 'skip-records': { type: 'boolean' }, threads: { type: 'string' } },
 });
 const root = join(import.meta.dirname, '..');
 const M = Number(values['ranpac-m'] ?? 2000);
@@ -88,8 +91,11 @@ console.log(
   `  cil-lab --help (start-up only)             wall ${startup.wall.toFixed(2).padStart(6)} s  cpu ${startup.cpu.toFixed(2).padStart(6)} s  peak RSS ${startup.maxRssMB} MB`,
 );
 
+// RanPAC's states can take a second thread (src/cli/parallel-states.ts): timed with each of these
+const threadCounts = (values.threads ?? '1,2').split(',').map(Number);
+const runs = wanted.flatMap((id) => (id.startsWith('ranpac') ? threadCounts.map((t) => ({ id, threads: t })) : [{ id, threads: 1 }]));
 const rows: Record<string, unknown>[] = [];
-for (const id of wanted) {
+for (const { id, threads } of runs) {
   const strategy = METHODS[id];
   if (!strategy) throw new Error(`unknown method ${id}`);
   const options =
@@ -99,7 +105,22 @@ for (const id of wanted) {
         ? ['--strategy-options', `metric=${strategy.options.metric}`]
         : [];
   const rows25 = id === 'ranpac-25' ? ['--train-per-class', '25'] : [];
-  const t = timed(['run', '--features', npz, '--tasks', '4', '--strategy', strategy.id, ...options, ...rows25, '--summary', '--place', PLACE]);
+  const t = timed([
+    'run',
+    '--features',
+    npz,
+    '--tasks',
+    '4',
+    '--strategy',
+    strategy.id,
+    ...options,
+    ...rows25,
+    '--summary',
+    '--place',
+    PLACE,
+    '--threads',
+    String(threads),
+  ]);
   if (t.code !== 0) {
     console.log(`  ${ptmMethodLabel(strategy)}: exit ${t.code}\n${t.stderr.slice(-2000)}`);
     continue;
@@ -110,7 +131,7 @@ for (const id of wanted) {
     place: { percentile: number };
   };
   const row = {
-    method: `${ptmMethodLabel(strategy)}${rows25.length ? ', 25 training rows per class' : ''}`,
+    method: `${ptmMethodLabel(strategy)}${rows25.length ? ', 25 training rows per class' : ''}${strategy.id === 'ranpac' ? `, ${threads} thread${threads === 1 ? '' : 's'}` : ''}`,
     orderings: out.summary.orderings,
     states: out.summary.states,
     wallSeconds: t.wall,
@@ -124,7 +145,7 @@ for (const id of wanted) {
   };
   rows.push(row);
   console.log(
-    `  ${row.method.padEnd(42)} wall ${t.wall.toFixed(2).padStart(6)} s  cpu ${t.cpu.toFixed(2).padStart(6)} s  in the command ${out.seconds.toFixed(2).padStart(6)} s  peak RSS ${t.maxRssMB} MB  ` +
+    `  ${row.method.padEnd(60)} wall ${t.wall.toFixed(2).padStart(6)} s  cpu ${t.cpu.toFixed(2).padStart(6)} s  in the command ${out.seconds.toFixed(2).padStart(6)} s  peak RSS ${t.maxRssMB} MB  ` +
       `${out.summary.states} states  AIA ${(100 * out.summary.aia.min).toFixed(2)}–${(100 * out.summary.aia.max).toFixed(2)} %  wall / 10 s = ${row.wallOverBar}`,
   );
 }

@@ -23,10 +23,11 @@ import type { Ordering, SquareMatrix } from '../core/orderings/types';
 import { theorem1SampleSize } from '../core/protocols/bounds';
 import { DEFAULT_RS_SEEDS } from '../core/protocols/rs';
 import { runProtocols } from '../core/protocols/run';
-import { accuracyDistribution, EXACT_DISTRIBUTION_LIMIT, type AccuracyDistributionInput } from '../core/ptm/accuracy-distribution';
+import { accuracyDistribution, EXACT_DISTRIBUTION_LIMIT, StepAccuracies, type AccuracyDistributionInput } from '../core/ptm/accuracy-distribution';
 import { firstSessionWidth, type PtmStrategy } from '../core/ptm/defaults';
 import { distributionReport, TIE_RULE, type DistributionReport, type OrderingToPlace } from '../core/ptm/distribution-report';
-import { preparePtm } from '../core/ptm/ground-truth';
+import { preparePtm, type PtmSetupInput } from '../core/ptm/ground-truth';
+import { defaultThreads, startStatesWorker, statesInParallel } from './parallel-states';
 import { PtmInputError } from '../core/ptm/problem';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
@@ -42,7 +43,7 @@ export const SUMMARY_EPSILON = 0.1;
 export const SUMMARY_DELTA = 0.05;
 
 /** The flags only the summary reads. */
-export const SUMMARY_FLAGS = ['summary', 'place', 'similarity', 'epsilon', 'delta'] as const;
+export const SUMMARY_FLAGS = ['summary', 'place', 'similarity', 'epsilon', 'delta', 'threads'] as const;
 
 /** Whether `run` asks for the whole distribution. */
 export function isSummaryRun(v: Values): boolean {
@@ -162,21 +163,29 @@ export async function wholeDistribution(v: Values, ctx: SummaryContext, place: r
   const rsSeeds = str(v, 'seeds') === undefined ? [...DEFAULT_RS_SEEDS] : seedListArg(str(v, 'seeds')!, 'seeds', CONFIG_LIMITS.rsSeeds);
   const sim = similarityOf(v, ctx);
 
+  const threads = intArg(str(v, 'threads'), 'threads', 1, 2) ?? defaultThreads();
   const t0 = performance.now();
   let dist;
+  const setup: PtmSetupInput = {
+    features: ctx.features,
+    classes,
+    strategy: ctx.strategy,
+    seed: ctx.seed,
+    trainPerClass: ctx.trainPerClass,
+    testPerClass: ctx.testPerClass,
+  };
+  // RanPAC's states on a second thread, started before this one sets the method up (./parallel-states.ts)
+  const helper = statesInParallel(setup, threads, orderings.kind === 'all') ? startStatesWorker({ setup, taskSizes: sizes }) : null;
   try {
-    const evaluator = preparePtm({
-      features: ctx.features,
-      classes,
-      strategy: ctx.strategy,
-      seed: ctx.seed,
-      trainPerClass: ctx.trainPerClass,
-      testPerClass: ctx.testPerClass,
-    });
-    dist = await accuracyDistribution({ evaluator, taskSizes: sizes, orderings });
+    const evaluator = preparePtm(setup);
+    const table = new StepAccuracies(evaluator, sizes);
+    if (helper) await helper.finish(table);
+    dist = await accuracyDistribution({ evaluator, taskSizes: sizes, orderings, table });
   } catch (e) {
     if (e instanceof PtmInputError) throw new UsageError(e.message);
     throw e;
+  } finally {
+    await helper?.stop();
   }
   const protocols = runProtocols(sim.matrix, sizes, { protocols: ['rs', 'edge'], rsSeeds, medianSeed: 0 });
   const toPlace = (s: { label: string; tasks: Ordering; order: number[]; protocol: string }): OrderingToPlace => ({
@@ -207,6 +216,7 @@ export async function wholeDistribution(v: Values, ctx: SummaryContext, place: r
       rsSeeds,
       similarity: sim.description,
       sample,
+      threads: helper ? 2 : 1,
       ties: TIE_RULE,
       seconds: Math.round(seconds * 1000) / 1000,
     },

@@ -92,6 +92,7 @@ const VALUE_FLAGS = [
   'tasks',
   'test',
   'test-per-class',
+  'threads',
   'train-per-class',
   'train-ratio',
   'trials',
@@ -168,6 +169,7 @@ export const PLACE_FLAGS: Flag[] = [
   'sample-seed',
   'epsilon',
   'delta',
+  'threads',
 ];
 
 /**
@@ -278,7 +280,7 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
   // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)
-  run: [...RUN_FLAGS, 'summary', 'place', 'similarity', 'epsilon', 'delta'],
+  run: [...RUN_FLAGS, 'summary', 'place', 'similarity', 'epsilon', 'delta', 'threads'],
   sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
   features: [
     'dataset',

@@ -83,6 +83,26 @@ export class StepAccuracies {
     return acc;
   }
 
+  /**
+   * The accuracy of the state after seeing `seen` with last task `task` (bit masks, C ≤ 26), computed now if it is
+   * not known: for computing a list of states ahead (`statesOfOmega`), here or in another thread.
+   */
+  stateAccuracy(seen: number, task: number): { key: string | number; accuracy: number } {
+    const members: number[] = [];
+    for (let p = 0; p < this.C; p++) if (task & (1 << p)) members.push(p);
+    const mask = Uint32Array.of(seen >>> 0);
+    return { key: this.evaluator.stateKey(mask, members), accuracy: this.ofState(mask, members) };
+  }
+
+  /** States computed elsewhere (another thread, the same method on the same problem): their accuracies by key. */
+  preload(entries: Iterable<readonly [string | number, number]>): void {
+    for (const [key, accuracy] of entries) {
+      if (this.byState.has(key)) continue;
+      this.byState.set(key, accuracy);
+      this.states++;
+    }
+  }
+
   /** A step with the seen set and the last task as bit masks (C ≤ 26). */
   private step(seen: number, task: number): number {
     if (this.dense) {
@@ -147,6 +167,58 @@ export class StepAccuracies {
   }
 }
 
+/** Classes up to which `statesOfOmega` lists the states (it walks every subset: 2^C). */
+export const STATES_LIST_CLASSES = 20;
+
+/**
+ * Every state the orderings of Ω visit, once each, with a representative step (the seen set and the last task as bit
+ * masks) and its cost in the method's own terms (the seen classes' training rows, cubed: RanPAC's factor): what
+ * computing the states ahead, in several threads, needs. A step t of some ordering sees a set S of m_1 + … + m_t
+ * classes with last task any C ⊂ S of m_t classes, so the pairs (S, C) are listed directly, not the orderings; pairs
+ * with the same state key (the set, and RanPAC's λ of C) are one state. C ≤ STATES_LIST_CLASSES.
+ */
+export function statesOfOmega(table: StepAccuracies): { key: string | number; seen: number; task: number; cost: number }[] {
+  const { C, taskSizes, evaluator } = table;
+  if (C > STATES_LIST_CLASSES) throw new PtmInputError(`Listing the states walks every subset of the classes: at most ${STATES_LIST_CLASSES} classes.`);
+  const train = countsOf(evaluator.problem.train);
+  const bySize = new Map<number, number[]>();
+  for (let m = 1; m < 2 ** C; m++) {
+    let k = 0;
+    for (let x = m; x; x &= x - 1) k++;
+    const list = bySize.get(k);
+    if (list) list.push(m);
+    else bySize.set(k, [m]);
+  }
+  const out = new Map<string | number, { key: string | number; seen: number; task: number; cost: number }>();
+  let seenSize = 0;
+  for (const m of taskSizes) {
+    seenSize += m;
+    for (const seen of bySize.get(seenSize) ?? []) {
+      let rows = 0;
+      for (let p = 0; p < C; p++) if (seen & (1 << p)) rows += train[p];
+      const tasks = evaluator.dependsOnLastTask ? (bySize.get(m) ?? []).filter((t) => (t & seen) === t) : [lastTaskOf(seen, m)];
+      for (const task of tasks) {
+        const key = stateKeyOf(evaluator, seen, task, C);
+        if (!out.has(key)) out.set(key, { key, seen, task, cost: rows ** 3 });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** Some task of m classes inside `seen` (its m lowest): where the state does not depend on the last task. */
+function lastTaskOf(seen: number, m: number): number {
+  let task = 0;
+  for (let x = seen, k = 0; x && k < m; x &= x - 1, k++) task |= x & -x;
+  return task;
+}
+
+function stateKeyOf(evaluator: SetEvaluator, seen: number, task: number, C: number): string | number {
+  const members: number[] = [];
+  for (let p = 0; p < C; p++) if (task & (1 << p)) members.push(p);
+  return evaluator.stateKey(Uint32Array.of(seen >>> 0), members);
+}
+
 /** The ordering at one end of a distribution, with how many orderings share its value. */
 export interface ExtremeOrdering {
   /** over class positions, each task ascending */
@@ -163,6 +235,8 @@ export interface AccuracyDistributionInput {
   taskSizes: readonly number[];
   /** every ordering of Ω (in rank order), or a list of distinct orderings over positions (a uniform sample) */
   orderings: { kind: 'all' } | { kind: 'list'; orderings: readonly Ordering[]; label: string };
+  /** the step accuracies to use (some states computed ahead: `statesOfOmega`, `preload`); default a new one */
+  table?: StepAccuracies;
 }
 
 export interface AccuracyDistributionHooks {
@@ -228,7 +302,7 @@ class Extreme {
 export async function accuracyDistribution(input: AccuracyDistributionInput, hooks: AccuracyDistributionHooks = {}): Promise<AccuracyDistribution> {
   const { evaluator } = input;
   const sizes = [...input.taskSizes];
-  const table = new StepAccuracies(evaluator, sizes);
+  const table = input.table ?? new StepAccuracies(evaluator, sizes);
   const K = sizes.length;
   const omega = countOrderings(sizes);
   const all = input.orderings.kind === 'all';

@@ -47,6 +47,32 @@ describe('cil-lab run --features --summary', () => {
     expect(err).toMatch(/exact over all 369\s600 orderings: 1\s365 states/);
   });
 
+  it('RanPAC’s states on a second thread: the same distribution as numpy’s', async () => {
+    const ranpac = fixture.cases.find((c) => c.name === 'ranpac M=48 task')!;
+    const args = [
+      'run',
+      '--features',
+      NPZ,
+      '--tasks',
+      '4',
+      '--strategy',
+      'ranpac',
+      '--strategy-options',
+      'projection=48,lambdaFrom=task',
+      '--seed',
+      '3',
+      '--summary',
+    ];
+    const two = await cli(...args, '--threads', '2');
+    expect(two.code, two.err).toBe(0);
+    expect(two.json.threads).toBe(2);
+    expect(two.json.summary.states).toBe(ranpac.states);
+    expect(two.json.summary.aia.histogram.counts).toEqual(ranpac.aia.histogram.counts);
+    expect(two.json.summary.aia.mean).toBeCloseTo(ranpac.aia.mean, 12);
+    expect(two.json.summary.final.histogram.counts).toEqual(ranpac.final.histogram.counts);
+    expect(two.json.summary.aia.worst.tasks).toEqual(ranpac.extremes.aia.worst.tasks);
+  }, 60_000);
+
   it('beyond --limit: a uniform sample of the size Theorem 1 asks for, said to be estimates', async () => {
     const { code, json, err } = await cli('run', '--features', NPZ, '--tasks', '4', '--strategy', 'simplecil', '--summary', '--limit', '1000');
     expect(code, err).toBe(0);

@@ -9,6 +9,8 @@ import {
   accuracyDistribution,
   EXACT_DISTRIBUTION_LIMIT,
   placeOrdering,
+  statesOfOmega,
+  StepAccuracies,
   type AccuracyDistribution,
   type Placement,
 } from '../../../../src/core/ptm/accuracy-distribution';
@@ -120,6 +122,33 @@ describe('the whole distribution beside the per-run records', () => {
     expect(sample.aia.max).toBeCloseTo(aias[299], 14);
     expect(sample.path).toBe(`over a sample of 300: ${sample.states} states (${evaluator.stateRule})`);
   });
+
+  it.each([
+    ['SimpleCIL', { id: 'simplecil', options: { metric: 'cosine' } }],
+    ['RanPAC, λ from the last task', { id: 'ranpac', options: { projection: 24, lambdaFrom: 'task' } }],
+  ] as [string, PtmStrategy][])(
+    '%s: the states listed ahead are those the enumeration visits; computed ahead and loaded, the same distribution',
+    async (_n, strategy) => {
+      const sizes = [2, 2, 2, 2];
+      const evaluator = preparePtm({ features: small, classes: cls, strategy, seed: 1 });
+      const plain = await accuracyDistribution({ evaluator, taskSizes: sizes, orderings: { kind: 'all' } });
+      const listed = statesOfOmega(new StepAccuracies(evaluator, sizes));
+      expect(listed).toHaveLength(plain.states);
+      // computed in another table (as another thread would), then loaded: the enumeration computes nothing more
+      const other = new StepAccuracies(preparePtm({ features: small, classes: cls, strategy, seed: 1 }), sizes);
+      const entries = listed.map((s) => {
+        const { key, accuracy } = other.stateAccuracy(s.seen, s.task);
+        return [key, accuracy] as const;
+      });
+      const table = new StepAccuracies(evaluator, sizes);
+      table.preload(entries);
+      const ahead = await accuracyDistribution({ evaluator, taskSizes: sizes, orderings: { kind: 'all' }, table });
+      expect(ahead.states).toBe(plain.states);
+      expect(ahead.aia).toEqual(plain.aia);
+      expect(ahead.final).toEqual(plain.final);
+      expect(ahead.extremes).toEqual(plain.extremes);
+    },
+  );
 
   it('more classes than fit a number mask: the word path gives the same values as the records', async () => {
     const wide = syntheticFeatures({ classes: 30, dims: 6, trainPerClass: 3, testPerClass: 2, separation: 0.8, seed: 5 });
