@@ -102,12 +102,13 @@ ${indent(ANALYZE_PLACE_HELP)}
                  pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
               [--summary [--place 3,1,0,…] [--seeds 0,42,1993] [--similarity features|wordnet|file:PATH] [--limit 20000000]
-               [--orderings all|sample:N] [--epsilon 0.1 --delta 0.05] [--sample-seed S]]
+               [--orderings all|sample:N] [--epsilon 0.1 --delta 0.05] [--sample-seed S] [--threads 1|2]]
                  --summary: the whole distribution without one record per ordering: {"summary": {orderings, omega, exact,
                  aia|final: {min, max, mean, sd, quantiles, histogram, worst, best}}, "rs"|"edge": {orderings placed, aia|final:
                  {mean, sd, jsd, w1}}, "place": {order, tasks, aia, final, percentile, finalPercentile}, "verdict"}; every
                  ordering when |Ω| ≤ --limit, else a uniform sample of Theorem 1's size (ε, δ); percentiles 0–100 by mid-rank
-                 (orderings below + half those tied, within 1e-12) of all orderings; --place: a flat order of label ids
+                 (orderings below + half those tied, within 1e-12) of all orderings; --place: a flat order of label ids;
+                 --threads 2 (the default on two cores or more) computes RanPAC's states on a second thread, same numbers
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 ${OWN_CLASSES_HELP}
