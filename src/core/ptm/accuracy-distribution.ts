@@ -14,7 +14,7 @@
  *
  * AIA is summed over the steps in their order, then divided by K; a step's accuracy is an integer over an integer,
  * so the same formula in numpy gives the same bits (scripts/make-whole-distribution-fixtures.py). The per-run
- * records of ./ground-truth.ts compute the same numbers from R (equal to 10⁻¹⁵).
+ * records of ./ground-truth.ts compute the same numbers from R (equal to 10⁻¹⁴).
  */
 import { grouped } from '../config/limits';
 import { countOrderings, formatOmega } from '../orderings/count';
