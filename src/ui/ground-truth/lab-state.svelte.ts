@@ -120,6 +120,12 @@ export class GroundTruthLab extends GroundTruthRunsState {
     downloadBlob(this.statsExport(format), exportFileName(`${this.stem}-statistics`, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
   }
 
+  /** The page goes away: the whole distribution's computation stops too (its worker goes back to the pool). */
+  override destroy(): void {
+    this.whole.cancel();
+    super.destroy();
+  }
+
   // ---------------------------------------------------------------- the page's effects
 
   /**
