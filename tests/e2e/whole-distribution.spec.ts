@@ -4,7 +4,7 @@
  * quick), SimpleCIL, 4 tasks — all 369 600 orderings computed in a worker with progress while a 50 ms timer on the
  * page never waits more than a second; the AIA histogram's bars hold every ordering; a written order and a PyCIL log's
  * orders (the Import dialog) are placed with their sentences. One spec, one small config (the suite's budget).
- * Screenshots: test-results/screenshots/gt-whole-{1280,390}.png and gt-whole-import-1280.png.
+ * Screenshots: test-results/screenshots/gt-whole-{1280,390}.png and gt-whole-import-{1280,390}.png.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -113,6 +113,10 @@ test('all 369 600 orderings of 12 classes in a worker, the page responsive; a wr
   await expect(placed.first()).toContainText(/^Your seed-1993 order /);
   await expect(placed.first()).toContainText('The log reports AIA 82.5% and final accuracy 75.0% for this order from its own run');
   await page.getByTestId('gt-import-dialog').screenshot({ path: 'test-results/screenshots/gt-whole-import-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('gt-import-place').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/gt-whole-import-390.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByTestId('gt-import-close').click();
   await expect(page.getByTestId('gt-whole-placed')).toHaveCount(3);
 
