@@ -13,6 +13,7 @@
  * - a denied camera and dropped images instead.
  */
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeSamplesZip } from '../../src/data/own-samples-zip';
 import { manyClasses } from '../../scripts/own-classes-drawings';
@@ -296,16 +297,30 @@ test('the model hub out of reach: said before recording, the encoder this site s
   }
 });
 
-test('a hundred classes imported, then one more added: its time after its last sample shown', async ({ browser }) => {
+/** Resident MB of the renderer processes of the browser on `profile` (the tab and its workers; not the GPU process). */
+function rendererMB(profile: string): number {
+  const ps = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' });
+  return Math.round(
+    ps
+      .split('\n')
+      .filter((l) => l.includes(profile) && l.includes('--type=renderer'))
+      .reduce((kb, l) => kb + Number(l.trim().split(/\s+/)[0]), 0) / 1024,
+  );
+}
+
+test('a hundred classes imported, then one more added: its time after its last sample shown', async () => {
   test.setTimeout(240_000);
   mkdirSync(SHOTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'cil-own-100-'));
   const zip = join(dir, 'hundred.zip');
   writeFileSync(zip, writeSamplesZip(manyClasses(100, 2, 1)));
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
+  const profile = join(dir, 'profile');
+  const ctx = await withCamera(profile, null, { width: 1280, height: 800 });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
   try {
     await page.goto(link({ strategy: 'simplecil', trainPerClass: 2, testPerClass: 1 }));
+    await expect(page.getByTestId('oc-empty')).toBeVisible();
+    const openMB = rendererMB(profile);
     const t0 = Date.now();
     await page.getByTestId('oc-import').setInputFiles(zip);
     await expect(page.getByTestId('oc-import-note')).toContainText('Imported 100 classes in', { timeout: 120_000 });
@@ -343,13 +358,18 @@ test('a hundred classes imported, then one more added: its time after its last s
     await page.getByTestId('oc-orderings').click();
     await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/Over 1.000 orderings drawn at random/u, { timeout: 120_000 });
     await expect(page.getByTestId('oc-busy')).toHaveCount(0);
-    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null);
+    // the tab with its workers: the renderer processes' resident memory (the page's JS heap beside it)
+    const tabMB = rendererMB(profile);
+    const pageHeapMB = await page.evaluate(() =>
+      Math.round(((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 1e6),
+    );
+    expect(tabMB).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}/hundred-1280.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/hundred-390.png`, fullPage: true });
     console.log(
-      `own-classes hundred (fixture encoder, SimpleCIL): ${JSON.stringify({ importMs, addedMs, featuresMs: phases[0], rowMs: phases[1], pageHeapMB: heap === null ? null : Math.round(heap / 1e6) })}`,
+      `own-classes hundred (fixture encoder, SimpleCIL): ${JSON.stringify({ importMs, addedMs, featuresMs: phases[0], rowMs: phases[1], openMB, tabMB, pageHeapMB })}`,
     );
   } finally {
     await ctx.close();

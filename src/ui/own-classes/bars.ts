@@ -3,13 +3,13 @@
  * the best it had before, and whether it was forgotten; R as rounded percentages with the class names as headers.
  */
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleBand, scaleLinear } from 'd3-scale';
+import { scaleLinear } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { forgettingPerTask, FORGETTING_WORDS } from '../../core/own-classes/verdict';
 import type { OrderingsOverview } from '../../core/own-classes/order-states';
 import type { OwnOrderingsResult } from '../../core/own-classes/orders';
 import type { CsvTable } from '../common/chart-export';
-import { drawAxisTitles, drawColorLegend, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawColorLegend, freshSvg, showTip, squareBands } from '../common/chart-kit';
 
 export interface ClassBar {
   name: string;
@@ -167,13 +167,7 @@ export function drawOwnHeat(
   const size = Math.max(160, Math.min(width - left - 12, 560));
   const height = top + size + 104;
   const svg = freshSvg(svgEl, width, height);
-  const idx = Array.from({ length: K }, (_, k) => k);
-  const x = scaleBand<number>()
-    .domain(idx)
-    .range([left, left + size]);
-  const y = scaleBand<number>()
-    .domain(idx)
-    .range([top, top + size]);
+  const { idx, x, y } = squareBands(K, left, top, size);
   // one path per colour step of 5 points (a hundred classes are 5 050 cells: one element each would take the page
   // a long time to lay out again), and one transparent box that finds the cell under the pointer
   const step = x.bandwidth();

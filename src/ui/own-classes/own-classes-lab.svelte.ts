@@ -348,7 +348,7 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   private afterEncoderChange(): void {
     this.commit();
     this.encoderSize = null;
-    this.encoderWhere = null;
+    // encoderWhere stays until checkEncoder says where the new one is (no line comes and goes under the pointer)
     this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
     this.orderings = null;
     this.syncEncoderAccess();

@@ -150,6 +150,18 @@ describe('Your-classes jobs on the tiny CLIP fixture', () => {
   }, 60_000);
 });
 
+/** The lab's linear head trained (fine-tuning, seed 0) on `tasks` of `s`, with a width of one unit per class. */
+const headRun = (s: FeatureSet, tasks: number[][]) =>
+  trainRun(featureDatasetOf(s), {
+    tasks,
+    seed: 0,
+    strategy: 'finetune',
+    model: { kind: 'head', hidden: [] },
+    epochs: OWN_TRAINING.epochs,
+    batchSize: OWN_TRAINING.batchSize,
+    lr: OWN_TRAINING.lr,
+  });
+
 describe('the history never rewrites itself', () => {
   // four overlapping classes: a head's row 1 here depends on its initial output weights
   const hard = syntheticFeatures({ classes: 4, dims: 8, trainPerClass: 8, testPerClass: 6, separation: 0.5, seed: 3 });
@@ -181,15 +193,10 @@ describe('the history never rewrites itself', () => {
   it('a head whose width grew with the classes would rewrite row 1 (what the fixed width prevents)', async () => {
     const rowOne = async (K: number) =>
       (
-        await trainRun(featureDatasetOf(sub(K)), {
-          tasks: Array.from({ length: K }, (_, k) => [k]),
-          seed: 0,
-          strategy: 'finetune',
-          model: { kind: 'head', hidden: [] },
-          epochs: OWN_TRAINING.epochs,
-          batchSize: OWN_TRAINING.batchSize,
-          lr: OWN_TRAINING.lr,
-        })
+        await headRun(
+          sub(K),
+          Array.from({ length: K }, (_, k) => [k]),
+        )
       ).matrix[1].slice(0, 2);
     expect(await rowOne(2)).not.toEqual(await rowOne(4));
   }, 60_000);
@@ -206,15 +213,7 @@ describe('the history never rewrites itself', () => {
 
   it('the joint head is the same head and training on every class at once (one task)', async () => {
     const j = await ownJointJob({ set: hard, seed: 0 }, ctx, () => {});
-    const r = await trainRun(featureDatasetOf(hard), {
-      tasks: [[0, 1, 2, 3]],
-      seed: 0,
-      strategy: 'finetune',
-      model: { kind: 'head', hidden: [] },
-      epochs: OWN_TRAINING.epochs,
-      batchSize: OWN_TRAINING.batchSize,
-      lr: OWN_TRAINING.lr,
-    });
+    const r = await headRun(hard, [[0, 1, 2, 3]]);
     expect(j.accuracy).toBe(r.matrix[0][0]);
   }, 60_000);
 });
