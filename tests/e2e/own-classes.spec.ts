@@ -229,6 +229,9 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
     await page.goto(original);
     await expect(page.getByTestId('oc-stored')).toContainText('This browser holds 3 classes you recorded');
     await page.screenshot({ path: `${SHOTS}/stored-offer-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/stored-offer-390.png`, fullPage: true });
+    await page.setViewportSize(viewport);
     await page.getByTestId('oc-restore').click();
     await expect(page.getByTestId('oc-class')).toHaveCount(3);
     await expect(page.getByTestId('oc-row')).toHaveCount(3, { timeout: 60_000 });
