@@ -186,6 +186,7 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'strategy',
     'seed',
     'orderings',
+    'sample-seed',
     'names',
     'names-dtype',
     'train-per-class',
