@@ -104,6 +104,8 @@ export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
+  control: { type: 'boolean' },
+  list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -242,9 +244,11 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'seed',
     'backend',
     'seeds',
+    'control',
     'features',
     ...CONFIG_FLAGS,
   ],
+  lesson: ['list', 'control', 'backend'],
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
   run: RUN_FLAGS,

@@ -80,8 +80,9 @@ ${ANALYZE_HELP}
   cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
                  [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
-                   several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
+                 [--control: each seed again at strength 0, iid — the no-drift control]
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), headline, verdict;
+                   several runs: runs, control, summary (gap, controlGap, gapMinusControl, streaming − iid: mean, sd, 95% interval)
   cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|pair|all|a,b,c] [--scenario cil|til|both]
                  [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
                  → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
@@ -268,7 +269,8 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       if (protocols.length === 0) process.stderr.write('note: no protocol is enabled, so there are no orderings (--protocol rs,edge,… or all).\n');
       if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
       // the page's JSON export is the same document (core/protocols/export.ts), with its "What this shows" in the same words
-      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, verdict: orderingsVerdict(view).sentences }));
+      const ov = orderingsVerdict(view);
+      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, headline: ov.headline, verdict: ov.sentences }));
     }
     case 'score': {
       const order = intListArg(v.order as string | undefined, 'order');

@@ -17,7 +17,7 @@ import { finalOf, ownEdge, ownNamesEdge } from '../core/own-classes/edge';
 import { OWN_MAX_ORDERINGS } from '../core/own-classes/orders';
 import { ownRsOrders } from '../core/own-classes/rs';
 import { OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList, type OwnClassRows } from '../core/own-classes/settings';
-import { edgeVerdict, forgettingPerTask, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../core/own-classes/verdict';
+import { edgeVerdict, forgettingPerTask, orderingsHeadline, orderingsVerdict, rsVerdict, summariseOrderings, updateHeadline, updateVerdict } from '../core/own-classes/verdict';
 import { readSamplesZip } from '../data/own-samples-zip';
 import { resizeToRgb, sniffImageType } from '../data/parsers/image-folder-zip';
 import { decodePng } from '../data/parsers/png';
@@ -128,7 +128,7 @@ function pixelsOf(name: string, files: readonly Uint8Array[]): Uint8Array {
  * Runs the command. Samples per class: as the zip has them, or cut as the lab cuts an imported zip
  * (`--train-per-class N --test-per-class N`). Prints `{"classes", "samples": [{name, train, test}], "encoder": {model,
  * precision, source}, "names"?: {model, dtype, source, prompt}, "dim", "seed", "strategies": [{strategy, matrix,
- * finalAccuracy, forgetting, verdict: {sentences}, orderings?: {runs: [{order, finalAccuracy}], summary, edge: {hard,
+ * finalAccuracy, forgetting, verdict: {headline, sentences}, orderings?: {runs: [{order, finalAccuracy}], summary, edge: {hard,
  * easy, hardFinal, easyFinal}, edgeNames?: {…}, rs: [{seed, order, final}], verdict}}], "seconds"}`.
  */
 export async function ownClassesCommand(v: Values): Promise<string> {
@@ -195,7 +195,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
       matrix: rows(run.matrix),
       finalAccuracy: round(run.finalAccuracy),
       forgetting: forgettingPerTask(run.matrix).map(round),
-      verdict: sentences(updateVerdict(run.matrix, names, strategy).text),
+      verdict: { headline: updateHeadline(updateVerdict(run.matrix, names, strategy), names), ...sentences(updateVerdict(run.matrix, names, strategy).text) },
     };
     if (orderingsWanted) {
       const runs = await ownOrderingsJob({ set, strategy, seed }, ctx, () => {});
@@ -209,7 +209,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
         summary: { orderings: s.orderings, min: round(s.min), max: round(s.max), mean: round(s.mean), taught: round(s.taught), better: s.better },
         edge: { hard: edge.hard, easy: edge.easy, hardFinal: round(edgeFinals.hard), easyFinal: round(edgeFinals.easy) },
         rs: rs.map((r) => ({ ...r, final: round(r.final) })),
-        verdict: sentences(orderingsVerdict(s, strategy), edgeVerdict(edge, edgeFinals, s, names), rsVerdict(rs, edgeFinals, s)),
+        verdict: { headline: orderingsHeadline(s), ...sentences(orderingsVerdict(s, strategy), edgeVerdict(edge, edgeFinals, s, names), rsVerdict(rs, edgeFinals, s)) },
       };
       if (namesEdge) {
         const f = { hard: finalOf(runs, namesEdge.hard), easy: finalOf(runs, namesEdge.easy) };

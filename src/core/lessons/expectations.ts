@@ -12,6 +12,7 @@
 import type { LabId } from '../config/types';
 import { quantileSorted } from '../stats/quantile';
 import type { LessonObservation } from './observations';
+import { strategyWord } from '../verdict/wording';
 
 export type Expectation =
   /** Ground truth: `label`'s accuracy lies outside the middle `middle` share of every ordering's accuracy. */
@@ -74,16 +75,7 @@ export interface ExpectationCheck {
 
 const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 const pts = (v: number) => `${(100 * v).toFixed(1)} points`;
-const STRATEGY_NAME: Record<string, string> = {
-  finetune: 'fine-tuning',
-  replay: 'replay',
-  ewc: 'EWC',
-  lwf: 'LwF',
-  simplecil: 'SimpleCIL',
-  fecam: 'FeCAM',
-  ranpac: 'RanPAC',
-};
-const strategyName = (s: string) => STRATEGY_NAME[s] ?? s;
+const strategyName = strategyWord;
 
 /** What students should see, in one sentence. */
 export function describeExpectation(e: Expectation): string {

@@ -67,6 +67,23 @@ export function updateVerdict(matrix: readonly (readonly number[])[], classes: r
   };
 }
 
+/** The headline of an update: forgotten classes named, or none (at most 30 words with a few short class names). */
+export function updateHeadline(v: UpdateVerdict, classes: readonly string[]): string {
+  const K = classes.length;
+  if (K === 0) return 'Record a class to start.';
+  const newest = `“${classes[K - 1]}”`;
+  if (K === 1) return `With one class, the model calls every picture ${newest}.`;
+  if (v.forgotten.length === 0) return `When ${newest} arrived, every earlier class kept its accuracy: no forgetting.`;
+  return `When ${newest} arrived, the model forgot ${v.forgotten.map((n) => `“${n}”`).join(', ')}.`;
+}
+
+/** The headline of every ordering's run: does the order matter? */
+export function orderingsHeadline(s: OrderingsSummary): string {
+  return s.max - s.min < ORDER_MATTERS
+    ? `Over all ${s.orderings} orderings of your classes the final accuracy moves less than ${Math.round(100 * ORDER_MATTERS)} points: the order does not matter here.`
+    : `The order matters: final accuracy ranges from ${pct(s.min)} to ${pct(s.max)} over all ${s.orderings} orderings of your classes.`;
+}
+
 export interface OrderingsSummary {
   orderings: number;
   min: number;

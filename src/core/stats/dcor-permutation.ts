@@ -147,3 +147,71 @@ export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]
   }
   return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
 }
+
+/** x's least-squares line on the step index t = 0, 1, …, n − 1 and its residuals (x = fit + residual). */
+export function linearTrend(x: readonly number[]): { fit: number[]; residuals: number[] } {
+  const n = x.length;
+  const tm = (n - 1) / 2;
+  const xm = mean(x);
+  let sxt = 0;
+  let stt = 0;
+  for (let t = 0; t < n; t++) {
+    sxt += (t - tm) * (x[t] - xm);
+    stt += (t - tm) * (t - tm);
+  }
+  const b = stt > 0 ? sxt / stt : 0;
+  const fit = x.map((_, t) => xm + b * (t - tm));
+  return { fit, residuals: x.map((v, t) => v - fit[t]) };
+}
+
+/**
+ * The trend-matched null of dCor(x, y) (docs/science.md §3 "Correlations"): two series that both move over the tasks
+ * (CPCF up, a_prev down) have a large dCor whatever links them. The null keeps x's straight-line trend over the step
+ * index and shuffles its deviations from it, x' = fit + residual∘π, so a dCor beyond it says that x's ups and downs
+ * around its trend follow y, not only its trend. p = share of pairings with dCor(x', y) ≥ dCor(x, y) (the observed
+ * pairing among them). One series of n ≤ `exactMax` (default 8): every permutation (Heap's algorithm), exact. Else (or
+ * several series, whose mean dCor is tested): `resamples` draws, each one `default_rng(seed).permutation(n)` per series
+ * in order, p = (1 + #{mean_r ≥ mean}) / (1 + resamples).
+ */
+export function trendMatchedDcorTest(pairs: readonly { x: readonly number[]; y: readonly number[] }[], o: PermutationOptions = {}): DcorTest {
+  if (pairs.length === 0) throw new RangeError('the trend-matched test needs at least one series.');
+  const parts = pairs.map((q) => {
+    const n = q.x.length;
+    if (q.y.length !== n) throw new RangeError(`the two series differ in length: ${n} and ${q.y.length}.`);
+    if (n < 3) throw new RangeError(`a trend-matched test needs at least 3 points; got ${n}.`);
+    const { fit, residuals } = linearTrend(q.x);
+    const xp = new Array<number>(n);
+    const dcorOf = (perm: ArrayLike<number>): number => {
+      for (let t = 0; t < n; t++) xp[t] = fit[t] + residuals[perm[t]];
+      return Math.sqrt(Math.max(0, distanceStatsSqr(xp, q.y).correlationXy));
+    };
+    return { n, dcorOf, observed: Math.sqrt(Math.max(0, distanceStatsSqr(q.x, q.y).correlationXy)) };
+  });
+  const n = parts[0].n;
+  const observed = mean(parts.map((q) => q.observed));
+  const exactMax = o.exactMax ?? 8;
+  if (parts.length === 1 && n <= exactMax) {
+    let count = 0;
+    let total = 0;
+    let sum = 0;
+    forEachPermutation(n, (p) => {
+      const v = parts[0].dcorOf(p);
+      total++;
+      sum += v;
+      if (atLeast(v, observed)) count++;
+    });
+    return { dcor: observed, p: count / total, exact: true, permutations: total, nullMean: sum / total, n };
+  }
+  const resamples = checkResamples(o.resamples);
+  const rng = createDefaultRng(o.seed ?? 0);
+  let count = 0;
+  let sum = 0;
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (const q of parts) s += q.dcorOf(rng.permutation(q.n));
+    const v = s / parts.length;
+    sum += v;
+    if (atLeast(v, observed)) count++;
+  }
+  return { dcor: observed, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+}

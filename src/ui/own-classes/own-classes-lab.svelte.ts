@@ -8,7 +8,7 @@ import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy
 import { finalOf, ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
 import { ownRsOrders } from '../../core/own-classes/rs';
 import { ownSampleList } from '../../core/own-classes/settings';
-import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import { edgeVerdict, orderingsHeadline, orderingsVerdict, rsVerdict, summariseOrderings, updateHeadline, updateVerdict } from '../../core/own-classes/verdict';
 import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
@@ -19,7 +19,7 @@ import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, t
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
 import { RunnerLab } from '../common/lab/runner-lab';
 
-const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
+const verdictOf = (id: string, text: string, headline: string): Verdict => ({ headline, sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
 
 /** Orderings trained at most (6 classes). */
 export const MAX_ORDERING_CLASSES = 6;
@@ -113,7 +113,8 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   }
   get updateVerdict(): Verdict | null {
     if (!this.run) return null;
-    return verdictOf('own-update', updateVerdict(this.run.matrix, this.trainedClasses, this.cfg.strategy).text);
+    const u = updateVerdict(this.run.matrix, this.trainedClasses, this.cfg.strategy);
+    return verdictOf('own-update', u.text, updateHeadline(u, this.trainedClasses.slice(0, this.run.matrix.length)));
   }
   get orderingsVerdict(): Verdict | null {
     if (!this.orderings) return null;
@@ -121,7 +122,7 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
       this.orderings.map((r) => r.finalAccuracy),
       0,
     );
-    const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
+    const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy), orderingsHeadline(s));
     if (this.edge) {
       const finals = this.edgeFinals!;
       v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.orderingClasses) });
