@@ -47,7 +47,7 @@ export const EDGE_TABLE_1 = {
   },
 } as const;
 
-const tableSpread = (r: { min: number; max: number }) => num(r.max - r.min, 1);
+const tableSpread = (r: { min: number; max: number }) => num(Math.round(100 * (r.max - r.min)) / 100, 2);
 
 /**
  * 'prototype': built by class set from frozen features; 'first-task': the same after a layer adapted on the first task
