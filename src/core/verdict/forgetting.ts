@@ -114,7 +114,7 @@ function headlineOf(r: ForgettingGroupReading, g: ForgettingGroup, several: bool
   if (r.agreement === 'no-direction') return `${prefix}${fall}, CPCF is associated with it beyond chance but rises in only ${countText(s.falling)} of ${seedsText(n)}.`;
   return r.trend && r.trend.p < ALPHA
     ? `${prefix}${fall}, CPCF rises in every seed, beyond chance and beyond their shared trend over ${seedsText(n)}.`
-    : `${prefix}${fall}, CPCF rises in every seed, beyond chance but not beyond what any rising series gives (${seedsText(n)}).`;
+    : `${prefix}${fall}, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (${seedsText(n)}).`;
 }
 
 const modelName = (s: string) => (s === 'finetune' ? 'MLP' : s === 'ewc' ? 'EWC' : s);
@@ -195,7 +195,7 @@ export function forgettingVerdict(input: ForgettingVerdictInput): Verdict {
           kind: 'finding',
           text: beyond
             ? `${prefix}Against the trend-matched control (CPCF's own straight-line trend over the tasks kept, its deviations from it shuffled), dCor is beyond it (${pText(t.p)}; the control's mean dCor ${num(t.nullMean, 2)}): CPCF's ups and downs follow a_prev, not only the passing of tasks.`
-            : `${prefix}Against the trend-matched control (CPCF's own straight-line trend over the tasks kept, its deviations from it shuffled), dCor is not beyond it (${pText(t.p)}; the control's mean dCor ${num(t.nullMean, 2)}): any series that rises over the tasks would match a_prev as well, so this run does not show that CPCF tracks forgetting beyond the shared trend.`,
+            : `${prefix}Against the trend-matched control (CPCF's own straight-line trend over the tasks kept, its deviations from it shuffled), dCor is not beyond it (${pText(t.p)}; the control's mean dCor ${num(t.nullMean, 2)}): a series with CPCF's trend but its ups and downs shuffled matches a_prev as well, so this run does not show that CPCF tracks forgetting beyond the shared trend.`,
         });
       }
       const paperClaim = r.paper
