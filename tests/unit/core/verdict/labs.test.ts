@@ -234,7 +234,7 @@ describe('Forgetting verdict', () => {
   it('compares sign, p and direction with the paper, never the size of dCor, and names every setting the paper leaves open', () => {
     const v = forgettingVerdict(input(fx.forgetting[0].input.runs, 999));
     // the measured digits runs: beyond chance and in every seed, but not beyond the trend-matched control
-    expect(v.headline).toBe('As old-task accuracy falls 81 points, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (3 seeds).');
+    expect(v.headline).toBe("As old-task accuracy falls 81 points, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (3 seeds).");
     expect(text(v, 'fg-trend')).toContain('not beyond it (p = 0.667');
     const paper = text(v, 'fg-paper');
     expect(paper).toContain('The paper reports a strong association (its dCor 0.5585, MNIST, MLP, Table II)');
