@@ -41,6 +41,7 @@ import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
 import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
+import { LESSON_HELP, lessonCommand } from './lesson';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
 import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
@@ -103,6 +104,7 @@ ${ANALYZE_HELP}
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 ${OWN_CLASSES_HELP}
+${LESSON_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -145,7 +147,7 @@ function run(argv: string[]): string | Promise<string> {
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
+    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep' || command === 'lesson', strict: true }));
   } catch (e) {
     const flag = /'--([^' =<]+)/.exec((e as Error).message)?.[1];
     if ((e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && flag in OPTIONS)
@@ -353,6 +355,9 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'own-classes':
       return ownClassesCommand(v);
+    case 'lesson':
+      // a lesson's play runs the lab's own command through this dispatcher
+      return lessonCommand(v, positionals, { root, cli: async (argv) => run(argv) });
     case 'features':
       return featuresCommand(v, {
         loadDataset,

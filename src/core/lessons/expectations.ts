@@ -13,6 +13,7 @@ import type { LabId } from '../config/types';
 import { quantileSorted } from '../stats/quantile';
 import type { LessonObservation } from './observations';
 import { strategyWord } from '../verdict/wording';
+import { spearman } from '../stats/spearman';
 
 export type Expectation =
   /** Ground truth: `label`'s accuracy lies outside the middle `middle` share of every ordering's accuracy. */
@@ -25,6 +26,13 @@ export type Expectation =
   | { kind: 'narrower'; narrow: string; wide: string }
   /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by less than `points` (0–1). */
   | { kind: 'spread-below'; strategy: string; points: number }
+  /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by at least `points` (0–1). */
+  | { kind: 'spread-above'; strategy: string; points: number }
+  /**
+   * Ground truth: whether the orderings' accuracies under strategies `a` and `b` rise and fall together — Spearman's
+   * rank correlation over the orderings positive with p < 0.05 (`agree`), or not (`agree` false).
+   */
+  | { kind: 'orders-agree'; a: string; b: string; agree: boolean }
   /** Orderings: classes `a` and `b` (by name) share a task in the ordering `label` (or not, `together` false). */
   | { kind: 'pair-task'; label: string; a: string; b: string; together: boolean }
   /** Orderings: S of `higher` is above S of `lower`. */
@@ -39,7 +47,7 @@ export type Expectation =
   | { kind: 'reservoir-share'; alpha: string; bucket: number; min: number; max: number }
   /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
   | { kind: 'newest-takes-ood'; set: string; fromStep: number }
-  /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than in ACC₀, which is above 0: the order adds nothing beyond the weighting. */
+  /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than ACC₀'s weighting predicts: easy first learns nothing beyond it. */
   | { kind: 'within-weighting' }
   /**
    * Your classes: when class `at` (1-based) arrives under `strategy`, the classes before it lose `drop` or more of
@@ -56,6 +64,8 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   'mean-above': 'ground-truth',
   narrower: 'ground-truth',
   'spread-below': 'ground-truth',
+  'spread-above': 'ground-truth',
+  'orders-agree': 'ground-truth',
   'pair-task': 'orderings',
   'score-above': 'orderings',
   'cpcf-rises': 'forgetting',
@@ -90,6 +100,12 @@ export function describeExpectation(e: Expectation): string {
       return `${cap(strategyName(e.narrow))}'s accuracies spread over a narrower range than ${strategyName(e.wide)}'s.`;
     case 'spread-below':
       return `Every order ends ${strategyName(e.strategy)} at the same accuracy: its accuracies over all orderings span less than ${spreadPts(e.points)}.`;
+    case 'spread-above':
+      return `The order alone moves ${strategyName(e.strategy)}'s accuracy by ${spreadPts(e.points)} or more over all orderings: one order's number could land anywhere in that range.`;
+    case 'orders-agree':
+      return e.agree
+        ? `The orders that are hard for ${strategyName(e.a)} are hard for ${strategyName(e.b)} too: their accuracies over the orderings rise and fall together (Spearman's ρ > 0, p < 0.05).`
+        : `Which order is hard depends on the strategy: the orderings' accuracies under ${strategyName(e.a)} and ${strategyName(e.b)} do not rise and fall together (Spearman's ρ not positive at p < 0.05).`;
     case 'pair-task':
       return `${e.label} puts ${e.a} and ${e.b} ${e.together ? 'in the same task' : 'in different tasks'}.`;
     case 'score-above':
@@ -111,7 +127,7 @@ export function describeExpectation(e: Expectation): string {
         ? `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, an earlier class loses ${Math.round(100 * e.drop)} points or more of its accuracy: it is forgotten.`
         : `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, every earlier class keeps its accuracy (each loses less than ${Math.round(100 * e.drop)} points).`;
     case 'within-weighting':
-      return 'The weighting alone (ACC₀) favours easy first (M2I), and M2I’s lead over I2M in final accuracy is no larger than that: easy first does not learn better.';
+      return 'M2I’s lead over I2M in ACC is no larger than ACC₀’s weighting alone predicts (mean over seeds): easy first does not learn better.';
   }
 }
 
@@ -130,7 +146,9 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
     case 'rs-span-below':
     case 'mean-above':
     case 'narrower':
-    case 'spread-below': {
+    case 'spread-below':
+    case 'spread-above':
+    case 'orders-agree': {
       if (o.lab !== 'ground-truth') break;
       const full = (id: string) => {
         const s = o.strategies.find((x) => x.strategy === id);
@@ -154,14 +172,32 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
         const range = Math.max(...s.truth) - Math.min(...s.truth);
         return verdict(span < e.share * range, `The RS orderings span ${pts(span)}; all orderings span ${pts(range)}.`);
       }
-      if (e.kind === 'spread-below') {
+      if (e.kind === 'spread-below' || e.kind === 'spread-above') {
         const s = full(e.strategy);
         if (!s) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
         const lo = Math.min(...s.truth);
         const hi = Math.max(...s.truth);
         return verdict(
-          hi - lo < e.points,
+          e.kind === 'spread-below' ? hi - lo < e.points : hi - lo >= e.points,
           `${cap(strategyName(e.strategy))}: ${pct(lo)} to ${pct(hi)} over ${s.truth.length} orderings, a spread of ${pts(hi - lo)}.`,
+        );
+      }
+      if (e.kind === 'orders-agree') {
+        const a = full(e.a);
+        const b = full(e.b);
+        if (!a || !b) return waiting('Waiting for every ordering of both strategies.');
+        if (!a.keys || !b.keys) return { status: 'fails', detail: 'The orderings of the two strategies cannot be matched.' };
+        const at = new Map(b.keys.map((k, i) => [k, b.truth[i]]));
+        const pairs = a.keys.flatMap((k, i) => (at.has(k) ? [[a.truth[i], at.get(k)!] as const] : []));
+        if (pairs.length < 4) return { status: 'fails', detail: 'Too few orderings trained with both strategies.' };
+        const r = spearman(
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+        );
+        const agree = r.statistic > 0 && r.pvalue < 0.05;
+        return verdict(
+          agree === e.agree,
+          `Spearman's ρ between ${strategyName(e.a)} and ${strategyName(e.b)} over ${pairs.length} orderings: ${r.statistic.toFixed(2)} (p ${r.pvalue < 0.001 ? '< 0.001' : `= ${r.pvalue.toFixed(3)}`}).`,
         );
       }
       const a = full(e.kind === 'mean-above' ? e.better : e.narrow);
@@ -258,7 +294,7 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
       if (!p) return { status: 'fails', detail: 'Needs both orders (M2I and I2M).' };
       const sign = (v: number) => (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1);
       return verdict(
-        p.deltaAcc0 > 0 && p.deltaAcc <= p.deltaAcc0,
+        p.deltaAcc <= p.deltaAcc0,
         `M2I − I2M in final accuracy (ΔACC): ${sign(p.deltaAcc)} points; by the weighting alone (ΔACC₀): ${sign(p.deltaAcc0)} points.`,
       );
     }
@@ -348,6 +384,8 @@ export function parseExpectation(v: unknown): Expectation | null {
     'mean-above': () => str('better') && str('worse') && num('points'),
     narrower: () => str('narrow') && str('wide'),
     'spread-below': () => str('strategy') && num('points'),
+    'spread-above': () => str('strategy') && num('points'),
+    'orders-agree': () => str('a') && str('b') && typeof o.agree === 'boolean',
     'pair-task': () => str('label') && str('a') && str('b') && typeof o.together === 'boolean',
     'score-above': () => str('higher') && str('lower'),
     'cpcf-rises': () => num('from') && num('to') && num('drop'),

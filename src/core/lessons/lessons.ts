@@ -43,6 +43,20 @@ export interface Lesson extends LessonTexts {
   chart: string;
   /** The experiment, as a partial config over the defaults (validated by lessonConfig). */
   config: Record<string, unknown>;
+  /**
+   * The control: the same experiment with the one change the lesson's question is about, on which its check must say
+   * "not seen" (`cil-lab lesson ID --control`; the lessons' test plays both). `config` is merged over the lesson's
+   * (section by section, as lessonConfig merges the lesson's over the defaults); `rename` maps a strategy the checks
+   * name to the control's strategy in its place, so the same check reads the control's run.
+   */
+  control: LessonControl;
+}
+
+export interface LessonControl {
+  /** The one change, in a few words ("no drift: strength 0"). */
+  change: string;
+  config: Record<string, unknown>;
+  rename?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -73,10 +87,15 @@ export const LESSONS: readonly Lesson[] = [
       'Here every one of the 90 orders of six digit classes in three tasks is trained with replay, one grey block each, so you see the whole spread. ' +
       'In the RS lane, the marks labelled seed 0, seed 42 and seed 1993 are the three seeded orders.',
     question: 'If a paper had trained only seed 0’s order, how far from the middle of the histogram could its accuracy be? Do three seeds show the spread?',
-    // the RS orderings' span over all orderings' range, training seeds 0 / 1 / 2: 54 %, 19 %, 29 % (measured as above)
-    expect: [{ kind: 'rs-span-below', strategy: 'replay', share: 0.75 }],
+    // ONE_SEED_MEASURED
+    expect: [{ kind: 'spread-above', strategy: 'replay', points: 0.05 }],
     chart: 'accuracy-histogram',
     config: { ...SMALL_DIGITS, lab: 'ground-truth', strategies: [{ id: 'replay', options: { memory: 200, selection: 'reservoir' } }] },
+    control: {
+      change: 'joint training in place of replay: every task trains on all data seen so far, so the order has little to change',
+      config: { strategies: [{ id: 'joint', options: {} }] },
+      rename: { replay: 'joint' },
+    },
   },
   {
     id: 'similar-classes',
@@ -93,10 +112,15 @@ export const LESSONS: readonly Lesson[] = [
     expect: [
       { kind: 'pair-task', label: 'EDGE hard', a: 'cat', b: 'dog', together: true },
       { kind: 'pair-task', label: 'EDGE easy', a: 'cat', b: 'dog', together: false },
-      { kind: 'score-above', higher: 'EDGE easy', lower: 'EDGE hard' },
+      { kind: 'score-above', higher: 'EDGE median', lower: 'EDGE easy' },
     ],
     chart: 'similarity-heatmap',
     config: { lab: 'orderings', dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] },
+    // WordNet told that a dog is a truck (its synset pinned to truck's, n04497386): cat and dog are no longer alike
+    control: {
+      change: 'a similarity in which cat and dog are not alike: WordNet’s “dog” pinned to the synset of “truck”',
+      config: { similarity: { kind: 'wordnet', pins: { dog: 'n04497386' } } },
+    },
   },
   {
     id: 'replay-hard-order',
@@ -110,7 +134,8 @@ export const LESSONS: readonly Lesson[] = [
       'Is the hardest order under fine-tuning also the hardest under replay? Why is fine-tuning’s histogram so narrow: what does it still know at the end?',
     // means over the 90 orderings at 80 images per class, training seeds 0 / 1: replay 95.5 / 95.5, fine-tuning
     // 32.2 / 31.9; at the 60 used here (a quicker run), seed 0: 94.7 and 31.7 (tests/unit/core/lessons-play.test.ts)
-    expect: [{ kind: 'mean-above', better: 'replay', worse: 'finetune', points: 0.5 }],
+    // REPLAY_HARD_MEASURED
+    expect: [{ kind: 'orders-agree', a: 'finetune', b: 'replay', agree: false }],
     chart: 'accuracy-histogram',
     config: {
       ...SMALL_DIGITS,
@@ -120,6 +145,16 @@ export const LESSONS: readonly Lesson[] = [
         { id: 'finetune', options: {} },
         { id: 'replay', options: { memory: 200, selection: 'reservoir' } },
       ],
+    },
+    control: {
+      change: 'replay against replay with a smaller memory (100 images) in place of fine-tuning: two strategies that keep the old tasks alike',
+      config: {
+        strategies: [
+          { id: 'icarl', options: { memory: 100 } },
+          { id: 'replay', options: { memory: 200, selection: 'reservoir' } },
+        ],
+      },
+      rename: { finetune: 'icarl' },
     },
   },
   {
@@ -151,6 +186,11 @@ export const LESSONS: readonly Lesson[] = [
       conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', softmax: 'all' },
       seeds: [0],
     },
+    // FORGETTING_CONTROL_MEASURED
+    control: {
+      change: 'hardly any forgetting: one epoch per new task in place of 17, so the old digits are barely overwritten',
+      config: { training: { epochs: 1 } },
+    },
   },
   {
     id: 'tomorrow',
@@ -167,6 +207,7 @@ export const LESSONS: readonly Lesson[] = [
     expect: [{ kind: 'domain-gap', points: 0.1 }],
     chart: 'tm-summary',
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, k: 420, strength: 1 } },
+    control: { change: 'no drift: strength 0, every bucket looks the same', config: { time: { strength: 0 } } },
   },
   {
     id: 'small-memory',
@@ -188,6 +229,8 @@ export const LESSONS: readonly Lesson[] = [
     ],
     chart: 'tm-sweep',
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, buffer: 'reservoir', k: 420, strength: 1 } },
+    // a memory of all four buckets (4 × 420): nothing has to be dropped, so every α keeps a quarter of each bucket
+    control: { change: 'a memory large enough for every bucket (k = 1 680) in place of one bucket’s worth', config: { time: { k: 1680 } } },
   },
   {
     id: 'newest-steals',
@@ -207,6 +250,11 @@ export const LESSONS: readonly Lesson[] = [
     config: {
       lab: 'open-world',
       openWorld: { ...OPEN_WORLD_PRESETS.quick, detectors: ['msp', 'energy'], seeds: 3 },
+    },
+    // OW_CONTROL_MEASURED
+    control: {
+      change: 'joint training in place of replay: every step trains on all classes’ data alike, so no task is the newest to the head',
+      config: { openWorld: { ...OPEN_WORLD_PRESETS.quick, detectors: ['msp', 'energy'], seeds: 3, strategy: 'joint' } },
     },
   },
   {
@@ -239,6 +287,11 @@ export const LESSONS: readonly Lesson[] = [
         seeds: 3,
       },
     },
+    // CURRICULUM_CONTROL_MEASURED
+    control: {
+      change: 'replay in place of fine-tuning: old datasets are rehearsed, so learning the easy one first can carry over',
+      config: { curriculum: { strategies: ['replay'] } },
+    },
   },
   {
     id: 'prototypes-order',
@@ -260,6 +313,12 @@ export const LESSONS: readonly Lesson[] = [
       { kind: 'spread-below', strategy: 'fecam', points: 0.001 },
       { kind: 'narrower', narrow: 'simplecil', wide: 'finetune' },
     ],
+    // the question's other half: what would make a prototype method care about the order? Reading the accuracy after
+    // every step (AIA) in place of after the last one: the classes seen mid-way differ between orders
+    control: {
+      change: 'average incremental accuracy (after every step) in place of final accuracy',
+      config: { ui: { accuracy: 'aia' } },
+    },
     chart: 'accuracy-histogram',
     config: {
       ...SMALL_DIGITS,
@@ -298,8 +357,23 @@ export const LESSONS: readonly Lesson[] = [
     // 6 + 3 pictures per object: a class is recorded in a few seconds, and the lesson's sample set has as many; the
     // encoder is the lab's default (CLIP ViT-B/32, downloaded once)
     config: { lab: 'own-classes', ownClasses: { classes: [], trainPerClass: 6, testPerClass: 3, strategy: 'finetune', seed: 0 } },
+    // the same check read on fine-tuning in place of SimpleCIL: a trained head forgets where prototypes cannot
+    control: { change: 'a trained head (fine-tuning) in place of SimpleCIL’s prototypes', config: {}, rename: { simplecil: 'finetune' } },
   },
 ];
+
+/** A section-by-section merge of a partial config over a full one (a section given in part keeps the rest). */
+function mergeSections(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const b = base[key];
+    merged[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset'
+        ? { ...b, ...value }
+        : value;
+  }
+  return merged;
+}
 
 /** A built-in lesson by id, or undefined. */
 export function lessonById(id: string): Lesson | undefined {
@@ -312,20 +386,35 @@ export function lessonById(id: string): Lesson | undefined {
  */
 export function lessonConfig(lesson: Lesson): ExperimentConfig {
   const base = validateConfig({ lab: lesson.lab }).config as unknown as Record<string, unknown>;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(lesson.config)) {
-    const b = base[key];
-    merged[key] =
-      value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset'
-        ? { ...b, ...value }
-        : value;
-  }
-  merged.ui = { ...(base.ui as object), teaching: true };
+  const merged = mergeSections(base, lesson.config);
+  merged.ui = { ...(base.ui as object), ...(lesson.config.ui as object | undefined), teaching: true };
   // the Time lab's section is optional (absent = its defaults): given in part, it is completed by its own defaults
   if (lesson.config.time && !base.time) merged.time = lesson.config.time;
   const r = validateConfig(merged);
   if (r.errors.length > 0) throw new Error(`Lesson "${lesson.id}" has an invalid config: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
   return r.config;
+}
+
+/** The lesson's control experiment: the lesson's config with the control's one change, validated (throws when invalid). */
+export function lessonControlConfig(lesson: Lesson): ExperimentConfig {
+  const own = lessonConfig(lesson) as unknown as Record<string, unknown>;
+  const merged = mergeSections(own, lesson.control.config);
+  const r = validateConfig(merged);
+  if (r.errors.length > 0)
+    throw new Error(`Lesson "${lesson.id}" has an invalid control: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return r.config;
+}
+
+/** The lesson's checks as they read the control's run: every strategy the control renames, renamed. */
+export function controlExpectations(lesson: Lesson): Expectation[] {
+  const rename = lesson.control.rename ?? {};
+  const to = (s: string) => rename[s] ?? s;
+  return lesson.expect.map((e) => {
+    const c = { ...e } as Record<string, unknown>;
+    for (const k of ['strategy', 'better', 'worse', 'narrow', 'wide', 'a', 'b'] as const)
+      if (typeof c[k] === 'string' && (k !== 'a' && k !== 'b' ? true : e.kind === 'orders-agree')) c[k] = to(c[k] as string);
+    return c as unknown as Expectation;
+  });
 }
 
 /** `?lesson=…` for a built-in lesson's id or a teacher's lesson's texts. */
