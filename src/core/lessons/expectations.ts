@@ -22,6 +22,8 @@ export type Expectation =
   | { kind: 'rs-span-below'; strategy: string; share: number }
   /** Ground truth: `better`'s mean accuracy over every ordering is at least `points` above `worse`'s. */
   | { kind: 'mean-above'; better: string; worse: string; points: number }
+  /** Ground truth: `strategy`'s mean accuracy over every ordering is within `points` of `value` (all 0–1). */
+  | { kind: 'mean-near'; strategy: string; value: number; points: number; why?: string }
   /** Ground truth: `narrow`'s accuracies (over every ordering) spread less (max − min) than `wide`'s. */
   | { kind: 'narrower'; narrow: string; wide: string }
   /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by less than `points` (0–1). */
@@ -47,8 +49,11 @@ export type Expectation =
   | { kind: 'reservoir-share'; alpha: string; bucket: number; min: number; max: number }
   /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
   | { kind: 'newest-takes-ood'; set: string; fromStep: number }
-  /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than ACC₀'s weighting predicts: easy first learns nothing beyond it. */
-  | { kind: 'within-weighting' }
+  /**
+   * Curriculum: the lead of `first` (M2I, easy first, by default; or I2M, hard first) over the other order in ACC (CIL,
+   * mean over seeds) is no more than ACC₀'s weighting predicts for it: that order learns nothing beyond the weighting.
+   */
+  | { kind: 'within-weighting'; first?: 'm2i' | 'i2m' }
   /**
    * Your classes: when class `at` (1-based) arrives under `strategy`, the classes before it lose `drop` or more of
    * their accuracy (the largest loss: R[at−2][j] − R[at−1][j]) when `forgets`, or all lose less when not.
@@ -65,6 +70,7 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   narrower: 'ground-truth',
   'spread-below': 'ground-truth',
   'spread-above': 'ground-truth',
+  'mean-near': 'ground-truth',
   'orders-agree': 'ground-truth',
   'pair-task': 'orderings',
   'score-above': 'orderings',
@@ -100,6 +106,8 @@ export function describeExpectation(e: Expectation): string {
       return `${cap(strategyName(e.narrow))}'s accuracies spread over a narrower range than ${strategyName(e.wide)}'s.`;
     case 'spread-below':
       return `Every order ends ${strategyName(e.strategy)} at the same accuracy: its accuracies over all orderings span less than ${spreadPts(e.points)}.`;
+    case 'mean-near':
+      return `${cap(strategyName(e.strategy))}'s mean accuracy over all orderings is within ${Math.round(100 * e.points)} points of ${pct(e.value)}${e.why ? `: ${e.why}` : ''}.`;
     case 'spread-above':
       return `The order alone moves ${strategyName(e.strategy)}'s accuracy by ${spreadPts(e.points)} or more over all orderings: one order's number could land anywhere in that range.`;
     case 'orders-agree':
@@ -127,7 +135,9 @@ export function describeExpectation(e: Expectation): string {
         ? `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, an earlier class loses ${Math.round(100 * e.drop)} points or more of its accuracy: it is forgotten.`
         : `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, every earlier class keeps its accuracy (each loses less than ${Math.round(100 * e.drop)} points).`;
     case 'within-weighting':
-      return 'M2I’s lead over I2M in ACC is no larger than ACC₀’s weighting alone predicts (mean over seeds): easy first does not learn better.';
+      return e.first === 'i2m'
+        ? 'I2M’s lead over M2I in ACC is no larger than ACC₀’s weighting alone predicts for it (mean over seeds): hard first does not learn better.'
+        : 'M2I’s lead over I2M in ACC is no larger than ACC₀’s weighting alone predicts (mean over seeds): easy first does not learn better.';
   }
 }
 
@@ -148,6 +158,7 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
     case 'narrower':
     case 'spread-below':
     case 'spread-above':
+    case 'mean-near':
     case 'orders-agree': {
       if (o.lab !== 'ground-truth') break;
       const full = (id: string) => {
@@ -181,6 +192,12 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
           e.kind === 'spread-below' ? hi - lo < e.points : hi - lo >= e.points,
           `${cap(strategyName(e.strategy))}: ${pct(lo)} to ${pct(hi)} over ${s.truth.length} orderings, a spread of ${pts(hi - lo)}.`,
         );
+      }
+      if (e.kind === 'mean-near') {
+        const s = full(e.strategy);
+        if (!s) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
+        const m = mean(s.truth);
+        return verdict(Math.abs(m - e.value) <= e.points, `${cap(strategyName(e.strategy))}: ${pct(m)} on average over ${s.truth.length} orderings.`);
       }
       if (e.kind === 'orders-agree') {
         const a = full(e.a);
@@ -293,8 +310,9 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
       const p = o.pairs.find((x) => x.scenario === 'cil') ?? o.pairs[0];
       if (!p) return { status: 'fails', detail: 'Needs both orders (M2I and I2M).' };
       const sign = (v: number) => (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1);
+      const flip = e.first === 'i2m' ? -1 : 1;
       return verdict(
-        p.deltaAcc <= p.deltaAcc0,
+        flip * p.deltaAcc <= flip * p.deltaAcc0,
         `M2I − I2M in final accuracy (ΔACC): ${sign(p.deltaAcc)} points; by the weighting alone (ΔACC₀): ${sign(p.deltaAcc0)} points.`,
       );
     }
@@ -385,6 +403,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     narrower: () => str('narrow') && str('wide'),
     'spread-below': () => str('strategy') && num('points'),
     'spread-above': () => str('strategy') && num('points'),
+    'mean-near': () => str('strategy') && num('value') && num('points') && (o.why === undefined || str('why')),
     'orders-agree': () => str('a') && str('b') && typeof o.agree === 'boolean',
     'pair-task': () => str('label') && str('a') && str('b') && typeof o.together === 'boolean',
     'score-above': () => str('higher') && str('lower'),
@@ -393,7 +412,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     'streaming-ahead': () => num('points'),
     'reservoir-share': () => str('alpha') && num('bucket') && num('min') && num('max'),
     'newest-takes-ood': () => str('set') && num('fromStep'),
-    'within-weighting': () => true,
+    'within-weighting': () => o.first === undefined || o.first === 'm2i' || o.first === 'i2m',
     'class-forgotten': () => str('strategy') && num('at') && num('drop') && typeof o.forgets === 'boolean',
   };
   return ok[kind]() ? (structuredClone(o) as unknown as Expectation) : null;
