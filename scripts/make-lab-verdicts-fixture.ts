@@ -34,10 +34,27 @@ async function cli(argv: string[]): Promise<Record<string, any>> {
 
 const pick = <T extends Record<string, unknown>>(o: T, keys: readonly string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 
-const STREAM = ['--protocol', 'iid,streaming', '--buckets', '3', '--per-class', '20', '--epochs', '2', '--seeds', '0-2', '--strength', String(TIME_LAB_START.strength), '--control', '--backend', 'wasm'];
+const STREAM = [
+  '--protocol',
+  'iid,streaming',
+  '--buckets',
+  '3',
+  '--per-class',
+  '20',
+  '--epochs',
+  '2',
+  '--seeds',
+  '0-2',
+  '--strength',
+  String(TIME_LAB_START.strength),
+  '--control',
+  '--backend',
+  'wasm',
+];
 const oodSettings = { ...OPEN_WORLD_PRESETS.quick, epochs: 2, seeds: 2, trainPerClass: 60, testPerClass: 30 };
 const oodLink = `https://x/${encodeConfigToHash(foldOpenWorld(validateConfig({ lab: 'open-world' }).config, oodSettings))}`;
-const CPCF = 'cpcf --dataset digits --classes 0-9 --task-sizes 5,1,1,1,1,1 --hidden 256,128 --first-epochs 20 --epochs 5 --lr 0.001 --batch-size 64 --head all --seeds 0-2 --backend wasm';
+const CPCF =
+  'cpcf --dataset digits --classes 0-9 --task-sizes 5,1,1,1,1,1 --hidden 256,128 --first-epochs 20 --epochs 5 --lr 0.001 --batch-size 64 --head all --seeds 0-2 --backend wasm';
 const CURRICULUM =
   'curriculum --datasets digits,fashion-mnist,emoji-food --order pair --strategy finetune --epochs 2 --train-per-class 10 --test-per-class 10 --hidden 32 --seeds 0-2 --backend wasm';
 

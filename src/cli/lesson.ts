@@ -80,10 +80,7 @@ export function playSpec(lesson: Lesson, control: boolean): { config: Experiment
 }
 
 /** Play a lesson (or its control) headless, and check it. */
-export async function playLesson(
-  lesson: Lesson,
-  o: { control?: boolean; root: string; cli: CliRunner; backend?: 'wasm' | 'cpu' },
-): Promise<LessonPlay> {
+export async function playLesson(lesson: Lesson, o: { control?: boolean; root: string; cli: CliRunner; backend?: 'wasm' | 'cpu' }): Promise<LessonPlay> {
   const started = performance.now();
   const control = o.control === true;
   const { config, expect, change } = playSpec(lesson, control);
@@ -140,7 +137,14 @@ async function observe(
     }
     case 'forgetting': {
       const seeds = config.forgetting.seeds ?? 1;
-      const out = await cli('cpcf', '--link', hash, '--backend', backend, ...(seeds > 1 ? ['--seeds', `${config.seeds[0]}-${config.seeds[0] + seeds - 1}`] : []));
+      const out = await cli(
+        'cpcf',
+        '--link',
+        hash,
+        '--backend',
+        backend,
+        ...(seeds > 1 ? ['--seeds', `${config.seeds[0]}-${config.seeds[0] + seeds - 1}`] : []),
+      );
       const runs = (out.runs ?? [out]).map((r: { seed?: number; cpcf: number[]; aPrev: number[] }, k: number) => ({
         seed: r.seed ?? config.seeds[0] + k,
         cpcf: r.cpcf,
@@ -242,7 +246,8 @@ export async function lessonCommand(v: Values, positionals: string[], o: { root:
   const lesson = lessonById(id);
   if (!lesson) throw new UsageError(`Unknown lesson "${id.slice(0, 40)}": use one of ${LESSONS.map((l) => l.id).join(', ')}.`);
   const backend = v.backend === undefined ? 'wasm' : v.backend;
-  if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend of cil-lab lesson is wasm or cpu (headless); got "${String(backend).slice(0, 40)}".`);
+  if (backend !== 'wasm' && backend !== 'cpu')
+    throw new UsageError(`--backend of cil-lab lesson is wasm or cpu (headless); got "${String(backend).slice(0, 40)}".`);
   const play = await playLesson(lesson, { control: v.control === true, root: o.root, cli: o.cli, backend });
   return JSON.stringify({
     id: play.id,

@@ -147,7 +147,12 @@ function run(argv: string[]): string | Promise<string> {
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep' || command === 'lesson', strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: command === 'similarity' || command === 'sweep' || command === 'lesson',
+      strict: true,
+    }));
   } catch (e) {
     const flag = /'--([^' =<]+)/.exec((e as Error).message)?.[1];
     if ((e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && flag in OPTIONS)

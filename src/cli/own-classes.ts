@@ -17,7 +17,16 @@ import { finalOf, ownEdge, ownNamesEdge } from '../core/own-classes/edge';
 import { OWN_MAX_ORDERINGS } from '../core/own-classes/orders';
 import { ownRsOrders } from '../core/own-classes/rs';
 import { OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList, type OwnClassRows } from '../core/own-classes/settings';
-import { edgeVerdict, forgettingPerTask, orderingsHeadline, orderingsVerdict, rsVerdict, summariseOrderings, updateHeadline, updateVerdict } from '../core/own-classes/verdict';
+import {
+  edgeVerdict,
+  forgettingPerTask,
+  orderingsHeadline,
+  orderingsVerdict,
+  rsVerdict,
+  summariseOrderings,
+  updateHeadline,
+  updateVerdict,
+} from '../core/own-classes/verdict';
 import { readSamplesZip } from '../data/own-samples-zip';
 import { resizeToRgb, sniffImageType } from '../data/parsers/image-folder-zip';
 import { decodePng } from '../data/parsers/png';
@@ -209,7 +218,10 @@ export async function ownClassesCommand(v: Values): Promise<string> {
         summary: { orderings: s.orderings, min: round(s.min), max: round(s.max), mean: round(s.mean), taught: round(s.taught), better: s.better },
         edge: { hard: edge.hard, easy: edge.easy, hardFinal: round(edgeFinals.hard), easyFinal: round(edgeFinals.easy) },
         rs: rs.map((r) => ({ ...r, final: round(r.final) })),
-        verdict: { headline: orderingsHeadline(s), ...sentences(orderingsVerdict(s, strategy), edgeVerdict(edge, edgeFinals, s, names), rsVerdict(rs, edgeFinals, s)) },
+        verdict: {
+          headline: orderingsHeadline(s),
+          ...sentences(orderingsVerdict(s, strategy), edgeVerdict(edge, edgeFinals, s, names), rsVerdict(rs, edgeFinals, s)),
+        },
       };
       if (namesEdge) {
         const f = { hard: finalOf(runs, namesEdge.hard), easy: finalOf(runs, namesEdge.easy) };

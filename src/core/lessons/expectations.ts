@@ -143,7 +143,8 @@ export function describeExpectation(e: Expectation): string {
 
 /** A spread bound in points, with the decimals it needs (0.1 points, not "0 points"). */
 const spreadPts = (v: number) => `${+(100 * v).toFixed(2)} points`;
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Capitalised for the start of a sentence; a name with a capital inside (iCaRL) stays as it is. */
+const cap = (s: string) => (/^[a-z][A-Z]/.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const waiting = (detail: string): ExpectationCheck => ({ status: 'waiting', detail });
 const verdict = (ok: boolean, detail: string): ExpectationCheck => ({ status: ok ? 'holds' : 'fails', detail });

@@ -417,8 +417,7 @@ export function lessonControlConfig(lesson: Lesson): ExperimentConfig {
   const own = lessonConfig(lesson) as unknown as Record<string, unknown>;
   const merged = mergeSections(own, lesson.control.config);
   const r = validateConfig(merged);
-  if (r.errors.length > 0)
-    throw new Error(`Lesson "${lesson.id}" has an invalid control: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  if (r.errors.length > 0) throw new Error(`Lesson "${lesson.id}" has an invalid control: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
   return r.config;
 }
 

@@ -29,7 +29,14 @@ export type CorrelationOutcome = 'positive' | 'negative' | 'none' | 'too-few';
 /** The numbers of one claim: a spread over seeds (a difference from 0), a size against a range, or a correlation. */
 export type Evidence =
   | { kind: 'difference'; spread: Pick<Spread, 'mean' | 'sd' | 'n' | 'interval'>; unit?: string; digits?: number }
-  | { kind: 'range'; spread: Pick<Spread, 'mean' | 'sd' | 'n' | 'interval'>; range: { min: number; max: number }; rangeName: string; unit?: string; digits?: number }
+  | {
+      kind: 'range';
+      spread: Pick<Spread, 'mean' | 'sd' | 'n' | 'interval'>;
+      range: { min: number; max: number };
+      rangeName: string;
+      unit?: string;
+      digits?: number;
+    }
   | { kind: 'correlation'; r: number; p: number; n: number };
 
 /** What the caller says when the evidence supports its claim; `numbers` is the rule's text of the numbers. */

@@ -272,7 +272,8 @@ export function curriculumVerdict(input: CurriculumVerdictInput): Verdict {
         { kind: 'difference', spread: c.vsControl },
         {
           subject: `M2I − I2M minus the shuffled pair's lead (${signed(c.shuffled.mean)} points: a random order minus its reverse, paired by seed)`,
-          positive: (n) => `M2I's lead over I2M is beyond the shuffled pair's (a random order minus its reverse, ${signed(c.shuffled.mean)} points) by ${n}: sorting by difficulty matters`,
+          positive: (n) =>
+            `M2I's lead over I2M is beyond the shuffled pair's (a random order minus its reverse, ${signed(c.shuffled.mean)} points) by ${n}: sorting by difficulty matters`,
           negative: (n) => `M2I's lead over I2M is below the shuffled pair's (a random order minus its reverse, ${signed(c.shuffled.mean)} points) by ${n}`,
         },
       );

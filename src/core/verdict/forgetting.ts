@@ -75,7 +75,13 @@ export function readForgettingGroup(input: ForgettingVerdictInput, g: Forgetting
   const drops = runs.map((r) => r.aPrev[0] - r.aPrev[r.aPrev.length - 1]);
   const drop = mean(drops);
   const ds = spreadOf(drops.map((d) => 100 * d));
-  const trend = points >= 3 ? trendMatchedDcorTest(runs.map((r) => ({ x: r.cpcf, y: r.aPrev })), { resamples: input.resamples, seed: runs[0].seed }) : null;
+  const trend =
+    points >= 3
+      ? trendMatchedDcorTest(
+          runs.map((r) => ({ x: r.cpcf, y: r.aPrev })),
+          { resamples: input.resamples, seed: runs[0].seed },
+        )
+      : null;
   let agreement: AgreementOutcome;
   if (!learned) agreement = 'not-learned';
   else if (!summary || points < 3) agreement = 'too-few-points';
@@ -111,7 +117,8 @@ function headlineOf(r: ForgettingGroupReading, g: ForgettingGroup, several: bool
   const s = r.summary;
   if (!s || r.agreement === 'too-few-points') return `${prefix}${fall}, too few points per run say nothing yet about CPCF.`;
   if (r.agreement === 'no-association') return `${prefix}${fall}, CPCF's association with it is not beyond chance over ${seedsText(n)}.`;
-  if (r.agreement === 'no-direction') return `${prefix}${fall}, CPCF is associated with it beyond chance but rises in only ${countText(s.falling)} of ${seedsText(n)}.`;
+  if (r.agreement === 'no-direction')
+    return `${prefix}${fall}, CPCF is associated with it beyond chance but rises in only ${countText(s.falling)} of ${seedsText(n)}.`;
   return r.trend && r.trend.p < ALPHA
     ? `${prefix}${fall}, CPCF rises in every seed, beyond chance and beyond their shared trend over ${seedsText(n)}.`
     : `${prefix}${fall}, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (${seedsText(n)}).`;

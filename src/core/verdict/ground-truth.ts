@@ -60,9 +60,12 @@ function estimateSentence(s: StrategyStats, prefix: string): VerdictSentence | n
   // many random draws)
   const once = 'one draw of each, so this does not rank the protocols: the sample-count chart averages many random draws';
   let text: string;
-  if (verdicts.every((v) => v === 'same')) text = `In this run EDGE’s three orderings estimate the truth’s distribution about as well as the ${rsName} (${numbers}); ${once}.`;
-  else if (verdicts.every((v) => v !== 'worse')) text = `In this run EDGE’s three orderings came closer to the truth’s distribution than the ${rsName} (${numbers}); ${once}.`;
-  else if (verdicts.every((v) => v !== 'better')) text = `In this run the ${rsName} came closer to the truth’s distribution than EDGE’s three orderings (${numbers}); ${once}.`;
+  if (verdicts.every((v) => v === 'same'))
+    text = `In this run EDGE’s three orderings estimate the truth’s distribution about as well as the ${rsName} (${numbers}); ${once}.`;
+  else if (verdicts.every((v) => v !== 'worse'))
+    text = `In this run EDGE’s three orderings came closer to the truth’s distribution than the ${rsName} (${numbers}); ${once}.`;
+  else if (verdicts.every((v) => v !== 'better'))
+    text = `In this run the ${rsName} came closer to the truth’s distribution than EDGE’s three orderings (${numbers}); ${once}.`;
   else text = `In this run EDGE’s three orderings and the ${rsName} are each closer to the truth by one measure (${numbers}); ${once}.`;
   return { id: `estimates:${s.strategy}`, kind: 'note', text: prefix + text };
 }
@@ -272,14 +275,22 @@ function headlineOf(s: StrategyStats, variableWord: string, partial: PartialSamp
   const who = strategyWord(s.strategy);
   const of = partial ? `${countText(s.truth.evaluated)} of ${countText(s.truth.planned)} orderings so far` : `${countText(m.n)} orderings`;
   const span = `from ${pctText(m.min)} to ${pctText(m.max)}`;
-  if (m.max - m.min <= NO_SPREAD_STD) return `With ${who}, every ordering ends at the same ${variableWord} (${pctText(m.mean)}): the order of the classes does not matter.`;
+  if (m.max - m.min <= NO_SPREAD_STD)
+    return `With ${who}, every ordering ends at the same ${variableWord} (${pctText(m.mean)}): the order of the classes does not matter.`;
   if (flat) return `Every ordering has the same similarity S here, so EDGE's picks are arbitrary; ${who}'s ${variableWord} spans ${span} over ${of}.`;
   const hard = s.edge.draws.find((d) => d.role === 'edge-hard')?.value ?? null;
   const easy = s.edge.draws.find((d) => d.role === 'edge-easy')?.value ?? null;
   const head = `The class order moves ${who}'s ${variableWord} ${span} over ${of}`;
   if (hard === null || easy === null) return `${head}.`;
   if (partial) return `${head}; where EDGE's hard and easy picks land is not settled yet.`;
-  const where = hard < m.mean && easy > m.mean ? 'below and above its mean, as claimed' : hard < m.mean ? 'hard below its mean, easy not above it' : easy > m.mean ? 'easy above its mean, hard not below it' : 'on the wrong sides of its mean';
+  const where =
+    hard < m.mean && easy > m.mean
+      ? 'below and above its mean, as claimed'
+      : hard < m.mean
+        ? 'hard below its mean, easy not above it'
+        : easy > m.mean
+          ? 'easy above its mean, hard not below it'
+          : 'on the wrong sides of its mean';
   return `${head}; EDGE's hard and easy picks land ${where}.`;
 }
 

@@ -60,7 +60,8 @@ function headlineOf(r: OpenWorldReading, n: number): string {
       ? `${best}, ahead of ${label(b.detector)} beyond the spread over ${seeds}.`
       : `${best}, but it cannot be told apart from ${label(b.detector)} (${num(b.mean, 1)}%) over ${seeds}.`;
   }
-  if (r.detectors.length === 1) return `${label(r.detectors[0].detector)} separates unknown images from known ones with AUROC ${num(r.detectors[0].mean, 1)}% over ${seeds}.`;
+  if (r.detectors.length === 1)
+    return `${label(r.detectors[0].detector)} separates unknown images from known ones with AUROC ${num(r.detectors[0].mean, 1)}% over ${seeds}.`;
   return '';
 }
 
@@ -135,7 +136,14 @@ export function readOpenWorld(input: OpenWorldVerdictInput): OpenWorldReading {
       );
       return v.length ? mean(v) : null;
     };
-    nearFar = { ...s, claim: differenceOutcome(s), near: spreadOf(near), far: spreadOf(far), nearConfidence: conf(isNear), farConfidence: conf((x) => !isNear(x)) };
+    nearFar = {
+      ...s,
+      claim: differenceOutcome(s),
+      near: spreadOf(near),
+      far: spreadOf(far),
+      nearConfidence: conf(isNear),
+      farConfidence: conf((x) => !isNear(x)),
+    };
   }
   return { detectors, bestLead, ber, nearFar, finalAccuracy: spreadOf(runs.map((r) => 100 * r.finalAccuracy)) };
 }
@@ -162,7 +170,10 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
     const [a, b] = r.detectors;
     const c = claim(
       { kind: 'difference', spread: r.bestLead },
-      { subject: `${label(a.detector)} minus ${label(b.detector)} (AUROC, paired by seed)`, positive: (n) => `${label(a.detector)} beats ${label(b.detector)} beyond the spread: ${n}` },
+      {
+        subject: `${label(a.detector)} minus ${label(b.detector)} (AUROC, paired by seed)`,
+        positive: (n) => `${label(a.detector)} beats ${label(b.detector)} beyond the spread: ${n}`,
+      },
     );
     out.push({ id: `ow-best:${r.bestLead.claim}`, kind: 'finding', text: `${c.text}.` });
   }

@@ -202,7 +202,9 @@ export function orderSensitivity(input: OrderSensitivityInput): OrderSensitivity
   if (adapted.length > 0) parts.push(`${adapted.length === 1 ? name(adapted[0].strategy) : 'the adapted methods'} move with the first task only`);
   if (trained.length > 0) {
     const widest = trained.reduce((a, b) => (b.spread > a.spread ? b : a));
-    parts.push(`${trained.length === 1 ? name(widest.strategy) : `the trained strategies (widest ${name(widest.strategy)})`} spread${trained.length === 1 ? 's' : ''} ${num(widest.spread, 1)} points`);
+    parts.push(
+      `${trained.length === 1 ? name(widest.strategy) : `the trained strategies (widest ${name(widest.strategy)})`} spread${trained.length === 1 ? 's' : ''} ${num(widest.spread, 1)} points`,
+    );
   }
   const joined = parts.join('; ');
   return {

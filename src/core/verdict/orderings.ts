@@ -21,7 +21,19 @@ import { similarityScore, similarityScoreOfLabels } from '../orderings/score';
 import type { SquareMatrix } from '../orderings/types';
 import type { SequenceReport } from '../protocols/types';
 import { noVerdict, type Verdict, type VerdictSentence } from './types';
-import { DISTINCT_S_MAX_OMEGA, FLAT_S_RELATIVE, REORDER_MAX_TASKS, REORDER_MAX_WORK, countText, flatScores, listText, pctText, plural, sText, sameScore } from './wording';
+import {
+  DISTINCT_S_MAX_OMEGA,
+  FLAT_S_RELATIVE,
+  REORDER_MAX_TASKS,
+  REORDER_MAX_WORK,
+  countText,
+  flatScores,
+  listText,
+  pctText,
+  plural,
+  sText,
+  sameScore,
+} from './wording';
 
 /** The parts of the Orderings page's view (core/protocols/orderings-view.ts OrderingsView) the verdict reads. */
 export interface OrderingsVerdictInput {
@@ -110,7 +122,11 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
       'why',
       'EDGE orders classes by how alike their names (or prototypes) are; when every pair is rated alike — WordNet puts the digit names “zero” … “nine” all under “digit” — every ordering scores the same, so no construction can find a hard or an easy one.',
     );
-    say('flat-s-try', 'try', 'Choose classes with more varied names (CIFAR-10, Fashion-MNIST), or another similarity: CLIP text, or the classes’ prototypes (features).');
+    say(
+      'flat-s-try',
+      'try',
+      'Choose classes with more varied names (CIFAR-10, Fashion-MNIST), or another similarity: CLIP text, or the classes’ prototypes (features).',
+    );
     return {
       headline: `Every ordering of these classes has ${one ? 'the same' : 'almost the same'} similarity S, so EDGE's hard and easy picks are arbitrary on this experiment.`,
       sentences: out,
@@ -248,7 +264,7 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
     say(
       'try-larger',
       'try',
-      'On larger experiments EDGE separates them: with all 100 CIFAR-100 classes in 10 tasks (WordNet), EDGE hard is below all three RS orderings and EDGE easy above.',
+      'On larger experiments EDGE separates them: with all ten Fashion-MNIST classes in 5 tasks (WordNet), EDGE hard is below all three RS orderings and EDGE easy above (and with all 100 CIFAR-100 classes in 10 tasks).',
     );
   }
   const headline = tie

@@ -99,12 +99,10 @@ function headlineOf(r: TimeReading, s: TimeVerdictInput['settings']): string {
       return g.outcome === 'positive'
         ? `Even with nothing drifting, next-bucket accuracy is ${size} below same-bucket accuracy over ${seeds}: this control shows the test split's noise.`
         : `With nothing drifting, same-bucket and next-bucket accuracy cannot be told apart over ${seeds} (gap ${size}), as a no-drift control should show.`;
-    if (g.outcome !== 'positive')
-      return `Over ${seeds}, accuracy on the next bucket cannot be told from accuracy on the bucket just trained on (gap ${size}).`;
+    if (g.outcome !== 'positive') return `Over ${seeds}, accuracy on the next bucket cannot be told from accuracy on the bucket just trained on (gap ${size}).`;
     if (r.beyond?.outcome === 'positive')
       return `Tested on the next bucket, the model scores ${size} lower than on the bucket it trained on — beyond the no-drift control, over ${seeds}.`;
-    if (r.beyond)
-      return `The model scores ${size} lower on the next bucket than on its own, but no more than on a stream without drift (${seeds}).`;
+    if (r.beyond) return `The model scores ${size} lower on the next bucket than on its own, but no more than on a stream without drift (${seeds}).`;
     return `The model scores ${size} lower on the next bucket than on the bucket it trained on (${seeds}); run the no-drift control to show drift causes it.`;
   }
   if (r.lead) {
@@ -138,7 +136,8 @@ export function timeVerdict(input: TimeVerdictInput): Verdict {
         { kind: 'difference', spread: beyond },
         {
           subject: `The gap minus the no-drift control's gap (${num(control.mean, 1)} points), paired by seed`,
-          positive: (n) => `The gap is beyond the no-drift control's (${num(control.mean, 1)} points, the same seeds at strength 0) by ${n}, paired by seed: the drift causes it`,
+          positive: (n) =>
+            `The gap is beyond the no-drift control's (${num(control.mean, 1)} points, the same seeds at strength 0) by ${n}, paired by seed: the drift causes it`,
           negative: (n) => `The gap is below the no-drift control's (${num(control.mean, 1)} points) by ${n}, paired by seed`,
         },
       );

@@ -19,7 +19,12 @@ import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, t
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
 import { RunnerLab } from '../common/lab/runner-lab';
 
-const verdictOf = (id: string, text: string, headline: string): Verdict => ({ headline, sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
+const verdictOf = (id: string, text: string, headline: string): Verdict => ({
+  headline,
+  sentences: [{ id, kind: 'finding', text }],
+  provisional: false,
+  provisionalNote: '',
+});
 
 /** Orderings trained at most (6 classes). */
 export const MAX_ORDERING_CLASSES = 6;

@@ -151,7 +151,10 @@ export class TimeLab {
   get allControlRuns(): (TimeResult & { seed: number })[] {
     if (this.controlConfig(this.config.seed) === null) return [];
     const live = this.inControl
-      ? this.state.runs.map((r) => ({ ...r, seed: this.seeds.find((s) => this.state.configHash === timeSettingsKey(this.controlConfig(s)!)) ?? this.config.seed }))
+      ? this.state.runs.map((r) => ({
+          ...r,
+          seed: this.seeds.find((s) => this.state.configHash === timeSettingsKey(this.controlConfig(s)!)) ?? this.config.seed,
+        }))
       : [];
     const keys = new Set(live.map((r) => r.seed));
     return [...this.controlRuns.filter((r) => !keys.has(r.seed)), ...live].sort((a, b) => a.seed - b.seed);

@@ -37,7 +37,12 @@ async function cli(argv: string[]): Promise<string> {
 
 describe('every built-in lesson is seen, and its control is not (recorded plays)', () => {
   it('has a recorded play of every lesson and every control', () => {
-    for (const l of LESSONS) for (const control of [false, true]) expect(FIX.plays.some((p) => p.id === l.id && p.control === control), `${l.id} ${control}`).toBe(true);
+    for (const l of LESSONS)
+      for (const control of [false, true])
+        expect(
+          FIX.plays.some((p) => p.id === l.id && p.control === control),
+          `${l.id} ${control}`,
+        ).toBe(true);
   });
   for (const lesson of LESSONS) {
     it(`${lesson.id} (${lesson.lab}): seen on its run, not seen on its control (${lesson.control.change})`, () => {

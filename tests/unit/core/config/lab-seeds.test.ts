@@ -7,7 +7,14 @@ import { timeOf } from '../../../../src/core/config/sections/time';
 import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
 import { FORGETTING_START, PRESETS } from '../../../../src/core/forgetting/setup';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/ood/config';
-import { TIME_LAB_PRESETS, TIME_LAB_START, defaultTimeLabConfig, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../../../../src/core/stream/config';
+import {
+  TIME_LAB_PRESETS,
+  TIME_LAB_START,
+  defaultTimeLabConfig,
+  timeControlOf,
+  validateTimeLabConfig,
+  type TimeLabConfig,
+} from '../../../../src/core/stream/config';
 import { oneSeed } from '../../../../src/core/labs/seeds';
 
 // Links and hashes made by the build before the labs' `seeds` fields (main at e4686bd). If this test fails, an old link

@@ -25,7 +25,13 @@ const spans = (values: number[]) => {
   return s.n < 3 || !s.interval || (s.interval.lo <= 0 && s.interval.hi >= 0);
 };
 const all = (v: Verdict) => [v.headline, ...v.sentences.map((s) => s.text)].join(' | ');
-const WORDS = { subject: 'The difference', positive: () => 'CLAIMED UP', negative: () => 'CLAIMED DOWN', above: () => 'CLAIMED ABOVE', below: () => 'CLAIMED BELOW' };
+const WORDS = {
+  subject: 'The difference',
+  positive: () => 'CLAIMED UP',
+  negative: () => 'CLAIMED DOWN',
+  above: () => 'CLAIMED ABOVE',
+  below: () => 'CLAIMED BELOW',
+};
 
 describe('the claim rule', () => {
   it('never words a claim from a spread whose interval spans 0 or that has fewer than 3 seeds (2 000 random spreads)', () => {
@@ -69,7 +75,10 @@ describe('the claim rule', () => {
       const r = uniform(-1, 1);
       const p = rng.random() < 0.5 ? uniform(0, 0.06) : uniform(0, 1);
       const n = 2 + rng.integers(40);
-      const c = claim({ kind: 'correlation', r, p, n }, { subject: 'S and accuracy', positive: (x, w) => `CLAIMED ${w} (${x})`, negative: (x, w) => `CLAIMED −${w} (${x})` });
+      const c = claim(
+        { kind: 'correlation', r, p, n },
+        { subject: 'S and accuracy', positive: (x, w) => `CLAIMED ${w} (${x})`, negative: (x, w) => `CLAIMED −${w} (${x})` },
+      );
       const ok = p < 0.05 && n >= MIN_CORRELATION_PAIRS;
       expect(c.supported).toBe(ok);
       if (!ok) {
@@ -138,7 +147,8 @@ describe('the verdicts word every claim through the rule', () => {
       expect(headlineWords(v.headline)).toBeLessThanOrEqual(HEADLINE_MAX_WORDS);
       if (spans(dAcc)) expect(text).not.toMatch(/\) beats (hard|easy)-first|easy-first \(M2I\) beats|hard-first \(I2M\) beats/i);
       if (spans(dAcc.map((d, i) => d - dAcc0[i]))) expect(text).not.toMatch(/easy-first helped|did worse: ΔACC|explains all of M2I|more than ACC's weighting/);
-      if (spans(dAcc.map((d, i) => d - dCtl[i]))) expect(text).not.toMatch(/beyond the shuffled pair's|below the shuffled pair's|sorting by difficulty matters/);
+      if (spans(dAcc.map((d, i) => d - dCtl[i])))
+        expect(text).not.toMatch(/beyond the shuffled pair's|below the shuffled pair's|sorting by difficulty matters/);
     }
   });
   it('Open world: no detector "beats" another, no BER lead and no near/far claim that the interval does not support', () => {
@@ -153,8 +163,20 @@ describe('the verdicts word every claim through the rule', () => {
         runs: Array.from({ length: n }, (_, s) => ({
           seed: s,
           summary: [
-            { detector: 'msp', perSet: [{ oodSet: 'nearSet', auroc: (msp[s] - near[s]) / 100 }, { oodSet: 'farSet', auroc: msp[s] / 100 }] },
-            { detector: 'ber', perSet: [{ oodSet: 'nearSet', auroc: (ber[s] - near[s]) / 100 }, { oodSet: 'farSet', auroc: ber[s] / 100 }] },
+            {
+              detector: 'msp',
+              perSet: [
+                { oodSet: 'nearSet', auroc: (msp[s] - near[s]) / 100 },
+                { oodSet: 'farSet', auroc: msp[s] / 100 },
+              ],
+            },
+            {
+              detector: 'ber',
+              perSet: [
+                { oodSet: 'nearSet', auroc: (ber[s] - near[s]) / 100 },
+                { oodSet: 'farSet', auroc: ber[s] / 100 },
+              ],
+            },
           ],
           finalAccuracy: 0.9,
         })),

@@ -107,7 +107,9 @@ describe('groundTruthVerdict, a complete run', () => {
     expect(f.text).toContain('fewer than the 10 a correlation needs');
   });
   it('opens with a headline of at most 30 words', () => {
-    expect(v.headline).toBe('The class order moves fine-tuning\'s final accuracy from 26.0% to 33.0% over 12 orderings; EDGE\'s hard and easy picks land on the wrong sides of its mean.');
+    expect(v.headline).toBe(
+      "The class order moves fine-tuning's final accuracy from 26.0% to 33.0% over 12 orderings; EDGE's hard and easy picks land on the wrong sides of its mean.",
+    );
     expect(headlineWords(v.headline)).toBeLessThanOrEqual(HEADLINE_MAX_WORDS);
   });
   it('reports normality after Box-Cox with Shapiro–Wilk', () => {
@@ -196,12 +198,24 @@ describe('groundTruthVerdicts: one verdict per strategy', () => {
   });
   it('a strategy not started yet has no verdict; the one trained so far is not called complete', () => {
     const stats = deriveGroundTruth({ runs: [0, 1, 2, 3, 4].map((i) => run(i)), plan: plan(), variable: 'final', sampleCount: false });
-    const vs = groundTruthVerdicts({ stats, partial: { n: 0, total: 12, uniform: true, byStrategy: { finetune: { n: 5, uniform: true }, ewc: { n: 0, uniform: true } } } });
+    const vs = groundTruthVerdicts({
+      stats,
+      partial: { n: 0, total: 12, uniform: true, byStrategy: { finetune: { n: 5, uniform: true }, ewc: { n: 0, uniform: true } } },
+    });
     expect(vs.map((x) => x.strategy)).toEqual(['finetune']);
     expect(vs[0].verdict.provisionalNote).toMatch(/^Provisional: 5 of 12 truth orderings of fine-tuning trained/);
   });
   it('a flat similarity is said as such, and EDGE is not compared with RS', () => {
-    const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: plan(ACC.length, undefined, ACC.map(() => 1.25)), variable: 'final', sampleCount: false });
+    const stats = deriveGroundTruth({
+      runs: ACC.map((_, i) => run(i)),
+      plan: plan(
+        ACC.length,
+        undefined,
+        ACC.map(() => 1.25),
+      ),
+      variable: 'final',
+      sampleCount: false,
+    });
     const [x] = groundTruthVerdicts({ stats });
     const ids = x.verdict.sentences.map((q) => q.id.split(':')[0]);
     expect(ids).toContain('flat-s');
@@ -220,7 +234,9 @@ describe('groundTruthVerdict with the truth complete but an estimate pending', (
     const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: p, variable: 'final', sampleCount: false });
     const v = groundTruthVerdict({ stats });
     expect(v.provisional).toBe(true);
-    expect(v.provisionalNote).toBe('Provisional: the truth of fine-tuning is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.');
+    expect(v.provisionalNote).toBe(
+      'Provisional: the truth of fine-tuning is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.',
+    );
     expect(v.sentences.some((s) => s.id.startsWith('estimates'))).toBe(false);
     expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toMatch(/^The truth: 12 orderings/);
   });

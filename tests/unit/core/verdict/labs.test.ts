@@ -62,25 +62,37 @@ describe('Time verdict', () => {
   }
   it('words the default (strength 0.5, 3 seeds, the no-drift control): the gap beyond 0 and beyond the control, above CLEAR', () => {
     const v = timeVerdict(fx.time.cases[4].input);
-    expect(v.headline).toBe('Tested on the next bucket, the model scores 8.7 points lower than on the bucket it trained on — beyond the no-drift control, over 3 seeds.');
+    expect(v.headline).toBe(
+      'Tested on the next bucket, the model scores 8.7 points lower than on the bucket it trained on — beyond the no-drift control, over 3 seeds.',
+    );
     expect(text(v, 'time-gap')).toBe(
       'Under iid, in-domain accuracy overstates next-domain accuracy by +8.7 ± 2.0 points (mean ± sd, 3 seeds; 95% interval 3.7 to 13.7).',
     );
-    expect(text(v, 'time-control')).toMatch(/^The gap is beyond the no-drift control's \(0\.5 points, the same seeds at strength 0\) by \+8\.2 ± 2\.3 points \(mean ± sd, 3 seeds; 95% interval 2\.6 to 13\.8\), paired by seed: the drift causes it\.$/);
+    expect(text(v, 'time-control')).toMatch(
+      /^The gap is beyond the no-drift control's \(0\.5 points, the same seeds at strength 0\) by \+8\.2 ± 2\.3 points \(mean ± sd, 3 seeds; 95% interval 2\.6 to 13\.8\), paired by seed: the drift causes it\.$/,
+    );
     expect(text(v, 'time-clear')).toBe('The gap is larger than CLEAR reports (0.5 to 2.8 points, Table 1, 18 methods), beyond its interval.');
     // streaming's lead at these seeds spans 0: said as not shown
-    expect(text(v, 'time-lead')).toMatch(/^Streaming minus iid on next-domain accuracy: \+2\.6 ± 1\.1 points \(mean ± sd, 3 seeds\), not distinguishable from 0 at 3 seeds \(95% interval −0\.\d to 5\.\d\)/);
+    expect(text(v, 'time-lead')).toMatch(
+      /^Streaming minus iid on next-domain accuracy: \+2\.6 ± 1\.1 points \(mean ± sd, 3 seeds\), not distinguishable from 0 at 3 seeds \(95% interval −0\.\d to 5\.\d\)/,
+    );
   });
   it('says a stream with no drift shows no gap (cil-lab stream --strength 0), and compares nothing with CLEAR', () => {
     const v = timeVerdict(fx.time.cases[5].input);
     expect(ids(v)).toEqual(expect.arrayContaining(['time-gap:unclear', 'time-gap-why:no-drift']));
-    expect(text(v, 'time-gap')).toMatch(/^Under iid, in-domain minus next-domain accuracy \(the gap\): \+0\.3 ± 0\.9 points \(mean ± sd, 5 seeds\), not distinguishable from 0 at 5 seeds/);
+    expect(text(v, 'time-gap')).toMatch(
+      /^Under iid, in-domain minus next-domain accuracy \(the gap\): \+0\.3 ± 0\.9 points \(mean ± sd, 5 seeds\), not distinguishable from 0 at 5 seeds/,
+    );
     expect(v.sentences.map((x) => x.text).join(' ')).not.toMatch(/overstates|within the range|CLEAR reports/);
     expect(v.headline).toMatch(/^With nothing drifting, same-bucket and next-bucket accuracy cannot be told apart over 5 seeds/);
   });
   it('the former default (strength 0.2, 3 of its seeds) cannot be told from no drift', () => {
     const input = fx.time.cases[0].input as TimeVerdictInput;
-    const three = { ...input, runs: input.runs.filter((r) => r.seed < 3), control: (fx.time.cases[5].input as TimeVerdictInput).runs.filter((r) => r.seed < 3) };
+    const three = {
+      ...input,
+      runs: input.runs.filter((r) => r.seed < 3),
+      control: (fx.time.cases[5].input as TimeVerdictInput).runs.filter((r) => r.seed < 3),
+    };
     const r = readTime(three);
     expect(r.gap!.outcome).toBe('unclear');
     expect(r.beyond!.outcome).toBe('unclear');
@@ -162,7 +174,8 @@ describe('Curriculum verdict', () => {
   }
   it('picks the shuffled pair as numpy’s default_rng(seed ^ 0x5a1f) does', () => {
     const all: number[][] = [];
-    const perm = (pre: number[], rest: number[]) => (rest.length ? rest.forEach((x, i) => perm([...pre, x], [...rest.slice(0, i), ...rest.slice(i + 1)])) : all.push(pre));
+    const perm = (pre: number[], rest: number[]) =>
+      rest.length ? rest.forEach((x, i) => perm([...pre, x], [...rest.slice(0, i), ...rest.slice(i + 1)])) : all.push(pre);
     perm([], [0, 1, 2, 3]);
     for (const c of fx.shuffledPicks) {
       const orders = all.map((order) => ({ strategy: 'finetune', order, cil: [], til: [] }));
@@ -234,7 +247,9 @@ describe('Forgetting verdict', () => {
   it('compares sign, p and direction with the paper, never the size of dCor, and names every setting the paper leaves open', () => {
     const v = forgettingVerdict(input(fx.forgetting[0].input.runs, 999));
     // the measured digits runs: beyond chance and in every seed, but not beyond the trend-matched control
-    expect(v.headline).toBe("As old-task accuracy falls 81 points, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (3 seeds).");
+    expect(v.headline).toBe(
+      "As old-task accuracy falls 81 points, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (3 seeds).",
+    );
     expect(text(v, 'fg-trend')).toContain('not beyond it (p = 0.667');
     const paper = text(v, 'fg-paper');
     expect(paper).toContain('The paper reports a strong association (its dCor 0.5585, MNIST, MLP, Table II)');
