@@ -92,7 +92,7 @@ export const LESSONS: readonly Lesson[] = [
       'Here every one of the 90 orders of six digit classes in three tasks is trained with replay, one grey block each, so you see the whole spread. ' +
       'In the RS lane, the marks labelled seed 0, seed 42 and seed 1993 are the three seeded orders.',
     question: 'If a paper had trained only seed 0’s order, how far from the middle of the histogram could its accuracy be? Do three seeds show the spread?',
-    // ONE_SEED_MEASURED
+    // over all 90 orderings (training seed 0): replay 91.7–98.9 % (7.2 points), joint training 95.0–98.9 % (3.9)
     expect: [{ kind: 'spread-above', strategy: 'replay', points: 0.05 }],
     chart: 'accuracy-histogram',
     config: { ...SMALL_DIGITS, lab: 'ground-truth', strategies: [{ id: 'replay', options: { memory: 200, selection: 'reservoir' } }] },
@@ -215,7 +215,9 @@ export const LESSONS: readonly Lesson[] = [
       'Clothing images whose look drifts from one time bucket to the next (rotated, bolder, on a brighter background). ' +
       'After each bucket the model is tested twice: on held-out images of the bucket it just trained on (in-domain) and on the next bucket (next-domain, tomorrow’s images).',
     question: 'Which is lower: in-domain or next-domain accuracy? Which of the two would you report for a model that will be used tomorrow?',
-    // TOMORROW_MEASURED
+    // strength 1 (the strong drift): iid in-domain − next-domain over seeds 0 / 1 / 2: 34.3, 39.7, 31.2 points; its
+    // control, no drift: −0.6, −1.4, 3.1 (`cil-lab stream --protocol iid --buckets 3 --per-class 40 --epochs 3
+    // --strength 1 --seeds 0-2 --control`); 5–8 s a play on wasm on a loaded 2-core machine
     expect: [{ kind: 'domain-gap', points: 0.1 }],
     chart: 'tm-summary',
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 3, perClass: 40, epochs: 3, k: 280, strength: 1 } },
@@ -253,7 +255,8 @@ export const LESSONS: readonly Lesson[] = [
       'A network learns six digit classes in three tasks (with replay) and is shown images of classes it never learned: the digits 6–9 and clothing. ' +
       'It must still call each of them one of its classes. The stacked chart shows which task’s classes the unknown images are given to after each step.',
     question: 'After each step, which task’s classes take most of the unknown images? Why would the newest task attract them?',
-    // OW_MEASURED
+    // measured over seeds 0–2 (`cil-lab lesson newest-steals`): after step 3 the newest task takes 71.1 % of digits 6–9
+    // and 76.9 % of Fashion-MNIST; 5–14 s on wasm on a loaded 2-core machine
     expect: [
       { kind: 'newest-takes-ood', set: 'digits:6-9', fromStep: 3 },
       { kind: 'newest-takes-ood', set: 'fashion-mnist', fromStep: 3 },
