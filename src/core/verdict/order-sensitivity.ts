@@ -199,11 +199,14 @@ export function orderSensitivity(input: OrderSensitivityInput): OrderSensitivity
         : `the prototype methods' ${variable} spreads up to ${num(widest, 1)} points over the orders`,
     );
   }
-  if (adapted.length > 0) parts.push(`${adapted.length === 1 ? name(adapted[0].strategy) : 'the adapted methods'} move with the first task only`);
+  if (adapted.length > 0)
+    parts.push(adapted.length === 1 ? `${name(adapted[0].strategy)} moves with the first task only` : 'the adapted methods move with the first task only');
   if (trained.length > 0) {
     const widest = trained.reduce((a, b) => (b.spread > a.spread ? b : a));
     parts.push(
-      `${trained.length === 1 ? name(widest.strategy) : `the trained strategies (widest ${name(widest.strategy)})`} spread${trained.length === 1 ? 's' : ''} ${num(widest.spread, 1)} points`,
+      trained.length === 1
+        ? `${name(widest.strategy)} spreads ${num(widest.spread, 1)} points over the orders`
+        : `the trained strategies spread up to ${num(widest.spread, 1)} points over the orders (widest: ${name(widest.strategy)})`,
     );
   }
   const joined = parts.join('; ');
