@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../src/cli/main';
+import { cliInProcess } from '../src/cli/in-process';
 import { validateConfig } from '../src/core/config/validate';
 import { encodeConfigToHash } from '../src/core/config/url-codec';
 import { OPEN_WORLD_PRESETS } from '../src/core/ood/config';
@@ -19,18 +19,7 @@ const root = join(import.meta.dirname, '..');
 const OUT = join(root, 'tests', 'fixtures', 'lab-verdicts-cli.json');
 
 /** One CLI command's JSON (stdout captured). */
-async function cli(argv: string[]): Promise<Record<string, any>> {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  (process.stdout as { write: unknown }).write = (c: string | Uint8Array) => (chunks.push(String(c)), true);
-  try {
-    const code = await main(argv);
-    if (code !== 0) throw new Error(`cil-lab ${argv.join(' ')} exited ${code}`);
-  } finally {
-    (process.stdout as { write: unknown }).write = write;
-  }
-  return JSON.parse(chunks.join(''));
-}
+const cli = async (argv: string[]): Promise<Record<string, any>> => JSON.parse(await cliInProcess(argv));
 
 const pick = <T extends Record<string, unknown>>(o: T, keys: readonly string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 

@@ -9,29 +9,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../src/cli/main';
+import { cliInProcess } from '../src/cli/in-process';
 import { LESSONS } from '../src/core/lessons';
 import { playLesson } from '../src/cli/lesson';
 
 const root = join(import.meta.dirname, '..');
 const OUT = join(root, 'tests', 'fixtures', 'lesson-plays.json');
 
-/** The CLI's own dispatcher, its JSON captured (notes on stderr are dropped). */
-async function cli(argv: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  (process.stdout as { write: unknown }).write = (c: string | Uint8Array) => (chunks.push(String(c)), true);
-  (process.stderr as { write: unknown }).write = () => true;
-  try {
-    const code = await main(argv);
-    if (code !== 0) throw new Error(`cil-lab ${argv.join(' ')} exited ${code}`);
-  } finally {
-    (process.stdout as { write: unknown }).write = out;
-    (process.stderr as { write: unknown }).write = err;
-  }
-  return chunks.join('');
-}
+const cli = cliInProcess;
 
 const plays = [];
 for (const lesson of LESSONS) {

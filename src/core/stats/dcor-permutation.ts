@@ -91,28 +91,22 @@ export function dcorPermutationTest(x: readonly number[], y: readonly number[], 
   // the observed value as conformal/dcor.ts computes it (the table's number), so p is about that very number
   const reported = Math.sqrt(Math.max(0, distanceStatsSqr(x, y).correlationXy));
   const exactMax = o.exactMax ?? 8;
-  if (n <= exactMax) {
-    let count = 0;
-    let total = 0;
-    let sum = 0;
-    forEachPermutation(n, (p) => {
-      const v = dcorOf(p);
-      total++;
-      sum += v;
-      if (atLeast(v, observed)) count++;
-    });
-    return { dcor: reported, p: count / total, exact: true, permutations: total, nullMean: sum / total, n };
-  }
-  const resamples = checkResamples(o.resamples);
-  const rng = createDefaultRng(o.seed ?? 0);
+  const test = n <= exactMax ? exhaustive(n, dcorOf, observed) : monteCarlo([{ n, dcorOf }], observed, o);
+  return { ...test, dcor: reported, n };
+}
+
+/** Every permutation (Heap's algorithm): p = #{dCor_π ≥ observed} / n!, exact, and the permutations' mean. */
+function exhaustive(n: number, dcorOf: (perm: ArrayLike<number>) => number, observed: number): Pick<DcorTest, 'p' | 'exact' | 'permutations' | 'nullMean'> {
   let count = 0;
+  let total = 0;
   let sum = 0;
-  for (let r = 0; r < resamples; r++) {
-    const v = dcorOf(rng.permutation(n));
+  forEachPermutation(n, (p) => {
+    const v = dcorOf(p);
+    total++;
     sum += v;
     if (atLeast(v, observed)) count++;
-  }
-  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+  });
+  return { p: count / total, exact: true, permutations: total, nullMean: sum / total };
 }
 
 function checkResamples(r: number | undefined): number {
@@ -134,6 +128,18 @@ export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]
   const n = parts[0].n;
   const observed = mean(parts.map((q) => q.dcorOf(Int32Array.from({ length: q.n }, (_, i) => i))));
   const reported = mean(pairs.map((q) => Math.sqrt(Math.max(0, distanceStatsSqr(q.x, q.y).correlationXy))));
+  return { ...monteCarlo(parts, observed, o), dcor: reported, n };
+}
+
+/**
+ * `resamples` draws of the mean over the series of dCor under one permutation each (in series order, one
+ * `default_rng(seed)` stream): p = (1 + #{mean_r ≥ observed}) / (1 + resamples), and the draws' mean.
+ */
+function monteCarlo(
+  parts: readonly { n: number; dcorOf: (perm: ArrayLike<number>) => number }[],
+  observed: number,
+  o: PermutationOptions,
+): Pick<DcorTest, 'p' | 'exact' | 'permutations' | 'nullMean'> {
   const resamples = checkResamples(o.resamples);
   const rng = createDefaultRng(o.seed ?? 0);
   let count = 0;
@@ -145,7 +151,7 @@ export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]
     sum += v;
     if (atLeast(v, observed)) count++;
   }
-  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+  return { p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples };
 }
 
 /** x's least-squares line on the step index t = 0, 1, …, n − 1 and its residuals (x = fit + residual). */
@@ -190,28 +196,6 @@ export function trendMatchedDcorTest(pairs: readonly { x: readonly number[]; y: 
   const n = parts[0].n;
   const observed = mean(parts.map((q) => q.observed));
   const exactMax = o.exactMax ?? 8;
-  if (parts.length === 1 && n <= exactMax) {
-    let count = 0;
-    let total = 0;
-    let sum = 0;
-    forEachPermutation(n, (p) => {
-      const v = parts[0].dcorOf(p);
-      total++;
-      sum += v;
-      if (atLeast(v, observed)) count++;
-    });
-    return { dcor: observed, p: count / total, exact: true, permutations: total, nullMean: sum / total, n };
-  }
-  const resamples = checkResamples(o.resamples);
-  const rng = createDefaultRng(o.seed ?? 0);
-  let count = 0;
-  let sum = 0;
-  for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (const q of parts) s += q.dcorOf(rng.permutation(q.n));
-    const v = s / parts.length;
-    sum += v;
-    if (atLeast(v, observed)) count++;
-  }
-  return { dcor: observed, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+  const test = parts.length === 1 && n <= exactMax ? exhaustive(n, parts[0].dcorOf, observed) : monteCarlo(parts, observed, o);
+  return { ...test, dcor: observed, n };
 }

@@ -233,7 +233,8 @@ function headlineOf(r: CurriculumReading, n: number): string {
   }
   const wins = pairs.filter((p) => p.deltaAcc.claim === 'positive').length;
   const beyond = pairs.filter((p) => p.beyond.claim === 'positive').length;
-  if (wins === 0) return `Over ${seeds}, easy-first (M2I) beats hard-first (I2M) beyond the spread in none of the ${countText(pairs.length)} strategy–scenario pairs.`;
+  if (wins === 0)
+    return `Over ${seeds}, easy-first (M2I) beats hard-first (I2M) beyond the spread in none of the ${countText(pairs.length)} strategy–scenario pairs.`;
   return `Over ${seeds}, easy-first (M2I) beats hard-first (I2M) beyond the spread in ${countText(wins)} of ${countText(pairs.length)} strategy–scenario pairs, and by more than ACC's weighting predicts in ${countText(beyond)}.`;
 }
 

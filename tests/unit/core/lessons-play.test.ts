@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../../src/engine/backend';
-import { main } from '../../../src/cli/main';
+import { cliInProcess } from '../../../src/cli/in-process';
 import { playLesson } from '../../../src/cli/lesson';
 import { LESSONS, checkAll, controlExpectations, lessonById, type LessonObservation } from '../../../src/core/lessons';
 
@@ -18,22 +18,7 @@ const FIX = JSON.parse(readFileSync(join(root, 'tests/fixtures/lesson-plays.json
   plays: { id: string; control: boolean; seen: boolean; numbers: string[]; observation: LessonObservation }[];
 };
 
-/** The CLI's own dispatcher, its JSON captured (a lesson's play runs the lab's command through it). */
-async function cli(argv: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  (process.stdout as { write: unknown }).write = (c: string | Uint8Array) => (chunks.push(String(c)), true);
-  (process.stderr as { write: unknown }).write = () => true;
-  try {
-    const code = await main(argv);
-    if (code !== 0) throw new Error(`cil-lab ${argv.join(' ')} exited ${code}`);
-  } finally {
-    (process.stdout as { write: unknown }).write = out;
-    (process.stderr as { write: unknown }).write = err;
-  }
-  return chunks.join('');
-}
+const cli = cliInProcess;
 
 describe('every built-in lesson is seen, and its control is not (recorded plays)', () => {
   it('has a recorded play of every lesson and every control', () => {
