@@ -19,7 +19,7 @@ import { createDefaultRng } from '../random/default-rng';
 import { claim, differenceOutcome, type DifferenceOutcome } from './claim';
 import { spreadOf, type Spread } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
-import { countText, listText, num, pctText, plural as pluralOf, signed, strategyWord } from './wording';
+import { countText, listText, lowerFirst, num, pctText, plural as pluralOf, signed, strategyWord } from './wording';
 
 /** Chance accuracy of a 10-class dataset. */
 export const CHANCE = 1 / CLASSES_PER_DATASET;
@@ -336,4 +336,3 @@ function plural(steps: number): string {
   return `${countText(steps)} Adam step${steps === 1 ? '' : 's'}`;
 }
 
-const lowerFirst = (t: string) => t.charAt(0).toLowerCase() + t.slice(1);

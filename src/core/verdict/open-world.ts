@@ -14,7 +14,7 @@ import { OPENCIL_TABLE_2_AUROC, openCilRange } from '../ood/paper';
 import { spreadOf, type Spread } from './intervals';
 import { noVerdict, type Verdict, type VerdictSentence } from './types';
 import { claim, differenceOutcome, type DifferenceOutcome } from './claim';
-import { countText, listText, num, pctText, plural, spreadText } from './wording';
+import { countText, listText, lowerFirst, num, pctText, plural, spreadText } from './wording';
 
 /** One seed's results: AUROC per detector and OOD set (mean over steps), and confidence per OOD set. */
 export interface OpenWorldSeedRun {
@@ -245,4 +245,3 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
   };
 }
 
-const lowerFirst = (t: string) => t.charAt(0).toLowerCase() + t.slice(1);

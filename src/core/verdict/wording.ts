@@ -125,6 +125,11 @@ export function spreadText(
   return `${m} ± ${num(s.sd, digits)}${u} (mean ± sd, ${seeds}${ci})`;
 }
 
+/** A sentence's first letter in lower case, to go on after a colon; an acronym (BER, M2I) stays as it is. */
+export function lowerFirst(t: string): string {
+  return /^[A-Z][a-z ]/.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t;
+}
+
 /** A signed number: "+1.7" / "−0.4". */
 export function signed(v: number, digits = 1): string {
   return v > 0 ? `+${num(v, digits)}` : num(v, digits);
