@@ -127,7 +127,10 @@ export function claim(e: Evidence, w: ClaimWords): Claim {
     const outcome = differenceOutcome(s);
     const base = spreadNumbers(s, unit, digits, true);
     const numbers = s.interval && s.n > 1 ? `${base.slice(0, -1)}; ${intervalText(s.interval, digits)})` : base;
-    if (outcome === 'positive') return { supported: true, outcome, numbers, text: w.positive(numbers, '') };
+    // a size said as found reads without its sign ("falls by 8.7 points"); the sign stays where the direction is open
+    const plain = spreadNumbers(s, unit, digits, false);
+    const sized = s.interval && s.n > 1 ? `${plain.slice(0, -1)}; ${intervalText(s.interval, digits)})` : plain;
+    if (outcome === 'positive') return { supported: true, outcome, numbers, text: w.positive(sized, '') };
     if (outcome === 'negative')
       return { supported: true, outcome, numbers, text: w.negative ? w.negative(numbers, '') : `${w.subject}: ${numbers}, below 0 beyond the spread` };
     if (outcome === 'unclear')
