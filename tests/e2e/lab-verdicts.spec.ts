@@ -15,7 +15,7 @@ const LABS = [
   {
     tab: 'Time',
     id: 'tm',
-    first: /^Over 1 seed, accuracy on the next bucket cannot be told from accuracy on the bucket just trained on/,
+    first: /^Over 1 seed, the gap between same-bucket and next-bucket accuracy is [−\d.]+ points: not yet evidence, as a claim needs 3 or more seeds\.$/,
     defaultFirst:
       /^Tested on the next bucket, the model scores [\d.]+ points lower than on the bucket it trained on — beyond the no-drift control, over 3 seeds\.$/,
   },

@@ -95,6 +95,10 @@ function headlineOf(r: TimeReading, s: TimeVerdictInput['settings']): string {
   if (g) {
     const seeds = plural(g.n, 'seed');
     const size = `${num(g.mean, 1)} points`;
+    if (g.outcome === 'too-few')
+      return noDrift(s)
+        ? `With nothing drifting, the gap between same-bucket and next-bucket accuracy is ${size} over ${seeds}; a claim needs 3 or more seeds.`
+        : `Over ${seeds}, the gap between same-bucket and next-bucket accuracy is ${size}: not yet evidence, as a claim needs 3 or more seeds.`;
     if (noDrift(s))
       return g.outcome === 'positive'
         ? `Even with nothing drifting, next-bucket accuracy is ${size} below same-bucket accuracy over ${seeds}: this control shows the test split's noise.`
