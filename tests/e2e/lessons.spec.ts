@@ -95,7 +95,7 @@ for (const size of [
       await page.goto(urlOf('one-seed'));
       await page.reload();
       await expect(page.getByTestId('lesson-title-shown')).toHaveText(lessonById('one-seed')!.title);
-      await expect(page.getByTestId('lesson-expect')).toContainText('RS orderings');
+      await expect(page.getByTestId('lesson-expect')).toContainText("The order alone moves replay's accuracy");
       await expect(page.getByTestId('lesson-check')).toContainText('Not run yet');
       await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 30_000 });
       const step = page.getByTestId('gt-step');

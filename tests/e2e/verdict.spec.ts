@@ -101,7 +101,7 @@ test('a Ground-truth run: provisional verdict mid-run (n of 90), the final verdi
   );
   await verdict.getByTestId('gt-verdict-details').locator('summary').click();
   await expect(verdict.locator('[data-id="estimates:finetune"]')).toHaveText(
-    /^In this run (EDGE’s three orderings (estimate the truth’s distribution about as well as the 3 RS orderings|came closer to the truth’s distribution than the 3 RS orderings|and the 3 RS orderings are each closer to the truth by one measure)|the 3 RS orderings came closer to the truth’s distribution than EDGE’s three orderings) \(JSD \d\.\d{3} vs \d\.\d{3} bits, W1 \d+\.\d{2} vs \d+\.\d{2} points\); one draw of each, so this does not rank the protocols/,
+    /^Note In this run (EDGE’s three orderings (estimate the truth’s distribution about as well as the 3 RS orderings|came closer to the truth’s distribution than the 3 RS orderings|and the 3 RS orderings are each closer to the truth by one measure)|the 3 RS orderings came closer to the truth’s distribution than EDGE’s three orderings) \(JSD \d\.\d{3} vs \d\.\d{3} bits, W1 \d+\.\d{2} vs \d+\.\d{2} points\); one draw of each, so this does not rank the protocols/,
   );
   await expect(verdict.locator('[data-id="edge-claim:finetune"]')).toContainText(/EDGE hard scores \d+\.\d%/);
   await expect(verdict.locator('[data-id^="correlation:finetune"]')).toContainText(/R = −?\d\.\d\d, p (=|<) \d\.\d{3}, n = 90/);
