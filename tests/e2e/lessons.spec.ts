@@ -188,6 +188,25 @@ for (const size of [
 test.describe('at 1280×800, teaching mode', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
+  test('a lesson and its control: seen in the lesson, "Run its control" opens the one change, not seen there, and back', async ({ page, context }) => {
+    test.setTimeout(90_000);
+    await offline(context);
+    const errors = watchErrors(page);
+    // the Orderings lesson: nothing trains, so both checks settle at once
+    await page.goto(urlOf('similar-classes'));
+    await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
+    await page.getByTestId('lesson-control').click();
+    await expect(page.getByTestId('lesson-control-change')).toContainText('“dog” pinned to the synset of “truck”');
+    expect(new URL(page.url()).searchParams.get('control')).toBe('1');
+    await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'fails', { timeout: 60_000 });
+    await expect(page.getByTestId('lesson-check')).toContainText('Not seen in the control, as expected.');
+    await page.screenshot({ path: `${SHOTS}/similar-classes-control-1280.png` });
+    await page.getByTestId('lesson-control').click();
+    await expect(page.getByTestId('lesson-control-change')).toHaveCount(0);
+    await expect(page.getByTestId('lesson-expect')).toHaveAttribute('data-status', 'holds', { timeout: 60_000 });
+    expect(errors).toEqual([]);
+  });
+
   test('a teacher saves a lesson with a finding to check, and its link opens with it', async ({ page, context }) => {
     test.setTimeout(90_000);
     await offline(context);
