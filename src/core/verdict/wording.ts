@@ -68,9 +68,10 @@ export function compareErrors(mine: number, other: number): 'better' | 'worse' |
   return mine < other ? 'better' : 'worse';
 }
 
-/** A number with `digits` decimals and a true minus sign. */
+/** A number with `digits` decimals and a true minus sign (none on a value that rounds to 0: "0.0", not "−0.0"). */
 export function num(v: number, digits = 3): string {
-  return v.toFixed(digits).replace(/^-/, '−');
+  const t = v.toFixed(digits);
+  return (/^-0\.?0*$/.test(t) ? t.slice(1) : t).replace(/^-/, '−');
 }
 
 /** S as the Orderings table prints it (4 decimals). */
