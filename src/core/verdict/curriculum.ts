@@ -335,4 +335,3 @@ export function curriculumVerdict(input: CurriculumVerdictInput): Verdict {
 function plural(steps: number): string {
   return `${countText(steps)} Adam step${steps === 1 ? '' : 's'}`;
 }
-

@@ -244,4 +244,3 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
     provisionalNote: provisional ? `Provisional: ${countText(n)} of ${countText(input.planned!)} seeds finished.` : '',
   };
 }
-
