@@ -21,7 +21,7 @@ import { analysisPlan } from '../core/results-import/analysis-plan';
 import { detectFormat } from '../core/results-import/detect-format';
 import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';
 import type { SquareMatrix } from '../core/orderings/types';
-import { groundTruthVerdict } from '../core/verdict/ground-truth';
+import { groundTruthVerdict, groundTruthVerdicts } from '../core/verdict/ground-truth';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
@@ -176,7 +176,10 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     similarity: sim.description,
     accuracy: variable,
     statistics: statisticsJson(stats),
-    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts)
+    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts): every strategy's
+    // sentences (prefixed when several) with the first strategy's headline, and each strategy's verdict on its own
+    headline: groundTruthVerdict({ stats }).headline,
     verdict: groundTruthVerdict({ stats }).sentences,
+    verdicts: groundTruthVerdicts({ stats }).map((x) => ({ strategy: x.strategy, headline: x.verdict.headline, sentences: x.verdict.sentences })),
   });
 }

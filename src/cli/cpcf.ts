@@ -154,9 +154,9 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     const tpc = str(v, 'train-per-class');
     const summary = summaryOf(runs, { alpha, calibrationRatio, seconds, trainPerClass: tpc === undefined ? null : Number(tpc) });
     options.onNote?.(summary.line);
-    const { line: _line, verdict, ...rest } = summary;
-    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest, verdict });
-    return JSON.stringify({ runs, summary: rest, verdict });
+    const { line: _line, headline, verdict, ...rest } = summary;
+    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest, headline, verdict });
+    return JSON.stringify({ runs, summary: rest, headline, verdict });
   } catch (e) {
     if (e instanceof RunUsageError) throw new UsageError(e.message);
     throw e;
@@ -220,6 +220,7 @@ function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrat
     `paper ${paper === null ? '–' : paper.dcor.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
   return {
     line,
+    headline: verdict.headline,
     verdict: verdict.sentences,
     seeds: runs.map((r) => Number((r.config as { seed: number }).seed)),
     dcor: { mean: s.dcor.mean, sd: Number.isFinite(s.dcor.sd) ? s.dcor.sd : null, values: s.values },

@@ -107,6 +107,8 @@ export const OPTIONS = {
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },
+  control: { type: 'boolean' },
+  list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -275,9 +277,11 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'seed',
     'backend',
     'seeds',
+    'control',
     'features',
     ...CONFIG_FLAGS,
   ],
+  lesson: ['list', 'control', 'backend'],
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
   // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)

@@ -29,7 +29,7 @@ import {
 } from '../core/own-classes/orders';
 import { ownRsOrders } from '../core/own-classes/rs';
 import { isClosedForm, OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList, type OwnClassRows } from '../core/own-classes/settings';
-import { forgettingPerTask, jointVerdict, updateVerdict } from '../core/own-classes/verdict';
+import { forgettingPerTask, jointVerdict, orderingsHeadline, updateHeadline, updateVerdict } from '../core/own-classes/verdict';
 import { PtmInputError } from '../core/ptm/problem';
 import { readSamplesZip } from '../data/own-samples-zip';
 import { resizeToRgb, sniffImageType } from '../data/parsers/image-folder-zip';
@@ -232,7 +232,10 @@ async function orderingsOf(
     edge: edgeOut(result.edge),
     rs: result.rs.map((r) => ({ seed: r.seed, ...picked(r) })),
     ...(result.namesEdge ? { edgeNames: edgeOut(result.namesEdge) } : {}),
-    verdict: { sentences: sentences.map((x) => ({ kind: 'finding', text: x.text })) },
+    verdict: {
+      headline: orderingsHeadline(o, strategy, set.classNames.length),
+      sentences: sentences.map((x) => ({ kind: 'finding', text: x.text })),
+    },
   };
 }
 
@@ -250,7 +253,7 @@ const edgeOut = (e: { hard: PickedOrder; easy: PickedOrder }) => ({
  * (`--train-per-class N --test-per-class N`). Prints `{"classes", "samples": [{name, train, test}], "encoder": {model,
  * precision, source}, "names"?: {model, dtype, source, prompt}, "dim", "seed", "joint": {finalAccuracy, seconds},
  * "strategies": [{strategy, matrix, finalAccuracy, aia, forgetting, teach: {msPerClass: {mean, max}}?, verdict:
- * {sentences}, orderings?: {exact, omega, states, metric, runs?, summary: {…, aia: {min, max, mean, taught,
+ * {headline, sentences}, orderings?: {exact, omega, states, metric, runs?, summary: {…, aia: {min, max, mean, taught,
  * better}}, edge: {hard, easy, hardFinal, easyFinal, hardAia, easyAia}, edgeNames?: {…}, rs: [{seed, order, final,
  * aia}], verdict}}], "seconds"}`.
  */
@@ -340,7 +343,10 @@ export async function ownClassesCommand(v: Values): Promise<string> {
       aia: round(aiaWeighted(matrix, counts)),
       forgetting: forgettingPerTask(matrix).map(round),
       ...(isClosedForm(strategy) ? { teach: { msPerClass: { mean: round(ms.reduce((a, b) => a + b, 0) / ms.length), max: round(Math.max(...ms)) } } } : {}),
-      verdict: sentences(updateVerdict(matrix, names, strategy).text, jointVerdict(joint.accuracy, finalAccuracy, strategy, K)),
+      verdict: {
+        headline: updateHeadline(updateVerdict(matrix, names, strategy), names),
+        ...sentences(updateVerdict(matrix, names, strategy).text, jointVerdict(joint.accuracy, finalAccuracy, strategy, K)),
+      },
     };
     if (orderingsWanted !== null) {
       try {

@@ -71,6 +71,18 @@ export function updateVerdict(matrix: readonly (readonly number[])[], classes: r
   };
 }
 
+/** The headline of an update: forgotten classes named, or none (at most 30 words with a few short class names). */
+export function updateHeadline(v: UpdateVerdict, classes: readonly string[]): string {
+  const K = classes.length;
+  if (K === 0) return 'Record a class to start.';
+  const newest = `“${classes[K - 1]}”`;
+  if (K === 1) return `With one class, the model calls every picture ${newest}.`;
+  if (v.forgotten.length === 0) return `When ${newest} arrived, every earlier class kept its accuracy: no forgetting.`;
+  const named = v.forgotten.slice(0, 3).map((n) => `“${n}”`).join(', ');
+  const more = v.forgotten.length > 3 ? ` and ${v.forgotten.length - 3} more` : '';
+  return `When ${newest} arrived, the model forgot ${named}${more}.`;
+}
+
 /** The number an ordering is judged by: final accuracy for a trained head, AIA for a closed-form one. */
 export type OrderMetric = 'final' | 'aia';
 
@@ -120,6 +132,16 @@ export function orderingsVerdict(o: OrderingsOverview, strategy: OwnStrategy, cl
   const aia = ` Its AIA (the accuracy along the way) runs ${range(o.aia)}; yours ${pct(o.taught.aia)}.`;
   if (spread < ORDER_MATTERS) return `${over}, ${how} ends with final accuracy ${range(o.final)}: the order you taught it does not matter${why}.${aia}`;
   return `${over}, ${how} ends with final accuracy ${range(o.final)}: the order matters (a spread of ${pct(spread)}). Yours reached ${pct(o.taught.final)}; ${rank(o.taught.betterFinal)}. One ordering’s number would not have told you this.${aia}`;
+}
+
+/** The headline of every ordering's run: does the order matter, by the number the strategy is judged by? */
+export function orderingsHeadline(o: OrderingsOverview, strategy: OwnStrategy, classes: number): string {
+  const metric = orderMetricOf(strategy);
+  const r = metric === 'aia' ? o.aia : o.final;
+  const over = o.exact ? `all ${grouped(o.orderings)} orderings` : `${grouped(o.orderings)} sampled orderings`;
+  return r.max - r.min < ORDER_MATTERS
+    ? `Over ${over} of your ${classes} classes the ${METRIC_WORDS[metric]} moves less than ${Math.round(100 * ORDER_MATTERS)} points: the order hardly matters here.`
+    : `The order matters: ${METRIC_WORDS[metric]} ranges from ${pct(r.min)} to ${pct(r.max)} over ${over} of your ${classes} classes.`;
 }
 
 /**

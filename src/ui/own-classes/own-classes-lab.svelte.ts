@@ -20,7 +20,7 @@ import { ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
 import { changeText, matrixOf, sampleFingerprint, type HistoryRow } from '../../core/own-classes/history';
 import { orderingsSentences, type OwnOrderingsResult } from '../../core/own-classes/orders';
 import { ownSampleList } from '../../core/own-classes/settings';
-import { jointVerdict, updateVerdict } from '../../core/own-classes/verdict';
+import { jointVerdict, orderingsHeadline, updateHeadline, updateVerdict } from '../../core/own-classes/verdict';
 import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
@@ -32,7 +32,8 @@ import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, t
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
 import { RunnerLab } from '../common/lab/runner-lab';
 
-const verdictOf = (sentences: { id: string; text: string }[]): Verdict => ({
+const verdictOf = (headline: string, sentences: { id: string; text: string }[]): Verdict => ({
+  headline,
   sentences: sentences.map((s) => ({ ...s, kind: 'finding' as const })),
   provisional: false,
   provisionalNote: '',
@@ -182,17 +183,20 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   }
   get updateVerdict(): Verdict | null {
     if (this.rows.length === 0) return null;
-    const sentences = [{ id: 'own-update', text: updateVerdict(this.matrix, this.trainedClasses, this.cfg.strategy).text }];
+    const update = updateVerdict(this.matrix, this.trainedClasses, this.cfg.strategy);
+    const sentences = [{ id: 'own-update', text: update.text }];
     const j = this.joint;
     if (j && j.classes.length === this.trainedClasses.length && j.classes.every((c, i) => c === this.trainedClasses[i])) {
       const last = this.rows.at(-1)!;
       const final = last.row.reduce((s, a, k) => s + a * last.testCounts[k], 0) / last.testCounts.reduce((s, n) => s + n, 0);
       sentences.push({ id: 'own-joint', text: jointVerdict(j.accuracy, final, this.cfg.strategy, j.classes.length) });
     }
-    return verdictOf(sentences);
+    return verdictOf(updateHeadline(update, this.trainedClasses.slice(0, this.rows.length)), sentences);
   }
   get orderingsVerdict(): Verdict | null {
-    return this.orderings ? verdictOf(orderingsSentences(this.orderings, this.cfg.strategy, this.orderingClasses)) : null;
+    if (!this.orderings) return null;
+    const headline = orderingsHeadline(this.orderings.overview, this.cfg.strategy, this.orderingClasses.length);
+    return verdictOf(headline, orderingsSentences(this.orderings, this.cfg.strategy, this.orderingClasses));
   }
 
   /** What a lesson on this lab checks: the latest update of each strategy shown (null before the first). */
