@@ -233,7 +233,11 @@ function readFeatureValues(bytes: Uint8Array, entry: ZipEntry, header: NpyHeader
     const whole = Math.min(Math.floor(c.length / t.size), count - done);
     if (fastF4 || fastF8) {
       // a typed view needs its alignment: a chunk that starts mid-value (after a carry) is copied to a fresh buffer
-      const bytesOf = c.byteOffset % t.size === 0 ? c : c.slice(0, whole * t.size);
+      let bytesOf = c;
+      if (c.byteOffset % t.size !== 0) {
+        bytesOf = new Uint8Array(whole * t.size); // a copy (a Node Buffer's slice() is a view at the same offset)
+        bytesOf.set(c.subarray(0, whole * t.size));
+      }
       out.set(fastF4 ? new Float32Array(bytesOf.buffer, bytesOf.byteOffset, whole) : new Float64Array(bytesOf.buffer, bytesOf.byteOffset, whole), done);
     } else {
       const view = new DataView(c.buffer, c.byteOffset, whole * t.size);

@@ -146,7 +146,7 @@ describe('feature-set .npz files', () => {
     // names the small member's fault
     const n = 1000;
     const good = honestNpz(n, 20, { classes: 4 });
-    const refusals: [Parameters<typeof honestNpz>[2]['bad'], RegExp][] = [
+    const refusals: [NonNullable<Parameters<typeof honestNpz>[2]>['bad'], RegExp][] = [
       ['label', /Row 999 has label 9, outside the 4 classes/],
       ['split', /Row 3 has split 7/],
       ['labels-short', /"labels" has shape \(999,\); it must be \(1000,\)/],
