@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_FLAGS } from '../../../src/cli/flags';
+import { LABS } from '../../../src/core/labs';
 import { writeFeaturesNpz } from '../../../src/data/features/npz';
 import { writeSamplesZip } from '../../../src/data/own-samples-zip';
 import { solidPng } from '../drills/broken-upload-corpus';
@@ -223,6 +224,16 @@ describe('flags that would change nothing, and values that are not what they loo
 });
 
 describe('help', () => {
+  it('each lab’s config command (what “What ran” prints) takes --config', () => {
+    for (const lab of LABS) {
+      const command = (lab as { configCommand?: string }).configCommand;
+      if (command === undefined) continue;
+      expect(lab.commands, lab.id).toContain(command);
+      expect(COMMAND_FLAGS[command], lab.id).toContain('config');
+    }
+    expect(LABS.filter((l) => (l as { configCommand?: string }).configCommand === undefined).map((l) => l.id)).toEqual(['own-classes']);
+  });
+
   it('every command’s --help starts with its usage line (analyze’s was empty)', async () => {
     for (const command of Object.keys(COMMAND_FLAGS)) {
       const r = await cli(command, '--help');
