@@ -116,25 +116,25 @@ function numericDtype(member: string, header: NpyHeader, integers: boolean): Dty
   return t;
 }
 
-/** One value of dtype `t` at byte `at` of `view`. */
+/** DataView readers by dtype (kind and size; 64-bit integers as numbers, halves through halfToNumber). */
+const READERS: Record<string, (view: DataView, at: number, little: boolean) => number> = {
+  f2: (v, at, le) => halfToNumber(v.getUint16(at, le)),
+  f4: (v, at, le) => v.getFloat32(at, le),
+  f8: (v, at, le) => v.getFloat64(at, le),
+  i1: (v, at) => v.getInt8(at),
+  i2: (v, at, le) => v.getInt16(at, le),
+  i4: (v, at, le) => v.getInt32(at, le),
+  i8: (v, at, le) => Number(v.getBigInt64(at, le)),
+  u1: (v, at) => v.getUint8(at),
+  u2: (v, at, le) => v.getUint16(at, le),
+  u4: (v, at, le) => v.getUint32(at, le),
+  u8: (v, at, le) => Number(v.getBigUint64(at, le)),
+  b1: (v, at) => v.getUint8(at),
+};
+
+/** One value of dtype `t` at byte `at` of `view` (numericDtype has checked `t` is one of READERS). */
 function valueAt(view: DataView, at: number, t: Dtype): number {
-  const { kind, size, little } = t;
-  if (kind === 'f') return size === 4 ? view.getFloat32(at, little) : size === 8 ? view.getFloat64(at, little) : halfToNumber(view.getUint16(at, little));
-  if (kind === 'i')
-    return size === 1
-      ? view.getInt8(at)
-      : size === 2
-        ? view.getInt16(at, little)
-        : size === 4
-          ? view.getInt32(at, little)
-          : Number(view.getBigInt64(at, little));
-  return size === 1
-    ? view.getUint8(at)
-    : size === 2
-      ? view.getUint16(at, little)
-      : size === 4
-        ? view.getUint32(at, little)
-        : Number(view.getBigUint64(at, little));
+  return READERS[`${t.kind}${t.size}`](view, at, t.little);
 }
 
 /** A small member's values (labels, split), C order, checked to fit an Int32Array / Uint8Array. */
@@ -201,7 +201,7 @@ function headerOf(bytes: Uint8Array, entry: ZipEntry, name: string, fileName: st
  * are cut anywhere, so the bytes of a value split across two chunks are carried over. Every value is checked finite
  * on the way.
  */
-function readFeatureValues(bytes: Uint8Array, entry: ZipEntry, header: NpyHeader, n: number, d: number, fileName: string): Float32Array {
+function readFeatureValues(bytes: Uint8Array, entry: ZipEntry, header: NpyHeader, n: number, d: number): Float32Array {
   const t = numericDtype('features', header, false);
   const count = n * d;
   const out = new Float32Array(count);
@@ -253,7 +253,7 @@ function readFeatureValues(bytes: Uint8Array, entry: ZipEntry, header: NpyHeader
     }
     return done < count;
   };
-  streamZipEntry(bytes, entry, take, fileName);
+  streamZipEntry(bytes, entry, take); // its errors are prefixed with the file's name by readFeaturesNpz
   if (done < count) {
     const need = count * t.size;
     throw new FeatureSetError(`features.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
@@ -332,6 +332,6 @@ function readNpz(bytes: Uint8Array, fileName: string): FeatureSet {
   }
   checkFeatureRows({ n, d, labels, split, classNames });
   // 3. the large member, last
-  const features = readFeatureValues(bytes, fEntry, fHeader, n, d, fileName);
+  const features = readFeatureValues(bytes, fEntry, fHeader, n, d);
   return { features, n, d, labels, split, classNames };
 }

@@ -7,7 +7,7 @@
  */
 import { Inflate, Unzlib } from 'fflate';
 
-/** Compressed bytes fed at a time by default: a stream is stopped within about 17 MB past its bound. */
+/** Compressed bytes fed at a time at most: a stream is stopped within about 17 MB past its bound. */
 export const INFLATE_SLICE = 1 << 14;
 
 /** How a bounded inflate ended: `over` (the stream went past the bound), `stopped` (the reader had enough) or `ended`. */
@@ -36,7 +36,8 @@ export function inflateBounded(
   onChunk: (chunk: Uint8Array) => boolean | void,
   opts: { zlib?: boolean; slice?: number } = {},
 ): InflateEnd {
-  const slice = opts.slice ?? INFLATE_SLICE;
+  // a small bound takes small slices (a 1×1 PNG's 4 bytes: 1 KB, at most about 1 MB inflated to find the stream too long)
+  const slice = opts.slice ?? Math.min(INFLATE_SLICE, Math.max(1024, Math.ceil(limit / 512)));
   let bytes = 0;
   let fromReader: { error: unknown } | null = null;
   const ondata = (chunk: Uint8Array) => {

@@ -162,23 +162,18 @@ const damaged = (entry: ZipEntry, e: unknown, fileName?: string) =>
  * returns false to stop early (the rest is not inflated). Throws a DataFormatError when the stream goes past the
  * declared size, ends before it (unless stopped), or is damaged. An exception from `onChunk` goes through as it is.
  */
-export function streamZipEntry(
-  bytes: Uint8Array,
-  entry: ZipEntry,
-  onChunk: (chunk: Uint8Array) => boolean | void,
-  fileName?: string,
-  slice: number = INFLATE_SLICE,
-): void {
+export function streamZipEntry(bytes: Uint8Array, entry: ZipEntry, onChunk: (chunk: Uint8Array) => boolean | void, fileName?: string, slice?: number): void {
   checkReadable(entry, fileName);
   const data = dataOf(bytes, entry, fileName);
   if (entry.method === 0) {
     if (data.length !== entry.size) throw short(entry, data.length, fileName);
-    for (let at = 0; at < data.length; at += slice) if (onChunk(data.subarray(at, Math.min(data.length, at + slice))) === false) return;
+    const step = slice ?? INFLATE_SLICE;
+    for (let at = 0; at < data.length; at += step) if (onChunk(data.subarray(at, Math.min(data.length, at + step))) === false) return;
     return;
   }
   let result;
   try {
-    result = inflateBounded(data, entry.size, onChunk, { slice });
+    result = inflateBounded(data, entry.size, onChunk, slice === undefined ? {} : { slice });
   } catch (e) {
     if (e instanceof InflateError) throw damaged(entry, e, fileName);
     throw e;

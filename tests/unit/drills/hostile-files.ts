@@ -10,6 +10,7 @@
  * a final empty block ends the stream.
  */
 import { constants, crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
+import { joinChunks } from '../../../src/data/bytes';
 import { rawZip } from './broken-upload-corpus';
 
 const MB = 1 << 20;
@@ -19,15 +20,11 @@ const ZERO_BLOCK = new Uint8Array(deflateRawSync(ZERO_MB, { level: 9, finishFlus
 /** The final empty block (fixed Huffman, end of block). */
 const FINAL = new Uint8Array(deflateRawSync(new Uint8Array(0)));
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = (parts: readonly Uint8Array[]): Uint8Array =>
+  joinChunks(
+    parts,
+    parts.reduce((n, p) => n + p.length, 0),
+  );
 
 /** CRC-32 of `prefix` followed by `zeros` zero bytes. */
 function crcOf(prefix: Uint8Array, zeros: number): number {
@@ -157,12 +154,13 @@ export function honestNpz(
 }
 
 /**
- * A feature file whose zip directory lies: `features.npy` declares `declared` bytes but inflates to `inflated`
- * (10 000 × 10 000 float64 zeros by default: 800 MB under a directory that says 8 MB).
+ * A feature file whose zip directory lies: `features.npy` declares `declared` bytes but its stream inflates to its
+ * header and `zeros` zero bytes (a `rows` × `dims` float64 array's worth by default: 800 MB under a directory that
+ * says 8 MB).
  */
-export function lyingNpz(declared = 8_000_000, rows = 10_000, dims = 10_000): Uint8Array {
+export function lyingNpz(declared = 8_000_000, rows = 10_000, dims = 10_000, zeros = rows * dims * 8): Uint8Array {
   return npzOf([
-    { name: 'features.npy', descr: '<f8', shape: [rows, dims], zeros: rows * dims * 8, declared },
+    { name: 'features.npy', descr: '<f8', shape: [rows, dims], zeros, declared },
     { name: 'labels.npy', bytes: labelsNpy(Array.from({ length: rows }, (_, i) => i % 10)) },
     { name: 'split.npy', bytes: splitNpy(Array.from({ length: rows }, (_, i) => (Math.floor(i / 10) % 5 === 0 ? 1 : 0))) },
   ]);
