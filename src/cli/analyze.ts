@@ -34,7 +34,7 @@ import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export const ANALYZE_HELP = `cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
+export const ANALYZE_HELP = `  cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
                 [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993] [--method NAME]
     → the Ground-truth lab's statistics (truth, RS/EDGE Gaussians with JSD/W1, Pearson(S, A), normality, rankings,
       sample-count study) for accuracies trained elsewhere. F: CSV (method,order,final_accuracy[,aia][,seed][,matrix]),

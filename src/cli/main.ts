@@ -26,7 +26,7 @@ import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
-import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, type Flag } from './flags';
+import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, unreadFlagRefusal, type Flag } from './flags';
 import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
@@ -180,7 +180,7 @@ function run(argv: string[]): string | Promise<string> {
     : command === 'sweep' && positionals[0] !== 'merge'
       ? withConfig(values, 'run')
       : values;
-  const refusal = featuresRefusal(command, v);
+  const refusal = featuresRefusal(command, v) ?? unreadFlagRefusal(command, values, v);
   if (refusal) throw new UsageError(refusal);
   // own-classes reads --precision of its own --encoder
   if (command !== 'features' && command !== 'own-classes' && v.features === undefined) {

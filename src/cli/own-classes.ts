@@ -8,7 +8,7 @@
  * verdict's sentences are the page's. PNG only (src/data/parsers/png.ts): the page's webcam samples are JPEG, whose
  * decoders differ by a pixel value here and there, so a zip of them is refused in one line.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UINT32_MAX } from '../core/config/checker';
 import { V1_FILL } from '../core/config/defaults';
@@ -41,6 +41,7 @@ import { RunControl } from '../engine/control';
 import { jobContext, type JobContext } from '../engine/jobs/job';
 import { ownEncodeJob, ownJointJob, ownOrderingsJob, ownOverviewJob, ownStepsJob } from '../engine/own-classes/job';
 import { backendArg, intArg, str, UsageError } from './args';
+import { readInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -137,7 +138,12 @@ function pixelsOf(name: string, files: readonly Uint8Array[]): Uint8Array {
       throw new UsageError(
         `“${name}” has a ${type ? type.toUpperCase() : 'non-image'} sample; the command line reads PNG samples only (a JPEG decoder would not give the page's pixels): convert the zip's images to PNG.`,
       );
-    const img = decodePng(b, `${name} sample ${i + 1}`);
+    let img;
+    try {
+      img = decodePng(b, `“${name}” sample ${i + 1}`);
+    } catch (e) {
+      throw new UsageError(`--samples: ${(e as Error).message}.`);
+    }
     out.set(resizeToRgb(img.data, img.width, img.height, [OWN_SAMPLE_SIZE, OWN_SAMPLE_SIZE]), i * side);
   });
   return out;
@@ -271,14 +277,24 @@ export async function ownClassesCommand(v: Values): Promise<string> {
   if ((trainPer === undefined) !== (testPer === undefined))
     throw new UsageError('Give --train-per-class and --test-per-class together (or neither: the zip’s own split).');
   const backend = backendArg(v);
-  if (!existsSync(zipPath) || !statSync(zipPath).isFile()) throw new UsageError(`--samples ${zipPath.slice(0, 120)}: no such file.`);
+  if (!existsSync(zipPath)) throw new UsageError(`--samples ${zipPath.slice(0, 120)}: no such file.`);
   let zip;
   try {
-    zip = readSamplesZip(new Uint8Array(readFileSync(zipPath)), basename(zipPath));
+    // the bounded reader: a regular file of at most 256 MiB (a 3 GB file is refused before it is read)
+    zip = readSamplesZip(readInput(zipPath, 'the --samples zip'), basename(zipPath));
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(`--samples: ${(e as Error).message}`);
   }
   if (zip.length < 1 || zip.length > OWN_LIMITS.classes) throw new UsageError(`The zip has ${zip.length} classes; the lab takes 1 to ${OWN_LIMITS.classes}.`);
+  // the zip's own split is the lab's only within the lab's bounds (as the page cuts an import: --train-per-class N)
+  if (trainPer === undefined) {
+    const over = zip.find((c) => c.train.length > OWN_LIMITS.trainPerClass || c.test.length > OWN_LIMITS.testPerClass);
+    if (over)
+      throw new UsageError(
+        `“${over.name}” has ${over.train.length} training and ${over.test.length} test samples; the lab takes at most ${OWN_LIMITS.trainPerClass} and ${OWN_LIMITS.testPerClass} per class: give --train-per-class N --test-per-class N to take the first ones.`,
+      );
+  }
   const strategies = strategiesOf(v, zip.length);
   const samples = zip.map((c) => {
     const list = trainPer === undefined ? [...c.train, ...c.test] : ownSampleList(c.train, c.test, trainPer, testPer!);

@@ -15,11 +15,11 @@
  * Screenshots: test-results/lessons/*.png.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import jsQR from 'jsqr';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { validateConfig } from '../../src/core/config/schema';
 import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { lessonById, lessonConfig, lessonLink } from '../../src/core/lessons';
+import { decodeQrSvg } from './harness/page-probes';
 
 const SHOTS = 'test-results/lessons';
 mkdirSync(SHOTS, { recursive: true });
@@ -290,20 +290,7 @@ test.describe('at 1280×800, teaching mode', () => {
     await page.screenshot({ path: `${SHOTS}/handout-print.png`, fullPage: true });
 
     // decode the printed QR code: its SVG drawn on a canvas in the page, the pixels read by jsQR here
-    const px = await page.getByTestId('lesson-qr').evaluate(async (svg) => {
-      const xml = new XMLSerializer().serializeToString(svg);
-      const img = new Image();
-      img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(xml)}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = canvas.height = 400;
-      const g = canvas.getContext('2d')!;
-      g.imageSmoothingEnabled = false;
-      g.drawImage(img, 0, 0, 400, 400);
-      return Array.from(g.getImageData(0, 0, 400, 400).data);
-    });
-    const decoded = jsQR(Uint8ClampedArray.from(px), 400, 400)?.data ?? null;
-    expect(decoded).toBe(page.url());
+    expect(await decodeQrSvg(page.getByTestId('lesson-qr'))).toBe(page.url());
 
     const pdf = `${SHOTS}/handout.pdf`;
     await page.pdf({ path: pdf, format: 'A4', printBackground: true });

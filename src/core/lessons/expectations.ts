@@ -2,14 +2,15 @@
  * A lesson's expected finding as data the app checks: a short list of templates, each a predicate over one lab's
  * observation (./observations.ts) with a sentence that says what students should see. `checkExpectation` says whether
  * a run shows it, with the numbers; a built-in lesson carries one or more (all must hold), a teacher's lesson picks
- * from `expectationChoices(lab)`.
+ * from `expectationChoices(lab, config)`.
  *
  * Every check is "waiting" until the run has what it needs (all planned runs finished), so a half-trained lesson is
  * never called wrong.
  *
  * Layering: pure TS, imports only src/core.
  */
-import type { LabId } from '../config/types';
+import { experimentClassNames } from '../config/derived';
+import type { ExperimentConfig, LabId } from '../config/types';
 import { quantileSorted } from '../stats/quantile';
 import type { LessonObservation } from './observations';
 import { strategyWord } from '../verdict/wording';
@@ -351,8 +352,40 @@ export function checkDetail(result: { status: ExpectationCheck['status']; checks
   return [...new Set(details)].join(' ');
 }
 
-/** The templates a teacher's lesson on this lab can state, filled with the lab's usual names. */
-export function expectationChoices(lab: LabId): Expectation[] {
+/**
+ * The templates a teacher's lesson on this lab can state, filled with the lab's usual names; with the experiment
+ * (`config`), only those it can show: a pair of classes it has (no cat and dog in a Fashion-MNIST experiment), the
+ * strategies it trains (Ground truth), and enough tasks (Forgetting).
+ */
+export function expectationChoices(lab: LabId, config?: ExperimentConfig): Expectation[] {
+  const all = templatesOf(lab);
+  return config ? all.filter((e) => expectationFits(e, config)) : all;
+}
+
+/** Whether an experiment can show a template's finding at all (its names are the experiment's). */
+export function expectationFits(e: Expectation, config: ExperimentConfig): boolean {
+  const trains = (s: string) => config.strategies.some((x) => x.id === s);
+  switch (e.kind) {
+    case 'pair-task': {
+      const names = experimentClassNames(config);
+      return names.includes(e.a) && names.includes(e.b);
+    }
+    case 'draw-outside-middle':
+    case 'rs-span-below':
+    case 'spread-below':
+      return trains(e.strategy);
+    case 'mean-above':
+      return trains(e.better) && trains(e.worse);
+    case 'narrower':
+      return trains(e.narrow) && trains(e.wide);
+    case 'cpcf-rises':
+      return config.taskSizes.length >= e.to;
+    default:
+      return true;
+  }
+}
+
+function templatesOf(lab: LabId): Expectation[] {
   switch (lab) {
     case 'ground-truth':
       return [

@@ -448,6 +448,32 @@ export function lessonParam(lesson: { id: string } | LessonTexts): string {
 /** Longest text of a teacher's lesson field (a link must stay a link). */
 export const LESSON_TEXT_MAX = 600;
 
+/**
+ * A teacher's text as the page shows it: control characters (C0 but the line break, DEL, C1) and the bidirectional
+ * overrides and isolates that could reorder what is shown (U+202A–U+202E, U+2066–U+2069) removed, a tab or a
+ * carriage return made a space, a lone surrogate (half of a character, e.g. from text cut in the middle) made U+FFFD,
+ * and the whole cut to LESSON_TEXT_MAX code units without splitting a character.
+ */
+export function cleanLessonText(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      if (out.length + 2 > LESSON_TEXT_MAX) break;
+      out += text[i] + text[i + 1];
+      i++;
+      continue;
+    }
+    let ch = text[i];
+    if (c >= 0xd800 && c <= 0xdfff) ch = '\ufffd';
+    else if (c === 0x09 || c === 0x0d) ch = ' ';
+    else if ((c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) continue;
+    if (out.length + 1 > LESSON_TEXT_MAX) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** The lesson of a `?lesson=` value: a built-in lesson's texts, a teacher's lesson decoded, or null (unknown, damaged). */
 export function lessonFromParam(param: string | null): (LessonTexts & { id: string | null }) | null {
   if (!param) return null;
@@ -460,7 +486,7 @@ export function lessonFromParam(param: string | null): (LessonTexts & { id: stri
     const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     if (!v || typeof v !== 'object') return null;
     const o = v as Record<string, unknown>;
-    const field = (k: string) => (typeof o[k] === 'string' ? (o[k] as string).slice(0, LESSON_TEXT_MAX) : '');
+    const field = (k: string) => (typeof o[k] === 'string' ? cleanLessonText(o[k] as string) : '');
     const title = field('title').trim();
     if (!title) return null;
     // a teacher's expectation: one of the templates, or none (an unknown one from a newer CIL Lab is left out)

@@ -6,6 +6,7 @@ import { validateConfig } from '../../../src/core/config/validate';
 import {
   LESSONS,
   LESSON_TEXT_MAX,
+  cleanLessonText,
   controlExpectations,
   isControlSearch,
   lessonById,
@@ -130,5 +131,18 @@ describe('the ?lesson= parameter', () => {
   it('withLessonParam removes the parameter and keeps the others', () => {
     expect(withLessonParam('?lesson=one-seed&teach', null)).toBe('?teach=');
     expect(withLessonParam('?lesson=one-seed', null)).toBe('');
+  });
+  it('shows a teacher’s text without control characters, reordering marks or halves of characters', () => {
+    const back = lessonFromParam(
+      lessonParam({
+        title: 'A\u0000B\u0007C\u001b[31m',
+        text: 'one\ttwo\r\nthree\u202Eevil\u2066x\u0085y\u007f',
+        question: 'lone \ud83d and \ude00 but 😀 kept',
+      }),
+    );
+    expect(back).toEqual({ id: null, title: 'ABC[31m', text: 'one two \nthreeevilxy', question: 'lone \ufffd and \ufffd but 😀 kept' });
+    // cut at the bound without splitting a character
+    expect(cleanLessonText('a'.repeat(LESSON_TEXT_MAX - 1) + '😀')).toBe('a'.repeat(LESSON_TEXT_MAX - 1));
+    expect(cleanLessonText('😀'.repeat(LESSON_TEXT_MAX))).toHaveLength(LESSON_TEXT_MAX);
   });
 });
