@@ -15,23 +15,11 @@ import { STRATEGY_OPTION_FILL } from '../config/defaults';
 import { readLabTraining, sameSetting as same, strategyOptionsUnused, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, type OpenWorldSettings } from './config';
-import type { DetectorId } from './detectors';
+import type { OpenWorldOwn } from './settings';
+
+export { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from './settings';
 
 export type { Unused };
-
-/** The Open-world section when the lab's ID experiment is the experiment's common sections. */
-export interface OpenWorldOwn {
-  from: 'experiment';
-  /** the class order: null = the experiment's (ascending, or `ui.selectedOrdering`), a number = RS with that seed */
-  orderSeed: number | null;
-  detectors: DetectorId[];
-  oodSets: string[];
-  headEpochs: number;
-  marginIn: number;
-  marginOut: number;
-}
-
-export const OPEN_WORLD_OWN_KEYS = ['from', 'orderSeed', 'detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut'] as const;
 
 const MEMORY_STRATEGIES = ['replay', 'icarl', 'agem', 'gdumb'];
 

@@ -17,30 +17,11 @@ import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion, type Checker } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, strategyOptionsUnused, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
-import type { ExperimentConfig, StrategySetting } from '../types';
+import type { CurriculumConfig, CurriculumOwn, ExperimentConfig, StrategySetting } from '../types';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
-export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
-export type CurriculumScenario = 'cil' | 'til' | 'both';
-
-export interface CurriculumConfig {
-  /** curriculum dataset ids (src/core/curriculum/catalogue.ts), 2 to 7, distinct */
-  datasets: string[];
-  /** 'm2i' | 'i2m' | 'all' (every K! order, K ≤ 6; M2I and I2M are among them) | a hand order of dataset ids */
-  order: CurriculumOrderChoice;
-  scenario: CurriculumScenario;
-  /** the strategies trained on every order (engine ids) */
-  strategies: string[];
-  /** epochs per task; one hidden layer of `hidden` units; images per class; the seed of every run */
-  epochs: number;
-  hidden: number;
-  trainPerClass: number;
-  testPerClass: number;
-  seed: number;
-  /** Seeds: every run at `seed`, `seed` + 1, … (this many). Optional, absent = 1 (what every earlier link meant). */
-  seeds?: number;
-}
+export type { CurriculumConfig, CurriculumOrderChoice, CurriculumOwn, CurriculumScenario } from '../../curriculum/settings';
 
 /** Bounds of the lab's sizes (limits.ts). */
 export { CURRICULUM_LIMITS };
@@ -65,14 +46,6 @@ export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
  * as it is (links made before keep their meaning); a new experiment writes these values into its link explicitly.
  */
 export const CURRICULUM_START: Readonly<CurriculumConfig> = Object.freeze({ ...CURRICULUM_FILL, trainPerClass: 5, epochs: 30, seeds: 3 } as CurriculumConfig);
-
-/** The section when the lab's strategies, model and training are the experiment's common sections. */
-export interface CurriculumOwn {
-  from: 'experiment';
-  datasets: string[];
-  order: CurriculumOrderChoice;
-  scenario: CurriculumScenario;
-}
 
 export function isCurriculumOwn(x: unknown): x is CurriculumOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';

@@ -12,29 +12,14 @@
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
  * `timeOf(config)`.
  */
-import { defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../stream/config';
+import { defaultTimeLabConfig, TIME_COMMON, validateTimeLabConfig, type TimeCommonKey, type TimeLabConfig, type TimeOwn } from '../../stream/config';
 import type { Checker } from '../checker';
 import { V1_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../lab-training';
 import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
 
-export type { TimeLabConfig };
-
-/** The settings the common sections hold (field → section). */
-const COMMON: Readonly<Record<string, string>> = {
-  model: 'model',
-  hidden: 'model',
-  epochs: 'training',
-  lr: 'training',
-  batchSize: 'training',
-  seed: 'seeds',
-  seeds: 'seeds',
-};
-type CommonKey = 'model' | 'hidden' | 'epochs' | 'lr' | 'batchSize' | 'seed' | 'seeds';
-
-/** The section when the lab's network and training are the experiment's common sections. */
-export type TimeOwn = { from: 'experiment' } & Omit<TimeLabConfig, CommonKey>;
+export type { TimeLabConfig, TimeOwn };
 
 /**
  * The Time lab's own trainer (src/engine/stream/train.ts) takes its lr and batch size, keeps tfjs's Adam constants
@@ -54,10 +39,10 @@ export function timeOf(config: Pick<ExperimentConfig, 'time'> | ExperimentConfig
 }
 
 /** The lab's own part of its settings. */
-function ownOf(s: TimeLabConfig): Omit<TimeLabConfig, CommonKey> {
+function ownOf(s: TimeLabConfig): Omit<TimeLabConfig, TimeCommonKey> {
   const out = structuredClone(s) as Partial<TimeLabConfig>;
-  for (const k of Object.keys(COMMON)) delete out[k as CommonKey];
-  return out as Omit<TimeLabConfig, CommonKey>;
+  for (const k of Object.keys(TIME_COMMON)) delete out[k as TimeCommonKey];
+  return out as Omit<TimeLabConfig, TimeCommonKey>;
 }
 
 /**
@@ -116,7 +101,7 @@ export const timeSection: ConfigSection<'time'> = {
 /** The lab's own part, checked by the settings' validator on the defaults with these fields. */
 function checkOwn(c: Checker, v: object): TimeOwn | undefined {
   const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig())), 'control'];
-  const o = readOwnForm(c, v, 'time', known, COMMON, 'network and training');
+  const o = readOwnForm(c, v, 'time', known, TIME_COMMON, 'network and training');
   if (!o) return undefined;
   const { from: _, ...fields } = o;
   const { value, issues } = validateTimeLabConfig(fields);
