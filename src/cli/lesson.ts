@@ -21,6 +21,7 @@ import {
   lessonById,
   lessonConfig,
   lessonControlConfig,
+  timeObservation,
   type Expectation,
   type Lesson,
   type LessonObservation,
@@ -163,15 +164,15 @@ async function observe(
         () => {},
       );
       const sweep = entries.map((e) => ({ alpha: formatAlpha(e.alpha), last: e.composition[e.composition.length - 1] }));
-      if (expect.every((e) => e.kind === 'reservoir-share')) return { lab: 'time', runs: [], planned: 0, sweep };
+      if (expect.every((e) => e.kind === 'reservoir-share')) return timeObservation([], 0, sweep);
       await selectBackend(backend, { strict: true });
       const ctx = ctxOf();
       const runs = [];
       for (const protocol of t.protocols) {
         const r = await streamJob({ config: t, protocol, resumeFrom: null }, ctx, () => {});
-        runs.push({ seed: t.seed, protocol, inDomain: r.metrics.inDomain ?? null, nextDomain: r.metrics.nextDomain ?? null });
+        runs.push({ seed: t.seed, protocol, metrics: r.metrics });
       }
-      return { lab: 'time', runs, planned: t.protocols.length, sweep };
+      return timeObservation(runs, t.protocols.length, sweep);
     }
     case 'open-world': {
       const out = await cli('ood', '--link', hash, '--backend', backend);

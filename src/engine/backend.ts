@@ -22,10 +22,6 @@ export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 /** The backends in order of preference. */
 export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
 
-export function isBackendName(s: string): s is BackendName {
-  return (BACKEND_ORDER as readonly string[]).includes(s);
-}
-
 export { isNode };
 
 /** Backends that can exist where we run, in preference order. */

@@ -21,10 +21,7 @@ import {
   type SessionContext,
   type SessionCoordinator,
   type SessionState,
-  type SessionStatus,
 } from './lab-kit/run-session';
-
-export type RunnerStatus = SessionStatus;
 
 /** The session's state (./lab-kit/run-session.ts) with this lab's run in flight and the fast path's plan. */
 export type RunnerState = SessionState<StoredRun, { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null }> & {

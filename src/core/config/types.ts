@@ -61,7 +61,6 @@ export type FeaturesConfig =
   | { source: 'encoder'; model: string; revision: string; precision: FeaturePrecision; weights: ClipWeightSource }
   /** An uploaded feature file (.npz of src/data/features/npz.ts): referenced, never carried. */
   | { source: 'upload'; file: FileRef };
-export type FeatureSourceKind = FeaturesConfig['source'];
 
 export type SimilarityConfig =
   /**

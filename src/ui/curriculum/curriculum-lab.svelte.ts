@@ -6,7 +6,8 @@
  */
 import { CLASSES_PER_DATASET, CURRICULUM_DATASETS, CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
 import { labSeedList } from '../../core/labs/seeds';
-import { curriculumVerdict, curriculumVerdictInput } from '../../core/verdict/curriculum';
+import { curriculumObservation, type CurriculumObservation } from '../../core/lessons/observations';
+import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
 import { CURRICULUM_START, curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
@@ -155,8 +156,11 @@ export class CurriculumLab {
     }
     return n;
   });
-  /** What the runs show, in words (docs/verdicts.md §Curriculum): the same sentences as `cil-lab curriculum`. */
-  get verdict(): Verdict | null {
+  /**
+   * Every seed's trained orders as the verdict's input (the same as `cil-lab curriculum` builds), and whether every
+   * seed trained every order it plans; null before any seed has its datasets' isolated accuracies.
+   */
+  #reading(): { input: CurriculumVerdictInput; complete: boolean } | null {
     const s = settingsOf(this.inputs);
     const K = s.data.datasets.length;
     const scenarios = this.scenarios;
@@ -193,10 +197,23 @@ export class CurriculumLab {
         )
       );
     });
-    const v = curriculumVerdict(input);
-    if (complete) return v;
+    return { input, complete };
+  }
+
+  /** What the runs show, in words (docs/verdicts.md §Curriculum); provisional until every seed trained every order. */
+  get verdict(): Verdict | null {
+    const r = this.#reading();
+    if (!r) return null;
+    const v = curriculumVerdict(r.input);
+    if (r.complete) return v;
+    const K = settingsOf(this.inputs).data.datasets.length;
     const done = this.allSeedResults.filter((x) => isolatedOf(x.runs, K) !== null).length;
     return { ...v, provisional: true, provisionalNote: `Provisional: ${done} of ${this.seeds.length} seeds started; orders still training.` };
+  }
+  /** What an open lesson checks: M2I − I2M per strategy and scenario over the seeds (the verdict's numbers). */
+  get observation(): CurriculumObservation | null {
+    const r = this.#reading();
+    return r ? curriculumObservation(r.input, r.complete) : null;
   }
 
   get problem(): string | null {
