@@ -10,7 +10,8 @@ import { curriculumObservation, type CurriculumObservation } from '../../core/le
 import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import { CURRICULUM_START, curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_LAB_START } from '../../core/labs/curriculum';
 import {
   curriculumBatchSize,
   isolatedOf,
@@ -32,13 +33,8 @@ export interface CurriculumInputs extends CurriculumConfig {
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
 export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
 
-/**
- * Where a new experiment starts (CURRICULUM_START: every dataset on 5 images per class for 30 epochs, 3 seeds), with
- * the orders easy-first and hard-first only (M2I and I2M, what the verdict compares) instead of all 24: a twelfth of
- * the training, so the page's default runs in minutes. "Every order" is one click away.
- */
-export const START_SECTION: CurriculumConfig = { ...structuredClone(CURRICULUM_START as CurriculumConfig), order: 'm2i' };
-export const START_INPUTS: CurriculumInputs = { ...START_SECTION, backend: 'auto' };
+/** Where a new experiment starts (the lab's start, src/core/labs/curriculum.ts). */
+export const START_INPUTS: CurriculumInputs = { ...CURRICULUM_LAB_START, backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class (3.7 s measured; the page shows the time left while it runs). */
 export const QUICK_INPUTS: CurriculumInputs = {
