@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timeOf } from '../core/config/sections/time';
+import { timeLab } from '../core/labs/time';
 import { ownClassesOf } from '../core/config/sections/own-classes';
 import type { ExperimentConfig } from '../core/config/types';
 import {
@@ -155,7 +155,7 @@ async function observe(
     }
     case 'time': {
       // the Time lab's own job (the lab trains one run per protocol at its seed)
-      const t = timeOf(config);
+      const t = timeLab.view(config);
       // "Every α": Alg. 1 alone on one bucket's training part per bucket, as the lab's sweep button runs it
       const size = bucketTrainingSize(t, t.protocols[0] ?? 'iid', 10);
       const entries = await reservoirSweepJob(

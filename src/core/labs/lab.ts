@@ -48,7 +48,10 @@ export interface LabEntry<Id extends string = string, S = unknown> {
   tab?: LabTab<S>;
 }
 
-/** Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`). */
-export function defineLab<const Id extends string, S = unknown>(entry: LabEntry<Id, S>): LabEntry<Id, S> {
+/**
+ * Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`), keeping what it
+ * has: an entry with a binding is typed with its `view`, `apply` and `tab`.
+ */
+export function defineLab<const Id extends string, S = unknown, E extends LabEntry<Id, S> = LabEntry<Id, S>>(entry: E & LabEntry<Id, S>): E {
   return entry;
 }
