@@ -51,23 +51,24 @@ function parseProtocols(text: string): ProtocolId[] {
   return out as ProtocolId[];
 }
 
-/** `cil-lab count`: |Ω|, the number of orderings of N classes into tasks of the given sizes. */
-export function countCommand(v: Values): string {
+/** The classes (a count, names or a dataset), their task sizes and |Ω|: what count and enumerate read. */
+function orderingSpace(v: Values): { n: number; sizes: number[]; omega: bigint } {
   const classes = classInput(v);
   const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1, CONFIG_LIMITS.classes);
   if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
   const sizes = taskSizesFor(n, v);
-  const omega = countOrderings(sizes);
+  return { n, sizes, omega: countOrderings(sizes) };
+}
+
+/** `cil-lab count`: |Ω|, the number of orderings of N classes into tasks of the given sizes. */
+export function countCommand(v: Values): string {
+  const { n, sizes, omega } = orderingSpace(v);
   return JSON.stringify({ omega: omega.toString(), omegaDisplay: formatOmega(omega), classes: n, taskSizes: sizes });
 }
 
 /** `cil-lab enumerate`: every ordering (up to --limit), or a uniform sample of them. */
 export function enumerateCommand(v: Values): string {
-  const classes = classInput(v);
-  const n = classes ? classes.names.length : intArg(v.classes as string | undefined, 'classes', 1, CONFIG_LIMITS.classes);
-  if (n === undefined) throw new UsageError('Give --classes N (a number or a list of names).');
-  const sizes = taskSizesFor(n, v);
-  const omega = countOrderings(sizes);
+  const { sizes, omega } = orderingSpace(v);
   const sample = intArg(v.sample as string | undefined, 'sample', 1);
   if (sample !== undefined && sample > MAX_LISTED_ORDERINGS) {
     throw new UsageError(`--sample is at most ${MAX_LISTED_ORDERINGS} (the most orderings cil-lab lists at once); got ${sample}.`);
