@@ -24,7 +24,14 @@ import { createDefaultRng } from '../core/random/default-rng';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import { readFeaturesNpz, writeFeaturesNpz } from '../data/features/npz';
 import { ModelLoadError } from '../engine/clip/download';
-import { createImageEncoder, encoderRequiredFiles, IMAGE_ENCODERS, type EncoderPrecision, type ImageEncoderOptions } from '../engine/clip/image-encoder';
+import {
+  createImageEncoder,
+  encoderRequiredFiles,
+  IMAGE_ENCODERS,
+  knownEncoderBytes,
+  type EncoderPrecision,
+  type ImageEncoderOptions,
+} from '../engine/clip/image-encoder';
 import { BackboneError } from '../engine/features/backbone';
 import { backboneFeatureSet, encoderFeatureSet, extractionRows, type ExtractRows } from '../engine/features/extract';
 import type { ImageDataset } from '../engine/types';
@@ -117,11 +124,14 @@ function encoderOptions(spec: string, v: Values): { opts: ImageEncoderOptions; p
   }
   if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(spec))
     throw new UsageError(`encoder:${spec} is neither a model folder on this disk nor a hub model id like ${IMAGE_ENCODERS[0].id}.`);
-  if (v['allow-remote'] !== true)
+  if (v['allow-remote'] !== true) {
+    const bytes = knownEncoderBytes(spec, precision);
+    const size = bytes === null ? '' : ` (about ${(bytes / 1e6).toFixed(1)} MB as ${precision})`;
     throw new UsageError(
-      `Loading ${spec} from the Hugging Face hub needs the network, which the CLI uses only with --allow-remote. ` +
+      `Loading ${spec}${size} from the Hugging Face hub needs the network, which the CLI uses only with --allow-remote. ` +
         `Add --allow-remote, or download the model folder once and give encoder:FOLDER.`,
     );
+  }
   return { opts: { ...base, modelId: spec, source: { kind: 'hub' }, allowRemote: true } };
 }
 

@@ -102,6 +102,33 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
     set.features.forEach((x, i) => expect(Math.abs(x - direct.features[i])).toBeLessThan(1e-6));
   });
 
+  it('--source encoder:FOLDER with the ViT fixture (its real preprocessing): the [CLS] token after the final LayerNorm', async () => {
+    const out = join(tmp, 'vit.npz');
+    const r = await cli(
+      'features',
+      '--dataset',
+      'digits',
+      '--classes',
+      '0,1',
+      '--source',
+      'encoder:tests/fixtures/vit-tiny',
+      '--train-per-class',
+      '3',
+      '--test-per-class',
+      '2',
+      '--out',
+      out,
+    );
+    expect(r.err).toBe('');
+    expect(r.json.model).toMatchObject({ id: 'vit-tiny', precision: 'q8', device: 'cpu', modelType: 'vit', output: 'last_hidden_state[:, 0]' });
+    expect(r.json.d).toBe(16);
+    expect(r.json.n).toEqual({ train: 6, test: 4 });
+    const set = readFeaturesNpz(readFileSync(out));
+    // the [CLS] token sees the image: its values vary, and two images get two vectors
+    expect(new Set(Array.from(set.features.subarray(0, 16)).map((x) => x.toFixed(4))).size).toBeGreaterThan(8);
+    expect(Array.from(set.features.subarray(0, 16))).not.toEqual(Array.from(set.features.subarray(16, 32)));
+  });
+
   it('--source file:F.npz keeps the chosen classes, at most N per class', async () => {
     const out = join(tmp, 'sub.npz');
     const r = await cli('features', '--source', `file:${join(tmp, 'bb.npz')}`, '--classes', '2,4', '--test-per-class', '5', '--out', out);
@@ -114,6 +141,11 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
     const cases: [string[], RegExp][] = [
       [['features', '--dataset', 'digits', '--source', 'backbone', '--out', join(tmp, 'x.npz')], /uses all 10/],
       [['features', '--dataset', 'digits', '--source', 'encoder:Xenova/clip-vit-base-patch32', '--out', join(tmp, 'x.npz')], /--allow-remote/],
+      // a known encoder says its size before anything downloads
+      [
+        ['features', '--dataset', 'digits', '--source', 'encoder:Xenova/vit-base-patch16-224-in21k', '--precision', 'fp16', '--out', join(tmp, 'x.npz')],
+        /vit-base-patch16-224-in21k \(about 172\.0 MB as fp16\) from the Hugging Face hub .*--allow-remote/,
+      ],
       [['features', '--dataset', 'digits', '--source', 'pixels', '--out', join(tmp, 'x.npz')], /use backbone, encoder/],
       [['features', '--dataset', 'digits', '--classes', '0-3', '--source', 'backbone'], /--out/],
       [['features', '--source', 'backbone', '--out', join(tmp, 'x.npz')], /give --dataset/],
