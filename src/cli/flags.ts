@@ -107,6 +107,7 @@ export const OPTIONS = {
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },
+  probe: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -294,5 +295,6 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'train-per-class',
     'test-per-class',
     'batch-size',
+    'probe',
   ],
 };

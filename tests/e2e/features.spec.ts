@@ -48,7 +48,7 @@ test('the embedded backbone: not computed, computed with progress, cached across
   test.setTimeout(180_000);
   const { errors, outside } = await openData(page);
   const row = page.getByTestId('source-backbone');
-  await expect(row).toContainText('backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+  await expect(row).toContainText('stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
   await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
   await row.getByTestId('source-compute').click();
   await expect(row.getByTestId('source-progress')).toBeVisible();
@@ -228,7 +228,7 @@ test('a link with the backbone and the prototypes of the feature source: the Ord
   await page.goto(`/${link}`);
   await expect(page.getByTestId('source-prototypes')).toBeChecked();
   await expect(page.getByTestId('similarity-description')).toContainText(
-    'cosine similarity of class prototypes of backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+    'cosine similarity of class prototypes of stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
     { timeout: 150_000 },
   );
   expect(errors).toEqual([]);

@@ -47,7 +47,7 @@ test('"Train on" the backbone: the head, the pre-trained methods in the picker, 
   await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
   await expect(page.getByTestId('gt-strategy-simplecil')).toHaveCount(0);
   await page.getByTestId('gt-features').selectOption('backbone');
-  await expect(page.getByTestId('gt-features-label')).toContainText('backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+  await expect(page.getByTestId('gt-features-label')).toContainText('stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
   await page.getByTestId('gt-strategy-simplecil').check();
   await expect
     .poll(() => {

@@ -167,7 +167,7 @@ export class GroundTruthInputsState {
   /** the strategies chosen, the pre-trained methods only while the source is features (they classify features) */
   readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtm(id))));
   readonly onFeatures = $derived(this.features.source !== 'pixels');
-  /** "backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
+  /** "stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
   readonly featuresLabel = $derived(featureSourceLabel(this.features, this.classList.classes, this.classIdx));
   /** the chosen pre-trained methods (computed by class set, not trained) */
   readonly ptmIds = $derived(this.strategyIds.filter(isPtm));

@@ -53,7 +53,7 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.json.source).toBe('backbone');
-    expect(r.json.label).toBe('backbone pre-trained on six, seven, eight and nine (seed 3)');
+    expect(r.json.label).toBe('stand-in backbone trained on six, seven, eight and nine (seed 3)');
     expect(r.json.backbone.classes).toEqual([6, 7, 8, 9]);
     expect(r.json.d).toBe(128);
     expect(r.json.classes).toEqual(['zero', 'one', 'two', 'three', 'four', 'five']);
@@ -129,6 +129,28 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
     expect(Array.from(set.features.subarray(0, 16))).not.toEqual(Array.from(set.features.subarray(16, 32)));
   });
 
+  it('--probe prints probe: {backbone, pixels, untrained}, each a linear probe and a nearest mean on the same rows', async () => {
+    const r = await cli('features', '--dataset', 'digits', '--classes', '0-5', '--source', 'backbone', '--probe', '--train-per-class', '40');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.json.out).toBeUndefined(); // --out is optional with --probe
+    const p = r.json.probe;
+    expect(Object.keys(p).slice(0, 3)).toEqual(['backbone', 'pixels', 'untrained']);
+    expect([p.backbone.d, p.pixels.d, p.untrained.d]).toEqual([128, 64, 128]);
+    expect(p.n).toEqual({ train: 240, test: r.json.n.test });
+    for (const k of ['backbone', 'pixels', 'untrained'])
+      for (const m of ['linearProbe', 'nearestMean']) {
+        expect(p[k][m]).toBeGreaterThan(0.5); // digits are easy: every probe is far above chance (1/6)
+        expect(p[k][m]).toBeLessThanOrEqual(1);
+      }
+    // pre-training changes the features: the untrained twin probes differently
+    expect([p.untrained.linearProbe, p.untrained.nearestMean]).not.toEqual([p.backbone.linearProbe, p.backbone.nearestMean]);
+    expect(p.verdict).toMatch(/^The backbone/);
+    const refused = await cli('features', '--dataset', 'digits', '--classes', '0,1', '--source', 'encoder:tests/fixtures/vit-tiny', '--probe');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--probe compares the embedded backbone/);
+  });
+
   it('--source file:F.npz keeps the chosen classes, at most N per class', async () => {
     const out = join(tmp, 'sub.npz');
     const r = await cli('features', '--source', `file:${join(tmp, 'bb.npz')}`, '--classes', '2,4', '--test-per-class', '5', '--out', out);
@@ -193,7 +215,7 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     expect(fromFile.json.features.digest).toMatch(/^fnv1a64:[0-9a-f]{16}$/);
     expect(fromFile.json.config.model).toEqual({ kind: 'head', hidden: [] });
     const live = await cli('run', '--dataset', 'digits', '--features', 'backbone', '--backbone-seed', '3', ...args);
-    expect(live.json.features.label).toBe('backbone pre-trained on six, seven, eight and nine (seed 3)');
+    expect(live.json.features.label).toBe('stand-in backbone trained on six, seven, eight and nine (seed 3)');
     expect(live.json.matrix).toEqual(fromFile.json.matrix);
     // the same numbers: the file holds exactly the features the backbone computes on the fly
     expect(live.json.features.digest).toBe(fromFile.json.features.digest);
@@ -229,7 +251,7 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     writeFileSync(file, JSON.stringify(c.config));
     const fromConfig = await cli('run', '--config', file);
     expect(fromConfig.err).toBe('');
-    expect(fromConfig.json.features.label).toBe('backbone pre-trained on four, five, six, seven, eight and nine (seed 3)');
+    expect(fromConfig.json.features.label).toBe('stand-in backbone trained on four, five, six, seven, eight and nine (seed 3)');
   }, 60_000);
 
   it('a pre-trained method (simplecil) on the backbone computed on the fly equals it on the .npz', async () => {
@@ -238,7 +260,7 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     const live = await cli('run', '--dataset', 'digits', '--features', 'backbone', '--backbone-seed', '3', '--train-per-class', '20', ...args);
     expect(live.code).toBe(0);
     expect(live.json.training.path).toMatch(/exact by class set/);
-    expect(live.err).toMatch(/features: backbone pre-trained on six, seven, eight and nine \(seed 3\)/);
+    expect(live.err).toMatch(/features: stand-in backbone trained on six, seven, eight and nine \(seed 3\)/);
     expect(live.json.runs.map((r: { final_accuracy: number }) => r.final_accuracy)).toEqual(
       fromFile.json.runs.map((r: { final_accuracy: number }) => r.final_accuracy),
     );
@@ -303,7 +325,7 @@ describe.skipIf(!haveDigits)('--similarity features', () => {
       'edge',
     );
     expect(orders.code).toBe(0);
-    expect(orders.json.similarity.source).toBe('cosine similarity of class prototypes of backbone pre-trained on six, seven, eight and nine (seed 3)');
+    expect(orders.json.similarity.source).toBe('cosine similarity of class prototypes of stand-in backbone trained on six, seven, eight and nine (seed 3)');
     expect(orders.json.sequences.map((s: { label: string }) => s.label)).toContain('EDGE hard');
     const none = await cli('orders', '--dataset', 'mnist', '--subset', '0-5', '--tasks', '3', '--similarity', 'features');
     expect(none.code).toBe(2);

@@ -1,6 +1,6 @@
 /**
  * The features section: where each image's feature vector comes from (docs/science.md "Features as a data
- * source") — the pixels (every build before the section), the embedded backbone pre-trained on the dataset's other
+ * source") — the pixels (every build before the section), the embedded stand-in backbone trained on the dataset's other
  * classes, an image encoder run through transformers.js, or an uploaded feature file (referenced, never carried).
  *
  * Compatibility (schema.ts rule 2): the field is optional. Builds before it trained on pixels, so a config without

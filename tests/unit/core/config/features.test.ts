@@ -172,10 +172,10 @@ describe('feature source labels', () => {
     // a long list is counted, the first three named
     const many = Array.from({ length: 100 }, (_, k) => `c${k}`);
     expect(featureSourceLabel({ source: 'backbone', seed: 1 }, many, [0, 1, 2, 3, 4, 5])).toBe(
-      'backbone pre-trained on the other 94 classes (c6, c7, c8, …) (seed 1)',
+      'stand-in backbone trained on the other 94 classes (c6, c7, c8, …) (seed 1)',
     );
     expect(featureSourceLabel({ source: 'backbone', seed: 0 }, names, [0, 1, 2, 3, 4, 5])).toBe(
-      'backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+      'stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
     );
     expect(featureSourceLabel({ source: 'pixels' }, names, [0, 1])).toBe('pixels');
     expect(
