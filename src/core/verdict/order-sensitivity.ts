@@ -63,6 +63,11 @@ export interface OrderSensitivityInput {
   nameOf?: (strategy: string) => string;
   /** RanPAC's λ rule when RanPAC is among the methods ('task': its final accuracy moves with λ only) */
   ranpacLambdaFrom?: 'task' | 'seen';
+  /**
+   * The trained head's bar on these features, when measured (engine/features/head-bar.ts): the same head trained
+   * jointly on every class, and SimpleCIL, with the settings it trained with.
+   */
+  headBar?: { joint: number; simplecil: number; epochs: number; lr: number } | null;
 }
 
 export interface OrderSensitivity {
@@ -143,6 +148,23 @@ export function orderSensitivity(input: OrderSensitivityInput): OrderSensitivity
           ? `The trained ${trained.length === 1 ? 'strategy spreads' : 'strategies spread'} several points: ${list(trained)}${trained.length > 1 ? ` (widest ${name(widest.strategy)}, ${num(widest.spread, 1)} points)` : ` (${num(widest.spread, 1)} points)`}.`
           : `The trained ${trained.length === 1 ? 'strategy spreads' : 'strategies spread'} less than ${SPREAD_POINTS} points here: ${list(trained)}; more epochs or fewer images per class usually make the order matter more.`,
     });
+  }
+  const bar = input.headBar;
+  if (bar && trained.length > 0) {
+    const settings = `${bar.epochs} epochs at learning rate ${bar.lr}`;
+    sentences.push(
+      bar.joint < bar.simplecil
+        ? {
+            id: 'order:head-bar',
+            kind: 'finding',
+            text: `The head is below the bar: trained jointly on every class with these settings (${settings}) it reaches ${pt(bar.joint)} %, under SimpleCIL’s ${pt(bar.simplecil)} % on the same features. An under-trained head’s spread is partly which classes came last, not forgetting: raise the epochs or the learning rate.`,
+          }
+        : {
+            id: 'order:head-bar',
+            kind: 'note',
+            text: `The head clears the bar: trained jointly on every class with these settings (${settings}) it reaches ${pt(bar.joint)} %, at least SimpleCIL’s ${pt(bar.simplecil)} % on the same features, so its spread is the order’s, not under-training.`,
+          },
+    );
   }
   if (protos.length > 0) {
     sentences.push({

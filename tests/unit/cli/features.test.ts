@@ -210,7 +210,7 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
   it('an .npz alone gives the numbers of the source computed on the fly, and of the engine run directly', async () => {
     const args = ['--classes', '0-5', '--tasks', '3', '--strategy', 'replay', '--epochs', '2', '--train-per-class', '20', '--seed', '1', '--backend', 'wasm'];
     const fromFile = await cli('run', '--features', join(tmp, 'bb.npz'), ...args);
-    expect(fromFile.err).toBe('');
+    expect(fromFile.err).toMatch(/^(note: the head is below the bar: [^\n]+\n)?$/);
     expect(fromFile.json.features).toMatchObject({ source: 'file', label: 'features from bb.npz', d: 128 });
     expect(fromFile.json.features.digest).toMatch(/^fnv1a64:[0-9a-f]{16}$/);
     expect(fromFile.json.config.model).toEqual({ kind: 'head', hidden: [] });
@@ -228,6 +228,35 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
       epochs: 2,
     });
     expect(direct.matrix).toEqual(fromFile.json.matrix);
+  }, 60_000);
+
+  it('without --epochs and --lr the head takes its settings (20 epochs at 0.01), and the run says the head’s bar', async () => {
+    const r = await cli('run', '--features', join(tmp, 'bb.npz'), '--classes', '0-3', '--tasks', '2', '--strategy', 'finetune', '--order', '0,1,2,3');
+    expect(r.code).toBe(0);
+    expect(r.json.config).toMatchObject({ epochs: 20, firstTaskEpochs: 20, lr: 0.01 });
+    // the bar: the same head trained jointly on the four classes, beside SimpleCIL on the same rows
+    expect(r.json.headBar).toMatchObject({ epochs: 20, lr: 0.01, batchSize: 64, hidden: [], seed: 0 });
+    expect(r.json.headBar.joint).toBeGreaterThan(0.5);
+    expect(r.json.headBar.simplecil).toBeGreaterThan(0.5);
+    const given = await cli(
+      'run',
+      '--features',
+      join(tmp, 'bb.npz'),
+      '--classes',
+      '0-3',
+      '--tasks',
+      '2',
+      '--strategy',
+      'finetune',
+      '--order',
+      '0,1,2,3',
+      '--epochs',
+      '1',
+    );
+    expect(given.json.config).toMatchObject({ epochs: 1, lr: 0.001 });
+    // 1 epoch on 20 images per class: the joint head is below SimpleCIL, and stderr says so in a note
+    expect(given.err).toMatch(/^note: the head is below the bar: .*SimpleCIL's/);
+    expect(given.json.headBar).toMatchObject({ epochs: 1, lr: 0.001 });
   }, 60_000);
 
   it('a head with one hidden layer, several orderings on the fast path, and the config file’s features', async () => {
@@ -250,7 +279,7 @@ describe.skipIf(!haveDigits)('--features on run, and the commands that refuse it
     const file = join(tmp, 'config.json');
     writeFileSync(file, JSON.stringify(c.config));
     const fromConfig = await cli('run', '--config', file);
-    expect(fromConfig.err).toBe('');
+    expect(fromConfig.err).toMatch(/^(note: the head is below the bar: [^\n]+\n)?$/);
     expect(fromConfig.json.features.label).toBe('stand-in backbone trained on four, five, six, seven, eight and nine (seed 3)');
   }, 60_000);
 
