@@ -20,6 +20,7 @@ import {
   type FeaturesConfig,
 } from '../../core/config/schema';
 import { featureSourceLabel } from '../../core/features/source';
+import { edgeTable1Preset, type Table1Dataset } from '../../core/ground-truth/edge-table-1';
 import type { AccuracyVariable } from '../../core/ground-truth/derive';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
@@ -127,6 +128,15 @@ export class GroundTruthInputsState {
     if (key === this.seenKey) return;
     this.seenKey = key;
     untrack(() => this.applyInputs(inputsFromConfig(this.link.config)));
+  }
+
+  /**
+   * EDGE's Table 1 preset (core/ground-truth/edge-table-1.ts): the paper's classes and tasks on the papers' ViT (or the
+   * encoder already in use), its pre-trained methods beside a trained head with the head's settings.
+   */
+  applyEdgeTable1(dataset: Table1Dataset): void {
+    this.link.update((c) => edgeTable1Preset(c, dataset));
+    this.syncFromLink();
   }
 
   /** Fold the page's inputs (the valid parts) into the experiment, so the share link and the Orderings lab follow. */
