@@ -226,7 +226,7 @@ export function table1Comparison(input: {
     );
     const kind = kindOf(s.strategy);
     const spread = ours.max - ours.min;
-    const ourRange = `${num(ours.min)}–${num(ours.max)} %`;
+    const ourRange = ours.max - ours.min < 0.005 ? `one value, ${num(ours.min)} %,` : `${num(ours.min)}–${num(ours.max)} %`;
     let row: Table1Row;
     if (kind === 'ranpac') {
       const p = paper.RanPAC;
@@ -237,7 +237,7 @@ export function table1Comparison(input: {
         paper: { method: 'RanPAC', column: p },
         comparable: false,
         differs:
-          `RanPAC here ${ourRange} over the 90 orderings (${num(spread)} points), the paper’s ${num(p.min)}–${num(p.max)} % (${num(p.max - p.min)} points). ` +
+          `RanPAC here ${ourRange} over the 90 orderings (${num(spread)} points); the paper’s ${num(p.min)}–${num(p.max)} % (${num(p.max - p.min)} points). ` +
           `Not the same run: the paper’s RanPAC (PILOT) adapts the ViT on the first task (parameter-efficient fine-tuning) with M = 10 000 random features; ours runs on frozen features without that first session, with M = ${input.ranpacProjection ?? 2000}, so its final accuracy moves only with the ridge λ chosen on the last task` +
           (sameBackbone ? '.' : `, on ${backbone}.`),
       };
