@@ -12,6 +12,7 @@ import { IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC, describeMagic, parseIdxFiles } from
 import { type DecodeImage, isZip, parseImageFolderZip } from './image-folder-zip';
 import { isParquet, parquetSplitOf, parseCifarParquet } from './parquet-cifar';
 import { looksLikeTar } from './tar';
+import { classNamesOfFolders } from './class-folders';
 import { DataFormatError, type NamedFile, type ParsedDataset, type ProgressCallback, baseName, bytesText } from './types';
 
 /** What a file looks like. */
@@ -168,8 +169,11 @@ export async function parseUserFiles(files: NamedFile[], opts: UserFilesOptions 
     fileName: files[0].name,
     onProgress: opts.onProgress,
   });
-  const { skipped, ...train } = r;
-  return { format: 'image-folder', train, skipped };
+  const { skipped, test, ...train } = r;
+  // ImageNet-R's folders by WordNet id and CUB-200's numbered folders, named as the app's class lists name them
+  const named = classNamesOfFolders(train.classNames ?? []);
+  const withNames = <T extends { classNames?: string[] }>(p: T): T => (named ? { ...p, classNames: named.names } : p);
+  return { format: 'image-folder', train: withNames(train), ...(test ? { test: withNames(test) } : {}), skipped };
 }
 
 /** CIFAR-100's parquet files (the hub's train and/or test file, split by name): at most one of each. */
