@@ -148,17 +148,21 @@ def dq_matmul(a, wq, wscale):
     return acc.astype(np.float32) * (scale * np.float32(wscale))
 
 
+def matmuls(W, names, kind):
+    """The graph's MatMuls by weight name: float64 (fp32; fp16 = the float16 weights) or q8's emulated dynamic quantization."""
+    if kind == "q8":
+        return {k: (lambda a, k=k: dq_matmul(a, W[k + "_q"], W[k + "_scale"])) for k in names}
+    ws = {k: (W[k + "_h"].astype(np.float64) if kind == "fp16" else W[k].astype(np.float64)) for k in names}
+    return {k: (lambda a, k=k: a.astype(np.float64) @ ws[k]) for k in names}
+
+
 def forward(pixel_values, W, patch, kind):
     """The fixture's graph (scripts/make-clip-vision-fixture.mjs header) in float64 (fp32, fp16) or emulated q8."""
     n = pixel_values.shape[0]
     g = 32 // patch
     p = pixel_values.reshape(n, 3, g, patch, g, patch).transpose(0, 2, 4, 1, 3, 5).reshape(n, g * g, 3 * patch * patch)
     names = ["w_patch", "w1"] + (["w_proj"] if ("w_proj" in W or "w_proj_q" in W or "w_proj_h" in W) else [])
-    if kind == "q8":
-        mm = {k: (lambda a, k=k: dq_matmul(a, W[k + "_q"], W[k + "_scale"])) for k in names}
-    else:
-        ws = {k: (W[k + "_h"].astype(np.float64) if kind == "fp16" else W[k].astype(np.float64)) for k in names}
-        mm = {k: (lambda a, k=k: a.astype(np.float64) @ ws[k]) for k in names}
+    mm = matmuls(W, names, kind)
     x = mm["w_patch"](p) + W["pos_emb"].astype(np.float64)
     h = np.tanh(mm["w1"](x) + W["b1"].astype(np.float64))
     pooled = h.mean(axis=1)
@@ -172,12 +176,7 @@ def forward_vit(pixel_values, W, kind):
     final LayerNorm (eps 1e-12), the pooler on [CLS]; float64 (fp32, fp16) or emulated q8."""
     n = pixel_values.shape[0]
     p = pixel_values.reshape(n, 3, 14, 16, 14, 16).transpose(0, 2, 4, 1, 3, 5).reshape(n, 196, 768)
-    names = ["w_patch", "w1", "w_pool"]
-    if kind == "q8":
-        mm = {k: (lambda a, k=k: dq_matmul(a, W[k + "_q"], W[k + "_scale"])) for k in names}
-    else:
-        ws = {k: (W[k + "_h"].astype(np.float64) if kind == "fp16" else W[k].astype(np.float64)) for k in names}
-        mm = {k: (lambda a, k=k: a.astype(np.float64) @ ws[k]) for k in names}
+    mm = matmuls(W, ["w_patch", "w1", "w_pool"], kind)
     x = mm["w_patch"](p) + W["pos_emb"].astype(np.float64)
     cls = x.mean(axis=1, keepdims=True) + W["cls_emb"].astype(np.float64)
     h = np.tanh(mm["w1"](np.concatenate([cls, x], axis=1)) + W["b1"].astype(np.float64))

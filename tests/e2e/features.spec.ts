@@ -11,6 +11,7 @@ import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { writeFeaturesNpz } from '../../src/data/features/npz';
 import { getClassList } from '../../src/core/classes/builtin';
 import { pageConfig } from './harness/page-config';
+import { extractAndTrainOn, useFixtureEncoder } from './harness/fixture-encoder';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -26,16 +27,6 @@ async function openTab(page: Page, tab: string, path = '/') {
   await page.goto(path);
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: tab, exact: true }).click();
   return { errors, outside };
-}
-
-/** The Data tab's image encoder set to the tiny self-hosted CLIP-vision fixture, on wasm. */
-async function useFixtureEncoder(page: Page) {
-  await page.getByTestId('encoder-box').locator('summary').click();
-  await page.getByTestId('encoder-weights').selectOption('self-hosted');
-  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
-  await page.getByTestId('encoder-folder').dispatchEvent('change');
-  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
-  await page.getByTestId('encoder-device').selectOption('wasm');
 }
 
 async function openData(page: Page, path = '/') {
@@ -149,14 +140,7 @@ test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the
   ]);
   await expect(page.getByTestId('data-title')).toContainText('fine_label_names.txt + 2 more · 100 classes');
   await useFixtureEncoder(page);
-  const row = page.getByTestId('source-encoder');
-  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
-  await row.getByTestId('source-use').click();
-  await expect(row.getByTestId('source-in-use')).toBeVisible();
+  await extractAndTrainOn(page);
 
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
   await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 · cached features');

@@ -11,6 +11,7 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pageConfig } from './harness/page-config';
+import { extractAndTrainOn, useFixtureEncoder } from './harness/fixture-encoder';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 const DIR = join('tests', 'fixtures', 'parsers', 'cifar100-parquet');
@@ -47,20 +48,8 @@ test('the Table-1 preset on the ViT fixture and the parquet fixture: the paperâ€
   await expect(page.getByTestId('encoder-listed-size')).toContainText('About 87.5 MB as q8 (fp16 172.0 MB, fp32 343.0 MB)');
   await page.getByTestId('encoder-box').scrollIntoViewIfNeeded();
   await page.getByTestId('encoder-box').screenshot({ path: 'test-results/screenshots/data-encoders-1280.png' });
-  await page.getByTestId('encoder-weights').selectOption('self-hosted');
-  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
-  await page.getByTestId('encoder-folder').dispatchEvent('change');
-  await page.getByTestId('encoder-model').fill('vit-tiny');
-  await page.getByTestId('encoder-model').dispatchEvent('change');
-  await page.getByTestId('encoder-device').selectOption('wasm');
-  const row = page.getByTestId('source-encoder');
-  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(row.getByTestId('source-state')).toHaveText(/cached Â· /, { timeout: 150_000 });
-  await row.getByTestId('source-use').click();
-  await expect(row.getByTestId('source-in-use')).toBeVisible();
+  await useFixtureEncoder(page, 'vit-tiny', { open: false });
+  await extractAndTrainOn(page);
 
   await tab('Ground truth');
   await expect(page.getByTestId('gt-features-label')).toContainText('vit-tiny');
