@@ -103,7 +103,7 @@ export const IMAGE_ENCODERS: KnownImageEncoder[] = [
     dim: 512,
     sizes: { q8: 22.4e6, fp16: 43.2e6, fp32: 86e6 },
     listedAt: 'revision 7b30c95',
-    licence: 'Apple AMLR (research use; read it before you use the features elsewhere)',
+    licence: 'Apple AMLR (research use)',
   },
 ];
 
