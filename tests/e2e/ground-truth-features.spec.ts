@@ -73,6 +73,8 @@ test('the default on the backbone’s features: prototype methods one value, the
   for (const id of ['simplecil', 'fecam']) {
     const row = page.getByTestId(`gt-order-row-${id}`);
     await expect(row).toContainText('0.0 pts (invariant)');
+    // beside it, the AIA of the same orderings spreads: a range, not one value
+    await expect(row.getByTestId('gt-order-other')).toHaveText(/^\d+\.\d – \d+\.\d$/);
   }
   await expect(page.getByTestId('gt-ptm-paths')).toContainText('SimpleCIL: exact by class set: 31 states for 90 orderings');
   await expect(page.getByTestId('gt-invariance')).toContainText('Order-invariant by construction');
