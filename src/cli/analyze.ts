@@ -21,7 +21,7 @@ import { analysisPlan } from '../core/results-import/analysis-plan';
 import { detectFormat } from '../core/results-import/detect-format';
 import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';
 import type { SquareMatrix } from '../core/orderings/types';
-import { groundTruthVerdict } from '../core/verdict/ground-truth';
+import { groundTruthVerdict, groundTruthVerdicts } from '../core/verdict/ground-truth';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
@@ -34,7 +34,7 @@ import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export const ANALYZE_HELP = `cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
+export const ANALYZE_HELP = `  cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
                 [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993] [--method NAME]
     → the Ground-truth lab's statistics (truth, RS/EDGE Gaussians with JSD/W1, Pearson(S, A), normality, rankings,
       sample-count study) for accuracies trained elsewhere. F: CSV (method,order,final_accuracy[,aia][,seed][,matrix]),
@@ -176,7 +176,10 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     similarity: sim.description,
     accuracy: variable,
     statistics: statisticsJson(stats),
-    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts)
+    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts): every strategy's
+    // sentences (prefixed when several) with the first strategy's headline, and each strategy's verdict on its own
+    headline: groundTruthVerdict({ stats }).headline,
     verdict: groundTruthVerdict({ stats }).sentences,
+    verdicts: groundTruthVerdicts({ stats }).map((x) => ({ strategy: x.strategy, headline: x.verdict.headline, sentences: x.verdict.sentences })),
   });
 }

@@ -1,8 +1,11 @@
 /**
  * The CLI's flags: every flag node:util parseArgs knows (OPTIONS) and the flags each command reads
  * (COMMAND_FLAGS), with the shared groups they are built from. main.ts parses with them and refuses any flag a
- * command does not read.
+ * command does not read, and (UNREAD_IN_MODE, ONE_OF) any flag its row has that the mode the other flags put it in
+ * does not read.
  */
+import { isPtmStrategyId } from '../core/ptm/defaults';
+
 /** The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. */
 const VALUE_FLAGS = [
   'accuracy',
@@ -108,6 +111,8 @@ export const OPTIONS = {
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },
   probe: { type: 'boolean' },
+  control: { type: 'boolean' },
+  list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -187,6 +192,7 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'strategy',
     'seed',
     'orderings',
+    'sample-seed',
     'names',
     'names-dtype',
     'train-per-class',
@@ -275,9 +281,11 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'seed',
     'backend',
     'seeds',
+    'control',
     'features',
     ...CONFIG_FLAGS,
   ],
+  lesson: ['list', 'control', 'backend'],
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
   // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)
@@ -298,3 +306,72 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'probe',
   ],
 };
+
+type FlagValues = Record<string, string | boolean | undefined>;
+
+/** The width `--strategy-options firstSession=W` asks for (0 when absent or unreadable: the option's own check says why). */
+function firstSessionOf(v: FlagValues): number {
+  const m = /(?:^|,)\s*firstSession\s*=\s*(\d+)\s*(?:,|$)/.exec(typeof v['strategy-options'] === 'string' ? v['strategy-options'] : '');
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Flags of a command's row that one of its modes does not read. Given on the command line in that mode they would
+ * change nothing, so they are refused in one line (`unreadFlagRefusal`), as a flag outside the row is; a flag that
+ * `--config` or `--link` fills in is the experiment's own setting and is not refused. Each mode says in words why
+ * its flags are not read; `mode` sees the values given and the config's together.
+ */
+export const UNREAD_IN_MODE: readonly {
+  commands: readonly string[];
+  /** the mode in words when it applies to these values, else null */
+  mode: (v: FlagValues) => string | null;
+  flags: readonly Flag[];
+}[] = [
+  {
+    commands: ['run'],
+    mode: (v) =>
+      typeof v.strategy === 'string' && isPtmStrategyId(v.strategy)
+        ? `--strategy ${v.strategy} is a pre-trained method on frozen features: it trains no network`
+        : null,
+    flags: ['memory', 'model', 'hidden', 'first-epochs', 'augment', 'head', 'init', 'fast', 'population', 'backend'],
+  },
+  {
+    commands: ['run'],
+    mode: (v) =>
+      typeof v.strategy === 'string' && isPtmStrategyId(v.strategy) && firstSessionOf(v) === 0
+        ? `--strategy ${v.strategy} trains nothing without a first-session layer (--strategy-options firstSession=W${v.strategy === 'fecam' ? ', which fecam does not take' : ''})`
+        : null,
+    flags: ['epochs', 'lr', 'batch-size'],
+  },
+  {
+    commands: ['run', 'sweep', 'cpcf', 'ood', 'stream', 'curriculum'],
+    mode: (v) => (v.model === 'cnn' ? '--model cnn has fixed layers (--hidden sets the MLP’s and the head’s widths)' : null),
+    flags: ['hidden'],
+  },
+];
+
+/** Flags of which a command line may give one at most: each says the whole of what the others say. */
+export const ONE_OF: readonly (readonly Flag[])[] = [['orderings', 'order', 'protocol']];
+
+/**
+ * The one-line refusal of a flag given on the command line (`given`) that the command would not read in the mode the
+ * values (`v`, the config's included) put it in, or of two flags of which one at most may be given; null when none.
+ */
+export function unreadFlagRefusal(command: string, given: FlagValues, v: FlagValues): string | null {
+  const row = COMMAND_FLAGS[command] ?? [];
+  for (const group of ONE_OF) {
+    const mine = group.filter((f) => row.includes(f));
+    const both = mine.filter((f) => given[f] !== undefined);
+    const names = mine.map((f) => `--${f}`);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+    if (both.length > 1) return `Give one of ${list}, not ${both.map((f) => `--${f}`).join(' and ')}.`;
+  }
+  for (const m of UNREAD_IN_MODE) {
+    if (!m.commands.includes(command)) continue;
+    const flag = m.flags.find((f) => given[f] !== undefined);
+    if (flag === undefined) continue;
+    const why = m.mode(v);
+    if (why) return `--${flag} is not read here: ${why}, so it would change nothing.`;
+  }
+  return null;
+}

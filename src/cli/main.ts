@@ -26,7 +26,7 @@ import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
-import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, type Flag } from './flags';
+import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, unreadFlagRefusal, type Flag } from './flags';
 import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
@@ -42,6 +42,7 @@ import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
 import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
+import { LESSON_HELP, lessonCommand } from './lesson';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
 import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
@@ -82,8 +83,9 @@ ${indent(ANALYZE_PLACE_HELP)}
   cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
                  [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
-                   several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
+                 [--control: each seed again at strength 0, iid — the no-drift control]
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), headline, verdict;
+                   several runs: runs, control, summary (gap, controlGap, gapMinusControl, streaming − iid: mean, sd, 95% interval)
   cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|pair|all|a,b,c] [--scenario cil|til|both]
                  [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
                  → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
@@ -112,6 +114,7 @@ ${indent(ANALYZE_PLACE_HELP)}
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 ${OWN_CLASSES_HELP}
+${LESSON_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -159,7 +162,12 @@ function run(argv: string[]): string | Promise<string> {
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: command === 'similarity' || command === 'sweep' || command === 'lesson',
+      strict: true,
+    }));
   } catch (e) {
     const flag = /'--([^' =<]+)/.exec((e as Error).message)?.[1];
     if ((e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && flag in OPTIONS)
@@ -172,7 +180,7 @@ function run(argv: string[]): string | Promise<string> {
     : command === 'sweep' && positionals[0] !== 'merge'
       ? withConfig(values, 'run')
       : values;
-  const refusal = featuresRefusal(command, v);
+  const refusal = featuresRefusal(command, v) ?? unreadFlagRefusal(command, values, v);
   if (refusal) throw new UsageError(refusal);
   // own-classes reads --precision of its own --encoder
   if (command !== 'features' && command !== 'own-classes' && v.features === undefined) {
@@ -283,7 +291,8 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       if (protocols.length === 0) process.stderr.write('note: no protocol is enabled, so there are no orderings (--protocol rs,edge,… or all).\n');
       if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
       // the page's JSON export is the same document (core/protocols/export.ts), with its "What this shows" in the same words
-      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, verdict: orderingsVerdict(view).sentences }));
+      const ov = orderingsVerdict(view);
+      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, headline: ov.headline, verdict: ov.sentences }));
     }
     case 'score': {
       const order = intListArg(v.order as string | undefined, 'order');
@@ -367,6 +376,9 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'own-classes':
       return ownClassesCommand(v);
+    case 'lesson':
+      // a lesson's play runs the lab's own command through this dispatcher
+      return lessonCommand(v, positionals, { root, cli: async (argv) => run(argv) });
     case 'features':
       return featuresCommand(v, {
         loadDataset,

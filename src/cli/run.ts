@@ -48,6 +48,7 @@ import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type 
 import { featuresRunCommand } from './features-run';
 import { SUMMARY_FLAGS } from './features-summary';
 import { isPtmStrategyId } from '../core/ptm/defaults';
+import { classesWithRows } from '../core/features/test-split';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -354,12 +355,14 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   // an .npz alone brings its classes and split; otherwise the images (the backbone and encoders compute from them)
   const npzAlone = featureSource?.kind === 'file' && str(v, 'dataset') === undefined;
   const images = npzAlone ? null : builtin ? await loadBuiltinImages(datasetArg, options.root) : await loadUserData(datasetArg, notes);
-  const classNames = images ? images.classNames : readFeatureFile(datasetArg, []).classNames;
+  const fileSet = images ? null : readFeatureFile(datasetArg, []);
+  const classNames = images ? images.classNames : fileSet!.classNames;
   const data = fields.data as { trainPerClass: number | null; testPerClass: number | null };
   const trainPerClass = data.trainPerClass ?? undefined;
   const testPerClass = data.testPerClass ?? undefined;
 
-  const classes = given ?? classNames.map((_, i) => i);
+  // without --classes: every class of the images, or the classes an .npz has rows of (its class_names may list more)
+  const classes = given ?? (fileSet ? classesWithRows(fileSet) : classNames.map((_, i) => i));
   const bad = classes.find((c) => c >= classNames.length);
   if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${classNames.length - 1}.`);
   if (classes.length < 2) throw new RunUsageError(`--classes: a class-incremental run needs at least two classes; got ${classes.length}.`);

@@ -8,6 +8,7 @@ import type { NamedFile } from '../data/parsers/types';
 import type { LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 import type { DataWorkerApi } from '../workers/data.worker';
 import type { HubDataset, HubFileSize } from '../data/hub-datasets';
+import type { FeatureSet } from '../core/features/feature-set';
 
 export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 
@@ -141,6 +142,11 @@ export function createDataClient() {
      */
     classPrototypes(id: string, classIndices: number[], onProgress?: (p: LoadProgress) => void): Promise<PrototypeResult> {
       return remote.classPrototypes(id, classIndices, onProgress ? Comlink.proxy(onProgress) : undefined);
+    },
+
+    /** An uploaded feature file read, checked and hashed in the worker (data.worker.ts `readFeatureFile`). */
+    readFeatureFile(file: Blob, name: string): Promise<{ set: FeatureSet; contentHash: string; heldOut: boolean }> {
+      return remote.readFeatureFile(file, name);
     },
 
     /** The content hash of a file as a FileRef records it, computed in the worker (data.worker.ts `contentHash`). */

@@ -223,6 +223,18 @@ export function groupedBands(groups: readonly string[], keys: readonly string[],
   return { outer, inner };
 }
 
+/** The band scales of a K × K heat map whose square plot is `size` wide at (left, top): column j on x, row i on y. */
+export function squareBands(K: number, left: number, top: number, size: number) {
+  const idx = Array.from({ length: K }, (_, k) => k);
+  const x = scaleBand<number>()
+    .domain(idx)
+    .range([left, left + size]);
+  const y = scaleBand<number>()
+    .domain(idx)
+    .range([top, top + size]);
+  return { idx, x, y };
+}
+
 /** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */
 export function drawPanelTitle<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, x: number, y: number, size: number, text: string) {
   return g.append('text').attr('x', x).attr('y', y).attr('font-size', size).attr('font-weight', 600).attr('fill', '#1d2330').text(text);
