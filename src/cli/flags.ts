@@ -375,3 +375,13 @@ export function unreadFlagRefusal(command: string, given: FlagValues, v: FlagVal
   }
   return null;
 }
+
+/**
+ * `v` without the flags the command would not read in the mode `v` puts it in (UNREAD_IN_MODE): for a caller that
+ * builds a command line from a whole config, where a field the mode ignores would otherwise be refused as typed.
+ */
+export function withoutUnreadFlags<V extends FlagValues>(command: string, v: V): V {
+  const out: FlagValues = { ...v };
+  for (const m of UNREAD_IN_MODE) if (m.commands.includes(command) && m.mode(v)) for (const f of m.flags) delete out[f];
+  return out as V;
+}
