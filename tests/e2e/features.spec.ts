@@ -12,24 +12,11 @@ import { writeFeaturesNpz } from '../../src/data/features/npz';
 import { getClassList } from '../../src/core/classes/builtin';
 import { pageConfig } from './harness/page-config';
 import { extractAndTrainOn, useFixtureEncoder } from './harness/fixture-encoder';
+import { openTab } from './harness/open-tab';
 import { honestNpz } from '../unit/drills/hostile-files';
 import { startTimerProbe, stopTimerProbe } from './harness/page-probes';
 
 mkdirSync('test-results/screenshots', { recursive: true });
-
-/** The app at `path` (default its start) on tab `tab`, offline: page errors and requests that left 127.0.0.1 are collected. */
-async function openTab(page: Page, tab: string, path = '/') {
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
-  await page.goto(path);
-  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: tab, exact: true }).click();
-  return { errors, outside };
-}
 
 async function openData(page: Page, path = '/') {
   const got = await openTab(page, 'Data', path);

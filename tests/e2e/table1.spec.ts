@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pageConfig } from './harness/page-config';
 import { extractAndTrainOn, useFixtureEncoder } from './harness/fixture-encoder';
+import { openTab } from './harness/open-tab';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 const DIR = join('tests', 'fixtures', 'parsers', 'cifar100-parquet');
@@ -23,16 +24,8 @@ const parquet = (split: string) => ({
 
 test('the Table-1 preset on the ViT fixture and the parquet fixture: the paper’s rows beside ours, each saying why they differ', async ({ page }) => {
   test.setTimeout(300_000);
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
+  const { errors, outside } = await openTab(page, 'Ground truth');
   const tab = (name: string) => page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name, exact: true }).click();
-  await page.goto('/');
-  await tab('Ground truth');
   await page.getByTestId('gt-preset-table1-cifar100').click();
   await expect
     .poll(() => JSON.stringify([pageConfig(page)?.dataset, pageConfig(page)?.classes, pageConfig(page)?.taskSizes]))

@@ -227,15 +227,12 @@ export function table1Comparison(input: {
     const kind = kindOf(s.strategy);
     const spread = ours.max - ours.min;
     const ourRange = ours.max - ours.min < 0.005 ? `one value, ${num(ours.min)} %,` : `${num(ours.min)}–${num(ours.max)} %`;
-    let row: Table1Row;
+    // the paper's row this method is read against, and why they differ
+    let against: Pick<Table1Row, 'paper' | 'differs'>;
     if (kind === 'ranpac') {
       const p = paper.RanPAC;
-      row = {
-        strategy: s.strategy,
-        name: name(s.strategy),
-        ours,
+      against = {
         paper: { method: 'RanPAC', column: p },
-        comparable: false,
         differs:
           `RanPAC here ${ourRange} over the 90 orderings (${num(spread)} points); the paper’s ${num(p.min)}–${num(p.max)} % (${num(p.max - p.min)} points). ` +
           `Not the same run: the paper’s RanPAC (PILOT) adapts the ViT on the first task (parameter-efficient fine-tuning) with M = 10 000 random features; ours runs on frozen features without that first session, with M = ${input.ranpacProjection ?? 2000}, so its final accuracy moves only with the ridge λ chosen on the last task` +
@@ -243,12 +240,8 @@ export function table1Comparison(input: {
       };
     } else if (kind === 'prototype') {
       const p = paper.EASE;
-      row = {
-        strategy: s.strategy,
-        name: name(s.strategy),
-        ours,
+      against = {
         paper: { method: 'EASE', column: p },
-        comparable: false,
         differs:
           `${name(s.strategy)} is not in Table 1; the nearest is EASE (a prototype classifier over adapters trained per task), ${num(p.min)}–${num(p.max)} %. ` +
           `Ours ${spread < 0.005 ? `is one value, ${num(ours.min)} %, for every ordering` : `spans ${ourRange}`}: a classifier built from sums over the classes seen has the same final state after the last task whatever the order; EASE’s adapters follow the tasks, so its range is not 0.`,
@@ -258,18 +251,14 @@ export function table1Comparison(input: {
       const lo = Math.min(...methods.map((m) => paper[m].min));
       const hi = Math.max(...methods.map((m) => paper[m].max));
       const widest = Math.max(...methods.map((m) => paper[m].max - paper[m].min));
-      row = {
-        strategy: s.strategy,
-        name: name(s.strategy),
-        ours,
+      against = {
         paper: { method: 'prompt methods', column: null, range: { min: lo, max: hi } },
-        comparable: false,
         differs:
           `${name(s.strategy)} stands in for the prompt methods (L2P, CODA-Prompt, HidePrompt: ${num(lo)}–${num(hi)} % between them, each spreading up to ${num(widest)} points); it is not one of them. ` +
           `Ours spreads ${num(spread)} points: a head trained task after task follows the path of tasks as prompts do, but it cannot change the features, so its level is not theirs.`,
       };
     }
-    rows.push(row);
+    rows.push({ strategy: s.strategy, name: name(s.strategy), ours, paper: against.paper, comparable: false, differs: against.differs });
   }
   return { dataset: input.dataset, sameBackbone, backbone, testImages: { ours: input.testImages, paper: paperTest }, rows, notes };
 }

@@ -31,6 +31,24 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const digits = async () => fromDecodedDataset(await loadBuiltinDataset('digits', async (p) => new Uint8Array(await readFile(join('public', p)))));
+/** `cil-lab features` on digits 0 and 1 through the fixture encoder `model` (tests/fixtures/MODEL), per-class counts, into `out`. */
+const encoderOnDigits = (model: string, trainPerClass: number, testPerClass: number, out: string, ...more: string[]) =>
+  cli(
+    'features',
+    '--dataset',
+    'digits',
+    '--classes',
+    '0,1',
+    '--source',
+    `encoder:tests/fixtures/${model}`,
+    ...more,
+    '--train-per-class',
+    `${trainPerClass}`,
+    '--test-per-class',
+    `${testPerClass}`,
+    '--out',
+    out,
+  );
 
 describe.skipIf(!haveDigits)('cil-lab features', () => {
   it('--source backbone writes the engine’s features of the chosen classes, labelled with the classes it was pre-trained on', async () => {
@@ -69,23 +87,7 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
 
   it('--source encoder:FOLDER runs the fixture encoder through transformers.js, as the engine does', async () => {
     const out = join(tmp, 'enc.npz');
-    const r = await cli(
-      'features',
-      '--dataset',
-      'digits',
-      '--classes',
-      '0,1',
-      '--source',
-      'encoder:tests/fixtures/clip-vision-tiny',
-      '--precision',
-      'fp32',
-      '--train-per-class',
-      '6',
-      '--test-per-class',
-      '3',
-      '--out',
-      out,
-    );
+    const r = await encoderOnDigits('clip-vision-tiny', 6, 3, out, '--precision', 'fp32');
     expect(r.code).toBe(0);
     expect(r.json.model).toMatchObject({ id: 'clip-vision-tiny', precision: 'fp32', device: 'cpu', modelType: 'clip', output: 'image_embeds' });
     expect(r.json.d).toBe(16);
@@ -104,21 +106,7 @@ describe.skipIf(!haveDigits)('cil-lab features', () => {
 
   it('--source encoder:FOLDER with the ViT fixture (its real preprocessing): the [CLS] token after the final LayerNorm', async () => {
     const out = join(tmp, 'vit.npz');
-    const r = await cli(
-      'features',
-      '--dataset',
-      'digits',
-      '--classes',
-      '0,1',
-      '--source',
-      'encoder:tests/fixtures/vit-tiny',
-      '--train-per-class',
-      '3',
-      '--test-per-class',
-      '2',
-      '--out',
-      out,
-    );
+    const r = await encoderOnDigits('vit-tiny', 3, 2, out);
     expect(r.err).toBe('');
     expect(r.json.model).toMatchObject({ id: 'vit-tiny', precision: 'q8', device: 'cpu', modelType: 'vit', output: 'last_hidden_state[:, 0]' });
     expect(r.json.d).toBe(16);
