@@ -14,6 +14,7 @@ import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule'
 import { createDealer, type DealerStats } from '../core/ground-truth/deal';
 import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 import type { PtmJobEvent, PtmJobInput, PtmJobOutput } from '../engine/features/ptm-job';
+import type { HeadBar } from '../engine/features/head-bar';
 import {
   createRunSession,
   oneAtATime,
@@ -64,6 +65,8 @@ export interface PtmRunInfo {
   path: string | null;
   method: string | null;
   seconds: { features: number; setup: number; orderings: number } | null;
+  /** the trained head's bar on these features, when this group measured it (engine/features/head-bar.ts) */
+  headBar?: HeadBar;
 }
 
 /** What the runner's pre-trained path needs: which strategies are pre-trained methods, and each group's job input. */
@@ -382,7 +385,14 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
             show();
           },
         );
-        Object.assign(info, { stage: 'done', path: out.summary.path, method: out.summary.method, seconds: out.seconds, states: out.summary.cache.computed });
+        Object.assign(info, {
+          stage: 'done',
+          path: out.summary.path,
+          method: out.summary.method,
+          seconds: out.seconds,
+          states: out.summary.cache.computed,
+          ...(out.headBar ? { headBar: out.headBar } : {}),
+        });
         show();
       } finally {
         await Promise.all(puts);

@@ -288,6 +288,8 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         taskSizes: config.taskSizes.slice(),
         orderings,
         training: trainingOfConfig(config),
+        // beside a trained head, the first method's first seed also measures the head's bar on these features
+        ...(headBarOf(config, strategy, seed) ?? {}),
       }),
     };
   }
@@ -376,6 +378,19 @@ export function workerFeaturesOf(f: FeaturesConfig): WorkerFeatures | null {
 function trainingOfConfig(config: ExperimentConfig) {
   const t = config.training;
   return { epochs: t.epochs, lr: t.lr, batchSize: t.batchSize, beta1: t.optimiser.beta1, beta2: t.optimiser.beta2, epsilon: t.optimiser.epsilon };
+}
+
+/** The head's bar settings for the group of (strategy, seed): the first pre-trained method's first seed, when a trained head runs too. */
+function headBarOf(
+  config: ExperimentConfig,
+  strategy: string,
+  seed: number,
+): { headBar: { epochs: number; lr: number; batchSize: number; hidden: number[]; seed: number } } | null {
+  const firstPtm = config.strategies.find((s) => isPtmStrategyId(s.id));
+  if (!config.strategies.some((s) => !isPtmStrategyId(s.id)) || firstPtm?.id !== strategy || seed !== config.seeds[0]) return null;
+  const t = config.training;
+  const hidden = config.model.kind === 'head' ? config.model.hidden.slice() : [];
+  return { headBar: { epochs: t.epochs, lr: t.lr, batchSize: t.batchSize, hidden, seed } };
 }
 
 function ptmSetting(s: StrategySetting): PtmStrategy {

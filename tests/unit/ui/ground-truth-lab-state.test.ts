@@ -346,7 +346,7 @@ describe('GroundTruthLab on features', () => {
     const { lab, link, trainers } = await makeLab(tinyConfig({ dataset: { id: 'digits' } }));
     lab.setFeatureSource('backbone');
     expect(lab.onFeatures).toBe(true);
-    expect(lab.featuresLabel).toBe('backbone pre-trained on four, five, six, seven, eight and nine (seed 0)');
+    expect(lab.featuresLabel).toBe('stand-in backbone trained on four, five, six, seven, eight and nine (seed 0)');
     lab.chosen = { ...lab.chosen, simplecil: true };
     expect(lab.strategyIds).toEqual(['finetune', 'simplecil']);
     expect(lab.checked.errors).toEqual([]);
