@@ -45,7 +45,8 @@ export interface GpuAdapterInfo {
   software: boolean;
 }
 
-const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i;
+/** Renderer names of software rasterisers (SwiftShader, llvmpipe…): a GPU API emulated on the CPU. */
+export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i;
 
 /** The adapter's description (`adapter.info`; Dawn in Node keeps its fields on the prototype, so they are read one by one). */
 export function describeGpuAdapter(adapter: GPUAdapter): GpuAdapterInfo {
@@ -55,7 +56,7 @@ export function describeGpuAdapter(adapter: GPUAdapter): GpuAdapterInfo {
   const device = String(info?.device ?? '');
   const description = String(info?.description ?? '');
   const fallback = Boolean((adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter);
-  return { vendor, architecture, device, description, software: fallback || SOFTWARE.test(`${vendor} ${architecture} ${description}`) };
+  return { vendor, architecture, device, description, software: fallback || SOFTWARE_RENDERER.test(`${vendor} ${architecture} ${description}`) };
 }
 
 let nodeGpu: Promise<string | null> | null = null;
@@ -78,6 +79,8 @@ export function setupNodeWebGpu(): Promise<string | null> {
     } catch (e) {
       return `the optional package "webgpu" (Dawn's Node bindings) could not be loaded (${String((e as Error).message ?? e).split('\n')[0]})`;
     }
+    // Dawn reaches a GPU on Linux through the Vulkan loader; without one it writes a warning to stderr itself, so look first
+    if (!(await vulkanLoaderFound())) return 'no Vulkan loader (libvulkan.so.1) on this machine, so Dawn can reach no GPU';
     for (const [k, v] of Object.entries(mod.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
     const gpu = mod.create([]);
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
@@ -88,6 +91,29 @@ export function setupNodeWebGpu(): Promise<string | null> {
     return null;
   })();
   return nodeGpu;
+}
+
+/**
+ * Linux: whether the dynamic loader can find libvulkan.so.1 (in LD_LIBRARY_PATH or the usual library folders);
+ * elsewhere true (Dawn uses Metal or Direct3D 12 there).
+ */
+async function vulkanLoaderFound(): Promise<boolean> {
+  const p = (globalThis as { process?: { platform?: string; env?: Record<string, string | undefined> } }).process;
+  if (p?.platform !== 'linux') return true;
+  const fsId = 'node:fs';
+  const { existsSync } = (await import(/* @vite-ignore */ fsId)) as typeof import('node:fs');
+  const dirs = [
+    ...(p.env?.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
+    '/usr/lib/x86_64-linux-gnu',
+    '/usr/lib/aarch64-linux-gnu',
+    '/lib/x86_64-linux-gnu',
+    '/lib/aarch64-linux-gnu',
+    '/usr/lib64',
+    '/lib64',
+    '/usr/lib',
+    '/usr/local/lib',
+  ];
+  return dirs.some((d) => existsSync(`${d}/libvulkan.so.1`));
 }
 
 /** navigator.gpu where it exists (a browser, a worker, or Node after `setupNodeWebGpu`). */
@@ -131,21 +157,19 @@ export async function levelGpuDevice(): Promise<GpuHandle | null> {
   return own;
 }
 
-let sharedInfo: Promise<GpuAdapterInfo> | null = null;
+let adapterInfo: Promise<GpuAdapterInfo | null> | null = null;
 
-/** The adapter behind tfjs's device (asked of navigator.gpu once: tfjs keeps only part of it). */
-function adapterOfShared(): Promise<GpuAdapterInfo> {
-  sharedInfo ??= (async () => {
+/** The adapter WebGPU gives here (asked of navigator.gpu once), described; null without one. */
+export function gpuAdapterInfo(): Promise<GpuAdapterInfo | null> {
+  adapterInfo ??= (async () => {
+    if (isNode() && (await setupNodeWebGpu()) !== null) return null;
     const adapter = await navigatorGpu()?.requestAdapter({ powerPreference: 'high-performance' });
-    return adapter ? describeGpuAdapter(adapter) : { vendor: '', architecture: '', device: '', description: '', software: false };
-  })();
-  return sharedInfo;
+    return adapter ? describeGpuAdapter(adapter) : null;
+  })().catch(() => null);
+  return adapterInfo;
 }
 
-/** The adapter WebGPU would give here, described; null without one. Cheap after the first call. */
-export async function gpuAdapterInfo(): Promise<GpuAdapterInfo | null> {
-  if (isNode() && (await setupNodeWebGpu()) !== null) return null;
-  const gpu = navigatorGpu();
-  if (!gpu) return null;
-  return adapterOfShared().then((a) => (a.vendor || a.architecture || a.description || a.device || a.software ? a : null));
+/** The adapter behind tfjs's device (tfjs keeps only part of its description). */
+async function adapterOfShared(): Promise<GpuAdapterInfo> {
+  return (await gpuAdapterInfo()) ?? { vendor: '', architecture: '', device: '', description: '', software: false };
 }

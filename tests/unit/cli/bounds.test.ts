@@ -111,9 +111,12 @@ describe('nonsense exits 2, never 0', () => {
     await refused(['curriculum', '--strategy', ' , '], /^cil-lab: --strategy is empty\.$/);
   });
 
-  it('--head-lr 1e308 and --backend webgpu are the user’s to fix (exit 2, not 1)', async () => {
+  it('--head-lr 1e308 and --backend webgl are the user’s to fix (exit 2, not 1)', async () => {
     await refused([...OOD, '--head-lr', '1e308'], /^cil-lab: --head-lr must be a number in \(0, 10\]; got 1e308\.$/);
-    await refused([...OOD, '--backend', 'webgpu'], /^cil-lab: Unknown --backend "webgpu": use wasm or cpu \(or auto\); webgpu is the browser's, not Node's\.$/);
+    await refused(
+      [...OOD, '--backend', 'webgl'],
+      /^cil-lab: Unknown --backend "webgl": use wasm, cpu or webgpu \(or auto\); webgl is the browser's, not Node's\.$/,
+    );
     await refused(['run', '--dataset', 'digits', '--tasks', '5', '--backend', 'webgl'], /webgl is the browser's/);
   });
 
