@@ -17,6 +17,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { isNode } from './node-env';
 import { gpuAdapterInfo, setupNodeWebGpu, SOFTWARE_RENDERER } from './gpu/device';
+import type { MeasuredChoice } from './gpu/measure';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -147,6 +148,11 @@ export interface BackendInfo {
   probeMs: number;
   /** every backend tried, in order, with why it was skipped */
   tried: BackendAttempt[];
+  /**
+   * `auto` chosen by measuring the workload (gpu/measure.ts): each candidate's time and the sentence that says why;
+   * `cached` when the measurement was this browser's earlier one for the same device and workload
+   */
+  measured?: MeasuredChoice & { cached: boolean; at: string };
 }
 
 /** Does this GPU backend run on a software rasteriser (SwiftShader, llvmpipe…)? Best effort; false when unknown. */

@@ -89,7 +89,7 @@ export interface SharedProgress {
    * What trains the models: 'level' (every prefix of one depth at once in our WebGPU kernels, gpu/level-train.ts),
    * 'fused' (one model at a time in the fused wasm step) or 'tfjs' (tfjs's kernels, one model or a population).
    */
-  kernels: 'level' | 'fused' | 'tfjs';
+  kernels?: 'level' | 'fused' | 'tfjs';
   /** on WebGPU when the level-batched kernels do not apply: why (one sentence) */
   note?: string;
 }

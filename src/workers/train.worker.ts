@@ -13,7 +13,9 @@ import { BUILTIN_DATASETS, getBuiltinDataset, loadBuiltinDataset, type FetchByte
 import {
   activeBackend,
   fromDecodedDataset,
+  gpuAdapterInfo,
   isFeatureDataset,
+  measureBackends,
   RunControl,
   selectBackend,
   setWasmBase,
@@ -155,6 +157,15 @@ const api: TrainWorkerApi = {
 
   backend(): string | null {
     return tf.engine().backendName ?? null;
+  },
+
+  gpuAdapter() {
+    return gpuAdapterInfo();
+  },
+
+  async measureBackends(workload, cpuWorkers) {
+    if (control) throw busy();
+    return measureBackends(workload, { cpuWorkers });
   },
 
   /** Load the images to train on (replaces the dataset held before). */

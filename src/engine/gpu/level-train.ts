@@ -21,12 +21,7 @@ import type { ProgressEvent, ResolvedTrainConfig, StrategyState, TrainDataset } 
 import type { PrefixNode } from '../../core/ground-truth/prefix-plan';
 import { levelGpuDevice, type GpuHandle } from './device';
 import { LevelMlp, type WeightBlock } from './level-mlp';
-
-/**
- * Strategies whose tasks are the plain loss on their training set and whose hooks touch no weights: fine-tuning,
- * joint training and replay (reservoir memory, drawn from examples and seeds only).
- */
-const LEVEL_STRATEGIES = new Set(['finetune', 'joint', 'replay']);
+import { levelSettingsRefusal } from './level-rule';
 
 /** Rows the activation buffers hold per model: a batch, and evaluation in chunks of this many examples. */
 const EVAL_ROWS = 256;
@@ -41,14 +36,10 @@ export function levelRefusal(c: {
   strategy: Pick<Strategy, 'id' | 'lossTerms' | 'adjustGradients' | 'afterStep' | 'predictScores'>;
   strategyOptions?: unknown;
 }): string | null {
-  if (c.spec.kind !== 'mlp') return 'the CNN trains on tfjs';
-  if (c.augment) return 'augmented images are made on the CPU per batch, so augmented runs train on tfjs';
   const s = c.strategy;
-  if (!LEVEL_STRATEGIES.has(s.id) || s.lossTerms || s.adjustGradients || s.afterStep || s.predictScores)
-    return `${s.id} needs more than the plain loss (its own loss terms, gradients or prediction), so it trains on tfjs`;
-  if (s.id === 'replay' && (c.strategyOptions as { selection?: string } | undefined)?.selection === 'herding')
-    return "replay with herding chooses its memory by the network's features, so it trains on tfjs";
-  return null;
+  const why = levelSettingsRefusal({ model: c.spec.kind, augment: c.augment, strategy: s.id, strategyOptions: c.strategyOptions });
+  // a strategy with a hook the rule does not know of stays on tfjs too
+  return why ?? (s.lossTerms || s.adjustGradients || s.afterStep || s.predictScores ? `${s.id} needs more than the plain loss, so it trains on tfjs` : null);
 }
 
 /** The GPU side of a level-batched ground truth: the kernels, the device and how many models train at once. */

@@ -4,12 +4,12 @@
  * drive the same worker at once (docs/architecture.md). `sharedTrainPool()` is the app's pool of train-client.ts
  * workers; `createWorkerPool` takes any worker factory (the unit tests pass fakes).
  */
-import type { BackendInfo, BackendName } from '../../engine/index';
+import type { BackendInfo, BackendName, ProbeWorkload } from '../../engine/index';
 import type { DatasetSpec } from '../../workers/train-api';
+import { localChoiceCache, measuredBackend, type ChoiceCache, type MeasuringWorker } from './backend-choice';
 
 /** What the pool needs of a training worker (train-client.ts TrainClient). */
-export interface PoolWorker {
-  selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo>;
+export interface PoolWorker extends MeasuringWorker {
   loadDataset(spec: DatasetSpec): Promise<unknown>;
   dispose(): void;
 }
@@ -20,6 +20,11 @@ export interface LeaseRequest {
   dataset?: DatasetSpec;
   /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
   helpers?: boolean;
+  /**
+   * What the lab will train: with `backend: 'auto'`, the backend is chosen by timing this on each candidate
+   * (./backend-choice.ts; kept per device in the browser), not by the fixed order
+   */
+  workload?: ProbeWorkload;
 }
 
 export interface Lease<W> {
@@ -66,6 +71,8 @@ export interface WorkerPoolOptions<W> {
   create: () => W;
   /** cores to use at most (default: navigator.hardwareConcurrency, at most MAX_TRAIN_WORKERS) */
   cores?: number;
+  /** where measured backend choices are kept (default: localStorage) */
+  choiceCache?: ChoiceCache;
 }
 
 /**
@@ -107,6 +114,7 @@ export function defaultCores(): number {
  */
 export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOptions<W>) {
   const cores = options.cores ?? defaultCores();
+  const choiceCache = options.choiceCache ?? localChoiceCache();
   const slots: Slot<W>[] = [];
 
   function take(): Slot<W> {
@@ -130,10 +138,14 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     slot.busy = false;
   }
 
-  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined): Promise<BackendInfo> {
-    if (!slot.backend || slot.backend.preferred !== preferred) {
+  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined, workload?: ProbeWorkload): Promise<BackendInfo> {
+    // `auto` for a workload is chosen by measuring it, once per workload (and kept per device by the cache)
+    const measure = preferred === 'auto' && workload !== undefined;
+    const asked = measure ? `auto:${JSON.stringify(workload)}` : preferred;
+    if (!slot.backend || slot.backend.preferred !== asked) {
       slot.dataset = null; // a new backend: the worker loads the images again onto it
-      slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
+      const info = measure ? await measuredBackend(slot.worker, workload, cores, choiceCache) : await slot.worker.selectBackend(preferred);
+      slot.backend = { preferred: asked, info };
     }
     if (!dataset) return slot.backend.info;
     // a cached feature set travels with the spec; its cache key (beside it) names it, so the numbers are left out
@@ -211,7 +223,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     const main = take();
     let backend: BackendInfo;
     try {
-      backend = await prepare(main, request.backend, request.dataset);
+      backend = await prepare(main, request.backend, request.dataset, request.workload);
     } catch (e) {
       // a worker that failed half-way is in an unknown state: start afresh next time
       drop(main);
