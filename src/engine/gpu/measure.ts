@@ -76,13 +76,20 @@ function syntheticBatch(rows: number, size: number, outputs: number, bytes: bool
 
 const size = (spec: NetworkSpec): number => spec.inputShape[0] * spec.inputShape[1] * spec.inputShape[2];
 
-/** Steps of `step` until `windowMs` (after `warmup` untimed): ms per step. */
-async function timeSteps(step: () => Promise<void> | void, warmup: number, windowMs: number): Promise<number> {
-  for (let i = 0; i < warmup; i++) await step();
+/** Thrown into a probe whose deadline passed, so it stops instead of computing on unseen. */
+class ProbeLate extends Error {}
+
+/** Steps of `step` until `windowMs` (after `warmup` untimed): ms per step. Stops (throws) once `late()`. */
+async function timeSteps(step: () => Promise<void> | void, warmup: number, windowMs: number, late: () => boolean = () => false): Promise<number> {
+  const one = async (): Promise<void> => {
+    if (late()) throw new ProbeLate();
+    await step();
+  };
+  for (let i = 0; i < warmup; i++) await one();
   let n = 0;
   const t0 = performance.now();
   while (n < 3 || performance.now() - t0 < windowMs) {
-    await step();
+    await one();
     n++;
   }
   return (performance.now() - t0) / n;
@@ -150,6 +157,7 @@ async function timeWebGpu(w: ProbeWorkload, windowMs: number, deadlineMs: number
   const rows = Math.max(w.batchSize, 256);
   const models = Math.max(1, Math.min(w.models, Math.floor(gpu.device.limits.maxStorageBufferBindingSize / (LevelMlp.paramFloats(w.spec) * 4))));
   const { x, units } = syntheticBatch(w.batchSize, size(w.spec), w.spec.outputs, w.bytes);
+  let late = false;
   const run = (async () => {
     const mlp = await LevelMlp.create(gpu, w.spec, { train: x, test: x.slice(0, size(w.spec)), size: size(w.spec) }, models, rows);
     const block = mlp.newBlock(models);
@@ -165,13 +173,21 @@ async function timeWebGpu(w: ProbeWorkload, windowMs: number, deadlineMs: number
         optimizer: { kind: 'adam' as const, lr: 1e-3, beta1: 0.9, beta2: 0.999, epsilon: 1e-8 },
       };
       // one level-step each: the call waits until the GPU has done it
-      return await timeSteps(() => mlp.train(block, members, w.batchSize, opts), 1, windowMs);
+      return await timeSteps(
+        () => mlp.train(block, members, w.batchSize, opts),
+        1,
+        windowMs,
+        () => late,
+      );
     } finally {
       mlp.freeBlock(block);
       mlp.destroy();
     }
   })();
-  return { ms: await withDeadline(run, deadlineMs), kernels: 'level', models };
+  const ms = await withDeadline(run, deadlineMs);
+  // past the deadline the probe stops at its next step (its kernels may still be compiling: they are kept for later)
+  late = true;
+  return { ms, kernels: 'level', models };
 }
 
 /** The promise's value, or null when it has not settled within `ms` (it goes on; its result is dropped). */
