@@ -7,6 +7,7 @@ export { activeBackend, BACKEND_ORDER, candidateBackends, ensureBackend, probeBa
 export type { BackendAttempt, BackendInfo, BackendName } from './backend';
 export { measureBackends, type BackendTiming, type MeasuredChoice, type ProbeWorkload } from './gpu/measure';
 export { gpuAdapterInfo, type GpuAdapterInfo } from './gpu/device';
+export { warmTraining } from './warm';
 export { resolveTrainConfig, TrainConfigError } from './config';
 export { RunCancelledError, RunControl, type RunState } from './control';
 export { fromDecodedDataset, subsetPerClass } from './dataset';

@@ -79,6 +79,11 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       return call(() => remote.measureBackends(workload, cpuWorkers));
     },
 
+    /** Warm the worker up for the workload on its held dataset (the first Run then starts warm). */
+    warmUp(workload: T.ProbeWorkload): Promise<number> {
+      return call(() => remote.warmUp(workload));
+    },
+
     /** Load the images to train on: a built-in dataset (fetched by the worker) or the Data tab's dataset. */
     loadDataset(spec: T.DatasetSpec): Promise<T.TrainDatasetSummary> {
       if (spec.kind === 'builtin') return call(() => remote.loadDataset(spec));

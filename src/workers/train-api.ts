@@ -123,6 +123,11 @@ export interface TrainWorkerApi {
    * say why. `cpuWorkers`: the workers a CPU backend would train with.
    */
   measureBackends(workload: E.ProbeWorkload, cpuWorkers: number): Promise<E.MeasuredChoice>;
+  /**
+   * Warm up for `workload` on the held dataset (engine/warm.ts: a throwaway two-ordering ground truth), so the first
+   * Run finds its code and kernels ready. Resolves with the milliseconds it took (0: nothing to warm).
+   */
+  warmUp(workload: E.ProbeWorkload): Promise<number>;
   /** Load the images to train on (replaces the dataset held before); the Data tab's dataset comes over `port`. */
   loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary>;
   datasetSummary(): TrainDatasetSummary | null;

@@ -16,6 +16,7 @@ import {
   gpuAdapterInfo,
   isFeatureDataset,
   measureBackends,
+  warmTraining,
   RunControl,
   selectBackend,
   setWasmBase,
@@ -166,6 +167,11 @@ const api: TrainWorkerApi = {
   async measureBackends(workload, cpuWorkers) {
     if (control) throw busy();
     return measureBackends(workload, { cpuWorkers });
+  },
+
+  async warmUp(workload) {
+    if (control) throw busy();
+    return held ? warmTraining(held.dataset, workload) : 0;
   },
 
   /** Load the images to train on (replaces the dataset held before). */

@@ -11,6 +11,8 @@ import { localChoiceCache, measuredBackend, type ChoiceCache, type MeasuringWork
 /** What the pool needs of a training worker (train-client.ts TrainClient). */
 export interface PoolWorker extends MeasuringWorker {
   loadDataset(spec: DatasetSpec): Promise<unknown>;
+  /** a throwaway run of the workload on the held dataset, so the first real one starts warm (train-client.ts) */
+  warmUp?(workload: ProbeWorkload): Promise<number>;
   dispose(): void;
 }
 
@@ -21,8 +23,9 @@ export interface LeaseRequest {
   /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
   helpers?: boolean;
   /**
-   * What the lab will train: with `backend: 'auto'`, the backend is chosen by timing this on each candidate
-   * (./backend-choice.ts; kept per device in the browser), not by the fixed order
+   * What the lab will train: each worker warms up on it once (a throwaway run: its first real run starts warm), and
+   * with `backend: 'auto'` the backend is chosen by timing it on each candidate (./backend-choice.ts; kept per device in
+   * the browser), not by the fixed order
    */
   workload?: ProbeWorkload;
 }
@@ -95,6 +98,8 @@ interface Slot<W> {
   backend: { preferred: string; info: BackendInfo } | null;
   /** the built-in dataset loaded (JSON of its spec), or null */
   dataset: string | null;
+  /** the workload this worker last warmed up on (JSON), on its backend and dataset */
+  warmed: string | null;
 }
 
 /** The cores the browser reports (navigator.hardwareConcurrency), at most MAX_TRAIN_WORKERS; 1 outside a browser. */
@@ -120,7 +125,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
   function take(): Slot<W> {
     let slot = slots.find((s) => !s.busy);
     if (!slot) {
-      slot = { worker: options.create(), busy: false, backend: null, dataset: null };
+      slot = { worker: options.create(), busy: false, backend: null, dataset: null, warmed: null };
       slots.push(slot);
     }
     slot.busy = true;
@@ -144,6 +149,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     const asked = measure ? `auto:${JSON.stringify(workload)}` : preferred;
     if (!slot.backend || slot.backend.preferred !== asked) {
       slot.dataset = null; // a new backend: the worker loads the images again onto it
+      slot.warmed = null;
       const info = measure ? await measuredBackend(slot.worker, workload, cores, choiceCache) : await slot.worker.selectBackend(preferred);
       slot.backend = { preferred: asked, info };
     }
@@ -152,8 +158,15 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     const key = dataset.kind === 'builtin' ? JSON.stringify(dataset, (k, v) => (k === 'set' && v && typeof v === 'object' ? undefined : v)) : null;
     if (key === null || slot.dataset !== key) {
       slot.dataset = null;
+      slot.warmed = null;
       await slot.worker.loadDataset(dataset);
       slot.dataset = key;
+    }
+    // once per workload, backend and dataset: a throwaway run, so the first real one finds code and kernels ready
+    const warm = workload && slot.worker.warmUp ? `${slot.backend.info.name}:${JSON.stringify(workload)}` : null;
+    if (warm !== null && slot.warmed !== warm) {
+      await slot.worker.warmUp!(workload!).catch(() => 0);
+      slot.warmed = warm;
     }
     return slot.backend.info;
   }
@@ -235,7 +248,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
       for (let i = 0; i < n; i++) helpers.push(take());
       const ok = await Promise.all(
         helpers.map((h) =>
-          prepare(h, backend.name as BackendName, request.dataset).then(
+          prepare(h, backend.name as BackendName, request.dataset, request.workload).then(
             () => true,
             () => false,
           ),

@@ -134,7 +134,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     if (this.foreignDataset || this.active) return;
     // an encoder's or an upload's features come from the cache when Run is pressed (nothing to warm before that)
     if (this.features.source === 'encoder' || this.features.source === 'upload') return;
-    const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching, workload: this.probeWorkload };
+    const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching, workload: this.workload };
     const key = JSON.stringify(request);
     if (key === this.warmKey) return;
     this.warmKey = key;
@@ -150,14 +150,13 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   }
 
   /**
-   * With backend `auto`, what the pool's backend probe times (services/ground-truth-workload.ts): the backend is
-   * chosen by measuring it (kept per device in this browser). Undefined until the plan is known, or where the data
-   * is not known ahead (uploads, feature vectors): `auto` keeps its order then.
+   * What the workers will train (services/ground-truth-workload.ts): each warms up on it once, so the first Run finds
+   * its code and kernels ready, and with backend `auto` the backend is chosen by measuring it (kept per device in this
+   * browser). Undefined until the plan is known, or where the data is not known ahead (uploads, feature vectors):
+   * `auto` keeps its order then.
    */
-  readonly probeWorkload = $derived(
-    this.backendPref === 'auto' && this.plan && this.checked.hash && this.checked.errors.length === 0
-      ? groundTruthWorkload(this.checked.config, this.plan)
-      : undefined,
+  readonly workload = $derived(
+    this.plan && this.checked.hash && this.checked.errors.length === 0 ? groundTruthWorkload(this.checked.config, this.plan) : undefined,
   );
 
   /**
@@ -245,7 +244,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
       // the fast path on a CPU backend gets one more worker per further core (the pool's helpers)
       this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.datasetName})…`;
       source = await this.resolvedFeatures(config);
-      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast, workload: this.probeWorkload });
+      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast, workload: this.workload });
       this.backendInfo = lease.backend;
     } catch (e) {
       this.startError = errorText(e);

@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+test('t51 first result timeline', async ({ page }) => {
+  test.setTimeout(600_000);
+  const log: string[] = [];
+  let origin = 0;
+  page.on('console', (m) => { if (m.text().includes('[T51]')) log.push(m.text()); });
+  page.on('worker', (w) => w.on('console', (m) => { if (m.text().includes('[T51]')) log.push('W ' + m.text()); }));
+  await page.goto('/');
+  origin = await page.evaluate(() => performance.timeOrigin);
+  await page.getByRole('button', { name: 'Ground truth', exact: true }).click();
+  for (const id of ['replay', 'ewc']) await page.getByTestId(`gt-strategy-${id}`).uncheck();
+  await page.getByTestId('gt-strategy-finetune').check();
+  await page.getByTestId('gt-backend').selectOption('wasm');
+  await expect(page.getByTestId('gt-omega')).toHaveText('90');
+  await expect(page.getByTestId('gt-warm')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
+  if (process.env.T51_WAIT) await page.waitForTimeout(Number(process.env.T51_WAIT));
+  const t0 = await page.evaluate(() => performance.now());
+  await page.getByTestId('gt-run').click();
+  const blocks = page.locator('[data-testid="accuracy-histogram"] rect.member');
+  await expect.poll(() => blocks.count(), { timeout: 60_000, intervals: [100] }).toBeGreaterThanOrEqual(1);
+  const t1 = await page.evaluate(() => performance.now());
+  await expect(page.getByTestId('gt-progress')).toContainText('done', { timeout: 540_000 });
+  const t2 = await page.evaluate(() => performance.now());
+  const rel = log.map((l) => {
+    const parts = l.split(' ');
+    const v = Number(parts[parts.length - 1]);
+    const abs = l.startsWith('W ') ? v - origin : v;
+    return `${(abs - t0).toFixed(0).padStart(7)} ms  ${l.replace(/ [\d.]+$/, '')}`;
+  });
+  console.log(rel.slice(0, 40).join('\n'));
+  console.log(`first seen by the test ${(t1 - t0).toFixed(0)} ms; all ${(t2 - t0).toFixed(0)} ms`);
+});
