@@ -19,7 +19,8 @@
  *
  * The default config is the lab's default (minutes on SwiftShader); `--quick` is bench:peer's quick config (4
  * classes in 2 tasks: 6 orderings, 60/30 images per class, 1 epoch) and runs the tfjs path too. `--full` is the
- * default (kept for old command lines). Speed is printed, never asserted.
+ * default (kept for old command lines). `--no-level` and `--no-wasm` leave those sides out (to time the tfjs path
+ * alone). Speed is printed, never asserted.
  */
 import { existsSync } from 'node:fs';
 import { openHarness, withHarnessBrowser } from './bench-harness.mjs';
@@ -28,7 +29,9 @@ import { benchConfig, runKey, sameTolerance, summarize } from './peer/bench-peer
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help')) {
-  console.log('usage: npm run bench:gpu [-- --quick] [--tfjs | --tfjs=SECONDS] [--no-wasm]   (the header of scripts/bench-gpu.mjs says what it does)');
+  console.log(
+    'usage: npm run bench:gpu [-- --quick] [--tfjs | --tfjs=SECONDS] [--no-level] [--no-wasm]   (the header of scripts/bench-gpu.mjs says what it does)',
+  );
   process.exit(0);
 }
 if (!existsSync('/usr/bin/chromium')) {
@@ -71,8 +74,10 @@ await withHarnessBrowser(async (browser, url) => {
       choice = null;
     } else console.log(`auto by measurement: ${choice.reason}`);
     const orderings = await page.evaluate((c) => window.harness.peerOrderings(c), cfg);
-    const r = await page.evaluate((c) => window.harness.peerBench('webgpu', c, { levels: true }).catch((e) => ({ error: String(e?.message ?? e) })), cfg);
-    if ('error' in r) console.log(`webgpu: failed (${r.error})`);
+    const r = argv.includes('--no-level')
+      ? { error: 'skipped (--no-level)' }
+      : await page.evaluate((c) => window.harness.peerBench('webgpu', c, { levels: true }).catch((e) => ({ error: String(e?.message ?? e) })), cfg);
+    if ('error' in r) console.log(`webgpu: ${r.error.startsWith('skipped') ? r.error : `failed (${r.error})`}`);
     else {
       console.log(
         `webgpu (${r.kernels === 'level' ? 'level-batched kernels' : r.kernels}): ${r.seconds.toFixed(1)} s for ${r.orderings} orderings on 1 worker, up to ${r.population} models at once, first result after ${r.firstResultSeconds.toFixed(2)} s; ${r.dispatches} dispatches, ${r.readbacks} read-backs`,

@@ -179,7 +179,8 @@ export async function trainShared(
   let levelWhy: string | undefined;
   if (backendName === 'webgpu' && share && !hooks.next && options.levels !== false) {
     const why = levelRefusal({ spec, augment: base.augment, strategy: probe, strategyOptions: base.strategyOptions });
-    const opened = why === null ? await openLevelRun(dataset, spec, base, nodes) : { run: null, why };
+    const most = typeof options.population === 'number' ? Math.max(1, Math.floor(options.population)) : Infinity;
+    const opened = why === null ? await openLevelRun(dataset, spec, base, nodes, most) : { run: null, why };
     level = opened.run;
     levelWhy = opened.why ?? undefined;
   }

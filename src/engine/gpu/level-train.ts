@@ -59,6 +59,8 @@ export async function openLevelRun(
   spec: NetworkSpec,
   cfg: ResolvedTrainConfig,
   nodes: PrefixNode[],
+  /** models at once at most (the shared path's `population` when a number; default: a whole level) */
+  most = Infinity,
 ): Promise<{ run: LevelRun | null; why: string | null }> {
   const gpu = await levelGpuDevice();
   if (!gpu) return { run: null, why: 'no WebGPU adapter' };

@@ -132,6 +132,8 @@ export async function peerBench(
   let kernels = '';
   const finals: number[] = new Array(configs.length).fill(NaN);
   let partial = false;
+  let lastStep = '';
+  let liveSteps = 0;
   try {
     await trainShared(
       ds,
@@ -143,7 +145,17 @@ export async function peerBench(
           first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first;
           finals[i] = finalAccuracy(r);
         },
-        onProgress: (p) => ((steps = p.stepsDone), (population = Math.max(population, p.population)), (kernels = p.kernels ?? kernels)),
+        onProgress: (p) => {
+          steps = p.stepsDone;
+          population = Math.max(population, p.population);
+          kernels = p.kernels ?? kernels;
+          // model-steps as they happen (the engine adds a population's steps when its task ends): one per step event
+          const key = p.step ? `${p.stepsDone}:${p.step.task}:${p.step.epoch}:${p.step.step}` : '';
+          if (key && key !== lastStep) {
+            lastStep = key;
+            liveSteps += p.kernels === 'level' ? 0 : p.population;
+          }
+        },
       },
     );
   } catch (e) {
@@ -156,7 +168,8 @@ export async function peerBench(
   return {
     seconds,
     firstResultSeconds: first,
-    steps,
+    // a sample stopped inside a population's task: the steps its events counted (the level path counts per step itself)
+    steps: partial && kernels !== 'level' ? Math.max(steps, liveSteps) : steps,
     finals,
     orderings: configs.length,
     population,
