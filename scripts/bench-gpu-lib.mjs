@@ -52,8 +52,9 @@ export function plannedSteps(cfg) {
 }
 
 /**
- * A side stopped after a sample (`partial`): its dispatches, read-backs and seconds scaled by planned / trained steps
- * (dispatches of tfjs's population step do not depend on the number of models, so this is an estimate, said as one).
+ * A side stopped after a sample (`partial`): its dispatches, read-backs and seconds scaled by planned / trained
+ * model-steps. An estimate, said as one: for tfjs's populations an upper bound on the dispatches, since a population
+ * step's dispatches do not grow with its models and later populations hold more of them.
  */
 export function extrapolate(side, planned) {
   if (!side.partial || !(side.steps > 0)) return null;

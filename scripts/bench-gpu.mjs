@@ -95,7 +95,7 @@ await withHarnessBrowser(async (browser, url) => {
         const s = side({ ...t, tasks: orderings }, 'webgpu-tfjs');
         const est = extrapolate(s, planned);
         console.log(
-          `webgpu-tfjs (tfjs populations, the path before): ${t.seconds.toFixed(1)} s, ${t.steps} of ${planned} steps, population ${t.population}; ${t.dispatches} dispatches, ${t.readbacks} read-backs${est ? `; extrapolated to the whole run: ≈ ${est.dispatches} dispatches, ${est.readbacks} read-backs, ${est.seconds.toFixed(0)} s` : ''}`,
+          `webgpu-tfjs (tfjs populations, the path before): ${t.seconds.toFixed(1)} s, ${t.steps} of ${planned} steps, population ${t.population}; ${t.dispatches} dispatches, ${t.readbacks} read-backs${est ? `; scaled by model-steps to the whole run: ≈ ${est.dispatches} dispatches, ${est.readbacks} read-backs, ${est.seconds.toFixed(0)} s (an upper bound for the dispatches: later populations are larger, and a population step's dispatches do not grow with its models)` : ''}`,
         );
         sides.push(s);
       }
