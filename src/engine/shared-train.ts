@@ -230,6 +230,9 @@ export async function trainShared(
         for (let j = 0; j < K[o]; j++) b.push(predAt ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
         untrained.push(b);
       }
+    } catch (e) {
+      level?.mlp.destroy();
+      throw e;
     } finally {
       net?.dispose();
     }
