@@ -7,26 +7,13 @@
  * timed specs: it prints its wall and counts, and checks the dispatch bound and the agreement.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { buildHarness, serveHarness } from './harness/serve-harness.mjs';
+import { useHarness } from './harness/harness-spec';
 // @ts-expect-error a plain .mjs script without type declarations
 import { compareSides, plannedSteps } from '../../scripts/bench-gpu-lib.mjs';
 // @ts-expect-error a plain .mjs script without type declarations
 import { benchConfig, runKey, sameTolerance, summarize } from '../../scripts/peer/bench-peer-lib.mjs';
 
-let server: { url: string; close: () => Promise<void> } | null = null;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  server = await serveHarness(await buildHarness());
-});
-test.afterAll(async () => {
-  await server?.close();
-});
-
-async function open(page: Page): Promise<void> {
-  await page.goto(server!.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-}
+const { open } = useHarness();
 
 type Side = { finals: number[]; kernels: string; dispatches: number; readbacks: number; seconds: number; steps: number; population: number };
 const sideOf = (r: Side, tasks: number[][][]) => ({

@@ -6,26 +6,10 @@
  * (src/workers/train.worker.ts) → src/engine on WebGPU (SwiftShader), WebGL or wasm; src/services/results-store.ts on
  * real IndexedDB; src/services/ground-truth-runner.ts.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { buildHarness, serveHarness } from './harness/serve-harness.mjs';
+import { expect, test } from '@playwright/test';
+import { useHarness } from './harness/harness-spec';
 
-let server: { url: string; close: () => Promise<void> } | null = null;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  server = await serveHarness(await buildHarness());
-});
-test.afterAll(async () => {
-  await server?.close();
-});
-
-async function open(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server!.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const { open } = useHarness();
 
 /** Digits, 5 tasks of 2 classes. */
 const TASKS = [
