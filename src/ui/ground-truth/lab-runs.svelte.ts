@@ -168,8 +168,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     const info = this.backendInfo;
     if (!info) return '';
     const m = info.measured;
-    if (m && m.choice === info.name)
-      return `${m.reason}${m.cached ? ` (measured in this browser on ${m.at.slice(0, 10)}; kept per device)` : ''}${m.adapter?.software ? ' The WebGPU adapter here is a software one (SwiftShader): WebGPU emulated on the CPU.' : ''}`;
+    if (m && m.choice === info.name) return `${m.reason}${m.cached ? ` (Measured in this browser on ${m.at.slice(0, 10)}, kept for this device.)` : ''}`;
     if (this.backendPref !== 'auto') return `${info.name}: chosen in the settings.`;
     return `${info.name}: the first of auto's order (WebGPU → WebGL → wasm → CPU, software GPUs after wasm) that passed its probe; not measured for this experiment.`;
   });

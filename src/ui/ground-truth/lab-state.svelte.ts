@@ -141,10 +141,11 @@ export class GroundTruthLab extends GroundTruthRunsState {
     $effect(() => {
       const info = this.backendInfo;
       const why = this.backendWhy;
+      const workers = Math.max(this.workersInUse, this.warm.workers);
       untrack(() =>
         this.link.reportBackend?.(
           'Ground-truth training',
-          info ? `${this.inUse || info.name} (Web Worker${this.workersInUse > 1 ? `s × ${this.workersInUse}` : ''}) — ${why}` : null,
+          info ? `${this.inUse || info.name} (${workers > 1 ? `${workers} Web Workers` : 'a Web Worker'}) — ${why}` : null,
         ),
       );
     });

@@ -296,7 +296,7 @@ describe('GroundTruthLab: auto by measurement and the warm-up', () => {
     expect(trainers.map((t) => t.warmed.length)).toEqual([1, 1]);
     expect(lab.backendInfo?.measured).toMatchObject({ choice: 'wasm', cached: false });
     expect(lab.backendWhy).toBe(
-      'wasm runs, the fastest measured: wasm 0.90 ms a model-step (fused step 1.80 ms on each of 2 workers) against webgpu: no level-step within 4 s. The WebGPU adapter here is a software one (SwiftShader): WebGPU emulated on the CPU.',
+      'wasm runs, the fastest measured: wasm 0.90 ms a model-step (fused step 1.80 ms on each of 2 workers) against webgpu: no level-step within 4 s.',
     );
     await lab.run();
     expect(lab.status).toBe('done');
@@ -310,7 +310,7 @@ describe('GroundTruthLab: auto by measurement and the warm-up', () => {
       tinyConfig({
         strategies: [
           { id: 'finetune', options: {} },
-          { id: 'ewc', options: {} },
+          { id: 'ewc', options: { lambda: 1000, mode: 'multi', fisherSamples: 200 } },
         ],
       }),
     );
