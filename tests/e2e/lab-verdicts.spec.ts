@@ -10,20 +10,22 @@ import { mkdirSync } from 'node:fs';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
+// the headline of each verdict: one seed (the quick preset) claims nothing; the default over 3 seeds
 const LABS = [
   {
     tab: 'Time',
     id: 'tm',
-    first: /Under iid, in-domain accuracy overstates next-domain accuracy/,
-    defaultFirst: /Under iid, in-domain accuracy overstates next-domain accuracy by [\d.]+ ± [\d.]+ points \(mean ± sd, 3 seeds/,
+    first: /^Over 1 seed, the gap between same-bucket and next-bucket accuracy is [−\d.]+ points: not yet evidence, as a claim needs 3 or more seeds\.$/,
+    defaultFirst:
+      /^Tested on the next bucket, the model scores [\d.]+ points lower than on the bucket it trained on — beyond the no-drift control, over 3 seeds\.$/,
   },
   {
     tab: 'Open world',
     id: 'ow',
-    first: /AUROC in %, averaged over steps and OOD sets/,
-    defaultFirst: /AUROC in %, averaged over steps and OOD sets \(mean ± sd over 3 seeds\)/,
+    first: /separates unknown images from known ones best \(AUROC [\d.]+%\)/,
+    defaultFirst: /separates unknown images from known ones best \(AUROC [\d.]+%\).* over 3 seeds\.$/,
   },
-  { tab: 'Curriculum', id: 'cu', first: /./, defaultFirst: /M2I − I2M ACC = [+−-]?[\d.]+ ± [\d.]+ points \(mean ± sd, 3 seeds/ },
+  { tab: 'Curriculum', id: 'cu', first: /./, defaultFirst: /^Over 3 seeds, easy-first \(M2I\) beats hard-first \(I2M\) beyond the spread in (none|\S+ of)/ },
 ];
 
 async function runQuick(page: Page, tab: string, id: string): Promise<void> {
@@ -48,8 +50,11 @@ for (const lab of LABS) {
     await expect(verdict).toBeVisible({ timeout: 420_000 });
     await expect(verdict).toHaveAttribute('data-provisional', 'false', { timeout: 420_000 });
     await expect(verdict.locator('h3')).toContainText('What this shows');
-    await expect(verdict.locator('.findings li').first()).toHaveText(lab.first);
-    // one seed: the verdict asks for more before a claim
+    await expect(verdict.getByTestId(`${lab.id}-verdict-headline`)).toHaveText(lab.first);
+    // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+    await expect(verdict.locator('.findings li').first()).toBeHidden();
+    await verdict.getByTestId(`${lab.id}-verdict-details`).locator('summary').click();
+    await expect(verdict.locator('.findings li').first()).toBeVisible();
     await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
     await verdict.screenshot({ path: `test-results/screenshots/verdict-${lab.id}-390.png` });
     expect(errors).toEqual([]);
@@ -66,7 +71,7 @@ for (const lab of LABS) {
     const verdict = page.getByTestId(`${lab.id}-verdict`);
     await expect(verdict).toHaveAttribute('data-provisional', 'false', { timeout: 420_000 });
     await expect(verdict.locator('h3')).toContainText('What this shows');
-    await expect(verdict.locator('.findings li').first()).toHaveText(lab.defaultFirst);
+    await expect(verdict.getByTestId(`${lab.id}-verdict-headline`)).toHaveText(lab.defaultFirst);
     await verdict.screenshot({ path: `test-results/screenshots/verdict-${lab.id}-default-1280.png` });
     expect(errors).toEqual([]);
   });
@@ -90,7 +95,9 @@ for (const width of [1280, 390]) {
     const base = /The base task is learned: ([\d.]+)% ± [\d.]+ \(3 seeds\)/.exec(first);
     expect(base, first).not.toBeNull();
     expect(Number(base![1])).toBeGreaterThanOrEqual(80);
-    await expect(verdict.getByText(/CPCF rises as it falls in \d of 3 seeds/)).toBeVisible();
+    await verdict.getByTestId('fg-verdict-details').locator('summary').click();
+    await expect(verdict.getByText(/CPCF rises as it falls \(Pearson r < 0\) in \d of 3 seeds/)).toBeVisible();
+    await expect(verdict.getByText(/Against the trend-matched control/)).toBeVisible();
     await expect(verdict.getByText(/The paper reports/)).toBeVisible();
     await verdict.screenshot({ path: `test-results/screenshots/verdict-fg-${width}.png` });
     expect(errors).toEqual([]);
