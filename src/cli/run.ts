@@ -28,7 +28,6 @@ import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
 import { BUILTIN_DATASET_IDS } from '../data/registry';
 import { parseUserFiles } from '../data/parsers/index';
-import { selectBackend } from '../engine/backend';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { subsetPerClass } from '../engine/dataset';
 import { trainShared, type SharedProgress } from '../engine/shared-train';
@@ -40,6 +39,7 @@ import { headBar, type HeadBar } from '../engine/features/head-bar';
 import type { FeatureSet } from '../core/features/feature-set';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { backendArg, intArg, intListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
+import { selectCliBackend } from './backend';
 import { seedListArg } from './seeds';
 import { initFlag, strategyOptionsFlag } from './config-args';
 import { loadBuiltinImages, readInputFiles } from './inputs';
@@ -397,7 +397,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     head: headArg(v),
     init: initFlag(v),
   };
-  const backend = await selectBackend(backendName, { strict: backendName !== 'auto' });
+  const backend = await selectCliBackend(backendName);
 
   const many = manyOrderings(v, classes, sizes);
   const planned = many ?? orderings(v, classes);

@@ -46,6 +46,9 @@ export type RunnerState = SessionState<StoredRun, { orderingKey: string; strateg
     order: Schedule['mode'];
     stepsDone: number;
     handoffs: { imports: number; waits: number };
+    /** what trains (engine SharedProgress `kernels`: level-batched WebGPU, the fused wasm step, tfjs), and on WebGPU why not level-batched */
+    kernels?: SharedProgress['kernels'];
+    note?: string;
   } | null;
   /**
    * The pre-trained methods' path (engine/features/ptm-job.ts: exact by class set, not trained), per method and seed
@@ -228,7 +231,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       );
       return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks, schedule };
     });
-    const sharing = {
+    const sharing: NonNullable<RunnerState['sharing']> = {
       tasksDone: 0,
       tasksPlanned: planned.reduce((n, g) => n + g.shared, 0),
       naiveTasks: planned.reduce((n, g) => n + g.naive, 0),
@@ -296,6 +299,8 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
                 sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
                 sharing.stepsDone = stepsBefore + partSteps.reduce((a, b) => a + b, 0);
                 sharing.population = p.population;
+                sharing.kernels = p.kernels;
+                if (p.note) sharing.note = p.note;
                 sharing.handoffs = handoffs(dealer?.stats);
                 const current = ctx.state.current;
                 ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });

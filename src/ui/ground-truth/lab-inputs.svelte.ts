@@ -41,7 +41,7 @@ import {
 import { parseTrainingSeeds, parseWidths } from './page-inputs';
 
 /** The app's experiment and its share link, as the lab reads and writes them. */
-export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'>;
+export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & Partial<Pick<ShareLinkStore, 'reportBackend'>>;
 
 type Selection = { key: string; strategy: string } | null;
 
