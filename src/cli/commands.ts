@@ -249,7 +249,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'run',
     help: `  cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy ${STRATEGY_IDS.join('|')} [--memory 200] [--model mlp|cnn] [--hidden 256,128]
-              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
+              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu|webgpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
               [--init he-glorot|pytorch] [--strategy-options key=value,… (e.g. lambda=5000,mode=single for ewc)]
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;
@@ -284,7 +284,20 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'features',
     help: FEATURES_HELP,
-    flags: ['dataset', 'classes', 'source', 'out', 'backbone-seed', 'precision', 'revision', 'allow-remote', 'train-per-class', 'test-per-class', 'batch-size'],
+    flags: [
+      'dataset',
+      'classes',
+      'source',
+      'out',
+      'backbone-seed',
+      'precision',
+      'revision',
+      'allow-remote',
+      'train-per-class',
+      'test-per-class',
+      'batch-size',
+      'probe',
+    ],
     // the feature source's own flags
     featureOnly: [],
     run: (v, _p, ctx) =>

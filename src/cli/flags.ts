@@ -110,6 +110,7 @@ export const OPTIONS = {
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },
+  probe: { type: 'boolean' },
   control: { type: 'boolean' },
   list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -243,4 +244,14 @@ export function unreadFlagRefusal(command: string, row: readonly Flag[], given: 
     if (why) return `--${flag} is not read here: ${why}, so it would change nothing.`;
   }
   return null;
+}
+
+/**
+ * `v` without the flags the command would not read in the mode `v` puts it in (UNREAD_IN_MODE): for a caller that
+ * builds a command line from a whole config, where a field the mode ignores would otherwise be refused as typed.
+ */
+export function withoutUnreadFlags<V extends FlagValues>(command: string, v: V): V {
+  const out: FlagValues = { ...v };
+  for (const m of UNREAD_IN_MODE) if (m.commands.includes(command) && m.mode(v)) for (const f of m.flags) delete out[f];
+  return out as V;
 }

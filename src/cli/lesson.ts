@@ -43,6 +43,7 @@ import { ownEncodeJob, ownTrainJob } from '../engine/own-classes/job';
 import { reservoirSweepJob, streamJob } from '../engine/stream/job';
 import { UsageError } from './args';
 import { configToFlags } from './config-args';
+import { withoutUnreadFlags } from './flags';
 import { loadBuiltinImages } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -116,7 +117,9 @@ async function observe(
       const strategies = [];
       const aia = config.ui.accuracy === 'aia';
       for (const s of config.strategies) {
-        const out = await cli('run', ...flagsOf(configToFlags({ ...config, strategies: [s] }, 'run')), '--orderings', 'all', '--backend', backend);
+        // a pre-trained method reads no training flags (the CLI refuses them typed): only what its mode reads
+        const flags = withoutUnreadFlags('run', { ...configToFlags({ ...config, strategies: [s] }, 'run'), orderings: 'all', backend });
+        const out = await cli('run', ...flagsOf(flags));
         const valueOf = (r: { final_accuracy: number; aia: number }) => (aia ? r.aia : r.final_accuracy);
         const byKey = new Map<string, number>(out.runs.map((r: { tasks: number[][]; final_accuracy: number; aia: number }) => [key(r.tasks), valueOf(r)]));
         const draws = config.protocols.rsSeeds.map((seed) => {

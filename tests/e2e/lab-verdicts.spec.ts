@@ -25,7 +25,7 @@ const LABS = [
     first: /separates unknown images from known ones best \(AUROC [\d.]+%\)/,
     defaultFirst: /separates unknown images from known ones best \(AUROC [\d.]+%\).* over 3 seeds\.$/,
   },
-  { tab: 'Curriculum', id: 'cu', first: /./, defaultFirst: /(M2I|I2M).* 3 seeds/ },
+  { tab: 'Curriculum', id: 'cu', first: /./, defaultFirst: /^Over 3 seeds, easy-first \(M2I\) beats hard-first \(I2M\) beyond the spread in (none|\S+ of)/ },
 ];
 
 async function runQuick(page: Page, tab: string, id: string): Promise<void> {

@@ -78,7 +78,10 @@ export function updateHeadline(v: UpdateVerdict, classes: readonly string[]): st
   const newest = `“${classes[K - 1]}”`;
   if (K === 1) return `With one class, the model calls every picture ${newest}.`;
   if (v.forgotten.length === 0) return `When ${newest} arrived, every earlier class kept its accuracy: no forgetting.`;
-  const named = v.forgotten.slice(0, 3).map((n) => `“${n}”`).join(', ');
+  const named = v.forgotten
+    .slice(0, 3)
+    .map((n) => `“${n}”`)
+    .join(', ');
   const more = v.forgotten.length > 3 ? ` and ${v.forgotten.length - 3} more` : '';
   return `When ${newest} arrived, the model forgot ${named}${more}.`;
 }
