@@ -52,6 +52,6 @@ export interface LabEntry<Id extends string = string, S = unknown> {
  * Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`), keeping what it
  * has: an entry with a binding is typed with its `view`, `apply` and `tab`.
  */
-export function defineLab<const Id extends string, S = unknown, E extends LabEntry<Id, S> = LabEntry<Id, S>>(entry: E & LabEntry<Id, S>): E {
+export function defineLab<const Id extends string, S = unknown, E extends LabEntry<Id, S> = LabEntry<Id, S>>(entry: E & LabEntry<Id, S>): E & LabEntry<Id, S> {
   return entry;
 }
