@@ -302,17 +302,17 @@ export interface ExperimentConfig {
   forgetting: ForgettingConfig;
   /**
    * The Open-world lab (sections/open-world.ts): its own part, the ID experiment being the common sections; or, in
-   * links made before, its full settings. Absent = its defaults. Read with openWorldOf.
+   * links made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/open-world.ts).
    */
   openWorld?: OpenWorldOwn | OpenWorldSettings;
   /**
    * The Time lab (sections/time.ts): its own part, the network and training being the common sections; or, in links
-   * made before, its full settings. Absent = its defaults. Read with timeOf.
+   * made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/time.ts).
    */
   time?: TimeOwn | TimeLabConfig;
   /**
    * The Curriculum lab (sections/curriculum.ts): its own part, the strategies and training being the common sections;
-   * or, in links made before, its full settings. Absent = its defaults. Read with curriculumOf.
+   * or, in links made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/curriculum.ts).
    */
   curriculum?: CurriculumOwn | CurriculumConfig;
   /** The Your-classes lab (sections/own-classes.ts); absent = no classes yet, read with ownClassesOf. */

@@ -10,7 +10,7 @@ import { curriculumObservation, type CurriculumObservation } from '../../core/le
 import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import { curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_FILL, type CurriculumConfig } from '../../core/config/sections/curriculum';
 import { CURRICULUM_LAB_START } from '../../core/labs/curriculum';
 import {
   curriculumBatchSize,
@@ -31,7 +31,7 @@ export interface CurriculumInputs extends CurriculumConfig {
 }
 
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
-export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
+export const DEFAULT_INPUTS: CurriculumInputs = { ...structuredClone(CURRICULUM_FILL as CurriculumConfig), backend: 'auto' };
 
 /** Where a new experiment starts (the lab's start, src/core/labs/curriculum.ts). */
 export const START_INPUTS: CurriculumInputs = { ...CURRICULUM_LAB_START, backend: 'auto' };

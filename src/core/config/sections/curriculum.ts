@@ -10,7 +10,7 @@
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no curriculum, so a config
  * without it means "the lab's defaults" (CURRICULUM_FILL), and a full curriculum equal to the fill-in is checked to
  * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
- * with `curriculumOf(config)`.
+ * with the lab entry's `view(config)` (src/core/labs/curriculum.ts).
  */
 import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
@@ -49,13 +49,6 @@ export const CURRICULUM_START: Readonly<CurriculumConfig> = Object.freeze({ ...C
 
 export function isCurriculumOwn(x: unknown): x is CurriculumOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
-}
-
-/** The Curriculum lab's settings of a config: its full section (an earlier link), its own part read with the common sections, or the fill-in. */
-export function curriculumOf(config: Pick<ExperimentConfig, 'curriculum'> | ExperimentConfig): CurriculumConfig {
-  const cu = config.curriculum;
-  if (isCurriculumOwn(cu)) return curriculumFromExperiment(config as ExperimentConfig, cu).settings;
-  return structuredClone(cu ?? (CURRICULUM_FILL as CurriculumConfig));
 }
 
 /**
@@ -119,7 +112,7 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
     if (v === undefined) return undefined;
     if (typeof v === 'object' && v !== null && 'from' in v) return checkOwn(c, v);
     const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed', 'seeds']);
-    const out: CurriculumConfig = curriculumOf({});
+    const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
     checkOwnFields(c, o, out);
     if (o.strategies !== undefined) {
       const set = c.distinctStrings(
@@ -187,7 +180,7 @@ function checkOwn(c: Checker, v: object): CurriculumOwn | undefined {
   };
   const o = readOwnForm(c, v, 'curriculum', ['from', 'datasets', 'order', 'scenario'], common, 'strategies, model and training');
   if (!o) return undefined;
-  const out: CurriculumConfig = curriculumOf({});
+  const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
   checkOwnFields(c, o, out);
   return { from: 'experiment', datasets: out.datasets, order: out.order, scenario: out.scenario };
 }

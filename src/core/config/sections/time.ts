@@ -10,7 +10,7 @@
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no Time settings, so a config
  * without it means "the lab's defaults", and full settings equal to the defaults are checked to `undefined`:
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
- * `timeOf(config)`.
+ * the lab entry's `view(config)` (src/core/labs/time.ts).
  */
 import { defaultTimeLabConfig, TIME_COMMON, validateTimeLabConfig, type TimeCommonKey, type TimeLabConfig, type TimeOwn } from '../../stream/config';
 import type { Checker } from '../checker';
@@ -29,13 +29,6 @@ const READS: LabTrainingReads = { own: ['lr', 'batchSize'], ignores: ['head'], o
 
 export function isTimeOwn(x: unknown): x is TimeOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
-}
-
-/** The Time lab's settings of a config: its full section (an earlier link), its own part read with the common sections, or the defaults. */
-export function timeOf(config: Pick<ExperimentConfig, 'time'> | ExperimentConfig): TimeLabConfig {
-  const t = config.time;
-  if (isTimeOwn(t)) return timeFromExperiment(config as ExperimentConfig, t).settings;
-  return structuredClone(t ?? defaultTimeLabConfig());
 }
 
 /** The lab's own part of its settings. */
