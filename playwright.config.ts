@@ -10,7 +10,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
   workers: 1,
-  reporter: [['list']],
+  // ASSERTION_COUNT_DIR=dir: also write how many expect(…) calls each test ran (tests/assertion-count/)
+  reporter: process.env.ASSERTION_COUNT_DIR ? [['list'], ['./tests/assertion-count/playwright-reporter.ts']] : [['list']],
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

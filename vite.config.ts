@@ -70,5 +70,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    // ASSERTION_COUNT_DIR=dir: write how many expect(…) calls each test ran (tests/assertion-count/vitest-setup.ts)
+    setupFiles: process.env.ASSERTION_COUNT_DIR ? ['tests/assertion-count/vitest-setup.ts'] : [],
   },
 });
