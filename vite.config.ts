@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
@@ -57,6 +58,16 @@ function ortPublicImports(): Plugin {
   };
 }
 
+/** Unit tests that need a fresh module graph per file (see `test.projects`). */
+const ISOLATED = [
+  'tests/unit/engine/**/*.test.ts',
+  'tests/unit/cli/**/*.test.ts',
+  'tests/unit/drills/**/*.test.ts',
+  'tests/unit/services/**/*.test.ts',
+  'tests/unit/shell/**/*.test.ts',
+  'tests/unit/core/lessons-play.test.ts',
+];
+
 export default defineConfig({
   plugins: [svelte(), cspMeta(), ortPublicImports(), serviceWorker()],
   // onnxruntime-web's default build bundles its 27 MB .wasm as an asset; the app serves it from public/ort/ instead
@@ -67,10 +78,22 @@ export default defineConfig({
   // (the training workers bundle tfjs-backend-wasm: its threaded build needs tfjsThreadedFactory to survive minification)
   worker: { format: 'es', plugins: () => [tfjsThreadedFactory()] },
   test: {
-    include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    // a setup hook (beforeAll) gets a test's time: some build a dataset or a graph, seconds on a loaded machine
+    hookTimeout: 60_000,
+    // UNIT_WORKERS: test files run at once (default every core but one, and at least two: on a 2-core machine two at
+    // once finish the unit tests sooner than one, README "Running the tests")
+    maxWorkers: Number(process.env.UNIT_WORKERS ?? Math.max(2, availableParallelism() - 1)),
     // ASSERTION_COUNT_DIR=dir: write how many expect(…) calls each test ran (tests/assertion-count/vitest-setup.ts)
     setupFiles: process.env.ASSERTION_COUNT_DIR ? ['tests/assertion-count/vitest-setup.ts'] : [],
+    // Two projects. `isolated`: the tests that train on tfjs, run the CLI in-process or in children, or stub globals and
+    // reset modules; each file in a fresh module graph, as Vitest does by default. `shared`: the pure science, the UI
+    // state and chart code, the parsers; each worker keeps its modules from file to file (isolate: false), which halved
+    // those files' CPU time (the import of a file's modules, again for each of ~190 files).
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'shared', include: ['tests/unit/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+    ],
   },
 });
