@@ -9,8 +9,9 @@
  * DRILLS=1 turns on the long variants (the 500-ordering memory drill, 6 000 lab-link mutations, the CLI vectors again
  * in a child process, the labs' memory probes on more data); node runs with --expose-gc so the memory drill
  * reads the heap after a forced GC. PW_PORT is passed through (the e2e drills build into dist-<port>). A drill prints
- * its figures as one summary line starting with its name (e.g. "link fuzz:", "memory drill (…):"); this script
- * collects those lines. Exit code: non-zero when any drill failed.
+ * its figures as one summary line starting with its name (e.g. "link fuzz:", "memory drill (…):", "surface drill (…):"
+ * for the hostile files of the new surfaces: PNG and .npz bombs, lying zip directories, the samples zip for 1 to 8
+ * classes, long lessons through Print / PDF, Your classes killed while it trains); this script collects those lines. Exit code: non-zero when any drill failed.
  */
 import { spawn } from 'node:child_process';
 
@@ -19,7 +20,8 @@ const only = args.has('--unit') ? 'unit' : args.has('--e2e') ? 'e2e' : 'all';
 const env = { ...process.env, DRILLS: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim(), FORCE_COLOR: '0' };
 
 /** The summary lines the drills print (first line of each console.log). */
-const SUMMARY = /^(link fuzz|CLI drill|broken-upload drill|memory drill|sweep drill|long-task drill|kill drill|markup drill)\b.*$/;
+const SUMMARY =
+  /^(link fuzz|CLI drill|broken-upload drill|memory drill|sweep drill|long-task drill|kill drill|markup drill|surface drill|page surface drill)\b.*$/;
 
 function run(cmd, argv) {
   return new Promise((resolve) => {

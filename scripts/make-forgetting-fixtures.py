@@ -12,6 +12,9 @@ An independent numpy implementation written from docs/science.md §3, not a tran
   p = (1 + #{stat_r ≥ observed}) / (1 + R), with stat = mean dCor over the series;
 - "≥" with a relative tolerance of 1e-12 (ties up to rounding count);
 - mean ± sd: np.mean and np.std(ddof=1);
+- the trend-matched null (dcor-permutation.ts trendMatchedDcorTest): x's straight line on t = 0..n−1 from np.polyfit(t,
+  x, 1), null series x' = fit + residual[π]; exact p over itertools.permutations for one series, Monte Carlo for
+  several (rng.permutation(n) per series in order, mean dCor), the same conventions as above;
 - dCor's null distribution for two unrelated n-point series (src/core/stats/dcor-null.ts): `draws` pairs of standard
   normal series by Box–Muller from np.random.default_rng(0).random() (u1, u2 per value; x's n values, then y's),
   the mean and np.quantile (default 'linear'); and, as a check of the distribution rather than of the draws, the same
@@ -71,6 +74,51 @@ def mc_test(pairs, resamples, seed):
     return {"dcor": obs, "p": (1 + count) / (1 + resamples), "permutations": resamples, "nullMean": total / resamples}
 
 
+def trend_parts(x):
+    t = np.arange(len(x), dtype=np.float64)
+    b, a = np.polyfit(t, np.asarray(x, dtype=np.float64), 1)
+    fit = a + b * t
+    return fit, np.asarray(x, dtype=np.float64) - fit
+
+
+def trend_exact(x, y):
+    fit, res = trend_parts(x)
+    obs = dcor(x, y)
+    vals = [dcor(fit + res[list(p)], y) for p in itertools.permutations(range(len(x)))]
+    return {"dcor": obs, "p": sum(at_least(v, obs) for v in vals) / len(vals), "permutations": len(vals), "nullMean": float(np.mean(vals))}
+
+
+def trend_mc(pairs, resamples, seed):
+    rng = np.random.default_rng(seed)
+    parts = [(trend_parts(x), y) for x, y in pairs]
+    obs = float(np.mean([dcor(x, y) for x, y in pairs]))
+    count, total = 0, 0.0
+    for _ in range(resamples):
+        s = np.mean([dcor(fit + res[rng.permutation(len(res))], y) for (fit, res), y in parts])
+        total += s
+        count += at_least(s, obs)
+    return {"dcor": obs, "p": (1 + count) / (1 + resamples), "permutations": resamples, "nullMean": total / resamples}
+
+
+def trend_cases():
+    """The trend-matched null: the measured digits run (seeds 0-2, make-verdict-fixtures.py's FORGETTING_MEASURED),
+    two straight lines (every residual 0: p = 1), and series that share a trend and also their deviations."""
+    seeds = [
+        ([3.355556, 3.847222, 3.960317, 5.569444, 6.213622], [0.983333, 0.683333, 0.551852, 0.465278, 0.173333]),
+        ([4.372222, 4.527778, 5.123016, 5.868056, 5.024768], [0.988889, 0.586111, 0.401852, 0.404167, 0.18]),
+        ([3.255556, 3.319444, 4.436508, 5.09375, 6.842105], [0.955556, 0.5, 0.357407, 0.406944, 0.151111]),
+    ]
+    g = np.random.default_rng(44)
+    dev = g.normal(size=6)
+    shared_x = (np.arange(6) * 0.5 + dev).tolist()
+    shared_y = (1 - np.arange(6) * 0.1 - 0.2 * dev).tolist()
+    exact = [{"name": f"digits-seed{k}", "x": x, "y": y, **trend_exact(x, y)} for k, (x, y) in enumerate(seeds)]
+    exact.append({"name": "straight-lines", "x": [1.0, 2.0, 3.0, 4.0, 5.0], "y": [0.9, 0.7, 0.5, 0.3, 0.1], **trend_exact([1.0, 2.0, 3.0, 4.0, 5.0], [0.9, 0.7, 0.5, 0.3, 0.1])})
+    exact.append({"name": "shared-deviations", "x": shared_x, "y": shared_y, **trend_exact(shared_x, shared_y)})
+    pooled = {"name": "digits-seeds0-2", "pairs": [{"x": x, "y": y} for x, y in seeds], "resamples": 999, "seed": 0, **trend_mc(seeds, 999, 0)}
+    return {"exact": exact, "pooled": pooled}
+
+
 def dcor_batch(x, y):
     """dCor of each row pair of x, y (draws × n), vectorised."""
     def centre(v):
@@ -125,11 +173,15 @@ def main():
     values = [0.8533524752953111, 0.61, 0.92, 0.47, 0.77]
     msd = {"values": values, "mean": float(np.mean(values)), "sd": float(np.std(values, ddof=1))}
     with open(OUT, "w") as f:
-        json.dump({"note": "made by scripts/make-forgetting-fixtures.py (numpy, independent of the TypeScript)", "exact": exact, "mcSingle": mc_single, "mcPooled": mc_pooled, "meanSd": msd, "null": [dcor_null(n) for n in (3, 5, 8)]}, f, indent=1)
+        json.dump({"note": "made by scripts/make-forgetting-fixtures.py (numpy, independent of the TypeScript)", "exact": exact, "mcSingle": mc_single, "mcPooled": mc_pooled, "meanSd": msd, "null": [dcor_null(n) for n in (3, 5, 8)], "trend": trend_cases()}, f, indent=1)
     print("wrote", OUT)
     for e in exact:
         print(e["name"], round(e["dcor"], 4), "p", round(e["p"], 4), "null mean", round(e["nullMean"], 4))
     print("mc single p", mc_single["p"], "pooled p", mc_pooled["p"], mc_pooled["dcor"])
+    tr = trend_cases()
+    for e in tr["exact"]:
+        print("trend", e["name"], round(e["dcor"], 4), "p", round(e["p"], 4), "null mean", round(e["nullMean"], 4))
+    print("trend pooled p", tr["pooled"]["p"], "dcor", round(tr["pooled"]["dcor"], 4), "null mean", round(tr["pooled"]["nullMean"], 4))
     with open(OUT) as f:
         for d in json.load(f)["null"]:
             print("null n", d["n"], "mean", round(d["mean"], 4), [round(q["value"], 4) for q in d["quantiles"]], "200k normal mean", round(d["standardNormal200k"]["mean"], 4), [round(q["value"], 4) for q in d["standardNormal200k"]["quantiles"]])

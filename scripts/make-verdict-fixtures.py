@@ -14,11 +14,14 @@ Writes tests/fixtures/verdict.json:
     prints.
   - the rules of the four lab verdicts (docs/verdicts.md §Forgetting, §Open world, §Time, §Curriculum), written
     again here from the docs: spreads over seeds (mean, sd with ddof 1, scipy's t interval), the claim rule (at least
-    3 seeds and a 95% interval on one side of 0), the Time lab's gap against CLEAR's Table 1 range, the Open-world
-    ranking, BER's rank and the near/far difference, the Curriculum lab's ΔACC, ΔACC₀, their share and its words, the
+    3 seeds and a 95% interval on one side of 0; a size inside / above / below a paper's range only with its whole
+    interval there), the Time lab's gap from 0, against its no-drift control paired by seed and against CLEAR's Table
+    1 range, the Open-world ranking, BER's rank and the near/far difference, the Curriculum lab's ΔACC, ΔACC₀, what
+    the order did beyond the weighting, the shuffled-pair control (its seeded pick by numpy's default_rng), the
     datasets at chance and the first-task gap, and the Forgetting lab's outcome (base learned, a_prev's drop, the
-    seeds where CPCF rises as a_prev falls, the permutation p of scripts/make-forgetting-fixtures.py). Inputs are runs
-    measured with the CLI (cil-lab stream / ood / cpcf on this machine) and small made-up cases for the edges.
+    seeds where CPCF rises as a_prev falls, the permutation p and the trend-matched p of
+    scripts/make-forgetting-fixtures.py). Inputs are runs measured with the CLI (cil-lab stream / ood / cpcf on this
+    machine) and small made-up cases for the edges.
 
 Usage: python3 scripts/make-verdict-fixtures.py
 """
@@ -164,6 +167,19 @@ def claim(s):
     return "unclear"
 
 
+def range_claim(s, lo, hi):
+    """Where a size lies against a paper's range: only when its whole interval is on one side, or inside."""
+    if s["n"] < MIN_SEEDS_FOR_CLAIM or s["interval"] is None:
+        return "too-few"
+    if s["interval"]["lo"] > hi:
+        return "above"
+    if s["interval"]["hi"] < lo:
+        return "below"
+    if s["interval"]["lo"] >= lo and s["interval"]["hi"] <= hi:
+        return "within"
+    return "overlaps"
+
+
 # CLEAR Table 1: iid in-domain, iid next-domain, streaming next-domain (%), 18 rows
 CLEAR = [
     (76.6, 74.3, 77.1), (76.0, 73.6, 76.9), (77.8, 75.7, 78.8), (69.5, 67.8, 71.1), (66.0, 64.3, 67.4), (77.3, 75.6, 78.1),
@@ -186,15 +202,32 @@ TIME_MEASURED = {
         (1, "streaming", None, 0.44525), (2, "iid", 0.6586666666666666, 0.45083333333333336), (2, "streaming", None, 0.437),
     ],
     "one seed, iid only": [(0, "iid", 0.80, 0.79)],
+    # the default: strength 0.5, seeds 0-2 (iid and streaming), with its no-drift control (strength 0, iid, the same seeds)
+    "strength 0.5, 3 seeds": [
+        (0, "iid", 0.7333333333333333, 0.6666666666666665), (0, "streaming", None, 0.7030000000000001),
+        (1, "iid", 0.7493333333333334, 0.6616666666666666), (1, "streaming", None, 0.68925),
+        (2, "iid", 0.76, 0.6533333333333333), (2, "streaming", None, 0.66825),
+    ],
+    "no drift (strength 0), 5 seeds": [
+        (0, "iid", 0.7826666666666666, 0.7858333333333334), (1, "iid", 0.7933333333333333, 0.7733333333333333),
+        (2, "iid", 0.808, 0.8091666666666667), (3, "iid", 0.7733333333333333, 0.7725), (4, "iid", 0.7846666666666666, 0.785),
+    ],
     "streaming behind, 3 seeds": [(s, p, a, b) for s, (a, b, c) in enumerate([(0.8, 0.79, 0.70), (0.81, 0.8, 0.71), (0.79, 0.785, 0.69)]) for p, a, b in (("iid", a, b), ("streaming", None, c))],
 }
 
 
-def time_case(name, rows, settings):
+def time_case(name, rows, settings, control=None):
     iid = [r for r in rows if r[1] == "iid"]
     gaps = [100 * (r[2] - r[3]) for r in iid]
     g = spread(gaps)
-    g["outcome"] = "above" if g["mean"] > CLEAR_GAP[1] else "below" if g["mean"] < CLEAR_GAP[0] else "within"
+    g["outcome"] = claim(g)
+    g["clear"] = range_claim(g, *CLEAR_GAP)
+    ctrl = beyond = None
+    if control:
+        cg = {r[0]: 100 * (r[2] - r[3]) for r in control}
+        ctrl = spread(list(cg.values()))
+        beyond = spread([100 * (r[2] - r[3]) - cg[r[0]] for r in iid if r[0] in cg])
+        beyond["outcome"] = claim(beyond)
     leads = []
     for r in iid:
         for q in rows:
@@ -204,11 +237,11 @@ def time_case(name, rows, settings):
     if leads:
         lead = spread(leads)
         lead["claim"] = claim(lead)
-    return {
-        "name": name,
-        "input": {"settings": settings, "runs": [{"seed": r[0], "protocol": r[1], "metrics": {"inDomain": r[2], "nextDomain": r[3]}} for r in rows]},
-        "expected": {"gap": g, "lead": lead},
-    }
+    runs = lambda rs: [{"seed": r[0], "protocol": r[1], "metrics": {"inDomain": r[2], "nextDomain": r[3]}} for r in rs]
+    inp = {"settings": settings, "runs": runs(rows)}
+    if control:
+        inp["control"] = runs(control)
+    return {"name": name, "input": inp, "expected": {"gap": g, "lead": lead, "control": ctrl, "beyond": beyond}}
 
 
 def time_cases():
@@ -221,6 +254,13 @@ def time_cases():
             time_case("strength 1, 3 seeds", TIME_MEASURED["strength 1, 3 seeds"], {**d, "strength": 1}),
             time_case("one seed, iid only", TIME_MEASURED["one seed, iid only"], {**d, "strength": 0.2}),
             time_case("streaming behind, 3 seeds", TIME_MEASURED["streaming behind, 3 seeds"], {**d, "strength": 0.2}),
+            time_case(
+                "strength 0.5 with its no-drift control, 3 seeds (the default)",
+                TIME_MEASURED["strength 0.5, 3 seeds"],
+                {**d, "strength": 0.5},
+                control=TIME_MEASURED["no drift (strength 0), 5 seeds"][:3],
+            ),
+            time_case("no drift (strength 0), 5 seeds", TIME_MEASURED["no drift (strength 0), 5 seeds"], {**d, "strength": 0}),
         ],
     }
 
@@ -263,7 +303,8 @@ def ow_cases():
     return [ow_case("quick preset (digits)", OPEN_WORLD_MEASURED["quick"]), ow_case("near-far preset (Fashion-MNIST)", OPEN_WORLD_MEASURED["qfash"])]
 
 
-CHANCE, CHANCE_MARGIN, FIRST_TASK_GAP, SHARE_ALL_TOLERANCE = 0.1, 0.1, 0.1, 0.15
+CHANCE, CHANCE_MARGIN, FIRST_TASK_GAP = 0.1, 0.1, 0.1
+CONTROL_PAIR_SEED = 0x5A1F
 
 
 def curriculum_case(name, datasets, runs):
@@ -275,17 +316,12 @@ def curriculum_case(name, datasets, runs):
         d0 = [100 * (p["m2i"]["acc0"] - p["i2m"]["acc0"]) for p in rows]
         A, Z, B = spread(da), spread(d0), spread([a - z for a, z in zip(da, d0)])
         share = None if A["mean"] == 0 else Z["mean"] / A["mean"]
-        if share is None:
-            w = "undefined"
-        elif share < 0:
-            w = "against"
-        elif abs(share - 1) <= SHARE_ALL_TOLERANCE:
-            w = "about-all"
-        elif share > 1:
-            w = "more-than-all"
-        else:
-            w = "part"
-        pairs.append({"strategy": st, "scenario": sc, "deltaAcc": {**A, "claim": claim(A)}, "deltaAcc0": Z, "beyond": {**B, "claim": claim(B)}, "share": share, "weighting": w})
+        control = None
+        ctl = [(100 * (p["shuffled"]["first"]["acc"] - p["shuffled"]["second"]["acc"]), d) for p, d in zip(rows, da) if "shuffled" in p]
+        if ctl:
+            vs = spread([d - c for c, d in ctl])
+            control = {"shuffled": spread([c for c, _ in ctl]), "vsControl": {**vs, "claim": claim(vs)}}
+        pairs.append({"strategy": st, "scenario": sc, "deltaAcc": {**A, "claim": claim(A)}, "deltaAcc0": Z, "beyond": {**B, "claim": claim(B)}, "share": share, "control": control})
     at_chance = []
     first = []
     for d in datasets:
@@ -312,7 +348,29 @@ def curriculum_cases():
         three.append({"seed": s, "isolated": {"digits": 0.9, "fashion-mnist": 0.7, "emoji-animals": 0.4 + 0.05 * g.normal(), "emoji-vehicles": 0.75},
                       "pairs": [pair("replay", "til", a, b, 0.62, 0.47 + 0.01 * g.normal())],
                       "firstCells": [{"first": "digits", "accuracy": 0.6}]})
-    return [curriculum_case("default curriculum, seed 0", ds, one), curriculum_case("three seeds, a partial share", ds, three)]
+    # the shuffled-pair control beside the lead: a random order and its reverse, per seed (made-up accuracies)
+    shuffled = []
+    for s in range(4):
+        p = pair("finetune", "cil", 0.40 + 0.01 * g.normal(), 0.30 + 0.01 * g.normal(), 0.62, 0.50)
+        p["shuffled"] = {"order": [1, 0, 3, 2], "first": {"acc": 0.35 + 0.02 * g.normal(), "acc0": 0.55}, "second": {"acc": 0.35 + 0.02 * g.normal(), "acc0": 0.56}}
+        shuffled.append({"seed": s, "isolated": {"digits": 0.9, "fashion-mnist": 0.7, "emoji-animals": 0.5, "emoji-vehicles": 0.6}, "pairs": [p]})
+    return [
+        curriculum_case("default curriculum, seed 0", ds, one),
+        curriculum_case("three seeds, a partial share", ds, three),
+        curriculum_case("four seeds with the shuffled-pair control", ds, shuffled),
+    ]
+
+
+def shuffled_picks():
+    """The shuffled pair's order (verdict/curriculum.ts shuffledOrder) for K = 4 with every order trained: the
+    lexicographic list of orders that are neither M2I nor I2M, indexed by default_rng(seed ^ CONTROL_PAIR_SEED).integers(n)."""
+    out = []
+    for seed, m2i in ((0, [0, 1, 3, 2]), (1, [2, 0, 1, 3]), (2, [3, 2, 1, 0]), (7, [0, 1, 2, 3])):
+        i2m = m2i[::-1]
+        cands = sorted(list(p) for p in itertools.permutations(range(4)) if list(p) not in (m2i, i2m))
+        k = int(np.random.default_rng(seed ^ CONTROL_PAIR_SEED).integers(len(cands)))
+        out.append({"seed": seed, "m2i": m2i, "i2m": i2m, "pick": cands[k]})
+    return out
 
 
 spec_fg = importlib.util.spec_from_file_location("fgref", os.path.join(ROOT, "scripts", "make-forgetting-fixtures.py"))
@@ -332,6 +390,8 @@ def forgetting_case(name, runs, resamples=999):
     else:
         p = fgref.mc_test([(r["cpcf"], r["aPrev"]) for r in runs], resamples, runs[0]["seed"])["p"]
     rs = [float(stats.pearsonr(r["cpcf"], r["aPrev"]).statistic) for r in runs]
+    pairs = [(r["cpcf"], r["aPrev"]) for r in runs]
+    trend_p = fgref.trend_exact(*pairs[0])["p"] if len(runs) == 1 and points <= 8 else fgref.trend_mc(pairs, resamples, runs[0]["seed"])["p"]
     falling = sum(1 for x in rs if x < 0)
     if not learned:
         agreement = "not-learned"
@@ -343,7 +403,7 @@ def forgetting_case(name, runs, resamples=999):
         agreement = "no-direction"
     else:
         agreement = "agrees"
-    return {"name": name, "input": {"runs": runs, "resamples": resamples}, "expected": {"learned": learned, "drop": drop, "p": p, "pearson": rs, "falling": falling, "agreement": agreement}}
+    return {"name": name, "input": {"runs": runs, "resamples": resamples}, "expected": {"learned": learned, "drop": drop, "p": p, "pearson": rs, "falling": falling, "agreement": agreement, "trendP": trend_p}}
 
 
 def forgetting_cases():
@@ -370,6 +430,7 @@ def main():
         "time": time_cases(),
         "openWorld": ow_cases(),
         "curriculum": curriculum_cases(),
+        "shuffledPicks": shuffled_picks(),
         "forgetting": forgetting_cases(),
     }
     with open(OUT, "w") as f:

@@ -21,7 +21,7 @@ import { analysisPlan } from '../core/results-import/analysis-plan';
 import { detectFormat } from '../core/results-import/detect-format';
 import { importResults, inferClasses, parseWithFormat } from '../core/results-import/import-results';
 import type { SquareMatrix } from '../core/orderings/types';
-import { groundTruthVerdict } from '../core/verdict/ground-truth';
+import { groundTruthVerdict, groundTruthVerdicts } from '../core/verdict/ground-truth';
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
@@ -29,11 +29,12 @@ import { datasetClassListId } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
+import { PLACE_FLAGS } from './flags';
 import { datasetRef, readInput, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export const ANALYZE_HELP = `cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
+export const ANALYZE_HELP = `  cil-lab analyze --results F [--similarity wordnet|file:PATH] [--tasks K | --task-sizes 2,2,2]
                 [--dataset ID [--classes 0-5] | --classes a,b,c] [--accuracy final|aia] [--seeds 0,42,1993] [--method NAME]
     → the Ground-truth lab's statistics (truth, RS/EDGE Gaussians with JSD/W1, Pearson(S, A), normality, rankings,
       sample-count study) for accuracies trained elsewhere. F: CSV (method,order,final_accuracy[,aia][,seed][,matrix]),
@@ -62,6 +63,11 @@ function classesOf(v: Values): { names: string[]; datasetClasses: number[]; pins
 }
 
 export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
+  const placing = PLACE_FLAGS.find((f) => v[f] !== undefined && f !== 'features' && f !== 'strategy');
+  if (placing)
+    throw new UsageError(
+      `--${placing} is read only when placing orders in a pre-trained method's distribution: give --features F.npz --strategy simplecil|ranpac|fecam.`,
+    );
   const path = typeof v.results === 'string' ? v.results : undefined;
   if (!path) throw new UsageError(`Give --results F, the file of runs to analyse.\n\n${ANALYZE_HELP}`);
   const text = readTextInput(path, 'the --results file');
@@ -170,7 +176,10 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
     similarity: sim.description,
     accuracy: variable,
     statistics: statisticsJson(stats),
-    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts)
+    // the Ground-truth lab's "What this shows", in the same words (core/verdict/ground-truth.ts): every strategy's
+    // sentences (prefixed when several) with the first strategy's headline, and each strategy's verdict on its own
+    headline: groundTruthVerdict({ stats }).headline,
     verdict: groundTruthVerdict({ stats }).sentences,
+    verdicts: groundTruthVerdicts({ stats }).map((x) => ({ strategy: x.strategy, headline: x.verdict.headline, sentences: x.verdict.sentences })),
   });
 }

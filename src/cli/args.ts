@@ -39,6 +39,17 @@ export function intArg(value: string | undefined, name: string, min = Number.MIN
   return n;
 }
 
+/**
+ * A number written in decimal (`2`, `-0.5`, `1e-3`, `.25`), or null: JavaScript's Number() also reads `0x10` as 16,
+ * `0b11` as 3 and "" as 0, which no one writing a learning rate or a projection width means.
+ */
+export function decimalNumber(text: string): number | null {
+  const t = text.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
 /** A finite number, optionally in a range (exclusive ends written with ( )). */
 export function numberArg(
   value: string | undefined,
@@ -46,8 +57,8 @@ export function numberArg(
   range?: { min: number; max: number; exclusiveMin?: boolean; exclusiveMax?: boolean },
 ): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number; got "${value.slice(0, 40)}".`);
+  const n = decimalNumber(value);
+  if (n === null) throw new UsageError(`--${name} must be a number; got "${value.slice(0, 40)}".`);
   if (range) {
     const { min, max, exclusiveMin = false, exclusiveMax = false } = range;
     if (!((exclusiveMin ? n > min : n >= min) && (exclusiveMax ? n < max : n <= max)))
@@ -167,12 +178,14 @@ export function oneLineParseError(e: Error, command: string): string {
  * earlier part speaks before a later part that is not key=value).
  */
 export function* strategyOptionParts(text: string): Generator<[key: string, raw: string]> {
-  for (const part of text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
+  if (text.trim() === '') return;
+  const seen = new Set<string>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    if (part === '') throw new UsageError(`--strategy-options "${text.slice(0, 60)}" has an empty entry: give key=value pairs separated by single commas.`);
     const m = /^([A-Za-z]\w*)\s*=\s*(\S.*)$/.exec(part);
     if (!m) throw new UsageError(`--strategy-options: "${part}" is not key=value.`);
+    if (seen.has(m[1])) throw new UsageError(`--strategy-options gives ${m[1]} twice; give each option once.`);
+    seen.add(m[1]);
     yield [m[1], m[2]];
   }
 }

@@ -9,7 +9,7 @@ import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
 import { INIT_SCHEMES, STRATEGY_DEFAULTS, type InitScheme, type StrategyId } from '../engine/defaults';
 import { resolveStrategyOptions } from '../engine/strategies/index';
-import { UsageError, strategyOptionParts } from './args';
+import { UsageError, decimalNumber, strategyOptionParts } from './args';
 import { PINS_KEY, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -147,8 +147,8 @@ export function strategyOptionsFlag(v: Values, strategy: StrategyId): Record<str
     if (!known.includes(key)) {
       throw new UsageError(`--strategy-options: ${strategy} has no option "${key}"${known.length ? ` (it has ${known.join(', ')})` : ''}.`);
     }
-    const n = Number(raw);
-    out[key] = typeof STRATEGY_DEFAULTS[strategy][key as never] === 'number' && raw.trim() !== '' && Number.isFinite(n) ? n : raw.trim();
+    const n = decimalNumber(raw);
+    out[key] = typeof STRATEGY_DEFAULTS[strategy][key as never] === 'number' && n !== null ? n : raw.trim();
   }
   try {
     resolveStrategyOptions(strategy, out as never);

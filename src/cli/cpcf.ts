@@ -19,6 +19,7 @@
 import { cpcfFromRun } from '../core/conformal/from-run';
 import type { ScoreName } from '../core/conformal/scores';
 import {
+  comparabilityNotes,
   DCOR_RESAMPLES,
   PAPER_STATISTIC_NOTE,
   meanSdText,
@@ -36,6 +37,8 @@ import { UsageError } from './args';
 import { loadExperimentConfig } from './config-args';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { seedListArg, seedRange } from './seeds';
+import { isPtmStrategyId, PTM_STRATEGY_IDS } from '../core/ptm/defaults';
+import { meanSd } from '../core/stats/dcor-permutation';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -114,6 +117,11 @@ function trainingSeeds(v: Values): number[] | null {
 export async function cpcfCommand(v0: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const preset = str(v0, 'preset');
   const v = preset ? presetFlags(preset, v0) : v0;
+  const strategy = str(v, 'strategy');
+  if (isPtmStrategyId(strategy))
+    throw new UsageError(
+      `--strategy ${strategy}: CPCF measures how a trained network's softmax outputs change as it learns, and ${PTM_STRATEGY_IDS.join(', ')} train no network (frozen features, no softmax); use a training strategy such as finetune or ewc.`,
+    );
   const alpha = fraction(v, 'alpha', 0.1, 0, 1);
   const calibrationRatio = fraction(v, 'calibration-ratio', 0.1, 0, 1);
   const score = ((v.score as string | undefined) ?? 'aps') as ScoreName;
@@ -154,9 +162,9 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     const tpc = str(v, 'train-per-class');
     const summary = summaryOf(runs, { alpha, calibrationRatio, seconds, trainPerClass: tpc === undefined ? null : Number(tpc) });
     options.onNote?.(summary.line);
-    const { line: _line, verdict, ...rest } = summary;
-    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest, verdict });
-    return JSON.stringify({ runs, summary: rest, verdict });
+    const { line: _line, headline, verdict, ...rest } = summary;
+    if (runs.length === 1) return JSON.stringify({ ...runs[0], summary: rest, headline, verdict });
+    return JSON.stringify({ runs, summary: rest, headline, verdict });
   } catch (e) {
     if (e instanceof RunUsageError) throw new UsageError(e.message);
     throw e;
@@ -199,39 +207,45 @@ function summaryOf(runs: Record<string, unknown>[], o: { alpha: number; calibrat
     aPrev: r.aPrev as number[],
     baseAccuracy: (r.matrix as number[][])[0][0],
   }));
-  const s = summariseDcor(setup, series, { seed: config.seed, resamples: DCOR_RESAMPLES });
-  if (strategy !== 'finetune' && strategy !== 'ewc') s.notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);
-  if (Math.abs(o.alpha - 0.1) > 1e-9 && Math.abs(o.calibrationRatio - 0.1) > 1e-9)
-    s.notes.push('the paper’s tables fix α = 0.1 or the calibration ratio at 0.1');
-  const comparable = s.notes.length === 0 && paper !== null;
+  const points = series[0].cpcf.length;
+  // dCor and its permutation test need two CPCF points (three tasks: CPCF is measured from the second task on)
+  const s = points >= 2 ? summariseDcor(setup, series, { seed: config.seed, resamples: DCOR_RESAMPLES }) : null;
+  const notes = s ? s.notes : comparabilityNotes(setup, { baseAccuracy: meanSd(series.map((x) => x.baseAccuracy)).mean, points, seeds: runs.length });
+  if (strategy !== 'finetune' && strategy !== 'ewc') notes.push(`the paper has MLP (finetune) and EWC only, not ${strategy}`);
+  if (Math.abs(o.alpha - 0.1) > 1e-9 && Math.abs(o.calibrationRatio - 0.1) > 1e-9) notes.push('the paper’s tables fix α = 0.1 or the calibration ratio at 0.1');
+  const comparable = notes.length === 0 && paper !== null;
   const ewcLambda = strategy === 'ewc' ? config.strategyOptions?.lambda : undefined;
   const unstated = unstatedSettings({ batchSize: config.batchSize, strategy, ewcLambda, seeds: runs.length });
-  const band = s.points >= 2 ? dcorNullDistribution(s.points) : null;
+  const band = points >= 2 ? dcorNullDistribution(points) : null;
   const verdict = forgettingVerdict({
     setup,
     alpha: o.alpha,
     calibrationRatio: o.calibrationRatio,
     groups: [{ strategy, ewcLambda, runs: series }],
   });
+  const base = meanSd(series.map((x) => x.baseAccuracy));
   const line =
-    `dCor(CPCF, a_prev) ${meanSdText(s.dcor)}, permutation ${pText(s.p)}${s.exact ? ' (exact)' : ` (${DCOR_RESAMPLES} resamples)`}, null mean ${s.nullMean.toFixed(3)}; ` +
-    `CPCF rises as a_prev falls in ${s.falling} of ${runs.length}; ` +
-    `base accuracy ${meanSdText({ mean: 100 * s.baseAccuracy.mean, sd: 100 * s.baseAccuracy.sd, n: s.baseAccuracy.n }, 1, '%')}; ` +
-    `paper ${paper === null ? '–' : paper.dcor.toFixed(4)}${comparable ? '' : ` — not comparable: ${s.notes.join('; ') || 'the paper has no figure for this'}`}`;
+    (s
+      ? `dCor(CPCF, a_prev) ${meanSdText(s.dcor)}, permutation ${pText(s.p)}${s.exact ? ' (exact)' : ` (${DCOR_RESAMPLES} resamples)`}, null mean ${s.nullMean.toFixed(3)}; ` +
+        `CPCF rises as a_prev falls in ${s.falling} of ${runs.length}; `
+      : `dCor(CPCF, a_prev) – (${points} CPCF point${points === 1 ? '' : 's'}: it needs 3 tasks or more); `) +
+    `base accuracy ${meanSdText({ mean: 100 * base.mean, sd: 100 * base.sd, n: base.n }, 1, '%')}; ` +
+    `paper ${paper === null ? '–' : paper.dcor.toFixed(4)}${comparable ? '' : ` — not comparable: ${notes.join('; ') || 'the paper has no figure for this'}`}`;
   return {
     line,
+    headline: verdict.headline,
     verdict: verdict.sentences,
     seeds: runs.map((r) => Number((r.config as { seed: number }).seed)),
-    dcor: { mean: s.dcor.mean, sd: Number.isFinite(s.dcor.sd) ? s.dcor.sd : null, values: s.values },
-    permutation: { p: s.p, exact: s.exact, resamples: s.exact ? null : DCOR_RESAMPLES, nullMean: s.nullMean, points: s.points },
+    dcor: s ? { mean: s.dcor.mean, sd: Number.isFinite(s.dcor.sd) ? s.dcor.sd : null, values: s.values } : null,
+    permutation: s ? { p: s.p, exact: s.exact, resamples: s.exact ? null : DCOR_RESAMPLES, nullMean: s.nullMean, points: s.points } : null,
     // dCor of two unrelated series of this many points (core/stats/dcor-null.ts): the band to read ours against
     dcorNull: band && { points: band.n, draws: band.draws, seed: band.seed, mean: band.mean, quantiles: band.quantiles },
-    pearson: s.pearson.map((r) => (Number.isFinite(r) ? r : null)),
-    falling: s.falling,
-    baseAccuracy: { mean: s.baseAccuracy.mean, sd: Number.isFinite(s.baseAccuracy.sd) ? s.baseAccuracy.sd : null },
+    pearson: s ? s.pearson.map((r) => (Number.isFinite(r) ? r : null)) : series.map(() => null),
+    falling: s ? s.falling : null,
+    baseAccuracy: { mean: base.mean, sd: Number.isFinite(base.sd) ? base.sd : null },
     paper,
     comparable,
-    notComparable: s.notes,
+    notComparable: notes,
     unstated,
     paperNote: PAPER_STATISTIC_NOTE,
     lr: lrText(config.lr),

@@ -299,18 +299,21 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
     scenarios: scenario === 'both' ? ['cil', 'til'] : [scenario],
     seeds: perSeed.map((x) => ({ seed: x.seed, isolated: x.isolatedRaw, orders: x.trained })),
   });
-  const verdict = curriculumVerdict(input).sentences;
+  const cv = curriculumVerdict(input);
+  const verdict = cv.sentences;
+  const headline = cv.headline;
   const strip = ({ trained: _t, isolatedRaw: _i, m2iOrder: _m, i2mOrder: _n, ...rest }: (typeof perSeed)[number]) => rest;
   const seconds = Math.round((performance.now() - started) / 10) / 100;
   if (perSeed.length === 1) {
     const { seed: _seed, ...only } = strip(perSeed[0]);
-    return JSON.stringify({ ...only, seconds, verdict });
+    return JSON.stringify({ ...only, seconds, headline, verdict });
   }
   const reading = readCurriculum(input);
   return JSON.stringify({
     seeds: perSeed.map(strip),
     summary: { seeds, pairs: reading.pairs, atChance: reading.atChance, firstTask: reading.firstTask },
     seconds,
+    headline,
     verdict,
   });
 }

@@ -10,7 +10,7 @@
  */
 import { basename, resolve } from 'node:path';
 import { CONFIG_LIMITS } from '../core/config/limits';
-import { FeatureSetError, type FeatureSet } from '../core/features/feature-set';
+import type { FeatureSet } from '../core/features/feature-set';
 import { allMetrics } from '../core/metrics/index';
 import { countOrderings, formatOmega } from '../core/orderings/count';
 import { splitIntoTasks } from '../core/orderings/key';
@@ -21,12 +21,14 @@ import { allOrderings, sampledOrderings, type PtmRunRecord } from '../core/ptm/g
 import { runPtmTruth } from '../engine/features/first-session';
 import { FeaturesNotReadyError } from '../engine/features/source-set';
 import { PtmInputError } from '../core/ptm/problem';
-import { readFeaturesNpz } from '../data/features/npz';
-import { UsageError, intArg, intListArg, numberArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
+import { classesWithRows } from '../core/features/test-split';
+import { readFeatureFile } from './features';
+import { UsageError, decimalNumber, intArg, intListArg, numberArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
 import { V1_FILL } from '../core/config/defaults';
-import { readInput } from './inputs';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
+import { featuresSummary, isSummaryRun, SUMMARY_FLAGS } from './features-summary';
+import { loadWordnetFrom } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -37,14 +39,9 @@ export function isFeaturesRun(v: Values): boolean {
   return str(v, 'features') !== undefined || isPtmStrategyId(str(v, 'strategy'));
 }
 
-function loadFeatures(path: string): FeatureSet {
-  const bytes = readInput(path, 'the --features file', CONFIG_LIMITS.featureBytes);
-  try {
-    return readFeaturesNpz(bytes, basename(path));
-  } catch (e) {
-    if (e instanceof FeatureSetError) throw new UsageError(`--features: ${e.message}`);
-    throw e;
-  }
+/** A feature file read through the bounded reader, with a test split held out where it has none (noted in `notes`). */
+export function loadFeatures(path: string, notes: string[] = []): FeatureSet {
+  return readFeatureFile(path, notes, 'the --features file');
 }
 
 /** `--strategy-options key=value,…` over the method's options (numbers where the default is a number). */
@@ -62,8 +59,8 @@ export function ptmStrategyOf(id: PtmStrategyId, text: string | undefined): PtmS
       continue;
     }
     if (typeof options[key] === 'number') {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--strategy-options: ${key} must be a number; got "${raw}".`);
+      const n = decimalNumber(raw);
+      if (n === null) throw new UsageError(`--strategy-options: ${key} must be a number written in decimal; got "${raw}".`);
       options[key] = n;
     } else options[key] = raw.trim();
   }
@@ -133,7 +130,7 @@ function orderingsOf(v: Values, classes: number[], sizes: number[]): { orderings
 }
 
 /** Runs the command; returns the JSON text to print. */
-export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void } = {}, computed?: FeatureSet): Promise<string> {
+export async function featuresRunCommand(v: Values, options: { onNote?: (note: string) => void; root?: string } = {}, computed?: FeatureSet): Promise<string> {
   const strategyId = str(v, 'strategy');
   const path = str(v, 'features');
   if (path === undefined) {
@@ -143,20 +140,41 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
     throw new UsageError(`--features F.npz takes a pre-trained method: --strategy ${PTM_STRATEGY_IDS.join(', ')}${strategyId ? ` (not ${strategyId})` : ''}.`);
   }
   // `computed`: features a source computed from --dataset (the embedded backbone, an encoder; run.ts)
-  const features = computed ?? loadFeatures(path);
+  const notes: string[] = [];
+  const features = computed ?? readFeatureFile(path, notes, 'the --features file');
+  for (const note of notes) options.onNote?.(note);
   if (!computed && str(v, 'dataset') !== undefined) options.onNote?.(`--features ${basename(path)} brings its own classes and split: --dataset is not used`);
   const classArg = str(v, 'classes');
-  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes') : features.classNames.map((_, i) => i);
+  // without --classes: the classes the file has rows of (its class_names may list a whole dataset's)
+  const classes = classArg !== undefined ? rangeListArg(classArg, 'classes') : classesWithRows(features);
   const sizes = taskSizesArg(v, classes.length);
   const strategy = ptmStrategyOf(strategyId, str(v, 'strategy-options'));
   const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  if (isSummaryRun(v)) {
+    const root = options.root;
+    return featuresSummary(v, {
+      features,
+      path,
+      classes,
+      sizes,
+      strategy,
+      seed,
+      trainPerClass: intArg(str(v, 'train-per-class'), 'train-per-class', 1, CONFIG_LIMITS.perClass),
+      testPerClass: intArg(str(v, 'test-per-class'), 'test-per-class', 1, CONFIG_LIMITS.perClass),
+      onNote: options.onNote,
+      loadWordnet: root ? () => loadWordnetFrom(root) : undefined,
+    });
+  }
+  const orphan = SUMMARY_FLAGS.find((f) => v[f] !== undefined);
+  if (orphan) throw new UsageError(`--${orphan} is read only with --summary (the whole distribution); without it, it would change nothing.`);
   const { orderings, total, label } = orderingsOf(v, classes, sizes);
 
   // a first-session layer (--strategy-options firstSession=W) trains as a run's network does: --epochs, --lr,
   // --batch-size (the experiment's fill-ins when absent), Adam
   const fill = V1_FILL.training;
   const adaptTraining = {
-    epochs: intArg(str(v, 'epochs'), 'epochs', 0, CONFIG_LIMITS.epochs) ?? fill.epochs,
+    // at least one: a first-session layer trained for 0 epochs is its random initial weights, reported as adapted
+    epochs: intArg(str(v, 'epochs'), 'epochs', 1, CONFIG_LIMITS.epochs) ?? fill.epochs,
     lr: numberArg(str(v, 'lr'), 'lr') ?? fill.lr,
     batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.batchSize) ?? fill.batchSize,
     beta1: fill.optimiser.beta1,

@@ -20,7 +20,7 @@ import { CONFIG_LIMITS } from '../core/config/limits';
 import { contentHash } from '../core/config/url-codec';
 import { checkFeatureSet, featureCounts, FeatureSetError, type FeatureSet } from '../core/features/feature-set';
 import { backboneClasses } from '../core/features/source';
-import { createDefaultRng } from '../core/random/default-rng';
+import { HELD_OUT_NOTE, withTestSplit } from '../core/features/test-split';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import { readFeaturesNpz, writeFeaturesNpz } from '../data/features/npz';
 import { ModelLoadError } from '../engine/clip/download';
@@ -125,30 +125,32 @@ function encoderOptions(spec: string, v: Values): { opts: ImageEncoderOptions; p
   return { opts: { ...base, modelId: spec, source: { kind: 'hub' }, allowRemote: true } };
 }
 
-/** A feature set without test rows gets 20% of each class held out (numpy default_rng(0)), as `run` does for images. */
-function holdOutTest(set: FeatureSet, notes: string[]): FeatureSet {
-  if (set.split.some((s) => s === 1)) return set;
-  const rng = createDefaultRng(0);
-  const split = new Uint8Array(set.n);
-  for (let c = 0; c < set.classNames.length; c++) {
-    const idx: number[] = [];
-    for (let i = 0; i < set.n; i++) if (set.labels[i] === c) idx.push(i);
-    const perm = rng.permutation(idx.length);
-    const nTest = Math.round(0.2 * idx.length);
-    for (let k = 0; k < nTest; k++) split[idx[perm[k]]] = 1;
-  }
-  notes.push('the feature file has no test split: 20% of each class (numpy default_rng(0)) is held out as test data');
-  return { ...set, split };
-}
+/** The last feature file read (by its path, size and time): `run` asks for its class names, then its rows. */
+let lastRead: { key: string; set: FeatureSet; heldOut: boolean } | null = null;
 
-/** The feature set of an .npz file, checked (a malformed file is one UsageError). */
-export function readFeatureFile(path: string, notes: string[]): FeatureSet {
+/**
+ * The feature set of an .npz file, checked (a malformed file is one UsageError); without a test split, 20% of each
+ * class is held out (core/features/test-split.ts) and `notes` says so. Read once per file and command.
+ */
+export function readFeatureFile(path: string, notes: string[], what = 'the feature file'): FeatureSet {
+  let key = '';
   try {
-    return holdOutTest(readFeaturesNpz(readInput(path, 'the feature file', CONFIG_LIMITS.featureBytes), path), notes);
-  } catch (e) {
-    if (e instanceof FeatureSetError) throw new UsageError(e.message);
-    throw e;
+    const st = statSync(path);
+    key = `${resolve(path)}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    key = '';
   }
+  if (!key || lastRead?.key !== key) {
+    try {
+      const { set, heldOut } = withTestSplit(readFeaturesNpz(readInput(path, what, CONFIG_LIMITS.featureBytes), basename(path)));
+      lastRead = { key, set, heldOut };
+    } catch (e) {
+      if (e instanceof FeatureSetError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  if (lastRead.heldOut) notes.push(HELD_OUT_NOTE);
+  return lastRead.set;
 }
 
 /** An .npz's classes must be the dataset's, at the same indices, when both are given. */

@@ -1,8 +1,11 @@
 /**
  * The CLI's flags: every flag node:util parseArgs knows (OPTIONS) and the flags each command reads
  * (COMMAND_FLAGS), with the shared groups they are built from. main.ts parses with them and refuses any flag a
- * command does not read.
+ * command does not read, and (UNREAD_IN_MODE, ONE_OF) any flag its row has that the mode the other flags put it in
+ * does not read.
  */
+import { isPtmStrategyId } from '../core/ptm/defaults';
+
 /** The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. */
 const VALUE_FLAGS = [
   'accuracy',
@@ -63,6 +66,7 @@ const VALUE_FLAGS = [
   'orderings',
   'out',
   'per-class',
+  'place',
   'population',
   'precision',
   'preset',
@@ -91,6 +95,7 @@ const VALUE_FLAGS = [
   'tasks',
   'test',
   'test-per-class',
+  'threads',
   'train-per-class',
   'train-ratio',
   'trials',
@@ -104,6 +109,9 @@ export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
+  summary: { type: 'boolean' },
+  control: { type: 'boolean' },
+  list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -152,6 +160,23 @@ const RUN_FLAGS: Flag[] = [
   ...CONFIG_FLAGS,
 ];
 
+/** The flags only `analyze` in placement mode reads (--features with a pre-trained method). */
+export const PLACE_FLAGS: Flag[] = [
+  'features',
+  'strategy',
+  'strategy-options',
+  'seed',
+  'order',
+  'train-per-class',
+  'test-per-class',
+  'orderings',
+  'limit',
+  'sample-seed',
+  'epsilon',
+  'delta',
+  'threads',
+];
+
 /**
  * The flags each command reads. Any other flag is refused in one line: a flag a command would ignore (a `--config`
  * it does not read, a training flag of another command) would otherwise change nothing and exit 0. A command's
@@ -166,6 +191,7 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'strategy',
     'seed',
     'orderings',
+    'sample-seed',
     'names',
     'names-dtype',
     'train-per-class',
@@ -206,7 +232,19 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
   ],
   bounds: ['omega', 'epsilon', 'delta', 'range'],
   stats: ['values', 'truth', 'estimate'],
-  analyze: ['results', 'dataset', 'classes', 'subset', ...TASK_FLAGS, 'similarity', 'accuracy', 'seeds', 'method'],
+  analyze: [
+    'results',
+    'dataset',
+    'classes',
+    'subset',
+    ...TASK_FLAGS,
+    'similarity',
+    'accuracy',
+    'seeds',
+    'method',
+    // placing orders in a pre-trained method's whole distribution (analyze-place.ts)
+    ...PLACE_FLAGS,
+  ],
   conformal: ['calibration', 'test', 'alpha', 'score'],
   cpcf: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
   'ood-metrics': ['id', 'ood'],
@@ -242,12 +280,15 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'seed',
     'backend',
     'seeds',
+    'control',
     'features',
     ...CONFIG_FLAGS,
   ],
+  lesson: ['list', 'control', 'backend'],
   curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
   reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
-  run: RUN_FLAGS,
+  // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)
+  run: [...RUN_FLAGS, 'summary', 'place', 'similarity', 'epsilon', 'delta', 'threads'],
   sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
   features: [
     'dataset',
@@ -263,3 +304,82 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'batch-size',
   ],
 };
+
+type FlagValues = Record<string, string | boolean | undefined>;
+
+/** The width `--strategy-options firstSession=W` asks for (0 when absent or unreadable: the option's own check says why). */
+function firstSessionOf(v: FlagValues): number {
+  const m = /(?:^|,)\s*firstSession\s*=\s*(\d+)\s*(?:,|$)/.exec(typeof v['strategy-options'] === 'string' ? v['strategy-options'] : '');
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Flags of a command's row that one of its modes does not read. Given on the command line in that mode they would
+ * change nothing, so they are refused in one line (`unreadFlagRefusal`), as a flag outside the row is; a flag that
+ * `--config` or `--link` fills in is the experiment's own setting and is not refused. Each mode says in words why
+ * its flags are not read; `mode` sees the values given and the config's together.
+ */
+export const UNREAD_IN_MODE: readonly {
+  commands: readonly string[];
+  /** the mode in words when it applies to these values, else null */
+  mode: (v: FlagValues) => string | null;
+  flags: readonly Flag[];
+}[] = [
+  {
+    commands: ['run'],
+    mode: (v) =>
+      typeof v.strategy === 'string' && isPtmStrategyId(v.strategy)
+        ? `--strategy ${v.strategy} is a pre-trained method on frozen features: it trains no network`
+        : null,
+    flags: ['memory', 'model', 'hidden', 'first-epochs', 'augment', 'head', 'init', 'fast', 'population', 'backend'],
+  },
+  {
+    commands: ['run'],
+    mode: (v) =>
+      typeof v.strategy === 'string' && isPtmStrategyId(v.strategy) && firstSessionOf(v) === 0
+        ? `--strategy ${v.strategy} trains nothing without a first-session layer (--strategy-options firstSession=W${v.strategy === 'fecam' ? ', which fecam does not take' : ''})`
+        : null,
+    flags: ['epochs', 'lr', 'batch-size'],
+  },
+  {
+    commands: ['run', 'sweep', 'cpcf', 'ood', 'stream', 'curriculum'],
+    mode: (v) => (v.model === 'cnn' ? '--model cnn has fixed layers (--hidden sets the MLP’s and the head’s widths)' : null),
+    flags: ['hidden'],
+  },
+];
+
+/** Flags of which a command line may give one at most: each says the whole of what the others say. */
+export const ONE_OF: readonly (readonly Flag[])[] = [['orderings', 'order', 'protocol']];
+
+/**
+ * The one-line refusal of a flag given on the command line (`given`) that the command would not read in the mode the
+ * values (`v`, the config's included) put it in, or of two flags of which one at most may be given; null when none.
+ */
+export function unreadFlagRefusal(command: string, given: FlagValues, v: FlagValues): string | null {
+  const row = COMMAND_FLAGS[command] ?? [];
+  for (const group of ONE_OF) {
+    const mine = group.filter((f) => row.includes(f));
+    const both = mine.filter((f) => given[f] !== undefined);
+    const names = mine.map((f) => `--${f}`);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+    if (both.length > 1) return `Give one of ${list}, not ${both.map((f) => `--${f}`).join(' and ')}.`;
+  }
+  for (const m of UNREAD_IN_MODE) {
+    if (!m.commands.includes(command)) continue;
+    const flag = m.flags.find((f) => given[f] !== undefined);
+    if (flag === undefined) continue;
+    const why = m.mode(v);
+    if (why) return `--${flag} is not read here: ${why}, so it would change nothing.`;
+  }
+  return null;
+}
+
+/**
+ * `v` without the flags the command would not read in the mode `v` puts it in (UNREAD_IN_MODE): for a caller that
+ * builds a command line from a whole config, where a field the mode ignores would otherwise be refused as typed.
+ */
+export function withoutUnreadFlags<V extends FlagValues>(command: string, v: V): V {
+  const out: FlagValues = { ...v };
+  for (const m of UNREAD_IN_MODE) if (m.commands.includes(command) && m.mode(v)) for (const f of m.flags) delete out[f];
+  return out as V;
+}

@@ -26,7 +26,7 @@ import { resolveSimilarity } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
 import { UsageError, intArg, intListArg, joinNegativeNumbers, numberArg, oneLineParseError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
-import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, type Flag } from './flags';
+import { COMMAND_FLAGS, FEATURE_ONLY, OPTIONS, unreadFlagRefusal, type Flag } from './flags';
 import { classInput, loadBuiltinImages, loadWordnetFrom, resetInputsRead, similaritySpec, writeOutput } from './inputs';
 import { runCommand } from './run';
 import { similarityClipOrCompare } from './similarity-clip';
@@ -35,12 +35,14 @@ import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
 import { withConfig } from './config-args';
 import { ANALYZE_HELP, analyzeCommand } from './analyze';
+import { ANALYZE_PLACE_HELP, analyzePlacement, isPlacementAnalysis } from './analyze-place';
 import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 import { oodCommand } from './ood';
 import { reservoirCommand } from './reservoir';
 import { streamCommand } from './stream';
 import { curriculumCommand } from './curriculum';
 import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
+import { LESSON_HELP, lessonCommand } from './lesson';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 import { FEATURES_HELP, featuresCommand, featuresRefusal, withFeaturePrototypes } from './features';
 import { BUILTIN_DATASET_IDS, BUILTIN_DATASETS } from '../data/registry';
@@ -66,7 +68,8 @@ const HELP = `cil-lab — class orderings for class-incremental learning (JSON o
   cil-lab bounds --omega 90 --epsilon 0.1 --delta 0.05 [--range R]
   cil-lab stats --values F.json   → moments, Box-Cox λ, Shapiro–Wilk / D'Agostino K² / KS before and after Box-Cox
   cil-lab stats --truth F.json --estimate F.json   → JSD (bits) and W1 (points) of the estimate's Gaussian vs the truth
-${ANALYZE_HELP}
+${indent(ANALYZE_HELP)}
+${indent(ANALYZE_PLACE_HELP)}
   cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
                [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
                verdict (the Forgetting lab's sentences)
@@ -80,8 +83,9 @@ ${ANALYZE_HELP}
   cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
                  [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
                  [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), verdict;
-                   several runs: runs, summary (gap, streaming − iid: mean, sd, 95% interval)
+                 [--control: each seed again at strength 0, iid — the no-drift control]
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), headline, verdict;
+                   several runs: runs, control, summary (gap, controlGap, gapMinusControl, streaming − iid: mean, sd, 95% interval)
   cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|pair|all|a,b,c] [--scenario cil|til|both]
                  [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
                  → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict
@@ -99,9 +103,18 @@ ${ANALYZE_HELP}
               [--orderings all|sample:N [--limit 200000] [--sample-seed S] | --order … | --protocol rs --seeds …] [--train-per-class N --test-per-class N]
                  pre-trained methods on frozen features (an .npz of features, labels, split, class_names): every ordering's
                  run from each class set's state, computed once ("training": {"path": "exact by class set: …"})
+              [--summary [--place 3,1,0,…] [--seeds 0,42,1993] [--similarity features|wordnet|file:PATH] [--limit 20000000]
+               [--orderings all|sample:N] [--epsilon 0.1 --delta 0.05] [--sample-seed S] [--threads 1|2]]
+                 --summary: the whole distribution without one record per ordering: {"summary": {orderings, omega, exact,
+                 aia|final: {min, max, mean, sd, quantiles, histogram, worst, best}}, "rs"|"edge": {orderings placed, aia|final:
+                 {mean, sd, jsd, w1}}, "place": {order, tasks, aia, final, percentile, finalPercentile}, "verdict"}; every
+                 ordering when |Ω| ≤ --limit, else a uniform sample of Theorem 1's size (ε, δ); percentiles 0–100 by mid-rank
+                 (orderings below + half those tied, within 1e-12) of all orderings; --place: a flat order of label ids;
+                 --threads 2 (the default on two cores or more) computes RanPAC's states on a second thread, same numbers
 ${SWEEP_HELP}
 ${FEATURES_HELP}
 ${OWN_CLASSES_HELP}
+${LESSON_HELP}
 
 orders, run, sweep, cpcf, count and similarity also take --config FILE (a config file saved from the app's "What ran"
 panel) or --link URL (a share link); flags given on the command line win over the config's settings.
@@ -110,6 +123,11 @@ The labs of the app and the commands that print their numbers:
 ${LABS.map((l) => `  ${l.name.padEnd(13)} ${l.commands.join(', ')}`).join('\n')}
 
 Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
+
+/** A help block written from column 0, indented as HELP's command lines (commandHelp finds them by it). */
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
 
 function loadWordnet(): WordnetGraph {
   return loadWordnetFrom(root);
@@ -144,7 +162,12 @@ function run(argv: string[]): string | Promise<string> {
   try {
     // a negative number after a flag is its value (`--seed -1`), not an unknown option
     const args = joinNegativeNumbers(rest, OPTIONS);
-    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command === 'similarity' || command === 'sweep', strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: command === 'similarity' || command === 'sweep' || command === 'lesson',
+      strict: true,
+    }));
   } catch (e) {
     const flag = /'--([^' =<]+)/.exec((e as Error).message)?.[1];
     if ((e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag && flag in OPTIONS)
@@ -157,7 +180,7 @@ function run(argv: string[]): string | Promise<string> {
     : command === 'sweep' && positionals[0] !== 'merge'
       ? withConfig(values, 'run')
       : values;
-  const refusal = featuresRefusal(command, v);
+  const refusal = featuresRefusal(command, v) ?? unreadFlagRefusal(command, values, v);
   if (refusal) throw new UsageError(refusal);
   // own-classes reads --precision of its own --encoder
   if (command !== 'features' && command !== 'own-classes' && v.features === undefined) {
@@ -268,7 +291,8 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       if (protocols.length === 0) process.stderr.write('note: no protocol is enabled, so there are no orderings (--protocol rs,edge,… or all).\n');
       if (format !== 'json') return formatSequences(view.sequences, format as ExportFormat, { classes: view.classes });
       // the page's JSON export is the same document (core/protocols/export.ts), with its "What this shows" in the same words
-      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, verdict: orderingsVerdict(view).sentences }));
+      const ov = orderingsVerdict(view);
+      return JSON.stringify(ordersDocument(view, { dataset: classes.dataset, taskSizes: sizes, headline: ov.headline, verdict: ov.sentences }));
     }
     case 'score': {
       const order = intListArg(v.order as string | undefined, 'order');
@@ -334,6 +358,7 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
     case 'stats':
       return statsCommand(v);
     case 'analyze':
+      if (isPlacementAnalysis(v)) return analyzePlacement(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
       return analyzeCommand(v, { loadWordnet });
     case 'ood-metrics':
       return oodMetricsCommand(v);
@@ -351,6 +376,9 @@ function dispatch(command: string, v: Record<string, string | boolean | undefine
       return curriculumCommand(v, { root, onNote: (note) => process.stderr.write(`note: ${note}\n`) });
     case 'own-classes':
       return ownClassesCommand(v);
+    case 'lesson':
+      // a lesson's play runs the lab's own command through this dispatcher
+      return lessonCommand(v, positionals, { root, cli: async (argv) => run(argv) });
     case 'features':
       return featuresCommand(v, {
         loadDataset,

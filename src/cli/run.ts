@@ -42,7 +42,9 @@ import { loadBuiltinImages, readInputFiles } from './inputs';
 import { checkAsLink, TRAINING_FLAGS } from './link-check';
 import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo, type FeatureSourceArg } from './features';
 import { featuresRunCommand } from './features-run';
+import { SUMMARY_FLAGS } from './features-summary';
 import { isPtmStrategyId } from '../core/ptm/defaults';
+import { classesWithRows } from '../core/features/test-split';
 
 export class RunUsageError extends Error {
   constructor(message: string) {
@@ -344,12 +346,14 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   // an .npz alone brings its classes and split; otherwise the images (the backbone and encoders compute from them)
   const npzAlone = featureSource?.kind === 'file' && str(v, 'dataset') === undefined;
   const images = npzAlone ? null : builtin ? await loadBuiltinImages(datasetArg, options.root) : await loadUserData(datasetArg, notes);
-  const classNames = images ? images.classNames : readFeatureFile(datasetArg, []).classNames;
+  const fileSet = images ? null : readFeatureFile(datasetArg, []);
+  const classNames = images ? images.classNames : fileSet!.classNames;
   const data = fields.data as { trainPerClass: number | null; testPerClass: number | null };
   const trainPerClass = data.trainPerClass ?? undefined;
   const testPerClass = data.testPerClass ?? undefined;
 
-  const classes = given ?? classNames.map((_, i) => i);
+  // without --classes: every class of the images, or the classes an .npz has rows of (its class_names may list more)
+  const classes = given ?? (fileSet ? classesWithRows(fileSet) : classNames.map((_, i) => i));
   const bad = classes.find((c) => c >= classNames.length);
   if (bad !== undefined) throw new RunUsageError(`--classes: class ${bad} does not exist; the dataset has classes 0..${classNames.length - 1}.`);
   if (classes.length < 2) throw new RunUsageError(`--classes: a class-incremental run needs at least two classes; got ${classes.length}.`);
@@ -466,6 +470,11 @@ async function pretrainedRun(v: Values, options: { root: string; onNote?: (note:
 export async function runCommand(v: Values, options: { root: string; onNote?: (note: string) => void }, extras: RunExtras = {}): Promise<string> {
   // the pre-trained methods on frozen features (features-run.ts); every other strategy on features trains the head below
   if (isPtmStrategyId(str(v, 'strategy'))) return pretrainedRun(v, options);
+  const summaryFlag = SUMMARY_FLAGS.find((f) => v[f] !== undefined);
+  if (summaryFlag)
+    throw new RunUsageError(
+      `--${summaryFlag} belongs to the whole distribution of a pre-trained method (--strategy simplecil|ranpac|fecam on --features): a trained strategy follows the path of its tasks, so each ordering must be trained (--orderings all).`,
+    );
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;
   // several orderings: the fast path (prefix sharing + population, shared-train.ts) unless --fast off or softmax

@@ -12,7 +12,7 @@
  */
 import { isTimeOwn, timeFromExperiment, timeOf } from '../core/config/sections/time';
 import { STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
-import { defaultTimeLabConfig, TIME_LAB_MODES, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
+import { defaultTimeLabConfig, TIME_LAB_MODES, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BufferSpec } from '../core/stream/protocol';
 import { formatAlpha } from '../core/stream/reservoir';
@@ -49,6 +49,7 @@ const FLAG_OF: Record<keyof TimeLabConfig, string> = {
   batchSize: '--batch-size',
   seed: '--seed',
   seeds: '--seeds',
+  control: '--control',
 };
 
 /** A number flag as it is, for the lab's checker to judge (a non-number is refused here). */
@@ -60,10 +61,11 @@ const num = (v: Values, k: string): number | undefined => numberArg(str(v, k), k
  */
 export function streamSettings(v: Values): { settings: TimeLabConfig; protocols: StreamProtocol[]; seeds: number[]; kGiven: boolean } {
   const config = loadExperimentConfig(v);
-  // without a config: the lab's starting point for new experiments (drift strength 0.2), one seed
+  // without a config: the lab's starting point for new experiments (its drift strength), one seed, no control
   // a link made on the lab today: its network and training are the common sections, refused where the lab cannot train them
   if (config && isTimeOwn(config.time)) refuseUnused('Time', timeFromExperiment(config, config.time).unused);
   const base = config ? timeOf(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
+  if (v.control === true) base.control = true;
   const given: Record<string, unknown> = { ...base };
   const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);
   set('stream', str(v, 'stream'));
@@ -129,10 +131,10 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
 
   const pool = await loadBuiltinImages(datasetId, options.root);
   await selectBackend(backend, { strict: backend !== 'auto' });
-  const runOne = async (protocol: StreamProtocol, seed: number) => {
+  const runOne = async (protocol: StreamProtocol, seed: number, atStrength = strength) => {
     let data;
     try {
-      data = streamFromPool(pool, { kind, buckets, perClass, strength, seed });
+      data = streamFromPool(pool, { kind: atStrength === strength ? kind : 'drift', buckets, perClass, strength: atStrength, seed });
     } catch (e) {
       if (e instanceof StreamSpecError) throw new UsageError(e.message);
       throw e;
@@ -168,18 +170,41 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
       compositions: r.compositions,
       backend: r.backend,
       seconds: Math.round(r.seconds * 1000) / 1000,
-      config: { ...r.config, strength, perClass },
+      config: { ...r.config, strength: atStrength, perClass },
     };
   };
   const runs = [];
   for (const s of seeds) for (const p of protocols) runs.push({ seed: s, ...(await runOne(p, s)) });
-  const input = { settings: { stream: kind, strength, trainRatio }, runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) };
-  const verdict = timeVerdict(input).sentences;
+  // the no-drift control (--control, or a link's `control`): each seed's stream again at strength 0, iid
+  const controlSettings = timeControlOf(t);
+  if (t.control && !controlSettings)
+    throw new UsageError('--control needs the iid protocol and a stream that drifts (--stream drift or abrupt, --strength above 0).');
+  const control = [];
+  if (controlSettings) for (const s of seeds) control.push({ seed: s, ...(await runOne('iid', s, 0)) });
+  const input = {
+    settings: { stream: kind, strength, trainRatio },
+    runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })),
+    ...(controlSettings ? { control: control.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) } : {}),
+  };
+  const v2 = timeVerdict(input);
+  const verdict = v2.sentences;
   // one protocol at one seed: the run's object as before; otherwise every run, with the spread over seeds
-  if (runs.length === 1) {
+  if (runs.length === 1 && control.length === 0) {
     const { seed: _seed, ...only } = runs[0];
-    return JSON.stringify({ ...only, verdict });
+    return JSON.stringify({ ...only, headline: v2.headline, verdict });
   }
   const reading = readTime(input);
-  return JSON.stringify({ runs, summary: { seeds, protocols, gap: reading.gap, streamingMinusIid: reading.lead }, verdict });
+  return JSON.stringify({
+    runs,
+    ...(controlSettings ? { control } : {}),
+    summary: {
+      seeds,
+      protocols,
+      gap: reading.gap,
+      ...(controlSettings ? { controlGap: reading.control, gapMinusControl: reading.beyond } : {}),
+      streamingMinusIid: reading.lead,
+    },
+    headline: v2.headline,
+    verdict,
+  });
 }

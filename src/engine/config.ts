@@ -29,6 +29,13 @@ function positive(name: string, v: number): number {
   return v;
 }
 
+function outputUnitsOf(units: number, classes: number, head: 'seen' | 'all'): number {
+  positiveInt('outputUnits', units);
+  if (units < classes) throw new TrainConfigError(`outputUnits is ${units}, fewer than the run's ${classes} classes.`);
+  if (head !== 'seen' && units > classes) throw new TrainConfigError('Output units beyond the classes need the "seen" head (they belong to no class).');
+  return units;
+}
+
 export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig {
   const tasks = config.tasks;
   if (!Array.isArray(tasks) || tasks.length === 0) throw new TrainConfigError('The ordering has no tasks.');
@@ -107,6 +114,7 @@ export function resolveTrainConfig(config: TrainRunConfig): ResolvedTrainConfig 
     firstTaskEpochs: nonNegativeInt('First-task epochs', config.firstTaskEpochs ?? epochs),
     evalBatchSize: positiveInt('The evaluation batch size', config.evalBatchSize ?? TRAINER_DEFAULTS.evalBatchSize),
     head,
+    ...(config.outputUnits !== undefined ? { outputUnits: outputUnitsOf(config.outputUnits, seen.size, head) } : {}),
     // the default is left out: a run without the option resolves (and keys its checkpoints) as before it existed
     ...(init === 'pytorch' ? { init } : {}),
     probs,

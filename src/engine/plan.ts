@@ -96,5 +96,5 @@ export function planRun(ds: TrainDataset, cfg: ResolvedTrainConfig): RunPlan {
     firstUnit += classes.length;
     return plan;
   });
-  return { tasks, classOrder, unitOfClass, outputs: classOrder.length };
+  return { tasks, classOrder, unitOfClass, outputs: Math.max(classOrder.length, cfg.outputUnits ?? 0) };
 }

@@ -74,6 +74,12 @@ export type TrainRunConfig = StrategyConfig & {
   /** Output head masking, see TRAINER_DEFAULTS.head. */
   head?: 'seen' | 'all';
   /**
+   * At least this many output units (absent: one per class of the run). Units beyond the run's classes belong to no
+   * class: with the 'seen' head they are never scored. A fixed width makes the initial weights, and so every task's
+   * training, independent of how many classes the run has (the Your-classes lab grows its run one class at a time).
+   */
+  outputUnits?: number;
+  /**
    * Initial weights (models.ts): 'he-glorot' (default) or 'pytorch' (torch.nn.Linear's U(±1/√fan_in) for weights
    * and biases; docs/science.md appendix "Initialisation and matching PyTorch").
    */
@@ -113,6 +119,8 @@ export interface ResolvedTrainConfig {
   firstTaskEpochs: number;
   evalBatchSize: number;
   head: 'seen' | 'all';
+  /** present only when given (so the resolved config of a run without it is what builds before the option made) */
+  outputUnits?: number;
   /** present only when not the default 'he-glorot', so the resolved config (checkpoint keys, recorded configs) of a
    * run without it is what builds before the option made */
   init?: 'pytorch';

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { NamedFile } from '../data/parsers/types';
 import type { LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 import type { DataWorkerApi } from '../workers/data.worker';
+import type { FeatureSet } from '../core/features/feature-set';
 
 export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 
@@ -135,6 +136,11 @@ export function createDataClient() {
      */
     classPrototypes(id: string, classIndices: number[], onProgress?: (p: LoadProgress) => void): Promise<PrototypeResult> {
       return remote.classPrototypes(id, classIndices, onProgress ? Comlink.proxy(onProgress) : undefined);
+    },
+
+    /** An uploaded feature file read, checked and hashed in the worker (data.worker.ts `readFeatureFile`). */
+    readFeatureFile(file: Blob, name: string): Promise<{ set: FeatureSet; contentHash: string; heldOut: boolean }> {
+      return remote.readFeatureFile(file, name);
     },
 
     /** The content hash of a file as a FileRef records it, computed in the worker (data.worker.ts `contentHash`). */

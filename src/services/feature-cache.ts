@@ -7,6 +7,10 @@
  * the numbers. A set is written numbers first, then its meta; when either write fails (the browser's quota, a
  * closed database) the other is deleted again, so a set is either whole or absent — never half-written — and the
  * caller gets a message instead of an exception (the set itself is still returned to it for this page's life).
+ *
+ * Chromium refuses to store one value past about 127 MB ("the serialized value is too large"), so the numbers of a
+ * larger set (an uploaded 400 MB float32 array) are stored in pieces of `FEATURE_PIECE_VALUES` values under the keys
+ * [key, 0], [key, 1], …, written before the record that names how many there are.
  */
 import type { FeatureSet } from '../core/features/feature-set';
 import { openStore, type DbSpec, type Store } from './store';
@@ -30,8 +34,13 @@ export interface FeatureMeta {
   file?: string;
 }
 
+/** Feature values per stored piece (8 MB): well under the largest value Chromium stores, and each write short (the page stays responsive while a 400 MB set is stored). */
+export const FEATURE_PIECE_VALUES = 2_000_000;
+
 interface StoredSet {
-  features: Float32Array;
+  /** absent when the values are stored in `pieces` pieces */
+  features?: Float32Array;
+  pieces?: number;
   labels: Int32Array;
   split: Uint8Array;
   classNames: string[];
@@ -70,15 +79,25 @@ function isQuota(e: unknown): boolean {
   return name === 'QuotaExceededError' || /quota/i.test(message);
 }
 
-/** A cache over `store` (tests pass a memory store); opening the app's database never throws. */
-export function featureCacheOver(db: Store): FeatureCache {
+/** A cache over `store` (tests pass a memory store, and a smaller piece); opening the app's database never throws. */
+export function featureCacheOver(db: Store, pieceValues: number = FEATURE_PIECE_VALUES): FeatureCache {
   return {
     persistent: db.persistent,
     notice: db.notice,
     async get(key) {
       const [s, m] = await Promise.all([db.get<StoredSet>('sets', key), db.get<FeatureMeta>('meta', key)]);
-      if (!s || !m || !(s.features instanceof Float32Array)) return null;
-      return { features: s.features, labels: s.labels, split: s.split, classNames: s.classNames, n: s.n, d: s.d };
+      if (!s || !m) return null;
+      let features = s.features;
+      if (!(features instanceof Float32Array) && typeof s.pieces === 'number') {
+        features = new Float32Array(s.n * s.d);
+        for (let i = 0; i < s.pieces; i++) {
+          const piece = await db.get<{ features: Float32Array }>('sets', [key, i]);
+          if (!(piece?.features instanceof Float32Array)) return null;
+          features.set(piece.features, i * pieceValues);
+        }
+      }
+      if (!(features instanceof Float32Array)) return null;
+      return { features, labels: s.labels, split: s.split, classNames: s.classNames, n: s.n, d: s.d };
     },
     async meta(key) {
       return (await db.get<FeatureMeta>('meta', key)) ?? null;
@@ -99,12 +118,19 @@ export function featureCacheOver(db: Store): FeatureCache {
         bytes,
         createdAt: Date.now(),
       };
+      const rest = { labels: set.labels, split: set.split, classNames: set.classNames, n: set.n, d: set.d };
       try {
-        await db.put('sets', { features: set.features, labels: set.labels, split: set.split, classNames: set.classNames, n: set.n, d: set.d }, key);
+        if (set.features.length <= pieceValues) await db.put('sets', { features: set.features, ...rest }, key);
+        else {
+          const pieces = Math.ceil(set.features.length / pieceValues);
+          // a copy per piece: a view would be stored with its whole buffer
+          for (let i = 0; i < pieces; i++) await db.put('sets', { features: set.features.slice(i * pieceValues, (i + 1) * pieceValues) }, [key, i]);
+          await db.put('sets', { ...rest, pieces }, key);
+        }
         await db.put('meta', meta, key);
         return { stored: true, notice: null };
       } catch (e) {
-        await Promise.allSettled([db.delete('sets', key), db.delete('meta', key)]);
+        await Promise.allSettled([db.delete('sets', key), db.delete('sets', { prefix: [key] }), db.delete('meta', key)]);
         const why = isQuota(e)
           ? `the browser's storage quota is full (${megabytes(bytes)} asked)`
           : `the browser refused to store them (${e instanceof Error ? e.message : String(e)})`;
@@ -115,7 +141,7 @@ export function featureCacheOver(db: Store): FeatureCache {
       }
     },
     async delete(key) {
-      await Promise.allSettled([db.delete('sets', key), db.delete('meta', key)]);
+      await Promise.allSettled([db.delete('sets', key), db.delete('sets', { prefix: [key] }), db.delete('meta', key)]);
     },
     close: () => db.close(),
   };

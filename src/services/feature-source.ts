@@ -15,9 +15,7 @@
  *   (`uploadKey`), and the request for an upload reads them from there.
  */
 import { experimentClassNames } from '../core/config/derived';
-import { contentHash } from '../core/config/url-codec';
 import { featurePrototypeRows } from '../core/features/prototypes';
-import { readFeatureFile } from '../data/features/upload';
 import { encoderDownloadSizes } from '../engine/clip/image-encoder';
 import { getClassList } from '../core/classes/builtin';
 import { datasetClassListId, datasetHasImages } from '../core/config/defaults';
@@ -30,6 +28,7 @@ import type { ExtractRows } from '../engine/features/extract';
 import { totalDownload, type DownloadSize, type ModelDevice } from '../engine/clip/download';
 import { sharedTrainPool, type Lease } from './lab-kit';
 import { featureCache, type FeatureCache } from './feature-cache';
+import { sharedDataClient } from './data-client';
 import type { TrainClient } from './train-client';
 
 export type { FeatureJobEvent, FeatureJobInfo } from '../engine/features/job';
@@ -291,21 +290,30 @@ export async function encoderDownloadSize(source: Extract<FeatureJobSource, { so
   );
 }
 
+/** What reading an uploaded feature file gives: the checked set, its file's content hash, and whether a test split was held out. */
+export interface FeatureUpload {
+  set: FeatureSet;
+  contentHash: string;
+  heldOut: boolean;
+}
+
 /**
- * Read an uploaded feature file (.npz or CSV; data/features/upload.ts), check it and keep it in the feature cache
- * under its content hash: the config refers to it by name and hash (FileRef), never carries it. Throws a
- * FeatureSetError with one sentence for a bad file (nothing kept); a full store gives `notice` and the set.
+ * Read an uploaded feature file (.npz or CSV; data/features/upload.ts) in the data worker — checked, hashed, and
+ * without a test split given one (20 % of each class, as the CLI does) — and keep it in the feature cache under its
+ * content hash: the config refers to it by name and hash (FileRef), never carries it. Nothing is parsed on the page's
+ * thread (an 800 MB-declaring .npz takes seconds). Throws with one sentence for a bad file (nothing kept); a full
+ * store gives `notice` and the set.
  */
 export async function storeUploadedFeatures(
-  name: string,
-  bytes: Uint8Array,
+  file: Blob & { name: string },
   cache: () => Promise<FeatureCache> = featureCache,
-): Promise<{ ref: { name: string; contentHash: string }; set: FeatureSet; key: string; notice: string | null }> {
-  const set = readFeatureFile(bytes, name);
-  const ref = { name, contentHash: contentHash(bytes) };
+  read: (file: Blob, name: string) => Promise<FeatureUpload> = (f, name) => sharedDataClient().readFeatureFile(f, name),
+): Promise<{ ref: { name: string; contentHash: string }; set: FeatureSet; key: string; notice: string | null; heldOut: boolean }> {
+  const { set, contentHash, heldOut } = await read(file, file.name);
+  const ref = { name: file.name, contentHash };
   const key = uploadKey(ref.contentHash);
-  const put = await (await cache()).put(key, set, { label: `uploaded features ${name}`, device: 'upload', file: name });
-  return { ref, set, key, notice: put.notice };
+  const put = await (await cache()).put(key, set, { label: `uploaded features ${file.name}`, device: 'upload', file: file.name });
+  return { ref, set, key, notice: put.notice, heldOut };
 }
 
 /** The image encoders offered by name in the settings (any other model id may be typed). */

@@ -80,6 +80,12 @@ export class ShareLinkStore {
   /** Why the current config has no link (too large), else ''. */
   linkError = $state('');
   /**
+   * The setup the lab on screen shows and would run, while it is not the experiment (a tab shows its own setup until
+   * the user acts on it, see src/ui/forgetting/forgetting-lab.svelte.ts): "What exactly ran" shows it rather than an
+   * experiment the controls do not describe. Null when the lab on screen shows the experiment.
+   */
+  tabSetup = $state.raw<{ lab: LabId; config: ExperimentConfig } | null>(null);
+  /**
    * The lab of the last link opened (at load or pasted later), null when the page opened without one (or a bad one):
    * a lab mounted later reads its setup from the config only when the link was made on it.
    */
@@ -157,6 +163,14 @@ export class ShareLinkStore {
       const q = p.toString();
       this.replaceUrl(`${this.env.location.pathname}${q ? `?${q}` : ''}${this.env.location.hash}`);
     }
+  }
+
+  /** The lab on screen shows `config` (not the experiment), or, with null, shows the experiment again. */
+  showTabSetup(lab: LabId, config: ExperimentConfig | null): void {
+    untrack(() => {
+      if (config) this.tabSetup = { lab, config };
+      else if (this.tabSetup?.lab === lab) this.tabSetup = null;
+    });
   }
 
   reportBackend(what: string, value: string | null): void {

@@ -22,9 +22,13 @@ export type { StreamPreview, StreamProgress, StreamRunResult, StreamStepEnd, Swe
 export const TIME_DB = 'cil-lab-time';
 const SPEC: DbSpec = { name: TIME_DB, version: 1, tables: [{ name: 'results' }, { name: 'checkpoints' }] };
 
-/** The key of the settings' results: the canonical JSON of the validated settings. */
+/**
+ * The key of the settings' results: the canonical JSON of the validated settings, without `control` (whether the
+ * no-drift control also trains changes none of these runs' numbers; the control's runs have settings of their own).
+ */
 export function timeSettingsKey(c: TimeLabConfig): string {
-  return JSON.stringify(validateTimeLabConfig(c).value ?? c);
+  const { control: _c, ...v } = validateTimeLabConfig(c).value ?? c;
+  return JSON.stringify(v);
 }
 
 /** The protocol in flight: its bucket and epoch. */

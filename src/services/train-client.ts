@@ -134,6 +134,11 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       return call(() => remote.job('ptm', input, Comlink.proxy(onEvent) as never) as Promise<T.JobOutput<'ptm'>>);
     },
 
+    /** A pre-trained method's whole distribution over Ω (engine/features/distribution-job.ts): progress, then the report. */
+    distribution(input: T.JobInput<'ptm-distribution'>, onEvent: (e: T.JobEvent<'ptm-distribution'>) => void): Promise<T.JobOutput<'ptm-distribution'>> {
+      return call(() => remote.job('ptm-distribution', input, Comlink.proxy(onEvent) as never) as Promise<T.JobOutput<'ptm-distribution'>>);
+    },
+
     pause(): Promise<void> {
       return dead ? Promise.resolve() : remote.pause();
     },

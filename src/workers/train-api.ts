@@ -25,6 +25,11 @@ export type { JobEvent, JobInput, JobKind, JobOutput };
 
 export type { WorkerFeatures };
 
+/** A pre-trained method's whole distribution (engine/features/distribution-job.ts), as the UI sends and reads it. */
+export type DistributionJobInput = JobInput<'ptm-distribution'>;
+export type DistributionJobEvent = JobEvent<'ptm-distribution'>;
+export type DistributionJobOutput = JobOutput<'ptm-distribution'>;
+
 /**
  * Which images the worker trains on. `trainPerClass`/`testPerClass`: the first n of each class in file order.
  * `features`: train on the feature vectors of the experiment's classes through that source instead of the pixels

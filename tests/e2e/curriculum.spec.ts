@@ -30,7 +30,11 @@ test('the quick preset trains a_j and all 6 orders to the end on wasm, and every
   const verdict = page.getByTestId('cu-verdict');
   await expect(verdict).toHaveAttribute('data-provisional', 'false');
   await expect(verdict.locator('h3')).toContainText('What this shows');
-  await expect(verdict.locator('.findings li').first()).toHaveText(/M2I − I2M ACC = [+−-]?[\d.]+ points \(1 seed\)/);
+  await expect(verdict.getByTestId('cu-verdict-headline')).toHaveText(/\b1 seed\b/);
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('cu-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
   await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
 
   // a_j table: one row per dataset

@@ -2,16 +2,17 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
+import { DIGITS_EXPERIMENT } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
 const EMOJI_CLASSES = (JSON.parse(readFileSync('public/data/emoji/meta.json', 'utf8')) as { classes: string[] }).classes.length;
 const PARSER_FIXTURES = 'tests/fixtures/parsers';
 
-async function openData(page: Page) {
+async function openData(page: Page, path = DIGITS_EXPERIMENT) {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto(path);
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
   return errors;
 }
@@ -57,7 +58,14 @@ const TRAIN = Array.from({ length: 40 }, (_, i) => i % 10);
 const TEST = Array.from({ length: 20 }, (_, i) => (i * 3) % 10);
 const file = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/octet-stream', buffer });
 
-test('Digits loads by default: 10 rows of drawn samples, a summary table and the sources with licences', async ({ page }) => {
+test("the tab opens on the experiment's dataset: Fashion-MNIST for the default experiment", async ({ page }) => {
+  const errors = await openData(page, '/');
+  await expect(page.getByTestId('data-title')).toContainText('Fashion-MNIST', { timeout: 60_000 });
+  await expect(page.getByTestId('builtin-fashion-mnist')).toBeChecked();
+  expect(errors).toEqual([]);
+});
+
+test('Digits (an experiment on Digits): 10 rows of drawn samples, a summary table and the sources with licences', async ({ page }) => {
   const errors = await openData(page);
   await expect(page.getByRole('heading', { name: 'Sample images per class' })).toBeVisible();
   await expect(page.getByTestId('data-title')).toContainText('Digits (8×8)');

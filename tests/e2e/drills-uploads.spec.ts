@@ -9,6 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { brokenUploadCorpus, goodZip, type CorpusCase } from '../unit/drills/broken-upload-corpus';
+import { DIGITS_EXPERIMENT } from './harness/page-config';
 
 const corpus = brokenUploadCorpus();
 const pick = (ids: string[]): CorpusCase[] => ids.map((id) => corpus.find((c) => c.id === id)!);
@@ -28,7 +29,7 @@ function watch(page: Page): string[] {
 test('Data page: broken uploads each get a message; the data shown, the upload and the built-in choices stay', async ({ page }) => {
   test.setTimeout(300_000);
   const errors = watch(page);
-  await page.goto('/');
+  await page.goto(DIGITS_EXPERIMENT);
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Data' }).click();
   await expect(page.getByTestId('data-title')).toContainText('Digits');
   // something of the user's on screen first: a good two-class zip

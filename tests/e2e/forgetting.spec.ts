@@ -126,3 +126,27 @@ test('every preset finishes (timing)', async ({ page }) => {
     await page.screenshot({ path: `test-results/screenshots/forgetting-preset-${id}-1280.png`, fullPage: true });
   }
 });
+
+test('"What exactly ran" before any run shows the setup the controls describe and the command that runs it', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Forgetting', exact: true }).click();
+  await expect(page.getByTestId('fg-dataset')).toHaveValue('digits');
+  const lr = Number(await page.getByTestId('fg-lr').inputValue());
+  const epochs = Number(await page.getByTestId('fg-epochs').inputValue());
+  await page.getByTestId('what-ran-open').click();
+  const panel = page.getByTestId('what-ran');
+  await expect(panel.getByTestId('what-ran-tab-setup')).toContainText('The Forgetting lab shows its own setup');
+  const shown = JSON.parse((await panel.getByTestId('what-ran-json').textContent())!);
+  expect(shown).toMatchObject({ lab: 'forgetting', dataset: { id: 'digits' }, training: { lr, epochs } });
+  await expect(panel.getByTestId('what-ran-command')).toContainText(/npx cil-lab cpcf --config cil-lab-config-[0-9a-f]+\.json/);
+  await page.screenshot({ path: 'test-results/screenshots/what-ran-forgetting-1280.png' });
+  await panel.getByRole('button', { name: 'Close' }).click();
+  // another tab shows the experiment again: the Orderings lab's config, its own command
+  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Orderings', exact: true }).click();
+  await page.getByTestId('what-ran-open').click();
+  await expect(panel.getByTestId('what-ran-tab-setup')).toHaveCount(0);
+  await expect(panel.getByTestId('what-ran-command')).toContainText('npx cil-lab orders --config');
+  expect(errors).toEqual([]);
+});

@@ -77,6 +77,8 @@ test('the default on the backbone’s features: prototype methods one value, the
   await expect(page.getByTestId('gt-ptm-paths')).toContainText('SimpleCIL: exact by class set: 31 states for 90 orderings');
   await expect(page.getByTestId('gt-invariance')).toContainText('Order-invariant by construction');
   const verdict = page.getByTestId('gt-order-verdict');
+  await expect(verdict.getByTestId('gt-order-verdict-headline')).toContainText(/^The prototype methods/);
+  await verdict.getByTestId('gt-order-verdict-details').locator('summary').click();
   await expect(verdict.locator('[data-id="order:prototypes"]')).toBeVisible();
   await expect(verdict.locator('[data-id="order:trained"]')).toContainText('Finetune (head)');
   await expect(page.getByTestId('gt-first-task')).toBeVisible();

@@ -50,7 +50,11 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   const verdict = page.getByTestId('ow-verdict');
   await expect(verdict).toHaveAttribute('data-provisional', 'false');
   await expect(verdict.locator('h3')).toContainText('What this shows');
-  await expect(verdict.locator('.findings li').first()).toHaveText(/AUROC in %, averaged over steps and OOD sets/);
+  await expect(verdict.getByTestId('ow-verdict-headline')).toHaveText(/separates unknown images from known ones (best \(AUROC [\d.]+%\)|with AUROC [\d.]+%)/);
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('ow-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
   await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
   // marks of 3 detectors and the accuracy series at 3 steps
   await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(12);

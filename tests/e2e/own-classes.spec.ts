@@ -1,13 +1,22 @@
 /**
  * The Your-classes lab in a real Chromium with its fake camera (--use-fake-device-for-media-stream and
  * --use-file-for-fake-video-capture: a small .y4m of one colour per class, written here), the tiny CLIP vision
- * fixture (public/models/cil-lab/clip-vision-tiny) as the encoder: record three classes, add a fourth, forgetting
- * under fine-tuning and none under SimpleCIL prototypes, every ordering; export and re-import the samples zip; a
- * denied camera and dropped images instead. One browser per class (Chromium reads one fake video per launch), on
- * one profile, so the samples in IndexedDB carry over as they do across reloads.
+ * fixture (public/models/cil-lab/clip-vision-tiny) as the encoder:
+ * - four classes recorded one at a time, one browser per class (Chromium reads one fake video per launch) on one
+ *   profile, so every launch is a reload: every earlier row of R is unchanged (its numbers and the moment it was
+ *   computed) after each later class and after each reload; fine-tuning forgets, SimpleCIL does not; every ordering;
+ *   EDGE on names; export, forget, import; a removed class's rows said to be computed again; the original link (no
+ *   classes) offers the classes stored in the browser;
+ * - the lesson's recorded set imported at 390 px;
+ * - the hub unreachable: said before recording, the shipped encoder offered and used;
+ * - a hundred classes imported, one more added with its time shown;
+ * - a denied camera and dropped images instead.
  */
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeSamplesZip } from '../../src/data/own-samples-zip';
+import { manyClasses } from '../../scripts/own-classes-drawings';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, validateConfig } from '../../src/core/config/schema';
@@ -15,7 +24,7 @@ import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import config from '../../playwright.config';
 import { pageConfig } from './harness/page-config';
 
-const SHOTS = 'test-results/own-classes';
+const SHOTS = process.env.OWN_SHOTS ?? 'test-results/own-classes';
 const COLOURS: [number, number, number][] = [
   [220, 40, 40],
   [40, 190, 60],
@@ -44,19 +53,14 @@ const base = config.use!;
 const baseURL = base.baseURL!;
 const ARGS = base.launchOptions!.args!;
 
-function link(): string {
+const TINY = { source: 'encoder', model: 'clip-vision-tiny', precision: 'fp32', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } };
+
+function link(own: Record<string, unknown> = {}): string {
   const c = validateConfig({
     ...defaultConfig(),
     lab: 'own-classes',
     backend: { train: 'wasm', embed: 'auto' },
-    ownClasses: {
-      classes: [],
-      trainPerClass: 6,
-      testPerClass: 3,
-      strategy: 'finetune',
-      seed: 0,
-      encoder: { source: 'encoder', model: 'clip-vision-tiny', precision: 'fp32', weights: { kind: 'self-hosted', path: '/models/cil-lab/' } },
-    },
+    ownClasses: { classes: [], trainPerClass: 6, testPerClass: 3, strategy: 'finetune', seed: 0, encoder: TINY, fps: 30, ...own },
   });
   expect(c.errors).toEqual([]);
   return `${baseURL}/${encodeConfigToHash(c.config)}`;
@@ -113,92 +117,268 @@ async function edgeOnNames(page: Page): Promise<void> {
   await expect.poll(() => pageConfig(page)?.ownClasses?.names?.model ?? null).toBe('cil-lab/clip-tiny');
 }
 
-for (const viewport of [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-]) {
-  test(`record three classes, add a fourth: fine-tuning forgets, prototypes do not; every ordering; zip export and import (${viewport.width}px)`, async () => {
-    test.setTimeout(240_000);
-    mkdirSync(SHOTS, { recursive: true });
-    const dir = mkdtempSync(join(tmpdir(), 'cil-own-'));
-    const profile = join(dir, 'profile');
-    const videos = COLOURS.map((c, k) => {
-      const f = join(dir, `class-${k}.y4m`);
-      writeFileSync(f, y4m(c));
-      return f;
-    });
-    const names = ['red mug', 'green <i>pen', 'blue cup', 'yellow duck'];
-    const timings: Record<string, number> = {};
-    let url = link();
-    try {
-      for (let k = 0; k < 4; k++) {
-        const ctx = await withCamera(profile, videos[k], viewport);
-        const page = ctx.pages()[0] ?? (await ctx.newPage());
-        await page.goto(url);
-        await expect(page.getByTestId('oc-privacy')).toContainText('never leave this browser');
-        await expect(page.getByTestId('oc-class')).toHaveCount(k);
-        if (k > 0) await expect(page.getByTestId('oc-bar')).toHaveCount(k, { timeout: 60_000 });
-        await addClass(page, names[k]);
-        const ms = await recordClass(page, names[k], k + 1);
-        if (k === 0) timings.recordFirstClassToResult = ms.fromRecord;
-        if (k === 3) timings.fourthClassCompleteToBars = ms.fromComplete;
-        // the page's own clock: the first sample to the first result, and the last update's features and training
-        const said = await page.getByTestId('oc-timing').innerText();
-        if (k === 0) timings.pageFirstSampleToResult = Number(/after/.test(said) ? said.match(/came ([\d.]+) s/)![1] : NaN) * 1000;
-        if (k === 3) timings.pageFourthUpdate = Number(said.match(/took ([\d.]+) s/)![1]) * 1000;
-        if (k === 0) await expect(page.getByTestId('oc-verdict')).toContainText('one class');
-        if (k === 1) await expect(page.getByTestId('oc-bar').nth(1)).toContainText('green <i>pen'); // user text shown as text, not HTML
-        if (k === 3) {
-          // fine-tuning forgets: at least one earlier class dropped, said in words
-          await expect(page.locator('[data-testid="oc-bar"][data-forgotten="true"]').first()).toBeVisible();
-          await expect(page.getByTestId('oc-verdict')).toContainText('It forgot');
-          await page.screenshot({ path: `${SHOTS}/finetune-${viewport.width}.png`, fullPage: true });
-          await page.getByTestId('oc-strategy-simplecil').click();
-          await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting', { timeout: 60_000 });
-          await expect(page.locator('[data-testid="oc-bar"][data-forgotten="true"]')).toHaveCount(0);
-          await page.getByTestId('oc-orderings').click();
-          await expect(page.getByTestId('oc-orderings-verdict')).toContainText('Over all 24 orderings', { timeout: 60_000 });
-          await expect(page.getByTestId('oc-orderings-verdict')).toContainText('does not matter');
-          await expect(page.getByTestId('oc-orderings-verdict')).toContainText('EDGE, which orders classes by how alike they look');
-          // RS's seeded orderings (the experiment's protocols.rsSeeds: 0, 42, 1993) beside EDGE's and the truth's range
-          await expect(page.locator('[data-testid="oc-protocol"][data-kind="rs"]')).toHaveCount(3);
-          await expect(page.locator('[data-testid="oc-protocol"][data-kind="edge"]')).toHaveCount(2);
-          await expect(page.getByTestId('oc-protocols')).toContainText('RS seed 1993');
-          await expect(page.getByTestId('oc-orderings-verdict')).toContainText('RS, the random orderings papers usually report');
-          await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/equally close to the truth|closer to the truth/);
-          await expect(page.getByTestId('oc-busy')).toHaveCount(0);
-          await page.screenshot({ path: `${SHOTS}/prototypes-${viewport.width}.png`, fullPage: true });
-          await edgeOnNames(page);
-          await page.screenshot({ path: `${SHOTS}/names-${viewport.width}.png`, fullPage: true });
-          // the zip: export, forget everything, import it again
-          const download = page.waitForEvent('download');
-          await page.getByTestId('oc-export').click();
-          const zip = join(dir, 'samples.zip');
-          await (await download).saveAs(zip);
-          await page.getByTestId('oc-forget').click();
-          await expect(page.getByTestId('oc-class')).toHaveCount(0);
-          await expect(page.getByTestId('oc-empty')).toBeVisible();
-          await page.getByTestId('oc-import').setInputFiles(zip);
-          await expect(page.getByTestId('oc-import-note')).toHaveText('Imported 4 classes.');
-          await expect(page.getByTestId('oc-class')).toHaveCount(4);
-          await expect(page.getByTestId('oc-count').first()).toHaveText('9 / 9');
-          await expect(page.getByTestId('oc-bar')).toHaveCount(4, { timeout: 60_000 });
-          await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting');
-          expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
-          // one class removed (a recording gone wrong): the others stay and the model updates on them
-          await page.getByTestId('oc-class').filter({ hasText: 'blue' }).getByTestId('oc-remove').click();
-          await expect(page.getByTestId('oc-class')).toHaveCount(3);
-          await expect(page.getByTestId('oc-bar')).toHaveCount(3, { timeout: 60_000 });
-        }
-        url = page.url();
-        await ctx.close();
-      }
-      console.log(`own-classes timings (${viewport.width}px, fixture encoder, wasm): ${JSON.stringify(timings)}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+/** R as the page shows it: each row's cells of the classes taught by then, and the moment it was computed. */
+async function rowsOf(page: Page): Promise<{ cells: string[]; computed: string }[]> {
+  return page.getByTestId('oc-row').evaluateAll((rows) =>
+    rows.map((r, i) => ({
+      cells: [...r.querySelectorAll('td')].slice(0, i + 1).map((td) => td.textContent ?? ''),
+      computed: r.getAttribute('data-computed') ?? '',
+    })),
+  );
 }
+
+test('four classes recorded one at a time: every earlier row of R stays as it was after each later class and each reload', async () => {
+  test.setTimeout(300_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const viewport = { width: 1280, height: 800 };
+  const dir = mkdtempSync(join(tmpdir(), 'cil-own-'));
+  const profile = join(dir, 'profile');
+  const videos = COLOURS.map((c, k) => {
+    const f = join(dir, `class-${k}.y4m`);
+    writeFileSync(f, y4m(c));
+    return f;
+  });
+  const names = ['red mug', 'green <i>pen', 'blue cup', 'yellow duck'];
+  const timings: Record<string, number> = {};
+  const original = link();
+  let url = original;
+  let seen: { cells: string[]; computed: string }[] = [];
+  const sameEarlier = async (page: Page, n: number) => {
+    const now = await rowsOf(page);
+    expect(now.length).toBe(n);
+    // the earlier rows: the same numbers, computed at the same moment (never again)
+    expect(now.slice(0, seen.length)).toEqual(seen);
+    seen = now;
+  };
+  try {
+    for (let k = 0; k < 4; k++) {
+      const ctx = await withCamera(profile, videos[k], viewport);
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(url);
+      await expect(page.getByTestId('oc-privacy')).toContainText('never leave this browser');
+      await expect(page.getByTestId('oc-class')).toHaveCount(k);
+      if (k > 0) {
+        await expect(page.getByTestId('oc-row')).toHaveCount(k, { timeout: 60_000 });
+        await sameEarlier(page, k); // after the reload
+      }
+      await addClass(page, names[k]);
+      const ms = await recordClass(page, names[k], k + 1);
+      await expect(page.getByTestId('oc-row')).toHaveCount(k + 1);
+      await sameEarlier(page, k + 1); // after the later class
+      if (k === 0) timings.recordFirstClassToResult = ms.fromRecord;
+      if (k === 3) timings.fourthClassCompleteToBars = ms.fromComplete;
+      const said = await page.getByTestId('oc-timing').innerText();
+      timings[`pageClass${k + 1}AddedMs`] = Number(said.match(/added (\d+) ms/)![1]);
+      if (k === 0) await expect(page.getByTestId('oc-verdict')).toContainText('one class');
+      if (k === 1) await expect(page.getByTestId('oc-bar').nth(1)).toContainText('green <i>pen'); // user text shown as text, not HTML
+      if (k === 3) {
+        await expect(page.locator('[data-testid="oc-bar"][data-forgotten="true"]').first()).toBeVisible();
+        await expect(page.getByTestId('oc-verdict')).toContainText('It forgot');
+        await page.screenshot({ path: `${SHOTS}/finetune-1280.png`, fullPage: true });
+        await page.getByTestId('oc-strategy-simplecil').click();
+        await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting', { timeout: 60_000 });
+        await expect(page.locator('[data-testid="oc-bar"][data-forgotten="true"]')).toHaveCount(0);
+        // back to fine-tuning: its history comes back as it was stored
+        await page.getByTestId('oc-strategy-finetune').click();
+        await expect(page.getByTestId('oc-verdict')).toContainText('It forgot', { timeout: 60_000 });
+        await sameEarlier(page, 4);
+        await page.getByTestId('oc-strategy-simplecil').click();
+        await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting', { timeout: 60_000 });
+        await page.getByTestId('oc-orderings').click();
+        await expect(page.getByTestId('oc-orderings-verdict')).toContainText('Over all 24 orderings of your 4 classes', { timeout: 60_000 });
+        await expect(page.getByTestId('oc-orderings-verdict')).toContainText('average incremental accuracy (AIA');
+        await expect(page.getByTestId('oc-orderings-verdict')).toContainText('EDGE, which orders classes by how alike they look');
+        await expect(page.locator('[data-testid="oc-protocol"][data-kind="rs"]')).toHaveCount(3);
+        await expect(page.locator('[data-testid="oc-protocol"][data-kind="edge"]')).toHaveCount(2);
+        await expect(page.locator('[data-testid="oc-protocol"][data-kind="taught"]')).toHaveCount(1);
+        await expect(page.getByTestId('oc-protocols')).toContainText('RS seed 1993');
+        await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/equally close to the truth|closer to the truth/);
+        await page.getByTestId('oc-joint').click();
+        await expect(page.getByTestId('oc-verdict')).toContainText('A head trained on all 4 classes at once', { timeout: 60_000 });
+        await expect(page.getByTestId('oc-busy')).toHaveCount(0);
+        await page.screenshot({ path: `${SHOTS}/prototypes-1280.png`, fullPage: true });
+        await edgeOnNames(page);
+        await page.screenshot({ path: `${SHOTS}/names-1280.png`, fullPage: true });
+        // the zip: export, forget everything, import it again
+        const download = page.waitForEvent('download');
+        await page.getByTestId('oc-export').click();
+        const zip = join(dir, 'samples.zip');
+        await (await download).saveAs(zip);
+        await page.getByTestId('oc-forget').click();
+        await expect(page.getByTestId('oc-class')).toHaveCount(0);
+        await expect(page.getByTestId('oc-empty')).toBeVisible();
+        await page.getByTestId('oc-import').setInputFiles(zip);
+        await expect(page.getByTestId('oc-import-note')).toHaveText('Imported 4 classes.');
+        await expect(page.getByTestId('oc-class')).toHaveCount(4);
+        await expect(page.getByTestId('oc-count').first()).toHaveText('9 / 9');
+        await expect(page.getByTestId('oc-bar')).toHaveCount(4, { timeout: 60_000 });
+        await expect(page.getByTestId('oc-verdict')).toContainText('no forgetting');
+        expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+        // one class removed (a recording gone wrong): the others stay, and the page says which rows changed and why
+        await page.getByTestId('oc-class').filter({ hasText: 'blue' }).getByTestId('oc-remove').click();
+        await expect(page.getByTestId('oc-class')).toHaveCount(3);
+        await expect(page.getByTestId('oc-bar')).toHaveCount(3, { timeout: 60_000 });
+        await expect(page.getByTestId('oc-changed')).toHaveText('Rows from “yellow duck” on were computed again: “blue cup” was removed.');
+      }
+      url = page.url();
+      await ctx.close();
+    }
+    // the original link after a crash: no classes in it, the three stored in this browser offered and restored
+    const ctx = await withCamera(profile, null, viewport);
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    await page.goto(original);
+    await expect(page.getByTestId('oc-stored')).toContainText('This browser holds 3 classes you recorded');
+    await page.screenshot({ path: `${SHOTS}/stored-offer-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/stored-offer-390.png`, fullPage: true });
+    await page.setViewportSize(viewport);
+    await page.getByTestId('oc-restore').click();
+    await expect(page.getByTestId('oc-class')).toHaveCount(3);
+    await expect(page.getByTestId('oc-row')).toHaveCount(3, { timeout: 60_000 });
+    await ctx.close();
+    console.log(`own-classes timings (1280px, fixture encoder, wasm, 30 frames a second): ${JSON.stringify(timings)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('at 390 px: the lesson’s recorded set imported, R and every ordering read on a phone', async ({ browser }) => {
+  test.setTimeout(120_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  try {
+    await page.goto(link());
+    await page.getByTestId('oc-import').setInputFiles('tests/fixtures/own-classes/four-things.zip');
+    await expect(page.getByTestId('oc-import-note')).toHaveText('Imported 4 classes.', { timeout: 30_000 });
+    await expect(page.getByTestId('oc-row')).toHaveCount(4, { timeout: 60_000 });
+    await expect(page.getByTestId('oc-verdict')).toContainText('It forgot');
+    await page.getByTestId('oc-orderings').click();
+    await expect(page.getByTestId('oc-orderings-verdict')).toContainText('Over all 24 orderings', { timeout: 60_000 });
+    // nothing wider than the phone
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/finetune-390.png`, fullPage: true });
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the model hub out of reach: said before recording, the encoder this site ships offered, and it runs', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const outside: string[] = [];
+  await ctx.route(
+    (url) => url.protocol.startsWith('http') && url.hostname !== '127.0.0.1',
+    (route) => {
+      outside.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  const page = await ctx.newPage();
+  try {
+    // the lab's default encoder (CLIP ViT-B/32 from the hub), nothing recorded yet
+    await page.goto(link({ encoder: undefined, trainPerClass: 2, testPerClass: 1 }));
+    const notice = page.getByTestId('oc-encoder-notice');
+    await expect(notice).toContainText('Xenova/clip-vit-base-patch32 is not in this browser yet');
+    await expect(notice.getByTestId('oc-use-encoder')).toHaveText('Use Tiny encoder (ships with this site)');
+    expect(outside).toEqual([]); // nothing asked of the hub until the visitor asks
+    await page.getByTestId('oc-encoder-run').click(); // "Check the download size"
+    await expect(notice).toContainText('The model hub cannot be reached from this browser', { timeout: 30_000 });
+    expect(outside.length).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/hub-unreachable-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/hub-unreachable-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await notice.getByTestId('oc-use-encoder').click();
+    await expect(notice).toHaveCount(0);
+    await expect(page.getByTestId('oc-encoder-where')).toHaveAttribute('data-where', 'here');
+    await page.getByTestId('oc-import').setInputFiles('tests/fixtures/own-classes/four-things.zip');
+    await expect(page.getByTestId('oc-row')).toHaveCount(4, { timeout: 60_000 });
+    await expect(page.getByTestId('oc-error')).toHaveCount(0);
+  } finally {
+    await ctx.close();
+  }
+});
+
+/** Resident MB of the renderer processes of the browser on `profile` (the tab and its workers; not the GPU process). */
+function rendererMB(profile: string): number {
+  const ps = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' });
+  return Math.round(
+    ps
+      .split('\n')
+      .filter((l) => l.includes(profile) && l.includes('--type=renderer'))
+      .reduce((kb, l) => kb + Number(l.trim().split(/\s+/)[0]), 0) / 1024,
+  );
+}
+
+test('a hundred classes imported, then one more added: its time after its last sample shown', async () => {
+  test.setTimeout(240_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'cil-own-100-'));
+  const zip = join(dir, 'hundred.zip');
+  writeFileSync(zip, writeSamplesZip(manyClasses(100, 2, 1)));
+  const profile = join(dir, 'profile');
+  const ctx = await withCamera(profile, null, { width: 1280, height: 800 });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  try {
+    await page.goto(link({ strategy: 'simplecil', trainPerClass: 2, testPerClass: 1 }));
+    await expect(page.getByTestId('oc-empty')).toBeVisible();
+    const openMB = rendererMB(profile);
+    const t0 = Date.now();
+    await page.getByTestId('oc-import').setInputFiles(zip);
+    await expect(page.getByTestId('oc-import-note')).toContainText('Imported 100 classes in', { timeout: 120_000 });
+    await expect(page.getByTestId('oc-heat')).toHaveAttribute('data-rows', '100', { timeout: 120_000 });
+    const importMs = Date.now() - t0;
+    await addClass(page, 'object 101');
+    const row = page.getByTestId('oc-class').filter({ hasText: 'object 101' });
+    // three drawn images of a new colour, dropped on its box
+    await row.evaluate(async (el) => {
+      const dt = new DataTransfer();
+      for (let i = 0; i < 3; i++) {
+        const c = document.createElement('canvas');
+        c.width = c.height = 48;
+        const g = c.getContext('2d')!;
+        g.fillStyle = '#d4d4d4';
+        g.fillRect(0, 0, 48, 48);
+        g.fillStyle = 'rgb(20,20,20)';
+        g.fillRect(10 + i, 8, 26, 32);
+        const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+        dt.items.add(new File([blob], `${i}.png`, { type: 'image/png' }));
+      }
+      el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await expect(page.getByTestId('oc-heat')).toHaveAttribute('data-rows', '101', { timeout: 60_000 });
+    const said = await page.getByTestId('oc-timing').innerText();
+    expect(said).toMatch(/^“object 101” was added \d+ ms after its last sample/);
+    const addedMs = Number(said.match(/added (\d+) ms/)![1]);
+    const phases = said
+      .match(/features (\d+) ms, row 101 of R (\d+) ms/)!
+      .slice(1)
+      .map(Number);
+    await expect(page.getByTestId('oc-verdict')).toContainText('on all 101 classes');
+    await page.getByTestId('oc-joint').click();
+    await expect(page.getByTestId('oc-verdict')).toContainText('A head trained on all 101 classes at once', { timeout: 120_000 });
+    await page.getByTestId('oc-orderings').click();
+    await expect(page.getByTestId('oc-orderings-verdict')).toContainText(/Over 1.000 orderings drawn at random/u, { timeout: 120_000 });
+    await expect(page.getByTestId('oc-busy')).toHaveCount(0);
+    // the tab with its workers: the renderer processes' resident memory (the page's JS heap beside it)
+    const tabMB = rendererMB(profile);
+    const pageHeapMB = await page.evaluate(() =>
+      Math.round(((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0) / 1e6),
+    );
+    expect(tabMB).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/hundred-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/hundred-390.png`, fullPage: true });
+    console.log(
+      `own-classes hundred (fixture encoder, SimpleCIL): ${JSON.stringify({ importMs, addedMs, featuresMs: phases[0], rowMs: phases[1], openMB, tabMB, pageHeapMB })}`,
+    );
+  } finally {
+    await ctx.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('a denied camera says so and offers dropped images, which train the model', async () => {
   test.setTimeout(120_000);

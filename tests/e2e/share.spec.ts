@@ -399,7 +399,8 @@ test('the ⤓ menu: the S-over-Ω chart as SVG (valid XML), PNG (2×, PNG signat
 
   // the Data page's sample grid is drawn on canvases: PNG only
   await page.getByRole('button', { name: 'Data', exact: true }).click();
-  await expect(page.getByTestId('sample-grid')).toBeVisible();
+  // the Data tab shows the experiment's dataset (Fashion-MNIST: 55 MB to load)
+  await expect(page.getByTestId('sample-grid')).toBeVisible({ timeout: 60_000 });
   const gridMenu = page.getByTestId('chart-export').filter({ has: page.getByRole('button', { name: /sample grid/ }) });
   await gridMenu.getByTestId('chart-export-button').click();
   await expect(gridMenu.getByRole('menuitem')).toHaveCount(1);

@@ -29,7 +29,13 @@ test('the quick preset runs both protocols to the end on wasm and every chart ha
   const verdict = page.getByTestId('tm-verdict');
   await expect(verdict).toHaveAttribute('data-provisional', 'false');
   await expect(verdict.locator('h3')).toContainText('What this shows');
-  await expect(verdict.locator('.findings li').first()).toHaveText(/Under iid, in-domain accuracy overstates next-domain accuracy/);
+  await expect(verdict.getByTestId('tm-verdict-headline')).toHaveText(
+    /^Over 1 seed, the gap between same-bucket and next-bucket accuracy is [−\d.]+ points: not yet evidence, as a claim needs 3 or more seeds\.$/,
+  );
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('tm-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
   await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
 
   // R heat maps: 3×3 cells each; streaming greys the diagonal and below (6 cells); both outline 3 + 2 cells

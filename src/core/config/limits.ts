@@ -120,6 +120,29 @@ export const TIME_LIMITS = {
   width: 1024,
 } as const;
 
+/**
+ * The Your-classes lab's sizes (src/core/config/sections/own-classes.ts; `cil-lab own-classes`). A closed-form head
+ * (SimpleCIL, NCM, FeCAM, RanPAC) takes up to `classes` classes: adding one computes one row of R from the features
+ * (docs/science.md §10). The fine-tuned head (fine-tune, replay) re-trains on every class and stays at `headClasses`.
+ * `samples` bounds a whole set, classes × (train + test): 128 classes of 50 samples (CLIP ViT-B/32's 512 float32
+ * values each: 13 MB of features, and the JPEGs in IndexedDB, not in the tab). Every ordering is enumerated up to
+ * `exactClasses` classes (8! = 40 320 orderings, 2⁸ class sets for a closed-form head; the fine-tuned head trains
+ * each ordering, so up to `headExactClasses`, 720), and sampled above (`sampledOrderings` of them). `fps`: frames a
+ * second the recorder may take.
+ */
+export const OWN_CLASSES_LIMITS = {
+  classes: 128,
+  headClasses: 8,
+  trainPerClass: 200,
+  testPerClass: 100,
+  samples: 6_400,
+  exactClasses: 8,
+  headExactClasses: 6,
+  sampledOrderings: 10_000,
+  headSampledOrderings: 200,
+  fps: 30,
+} as const;
+
 /** The Curriculum lab's sizes (what a browser tab trains in minutes to an hour on this machine's 2 cores). */
 export const CURRICULUM_LIMITS = { epochs: 50, hidden: 1024, trainPerClass: 6000, testPerClass: 1000 } as const;
 

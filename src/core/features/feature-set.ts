@@ -52,14 +52,29 @@ export function checkFeatureShape(n: number, d: number): void {
 }
 
 /**
- * Checks a feature set whole: shapes agree, every value finite, labels within the class names, split 0 or 1, every
- * class name non-empty, trimmed and unique. Returns the set; throws a FeatureSetError with one sentence otherwise.
+ * Checks a feature set whole: shapes agree, labels within the class names, split 0 or 1, every class name non-empty,
+ * trimmed and unique (checkFeatureRows), then every value finite. Returns the set; throws a FeatureSetError with one
+ * sentence otherwise.
  */
 export function checkFeatureSet(set: FeatureSet): FeatureSet {
-  const { n, d, features, labels, split, classNames } = set;
+  const { n, d, features } = set;
   checkFeatureShape(n, d);
   if (features.length !== n * d)
     throw new FeatureSetError(`The features hold ${grouped(features.length)} values, not ${grouped(n)} rows × ${grouped(d)} = ${grouped(n * d)}.`);
+  checkFeatureRows(set);
+  const bad = firstNonFinite(features);
+  if (bad >= 0) throw nonFiniteError(bad, d, features[bad]);
+  return set;
+}
+
+/**
+ * Everything of a feature set but its values: the shape's bounds, one label and one split entry per row, the class
+ * names, every label a class and every split 0 or 1. A reader checks these (small) first, before it inflates the
+ * (large) values.
+ */
+export function checkFeatureRows(set: Omit<FeatureSet, 'features'>): void {
+  const { n, d, labels, split, classNames } = set;
+  checkFeatureShape(n, d);
   if (labels.length !== n) throw new FeatureSetError(`There are ${grouped(labels.length)} labels for ${grouped(n)} rows of features.`);
   if (split.length !== n) throw new FeatureSetError(`There are ${grouped(split.length)} split entries for ${grouped(n)} rows of features.`);
   if (classNames.length < 1) throw new FeatureSetError('A feature set needs the names of its classes.');
@@ -73,19 +88,24 @@ export function checkFeatureSet(set: FeatureSet): FeatureSet {
     if (seen.has(name)) throw new FeatureSetError(`The class name ${JSON.stringify(name)} appears twice.`);
     seen.add(name);
   });
-  for (let i = 0; i < features.length; i++) {
-    if (!Number.isFinite(features[i])) {
-      const row = Math.floor(i / d);
-      throw new FeatureSetError(`Row ${row}, dimension ${i - row * d} of the features is ${features[i]}; every value must be a finite number.`);
-    }
-  }
   for (let i = 0; i < n; i++) {
     const y = labels[i];
     if (y < 0 || y >= classNames.length)
       throw new FeatureSetError(`Row ${i} has label ${y}, outside the ${classNames.length} classes (0–${classNames.length - 1}).`);
     if (split[i] !== 0 && split[i] !== 1) throw new FeatureSetError(`Row ${i} has split ${split[i]}; use 0 for train and 1 for test.`);
   }
-  return set;
+}
+
+/** The index of the first value that is not finite, or -1. */
+export function firstNonFinite(values: ArrayLike<number>, from = 0, to = values.length): number {
+  for (let i = from; i < to; i++) if (!Number.isFinite(values[i])) return i;
+  return -1;
+}
+
+/** The refusal of value `i` (row-major, `d` per row) that is not finite. */
+export function nonFiniteError(i: number, d: number, value: number): FeatureSetError {
+  const row = Math.floor(i / d);
+  return new FeatureSetError(`Row ${row}, dimension ${i - row * d} of the features is ${value}; every value must be a finite number.`);
 }
 
 /** How many rows of each class in each split: counts[split][class]. */

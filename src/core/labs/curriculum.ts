@@ -22,4 +22,5 @@ export const curriculumLab = defineLab({
   trains: false,
   sections: { curriculum: curriculumSection },
   commands: ['curriculum'],
+  configCommand: 'curriculum',
 });

@@ -23,4 +23,5 @@ export const forgettingLab = defineLab({
   trains: true,
   sections: { conformal: conformalSection, forgetting: forgettingSection },
   commands: ['cpcf', 'conformal'],
+  configCommand: 'cpcf',
 });

@@ -23,4 +23,5 @@ export const groundTruthLab = defineLab({
   trains: true,
   sections: { groundTruth: groundTruthSection },
   commands: ['run', 'sweep', 'analyze', 'stats'],
+  configCommand: 'run',
 });

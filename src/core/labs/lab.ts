@@ -21,6 +21,8 @@ export interface LabEntry<Id extends string = string> {
   sections: { readonly [K in SectionKey]?: ConfigSection<K> };
   /** the `cil-lab` commands that print this lab's numbers */
   commands: readonly string[];
+  /** the one of `commands` that runs this lab's experiment from its config file (`--config F`), when one does */
+  configCommand?: string;
 }
 
 /** Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`). */

@@ -22,4 +22,5 @@ export const openWorldLab = defineLab({
   trains: false,
   sections: { openWorld: openWorldSection },
   commands: ['ood', 'ood-metrics', 'ood-scores'],
+  configCommand: 'ood',
 });

@@ -21,4 +21,5 @@ export const orderingsLab = defineLab({
   trains: false,
   sections: {},
   commands: ['orders', 'count', 'enumerate', 'score', 'similarity', 'bounds'],
+  configCommand: 'orders',
 });

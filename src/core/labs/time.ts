@@ -22,4 +22,5 @@ export const timeLab = defineLab({
   trains: false,
   sections: { time: timeSection },
   commands: ['stream', 'reservoir'],
+  configCommand: 'stream',
 });

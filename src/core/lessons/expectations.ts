@@ -2,16 +2,19 @@
  * A lesson's expected finding as data the app checks: a short list of templates, each a predicate over one lab's
  * observation (./observations.ts) with a sentence that says what students should see. `checkExpectation` says whether
  * a run shows it, with the numbers; a built-in lesson carries one or more (all must hold), a teacher's lesson picks
- * from `expectationChoices(lab)`.
+ * from `expectationChoices(lab, config)`.
  *
  * Every check is "waiting" until the run has what it needs (all planned runs finished), so a half-trained lesson is
  * never called wrong.
  *
  * Layering: pure TS, imports only src/core.
  */
-import type { LabId } from '../config/types';
+import { experimentClassNames } from '../config/derived';
+import type { ExperimentConfig, LabId } from '../config/types';
 import { quantileSorted } from '../stats/quantile';
 import type { LessonObservation } from './observations';
+import { strategyWord } from '../verdict/wording';
+import { spearman } from '../stats/spearman';
 
 export type Expectation =
   /** Ground truth: `label`'s accuracy lies outside the middle `middle` share of every ordering's accuracy. */
@@ -20,10 +23,19 @@ export type Expectation =
   | { kind: 'rs-span-below'; strategy: string; share: number }
   /** Ground truth: `better`'s mean accuracy over every ordering is at least `points` above `worse`'s. */
   | { kind: 'mean-above'; better: string; worse: string; points: number }
+  /** Ground truth: `strategy`'s mean accuracy over every ordering is within `points` of `value` (all 0–1). */
+  | { kind: 'mean-near'; strategy: string; value: number; points: number; why?: string }
   /** Ground truth: `narrow`'s accuracies (over every ordering) spread less (max − min) than `wide`'s. */
   | { kind: 'narrower'; narrow: string; wide: string }
   /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by less than `points` (0–1). */
   | { kind: 'spread-below'; strategy: string; points: number }
+  /** Ground truth: `strategy`'s accuracies over every ordering spread (max − min) by at least `points` (0–1). */
+  | { kind: 'spread-above'; strategy: string; points: number }
+  /**
+   * Ground truth: whether the orderings' accuracies under strategies `a` and `b` rise and fall together — Spearman's
+   * rank correlation over the orderings positive with p < 0.05 (`agree`), or not (`agree` false).
+   */
+  | { kind: 'orders-agree'; a: string; b: string; agree: boolean }
   /** Orderings: classes `a` and `b` (by name) share a task in the ordering `label` (or not, `together` false). */
   | { kind: 'pair-task'; label: string; a: string; b: string; together: boolean }
   /** Orderings: S of `higher` is above S of `lower`. */
@@ -38,8 +50,11 @@ export type Expectation =
   | { kind: 'reservoir-share'; alpha: string; bucket: number; min: number; max: number }
   /** Open world: after every step from `fromStep` (1-based), the newest task's classes take the largest share of `set`'s samples (mean over seeds). */
   | { kind: 'newest-takes-ood'; set: string; fromStep: number }
-  /** Curriculum: M2I − I2M in ACC (CIL, mean over seeds) is no more than in ACC₀, which is above 0: the order adds nothing beyond the weighting. */
-  | { kind: 'within-weighting' }
+  /**
+   * Curriculum: the lead of `first` (M2I, easy first, by default; or I2M, hard first) over the other order in ACC (CIL,
+   * mean over seeds) is no more than ACC₀'s weighting predicts for it: that order learns nothing beyond the weighting.
+   */
+  | { kind: 'within-weighting'; first?: 'm2i' | 'i2m' }
   /**
    * Your classes: when class `at` (1-based) arrives under `strategy`, the classes before it lose `drop` or more of
    * their accuracy (the largest loss: R[at−2][j] − R[at−1][j]) when `forgets`, or all lose less when not.
@@ -55,6 +70,9 @@ export const EXPECTATION_LAB: Readonly<Record<ExpectationKind, LabId>> = {
   'mean-above': 'ground-truth',
   narrower: 'ground-truth',
   'spread-below': 'ground-truth',
+  'spread-above': 'ground-truth',
+  'mean-near': 'ground-truth',
+  'orders-agree': 'ground-truth',
   'pair-task': 'orderings',
   'score-above': 'orderings',
   'cpcf-rises': 'forgetting',
@@ -74,16 +92,7 @@ export interface ExpectationCheck {
 
 const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 const pts = (v: number) => `${(100 * v).toFixed(1)} points`;
-const STRATEGY_NAME: Record<string, string> = {
-  finetune: 'fine-tuning',
-  replay: 'replay',
-  ewc: 'EWC',
-  lwf: 'LwF',
-  simplecil: 'SimpleCIL',
-  fecam: 'FeCAM',
-  ranpac: 'RanPAC',
-};
-const strategyName = (s: string) => STRATEGY_NAME[s] ?? s;
+const strategyName = strategyWord;
 
 /** What students should see, in one sentence. */
 export function describeExpectation(e: Expectation): string {
@@ -98,6 +107,14 @@ export function describeExpectation(e: Expectation): string {
       return `${cap(strategyName(e.narrow))}'s accuracies spread over a narrower range than ${strategyName(e.wide)}'s.`;
     case 'spread-below':
       return `Every order ends ${strategyName(e.strategy)} at the same accuracy: its accuracies over all orderings span less than ${spreadPts(e.points)}.`;
+    case 'mean-near':
+      return `${cap(strategyName(e.strategy))}'s mean accuracy over all orderings is within ${Math.round(100 * e.points)} points of ${pct(e.value)}${e.why ? `: ${e.why}` : ''}.`;
+    case 'spread-above':
+      return `The order alone moves ${strategyName(e.strategy)}'s accuracy by ${spreadPts(e.points)} or more over all orderings: one order's number could land anywhere in that range.`;
+    case 'orders-agree':
+      return e.agree
+        ? `The orders that are hard for ${strategyName(e.a)} are hard for ${strategyName(e.b)} too: their accuracies over the orderings rise and fall together (Spearman's ρ > 0, p < 0.05).`
+        : `Which order is hard depends on the strategy: the orderings' accuracies under ${strategyName(e.a)} and ${strategyName(e.b)} do not rise and fall together (Spearman's ρ not positive at p < 0.05).`;
     case 'pair-task':
       return `${e.label} puts ${e.a} and ${e.b} ${e.together ? 'in the same task' : 'in different tasks'}.`;
     case 'score-above':
@@ -119,13 +136,16 @@ export function describeExpectation(e: Expectation): string {
         ? `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, an earlier class loses ${Math.round(100 * e.drop)} points or more of its accuracy: it is forgotten.`
         : `Under ${strategyName(e.strategy)}, when class ${e.at} arrives, every earlier class keeps its accuracy (each loses less than ${Math.round(100 * e.drop)} points).`;
     case 'within-weighting':
-      return 'The weighting alone (ACC₀) favours easy first (M2I), and M2I’s lead over I2M in final accuracy is no larger than that: easy first does not learn better.';
+      return e.first === 'i2m'
+        ? 'I2M’s lead over M2I in ACC is no larger than ACC₀’s weighting alone predicts for it (mean over seeds): hard first does not learn better.'
+        : 'M2I’s lead over I2M in ACC is no larger than ACC₀’s weighting alone predicts (mean over seeds): easy first does not learn better.';
   }
 }
 
 /** A spread bound in points, with the decimals it needs (0.1 points, not "0 points"). */
 const spreadPts = (v: number) => `${+(100 * v).toFixed(2)} points`;
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Capitalised for the start of a sentence; a name with a capital inside (iCaRL) stays as it is. */
+const cap = (s: string) => (/^[a-z][A-Z]/.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1));
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const waiting = (detail: string): ExpectationCheck => ({ status: 'waiting', detail });
 const verdict = (ok: boolean, detail: string): ExpectationCheck => ({ status: ok ? 'holds' : 'fails', detail });
@@ -138,7 +158,10 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
     case 'rs-span-below':
     case 'mean-above':
     case 'narrower':
-    case 'spread-below': {
+    case 'spread-below':
+    case 'spread-above':
+    case 'mean-near':
+    case 'orders-agree': {
       if (o.lab !== 'ground-truth') break;
       const full = (id: string) => {
         const s = o.strategies.find((x) => x.strategy === id);
@@ -162,14 +185,38 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
         const range = Math.max(...s.truth) - Math.min(...s.truth);
         return verdict(span < e.share * range, `The RS orderings span ${pts(span)}; all orderings span ${pts(range)}.`);
       }
-      if (e.kind === 'spread-below') {
+      if (e.kind === 'spread-below' || e.kind === 'spread-above') {
         const s = full(e.strategy);
         if (!s) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
         const lo = Math.min(...s.truth);
         const hi = Math.max(...s.truth);
         return verdict(
-          hi - lo < e.points,
+          e.kind === 'spread-below' ? hi - lo < e.points : hi - lo >= e.points,
           `${cap(strategyName(e.strategy))}: ${pct(lo)} to ${pct(hi)} over ${s.truth.length} orderings, a spread of ${pts(hi - lo)}.`,
+        );
+      }
+      if (e.kind === 'mean-near') {
+        const s = full(e.strategy);
+        if (!s) return waiting(`Waiting for every ordering of ${strategyName(e.strategy)}.`);
+        const m = mean(s.truth);
+        return verdict(Math.abs(m - e.value) <= e.points, `${cap(strategyName(e.strategy))}: ${pct(m)} on average over ${s.truth.length} orderings.`);
+      }
+      if (e.kind === 'orders-agree') {
+        const a = full(e.a);
+        const b = full(e.b);
+        if (!a || !b) return waiting('Waiting for every ordering of both strategies.');
+        if (!a.keys || !b.keys) return { status: 'fails', detail: 'The orderings of the two strategies cannot be matched.' };
+        const at = new Map(b.keys.map((k, i) => [k, b.truth[i]]));
+        const pairs = a.keys.flatMap((k, i) => (at.has(k) ? [[a.truth[i], at.get(k)!] as const] : []));
+        if (pairs.length < 4) return { status: 'fails', detail: 'Too few orderings trained with both strategies.' };
+        const r = spearman(
+          pairs.map((p) => p[0]),
+          pairs.map((p) => p[1]),
+        );
+        const agree = r.statistic > 0 && r.pvalue < 0.05;
+        return verdict(
+          agree === e.agree,
+          `Spearman's ρ between ${strategyName(e.a)} and ${strategyName(e.b)} over ${pairs.length} orderings: ${r.statistic.toFixed(2)} (p ${r.pvalue < 0.001 ? '< 0.001' : `= ${r.pvalue.toFixed(3)}`}).`,
         );
       }
       const a = full(e.kind === 'mean-above' ? e.better : e.narrow);
@@ -265,8 +312,9 @@ export function checkExpectation(e: Expectation, o: LessonObservation | null): E
       const p = o.pairs.find((x) => x.scenario === 'cil') ?? o.pairs[0];
       if (!p) return { status: 'fails', detail: 'Needs both orders (M2I and I2M).' };
       const sign = (v: number) => (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1);
+      const flip = e.first === 'i2m' ? -1 : 1;
       return verdict(
-        p.deltaAcc0 > 0 && p.deltaAcc <= p.deltaAcc0,
+        flip * p.deltaAcc <= flip * p.deltaAcc0,
         `M2I − I2M in final accuracy (ΔACC): ${sign(p.deltaAcc)} points; by the weighting alone (ΔACC₀): ${sign(p.deltaAcc0)} points.`,
       );
     }
@@ -304,8 +352,40 @@ export function checkDetail(result: { status: ExpectationCheck['status']; checks
   return [...new Set(details)].join(' ');
 }
 
-/** The templates a teacher's lesson on this lab can state, filled with the lab's usual names. */
-export function expectationChoices(lab: LabId): Expectation[] {
+/**
+ * The templates a teacher's lesson on this lab can state, filled with the lab's usual names; with the experiment
+ * (`config`), only those it can show: a pair of classes it has (no cat and dog in a Fashion-MNIST experiment), the
+ * strategies it trains (Ground truth), and enough tasks (Forgetting).
+ */
+export function expectationChoices(lab: LabId, config?: ExperimentConfig): Expectation[] {
+  const all = templatesOf(lab);
+  return config ? all.filter((e) => expectationFits(e, config)) : all;
+}
+
+/** Whether an experiment can show a template's finding at all (its names are the experiment's). */
+export function expectationFits(e: Expectation, config: ExperimentConfig): boolean {
+  const trains = (s: string) => config.strategies.some((x) => x.id === s);
+  switch (e.kind) {
+    case 'pair-task': {
+      const names = experimentClassNames(config);
+      return names.includes(e.a) && names.includes(e.b);
+    }
+    case 'draw-outside-middle':
+    case 'rs-span-below':
+    case 'spread-below':
+      return trains(e.strategy);
+    case 'mean-above':
+      return trains(e.better) && trains(e.worse);
+    case 'narrower':
+      return trains(e.narrow) && trains(e.wide);
+    case 'cpcf-rises':
+      return config.taskSizes.length >= e.to;
+    default:
+      return true;
+  }
+}
+
+function templatesOf(lab: LabId): Expectation[] {
   switch (lab) {
     case 'ground-truth':
       return [
@@ -356,6 +436,9 @@ export function parseExpectation(v: unknown): Expectation | null {
     'mean-above': () => str('better') && str('worse') && num('points'),
     narrower: () => str('narrow') && str('wide'),
     'spread-below': () => str('strategy') && num('points'),
+    'spread-above': () => str('strategy') && num('points'),
+    'mean-near': () => str('strategy') && num('value') && num('points') && (o.why === undefined || str('why')),
+    'orders-agree': () => str('a') && str('b') && typeof o.agree === 'boolean',
     'pair-task': () => str('label') && str('a') && str('b') && typeof o.together === 'boolean',
     'score-above': () => str('higher') && str('lower'),
     'cpcf-rises': () => num('from') && num('to') && num('drop'),
@@ -363,7 +446,7 @@ export function parseExpectation(v: unknown): Expectation | null {
     'streaming-ahead': () => num('points'),
     'reservoir-share': () => str('alpha') && num('bucket') && num('min') && num('max'),
     'newest-takes-ood': () => str('set') && num('fromStep'),
-    'within-weighting': () => true,
+    'within-weighting': () => o.first === undefined || o.first === 'm2i' || o.first === 'i2m',
     'class-forgotten': () => str('strategy') && num('at') && num('drop') && typeof o.forgets === 'boolean',
   };
   return ok[kind]() ? (structuredClone(o) as unknown as Expectation) : null;

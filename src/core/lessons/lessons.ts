@@ -43,6 +43,25 @@ export interface Lesson extends LessonTexts {
   chart: string;
   /** The experiment, as a partial config over the defaults (validated by lessonConfig). */
   config: Record<string, unknown>;
+  /**
+   * The control: the same experiment with the one change the lesson's question is about, on which its check must say
+   * "not seen" (`cil-lab lesson ID --control`; the lessons' test plays both). `config` is merged over the lesson's
+   * (section by section, as lessonConfig merges the lesson's over the defaults); `rename` maps a strategy the checks
+   * name to the control's strategy in its place, so the same check reads the control's run.
+   */
+  control: LessonControl;
+}
+
+export interface LessonControl {
+  /** The one change, in a few words ("no drift: strength 0"). */
+  change: string;
+  config: Record<string, unknown>;
+  rename?: Readonly<Record<string, string>>;
+  /**
+   * Where the one change is in how the same runs are read, not in the experiment (easy-first's control reads hard
+   * first as the order that leads): the lesson's checks with that change.
+   */
+  expect?: readonly Expectation[];
 }
 
 /**
@@ -73,10 +92,15 @@ export const LESSONS: readonly Lesson[] = [
       'Here every one of the 90 orders of six digit classes in three tasks is trained with replay, one grey block each, so you see the whole spread. ' +
       'In the RS lane, the marks labelled seed 0, seed 42 and seed 1993 are the three seeded orders.',
     question: 'If a paper had trained only seed 0’s order, how far from the middle of the histogram could its accuracy be? Do three seeds show the spread?',
-    // the RS orderings' span over all orderings' range, training seeds 0 / 1 / 2: 54 %, 19 %, 29 % (measured as above)
-    expect: [{ kind: 'rs-span-below', strategy: 'replay', share: 0.75 }],
+    // over all 90 orderings (training seed 0): replay 91.7–98.9 % (7.2 points), joint training 95.0–98.9 % (3.9)
+    expect: [{ kind: 'spread-above', strategy: 'replay', points: 0.05 }],
     chart: 'accuracy-histogram',
     config: { ...SMALL_DIGITS, lab: 'ground-truth', strategies: [{ id: 'replay', options: { memory: 200, selection: 'reservoir' } }] },
+    control: {
+      change: 'joint training in place of replay: every task trains on all data seen so far, so the order has little to change',
+      config: { strategies: [{ id: 'joint', options: {} }] },
+      rename: { replay: 'joint' },
+    },
   },
   {
     id: 'similar-classes',
@@ -93,10 +117,15 @@ export const LESSONS: readonly Lesson[] = [
     expect: [
       { kind: 'pair-task', label: 'EDGE hard', a: 'cat', b: 'dog', together: true },
       { kind: 'pair-task', label: 'EDGE easy', a: 'cat', b: 'dog', together: false },
-      { kind: 'score-above', higher: 'EDGE easy', lower: 'EDGE hard' },
+      { kind: 'score-above', higher: 'EDGE median (seed 0)', lower: 'EDGE easy' },
     ],
     chart: 'similarity-heatmap',
     config: { lab: 'orderings', dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [2, 2, 2, 2, 2] },
+    // WordNet told that a dog is a truck (its synset pinned to truck's, n04497386): cat and dog are no longer alike
+    control: {
+      change: 'a similarity in which cat and dog are not alike: WordNet’s “dog” pinned to the synset of “truck”',
+      config: { similarity: { kind: 'wordnet', pins: { dog: 'n04497386' } } },
+    },
   },
   {
     id: 'replay-hard-order',
@@ -110,7 +139,12 @@ export const LESSONS: readonly Lesson[] = [
       'Is the hardest order under fine-tuning also the hardest under replay? Why is fine-tuning’s histogram so narrow: what does it still know at the end?',
     // means over the 90 orderings at 80 images per class, training seeds 0 / 1: replay 95.5 / 95.5, fine-tuning
     // 32.2 / 31.9; at the 60 used here (a quicker run), seed 0: 94.7 and 31.7 (tests/unit/core/lessons-play.test.ts)
-    expect: [{ kind: 'mean-above', better: 'replay', worse: 'finetune', points: 0.5 }],
+    // the two questions, checked: the orderings' accuracies under the two strategies do not rise and fall together
+    // (Spearman's ρ 0.15, p = 0.17, seed 0), and fine-tuning ends near a third (31.7 %): it knows only the last task
+    expect: [
+      { kind: 'orders-agree', a: 'finetune', b: 'replay', agree: false },
+      { kind: 'mean-near', strategy: 'finetune', value: 1 / 3, points: 0.1, why: 'what a model that knows only its last task (2 of 6 classes) scores' },
+    ],
     chart: 'accuracy-histogram',
     config: {
       ...SMALL_DIGITS,
@@ -120,6 +154,18 @@ export const LESSONS: readonly Lesson[] = [
         { id: 'finetune', options: {} },
         { id: 'replay', options: { memory: 200, selection: 'reservoir' } },
       ],
+    },
+    // a strategy that keeps old images (iCaRL, 100 of them) in place of fine-tuning: it no longer ends near a third
+    // (measured seed 0: its orders against replay's, Spearman's ρ 0.19, p = 0.078)
+    control: {
+      change: 'iCaRL (it keeps 100 old images) in place of fine-tuning',
+      config: {
+        strategies: [
+          { id: 'icarl', options: { memory: 100 } },
+          { id: 'replay', options: { memory: 200, selection: 'reservoir' } },
+        ],
+      },
+      rename: { finetune: 'icarl' },
     },
   },
   {
@@ -151,6 +197,14 @@ export const LESSONS: readonly Lesson[] = [
       conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', softmax: 'all' },
       seeds: [0],
     },
+    // nothing to forget: the Forgetting lab trains fine-tuning or EWC only, and with single-class tasks both forget
+    // the old digits whatever the later tasks' epochs, learning rate or EWC's λ (measured, seed 0: one epoch per task
+    // 97 → 20 %, lr 1e-5 77 → 15 %, EWC λ 1e7 100 → 20 %); with one epoch on the base task the old digits are never
+    // learned (a_prev 0.0 → 1.1 %), so there is no fall for CPCF to follow
+    control: {
+      change: 'nothing to forget: one epoch on the base task in place of 60, so the old digits are never learned',
+      config: { training: { firstTaskEpochs: 1 } },
+    },
   },
   {
     id: 'tomorrow',
@@ -161,12 +215,13 @@ export const LESSONS: readonly Lesson[] = [
       'Clothing images whose look drifts from one time bucket to the next (rotated, bolder, on a brighter background). ' +
       'After each bucket the model is tested twice: on held-out images of the bucket it just trained on (in-domain) and on the next bucket (next-domain, tomorrow’s images).',
     question: 'Which is lower: in-domain or next-domain accuracy? Which of the two would you report for a model that will be used tomorrow?',
-    // strength 1 (the strong drift): iid in-domain − next-domain over seeds 0 / 1 / 2: 32.6, 26.6, 35.2 points
-    // (`cil-lab stream --protocol iid --buckets 4 --per-class 60 --epochs 5 --strength 1 --seeds 0-2`); one protocol
-    // at one seed, 18–47 s on wasm on a loaded 2-core machine (the streaming protocol doubled it)
+    // strength 1 (the strong drift): iid in-domain − next-domain over seeds 0 / 1 / 2: 34.3, 39.7, 31.2 points; its
+    // control, no drift: −0.6, −1.4, 3.1 (`cil-lab stream --protocol iid --buckets 3 --per-class 40 --epochs 3
+    // --strength 1 --seeds 0-2 --control`); 5–8 s a play on wasm on a loaded 2-core machine
     expect: [{ kind: 'domain-gap', points: 0.1 }],
     chart: 'tm-summary',
-    config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, k: 420, strength: 1 } },
+    config: { lab: 'time', time: { protocols: ['iid'], buckets: 3, perClass: 40, epochs: 3, k: 280, strength: 1 } },
+    control: { change: 'no drift: strength 0, every bucket looks the same', config: { time: { strength: 0 } } },
   },
   {
     id: 'small-memory',
@@ -188,6 +243,8 @@ export const LESSONS: readonly Lesson[] = [
     ],
     chart: 'tm-sweep',
     config: { lab: 'time', time: { protocols: ['iid'], buckets: 4, perClass: 60, epochs: 5, buffer: 'reservoir', k: 420, strength: 1 } },
+    // a memory of all four buckets (4 × 420): nothing has to be dropped, so every α keeps a quarter of each bucket
+    control: { change: 'a memory large enough for every bucket (k = 1 680) in place of one bucket’s worth', config: { time: { k: 1680 } } },
   },
   {
     id: 'newest-steals',
@@ -198,7 +255,8 @@ export const LESSONS: readonly Lesson[] = [
       'A network learns six digit classes in three tasks (with replay) and is shown images of classes it never learned: the digits 6–9 and clothing. ' +
       'It must still call each of them one of its classes. The stacked chart shows which task’s classes the unknown images are given to after each step.',
     question: 'After each step, which task’s classes take most of the unknown images? Why would the newest task attract them?',
-    // OW_MEASURED
+    // measured over seeds 0–2 (`cil-lab lesson newest-steals`): after step 3 the newest task takes 71.1 % of digits 6–9
+    // and 76.9 % of Fashion-MNIST; 5–14 s on wasm on a loaded 2-core machine
     expect: [
       { kind: 'newest-takes-ood', set: 'digits:6-9', fromStep: 3 },
       { kind: 'newest-takes-ood', set: 'fashion-mnist', fromStep: 3 },
@@ -207,6 +265,13 @@ export const LESSONS: readonly Lesson[] = [
     config: {
       lab: 'open-world',
       openWorld: { ...OPEN_WORLD_PRESETS.quick, detectors: ['msp', 'energy'], seeds: 3 },
+    },
+    // GDumb retrains the network from scratch on a class-balanced memory at every step, so the newest task is not
+    // favoured (measured over seeds 0–2: the newest task's share at step 3, digits 6–9 37.8 %, Fashion-MNIST 44.1 %,
+    // not the largest for both); joint training (39 %, 62 %) and NCM (42 %, 37 %) still gave the newest the most
+    control: {
+      change: 'GDumb in place of replay: the network is retrained from scratch on a class-balanced memory at every step',
+      config: { openWorld: { ...OPEN_WORLD_PRESETS.quick, detectors: ['msp', 'energy'], seeds: 3, strategy: 'gdumb' } },
     },
   },
   {
@@ -239,6 +304,14 @@ export const LESSONS: readonly Lesson[] = [
         seeds: 3,
       },
     },
+    // the one change is which order is read as first: hard first (I2M) against its own weighting. Measured, no strategy
+    // of this small curriculum learns better easy-first beyond the weighting (ΔACC − ΔACC₀ over seeds 0–2: fine-tuning
+    // −5.9, replay −0.7, LwF −5.7 points, class-incremental), so the control reads the same runs the other way round
+    control: {
+      change: 'hard first (I2M) in place of easy first (M2I) as the order whose lead is read against its weighting',
+      config: {},
+      expect: [{ kind: 'within-weighting', first: 'i2m' }],
+    },
   },
   {
     id: 'prototypes-order',
@@ -260,6 +333,12 @@ export const LESSONS: readonly Lesson[] = [
       { kind: 'spread-below', strategy: 'fecam', points: 0.001 },
       { kind: 'narrower', narrow: 'simplecil', wide: 'finetune' },
     ],
+    // the question's other half: what would make a prototype method care about the order? Reading the accuracy after
+    // every step (AIA) in place of after the last one: the classes seen mid-way differ between orders
+    control: {
+      change: 'average incremental accuracy (after every step) in place of final accuracy',
+      config: { ui: { accuracy: 'aia' } },
+    },
     chart: 'accuracy-histogram',
     config: {
       ...SMALL_DIGITS,
@@ -298,8 +377,23 @@ export const LESSONS: readonly Lesson[] = [
     // 6 + 3 pictures per object: a class is recorded in a few seconds, and the lesson's sample set has as many; the
     // encoder is the lab's default (CLIP ViT-B/32, downloaded once)
     config: { lab: 'own-classes', ownClasses: { classes: [], trainPerClass: 6, testPerClass: 3, strategy: 'finetune', seed: 0 } },
+    // the same check read on fine-tuning in place of SimpleCIL: a trained head forgets where prototypes cannot
+    control: { change: 'a trained head (fine-tuning) in place of SimpleCIL’s prototypes', config: {}, rename: { simplecil: 'finetune' } },
   },
 ];
+
+/** A section-by-section merge of a partial config over a full one (a section given in part keeps the rest). */
+function mergeSections(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const b = base[key];
+    merged[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset'
+        ? { ...b, ...value }
+        : value;
+  }
+  return merged;
+}
 
 /** A built-in lesson by id, or undefined. */
 export function lessonById(id: string): Lesson | undefined {
@@ -312,20 +406,35 @@ export function lessonById(id: string): Lesson | undefined {
  */
 export function lessonConfig(lesson: Lesson): ExperimentConfig {
   const base = validateConfig({ lab: lesson.lab }).config as unknown as Record<string, unknown>;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(lesson.config)) {
-    const b = base[key];
-    merged[key] =
-      value && typeof value === 'object' && !Array.isArray(value) && b && typeof b === 'object' && !Array.isArray(b) && key !== 'dataset'
-        ? { ...b, ...value }
-        : value;
-  }
-  merged.ui = { ...(base.ui as object), teaching: true };
+  const merged = mergeSections(base, lesson.config);
+  merged.ui = { ...(base.ui as object), ...(lesson.config.ui as object | undefined), teaching: true };
   // the Time lab's section is optional (absent = its defaults): given in part, it is completed by its own defaults
   if (lesson.config.time && !base.time) merged.time = lesson.config.time;
   const r = validateConfig(merged);
   if (r.errors.length > 0) throw new Error(`Lesson "${lesson.id}" has an invalid config: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
   return r.config;
+}
+
+/** The lesson's control experiment: the lesson's config with the control's one change, validated (throws when invalid). */
+export function lessonControlConfig(lesson: Lesson): ExperimentConfig {
+  const own = lessonConfig(lesson) as unknown as Record<string, unknown>;
+  const merged = mergeSections(own, lesson.control.config);
+  const r = validateConfig(merged);
+  if (r.errors.length > 0) throw new Error(`Lesson "${lesson.id}" has an invalid control: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return r.config;
+}
+
+/** The lesson's checks as they read the control's run: every strategy the control renames, renamed. */
+export function controlExpectations(lesson: Lesson): Expectation[] {
+  if (lesson.control.expect) return lesson.control.expect.slice();
+  const rename = lesson.control.rename ?? {};
+  const to = (s: string) => rename[s] ?? s;
+  return lesson.expect.map((e) => {
+    const c = { ...e } as Record<string, unknown>;
+    for (const k of ['strategy', 'better', 'worse', 'narrow', 'wide', 'a', 'b'] as const)
+      if (typeof c[k] === 'string' && (k !== 'a' && k !== 'b' ? true : e.kind === 'orders-agree')) c[k] = to(c[k] as string);
+    return c as unknown as Expectation;
+  });
 }
 
 /** `?lesson=…` for a built-in lesson's id or a teacher's lesson's texts. */
@@ -339,6 +448,32 @@ export function lessonParam(lesson: { id: string } | LessonTexts): string {
 /** Longest text of a teacher's lesson field (a link must stay a link). */
 export const LESSON_TEXT_MAX = 600;
 
+/**
+ * A teacher's text as the page shows it: control characters (C0 but the line break, DEL, C1) and the bidirectional
+ * overrides and isolates that could reorder what is shown (U+202A–U+202E, U+2066–U+2069) removed, a tab or a
+ * carriage return made a space, a lone surrogate (half of a character, e.g. from text cut in the middle) made U+FFFD,
+ * and the whole cut to LESSON_TEXT_MAX code units without splitting a character.
+ */
+export function cleanLessonText(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      if (out.length + 2 > LESSON_TEXT_MAX) break;
+      out += text[i] + text[i + 1];
+      i++;
+      continue;
+    }
+    let ch = text[i];
+    if (c >= 0xd800 && c <= 0xdfff) ch = '\ufffd';
+    else if (c === 0x09 || c === 0x0d) ch = ' ';
+    else if ((c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) continue;
+    if (out.length + 1 > LESSON_TEXT_MAX) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** The lesson of a `?lesson=` value: a built-in lesson's texts, a teacher's lesson decoded, or null (unknown, damaged). */
 export function lessonFromParam(param: string | null): (LessonTexts & { id: string | null }) | null {
   if (!param) return null;
@@ -351,7 +486,7 @@ export function lessonFromParam(param: string | null): (LessonTexts & { id: stri
     const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     if (!v || typeof v !== 'object') return null;
     const o = v as Record<string, unknown>;
-    const field = (k: string) => (typeof o[k] === 'string' ? (o[k] as string).slice(0, LESSON_TEXT_MAX) : '');
+    const field = (k: string) => (typeof o[k] === 'string' ? cleanLessonText(o[k] as string) : '');
     const title = field('title').trim();
     if (!title) return null;
     // a teacher's expectation: one of the templates, or none (an unknown one from a newer CIL Lab is left out)
@@ -367,14 +502,28 @@ export function lessonFromParam(param: string | null): (LessonTexts & { id: stri
   }
 }
 
-/** The search part (`?lesson=…`, keeping the page's other query parameters but `teach`) and hash of a lesson's link. */
-export function lessonLink(lesson: Lesson, search = ''): { search: string; hash: string } {
-  return { search: withLessonParam(search, lessonParam(lesson)), hash: encodeConfigToHash(lessonConfig(lesson)) };
+/**
+ * The search part (`?lesson=…`, keeping the page's other query parameters but `teach`) and hash of a lesson's link;
+ * with `control`, of its control (`&control=1` and the control's experiment).
+ */
+export function lessonLink(lesson: Lesson, search = '', control = false): { search: string; hash: string } {
+  const s = withLessonParam(search, lessonParam(lesson));
+  const p = new URLSearchParams(s);
+  if (control) p.set('control', '1');
+  const q = p.toString();
+  return { search: q ? `?${q}` : '', hash: encodeConfigToHash(control ? lessonControlConfig(lesson) : lessonConfig(lesson)) };
 }
 
-/** `search` with `lesson` set to `param` (null: removed); other parameters kept as they are. */
+/** Whether a page's search opens a built-in lesson's control (`?lesson=ID&control=1`). */
+export function isControlSearch(search: string): boolean {
+  const p = new URLSearchParams(search);
+  return p.get('control') === '1' && lessonById(p.get('lesson') ?? '') !== undefined;
+}
+
+/** `search` with `lesson` set to `param` (null: removed, with its `control`); other parameters kept as they are. */
 export function withLessonParam(search: string, param: string | null): string {
   const p = new URLSearchParams(search);
+  p.delete('control');
   if (param === null) p.delete('lesson');
   else p.set('lesson', param);
   const q = p.toString();

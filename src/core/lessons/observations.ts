@@ -23,6 +23,8 @@ export interface GroundTruthObservation {
     strategy: string;
     /** every trained truth ordering's accuracy */
     truth: readonly number[];
+    /** each truth value's ordering (canonical key), to match two strategies' orderings */
+    keys?: readonly string[];
     /** truth orderings planned (fewer trained: the run is not finished) */
     planned: number;
     /** each protocol draw ('RS seed 0', 'EDGE hard', …) with its ordering's accuracy, null until trained */
@@ -89,6 +91,7 @@ export function groundTruthObservation(stats: GroundTruthStats): GroundTruthObse
     strategies: stats.strategies.map((s) => ({
       strategy: s.strategy,
       truth: s.truth.values,
+      keys: s.truth.keys,
       planned: s.truth.planned,
       draws: [...s.rs.draws, ...s.edge.draws].map((d) => ({ label: d.label, value: d.value })),
     })),

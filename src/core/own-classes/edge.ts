@@ -43,11 +43,3 @@ export function ownNamesEdge(vectors: readonly ArrayLike<number>[], classNames: 
   if (vectors.length !== classNames.length) throw new RangeError(`${vectors.length} name embeddings for ${classNames.length} classes.`);
   return edgeOfVectors([...vectors], classNames);
 }
-
-/** Final accuracy of an order among every ordering's runs. */
-export function finalOf(runs: readonly { order: readonly number[]; finalAccuracy: number }[], order: readonly number[]): number {
-  const key = order.join(',');
-  const r = runs.find((x) => x.order.join(',') === key);
-  if (!r) throw new RangeError(`The ordering ${key} is not among the runs.`);
-  return r.finalAccuracy;
-}

@@ -5,11 +5,17 @@
  * link: a classroom compares strategies, not learning rates.
  */
 import type { FeatureSet } from '../features/feature-set';
-import type { OwnStrategy } from '../config/sections/own-classes';
-import type { PtmStrategy } from '../ptm/defaults';
+import { OWN_CLASSES_LIMITS as OWN_LIMITS } from '../config/limits';
+import type { OwnStrategy } from './strategies';
+import { PTM_DEFAULTS, type PtmStrategy } from '../ptm/defaults';
 
-/** The head's training: a linear layer, Adam at 0.01, 20 epochs of batches of 16 on each task. */
-export const OWN_TRAINING = { epochs: 20, batchSize: 16, lr: 0.01, hidden: [] as number[] } as const;
+/**
+ * The head's training: a linear layer, Adam at 0.01, 20 epochs of batches of 16 on each task. `outputUnits`: the
+ * head always has as many output units as the lab's bound on its classes (the units of classes not taught yet are
+ * masked out), so its initial weights, and so task t's training, do not depend on how many classes come later: row t
+ * of R is the same whether it was computed after class t or after class t + 3.
+ */
+export const OWN_TRAINING = { epochs: 20, batchSize: 16, lr: 0.01, hidden: [] as number[], outputUnits: OWN_LIMITS.headClasses } as const;
 
 /** Side of the square RGB image each sample is decoded to before the encoder's own preprocessing (app and CLI). */
 export const OWN_SAMPLE_SIZE = 96;
@@ -25,18 +31,57 @@ export function ownSampleList<T>(train: readonly T[], test: readonly T[], trainP
 /** SimpleCIL as the lab runs it: the cosine classifier over class means. */
 export const OWN_SIMPLECIL: PtmStrategy = { id: 'simplecil', options: { metric: 'cosine' } };
 
-export function isPrototypes(s: OwnStrategy): boolean {
-  return s === 'simplecil';
+/**
+ * The closed-form methods as the lab runs them (docs/science.md §9 with its defaults): SimpleCIL's cosine to the
+ * class means, NCM's distance to the means of normalised features, FeCAM's Mahalanobis distance (shrinkage 1),
+ * RanPAC's ridge classifier on a random projection (M = 2000, λ from the newest class). Null for the trained head.
+ */
+export function ownPtmStrategy(s: OwnStrategy): PtmStrategy | null {
+  switch (s) {
+    case 'simplecil':
+      return OWN_SIMPLECIL;
+    case 'ncm':
+      return { id: 'simplecil', options: { metric: 'euclidean' } };
+    case 'fecam':
+      return { id: 'fecam', options: { ...PTM_DEFAULTS.fecam } };
+    case 'ranpac':
+      return { id: 'ranpac', options: { ...PTM_DEFAULTS.ranpac } };
+    default:
+      return null;
+  }
+}
+
+/** A closed-form method: adding a class computes its statistics and one row of R; nothing is trained. */
+export function isClosedForm(s: OwnStrategy): boolean {
+  return ownPtmStrategy(s) !== null;
+}
+
+/**
+ * The methods whose score of a class depends on that class's samples alone (SimpleCIL, NCM, FeCAM): a new class
+ * changes none of the old classes' statistics, it can only win some of their test images.
+ */
+export function isPerClass(s: OwnStrategy): boolean {
+  return s === 'simplecil' || s === 'ncm' || s === 'fecam';
 }
 
 /** A strategy's button label. */
-export const OWN_STRATEGY_LABELS: Readonly<Record<OwnStrategy, string>> = { finetune: 'Fine-tune', replay: 'Replay', simplecil: 'SimpleCIL' };
+export const OWN_STRATEGY_LABELS: Readonly<Record<OwnStrategy, string>> = {
+  finetune: 'Fine-tune',
+  replay: 'Replay',
+  simplecil: 'SimpleCIL',
+  ncm: 'NCM',
+  fecam: 'FeCAM',
+  ranpac: 'RanPAC',
+};
 
 /** Words for a strategy. */
 export const OWN_STRATEGY_NAMES: Readonly<Record<OwnStrategy, string>> = {
   finetune: 'fine-tuning a head',
   replay: 'a head with replay',
   simplecil: 'SimpleCIL prototypes',
+  ncm: 'NCM (nearest class mean)',
+  fecam: 'FeCAM (a covariance per class)',
+  ranpac: 'RanPAC (a ridge classifier on random features)',
 };
 
 /** One recorded class: its feature rows (row-major, `d` each), the first `train` of them for training. */

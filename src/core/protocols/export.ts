@@ -102,6 +102,8 @@ export interface OrdersMeta {
   taskSizes: number[];
   /** The Orderings page's "What this shows" ({id, kind, text} per sentence, core/verdict/orderings.ts), when given. */
   verdict?: readonly { id: string; kind: string; text: string }[];
+  /** … and its headline. */
+  headline?: string;
 }
 
 /**
@@ -127,6 +129,7 @@ export function ordersDocument(report: OrdersReport, meta: OrdersMeta): Record<s
     exact: report.exact,
     notes: report.notes,
   };
+  if (meta.headline !== undefined) doc.headline = meta.headline;
   if (meta.verdict) doc.verdict = meta.verdict;
   return doc;
 }

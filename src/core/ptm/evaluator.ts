@@ -18,6 +18,8 @@ export interface SetEvaluator {
   label: string;
   /** what decides a state beyond the seen set, in words */
   stateRule: string;
+  /** whether the state after a step depends on its last task beyond the seen set (RanPAC's λ from the last task) */
+  dependsOnLastTask: boolean;
   /** the key of the state after a step with seen set `mask`, last task `lastTask` (positions, ascending) */
   stateKey(mask: Uint32Array, lastTask: readonly number[]): string | number;
   /** correct test rows per class position of that state (0 for classes not seen) */
@@ -52,6 +54,7 @@ export function setEvaluator(problem: PtmProblem, strategy: PtmStrategy, seed: n
       strategy,
       label,
       stateRule: 'the set of classes seen',
+      dependsOnLastTask: false,
       stateKey: (mask) => maskKey(mask),
       correctCounts: (mask, members) => correctCountsFromBeaters(problem, beaters, mask, members),
       notes: [],
@@ -80,6 +83,7 @@ export function setEvaluator(problem: PtmProblem, strategy: PtmStrategy, seed: n
     strategy,
     label,
     stateRule: byTask ? 'the set of classes seen and the λ its last task chose' : 'the set of classes seen',
+    dependsOnLastTask: byTask,
     // with λ: a number while the mask fits one word (λ's grid index above its 32 bits), else a string
     stateKey: (mask, lastTask) => {
       if (!byTask) return maskKey(mask);

@@ -178,27 +178,76 @@ export function choleskyInPlace(a: Float64Array, p: number): void {
 }
 
 /**
- * Solves L Lᵀ X = B in place for B (p × c), with L the lower triangle of `l` (from choleskyInPlace): one column at a
- * time, L y = b as dot products of rows of L with y, then Lᵀ x = y from the last row up, each finished x_i taken off
- * the rows above it along row i of L (both contiguous).
+ * Solves L Lᵀ X = B in place for B (p × c), with L the lower triangle of `l` (from choleskyInPlace): the columns of B
+ * copied out contiguous, four at a time, L y = b as dot products of rows of L with y, then Lᵀ x = y from the last row
+ * up, each finished x_i taken off the rows above it along row i of L (both contiguous). Each row of L is read once for
+ * four columns; every column sees the same operations in the same order as when solved alone.
  */
 export function choleskySolveInPlace(l: Float64Array, p: number, b: Float64Array, c: number): void {
-  const x = new Float64Array(p);
-  for (let j = 0; j < c; j++) {
-    for (let i = 0; i < p; i++) x[i] = b[i * c + j];
-    for (let i = 0; i < p; i++) {
-      const io = i * p;
-      let s = x[i];
-      for (let k = 0; k < i; k++) s -= l[io + k] * x[k];
-      x[i] = s / l[io + i];
+  const x = new Float64Array(4 * p);
+  for (let j0 = 0; j0 < c; j0 += 4) {
+    const w = Math.min(4, c - j0);
+    for (let q = 0; q < w; q++) for (let i = 0; i < p; i++) x[q * p + i] = b[i * c + j0 + q];
+    if (w === 4) {
+      const o1 = p;
+      const o2 = 2 * p;
+      const o3 = 3 * p;
+      for (let i = 0; i < p; i++) {
+        const io = i * p;
+        let s0 = x[i];
+        let s1 = x[o1 + i];
+        let s2 = x[o2 + i];
+        let s3 = x[o3 + i];
+        for (let k = 0; k < i; k++) {
+          const lk = l[io + k];
+          s0 -= lk * x[k];
+          s1 -= lk * x[o1 + k];
+          s2 -= lk * x[o2 + k];
+          s3 -= lk * x[o3 + k];
+        }
+        const d = l[io + i];
+        x[i] = s0 / d;
+        x[o1 + i] = s1 / d;
+        x[o2 + i] = s2 / d;
+        x[o3 + i] = s3 / d;
+      }
+      for (let i = p - 1; i >= 0; i--) {
+        const io = i * p;
+        const d = l[io + i];
+        const x0 = x[i] / d;
+        const x1 = x[o1 + i] / d;
+        const x2 = x[o2 + i] / d;
+        const x3 = x[o3 + i] / d;
+        x[i] = x0;
+        x[o1 + i] = x1;
+        x[o2 + i] = x2;
+        x[o3 + i] = x3;
+        for (let k = 0; k < i; k++) {
+          const lk = l[io + k];
+          x[k] -= lk * x0;
+          x[o1 + k] -= lk * x1;
+          x[o2 + k] -= lk * x2;
+          x[o3 + k] -= lk * x3;
+        }
+      }
+    } else {
+      for (let q = 0; q < w; q++) {
+        const o = q * p;
+        for (let i = 0; i < p; i++) {
+          const io = i * p;
+          let s = x[o + i];
+          for (let k = 0; k < i; k++) s -= l[io + k] * x[o + k];
+          x[o + i] = s / l[io + i];
+        }
+        for (let i = p - 1; i >= 0; i--) {
+          const io = i * p;
+          const xi = x[o + i] / l[io + i];
+          x[o + i] = xi;
+          for (let k = 0; k < i; k++) x[o + k] -= l[io + k] * xi;
+        }
+      }
     }
-    for (let i = p - 1; i >= 0; i--) {
-      const io = i * p;
-      const xi = x[i] / l[io + i];
-      x[i] = xi;
-      for (let k = 0; k < i; k++) x[k] -= l[io + k] * xi;
-    }
-    for (let i = 0; i < p; i++) b[i * c + j] = x[i];
+    for (let q = 0; q < w; q++) for (let i = 0; i < p; i++) b[i * c + j0 + q] = x[q * p + i];
   }
 }
 

@@ -245,10 +245,11 @@ export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: n
         for (let i = lo[k]; i < hi[k]; i++, r++) {
           const ko = i * n;
           let col = 0;
+          // element by element: no typed-array view per row and class
+          const ro = r * m;
           for (let k2 = 0; k2 <= k; k2++) {
             const end = k2 === k ? i + 1 : hi[k2];
-            a.set(kernel.subarray(ko + lo[k2], ko + end), r * m + col);
-            col += end - lo[k2];
+            for (let q = lo[k2]; q < end; q++) a[ro + col++] = kernel[ko + q];
           }
           y[r * c + k] = 1;
         }
@@ -260,11 +261,9 @@ export function ranpacModel(problem: PtmProblem, options: RanpacOptions, seed: n
       let t = 0;
       for (const p of members) {
         for (let i = test.start[p]; i < test.start[p + 1]; i++, t++) {
-          let col = 0;
-          for (let k2 = 0; k2 < c; k2++) {
-            rows.set(kernelTest.subarray(i * n + lo[k2], i * n + hi[k2]), t * m + col);
-            col += hi[k2] - lo[k2];
-          }
+          let col = t * m;
+          const io = i * n;
+          for (let k2 = 0; k2 < c; k2++) for (let q = lo[k2]; q < hi[k2]; q++) rows[col++] = kernelTest[io + q];
         }
       }
     } else {

@@ -91,28 +91,22 @@ export function dcorPermutationTest(x: readonly number[], y: readonly number[], 
   // the observed value as conformal/dcor.ts computes it (the table's number), so p is about that very number
   const reported = Math.sqrt(Math.max(0, distanceStatsSqr(x, y).correlationXy));
   const exactMax = o.exactMax ?? 8;
-  if (n <= exactMax) {
-    let count = 0;
-    let total = 0;
-    let sum = 0;
-    forEachPermutation(n, (p) => {
-      const v = dcorOf(p);
-      total++;
-      sum += v;
-      if (atLeast(v, observed)) count++;
-    });
-    return { dcor: reported, p: count / total, exact: true, permutations: total, nullMean: sum / total, n };
-  }
-  const resamples = checkResamples(o.resamples);
-  const rng = createDefaultRng(o.seed ?? 0);
+  const test = n <= exactMax ? exhaustive(n, dcorOf, observed) : monteCarlo([{ n, dcorOf }], observed, o);
+  return { ...test, dcor: reported, n };
+}
+
+/** Every permutation (Heap's algorithm): p = #{dCor_π ≥ observed} / n!, exact, and the permutations' mean. */
+function exhaustive(n: number, dcorOf: (perm: ArrayLike<number>) => number, observed: number): Pick<DcorTest, 'p' | 'exact' | 'permutations' | 'nullMean'> {
   let count = 0;
+  let total = 0;
   let sum = 0;
-  for (let r = 0; r < resamples; r++) {
-    const v = dcorOf(rng.permutation(n));
+  forEachPermutation(n, (p) => {
+    const v = dcorOf(p);
+    total++;
     sum += v;
     if (atLeast(v, observed)) count++;
-  }
-  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+  });
+  return { p: count / total, exact: true, permutations: total, nullMean: sum / total };
 }
 
 function checkResamples(r: number | undefined): number {
@@ -134,6 +128,18 @@ export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]
   const n = parts[0].n;
   const observed = mean(parts.map((q) => q.dcorOf(Int32Array.from({ length: q.n }, (_, i) => i))));
   const reported = mean(pairs.map((q) => Math.sqrt(Math.max(0, distanceStatsSqr(q.x, q.y).correlationXy))));
+  return { ...monteCarlo(parts, observed, o), dcor: reported, n };
+}
+
+/**
+ * `resamples` draws of the mean over the series of dCor under one permutation each (in series order, one
+ * `default_rng(seed)` stream): p = (1 + #{mean_r ≥ observed}) / (1 + resamples), and the draws' mean.
+ */
+function monteCarlo(
+  parts: readonly { n: number; dcorOf: (perm: ArrayLike<number>) => number }[],
+  observed: number,
+  o: PermutationOptions,
+): Pick<DcorTest, 'p' | 'exact' | 'permutations' | 'nullMean'> {
   const resamples = checkResamples(o.resamples);
   const rng = createDefaultRng(o.seed ?? 0);
   let count = 0;
@@ -145,5 +151,51 @@ export function pooledDcorPermutationTest(pairs: readonly { x: readonly number[]
     sum += v;
     if (atLeast(v, observed)) count++;
   }
-  return { dcor: reported, p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples, n };
+  return { p: (1 + count) / (1 + resamples), exact: false, permutations: resamples, nullMean: sum / resamples };
+}
+
+/** x's least-squares line on the step index t = 0, 1, …, n − 1 and its residuals (x = fit + residual). */
+export function linearTrend(x: readonly number[]): { fit: number[]; residuals: number[] } {
+  const n = x.length;
+  const tm = (n - 1) / 2;
+  const xm = mean(x);
+  let sxt = 0;
+  let stt = 0;
+  for (let t = 0; t < n; t++) {
+    sxt += (t - tm) * (x[t] - xm);
+    stt += (t - tm) * (t - tm);
+  }
+  const b = stt > 0 ? sxt / stt : 0;
+  const fit = x.map((_, t) => xm + b * (t - tm));
+  return { fit, residuals: x.map((v, t) => v - fit[t]) };
+}
+
+/**
+ * The trend-matched null of dCor(x, y) (docs/science.md §3 "Correlations"): two series that both move over the tasks
+ * (CPCF up, a_prev down) have a large dCor whatever links them. The null keeps x's straight-line trend over the step
+ * index and shuffles its deviations from it, x' = fit + residual∘π, so a dCor beyond it says that x's ups and downs
+ * around its trend follow y, not only its trend. p = share of pairings with dCor(x', y) ≥ dCor(x, y) (the observed
+ * pairing among them). One series of n ≤ `exactMax` (default 8): every permutation (Heap's algorithm), exact. Else (or
+ * several series, whose mean dCor is tested): `resamples` draws, each one `default_rng(seed).permutation(n)` per series
+ * in order, p = (1 + #{mean_r ≥ mean}) / (1 + resamples).
+ */
+export function trendMatchedDcorTest(pairs: readonly { x: readonly number[]; y: readonly number[] }[], o: PermutationOptions = {}): DcorTest {
+  if (pairs.length === 0) throw new RangeError('the trend-matched test needs at least one series.');
+  const parts = pairs.map((q) => {
+    const n = q.x.length;
+    if (q.y.length !== n) throw new RangeError(`the two series differ in length: ${n} and ${q.y.length}.`);
+    if (n < 3) throw new RangeError(`a trend-matched test needs at least 3 points; got ${n}.`);
+    const { fit, residuals } = linearTrend(q.x);
+    const xp = new Array<number>(n);
+    const dcorOf = (perm: ArrayLike<number>): number => {
+      for (let t = 0; t < n; t++) xp[t] = fit[t] + residuals[perm[t]];
+      return Math.sqrt(Math.max(0, distanceStatsSqr(xp, q.y).correlationXy));
+    };
+    return { n, dcorOf, observed: Math.sqrt(Math.max(0, distanceStatsSqr(q.x, q.y).correlationXy)) };
+  });
+  const n = parts[0].n;
+  const observed = mean(parts.map((q) => q.observed));
+  const exactMax = o.exactMax ?? 8;
+  const test = parts.length === 1 && n <= exactMax ? exhaustive(n, parts[0].dcorOf, observed) : monteCarlo(parts, observed, o);
+  return { ...test, dcor: observed, n };
 }

@@ -47,16 +47,16 @@ export function binEdges(lo: number, hi: number, bins = JSD_BINS): Float64Array 
 }
 
 /**
- * Mass per bin of `values` on equal-width `edges` (count / number of values counted), with numpy `histogram`'s
- * rules: values outside [edges[0], edges[last]] are not counted, bins are half-open except the last.
+ * Count per bin of `values` on equal-width `edges`, with numpy `histogram`'s rules: values outside
+ * [edges[0], edges[last]] are not counted, bins are half-open except the last, and the bin is found as numpy's fast
+ * path does (scaled index, then corrected against the edges).
  */
-export function histogramMass(values: ArrayLike<number>, edges: Float64Array): Float64Array {
+export function histogramCounts(values: ArrayLike<number>, edges: Float64Array): Float64Array {
   const bins = edges.length - 1;
   const first = edges[0];
   const last = edges[bins];
   const counts = new Float64Array(bins);
   const denom = last - first;
-  let kept = 0;
   for (let k = 0; k < values.length; k++) {
     const x = values[k];
     if (!(x >= first && x <= last)) continue;
@@ -65,9 +65,16 @@ export function histogramMass(values: ArrayLike<number>, edges: Float64Array): F
     if (x < edges[i]) i -= 1;
     if (x >= edges[i + 1] && i !== bins - 1) i += 1;
     counts[i] += 1;
-    kept++;
   }
-  if (kept > 0) for (let i = 0; i < bins; i++) counts[i] /= kept;
+  return counts;
+}
+
+/** Mass per bin of `values` on equal-width `edges` (count / number of values counted; `histogramCounts`' rules). */
+export function histogramMass(values: ArrayLike<number>, edges: Float64Array): Float64Array {
+  const counts = histogramCounts(values, edges);
+  let kept = 0;
+  for (let i = 0; i < counts.length; i++) kept += counts[i];
+  if (kept > 0) for (let i = 0; i < counts.length; i++) counts[i] /= kept;
   return counts;
 }
 

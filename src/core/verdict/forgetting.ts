@@ -4,17 +4,24 @@
  *   2. whether old-task accuracy a_prev falls, and whether CPCF rises as it falls (Pearson r < 0), seed by seed;
  *   3. the association: dCor mean ± sd with its permutation p, read against dCor's chance band for the run's points
  *      (src/core/stats/dcor-null.ts), never against 0;
- *   4. the paper: it reports a "strong correlation"; we compare what can be compared — is the association there beyond
+ *   4. the control: the trend-matched null (src/core/stats/dcor-permutation.ts trendMatchedDcorTest) — CPCF's own
+ *      straight-line trend over the tasks kept, its deviations shuffled: two series that both move over the tasks have
+ *      a large dCor whatever links them, so only a dCor beyond this null says CPCF follows a_prev and not just time;
+ *   5. the paper: it reports a "strong correlation"; we compare what can be compared — is the association there beyond
  *      chance (p), and in the direction forgetting implies — not the size of dCor, because the paper does not say what
  *      its dCor is computed over and its Fashion-MNIST values lie below what any 5 points give by chance;
- *   5. every setting that differs from the paper's, or that the paper does not state (a note);
- *   6. why and what to try when the base task is not learned or nothing is forgotten.
+ *   6. every setting that differs from the paper's, or that the paper does not state (a note);
+ *   7. why and what to try when the base task is not learned or nothing is forgotten.
+ * Every size and direction is said through the claim rule (./claim.ts).
  * `readForgetting` computes the outcomes (checked against scripts/make-verdict-fixtures.py); `forgettingVerdict`
  * words them. Pure.
  */
 import { MIN_BASE_ACCURACY, paperFigureOf, summariseDcor, unstatedSettings, type CompareSetup, type DcorSummary, type SeedSeries } from '../forgetting/compare';
 import { lrText } from '../forgetting/setup';
 import { dcorNullDistribution, dcorNullQuantile } from '../stats/dcor-null';
+import { trendMatchedDcorTest, type DcorTest } from '../stats/dcor-permutation';
+import { claim, differenceOutcome, type DifferenceOutcome } from './claim';
+import { spreadOf, type Spread } from './intervals';
 import type { Verdict, VerdictSentence } from './types';
 import { ALPHA, countText, listText, num, pText, pctText, significance } from './wording';
 
@@ -49,6 +56,10 @@ export interface ForgettingGroupReading {
   learned: boolean;
   /** mean over seeds of a_prev's first point minus its last */
   drop: number;
+  /** the same per seed, in points, with its direction by the claim rule */
+  dropSpread: Spread & { outcome: DifferenceOutcome };
+  /** the trend-matched null of the mean dCor (null under 3 points) */
+  trend: DcorTest | null;
   agreement: AgreementOutcome;
   null: { mean: number; lo: number; hi: number } | null;
   paper: ReturnType<typeof paperFigureOf>;
@@ -61,7 +72,16 @@ export function readForgettingGroup(input: ForgettingVerdictInput, g: Forgetting
   const points = runs[0]?.cpcf.length ?? 0;
   const summary = runs.length > 0 && points >= 2 ? summariseDcor(input.setup, runs, { seed: runs[0].seed, resamples: input.resamples }) : null;
   const learned = mean(g.runs.map((r) => r.baseAccuracy)) >= MIN_BASE_ACCURACY;
-  const drop = mean(runs.map((r) => r.aPrev[0] - r.aPrev[r.aPrev.length - 1]));
+  const drops = runs.map((r) => r.aPrev[0] - r.aPrev[r.aPrev.length - 1]);
+  const drop = mean(drops);
+  const ds = spreadOf(drops.map((d) => 100 * d));
+  const trend =
+    points >= 3
+      ? trendMatchedDcorTest(
+          runs.map((r) => ({ x: r.cpcf, y: r.aPrev })),
+          { resamples: input.resamples, seed: runs[0].seed },
+        )
+      : null;
   let agreement: AgreementOutcome;
   if (!learned) agreement = 'not-learned';
   else if (!summary || points < 3) agreement = 'too-few-points';
@@ -78,10 +98,30 @@ export function readForgettingGroup(input: ForgettingVerdictInput, g: Forgetting
     summary,
     learned,
     drop,
+    dropSpread: { ...ds, outcome: differenceOutcome(ds) },
+    trend,
     agreement,
     null: band,
     paper: paperFigureOf(input.setup.dataset, g.strategy, input.alpha, input.calibrationRatio),
   };
+}
+
+/** The headline of one model (the first, prefixed with its name when there are several). At most 30 words. */
+function headlineOf(r: ForgettingGroupReading, g: ForgettingGroup, several: boolean): string {
+  const prefix = several ? `${modelName(g.strategy)}: ` : '';
+  const n = g.runs.length;
+  if (!r.learned) return `${prefix}The base task is not learned, so CPCF's link to forgetting cannot be read from this run.`;
+  if (r.dropSpread.outcome !== 'positive')
+    return `${prefix}Old-task accuracy is not shown to fall over ${seedsText(n)}, so there is no forgetting for CPCF to follow.`;
+  const fall = `As old-task accuracy falls ${num(r.dropSpread.mean, 0)} points`;
+  const s = r.summary;
+  if (!s || r.agreement === 'too-few-points') return `${prefix}${fall}, too few points per run say nothing yet about CPCF.`;
+  if (r.agreement === 'no-association') return `${prefix}${fall}, CPCF's association with it is not beyond chance over ${seedsText(n)}.`;
+  if (r.agreement === 'no-direction')
+    return `${prefix}${fall}, CPCF is associated with it beyond chance but rises in only ${countText(s.falling)} of ${seedsText(n)}.`;
+  return r.trend && r.trend.p < ALPHA
+    ? `${prefix}${fall}, CPCF rises in every seed, beyond chance and beyond their shared trend over ${seedsText(n)}.`
+    : `${prefix}${fall}, CPCF rises in every seed, beyond chance but not beyond CPCF's own trend over the tasks (${seedsText(n)}).`;
 }
 
 const modelName = (s: string) => (s === 'finetune' ? 'MLP' : s === 'ewc' ? 'EWC' : s);
@@ -92,11 +132,13 @@ export function forgettingVerdict(input: ForgettingVerdictInput): Verdict {
   const several = input.groups.length > 1;
   let planned = 0;
   let finished = 0;
+  let head: { r: ForgettingGroupReading; g: ForgettingGroup } | null = null;
   for (const g of input.groups) {
     planned += g.planned ?? g.runs.length;
     finished += g.runs.length;
     if (g.runs.length === 0) continue;
     const r = readForgettingGroup(input, g);
+    if (!head) head = { r, g };
     const prefix = several ? `${modelName(g.strategy)}: ` : '';
     const tag = g.strategy;
     const base = mean(g.runs.map((x) => x.baseAccuracy));
@@ -124,12 +166,18 @@ export function forgettingVerdict(input: ForgettingVerdictInput): Verdict {
     const s = r.summary;
     if (s) {
       const rs = s.pearson.filter(Number.isFinite).map((x) => num(x, 2));
+      const fall = claim(
+        { kind: 'difference', spread: r.dropSpread },
+        {
+          subject: `${prefix}The fall of old-task accuracy a_prev over the run (first point minus last)`,
+          positive: (n) => `${prefix}Old-task accuracy a_prev falls over the run by ${n}`,
+          negative: (n) => `${prefix}Old-task accuracy a_prev rises over the run: first point minus last = ${n}`,
+        },
+      );
       out.push({
         id: `fg-direction:${tag}:${s.falling === g.runs.length ? 'all' : 'not-all'}`,
         kind: 'finding',
-        text:
-          `${prefix}Old-task accuracy a_prev falls by ${num(100 * r.drop, 1)} points over the run on average; ` +
-          `CPCF rises as it falls in ${countText(s.falling)} of ${seedsText(g.runs.length)} (Pearson r ${listText(rs)}).`,
+        text: `${fall.text}; CPCF rises as it falls (Pearson r < 0) in ${countText(s.falling)} of ${seedsText(g.runs.length)} (r ${listText(rs)}).`,
       });
       if (r.drop < MIN_FORGETTING && r.learned)
         out.push({
@@ -146,6 +194,17 @@ export function forgettingVerdict(input: ForgettingVerdictInput): Verdict {
         kind: 'finding',
         text: `${prefix}dCor(CPCF, a_prev) = ${dc} over ${seedsText(g.runs.length)}, permutation ${pText(s.p)}: ${significance(s.p)}${band}.`,
       });
+      if (r.trend) {
+        const t = r.trend;
+        const beyond = t.p < ALPHA;
+        out.push({
+          id: `fg-trend:${tag}:${beyond ? 'beyond' : 'not-beyond'}`,
+          kind: 'finding',
+          text: beyond
+            ? `${prefix}Against the trend-matched control (CPCF's own straight-line trend over the tasks kept, its deviations from it shuffled), dCor is beyond it (${pText(t.p)}; the control's mean dCor ${num(t.nullMean, 2)}): CPCF's ups and downs follow a_prev, not only the passing of tasks.`
+            : `${prefix}Against the trend-matched control (CPCF's own straight-line trend over the tasks kept, its deviations from it shuffled), dCor is not beyond it (${pText(t.p)}; the control's mean dCor ${num(t.nullMean, 2)}): a series with CPCF's trend but its ups and downs shuffled matches a_prev as well, so this run does not show that CPCF tracks forgetting beyond the shared trend.`,
+        });
+      }
       const paperClaim = r.paper
         ? `The paper reports a strong association (its dCor ${num(r.paper.dcor, 4)}, ${r.paper.column}, ${r.paper.model}, Table ${r.paper.table})`
         : 'The paper reports a strong association between CPCF and a_prev';
@@ -180,6 +239,7 @@ export function forgettingVerdict(input: ForgettingVerdictInput): Verdict {
     });
   const provisional = finished < planned;
   return {
+    headline: head ? headlineOf(head.r, head.g, input.groups.filter((g) => g.runs.length > 0).length > 1) : '',
     sentences: out,
     provisional,
     provisionalNote: provisional ? `Provisional: ${countText(finished)} of ${countText(planned)} runs finished.` : '',

@@ -6,17 +6,22 @@
  *   4. whether the truth looks normal after Box-Cox (the premise of the Gaussian estimates);
  * in plain sentences with the numbers, from the statistics the lab already derives (core/ground-truth/derive.ts).
  *
- * While the truth is incomplete the verdict is **provisional**: it says n of N, and gives 95% intervals (Pearson R by
- * Fisher z, the truth's mean by t with the finite-population correction, ./intervals.ts) — but only when the finished
- * orderings are a uniform random sample of the planned ones (`partial.uniform`); otherwise it says that they are not,
- * and that the final numbers can differ by more than any interval would suggest.
+ * Each strategy gets a verdict of its own (`groundTruthVerdicts`), with a headline. While a strategy's truth is
+ * incomplete its verdict is **provisional**: it says n of N of that strategy's orderings, and gives 95% intervals
+ * (Pearson R by Fisher z, the truth's mean by t with the finite-population correction, ./intervals.ts) — but only when
+ * the finished orderings are a uniform random sample of the planned ones (`partial.uniform`); otherwise it says that
+ * they are not, and that the final numbers can differ by more than any interval would suggest. A correlation's
+ * strength is said only through the claim rule (./claim.ts: p < 0.05 over at least 10 orderings). With a flat
+ * similarity (one S, or almost one, over the truth) EDGE's picks are arbitrary: that is said, and EDGE is not compared
+ * with RS.
  * Pure; tested in tests/unit/core/verdict/ground-truth.test.ts.
  */
 import type { GroundTruthStats, StrategyStats } from '../ground-truth/derive';
 import { NO_SPREAD_STD } from '../stats/jsd';
+import { claim } from './claim';
 import { meanInterval, pearsonInterval } from './intervals';
-import type { Verdict, VerdictSentence } from './types';
-import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, correlationWord, countText, num, pText, pctText, plural, sameScore, significance } from './wording';
+import { noVerdict, type Verdict, type VerdictSentence } from './types';
+import { ALPHA, CONFIDENCE, EXTREME_SHARE, compareErrors, countText, flatScores, num, pText, pctText, plural, sameScore, strategyWord } from './wording';
 
 /** How complete the truth is, from the lab's scheduler (ui/ground-truth/lab-state.svelte.ts `partialSample`). */
 export interface PartialSample {
@@ -51,12 +56,18 @@ function estimateSentence(s: StrategyStats, prefix: string): VerdictSentence | n
   const byJsd = rq.jsd !== null && eq.jsd !== null ? compareErrors(eq.jsd, rq.jsd) : null;
   const byW1 = compareErrors(eq.w1, rq.w1);
   const verdicts = byJsd === null ? [byW1] : [byJsd, byW1];
+  // one draw of each protocol: what these orderings did, not a ranking of the protocols (the sample-count chart averages
+  // many random draws)
+  const once = 'one draw of each, so this does not rank the protocols: the sample-count chart averages many random draws';
   let text: string;
-  if (verdicts.every((v) => v === 'same')) text = `EDGE’s three orderings estimate the truth’s distribution about as well as the ${rsName} (${numbers}).`;
-  else if (verdicts.every((v) => v !== 'worse')) text = `EDGE’s three orderings estimate the truth’s distribution better than the ${rsName} (${numbers}).`;
-  else if (verdicts.every((v) => v !== 'better')) text = `EDGE’s three orderings estimate the truth’s distribution worse than the ${rsName} (${numbers}).`;
-  else text = `EDGE’s three orderings and the ${rsName} are each closer to the truth by one measure (${numbers}).`;
-  return { id: `estimates:${s.strategy}`, kind: 'finding', text: prefix + text };
+  if (verdicts.every((v) => v === 'same'))
+    text = `In this run EDGE’s three orderings estimate the truth’s distribution about as well as the ${rsName} (${numbers}); ${once}.`;
+  else if (verdicts.every((v) => v !== 'worse'))
+    text = `In this run EDGE’s three orderings came closer to the truth’s distribution than the ${rsName} (${numbers}); ${once}.`;
+  else if (verdicts.every((v) => v !== 'better'))
+    text = `In this run the ${rsName} came closer to the truth’s distribution than EDGE’s three orderings (${numbers}); ${once}.`;
+  else text = `In this run EDGE’s three orderings and the ${rsName} are each closer to the truth by one measure (${numbers}); ${once}.`;
+  return { id: `estimates:${s.strategy}`, kind: 'note', text: prefix + text };
 }
 
 /** Share of the truth's values strictly below v. */
@@ -66,11 +77,31 @@ function shareBelow(values: readonly number[], v: number): number {
   return values.length ? below / values.length : NaN;
 }
 
-function edgeClaimSentence(s: StrategyStats, prefix: string): VerdictSentence | null {
+/**
+ * Where EDGE hard and easy land against the truth's mean. Complete: the mean of every ordering (a fact of this run).
+ * Partial: only beyond the mean's interval (a uniform sample), else not placed yet.
+ */
+function edgeClaimSentence(s: StrategyStats, prefix: string, partial: PartialSample | null): VerdictSentence | null {
   const m = s.truth.moments;
   const hard = s.edge.draws.find((d) => d.role === 'edge-hard')?.value ?? null;
   const easy = s.edge.draws.find((d) => d.role === 'edge-easy')?.value ?? null;
   if (!m || s.truth.values.length < 2 || hard === null || easy === null) return null;
+  if (partial) {
+    const ci = partial.uniform ? meanInterval(s.truth.values, CONFIDENCE, s.truth.planned) : null;
+    if (!ci || (hard >= ci.lo && hard <= ci.hi) || (easy >= ci.lo && easy <= ci.hi)) {
+      return {
+        id: `edge-claim:${s.strategy}`,
+        kind: 'note',
+        text: `${prefix}EDGE hard scores ${pctText(hard)} and EDGE easy ${pctText(easy)}; ${ci ? `the mean of all orderings is within ${pctText(ci.lo)} – ${pctText(ci.hi)} (${levelText} interval), so where they land against it is not shown yet` : 'the orderings so far are not a random sample, so where they land against the final mean is not shown yet'}.`,
+      };
+    }
+    const side = (v: number) => (v < ci.lo ? 'below' : 'above');
+    return {
+      id: `edge-claim:${s.strategy}`,
+      kind: 'finding',
+      text: `${prefix}EDGE hard scores ${pctText(hard)}, ${side(hard)} the mean’s ${levelText} interval (${pctText(ci.lo)} – ${pctText(ci.hi)}), and EDGE easy ${pctText(easy)}, ${side(easy)} it${hard < ci.lo && easy > ci.hi ? ': as they claim' : ''}.`,
+    };
+  }
   const mean = m.mean;
   const hb = shareBelow(s.truth.values, hard);
   const eb = shareBelow(s.truth.values, easy);
@@ -109,13 +140,6 @@ function edgeWhySentence(s: StrategyStats, prefix: string): VerdictSentence | nu
   const hardMissed = !(hard.value < m.mean);
   const easyMissed = !(easy.value > m.mean);
   if (!hardMissed && !easyMissed) return null;
-  if (truthScores.every((v) => sameScore(v, truthScores[0]))) {
-    return {
-      id: `edge-why:${s.strategy}`,
-      kind: 'why',
-      text: `${prefix}S is the same for every ordering here, so EDGE’s hard and easy orderings are arbitrary: nothing in the similarity separates them.`,
-    };
-  }
   // S within float noise of EDGE's counts as the same S, not a lower or higher one (the Orderings lab's "Ω below" too)
   const lower = truthScores.filter((v) => v < hard.score! && !sameScore(v, hard.score!)).length / truthScores.length;
   const higher = truthScores.filter((v) => v > easy.score! && !sameScore(v, easy.score!)).length / truthScores.length;
@@ -147,15 +171,17 @@ function correlationSentence(s: StrategyStats, prefix: string, partial: PartialS
     const ci = pearsonInterval(r.statistic, r.n, CONFIDENCE);
     if (ci) interval = `; ${levelText} interval ${num(ci.lo, 2)} to ${num(ci.hi, 2)}`;
   }
-  const word = correlationWord(r.statistic);
-  const sig = significance(r.pvalue);
-  let text: string;
-  if (r.statistic >= 0 || word === 'hardly at all') {
-    text = `Similarity S predicts accuracy ${word} (${stat}${interval}): ${sig}.`;
-  } else {
-    text = `Similarity S and accuracy are ${word} negatively correlated (${stat}${interval}; ${sig}): here orderings with more alike neighbouring tasks scored lower, against the premise that they are easier.`;
-  }
-  return { id: `correlation:${s.strategy}`, kind: 'finding', text: prefix + text };
+  const c = claim(
+    { kind: 'correlation', r: r.statistic, p: r.pvalue, n: r.n },
+    {
+      subject: 'Similarity S and accuracy',
+      positive: (_, word) => `Similarity S predicts accuracy ${word} (${stat}${interval}): significant at ${Math.round(ALPHA * 100)}%`,
+      negative: (_, word) =>
+        `Similarity S and accuracy are ${word} negatively correlated (${stat}${interval}; significant at ${Math.round(ALPHA * 100)}%): here orderings with more alike neighbouring tasks scored lower, against the premise that they are easier`,
+    },
+  );
+  const text = c.supported ? c.text : `${c.text}${interval ? ` (${interval.slice(2)})` : ''}`;
+  return { id: `correlation:${s.strategy}:${c.outcome}`, kind: 'finding', text: `${prefix}${text}.` };
 }
 
 function normalitySentence(s: StrategyStats, prefix: string): VerdictSentence | null {
@@ -201,6 +227,25 @@ function truthSentence(s: StrategyStats, prefix: string, partial: PartialSample 
   };
 }
 
+/** S over the truth's orderings is flat (one value, or almost one): EDGE's picks are arbitrary. */
+function flatSimilarity(s: StrategyStats): boolean {
+  const scores = s.points.filter((p) => p.roles.includes('truth') && p.score !== null).map((p) => p.score as number);
+  return scores.length >= 2 && flatScores(scores);
+}
+
+function flatSentence(s: StrategyStats, prefix: string): VerdictSentence {
+  return {
+    id: `flat-s:${s.strategy}`,
+    kind: 'finding',
+    text: `${prefix}The similarity is flat: every ordering has ${flatExact(s) ? 'the same' : 'almost the same'} S, so EDGE’s hard and easy orderings are arbitrary picks here, and comparing them with RS says nothing about EDGE. The runs still show the true spread of accuracy over the orderings.`,
+  };
+}
+
+function flatExact(s: StrategyStats): boolean {
+  const scores = s.points.filter((p) => p.roles.includes('truth') && p.score !== null).map((p) => p.score as number);
+  return scores.every((v) => sameScore(v, scores[0]));
+}
+
 /**
  * A strategy whose orderings all end at one accuracy (a prototype method on frozen features: SimpleCIL, FeCAM) has
  * nothing to estimate, no hard or easy ordering and no correlation to find: one sentence says so instead of the others
@@ -217,44 +262,100 @@ function noSpreadSentence(s: StrategyStats, prefix: string, variableWord: string
   };
 }
 
-export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
+/** One strategy's verdict, with the strategy it is of. */
+export interface StrategyVerdict {
+  strategy: string;
+  verdict: Verdict;
+}
+
+/** The headline of one strategy's verdict. At most 30 words. */
+function headlineOf(s: StrategyStats, variableWord: string, partial: PartialSample | null, flat: boolean): string {
+  const m = s.truth.moments;
+  if (!m) return '';
+  const who = strategyWord(s.strategy);
+  const of = partial ? `${countText(s.truth.evaluated)} of ${countText(s.truth.planned)} orderings so far` : `${countText(m.n)} orderings`;
+  const span = `from ${pctText(m.min)} to ${pctText(m.max)}`;
+  if (m.max - m.min <= NO_SPREAD_STD)
+    return `With ${who}, every ordering ends at the same ${variableWord} (${pctText(m.mean)}): the order of the classes does not matter.`;
+  if (flat) return `Every ordering has the same similarity S here, so EDGE's picks are arbitrary; ${who}'s ${variableWord} spans ${span} over ${of}.`;
+  const hard = s.edge.draws.find((d) => d.role === 'edge-hard')?.value ?? null;
+  const easy = s.edge.draws.find((d) => d.role === 'edge-easy')?.value ?? null;
+  const head = `The class order moves ${who}'s ${variableWord} ${span} over ${of}`;
+  if (hard === null || easy === null) return `${head}.`;
+  if (partial) return `${head}; where EDGE's hard and easy picks land is not settled yet.`;
+  const where =
+    hard < m.mean && easy > m.mean
+      ? 'below and above its mean, as claimed'
+      : hard < m.mean
+        ? 'hard below its mean, easy not above it'
+        : easy > m.mean
+          ? 'easy above its mean, hard not below it'
+          : 'on the wrong sides of its mean';
+  return `${head}; EDGE's hard and easy picks land ${where}.`;
+}
+
+/** One verdict per strategy with a truth value (docs/verdicts.md §Ground truth). */
+export function groundTruthVerdicts(input: GroundTruthVerdictInput): StrategyVerdict[] {
   const { stats } = input;
   const variableWord = stats.variable === 'aia' ? 'average incremental accuracy' : 'final accuracy';
-  const strategies = stats.strategies.filter((s) => s.truth.evaluated > 0);
-  const first = strategies[0];
-  if (!first) return { sentences: [], provisional: false, provisionalNote: '' };
-  const incomplete = strategies.some((s) => !s.truth.complete);
-  const partial: PartialSample | null = incomplete ? (input.partial ?? { n: first.truth.evaluated, total: first.truth.planned, uniform: false }) : null;
-  const out: VerdictSentence[] = [];
-  const several = strategies.length > 1;
-  for (const s of strategies) {
-    const prefix = several ? `${s.strategy}: ` : '';
-    const mine = s.truth.complete ? null : partial && { ...partial, uniform: partial.byStrategy?.[s.strategy]?.uniform ?? partial.uniform };
-    const flat = noSpreadSentence(s, prefix, variableWord);
-    if (flat) {
-      out.push(flat);
-      continue;
-    }
-    for (const sentence of [
-      estimateSentence(s, prefix),
-      edgeClaimSentence(s, prefix),
-      edgeWhySentence(s, prefix),
-      correlationSentence(s, prefix, mine),
-      truthSentence(s, prefix, mine, variableWord),
-      normalitySentence(s, prefix),
-    ]) {
-      if (sentence) out.push(sentence);
-    }
-  }
-  // the truth may be complete while RS/EDGE orderings outside a sampled truth are still training
-  const estimatesPending = strategies.some((s) => s.rs.have < s.rs.need || s.edge.have < s.edge.need);
-  const provisionalNote = partial
-    ? `Provisional: ${countText(partial.n)} of ${countText(partial.total)} truth orderings trained` +
-      (partial.uniform
-        ? ' — a seeded uniform random sample of them, so the intervals say how far the final numbers may lie.'
-        : ' — not a random sample of them (they finish in training order), so the final numbers can differ by more than these suggest.')
-    : estimatesPending
-      ? 'Provisional: the truth is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.'
-      : '';
-  return { sentences: out, provisional: !!partial || estimatesPending, provisionalNote };
+  return stats.strategies
+    .filter((s) => s.truth.evaluated > 0)
+    .map((s) => {
+      // this strategy's own count and sample (the scheduler's, else its statistics')
+      const own = input.partial?.byStrategy?.[s.strategy];
+      const partial: PartialSample | null = s.truth.complete
+        ? null
+        : { n: own?.n ?? s.truth.evaluated, total: input.partial?.total ?? s.truth.planned, uniform: own?.uniform ?? input.partial?.uniform ?? false };
+      const out: VerdictSentence[] = [];
+      const spread = noSpreadSentence(s, '', variableWord);
+      const flat = !spread && flatSimilarity(s);
+      if (spread) out.push(spread);
+      else if (flat) {
+        out.push(flatSentence(s, ''));
+        for (const sentence of [truthSentence(s, '', partial, variableWord), normalitySentence(s, '')]) if (sentence) out.push(sentence);
+      } else {
+        for (const sentence of [
+          edgeClaimSentence(s, '', partial),
+          partial ? null : edgeWhySentence(s, ''),
+          correlationSentence(s, '', partial),
+          truthSentence(s, '', partial, variableWord),
+          estimateSentence(s, ''),
+          normalitySentence(s, ''),
+        ]) {
+          if (sentence) out.push(sentence);
+        }
+      }
+      // the truth may be complete while RS/EDGE orderings outside a sampled truth are still training
+      const estimatesPending = s.rs.have < s.rs.need || s.edge.have < s.edge.need;
+      const who = strategyWord(s.strategy);
+      const provisionalNote = partial
+        ? `Provisional: ${countText(partial.n)} of ${countText(partial.total)} truth orderings of ${who} trained` +
+          (partial.uniform
+            ? ' — a seeded uniform random sample of them, so the intervals say how far the final numbers may lie.'
+            : ' — not a random sample of them (they finish in training order), so the final numbers can differ by more than these suggest.')
+        : estimatesPending
+          ? `Provisional: the truth of ${who} is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.`
+          : '';
+      return {
+        strategy: s.strategy,
+        verdict: { headline: headlineOf(s, variableWord, partial, flat), sentences: out, provisional: !!partial || estimatesPending, provisionalNote },
+      };
+    });
+}
+
+/**
+ * Every strategy's verdict in one (the CLI's `verdict`, and a page with one strategy): the sentences prefixed with
+ * their strategy when there are several, the first strategy's headline, provisional while any is.
+ */
+export function groundTruthVerdict(input: GroundTruthVerdictInput): Verdict {
+  const all = groundTruthVerdicts(input);
+  if (all.length === 0) return noVerdict();
+  if (all.length === 1) return all[0].verdict;
+  const prov = all.filter((x) => x.verdict.provisional);
+  return {
+    headline: all[0].verdict.headline,
+    sentences: all.flatMap((x) => x.verdict.sentences.map((q) => ({ ...q, text: `${x.strategy}: ${q.text}` }))),
+    provisional: prov.length > 0,
+    provisionalNote: prov.map((x) => x.verdict.provisionalNote).join(' '),
+  };
 }

@@ -12,8 +12,9 @@
 import { DETECTOR_LABELS, type DetectorId } from '../ood/detectors';
 import { OPENCIL_TABLE_2_AUROC, openCilRange } from '../ood/paper';
 import { spreadOf, type Spread } from './intervals';
-import type { Verdict, VerdictSentence } from './types';
-import { claimOf, countText, listText, num, pctText, plural, spreadText } from './wording';
+import { noVerdict, type Verdict, type VerdictSentence } from './types';
+import { claim, differenceOutcome, type DifferenceOutcome } from './claim';
+import { countText, listText, lowerFirst, num, pctText, plural, spreadText } from './wording';
 
 /** One seed's results: AUROC per detector and OOD set (mean over steps), and confidence per OOD set. */
 export interface OpenWorldSeedRun {
@@ -49,6 +50,21 @@ export interface OpenWorldReportLike {
  * The verdict's input from the reports of one run per seed: `cil-lab ood` and the lab's page build it with this one
  * function, so both say the same sentences. `planned`: the seeds asked for (fewer reports: provisional).
  */
+/** The headline: the best detector and whether it is told apart, or the near/far finding. At most 30 words. */
+function headlineOf(r: OpenWorldReading, n: number): string {
+  const seeds = plural(n, 'seed');
+  if (r.detectors.length >= 2 && r.bestLead) {
+    const [a, b] = r.detectors;
+    const best = `${label(a.detector)} separates unknown images from known ones best (AUROC ${num(a.mean, 1)}%)`;
+    return r.bestLead.claim === 'positive'
+      ? `${best}, ahead of ${label(b.detector)} beyond the spread over ${seeds}.`
+      : `${best}, but it cannot be told apart from ${label(b.detector)} (${num(b.mean, 1)}%) over ${seeds}.`;
+  }
+  if (r.detectors.length === 1)
+    return `${label(r.detectors[0].detector)} separates unknown images from known ones with AUROC ${num(r.detectors[0].mean, 1)}% over ${seeds}.`;
+  return '';
+}
+
 export function openWorldVerdictInput(reports: readonly OpenWorldReportLike[], planned?: number): OpenWorldVerdictInput {
   const first = reports[0];
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -65,7 +81,7 @@ export function openWorldVerdictInput(reports: readonly OpenWorldReportLike[], p
   };
 }
 
-type Claim = ReturnType<typeof claimOf>;
+type Claim = DifferenceOutcome;
 
 export interface OpenWorldReading {
   /** per detector, its AUROC (mean over OOD sets) over seeds, in %, best first */
@@ -94,14 +110,14 @@ export function readOpenWorld(input: OpenWorldVerdictInput): OpenWorldReading {
   let bestLead: OpenWorldReading['bestLead'] = null;
   if (detectors.length >= 2) {
     const s = paired(detectors[0].detector, detectors[1].detector);
-    bestLead = { ...s, claim: claimOf(s) };
+    bestLead = { ...s, claim: differenceOutcome(s) };
   }
   let ber: OpenWorldReading['ber'] = null;
   const rank = detectors.findIndex((d) => d.detector === 'ber');
   if (rank >= 0 && detectors.length >= 2) {
     const rival = detectors.find((d) => d.detector !== 'ber')!.detector;
     const s = paired('ber', rival);
-    ber = { ...s, claim: claimOf(s), rank: rank + 1, of: detectors.length, rival };
+    ber = { ...s, claim: differenceOutcome(s), rank: rank + 1, of: detectors.length, rival };
   }
   let nearFar: OpenWorldReading['nearFar'] = null;
   const sets = Object.keys(input.oodKinds);
@@ -120,7 +136,14 @@ export function readOpenWorld(input: OpenWorldVerdictInput): OpenWorldReading {
       );
       return v.length ? mean(v) : null;
     };
-    nearFar = { ...s, claim: claimOf(s), near: spreadOf(near), far: spreadOf(far), nearConfidence: conf(isNear), farConfidence: conf((x) => !isNear(x)) };
+    nearFar = {
+      ...s,
+      claim: differenceOutcome(s),
+      near: spreadOf(near),
+      far: spreadOf(far),
+      nearConfidence: conf(isNear),
+      farConfidence: conf((x) => !isNear(x)),
+    };
   }
   return { detectors, bestLead, ber, nearFar, finalAccuracy: spreadOf(runs.map((r) => 100 * r.finalAccuracy)) };
 }
@@ -132,7 +155,7 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
   const r = readOpenWorld(input);
   const out: VerdictSentence[] = [];
   const n = input.runs.length;
-  if (n === 0) return { sentences: [], provisional: false, provisionalNote: '' };
+  if (n === 0) return noVerdict();
   const seeds = n > 1 ? ` (mean ± sd over ${countText(n)} seeds)` : '';
   if (r.detectors.length > 0) {
     const list = listText(r.detectors.map((d) => `${label(d.detector)} ${auroc(d)}`));
@@ -145,30 +168,36 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
   // when BER leads, its own sentence below says by how much
   if (r.bestLead && r.detectors.length >= 2 && !(r.ber && r.ber.rank === 1)) {
     const [a, b] = r.detectors;
-    const lead = spreadText(r.bestLead, 'points', 1, true);
-    const text =
-      r.bestLead.claim === 'positive'
-        ? `${label(a.detector)} beats ${label(b.detector)} beyond the spread: ${lead}.`
-        : r.bestLead.claim === 'too-few'
-          ? `${label(a.detector)} leads ${label(b.detector)} by ${lead}; with fewer than 3 seeds that is not yet a ranking.`
-          : `${label(a.detector)} and ${label(b.detector)} cannot be told apart over these seeds: ${lead}.`;
-    out.push({ id: `ow-best:${r.bestLead.claim}`, kind: 'finding', text });
+    const c = claim(
+      { kind: 'difference', spread: r.bestLead },
+      {
+        subject: `${label(a.detector)} minus ${label(b.detector)} (AUROC, paired by seed)`,
+        positive: (n) => `${label(a.detector)} beats ${label(b.detector)} beyond the spread: ${n}`,
+      },
+    );
+    out.push({ id: `ow-best:${r.bestLead.claim}`, kind: 'finding', text: `${c.text}.` });
   }
   if (r.ber) {
     const paper = openCilRange('ber');
     const rival = openCilRange(r.ber.rival);
     const figures = `Table 1, CIFAR-100: BER ${num(paper!.min, 1)}–${num(paper!.max, 1)} over four CIL models${rival ? `, ${label(r.ber.rival)} ${num(rival.min, 1)}–${num(rival.max, 1)}` : ''}`;
     const paperText = `OpenCIL finds BER best on average in every setting (${figures})`;
-    const diff = spreadText(r.ber, 'points', 1, true);
+    const c = claim(
+      { kind: 'difference', spread: r.ber },
+      {
+        subject: `BER minus ${label(r.ber.rival)} (AUROC, paired by seed)`,
+        positive: (n) => `BER beats ${label(r.ber!.rival)} beyond the spread: ${n}`,
+        negative: (n) => `BER is behind ${label(r.ber!.rival)} beyond the spread: ${n}`,
+      },
+    );
     let text: string;
     let why: string | null = null;
-    if (r.ber.rank === 1 && r.ber.claim === 'positive') text = `BER ranks first, ahead of ${label(r.ber.rival)} by ${diff}, as in the paper: ${paperText}.`;
-    else if (r.ber.rank === 1) text = `BER ranks first, but only by ${diff} over ${label(r.ber.rival)}, within the spread; ${paperText}.`;
-    else {
-      text = `BER ranks ${r.ber.rank} of ${r.ber.of}, ${diff} against ${label(r.ber.rival)}${r.ber.claim === 'negative' ? ', behind it beyond the spread' : ''}: unlike the paper, where BER is best on average in every setting (${figures}).`;
+    if (r.ber.claim === 'positive') text = `${c.text}, as in the paper: ${paperText}.`;
+    else if (r.ber.claim === 'negative') text = `${c.text}: unlike the paper, where BER is best on average in every setting (${figures}).`;
+    else text = `BER ranks ${r.ber.rank} of ${r.ber.of} by its mean, but: ${lowerFirst(c.text)}; ${paperText}.`;
+    if (r.ber.claim !== 'positive')
       why = `BER's head here is a linear layer trained for ${plural(input.settings.headEpochs, 'epoch')} on a small MLP's features of ${input.settings.dataset}; the paper's is a ResNet-32's on CIFAR-100. On this model the retrained head is what helps, not its energy terms (docs/science.md §5, measured).`;
-    }
-    out.push({ id: `ow-ber:${r.ber.rank === 1 ? 'first' : 'not-first'}`, kind: 'finding', text });
+    out.push({ id: `ow-ber:${r.ber.claim}`, kind: 'finding', text });
     if (why) out.push({ id: 'ow-ber-why', kind: 'why', text: why });
   }
   if (r.nearFar) {
@@ -177,27 +206,24 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
     const farSets = Object.keys(input.oodKinds).filter((k) => input.oodKinds[k] !== 'near');
     const both = `near ${listText(nearSets)} ${auroc(nf.near)}, far ${listText(farSets)} ${auroc(nf.far)} (AUROC %, mean over detectors)`;
     const paper = `In OpenCIL's Table 2 (CIFAR-100, Energy) the near sets score ${num(OPENCIL_TABLE_2_AUROC.near['CIFAR-10'].energy, 1)} and ${num(OPENCIL_TABLE_2_AUROC.near.TIN.energy, 1)}, the far ones from ${num(OPENCIL_TABLE_2_AUROC.far.Texture.energy, 1)} (Texture) to ${num(OPENCIL_TABLE_2_AUROC.far.MNIST.energy, 1)} (MNIST)`;
-    if (nf.mean > 0) {
-      const beyond = nf.claim === 'positive' ? ', beyond the spread' : nf.claim === 'too-few' ? '' : ', though within the spread';
-      out.push({
-        id: `ow-near:${nf.claim === 'positive' ? 'nearer' : 'nearer-unclear'}`,
-        kind: 'finding',
-        text: `The near-OOD set is the harder one to detect${beyond}: ${both}. ${paper}.`,
-      });
-    } else {
-      out.push({
-        id: 'ow-near:not-nearer',
-        kind: 'finding',
-        text: `Here the near-OOD set is not the harder one: ${both}. "Near" names held-out classes of the ID dataset, a small semantic shift; this model separates them from ID at least as well as the other dataset. ${paper}.`,
-      });
-      if (nf.nearConfidence !== null && nf.farConfidence !== null) {
+    const c = claim(
+      { kind: 'difference', spread: nf },
+      {
+        subject: 'Far minus near AUROC (mean over detectors, paired by seed)',
+        positive: (n) => `The near-OOD set is the harder one to detect, beyond the spread: far minus near = ${n}`,
+        negative: (n) => `Here the near-OOD set is the easier one to detect, beyond the spread: far minus near = ${n}`,
+      },
+    );
+    out.push({ id: `ow-near:${nf.claim}`, kind: 'finding', text: `${c.text}; ${both}. ${paper}.` });
+    if (nf.claim !== 'positive') {
+      if (nf.mean <= 0 && nf.nearConfidence !== null && nf.farConfidence !== null) {
         out.push({
           id: 'ow-near-why:confidence',
           kind: 'why',
           text:
             nf.farConfidence >= nf.nearConfidence
-              ? `The model is at least as confident on the far set (mean max-softmax ${pctText(nf.farConfidence)}) as on the near one (${pctText(nf.nearConfidence)}): brought to the ID images' size and grey, the far images look as much like its classes to it.`
-              : `The model is less confident on the far set (mean max-softmax ${pctText(nf.farConfidence)}) than on the near one (${pctText(nf.nearConfidence)}), yet the detectors separate the near set better: the scores' ranking, not the mean confidence, decides AUROC.`,
+              ? `"Near" names held-out classes of the ID dataset, a small semantic shift; the model is at least as confident on the far set (mean max-softmax ${pctText(nf.farConfidence)}) as on the near one (${pctText(nf.nearConfidence)}): brought to the ID images' size and grey, the far images look as much like its classes to it.`
+              : `The model is less confident on the far set (mean max-softmax ${pctText(nf.farConfidence)}) than on the near one (${pctText(nf.nearConfidence)}), yet the detectors separate the near set at least as well: the scores' ranking, not the mean confidence, decides AUROC.`,
         });
       }
       out.push({
@@ -212,6 +238,7 @@ export function openWorldVerdict(input: OpenWorldVerdictInput): Verdict {
     out.push({ id: 'ow-seeds-try', kind: 'try', text: 'Run 3 or more seeds: a ranking of detectors is said only when it holds beyond the spread over seeds.' });
   const provisional = input.planned !== undefined && n < input.planned;
   return {
+    headline: headlineOf(r, n),
     sentences: out,
     provisional,
     provisionalNote: provisional ? `Provisional: ${countText(n)} of ${countText(input.planned!)} seeds finished.` : '',

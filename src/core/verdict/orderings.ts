@@ -9,6 +9,9 @@
  *   - the number of distinct values of S over Ω (when |Ω| ≤ DISTINCT_S_MAX_OMEGA);
  *   - the range of S over every order of EDGE hard's (easy's) own tasks (when K ≤ REORDER_MAX_TASKS): if another
  *     order of the same tasks reaches a lower (higher) S, the grouping was fine and the greedy task order missed.
+ * When the similarity is flat (one value of S over Ω, or a range within FLAT_S_RELATIVE of it: WordNet rates the digit
+ * names "zero" … "nine" all alike), that is the finding instead: EDGE's picks are arbitrary, and nothing compares them
+ * with RS.
  * Pure; tested in tests/unit/core/verdict/orderings.test.ts against an independent Python EDGE
  * (scripts/make-verdict-fixtures.py).
  */
@@ -17,8 +20,20 @@ import { matrixFromRows } from '../orderings/matrix';
 import { similarityScore, similarityScoreOfLabels } from '../orderings/score';
 import type { SquareMatrix } from '../orderings/types';
 import type { SequenceReport } from '../protocols/types';
-import type { Verdict, VerdictSentence } from './types';
-import { DISTINCT_S_MAX_OMEGA, REORDER_MAX_TASKS, REORDER_MAX_WORK, countText, listText, pctText, plural, sText, sameScore } from './wording';
+import { noVerdict, type Verdict, type VerdictSentence } from './types';
+import {
+  DISTINCT_S_MAX_OMEGA,
+  FLAT_S_RELATIVE,
+  REORDER_MAX_TASKS,
+  REORDER_MAX_WORK,
+  countText,
+  flatScores,
+  listText,
+  pctText,
+  plural,
+  sText,
+  sameScore,
+} from './wording';
 
 /** The parts of the Orderings page's view (core/protocols/orderings-view.ts OrderingsView) the verdict reads. */
 export interface OrderingsVerdictInput {
@@ -85,12 +100,40 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
   const easy = seqs.find((s) => s.label === 'EDGE easy');
   const median = seqs.find(isMedian);
   const rs = seqs.filter((s) => s.protocol === 'rs');
-  const none: Verdict = { sentences: [], provisional: false, provisionalNote: '' };
-  if (!hard || !easy) return none;
+  if (!hard || !easy) return noVerdict();
 
   const k = input.taskSizes.length;
   const n = input.matrix.length;
   const omega = BigInt(input.omega);
+  // ── a flat similarity: EDGE's picks are arbitrary, and nothing is compared ──
+  const range = input.exact ? [input.exact.min, input.exact.max] : seqs.map((q) => q.score);
+  if (seqs.length >= 2 && flatScores(range)) {
+    const one = sameScore(Math.min(...range), Math.max(...range));
+    const values = input.exact ? `all ${countText(input.exact.enumerated)} orderings` : `every ordering listed`;
+    say(
+      'flat-s',
+      'finding',
+      one
+        ? `The similarity is flat: ${values} have the same S = ${sText(hard.score)}, so EDGE's hard and easy orderings are arbitrary picks and say nothing about which order is hard.`
+        : `The similarity is almost flat: S over ${values} spans only ${sText(Math.min(...range))} to ${sText(Math.max(...range))} (within ${pctText(FLAT_S_RELATIVE, 0)}), so EDGE's hard and easy orderings are close to arbitrary picks.`,
+    );
+    say(
+      'flat-s-why',
+      'why',
+      'EDGE orders classes by how alike their names (or prototypes) are; when every pair is rated alike — WordNet puts the digit names “zero” … “nine” all under “digit” — every ordering scores the same, so no construction can find a hard or an easy one.',
+    );
+    say(
+      'flat-s-try',
+      'try',
+      'Choose classes with more varied names (CIFAR-10, Fashion-MNIST), or another similarity: CLIP text, or the classes’ prototypes (features).',
+    );
+    return {
+      headline: `Every ordering of these classes has ${one ? 'the same' : 'almost the same'} similarity S, so EDGE's hard and easy picks are arbitrary on this experiment.`,
+      sentences: out,
+      provisional: false,
+      provisionalNote: '',
+    };
+  }
   const rsMin = rs.length ? Math.min(...rs.map((s) => s.score)) : null;
   const rsMax = rs.length ? Math.max(...rs.map((s) => s.score)) : null;
   const tie = sameScore(hard.score, easy.score);
@@ -221,8 +264,15 @@ export function orderingsVerdict(input: OrderingsVerdictInput): Verdict {
     say(
       'try-larger',
       'try',
-      'On larger experiments EDGE separates them: with all 100 CIFAR-100 classes in 10 tasks (WordNet), EDGE hard is below all three RS orderings and EDGE easy above.',
+      'On larger experiments EDGE separates them: with all ten Fashion-MNIST classes in 5 tasks (WordNet), EDGE hard is below all three RS orderings and EDGE easy above (and with all 100 CIFAR-100 classes in 10 tasks).',
     );
   }
-  return { sentences: out, provisional: false, provisionalNote: '' };
+  const headline = tie
+    ? `EDGE's hard and easy orderings have the same similarity S (${sText(hard.score)}), so on this experiment EDGE does not separate hard from easy.`
+    : rs.length && !hardMisses && !easyMisses
+      ? `EDGE does what it claims here: its hard ordering has a lower similarity S, its easy one a higher S, than every random (RS) ordering.`
+      : rs.length
+        ? `EDGE's ${hardMisses && easyMisses ? 'hard and easy orderings are' : hardMisses ? 'hard ordering is' : 'easy ordering is'} not beyond every random (RS) ordering's similarity S: its greedy construction missed on this experiment.`
+        : `EDGE's hard ordering has similarity S = ${sText(hard.score)}, its easy ordering S = ${sText(easy.score)}.`;
+  return { headline, sentences: out, provisional: false, provisionalNote: '' };
 }

@@ -16,9 +16,28 @@ export interface VerdictSentence {
 }
 
 export interface Verdict {
+  /**
+   * One sentence a student can read aloud, at most HEADLINE_MAX_WORDS words: what the run shows, said by the claim
+   * rule (./claim.ts) like every other sentence. Shown first; the sentences (reasons, numbers, what to try) fold beneath.
+   * '' only when there are no sentences.
+   */
+  headline: string;
   sentences: VerdictSentence[];
   /** The numbers will move: the run is not complete. */
   provisional: boolean;
   /** Why provisional, with n of N ("46 of 90 truth orderings trained, …"); '' when not. */
   provisionalNote: string;
+}
+
+/** A headline has at most this many words (a student reads it aloud). */
+export const HEADLINE_MAX_WORDS = 30;
+
+/** The words of a headline, as counted against HEADLINE_MAX_WORDS (a number with its sign or unit is one word). */
+export function headlineWords(text: string): number {
+  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+/** An empty verdict (nothing to say yet). */
+export function noVerdict(): Verdict {
+  return { headline: '', sentences: [], provisional: false, provisionalNote: '' };
 }

@@ -29,6 +29,12 @@ export const SAME_QUALITY_RELATIVE = 0.1;
 /** Two similarity scores S are "the same" when they differ by at most this × max(1, |S|) (float noise, not science). */
 export const SAME_SCORE_RELATIVE = 1e-9;
 
+/**
+ * The similarity is "flat" when S over Ω (or the orderings at hand) spans at most this share of max(1, |S|): one value
+ * (the digit names under WordNet) or almost one. EDGE's picks are then arbitrary and are not compared with RS.
+ */
+export const FLAT_S_RELATIVE = 0.01;
+
 /** An ordering whose S has at most this share of the truth's orderings beyond it is "among the lowest / highest S". */
 export const EXTREME_SHARE = 0.1;
 
@@ -44,6 +50,14 @@ export function correlationWord(r: number): string {
   return CORRELATION_WORDS.find((w) => a < w.below)!.word;
 }
 
+/** The values of S span at most FLAT_S_RELATIVE of their size (or are one value up to float noise). */
+export function flatScores(values: readonly number[]): boolean {
+  if (values.length === 0) return false;
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return sameScore(lo, hi) || hi - lo <= FLAT_S_RELATIVE * Math.max(1, Math.abs(hi), Math.abs(lo));
+}
+
 export function sameScore(a: number, b: number): boolean {
   return Math.abs(a - b) <= SAME_SCORE_RELATIVE * Math.max(1, Math.abs(a), Math.abs(b));
 }
@@ -54,9 +68,10 @@ export function compareErrors(mine: number, other: number): 'better' | 'worse' |
   return mine < other ? 'better' : 'worse';
 }
 
-/** A number with `digits` decimals and a true minus sign. */
+/** A number with `digits` decimals and a true minus sign (none on a value that rounds to 0: "0.0", not "−0.0"). */
 export function num(v: number, digits = 3): string {
-  return v.toFixed(digits).replace(/^-/, '−');
+  const t = v.toFixed(digits);
+  return (/^-0\.?0*$/.test(t) ? t.slice(1) : t).replace(/^-/, '−');
 }
 
 /** S as the Orderings table prints it (4 decimals). */
@@ -111,18 +126,33 @@ export function spreadText(
   return `${m} ± ${num(s.sd, digits)}${u} (mean ± sd, ${seeds}${ci})`;
 }
 
+/** A sentence's first letter in lower case, to go on after a colon; an acronym (BER, M2I) stays as it is. */
+export function lowerFirst(t: string): string {
+  return /^[A-Z][a-z ]/.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t;
+}
+
 /** A signed number: "+1.7" / "−0.4". */
 export function signed(v: number, digits = 1): string {
   return v > 0 ? `+${num(v, digits)}` : num(v, digits);
 }
 
-/**
- * Whether a mean difference over seeds is beyond its spread: 'positive' / 'negative' when at least
- * MIN_SEEDS_FOR_CLAIM seeds give a 95% interval on one side of 0, 'unclear' when it spans 0, 'too-few' otherwise.
- */
-export function claimOf(s: { n: number; interval: { lo: number; hi: number } | null }): 'positive' | 'negative' | 'unclear' | 'too-few' {
-  if (s.n < MIN_SEEDS_FOR_CLAIM || !s.interval) return 'too-few';
-  if (s.interval.lo > 0) return 'positive';
-  if (s.interval.hi < 0) return 'negative';
-  return 'unclear';
+/** A strategy's name in a sentence ("fine-tuning", "SimpleCIL"); an unknown id as it is. */
+const STRATEGY_WORDS: Readonly<Record<string, string>> = {
+  finetune: 'fine-tuning',
+  joint: 'joint training',
+  replay: 'replay',
+  ewc: 'EWC',
+  lwf: 'LwF',
+  si: 'SI',
+  icarl: 'iCaRL',
+  agem: 'A-GEM',
+  gdumb: 'GDumb',
+  ncm: 'NCM',
+  simplecil: 'SimpleCIL',
+  fecam: 'FeCAM',
+  ranpac: 'RanPAC',
+};
+
+export function strategyWord(id: string): string {
+  return STRATEGY_WORDS[id] ?? id;
 }

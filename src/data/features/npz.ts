@@ -9,14 +9,30 @@
  *
  * Written as `np.savez` writes (a zip of .npy members, stored, not compressed); read from `np.savez` or
  * `np.savez_compressed` files, with any float dtype for `features` and any integer dtype for `labels`/`split`
- * (`split` may be missing: every row is then train, and the caller must hold out a test split itself). Members are
- * checked from the zip's directory before anything is inflated (a zip bomb is refused with the bound), and every
+ * (`split` may be missing: every row is then train, and the caller must hold out a test split itself).
+ *
+ * Read in the order that refuses a bad file cheapest, never trusting the zip (../parsers/zip.ts: no member inflates
+ * past the size its directory declares): the directory (the declared sizes against the bound: a zip bomb is refused
+ * before anything inflates), the `features` header alone (its shape and dtype against the bounds and its declared
+ * size), then the small members whole — `labels`, `split`, `class_names` — checked together (checkFeatureRows), and
+ * only then `features`, converted to float32 as it inflates (an 800 MB float64 array is never held as such). Every
  * failure is a FeatureSetError with one sentence.
  */
-import { unzipSync, zipSync, type UnzipFileInfo } from 'fflate';
+import { zipSync } from 'fflate';
 import { readNpyHeader, isNpy, formatShape, halfToNumber, NpyError, type NpyHeader } from '../../core/formats/npy';
-import { checkFeatureSet, checkFeatureShape, FEATURE_LIMITS, FeatureSetError, type FeatureSet } from '../../core/features/feature-set';
+import {
+  checkFeatureRows,
+  checkFeatureSet,
+  checkFeatureShape,
+  FEATURE_LIMITS,
+  FeatureSetError,
+  firstNonFinite,
+  nonFiniteError,
+  type FeatureSet,
+} from '../../core/features/feature-set';
 import { grouped } from '../../core/config/limits';
+import { DataFormatError } from '../parsers/types';
+import { readZipDirectory, streamZipEntry, zipEntryBytes, zipEntryHead, type ZipEntry } from '../parsers/zip';
 
 /** The members read from an .npz (a file may hold others, which are ignored). */
 const MEMBERS = ['features', 'labels', 'split', 'class_names'] as const;
@@ -77,62 +93,66 @@ export function writeFeaturesNpz(set: FeatureSet): Uint8Array {
   );
 }
 
-function dtypeOf(member: string, header: NpyHeader): { kind: string; size: number; little: boolean } {
+type Dtype = { kind: string; size: number; little: boolean };
+
+function dtypeOf(member: string, header: NpyHeader): Dtype {
   const m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(header.descr);
   if (!m) throw new FeatureSetError(`${member}.npy has dtype ${JSON.stringify(header.descr)}, which cannot be read here.`);
   return { kind: m[2], size: Number(m[3]), little: m[1] !== '>' };
 }
 
-/** A numeric member's values, C order, read straight into the target array type (no float64 copy of the features). */
-function readNumbers<T extends Float32Array | Int32Array | Uint8Array>(
-  member: string,
-  bytes: Uint8Array,
-  header: NpyHeader,
-  out: T,
-  count: number,
-  integers: boolean,
-): T {
-  const { kind, size, little } = dtypeOf(member, header);
+/** The dtype of a numeric member, checked: integers for labels and split, floats (or small integers) for features. */
+function numericDtype(member: string, header: NpyHeader, integers: boolean): Dtype {
+  const t = dtypeOf(member, header);
   const ok = integers
-    ? (kind === 'i' || kind === 'u' || kind === 'b') && [1, 2, 4, 8].includes(size)
-    : (kind === 'f' && [2, 4, 8].includes(size)) || ((kind === 'i' || kind === 'u') && size <= 4);
+    ? (t.kind === 'i' || t.kind === 'u' || t.kind === 'b') && [1, 2, 4, 8].includes(t.size)
+    : (t.kind === 'f' && [2, 4, 8].includes(t.size)) || ((t.kind === 'i' || t.kind === 'u') && t.size <= 4);
   if (!ok)
     throw new FeatureSetError(
       `${member}.npy has dtype ${header.descr}; save it as ${integers ? 'integers (e.g. .astype("int64"))' : 'float32 (e.g. .astype("float32"))'}.`,
     );
   if (header.fortranOrder && header.shape.length > 1)
     throw new FeatureSetError(`${member}.npy is stored in Fortran order; save np.ascontiguousarray(${member}).`);
-  const need = count * size;
+  return t;
+}
+
+/** DataView readers by dtype (kind and size; 64-bit integers as numbers, halves through halfToNumber). */
+const READERS: Record<string, (view: DataView, at: number, little: boolean) => number> = {
+  f2: (v, at, le) => halfToNumber(v.getUint16(at, le)),
+  f4: (v, at, le) => v.getFloat32(at, le),
+  f8: (v, at, le) => v.getFloat64(at, le),
+  i1: (v, at) => v.getInt8(at),
+  i2: (v, at, le) => v.getInt16(at, le),
+  i4: (v, at, le) => v.getInt32(at, le),
+  i8: (v, at, le) => Number(v.getBigInt64(at, le)),
+  u1: (v, at) => v.getUint8(at),
+  u2: (v, at, le) => v.getUint16(at, le),
+  u4: (v, at, le) => v.getUint32(at, le),
+  u8: (v, at, le) => Number(v.getBigUint64(at, le)),
+  b1: (v, at) => v.getUint8(at),
+};
+
+/** One value of dtype `t` at byte `at` of `view` (numericDtype has checked `t` is one of READERS). */
+function valueAt(view: DataView, at: number, t: Dtype): number {
+  return READERS[`${t.kind}${t.size}`](view, at, t.little);
+}
+
+/** A small member's values (labels, split), C order, checked to fit an Int32Array / Uint8Array. */
+function readIntegers<T extends Int32Array | Uint8Array>(member: string, bytes: Uint8Array, header: NpyHeader, out: T): T {
+  const t = numericDtype(member, header, true);
+  const count = out.length;
+  const need = count * t.size;
   if (bytes.length - header.dataStart < need)
     throw new FeatureSetError(`${member}.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset + header.dataStart, need);
   for (let i = 0; i < count; i++) {
-    const at = i * size;
-    let x: number;
-    if (kind === 'f') {
-      x = size === 4 ? view.getFloat32(at, little) : size === 8 ? view.getFloat64(at, little) : halfAt(view, at, little);
-    } else if (kind === 'i') {
-      x =
-        size === 1 ? view.getInt8(at) : size === 2 ? view.getInt16(at, little) : size === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
-    } else {
-      x =
-        size === 1
-          ? view.getUint8(at)
-          : size === 2
-            ? view.getUint16(at, little)
-            : size === 4
-              ? view.getUint32(at, little)
-              : Number(view.getBigUint64(at, little));
-    }
-    if (integers && (x < -2_147_483_648 || x > 2_147_483_647))
-      throw new FeatureSetError(`${member}.npy entry ${i} is ${x}, too large to be a class index or split.`);
+    const x = valueAt(view, i * t.size, t);
+    if (x < -2_147_483_648 || x > 2_147_483_647) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}, too large to be a class index or split.`);
     if (out instanceof Uint8Array && (x < 0 || x > 255)) throw new FeatureSetError(`${member}.npy entry ${i} is ${x}; use 0 for train and 1 for test.`);
     out[i] = x;
   }
   return out;
 }
-
-const halfAt = (view: DataView, at: number, little: boolean): number => halfToNumber(view.getUint16(at, little));
 
 function readClassNames(bytes: Uint8Array, header: NpyHeader): string[] {
   const m = /^([<>|=])([US])(\d+)$/.exec(header.descr);
@@ -162,32 +182,115 @@ function readClassNames(bytes: Uint8Array, header: NpyHeader): string[] {
   return names;
 }
 
+/** The most bytes a .npy preamble may take (numpy pads it to 64; a longer one is not a feature file's). */
+const NPY_HEADER_MAX = 65_536;
+
+/** A member's .npy header, read from its first bytes (nothing more is inflated). */
+function headerOf(bytes: Uint8Array, entry: ZipEntry, name: string, fileName: string): NpyHeader {
+  const head = zipEntryHead(bytes, entry, NPY_HEADER_MAX);
+  if (!isNpy(head)) throw new FeatureSetError(`${name}.npy in ${fileName} is not a .npy array.`);
+  try {
+    return readNpyHeader(head);
+  } catch (e) {
+    throw new FeatureSetError(`${name}.npy in ${fileName}: ${(e as NpyError).message}`);
+  }
+}
+
+/**
+ * The values of `features` (after its header, at `dataStart`) as float32, converted as the member inflates: chunks
+ * are cut anywhere, so the bytes of a value split across two chunks are carried over. Every value is checked finite
+ * on the way.
+ */
+function readFeatureValues(bytes: Uint8Array, entry: ZipEntry, header: NpyHeader, n: number, d: number): Float32Array {
+  const t = numericDtype('features', header, false);
+  const count = n * d;
+  const out = new Float32Array(count);
+  const carry = new Uint8Array(8);
+  let carried = 0;
+  let skip = header.dataStart;
+  let done = 0;
+  const fastF4 = t.kind === 'f' && t.size === 4 && t.little;
+  const fastF8 = t.kind === 'f' && t.size === 8 && t.little;
+  const take = (chunk: Uint8Array): boolean => {
+    let c = chunk;
+    if (skip > 0) {
+      const s = Math.min(skip, c.length);
+      skip -= s;
+      c = c.subarray(s);
+    }
+    if (c.length === 0) return true;
+    const from = done;
+    if (carried > 0) {
+      const fill = Math.min(t.size - carried, c.length);
+      carry.set(c.subarray(0, fill), carried);
+      carried += fill;
+      c = c.subarray(fill);
+      if (carried < t.size) return true;
+      out[done] = valueAt(new DataView(carry.buffer), 0, t);
+      done++;
+      carried = 0;
+    }
+    const whole = Math.min(Math.floor(c.length / t.size), count - done);
+    if (fastF4 || fastF8) {
+      // a typed view needs its alignment: a chunk that starts mid-value (after a carry) is copied to a fresh buffer
+      let bytesOf = c;
+      if (c.byteOffset % t.size !== 0) {
+        bytesOf = new Uint8Array(whole * t.size); // a copy (a Node Buffer's slice() is a view at the same offset)
+        bytesOf.set(c.subarray(0, whole * t.size));
+      }
+      out.set(fastF4 ? new Float32Array(bytesOf.buffer, bytesOf.byteOffset, whole) : new Float64Array(bytesOf.buffer, bytesOf.byteOffset, whole), done);
+    } else {
+      const view = new DataView(c.buffer, c.byteOffset, whole * t.size);
+      for (let i = 0; i < whole; i++) out[done + i] = valueAt(view, i * t.size, t);
+    }
+    done += whole;
+    const bad = firstNonFinite(out, from, done);
+    if (bad >= 0) throw nonFiniteError(bad, d, out[bad]);
+    const rest = c.subarray(whole * t.size);
+    if (done < count) {
+      carry.set(rest.subarray(0, t.size));
+      carried = Math.min(rest.length, t.size);
+    }
+    return done < count;
+  };
+  streamZipEntry(bytes, entry, take); // its errors are prefixed with the file's name by readFeaturesNpz
+  if (done < count) {
+    const need = count * t.size;
+    throw new FeatureSetError(`features.npy is truncated: ${formatShape(header.shape)} of ${header.descr} needs ${grouped(need)} bytes of data.`);
+  }
+  return out;
+}
+
 /**
  * Reads a feature set from .npz bytes and checks it (checkFeatureSet). Without `class_names`, classes are named
  * "class 0", "class 1", … up to the largest label; without `split`, every row is train.
  */
 export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): FeatureSet {
   if (!isNpz(bytes)) throw new FeatureSetError(`${fileName} is not an .npz file (a zip of .npy arrays, as np.savez writes).`);
-  let declared = 0;
-  let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, {
-      filter: (f: UnzipFileInfo) => {
-        const wanted = (MEMBERS as readonly string[]).includes(f.name.replace(/\.npy$/, ''));
-        if (!wanted) return false;
-        declared += f.originalSize;
-        if (declared > NPZ_INFLATED_LIMIT)
-          throw new FeatureSetError(`${fileName}'s arrays would inflate to more than ${grouped(NPZ_INFLATED_LIMIT)} bytes, more than a feature set may hold.`);
-        return true;
-      },
-    });
+    return readNpz(bytes, fileName);
   } catch (e) {
-    if (e instanceof FeatureSetError) throw e;
-    throw new FeatureSetError(`${fileName} cannot be unzipped (${(e as Error).message}); is it a complete .npz file?`);
+    if (e instanceof DataFormatError) throw new FeatureSetError(`${fileName} cannot be read: ${e.message}.`);
+    throw e;
   }
-  const member = (name: string): { bytes: Uint8Array; header: NpyHeader } | null => {
-    const b = files[`${name}.npy`];
-    if (!b) return null;
+}
+
+function readNpz(bytes: Uint8Array, fileName: string): FeatureSet {
+  const entries = new Map<string, ZipEntry>();
+  let declared = 0;
+  for (const entry of readZipDirectory(bytes)) {
+    const name = entry.name.replace(/\.npy$/, '');
+    if (!(MEMBERS as readonly string[]).includes(name)) continue;
+    if (entries.has(name)) throw new FeatureSetError(`${fileName} holds two "${name}" arrays; save it again with np.savez.`);
+    entries.set(name, entry);
+    declared += entry.size;
+    if (declared > NPZ_INFLATED_LIMIT)
+      throw new FeatureSetError(`${fileName}'s arrays would inflate to more than ${grouped(NPZ_INFLATED_LIMIT)} bytes, more than a feature set may hold.`);
+  }
+  const small = (name: string): { bytes: Uint8Array; header: NpyHeader } | null => {
+    const entry = entries.get(name);
+    if (!entry) return null;
+    const b = zipEntryBytes(bytes, entry);
     if (!isNpy(b)) throw new FeatureSetError(`${name}.npy in ${fileName} is not a .npy array.`);
     try {
       return { bytes: b, header: readNpyHeader(b) };
@@ -195,22 +298,29 @@ export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): 
       throw new FeatureSetError(`${name}.npy in ${fileName}: ${(e as NpyError).message}`);
     }
   };
-  const f = member('features');
-  if (!f) throw new FeatureSetError(`${fileName} has no "features" array; save it with np.savez(F, features=X, labels=y, split=s, class_names=names).`);
-  if (f.header.shape.length !== 2) throw new FeatureSetError(`"features" has shape ${formatShape(f.header.shape)}; it must be 2-D (rows × dimensions).`);
-  const [n, d] = f.header.shape;
+  // 1. the features' header alone: shape, dtype and the bytes its member declares
+  const fEntry = entries.get('features');
+  if (!fEntry) throw new FeatureSetError(`${fileName} has no "features" array; save it with np.savez(F, features=X, labels=y, split=s, class_names=names).`);
+  const fHeader = headerOf(bytes, fEntry, 'features', fileName);
+  if (fHeader.shape.length !== 2) throw new FeatureSetError(`"features" has shape ${formatShape(fHeader.shape)}; it must be 2-D (rows × dimensions).`);
+  const [n, d] = fHeader.shape;
   checkFeatureShape(n, d);
-  const l = member('labels');
+  const fType = numericDtype('features', fHeader, false);
+  if (fEntry.size - fHeader.dataStart < n * d * fType.size)
+    throw new FeatureSetError(
+      `features.npy is truncated: ${formatShape(fHeader.shape)} of ${fHeader.descr} needs ${grouped(n * d * fType.size)} bytes of data.`,
+    );
+  // 2. the small members whole, checked together
+  const l = small('labels');
   if (!l) throw new FeatureSetError(`${fileName} has no "labels" array (one class index per row of features).`);
   if (l.header.shape.length !== 1 || l.header.shape[0] !== n)
     throw new FeatureSetError(`"labels" has shape ${formatShape(l.header.shape)}; it must be (${n},), one per row of features.`);
-  const s = member('split');
+  const s = small('split');
   if (s && (s.header.shape.length !== 1 || s.header.shape[0] !== n))
     throw new FeatureSetError(`"split" has shape ${formatShape(s.header.shape)}; it must be (${n},), one per row of features.`);
-  const features = readNumbers('features', f.bytes, f.header, new Float32Array(n * d), n * d, false);
-  const labels = readNumbers('labels', l.bytes, l.header, new Int32Array(n), n, true);
-  const split = s ? readNumbers('split', s.bytes, s.header, new Uint8Array(n), n, true) : new Uint8Array(n);
-  const c = member('class_names');
+  const labels = readIntegers('labels', l.bytes, l.header, new Int32Array(n));
+  const split = s ? readIntegers('split', s.bytes, s.header, new Uint8Array(n)) : new Uint8Array(n);
+  const c = small('class_names');
   let classNames: string[];
   if (c) classNames = readClassNames(c.bytes, c.header);
   else {
@@ -220,5 +330,8 @@ export function readFeaturesNpz(bytes: Uint8Array, fileName = 'the .npz file'): 
       throw new FeatureSetError(`"labels" go up to ${max}, more than the ${grouped(FEATURE_LIMITS.classes)} classes allowed.`);
     classNames = Array.from({ length: max + 1 }, (_, k) => `class ${k}`);
   }
-  return checkFeatureSet({ features, n, d, labels, split, classNames });
+  checkFeatureRows({ n, d, labels, split, classNames });
+  // 3. the large member, last
+  const features = readFeatureValues(bytes, fEntry, fHeader, n, d);
+  return { features, n, d, labels, split, classNames };
 }

@@ -11,10 +11,14 @@ import { isNpz, readFeaturesNpz } from './npz';
 /** The largest feature file read (bytes): a 400 MB float32 array, or the longest CSV, plus their headers. */
 export const FEATURE_FILE_MAX_BYTES = 420_000_000;
 
+/** Throws when a file of `size` bytes is more than a feature file may have (before its bytes are read). */
+export function checkFeatureFileSize(size: number, fileName: string, maxBytes = FEATURE_FILE_MAX_BYTES): void {
+  if (size > maxBytes) throw new FeatureSetError(`${fileName} is ${grouped(size)} bytes, more than the ${grouped(maxBytes)} a feature file may have.`);
+}
+
 /** The feature set of an uploaded file's bytes (.npz or CSV). */
 export function readFeatureFile(bytes: Uint8Array, fileName: string, maxBytes = FEATURE_FILE_MAX_BYTES): FeatureSet {
-  if (bytes.length > maxBytes)
-    throw new FeatureSetError(`${fileName} is ${grouped(bytes.length)} bytes, more than the ${grouped(maxBytes)} a feature file may have.`);
+  checkFeatureFileSize(bytes.length, fileName, maxBytes);
   if (bytes.length === 0) throw new FeatureSetError(`${fileName} is empty.`);
   if (isNpz(bytes)) return readFeaturesNpz(bytes, fileName);
   let text: string;

@@ -14,58 +14,21 @@
  * in the browser, so this module only lists and validates entries; `parseImageFolderZip` takes the decoder
  * from its caller and resizes with `resizeToRgb`, a pure resampler.
  */
-import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { grouped } from '../../core/config/limits';
-import { DataFormatError, type ParsedImages, type ProgressCallback, bytesText, subProgress } from './types';
+import { DataFormatError, type ParsedImages, type ProgressCallback, subProgress } from './types';
+import { compressionName, readZipDirectory, zipEntryBytes, type ZipEntry } from './zip';
 
 /**
  * What a zip may ask of the tab (which Chromium kills a little past 4 GB; src/core/config/limits.ts): the bytes its
- * images inflate to, as their headers declare them (all are held at once before decoding; fflate inflates a member
- * into a buffer of its declared size, so the declared sizes bound the memory even when a header lies), and the
- * bytes of the decoded, resized images. Checked from the central directory, before anything is inflated: a zip
+ * images inflate to, as their headers declare them (all are held at once before decoding; no member inflates past
+ * its declared size, ./zip.ts, so the declared sizes bound the memory and the work even when a header lies), and
+ * the bytes of the decoded, resized images. Checked from the central directory, before anything is inflated: a zip
  * bomb (one member inflating to gigabytes, or many entries sharing one compressed stream) is refused with the bound.
  */
 export const ZIP_LIMITS = {
   inflatedBytes: 1_000_000_000,
   decodedBytes: 1_000_000_000,
 } as const;
-
-/**
- * The end-of-central-directory record's entry count checked against the room its central directory has (each entry
- * takes at least 46 bytes): fflate walks as many entries as the record says, so a record claiming 65 535 (or, zip64,
- * 4 294 967 295) entries in a small file would be read as that many entries of garbage, or walked for minutes.
- */
-function checkEntryCount(bytes: Uint8Array, fileName: string | undefined): void {
-  let e = bytes.length - 22;
-  const u32 = (at: number) => (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
-  const u16 = (at: number) => bytes[at] | (bytes[at + 1] << 8);
-  while (e >= 0 && u32(e) !== 0x06054b50) {
-    if (bytes.length - e > 65_558) return; // no end record: fflate says "invalid zip data"
-    e--;
-  }
-  if (e < 0) return;
-  let count = u16(e + 10);
-  let cdSize = u32(e + 12);
-  let cdStart = u32(e + 16);
-  let end = e;
-  if (e >= 20 && u32(e - 20) === 0x07064b50) {
-    const z = u32(e - 12);
-    if (z + 56 <= bytes.length && u32(z) === 0x06064b50) {
-      const u64 = (at: number) => u32(at) + u32(at + 4) * 2 ** 32;
-      count = u64(z + 32);
-      cdSize = u64(z + 40);
-      cdStart = u64(z + 48);
-      end = z;
-    }
-  }
-  const room = Math.floor(Math.min(cdSize, Math.max(0, end - cdStart)) / 46);
-  if (count > room) {
-    throw new DataFormatError(
-      `corrupt zip archive: its end record says it has ${grouped(count)} entries, but its central directory has room for at most ${grouped(room)}`,
-      fileName,
-    );
-  }
-}
 
 /** Throws when `n` images of `imageBytes` bytes each (decoded and resized) are more than the tab may hold. */
 function tooManyDecodedBytes(n: number, imageBytes: number, fileName: string | undefined): void {
@@ -105,17 +68,6 @@ export interface ImageFolderListing {
   skipped: SkippedFile[];
 }
 
-const COMPRESSION_NAMES: Record<number, string> = {
-  1: 'shrink',
-  6: 'implode',
-  9: 'deflate64',
-  12: 'bzip2',
-  14: 'LZMA',
-  93: 'zstd',
-  95: 'xz',
-  99: 'AES encryption',
-};
-
 function isIgnored(path: string): boolean {
   const parts = path.split('/').filter((p) => p !== '');
   if (parts.some((p) => p === '__MACOSX' || p.startsWith('.'))) return true;
@@ -151,39 +103,43 @@ export function sniffImageType(b: Uint8Array): 'png' | 'jpeg' | 'gif' | 'bmp' | 
   return null;
 }
 
-function describeZipError(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** True when the bytes start with a zip signature (local file header, or an empty archive's end record). */
 export function isZip(b: Uint8Array): boolean {
   return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6));
 }
 
+/** Options of listImageFolderZip. */
+export interface ListOptions {
+  onProgress?: ProgressCallback;
+  fileName?: string;
+  /** bytes of one decoded, resized image (checked against ZIP_LIMITS.decodedBytes before inflating) */
+  imageBytes?: number;
+  /**
+   * The folder that holds the class folders ("your-classes"), when the caller knows it (the folder of a samples
+   * zip's classes.txt); images outside it are skipped and listed. Without it, the wrapper folders every image shares
+   * are stripped as long as each image keeps one folder.
+   */
+  root?: string;
+  /** The fewest class folders accepted (default 2: a class-incremental dataset). */
+  minClasses?: number;
+}
+
 /**
- * Lists and validates the images of an image-folder zip: at least 2 class folders, each with at least one
- * image (by extension and by content signature). Decompresses in slices so `onProgress` moves.
+ * Lists and validates the images of an image-folder zip: at least 2 class folders (`minClasses`), each with at least
+ * one image (by extension and by content signature). Inflates member by member, none past its declared size, so
+ * `onProgress` moves.
  */
-export function listImageFolderZip(
-  bytes: Uint8Array,
-  opts: { onProgress?: ProgressCallback; fileName?: string; imageBytes?: number } = {},
-): ImageFolderListing {
+export function listImageFolderZip(bytes: Uint8Array, opts: ListOptions = {}): ImageFolderListing {
   const { fileName } = opts;
   if (!isZip(bytes)) {
     const head = Array.from(bytes.subarray(0, 4), (v) => v.toString(16).padStart(2, '0')).join(' ');
     throw new DataFormatError(`not a zip archive: expected it to start with 50 4b 03 04 ("PK\\x03\\x04") but found ${head || 'nothing'}`, fileName);
   }
-  // Pass 1: the central directory only (the filter declines every member, so nothing is inflated).
-  checkEntryCount(bytes, fileName);
-  const infos: UnzipFileInfo[] = [];
-  try {
-    unzipSync(bytes, { filter: (info) => (infos.push(info), false) });
-  } catch (e) {
-    throw new DataFormatError(`corrupt or truncated zip archive (${describeZipError(e)})`, fileName);
-  }
+  // Pass 1: the central directory only (nothing is inflated).
+  const infos = readZipDirectory(bytes, fileName);
   const skipped: SkippedFile[] = [];
   const dirs: string[] = [];
-  const images: UnzipFileInfo[] = [];
+  const images: ZipEntry[] = [];
   const others: string[] = [];
   const copies = new Map<string, number>();
   for (const info of infos) {
@@ -211,13 +167,13 @@ export function listImageFolderZip(
       others.push(path);
       continue;
     }
-    if (info.compression !== 0 && info.compression !== 8) {
-      const method = COMPRESSION_NAMES[info.compression] ?? `method ${info.compression}`;
+    if (info.method !== 0 && info.method !== 8) {
       throw new DataFormatError(
-        `zip member "${path}" is compressed with ${method}; only stored and deflate zips can be read — re-zip the folder with standard settings`,
+        `zip member "${path}" is compressed with ${compressionName(info.method)}; only stored and deflate zips can be read — re-zip the folder with standard settings`,
         fileName,
       );
     }
+    if (info.encrypted) throw new DataFormatError(`zip member "${path}" is encrypted; zip the folder again without a password`, fileName);
     images.push(info);
   }
   if (images.length === 0) {
@@ -227,7 +183,7 @@ export function listImageFolderZip(
     );
   }
 
-  const declared = images.reduce((s, i) => s + i.originalSize, 0);
+  const declared = images.reduce((s, i) => s + i.size, 0);
   if (declared > ZIP_LIMITS.inflatedBytes) {
     throw new DataFormatError(
       `the zip's ${grouped(images.length)} images inflate to ${grouped(declared)} bytes (as its headers say); at most ${grouped(ZIP_LIMITS.inflatedBytes)} bytes can be read in the tab — a zip bomb, or too big a folder: zip fewer or smaller images`,
@@ -237,9 +193,20 @@ export function listImageFolderZip(
 
   if (opts.imageBytes) tooManyDecodedBytes(images.length, opts.imageBytes, fileName); // before the slow part: inflating them
 
-  // Class folders: strip the wrapper folders every image shares, as long as each image keeps one folder.
+  // Class folders: the given root's, or strip the wrapper folders every image shares, as long as each image keeps one folder.
   const split = (p: string) => p.split('/').filter((s) => s !== '');
-  const imageDirs = images.map((i) => split(i.name.replace(/\\/g, '/')).slice(0, -1));
+  const rootParts = opts.root === undefined ? null : split(opts.root);
+  let imageDirs = images.map((i) => split(i.name.replace(/\\/g, '/')).slice(0, -1));
+  if (rootParts) {
+    const inside = (d: string[]) => d.length > rootParts.length && rootParts.every((p, k) => d[k] === p);
+    const kept = images.filter((_, k) => inside(imageDirs[k]));
+    images.forEach((info, k) => {
+      if (!inside(imageDirs[k])) skipped.push({ path: info.name, reason: `not inside a class folder of "${opts.root}/"` });
+    });
+    if (kept.length === 0) throw new DataFormatError(`no images inside the class folders of "${opts.root}/"`, fileName);
+    imageDirs = imageDirs.filter(inside);
+    images.splice(0, images.length, ...kept);
+  }
   const atRoot = images.find((_, k) => imageDirs[k].length === 0);
   if (atRoot) {
     throw new DataFormatError(
@@ -247,18 +214,22 @@ export function listImageFolderZip(
       fileName,
     );
   }
-  let strip = imageDirs.reduce((m, d) => Math.min(m, d.length - 1), Infinity); // not Math.min(...): 10^5 arguments overflow the stack
-  for (let level = 0; level < strip; level++) {
-    const name = imageDirs[0][level];
-    if (imageDirs.some((d) => d[level] !== name)) {
-      strip = level;
-      break;
+  let strip: number;
+  if (rootParts) strip = rootParts.length;
+  else {
+    strip = imageDirs.reduce((m, d) => Math.min(m, d.length - 1), Infinity); // not Math.min(...): 10^5 arguments overflow the stack
+    for (let level = 0; level < strip; level++) {
+      const name = imageDirs[0][level];
+      if (imageDirs.some((d) => d[level] !== name)) {
+        strip = level;
+        break;
+      }
     }
   }
   const prefix = imageDirs[0].slice(0, strip);
   const underPrefix = (parts: string[]) => prefix.every((p, k) => parts[k] === p);
 
-  const byClass = new Map<string, UnzipFileInfo[]>();
+  const byClass = new Map<string, ZipEntry[]>();
   images.forEach((info, k) => {
     const cls = imageDirs[k][strip];
     if (!byClass.has(cls)) byClass.set(cls, []);
@@ -274,42 +245,16 @@ export function listImageFolderZip(
     }
   }
   const classNames = [...byClass.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (classNames.length < 2) {
-    throw new DataFormatError(`found ${classNames.length} class folder ("${classNames[0]}"); need at least 2 — one folder per class`, fileName);
+  const minClasses = opts.minClasses ?? 2;
+  if (classNames.length < minClasses) {
+    throw new DataFormatError(`found ${classNames.length} class folder ("${classNames[0]}"); need at least ${minClasses} — one folder per class`, fileName);
   }
 
-  // Pass 2: one walk of the central directory that inflates the images; progress every ~2% of the compressed size,
-  // said as each member comes up (a walk per slice made 150 000 images take 20 s). An exception from onProgress (a
-  // cancelled load) goes through as it is, not as a corrupt zip.
-  const total = images.reduce((s, i) => s + i.size, 0) || 1;
-  const wanted = new Set(images.map((i) => i.name));
+  // Pass 2: the images, member by member (none past its declared size), progress every ~2% of the compressed size.
+  // An exception from onProgress (a cancelled load) goes through as it is.
+  const total = images.reduce((s, i) => s + i.compressedSize, 0) || 1;
   let done = 0;
   let next = total / 50;
-  let fromProgress: { error: unknown } | null = null;
-  const data = new Map<string, Uint8Array>();
-  try {
-    const out = unzipSync(bytes, {
-      filter: (info) => {
-        if (!wanted.has(info.name)) return false;
-        done += info.size;
-        if (done >= next) {
-          next = done + total / 50;
-          try {
-            opts.onProgress?.(done / total);
-          } catch (error) {
-            fromProgress = { error };
-            throw error;
-          }
-        }
-        return true;
-      },
-    });
-    for (const [name, b] of Object.entries(out)) data.set(name, b);
-  } catch (e) {
-    if (fromProgress) throw (fromProgress as { error: unknown }).error;
-    throw new DataFormatError(`corrupt zip archive while extracting images (${describeZipError(e)})`, fileName);
-  }
-
   const entries: ImageFolderEntry[] = [];
   classNames.forEach((className, label) => {
     const members = byClass
@@ -319,9 +264,11 @@ export function listImageFolderZip(
     let kept = 0;
     for (const info of members) {
       const path = info.name.replace(/\\/g, '/');
-      const b = data.get(info.name) ?? new Uint8Array(0);
-      if (b.length !== info.originalSize) {
-        throw new DataFormatError(`zip member "${path}" inflates to ${bytesText(b.length)}, its header says ${bytesText(info.originalSize)}`, fileName);
+      const b = zipEntryBytes(bytes, info, fileName);
+      done += info.compressedSize;
+      if (done >= next) {
+        next = done + total / 50;
+        opts.onProgress?.(done / total);
       }
       if (!sniffImageType(b)) {
         skipped.push({ path, reason: b.length === 0 ? 'empty file' : `not an image despite its .${extensionOf(path)} name` });

@@ -4,8 +4,13 @@
  * `getImageData` gives for the same file when the file is opaque and carries no colour profile (no gAMA, iCCP, cHRM
  * or sRGB chunk the browser would convert by): every non-interlaced PNG (greyscale, RGB, palette, with alpha, 1–16
  * bits; 16-bit samples keep their high byte). Interlaced (Adam7) files are refused with a sentence that says so.
+ *
+ * The image data is inflated no further than the header promises (a filter byte and `stride` bytes per row): a file
+ * whose data goes on past that — a 1×1 header over 1.5 GB of zeros — is refused once it passes the bound, never
+ * inflated whole.
  */
-import { unzlibSync } from 'fflate';
+import { grouped } from '../../core/config/limits';
+import { inflateBounded } from './inflate';
 import { DataFormatError } from './types';
 
 export interface DecodedImage {
@@ -67,15 +72,30 @@ export function decodePng(bytes: Uint8Array, fileName?: string): DecodedImage {
     packed.set(c, o);
     o += c.length;
   }
-  let raw: Uint8Array;
+  const bpp = Math.max(1, (ch * depth) >> 3);
+  const stride = Math.ceil((width * ch * depth) / 8);
+  const expected = height * (stride + 1);
+  const raw = new Uint8Array(expected);
+  let got = 0;
+  let end;
   try {
-    raw = unzlibSync(packed);
+    end = inflateBounded(
+      packed,
+      expected,
+      (chunk) => {
+        raw.set(chunk, got);
+        got += chunk.length;
+      },
+      { zlib: true },
+    );
   } catch {
     return fail('its image data does not inflate (the file is damaged)');
   }
-  const bpp = Math.max(1, (ch * depth) >> 3);
-  const stride = Math.ceil((width * ch * depth) / 8);
-  if (raw.length < height * (stride + 1)) fail('its image data is shorter than the image (the file is truncated)');
+  if (end.end === 'over')
+    fail(
+      `its image data inflates to more than the ${grouped(expected)} bytes its ${width}×${height} header promises (the file is damaged, or a decompression bomb)`,
+    );
+  if (got < expected) fail('its image data is shorter than the image (the file is truncated)');
   // undo the per-row filters (PNG spec §9)
   const rows = new Uint8Array(height * stride);
   for (let y = 0; y < height; y++) {

@@ -13,19 +13,23 @@ import { pausePointOf } from '../control';
 import type { Job } from '../jobs/job';
 import type { ExtractProgress } from './extract';
 import { runPtmTruth, type FirstSessionTraining } from './first-session';
-import { featureSetOf, type WorkerFeatures } from './source-set';
+import { jobFeatureSet, type WorkerFeatures } from './source-set';
 
-export interface PtmJobInput {
+/** A pre-trained method on the experiment's features: what every job of these methods starts from. */
+export interface PtmExperimentInput {
   /** the built-in dataset the features are computed from */
   datasetId: string;
   features: WorkerFeatures;
-  /** the experiment's classes (dataset class indices, ascending) */
+  /** the experiment's classes (dataset class indices, ascending; position p ↔ classes[p]) */
   classes: number[];
   trainPerClass: number | null;
   testPerClass: number | null;
   strategy: PtmStrategy;
   seed: number;
   taskSizes: number[];
+}
+
+export interface PtmJobInput extends PtmExperimentInput {
   /** the orderings to compute, as tasks of dataset class indices */
   orderings: number[][][];
   /** how a first-session layer trains (the experiment's training settings), for a method that adapts */
@@ -56,15 +60,7 @@ const BATCH_MS = 100;
 
 export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input, ctx, emit) => {
   const t0 = performance.now();
-  emit({ kind: 'stage', stage: 'features' });
-  const set = await featureSetOf(
-    ctx,
-    input.datasetId,
-    input.features,
-    { classes: input.classes, trainPerClass: input.trainPerClass, testPerClass: input.testPerClass },
-    (extract) => emit({ kind: 'stage', stage: 'features', extract }),
-  );
-  await ctx.control.checkpoint();
+  const set = await jobFeatureSet(ctx, input, emit);
   const t1 = performance.now();
   emit({ kind: 'stage', stage: 'setup' });
   const position = new Map(input.classes.map((c, p) => [c, p]));

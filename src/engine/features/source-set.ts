@@ -104,3 +104,25 @@ export function featureSetOf(
     return set;
   });
 }
+
+/**
+ * A job's feature set of the experiment's classes (`featureSetOf`): the 'features' stage said before it (with the
+ * extraction's progress, for the embedded backbone), the run control's checkpoint after it (a Cancel while the
+ * features were computed is heard before the job goes on).
+ */
+export async function jobFeatureSet(
+  ctx: FeatureSourceContext & { control: { checkpoint(): Promise<void> } },
+  input: { datasetId: string; features: WorkerFeatures; classes: readonly number[]; trainPerClass: number | null; testPerClass: number | null },
+  emit: (e: { kind: 'stage'; stage: 'features'; extract?: ExtractProgress }) => void,
+): Promise<FeatureSet> {
+  emit({ kind: 'stage', stage: 'features' });
+  const set = await featureSetOf(
+    ctx,
+    input.datasetId,
+    input.features,
+    { classes: input.classes, trainPerClass: input.trainPerClass, testPerClass: input.testPerClass },
+    (extract) => emit({ kind: 'stage', stage: 'features', extract }),
+  );
+  await ctx.control.checkpoint();
+  return set;
+}

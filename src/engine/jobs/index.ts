@@ -6,8 +6,9 @@
 import { curriculumIsolatedJob, curriculumOrderJob, curriculumPreviewJob } from '../curriculum/job';
 import { featureJob, featureKeyJob } from '../features/job';
 import { ptmJob } from '../features/ptm-job';
+import { distributionJob } from '../features/distribution-job';
 import { oodJob } from '../ood/job';
-import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../own-classes/job';
+import { ownEncodeJob, ownJointJob, ownOrderingsJob, ownOverviewJob, ownStepsJob, ownTrainJob } from '../own-classes/job';
 import { reservoirSweepJob, streamJob, streamPreviewJob } from '../stream/job';
 import type { Job } from './job';
 
@@ -22,9 +23,13 @@ export const JOBS = {
   'features-key': featureKeyJob,
   features: featureJob,
   ptm: ptmJob,
+  'ptm-distribution': distributionJob,
   'own-encode': ownEncodeJob,
   'own-train': ownTrainJob,
   'own-orderings': ownOrderingsJob,
+  'own-steps': ownStepsJob,
+  'own-overview': ownOverviewJob,
+  'own-joint': ownJointJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;

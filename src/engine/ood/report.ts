@@ -72,9 +72,10 @@ export function oodReport(steps: readonly OpenWorldStep[], meta: OodRunMeta, o: 
  */
 export function oodSeedsOutput(
   reports: readonly OodReport[],
-): (OodReport & { verdict: VerdictSentence[] }) | { runs: OodReport[]; summary: object; verdict: VerdictSentence[] } {
+): (OodReport & { headline: string; verdict: VerdictSentence[] }) | { runs: OodReport[]; summary: object; headline: string; verdict: VerdictSentence[] } {
   const input = openWorldVerdictInput(reports);
-  const verdict = openWorldVerdict(input).sentences;
-  if (reports.length === 1) return { ...reports[0], verdict };
-  return { runs: [...reports], summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, verdict };
+  const v = openWorldVerdict(input);
+  const verdict = v.sentences;
+  if (reports.length === 1) return { ...reports[0], headline: v.headline, verdict };
+  return { runs: [...reports], summary: { seeds: input.runs.map((r) => r.seed), ...readOpenWorld(input) }, headline: v.headline, verdict };
 }

@@ -1,26 +1,41 @@
 /**
  * The Your-classes lab's jobs on the training worker (docs/science.md §10):
  * - `own-encode`: feature vectors of recorded images through the frozen image encoder (kept loaded while its
- *   settings stay; ../clip/image-encoder.ts);
- * - `own-train`: the visitor's ordering (one class per task, in teaching order) trained with their strategy: a
- *   linear head fine-tuned or with replay (../trainer.ts), or SimpleCIL's prototypes (src/core/ptm), giving R;
- * - `own-orderings`: the same for every ordering of their classes (the ground truth; at most OWN_MAX_ORDERINGS), or
- *   for the orderings given (those a paused or cancelled start had not finished); each run is sent with its progress
- *   event the moment it finishes, so the runner stores it at once.
- * Training from scratch on the whole ordering after each new class gives exactly the numbers of continuing from the
- * previous model: task t's training depends only on the seed and the tasks up to t (../seeds.ts).
+ *   settings stay; ../clip/image-encoder.ts), a few frames at a time as they are recorded;
+ * - `own-steps`: rows of R of the teaching order from a given step on (the rows before it stand in the history):
+ *   a closed-form head (src/core/own-classes/closed-form.ts) is held by the worker and grown by the classes it has
+ *   not seen, so adding class t computes one row; the trained head (fine-tune, replay) trains the teaching order
+ *   with its fixed output width (OWN_TRAINING.outputUnits), whose row t is the same whenever it is computed;
+ * - `own-overview`: every ordering of a closed-form head (or a seeded sample of them) from its states
+ *   (src/core/own-classes/order-states.ts), with the numbers of the orders asked for (the taught one, EDGE's, RS's);
+ * - `own-orderings`: the trained head on the orders given, each run sent with its progress event the moment it
+ *   finishes, so the runner stores it at once;
+ * - `own-joint`: a head trained on every class at once, the upper bound the class-by-class runs are compared with.
  */
-import type { OwnEncoder, OwnStrategy } from '../../core/config/sections/own-classes';
+import type { OwnEncoder } from '../../core/config/sections/own-classes';
+import { OWN_CLASSES_LIMITS as OWN_LIMITS } from '../../core/config/limits';
+import { isHeadStrategy, type OwnStrategy } from '../../core/own-classes/strategies';
 import type { FeatureSet } from '../../core/features/feature-set';
-import type { Ordering } from '../../core/orderings/types';
-import { preparePtm, runPtmGroundTruth } from '../../core/ptm/ground-truth';
-import { everyOwnOrder, OWN_MAX_ORDERINGS } from '../../core/own-classes/orders';
-import { OWN_SIMPLECIL, OWN_TRAINING } from '../../core/own-classes/settings';
+import { aiaWeighted, finalAccuracyWeighted } from '../../core/metrics/accuracy-matrix';
+import { closedFormHead, type ClosedFormHead, type HeadClass } from '../../core/own-classes/closed-form';
+import {
+  numbersOfOrders,
+  orderingsOverview,
+  scorerOfEvaluator,
+  scorerOfScores,
+  type OrderingNumbers,
+  type OrderingsOverview,
+  type StateScorer,
+} from '../../core/own-classes/order-states';
+import { OWN_TRAINING, ownPtmStrategy } from '../../core/own-classes/settings';
+import { preparePtm } from '../../core/ptm/ground-truth';
+import { PtmInputError } from '../../core/ptm/problem';
 import { createImageEncoder, type ImageEncoder } from '../clip/image-encoder';
 import type { ModelDevice } from '../clip/download';
 import { featureDatasetOf } from '../features/dataset';
 import type { Job, JobContext } from '../jobs/job';
 import { trainRun } from '../trainer';
+import { activeBackend } from '../backend';
 
 export interface OwnEncodeInput {
   encoder: OwnEncoder;
@@ -54,9 +69,9 @@ export interface OwnRun {
   order: number[];
   matrix: number[][];
   finalAccuracy: number;
+  /** average incremental accuracy (sample-weighted) */
+  aia: number;
 }
-
-export { OWN_MAX_ORDERINGS };
 
 function encoderOf(input: OwnEncodeInput, ctx: JobContext): Promise<ImageEncoder> {
   const { encoder: e } = input;
@@ -81,71 +96,226 @@ export const ownEncodeJob: Job<OwnEncodeInput, OwnEncodeOutput, { done: number }
   return { features, dim: enc.dim, device: enc.device };
 };
 
-const accuracyOf = (matrix: number[][], testCounts: number[]): number => {
-  const last = matrix[matrix.length - 1];
-  const n = testCounts.reduce((s, x) => s + x, 0);
-  return last.reduce((s, a, j) => s + a * testCounts[j], 0) / n;
-};
-
-/** Runs the given orderings (one class per task) with the strategy; each result as it finishes. */
-async function runOrderings(input: OwnTrainInput, orderings: Iterable<number[]>, ctx: JobContext, onRun: (r: OwnRun) => void): Promise<void> {
-  const { set, strategy, seed } = input;
-  const C = set.classNames.length;
-  if (strategy === 'simplecil') {
-    const evaluator = preparePtm({ features: set, classes: Array.from({ length: C }, (_, k) => k), strategy: OWN_SIMPLECIL, seed });
-    const list = [...orderings];
-    await runPtmGroundTruth(
-      { evaluator, taskSizes: new Array<number>(C).fill(1), orderings: list.map((o): Ordering => o.map((c) => [c])) },
-      {
-        onRecord: (r, i) => onRun({ order: list[i], matrix: r.matrix, finalAccuracy: r.finalAccuracy }),
-        checkpoint: () => ctx.control.checkpoint(),
-      },
-    );
-    return;
-  }
-  const ds = featureDatasetOf(set);
-  for (const order of orderings) {
-    const r = await trainRun(
-      ds,
-      {
-        tasks: order.map((c) => [c]),
-        seed,
-        strategy,
-        model: { kind: 'head', hidden: [...OWN_TRAINING.hidden] },
-        epochs: OWN_TRAINING.epochs,
-        batchSize: OWN_TRAINING.batchSize,
-        lr: OWN_TRAINING.lr,
-      },
-      { control: ctx.control },
-    );
-    onRun({ order: [...order], matrix: r.matrix, finalAccuracy: accuracyOf(r.matrix, r.testCounts) });
-  }
+/** Class k's training and test rows of a feature set, in file order. */
+export function classRows(set: FeatureSet, k: number): HeadClass {
+  const { d } = set;
+  const pick = (split: 0 | 1): Float32Array => {
+    const idx: number[] = [];
+    for (let i = 0; i < set.n; i++) if (set.labels[i] === k && set.split[i] === split) idx.push(i);
+    const out = new Float32Array(idx.length * d);
+    idx.forEach((i, r) => out.set(set.features.subarray(i * d, (i + 1) * d), r * d));
+    return out;
+  };
+  return { train: pick(0), test: pick(1) };
 }
 
-/** The visitor's own ordering: the classes in teaching order. */
+const testCountsOf = (set: FeatureSet): number[] => {
+  const out = new Array<number>(set.classNames.length).fill(0);
+  for (let i = 0; i < set.n; i++) if (set.split[i] === 1) out[set.labels[i]]++;
+  return out;
+};
+
+/** R of `order` with the trained head (fine-tune or replay) on its fixed output width. */
+async function trainOrder(set: FeatureSet, strategy: OwnStrategy, seed: number, order: readonly number[], ctx: JobContext): Promise<OwnRun> {
+  if (!isHeadStrategy(strategy)) throw new Error(`${strategy} is not a trained head.`);
+  if (order.length > OWN_LIMITS.headClasses)
+    throw new PtmInputError(
+      `The trained head has ${OWN_LIMITS.headClasses} output units: it takes at most ${OWN_LIMITS.headClasses} classes; use a closed-form method (SimpleCIL, NCM, FeCAM, RanPAC) for more.`,
+    );
+  const r = await trainRun(
+    featureDatasetOf(set),
+    {
+      tasks: order.map((c) => [c]),
+      seed,
+      strategy: strategy as 'finetune' | 'replay',
+      model: { kind: 'head', hidden: [...OWN_TRAINING.hidden] },
+      epochs: OWN_TRAINING.epochs,
+      batchSize: OWN_TRAINING.batchSize,
+      lr: OWN_TRAINING.lr,
+      outputUnits: OWN_TRAINING.outputUnits,
+    },
+    { control: ctx.control },
+  );
+  return { order: [...order], matrix: r.matrix, finalAccuracy: finalAccuracyWeighted(r.matrix, r.testCounts), aia: aiaWeighted(r.matrix, r.testCounts) };
+}
+
+export interface OwnStepsInput extends OwnTrainInput {
+  /**
+   * One key per class (its name and sample fingerprint): the worker's closed-form head continues from the classes
+   * it holds while their keys are a prefix of these, and starts again otherwise.
+   */
+  classKeys: string[];
+  /** the first step to compute (the rows before it stand in the history) */
+  from: number;
+}
+
+/** Row t of R (accuracies on classes 0..t), its test counts, and the ms it took (the closed-form head's addition of class t). */
+export interface OwnStepRow {
+  step: number;
+  row: number[];
+  testCounts: number[];
+  ms: number;
+}
+
+export interface OwnStepsOutput {
+  rows: OwnStepRow[];
+  backend: string;
+}
+
+/** The closed-form head the worker holds, and the keys of the classes it has. */
+interface HeldHead {
+  head: ClosedFormHead | null;
+  keys: string[];
+}
+
+/**
+ * The worker's closed-form head for these settings, holding a prefix of `classKeys`' classes: the one it holds when
+ * its classes are such a prefix of at most `upTo` classes, else a new one.
+ */
+async function heldHead(
+  input: OwnTrainInput & { classKeys: string[] },
+  ctx: JobContext,
+  upTo = input.classKeys.length,
+): Promise<HeldHead & { head: ClosedFormHead }> {
+  const ptm = ownPtmStrategy(input.strategy)!;
+  const held = await ctx.derived<HeldHead>('own-head', JSON.stringify([input.strategy, input.seed, input.set.d]), async () => ({ head: null, keys: [] }));
+  const prefix = held.keys.length <= upTo && held.keys.every((k, i) => k === input.classKeys[i]);
+  if (!held.head || !prefix) {
+    held.head = closedFormHead(ptm, input.set.d, input.seed);
+    held.keys = [];
+  }
+  return held as HeldHead & { head: ClosedFormHead };
+}
+
+export const ownStepsJob: Job<OwnStepsInput, OwnStepsOutput, { done: number; total: number }> = async (input, ctx, emit) => {
+  const { set, from } = input;
+  const K = set.classNames.length;
+  if (input.classKeys.length !== K) throw new RangeError(`${input.classKeys.length} class keys for ${K} classes.`);
+  if (!Number.isInteger(from) || from < 0 || from >= K) throw new RangeError(`The first step to compute is ${from}; there are ${K} classes.`);
+  const rows: OwnStepRow[] = [];
+  if (isHeadStrategy(input.strategy)) {
+    const started = performance.now();
+    const r = await trainOrder(
+      set,
+      input.strategy,
+      input.seed,
+      Array.from({ length: K }, (_, k) => k),
+      ctx,
+    );
+    const counts = testCountsOf(set);
+    const ms = performance.now() - started;
+    for (let t = from; t < K; t++) rows.push({ step: t, row: r.matrix[t].slice(0, t + 1), testCounts: counts.slice(0, t + 1), ms });
+    return { rows, backend: activeBackend() };
+  }
+  // a head that holds more than the rows before `from` cannot give row `from` again: it starts anew
+  const held = await heldHead(input, ctx, from);
+  for (let t = held.head.classes; t < K; t++) {
+    await ctx.control.checkpoint();
+    const started = performance.now();
+    const step = held.head.add(classRows(set, t), t >= from);
+    held.keys.push(input.classKeys[t]);
+    if (step) rows.push({ step: t, row: step.row, testCounts: step.testCounts, ms: performance.now() - started });
+    emit({ done: t + 1, total: K });
+  }
+  return { rows, backend: 'closed form (no tensors)' };
+};
+
+/** The teaching order's whole R (every step), as one run: the CLI's and the lessons' entry point. */
 export const ownTrainJob: Job<OwnTrainInput, OwnRun> = async (input, ctx) => {
-  let out: OwnRun | null = null;
-  const C = input.set.classNames.length;
-  await runOrderings(input, [Array.from({ length: C }, (_, k) => k)], ctx, (r) => (out = r));
-  return out!;
+  const K = input.set.classNames.length;
+  const classKeys = input.set.classNames.map((n, k) => `${k}:${n}`);
+  const out = await ownStepsJob({ ...input, classKeys, from: 0 }, ctx, () => {});
+  const matrix = out.rows.map((r) => [...r.row, ...new Array<number>(K - r.row.length).fill(0)]);
+  const counts = testCountsOf(input.set);
+  return { order: Array.from({ length: K }, (_, k) => k), matrix, finalAccuracy: finalAccuracyWeighted(matrix, counts), aia: aiaWeighted(matrix, counts) };
+};
+
+export interface OwnOverviewInput extends OwnTrainInput {
+  classKeys: string[];
+  /** null: every ordering (at most OWN_LIMITS.exactClasses classes); else a seeded uniform sample of them */
+  sample: { count: number; seed: number } | null;
+  /** orders whose numbers come back too (EDGE's, RS's) */
+  picks: number[][];
+}
+
+export interface OwnOverviewOutput {
+  overview: OrderingsOverview;
+  picks: OrderingNumbers[];
+}
+
+/** The state scorer of a closed-form head on the whole set: the held head's scores, or RanPAC's evaluator. */
+async function scorerOf(input: OwnOverviewInput, ctx: JobContext): Promise<StateScorer> {
+  const K = input.set.classNames.length;
+  const ptm = ownPtmStrategy(input.strategy)!;
+  if (ptm.id === 'ranpac') {
+    if (K > OWN_LIMITS.exactClasses)
+      throw new PtmInputError(
+        `RanPAC solves a ridge system for every set of classes seen: every ordering of up to ${OWN_LIMITS.exactClasses} classes (2^${OWN_LIMITS.exactClasses} sets), not a sample of ${K} classes' orderings, whose sets hardly repeat; SimpleCIL, NCM and FeCAM take any number.`,
+      );
+    return scorerOfEvaluator(preparePtm({ features: input.set, classes: Array.from({ length: K }, (_, k) => k), strategy: ptm, seed: input.seed }));
+  }
+  const held = await heldHead(input, ctx);
+  for (let t = held.head.classes; t < K; t++) {
+    await ctx.control.checkpoint();
+    held.head.add(classRows(input.set, t), false);
+    held.keys.push(input.classKeys[t]);
+  }
+  const s = held.head.classes === K ? held.head.scores()! : null;
+  if (s) return scorerOfScores(s.scores, s.testStart);
+  // the held head has more classes than asked for (a class removed at the end): a head of these classes only
+  const fresh = closedFormHead(ptm, input.set.d, input.seed);
+  for (let t = 0; t < K; t++) fresh.add(classRows(input.set, t), false);
+  const f = fresh.scores()!;
+  return scorerOfScores(f.scores, f.testStart);
+}
+
+export const ownOverviewJob: Job<OwnOverviewInput, OwnOverviewOutput, { done: number; total: number }> = async (input, ctx, emit) => {
+  if (isHeadStrategy(input.strategy)) throw new Error('The trained head trains its orderings one by one (own-orderings).');
+  const scorer = await scorerOf(input, ctx);
+  const counts = testCountsOf(input.set);
+  const overview = await orderingsOverview(counts, scorer, input.sample, {
+    checkpoint: () => ctx.control.checkpoint(),
+    onProgress: (done, total) => emit({ done, total }),
+  });
+  return { overview, picks: numbersOfOrders(input.picks, counts, scorer) };
 };
 
 export interface OwnOrderingsInput extends OwnTrainInput {
-  /** the class orders to train (absent: every ordering, in rank order) */
-  orders?: number[][];
+  /** the class orders to train */
+  orders: number[][];
 }
 
-/** Every ordering of the classes (C! of them, C ≤ 6), or the orders given; each run also sent as it finishes. */
+/** The trained head on the orders given; each run also sent as it finishes. */
 export const ownOrderingsJob: Job<OwnOrderingsInput, OwnRun[], { done: number; total: number; run: OwnRun }> = async (input, ctx, emit) => {
   const C = input.set.classNames.length;
-  const orders = input.orders ?? everyOwnOrder(C);
+  const { orders } = input;
   for (const o of orders)
     if (o.length !== C || new Set(o).size !== C || o.some((c) => !Number.isInteger(c) || c < 0 || c >= C))
       throw new RangeError(`${o.join(',')} is not an order of the ${C} classes.`);
   const runs: OwnRun[] = [];
-  await runOrderings(input, orders, ctx, (r) => {
+  for (const o of orders) {
+    const r = await trainOrder(input.set, input.strategy, input.seed, o, ctx);
     runs.push(r);
     emit({ done: runs.length, total: orders.length, run: r });
-  });
+  }
   return runs;
+};
+
+/** The joint head's accuracy: the same linear head trained on every class at once (one task), the same epochs. */
+export const ownJointJob: Job<{ set: FeatureSet; seed: number }, { accuracy: number; seconds: number }> = async (input, ctx) => {
+  const K = input.set.classNames.length;
+  const r = await trainRun(
+    featureDatasetOf(input.set),
+    {
+      tasks: [Array.from({ length: K }, (_, k) => k)],
+      seed: input.seed,
+      strategy: 'finetune',
+      model: { kind: 'head', hidden: [...OWN_TRAINING.hidden] },
+      epochs: OWN_TRAINING.epochs,
+      batchSize: OWN_TRAINING.batchSize,
+      lr: OWN_TRAINING.lr,
+    },
+    { control: ctx.control },
+  );
+  return { accuracy: finalAccuracyWeighted(r.matrix, r.testCounts), seconds: r.seconds };
 };

@@ -169,6 +169,29 @@ export function drawAxes<E extends SVGSVGElement | SVGGElement>(
   return { x: xg, y: yg };
 }
 
+/**
+ * A lane of marks above a plot (one per protocol): its name right-aligned just left of the plot at `left − 8`, and a
+ * faint guide across the plot from `left` to `right` at `y`.
+ */
+export function drawLane<E extends SVGGElement | SVGSVGElement>(
+  g: Selection<E, unknown, null, undefined>,
+  left: number,
+  right: number,
+  y: number,
+  name: string,
+  fill: string,
+): void {
+  g.append('text')
+    .attr('x', left - 8)
+    .attr('y', y)
+    .attr('dy', '0.35em')
+    .attr('text-anchor', 'end')
+    .attr('font-size', 12)
+    .attr('fill', fill)
+    .text(name);
+  g.append('line').attr('x1', left).attr('x2', right).attr('y1', y).attr('y2', y).attr('stroke', '#eef0f4');
+}
+
 /** A mark's dashed line down to the plot's bottom (`length` px below the mark): where a lane's marker sits on the x axis. */
 export function drawDropLine<D, P extends BaseType, PD>(g: Selection<SVGGElement, D, P, PD>, length: number, stroke: string, opacity: number): void {
   g.append('line').attr('y1', 0).attr('y2', length).attr('stroke', stroke).attr('stroke-opacity', opacity).attr('stroke-dasharray', '2,3');
@@ -198,6 +221,18 @@ export function groupedBands(groups: readonly string[], keys: readonly string[],
   const outer = scaleBand<string>().domain(groups).range([left, right]).padding(0.25);
   const inner = scaleBand<string>().domain(keys).range([0, outer.bandwidth()]).padding(0.08);
   return { outer, inner };
+}
+
+/** The band scales of a K × K heat map whose square plot is `size` wide at (left, top): column j on x, row i on y. */
+export function squareBands(K: number, left: number, top: number, size: number) {
+  const idx = Array.from({ length: K }, (_, k) => k);
+  const x = scaleBand<number>()
+    .domain(idx)
+    .range([left, left + size]);
+  const y = scaleBand<number>()
+    .domain(idx)
+    .range([top, top + size]);
+  return { idx, x, y };
 }
 
 /** A panel's title in a chart of several panels: bold and dark, its left end at (x, y). Returns the text. */

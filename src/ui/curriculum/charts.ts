@@ -11,7 +11,7 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear, type NumberValue } from 'd3-scale';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, groupedBands, pct, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, groupedBands, pct, showTip, squareBands } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import type { LeadRow, OrderPoint, Scenario } from './results';
 
@@ -295,13 +295,7 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
   const size = Math.max(140, Math.min(width - left - 10, 60 * K + 20, 380));
   const height = top + size + 110;
   const svg = freshSvg(svgEl, width, height);
-  const idx = Array.from({ length: K }, (_, k) => k);
-  const x = scaleBand<number>()
-    .domain(idx)
-    .range([left, left + size]);
-  const y = scaleBand<number>()
-    .domain(idx)
-    .range([top, top + size]);
+  const { x, y } = squareBands(K, left, top, size);
   const nameAt = (k: number) => names[p.order[k]];
   p.matrix.forEach((row, i) =>
     row.forEach((v, j) => {

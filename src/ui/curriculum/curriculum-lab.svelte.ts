@@ -338,7 +338,7 @@ export class CurriculumLab {
         datasets: this.datasets,
         isolated: a ? Object.fromEntries(this.datasets.map((d, p) => [d, a[p]])) : null,
         runs: runsOf(this.points),
-        ...(this.seeds.length > 1 ? { seeds, verdict: this.verdict?.sentences ?? null } : {}),
+        ...(this.seeds.length > 1 ? { seeds, headline: this.verdict?.headline ?? null, verdict: this.verdict?.sentences ?? null } : {}),
       },
       null,
       1,

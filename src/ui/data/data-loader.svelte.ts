@@ -75,10 +75,13 @@ export class DataLoader {
     return this.summary?.splits[s].count ?? 0;
   }
 
-  /** Back to where the page was (the client keeps the last dataset), else the default dataset. */
-  start(): Promise<void> {
+  /**
+   * Back to where the page was (the client keeps the last dataset), else the experiment's dataset when it is a
+   * built-in image dataset (`experimentDataset`: the share link's `dataset.id`), else Digits.
+   */
+  start(experimentDataset?: string): Promise<void> {
     const before = this.client.last;
-    if (!before) return this.loadBuiltin('digits');
+    if (!before) return this.loadBuiltin(BUILTIN_DATASETS.some((d) => d.id === experimentDataset) ? experimentDataset! : 'digits');
     this.#shown(before);
     this.perClass = before.samples.train.perClass;
     this.seed = before.samples.train.seed;

@@ -76,6 +76,10 @@ export class FeatureSources {
   mapError = $state<string | null>(null);
   notice = $state<string | null>(null);
   uploadError = $state<string | null>(null);
+  /** the file being read in the data worker (the page stays usable meanwhile) */
+  uploading = $state<string | null>(null);
+  /** what reading the last upload did that the file did not say (a held-out test split) */
+  uploadNote = $state<string | null>(null);
   /** the model settings component's value */
   settings = $state<EncoderSettingsValue>({
     model: FEATURES_FILL.encoder.model,
@@ -353,19 +357,26 @@ export class FeatureSources {
     if (!r.ok) this.uploadError = `The experiment cannot train on ${file.name}: ${r.error}`;
   }
 
-  /** Upload a feature file (.npz or CSV): checked, cached, listed; a bad file gives one message and nothing is kept. */
+  /** Upload a feature file (.npz or CSV): read and checked in the data worker, cached, listed; a bad file gives one message and nothing is kept. */
   async upload(file: File): Promise<void> {
     this.uploadError = null;
+    this.uploadNote = null;
     if (file.size > FEATURE_FILE_MAX_BYTES) {
       this.uploadError = `${file.name} is ${megabytes(file.size)}, more than the ${megabytes(FEATURE_FILE_MAX_BYTES)} a feature file may have.`;
       return;
     }
+    this.uploading = file.name;
     try {
-      const r = await storeUploadedFeatures(file.name, new Uint8Array(await file.arrayBuffer()));
-      if (r.notice) this.notice = r.notice;
+      const r = await storeUploadedFeatures(file);
       if (this.config) await this.refresh(this.config);
+      // after the refresh, which shows the cache's own notice: a set the store refused says so
+      if (r.notice) this.notice = r.notice;
+      if (r.heldOut)
+        this.uploadNote = `${file.name} has no test split: 20 % of each class (numpy default_rng(0)) is held out as test data, as the command line does.`;
     } catch (e) {
       this.uploadError = (e as Error).message;
+    } finally {
+      this.uploading = null;
     }
   }
 }

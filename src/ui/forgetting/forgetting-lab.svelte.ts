@@ -237,6 +237,7 @@ export class ForgettingLab {
     }
   }
   destroy(): void {
+    this.link.showTabSetup('forgetting', null);
     this.runner?.dispose();
     this.store?.close();
     this.orderings.dispose();
@@ -534,6 +535,11 @@ export class ForgettingLab {
     $effect(() => {
       if (shown())
         this.link.reportBackend('Forgetting lab training', this.runnerState.backendInfo ? `${this.runnerState.backendInfo.name} (Web Worker)` : null);
+    });
+    // while the tab shows its own setup (not the experiment), "What exactly ran" shows that setup: what Run would train
+    $effect(() => {
+      const own = shown() && !this.owns ? this.experiment().config : null;
+      untrack(() => this.link.showTabSetup('forgetting', own));
     });
     $effect(() => {
       const k = this.orderingKind;

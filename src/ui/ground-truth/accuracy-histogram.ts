@@ -17,11 +17,11 @@
 import { ticks as d3ticks } from 'd3-array';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
+import { select, type Selection } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { AccuracyVariable, GroundTruthStats, ProtocolRole } from '../../core/ground-truth/derive';
 import { normalPdf, type Gaussian } from '../../core/stats/gaussian';
-import { drawAxisTitles, drawDropLine, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxisTitles, drawDropLine, drawLane, drawPanelTitle, freshSvg, showTip } from '../common/chart-kit';
 import { protocolMark } from '../orderings/protocol-marks';
 import { markPath, pct, roleMark, SELECTED_STROKE, TRUTH_FILL, TRUTH_FILL_HOVER, variableAxisLabel } from './format';
 
@@ -257,6 +257,36 @@ export function peakLabelPlacement(
   return { x: Math.min(hi - width, xMean + gap), anchor: 'start' };
 }
 
+/**
+ * "↑ RS peak 58" inside the plot's top, beside the estimate's mean line `xMean` (`peakLabelPlacement` between `left`
+ * and `right`, clear of the y axis's tick labels), RS's one line below EDGE's so the two never overlap: an estimate
+ * far narrower than the truth is cut at the top, and this says how high it goes.
+ */
+export function drawPeakLabel<E extends SVGGElement | SVGSVGElement>(
+  g: Selection<E, unknown, null, undefined>,
+  protocol: 'rs' | 'edge',
+  height: string,
+  xMean: number,
+  left: number,
+  right: number,
+  plotTop: number,
+  colour: string,
+): void {
+  const text = `↑ ${protocol === 'rs' ? 'RS' : 'EDGE'} peak ${height}`;
+  const at = peakLabelPlacement(xMean, text.length * 6.2, protocol === 'rs' ? 'start' : 'end', left + 2, right - 2);
+  g.append('text')
+    .attr('class', 'peak')
+    .attr('x', at.x)
+    .attr('y', plotTop + (protocol === 'rs' ? 24 : 10))
+    .attr('text-anchor', at.anchor)
+    .attr('font-size', 11)
+    .attr('fill', colour)
+    .attr('paint-order', 'stroke')
+    .attr('stroke', '#fff')
+    .attr('stroke-width', 3)
+    .text(text);
+}
+
 /** The chart's numbers for the ⤓ menu's CSV: one row per strategy and evaluated ordering. */
 export function histogramCsv(stats: GroundTruthStats): { columns: string[]; rows: (string | number | null)[][] } {
   const rows = stats.strategies.flatMap((s) =>
@@ -340,20 +370,7 @@ export function drawAccuracyHistogram(
     // protocol lanes
     for (const lane of P.lanes) {
       const m = protocolMark(lane.protocol);
-      g.append('text')
-        .attr('x', L.margin.left - 8)
-        .attr('y', lane.y)
-        .attr('dy', '0.35em')
-        .attr('text-anchor', 'end')
-        .attr('font-size', 12)
-        .attr('fill', m.stroke)
-        .text(lane.protocol === 'rs' ? 'RS' : 'EDGE');
-      g.append('line')
-        .attr('x1', L.margin.left)
-        .attr('x2', L.width - L.margin.right)
-        .attr('y1', lane.y)
-        .attr('y2', lane.y)
-        .attr('stroke', '#eef0f4');
+      drawLane(g, L.margin.left, L.width - L.margin.right, lane.y, lane.protocol === 'rs' ? 'RS' : 'EDGE', m.stroke);
       // each mark labelled on the chart (seed 0 / 42 / 1993, hard / easy / median): a lesson talks about them by name.
       // Labels go above their mark, pushed right when they would run into the previous one.
       const laneMarks = panel.marks.filter((k) => (k.role === 'rs' ? 'rs' : 'edge') === lane.protocol).sort((a, b) => a.value - b.value);
@@ -455,19 +472,16 @@ export function drawAccuracyHistogram(
       if (peak > y.domain()[1]) {
         // the estimate is far narrower than the truth: its peak is cut at the top, say how high it goes (inside the
         // plot, clear of the y axis's tick labels; RS's label one line below EDGE's so the two never overlap)
-        const text = `↑ ${name === 'rs' ? 'RS' : 'EDGE'} peak ${Number.isFinite(peak) ? Math.round(peak) : '∞'}`;
-        const at = peakLabelPlacement(x(gauss.mean), text.length * 6.2, name === 'rs' ? 'start' : 'end', L.margin.left + 2, L.width - L.margin.right - 2);
-        g.append('text')
-          .attr('class', 'peak')
-          .attr('x', at.x)
-          .attr('y', P.plotTop + (name === 'rs' ? 24 : 10))
-          .attr('text-anchor', at.anchor)
-          .attr('font-size', 11)
-          .attr('fill', colour)
-          .attr('paint-order', 'stroke')
-          .attr('stroke', '#fff')
-          .attr('stroke-width', 3)
-          .text(text);
+        drawPeakLabel(
+          g,
+          name,
+          Number.isFinite(peak) ? String(Math.round(peak)) : '∞',
+          x(gauss.mean),
+          L.margin.left,
+          L.width - L.margin.right,
+          P.plotTop,
+          colour,
+        );
       }
     }
 

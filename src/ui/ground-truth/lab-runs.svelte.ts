@@ -14,7 +14,15 @@ import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } 
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { cachedFeatureSetFor } from '../../services/feature-source';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
-import { builtinDatasetSpec, type BackendInfo, type DatasetSpec, type WorkerFeatures } from '../../services/train-client';
+import {
+  builtinDatasetSpec,
+  type BackendInfo,
+  type DatasetSpec,
+  type DistributionJobEvent,
+  type DistributionJobInput,
+  type DistributionJobOutput,
+  type WorkerFeatures,
+} from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
 import { GroundTruthPlanState, type LabOrderingsClient } from './lab-plan.svelte';
 import { groundTruthRunKeys } from './page-config';
@@ -25,6 +33,8 @@ export type LabTrainClient = RunnerClient & {
   selectBackend(preferred: ExperimentConfig['backend']['train']): Promise<BackendInfo>;
   loadDataset(spec: DatasetSpec): Promise<unknown>;
   dispose(): void;
+  /** a pre-trained method's whole distribution (train-client.ts `distribution`; ./whole-distribution.svelte.ts) */
+  distribution?(input: DistributionJobInput, onEvent: (e: DistributionJobEvent) => void): Promise<DistributionJobOutput>;
 };
 
 export interface GroundTruthLabDeps {
@@ -146,6 +156,18 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.warm = got
       ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 }
       : { state: '', backend: '', workers: 0, seconds: 0 };
+  }
+
+  /**
+   * A worker of the pool holding this experiment's feature source, for a job beside the runs (the whole distribution,
+   * ./whole-distribution.svelte.ts): the lease (release it), the source the worker was given and the config it is for.
+   */
+  async leaseFeatureWorker(): Promise<{ lease: Awaited<ReturnType<WorkerPool<LabTrainClient>['lease']>>; source: WorkerFeatures; config: ExperimentConfig }> {
+    const config = $state.snapshot(this.checked.config) as ExperimentConfig;
+    const source = await this.resolvedFeatures(config);
+    if (!source) throw new Error('The whole distribution is of a pre-trained method on features: choose a feature source under “Train on”.');
+    const lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: false });
+    return { lease, source, config };
   }
 
   /** the store keys of this experiment's runs (each run by what determines it; page-config.ts) */

@@ -14,6 +14,7 @@ import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { GroundTruthRunsState } from './lab-runs.svelte';
 import { orderingProgress } from './page-config';
 import { runsTable } from './page-inputs';
+import { WholeDistributionState } from './whole-distribution.svelte';
 
 export type { GroundTruthLabDeps, LabTrainClient } from './lab-runs.svelte';
 export type { LabOrderingsClient } from './lab-plan.svelte';
@@ -36,6 +37,9 @@ export const STRATEGY_NAMES: Record<ConfigStrategyId, string> = {
 };
 
 export class GroundTruthLab extends GroundTruthRunsState {
+  /** the "Every ordering, exactly" panel: a pre-trained method's whole distribution (./whole-distribution.svelte.ts) */
+  readonly whole: WholeDistributionState = new WholeDistributionState(this);
+
   // ---------------------------------------------------------------- teaching mode's Play / Pause / Step
 
   readonly byOrdering = $derived(this.plan ? orderingProgress(this.plan.jobs, this.runs) : null);
@@ -114,6 +118,12 @@ export class GroundTruthLab extends GroundTruthRunsState {
   exportStats(format: 'csv' | 'json'): void {
     if (!this.stats) return;
     downloadBlob(this.statsExport(format), exportFileName(`${this.stem}-statistics`, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json');
+  }
+
+  /** The page goes away: the whole distribution's computation stops too (its worker goes back to the pool). */
+  override destroy(): void {
+    this.whole.cancel();
+    super.destroy();
   }
 
   // ---------------------------------------------------------------- the page's effects

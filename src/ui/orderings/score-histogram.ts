@@ -7,7 +7,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import type { ScoreDistribution } from '../../core/orderings/score-distribution';
 import type { SequenceReport } from '../../core/protocols/types';
-import { drawDropLine, freshSvg } from '../common/chart-kit';
+import { drawDropLine, drawLane, freshSvg } from '../common/chart-kit';
 import { protocolMark } from './protocol-marks';
 
 export interface HistogramLayout {
@@ -81,22 +81,7 @@ export function drawScoreHistogram(svgEl: SVGSVGElement, width: number, dist: Sc
   const lane = svg.append('g').attr('class', 'lanes');
   for (const l of L.lanes) {
     const m = protocolMark(l.protocol);
-    lane
-      .append('text')
-      .attr('x', L.margin.left - 8)
-      .attr('y', l.y)
-      .attr('dy', '0.35em')
-      .attr('text-anchor', 'end')
-      .attr('font-size', 12)
-      .attr('fill', '#1d2330')
-      .text(l.name);
-    lane
-      .append('line')
-      .attr('x1', L.margin.left)
-      .attr('x2', L.width - L.margin.right)
-      .attr('y1', l.y)
-      .attr('y2', l.y)
-      .attr('stroke', '#eef0f4');
+    drawLane(lane, L.margin.left, L.width - L.margin.right, l.y, l.name, '#1d2330');
     for (const s of l.marks) {
       const g = lane
         .append('g')

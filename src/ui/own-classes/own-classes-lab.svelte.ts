@@ -1,38 +1,74 @@
 /**
  * The Your-classes lab's state and actions (docs/science.md §10): the lab's section (class names in teaching order,
- * samples per class, strategy, seed, encoder), how many samples each class has in the store, the latest update's R
- * and verdict, and every ordering's result. Recording itself (the camera) is ./Recorder.svelte's; it hands each
- * sample here, which stores it at once and trains once a class is complete.
+ * samples per class, strategy, seed, encoder, frames a second), the classes stored in this browser (the truth: a link
+ * names classes, the store holds their samples), each class's count and fingerprint, the history of R (rows stored
+ * once, src/core/own-classes/history.ts) with what changed, every ordering's result, the joint head, and the
+ * encoder's readiness (here, kept by the browser, or a download the hub must serve). Recording itself (the camera) is
+ * ./Recorder.svelte's; it hands each sample here, which stores it at once, has its features computed while recording
+ * goes on, and adds the class once it is complete.
  */
-import { classNameProblem, ownClassesOf, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
-import { finalOf, ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
-import { ownRsOrders } from '../../core/own-classes/rs';
+import {
+  classNameProblem,
+  ownClassesOf,
+  ownSizeProblem,
+  isHeadStrategy,
+  OWN_LIMITS,
+  type OwnClassesConfig,
+  type OwnStrategy,
+} from '../../core/config/sections/own-classes';
+import { ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
+import { changeText, matrixOf, sampleFingerprint, type HistoryRow } from '../../core/own-classes/history';
+import { orderingsSentences, type OwnOrderingsResult } from '../../core/own-classes/orders';
 import { ownSampleList } from '../../core/own-classes/settings';
-import { edgeVerdict, orderingsVerdict, rsVerdict, summariseOrderings, updateVerdict } from '../../core/own-classes/verdict';
+import { jointVerdict, orderingsHeadline, updateHeadline, updateVerdict } from '../../core/own-classes/verdict';
 import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
-import type { OwnClassesRunner, OwnProgress, OwnRun, OwnRunnerState } from '../../services/own-classes-runner';
-import type { OwnSampleStore } from '../../services/own-classes-store';
+import type { OwnClassesRunner, OwnClassRef, OwnProgress, OwnRunnerState } from '../../services/own-classes-runner';
+import type { OwnSampleStore, StoredClass } from '../../services/own-classes-store';
 import { encoderDownloadSize } from '../../services/feature-source';
+import { browserOffline, encoderState, runnableEncoders, type EncoderState, type RunnableEncoder } from '../../services/own-encoders';
 import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
 import { RunnerLab } from '../common/lab/runner-lab';
 
-const verdictOf = (id: string, text: string): Verdict => ({ sentences: [{ id, kind: 'finding', text }], provisional: false, provisionalNote: '' });
+const verdictOf = (headline: string, sentences: { id: string; text: string }[]): Verdict => ({
+  headline,
+  sentences: sentences.map((s) => ({ ...s, kind: 'finding' as const })),
+  provisional: false,
+  provisionalNote: '',
+});
 
-/** Orderings trained at most (6 classes). */
-export const MAX_ORDERING_CLASSES = 6;
+/** A start shows its progress box once it has run this long. */
+const BUSY_AFTER_MS = 250;
+
+/** Thumbnails kept per class, and of how many of the latest classes (the rest show their count only). */
+const THUMBS = 6;
+const THUMB_CLASSES = 8;
+
+/** The encoder services the lab uses (the tests pass their own). */
+export interface EncoderProbe {
+  state(e: OwnClassesConfig['encoder']): Promise<EncoderState>;
+  runnable(modelsBase: string): Promise<RunnableEncoder[]>;
+  offline(): boolean;
+}
+
+const BROWSER_PROBE: EncoderProbe = { state: (e) => encoderState(e), runnable: (b) => runnableEncoders(b), offline: browserOffline };
 
 export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   cfg: OwnClassesConfig = $state(ownClassesOf({}));
   counts: Record<string, number> = $state({});
-  /** object URLs of each class's latest samples (the thumbnail strip) */
+  /** object URLs of the latest samples of the latest classes (the thumbnail strips) */
   thumbs: Record<string, string[]> = $state({});
+  /** each complete class's sample fingerprint (the history's rows name them) */
+  prints: Record<string, string> = $state({});
   newName = $state('');
+  /** classes stored in this browser that the lab does not list (offered to restore), with their counts */
+  stored: { name: string; count: number }[] = $state([]);
+  /** classes the link names whose samples are not in this browser */
+  missing: string[] = $state([]);
   /** what the runner is doing now, in words (null: nothing running or paused) */
   busy: string | null = $state(null);
-  /** the runner's session: status, runs done of total, seconds left (Pause / Resume / Cancel and the progress line) */
   session: Pick<OwnRunnerState, 'status' | 'done' | 'total' | 'etaSeconds' | 'current'> = $state({
     status: 'idle',
     done: 0,
@@ -42,28 +78,43 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   });
   error: string | null = $state(null);
   notice: string | null = $state(null);
-  run: OwnRun | null = $state(null);
+  /** the history's rows that stand (R of the teaching order, one row per class taught) */
+  rows: HistoryRow[] = $state([]);
+  /** which rows were computed again and why (null: none) */
+  changed: string | null = $state(null);
   /** the latest update of each strategy (what a lesson's check reads): its classes and R */
   byStrategy: Partial<Record<OwnStrategy, { classes: string[]; matrix: number[][] }>> = $state({});
-  /** classes the shown run covers */
-  trainedClasses: string[] = $state([]);
-  orderings: OwnRun[] | null = $state(null);
-  /** the classes the orderings shown cover, in teaching order */
+  orderings: OwnOrderingsResult | null = $state(null);
+  /** the classes the orderings cover, in teaching order */
   orderingClasses: string[] = $state([]);
-  /** EDGE's hard and easy orderings of the classes the orderings cover, on their image prototypes */
   edge: OwnEdge | null = $state(null);
-  /** the same on CLIP's text embeddings of the class names, once they are embedded (the names panel) */
   namesEdge: OwnEdge | null = $state(null);
-  /** the names panel's description of those embeddings (model, precision, prompt) */
   namesSource: string | null = $state(null);
-  /** ms from the first sample of the first class to the first result, and from the last class's completion to its bars */
-  timings: { firstResultMs: number | null; lastUpdateMs: number | null } = $state({ firstResultMs: null, lastUpdateMs: null });
-  /** the encoder's settings form (EncoderSettings.svelte), its download size once asked, and whether the visitor
-   *  pressed its download button (a self-hosted folder needs none) */
+  /** the joint head's accuracy on the classes it covers */
+  joint: { classes: string[]; accuracy: number } | null = $state(null);
+  /** ms from the first sample of the first class to the first result, and from a class's last sample to its row */
+  timings: {
+    firstResultMs: number | null;
+    lastUpdateMs: number | null;
+    lastClass: string | null;
+    /** of the last update: waiting for the last features, computing the row(s) */
+    phases: { features: number; rows: number } | null;
+  } = $state({ firstResultMs: null, lastUpdateMs: null, lastClass: null, phases: null });
   encoderForm: EncoderSettingsValue = $state({ model: '', revision: 'main', precision: 'q8', weights: 'hub', folder: '', mirror: '', device: 'wasm' });
   encoderSize: EncoderSize = $state(null);
   encoderApproved = $state(false);
+  /** where the encoder's weights would come from now (null: not asked yet) */
+  encoderWhere: EncoderState | null = $state(null);
+  /** the browser says it is offline */
+  offline = $state(false);
+  /** the hub did not answer (a size check or a load failed on the network) */
+  unreachable = $state(false);
+  /** encoders that run here without a download (offered when the chosen one cannot come) */
+  runnable: RunnableEncoder[] = $state([]);
   private firstSampleAt: number | null = null;
+  /** the bytes of the samples of the classes being recorded now (for their fingerprint, without reading them back) */
+  private recorded = new Map<string, Uint8Array[]>();
+  private busyTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void;
 
   constructor(
@@ -75,27 +126,35 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     private readonly rsSeeds: () => readonly number[] = () => [0, 42, 1993],
     /** where a blank self-hosted folder points (the app's models/ folder) */
     private readonly defaultFolder = '/models/',
+    private readonly probe: EncoderProbe = BROWSER_PROBE,
   ) {
     super(runner);
     this.cfg = ownClassesOf({ ownClasses: initial });
-    const e = this.cfg.encoder;
-    this.encoderForm = { ...this.encoderForm, model: e.model, precision: e.precision, ...settingsOfWeights(e.weights, defaultFolder) };
-    this.encoderApproved = e.weights.kind === 'self-hosted';
+    this.formFromConfig();
+    this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
     this.syncEncoderAccess();
     this.notice = store.notice;
     this.unsubscribe = runner.subscribe((st) => {
       this.session = { status: st.status, done: st.done, total: st.total, etaSeconds: st.etaSeconds, current: st.current };
       const active = st.status === 'running' || st.status === 'paused';
-      this.busy = !active ? null : st.current?.progress ? this.progressText(st.current.progress) : 'Starting…';
+      const text = !active ? null : st.current?.progress ? this.progressText(st.current.progress) : 'Starting…';
+      // a start that ends within BUSY_AFTER_MS (adding a class to a closed-form head) shows no progress box: no
+      // flash, and no page laid out again while the row is computed
+      if (this.busyTimer !== null) clearTimeout(this.busyTimer);
+      this.busyTimer = null;
+      if (text === null || this.busy !== null || st.status === 'paused') this.busy = text;
+      else this.busyTimer = setTimeout(() => (this.busy = this.session.status === 'running' || this.session.status === 'paused' ? text : null), BUSY_AFTER_MS);
     });
   }
 
-  /** A start is in progress (running or paused): the buttons that would start another wait. */
+  private formFromConfig(): void {
+    const e = this.cfg.encoder;
+    this.encoderForm = { ...this.encoderForm, model: e.model, precision: e.precision, ...settingsOfWeights(e.weights, this.defaultFolder) };
+  }
+
   get active(): boolean {
     return this.session.status === 'running' || this.session.status === 'paused';
   }
-  // pause, resume and cancel: RunnerLab (../common/lab/runner-lab.ts)
-
   get perClass(): number {
     return this.cfg.trainPerClass + this.cfg.testPerClass;
   }
@@ -106,66 +165,38 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   get completeClasses(): string[] {
     const out: string[] = [];
     for (const c of this.cfg.classes) {
-      if ((this.counts[c] ?? 0) < this.perClass) break;
+      if ((this.counts[c] ?? 0) < this.perClass || this.prints[c] === undefined) break;
       out.push(c);
     }
     return out;
   }
+  /** R of the history (rows of the classes taught so far) */
+  get matrix(): number[][] {
+    return matrixOf(this.rows);
+  }
+  get trainedClasses(): string[] {
+    return this.rows.at(-1)?.classes ?? [];
+  }
+  /** why another class cannot be added now (the strategy's or the set's bound), or null */
+  get sizeProblem(): string | null {
+    return ownSizeProblem(this.cfg.classes.length + 1, this.perClass, this.cfg.strategy)?.message ?? null;
+  }
   get updateVerdict(): Verdict | null {
-    if (!this.run) return null;
-    return verdictOf('own-update', updateVerdict(this.run.matrix, this.trainedClasses, this.cfg.strategy).text);
+    if (this.rows.length === 0) return null;
+    const update = updateVerdict(this.matrix, this.trainedClasses, this.cfg.strategy);
+    const sentences = [{ id: 'own-update', text: update.text }];
+    const j = this.joint;
+    if (j && j.classes.length === this.trainedClasses.length && j.classes.every((c, i) => c === this.trainedClasses[i])) {
+      const last = this.rows.at(-1)!;
+      const final = last.row.reduce((s, a, k) => s + a * last.testCounts[k], 0) / last.testCounts.reduce((s, n) => s + n, 0);
+      sentences.push({ id: 'own-joint', text: jointVerdict(j.accuracy, final, this.cfg.strategy, j.classes.length) });
+    }
+    return verdictOf(updateHeadline(update, this.trainedClasses.slice(0, this.rows.length)), sentences);
   }
   get orderingsVerdict(): Verdict | null {
     if (!this.orderings) return null;
-    const s = summariseOrderings(
-      this.orderings.map((r) => r.finalAccuracy),
-      0,
-    );
-    const v = verdictOf('own-orderings', orderingsVerdict(s, this.cfg.strategy));
-    if (this.edge) {
-      const finals = this.edgeFinals!;
-      v.sentences.push({ id: 'own-edge', kind: 'finding', text: edgeVerdict(this.edge, finals, s, this.orderingClasses) });
-      v.sentences.push({ id: 'own-rs', kind: 'finding', text: rsVerdict(this.rsRuns!, finals, s) });
-    }
-    if (this.namesEdge)
-      v.sentences.push({ id: 'own-edge-names', kind: 'finding', text: edgeVerdict(this.namesEdge, this.namesEdgeFinals!, s, this.orderingClasses, 'names') });
-    return v;
-  }
-  /** EDGE's two orderings' final accuracies among every ordering's */
-  get edgeFinals(): { hard: number; easy: number } | null {
-    return this.finalsOf(this.edge);
-  }
-  get namesEdgeFinals(): { hard: number; easy: number } | null {
-    return this.finalsOf(this.namesEdge);
-  }
-  private finalsOf(edge: OwnEdge | null): { hard: number; easy: number } | null {
-    if (!this.orderings || !edge) return null;
-    return { hard: finalOf(this.orderings, edge.hard), easy: finalOf(this.orderings, edge.easy) };
-  }
-
-  /**
-   * The names panel's embeddings (one vector per class name, or null while there are none): EDGE on them when they
-   * are of the classes the orderings cover, in that order.
-   */
-  setNameVectors(source: { classes: readonly string[]; vectors: readonly Float32Array[]; description: string } | null): void {
-    const fits = source !== null && source.classes.length === this.orderingClasses.length && source.classes.every((c, i) => c === this.orderingClasses[i]);
-    this.namesEdge = fits ? ownNamesEdge(source.vectors, source.classes) : null;
-    this.namesSource = fits ? source.description : null;
-  }
-
-  /** The names panel's settings: kept in the section (the link) once they have embedded the names. */
-  namesChanged(s: ClipSettingsOut | null): void {
-    if (!s || !s.prompt || !s.weights || !this.namesEdge) return;
-    const names = { model: s.model, dtype: s.dtype, prompt: s.prompt, weights: s.weights };
-    if (JSON.stringify(names) === JSON.stringify(this.cfg.names)) return;
-    this.cfg.names = names;
-    this.commit();
-  }
-  /** RS's orderings (the experiment's RS seeds, drawn as the Ground-truth lab draws them) with their final accuracies */
-  get rsRuns(): { seed: number; order: number[]; final: number }[] | null {
-    if (!this.orderings) return null;
-    const runs = this.orderings;
-    return ownRsOrders(this.rsSeeds(), runs[0].order.length).map((r) => ({ ...r, final: finalOf(runs, r.order) }));
+    const headline = orderingsHeadline(this.orderings.overview, this.cfg.strategy, this.orderingClasses.length);
+    return verdictOf(headline, orderingsSentences(this.orderings, this.cfg.strategy, this.orderingClasses));
   }
 
   /** What a lesson on this lab checks: the latest update of each strategy shown (null before the first). */
@@ -174,17 +205,91 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     return runs.length > 0 ? { lab: 'own-classes', runs } : null;
   }
 
-  /** Read the counts (and thumbnails) of the link's classes from the store. */
-  async load(): Promise<void> {
-    for (const c of this.cfg.classes) await this.refresh(c);
-    if (this.completeClasses.length > 0) await this.train();
+  /** Before recording: the encoder cannot come now, in plain words (null when it is here or may be downloaded). */
+  get encoderNotice(): string | null {
+    const w = this.encoderWhere;
+    if (w === null || w === 'here' || w === 'cached') return null;
+    const e = this.cfg.encoder;
+    if (w === 'missing') return `This site's folder ${(e.weights as { path: string }).path} has no encoder “${e.model}”: choose another below.`;
+    if (this.encoderApproved && !this.offline && !this.unreachable) return null;
+    const cannot = `so ${e.model} cannot be downloaded and your recordings could not be turned into features. Use an encoder that runs here (below) before you record; what you recorded is kept either way.`;
+    if (this.offline) return `This browser is offline: the model hub cannot be reached, ${cannot}`;
+    if (this.unreachable) return `The model hub cannot be reached from this browser (offline, or blocked on this network), ${cannot}`;
+    return `${e.model} is not in this browser yet: under Encoder, check its download size and download it (once), or use an encoder that runs here (below). You can record first: the model updates once the encoder is here.`;
   }
 
-  private async refresh(name: string): Promise<void> {
+  /**
+   * Open the lab: the classes the link names are restored from this browser's samples (those not here are said),
+   * the classes stored here that the link does not name are offered, and the encoder's readiness is asked.
+   */
+  async load(): Promise<void> {
+    const here = await this.store.classes();
+    const byName = new Map(here.map((c) => [c.name, c]));
+    const counts = new Map<string, number>();
+    for (const c of here) counts.set(c.name, await this.store.count(c.name));
+    this.missing = this.cfg.classes.filter((c) => !counts.get(c));
+    this.stored = here
+      .filter((c) => !this.cfg.classes.includes(c.name) && (counts.get(c.name) ?? 0) > 0)
+      .map((c) => ({ name: c.name, count: counts.get(c.name)! }));
+    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
+    for (const [i, c] of this.cfg.classes.entries()) {
+      this.counts[c] = counts.get(c) ?? 0;
+      await this.settle(c, byName.get(c), i >= this.cfg.classes.length - THUMB_CLASSES);
+    }
+    void this.checkEncoder();
+    if (this.completeClasses.length > 0) await this.teach();
+  }
+
+  /** A class's fingerprint once complete (kept in the store), and its thumbnails when asked. */
+  private async settle(name: string, record: StoredClass | undefined, thumbs: boolean): Promise<void> {
+    const complete = (this.counts[name] ?? 0) >= this.perClass;
+    if (complete && record?.fingerprint?.per === this.perClass) this.prints[name] = record.fingerprint.value;
+    const needList = thumbs || (complete && this.prints[name] === undefined);
+    if (!needList) return;
     const list = await this.store.samples(name);
-    this.counts[name] = list.length;
+    if (complete && this.prints[name] === undefined)
+      await this.fingerprint(
+        name,
+        list.slice(0, this.perClass).map((s) => s.bytes),
+      );
+    if (thumbs)
+      this.setThumbs(
+        name,
+        list.slice(-THUMBS).map((s) => s.bytes),
+      );
+  }
+
+  private async fingerprint(name: string, bytes: readonly Uint8Array[]): Promise<void> {
+    const value = sampleFingerprint(bytes);
+    this.prints[name] = value;
+    await this.store.setFingerprint(name, { per: this.perClass, value });
+  }
+
+  private setThumbs(name: string, bytes: readonly Uint8Array[]): void {
     for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
-    this.thumbs[name] = list.slice(-12).map((s) => URL.createObjectURL(new Blob([s.bytes as BlobPart])));
+    this.thumbs[name] = bytes.map((b) => URL.createObjectURL(new Blob([b as BlobPart])));
+  }
+
+  /** Restore classes stored here (all offered, or one) after the listed ones. */
+  async restore(names: readonly string[] = this.stored.map((s) => s.name)): Promise<void> {
+    const room = OWN_LIMITS.classes - this.cfg.classes.length;
+    const take = names.filter((n) => this.stored.some((s) => s.name === n)).slice(0, Math.max(0, room));
+    if (take.length === 0) return;
+    const problem = ownSizeProblem(this.cfg.classes.length + take.length, this.perClass, this.cfg.strategy);
+    if (problem) {
+      this.error = problem.message;
+      return;
+    }
+    for (const n of take) {
+      this.cfg.classes.push(n);
+      this.counts[n] = this.stored.find((s) => s.name === n)!.count;
+    }
+    this.stored = this.stored.filter((s) => !take.includes(s.name));
+    this.commit();
+    const here = new Map((await this.store.classes()).map((c) => [c.name, c]));
+    for (const n of take) await this.settle(n, here.get(n), this.cfg.classes.indexOf(n) >= this.cfg.classes.length - THUMB_CLASSES);
+    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
+    if (this.completeClasses.length > 0) await this.teach();
   }
 
   private commit(): void {
@@ -198,6 +303,38 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     });
   }
 
+  /** Where the encoder's weights would come from now, and what runs here when it cannot come (no network used). */
+  async checkEncoder(): Promise<void> {
+    const e = $state.snapshot(this.cfg.encoder) as OwnClassesConfig['encoder'];
+    this.offline = this.offline || this.probe.offline();
+    const where = await this.probe.state(e);
+    if (JSON.stringify(e) !== JSON.stringify(this.cfg.encoder)) return;
+    this.encoderWhere = where;
+    // every file is in the browser's cache: it loads from there (nothing to download, so nothing to allow)
+    if (where === 'cached' && !this.encoderApproved) {
+      this.encoderApproved = true;
+      this.syncEncoderAccess();
+    }
+    if (where !== 'here' && where !== 'cached')
+      this.runnable = (await this.probe.runnable(this.defaultFolder)).filter((r) => JSON.stringify(r.encoder) !== JSON.stringify(e));
+  }
+
+  /** The browser went online or offline (online again: the hub may answer again too). */
+  setOffline(offline: boolean): void {
+    this.offline = offline;
+    if (!offline) this.unreachable = false;
+    void this.checkEncoder();
+  }
+
+  /** Use an encoder that runs here (the shipped folder, or one the browser keeps). */
+  async useEncoder(e: OwnClassesConfig['encoder']): Promise<void> {
+    this.cfg.encoder = $state.snapshot(e) as OwnClassesConfig['encoder'];
+    this.formFromConfig();
+    this.afterEncoderChange();
+    await this.checkEncoder();
+    if (this.completeClasses.length > 0 && !this.active) await this.teach();
+  }
+
   /** A setting of the encoder changed: the section follows (the link), and a size asked or a download allowed no longer holds. */
   encoderChanged(): void {
     const f = this.encoderForm;
@@ -208,13 +345,20 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
       precision: f.precision as OwnClassesConfig['encoder']['precision'],
       weights,
     };
+    this.afterEncoderChange();
+    void this.checkEncoder();
+  }
+
+  private afterEncoderChange(): void {
     this.commit();
     this.encoderSize = null;
-    this.encoderApproved = weights.kind === 'self-hosted';
+    // encoderWhere stays until checkEncoder says where the new one is (no line comes and goes under the pointer)
+    this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
+    this.orderings = null;
     this.syncEncoderAccess();
   }
 
-  /** The encoder's download size, asked with HEAD requests (nothing downloads). */
+  /** The encoder's download size, asked with HEAD requests (nothing downloads); a hub that does not answer is said. */
   async askEncoderSize(): Promise<void> {
     this.encoderSize = null;
     const e = this.cfg.encoder;
@@ -230,7 +374,12 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
       } as Parameters<typeof encoderDownloadSize>[0]);
       this.encoderSize = { bytes: got.bytes };
     } catch (err) {
-      this.encoderSize = { error: err instanceof Error ? err.message : String(err) };
+      const message = err instanceof Error ? err.message : String(err);
+      if (/offline|unreachable|Failed to fetch|NetworkError/i.test(message)) {
+        this.unreachable = true;
+        void this.checkEncoder();
+      }
+      this.encoderSize = { error: this.plainEncoderError(message) };
     }
   }
 
@@ -238,31 +387,50 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   async approveEncoder(): Promise<void> {
     this.encoderApproved = true;
     this.syncEncoderAccess();
-    if (this.completeClasses.length > 0 && !this.active) await this.train();
+    if (this.completeClasses.length > 0 && !this.active) await this.teach();
   }
 
   addClass(): string | null {
     const name = this.newName.trim();
-    const problem = classNameProblem(name, this.cfg.classes) ?? (this.cfg.classes.length >= 8 ? 'At most 8 classes.' : null);
+    const problem = classNameProblem(name, this.cfg.classes) ?? this.sizeProblem ?? this.storedProblem(name);
     if (problem) return problem;
     this.cfg.classes.push(name);
     this.counts[name] = 0;
     this.thumbs[name] = [];
     this.newName = '';
     this.commit();
+    void this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
     return null;
   }
 
-  /** A recorded or dropped sample: stored at once; the class's last sample trains the model. */
+  /** A name taken by a class stored here but not listed: its samples would mix with the new ones. */
+  private storedProblem(name: string): string | null {
+    return this.stored.some((s) => s.name === name)
+      ? `This browser already holds samples of “${name}” (offered above): restore them, or forget them first.`
+      : null;
+  }
+
+  /** A recorded or dropped sample: stored at once, its features computed now; the class's last sample adds the class. */
   async addSample(name: string, bytes: Uint8Array): Promise<void> {
     const index = this.counts[name] ?? 0;
     if (index >= this.perClass) return;
-    if (this.firstSampleAt === null) this.firstSampleAt = performance.now();
+    const taken = performance.now();
+    if (this.firstSampleAt === null) this.firstSampleAt = taken;
     this.counts[name] = index + 1;
+    const kept = this.recorded.get(name) ?? [];
+    // the samples of this visit, in order from the first: a class begun before a reload is read back instead
+    if (kept.length === index) this.recorded.set(name, [...kept, bytes]);
     await this.store.put({ name, index, bytes });
+    this.runner.sampleAdded($state.snapshot(this.cfg) as OwnClassesConfig, name, index, bytes);
     const url = URL.createObjectURL(new Blob([bytes as BlobPart]));
-    this.thumbs[name] = [...(this.thumbs[name] ?? []), url].slice(-12);
-    if (index + 1 === this.perClass && this.completeClasses.includes(name)) await this.train();
+    const thumbs = this.thumbs[name] ?? [];
+    if (thumbs.length >= THUMBS) URL.revokeObjectURL(thumbs[0]);
+    this.thumbs[name] = [...thumbs, url].slice(-THUMBS);
+    if (index + 1 !== this.perClass) return;
+    const here = this.recorded.get(name);
+    this.recorded.delete(name);
+    await this.fingerprint(name, here?.length === this.perClass ? here : (await this.store.samples(name)).slice(0, this.perClass).map((s) => s.bytes));
+    if (this.completeClasses.includes(name)) await this.teach(taken, name);
   }
 
   async addFiles(name: string, files: readonly File[]): Promise<number> {
@@ -277,65 +445,140 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   }
 
   progressText(p: OwnProgress): string {
-    return p.stage === 'encode'
-      ? `Computing features: ${p.done} of ${p.total} images`
-      : p.stage === 'train'
-        ? 'Training…'
-        : `Every ordering: ${p.done} of ${p.total}`;
+    switch (p.stage) {
+      case 'encode':
+        return `Computing features: ${p.done} of ${p.total} images`;
+      case 'train':
+        return p.total > 1 ? `Computing R: ${p.done} of ${p.total} rows` : 'Training…';
+      case 'joint':
+        return 'Training a head on every class at once…';
+      default:
+        return p.total > 0 ? `Orderings: ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')}` : 'Orderings…';
+    }
   }
 
-  /** Train the teaching order on every complete class. */
-  async train(): Promise<void> {
+  private refs(names: readonly string[]): OwnClassRef[] {
+    return names.map((name) => ({ name, fingerprint: this.prints[name] }));
+  }
+
+  /**
+   * The history of every complete class: stored rows are shown as they are, missing ones computed and stored.
+   * `since`/`last`: the moment the last sample of class `last` was taken (the time to its row is shown).
+   */
+  async teach(since: number | null = null, last: string | null = null): Promise<void> {
     const classes = this.completeClasses;
     if (classes.length === 0) return;
-    const started = performance.now();
     this.error = null;
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
-      const run = await this.runner.train(cfg, classes.length);
-      // cancelled: the bars shown stay those of the last finished update
-      if (!run) return;
-      this.run = run;
-      this.trainedClasses = classes;
-      this.byStrategy[cfg.strategy] = { classes, matrix: run.matrix };
-      this.orderings = null;
+      const out = await this.runner.teach(cfg, this.refs(classes));
+      // cancelled: the table shown stays that of the last finished update
+      if (!out) return;
+      this.rows = out.rows;
+      this.changed = out.changed ? changeText(out.changed, classes) : null;
+      this.byStrategy[cfg.strategy] = { classes, matrix: this.matrix };
+      if (this.orderingClasses.join('\u0000') !== classes.join('\u0000')) this.orderings = null;
       const now = performance.now();
-      // the first result: the first class's, from its first sample (a page reopened on recorded classes has none)
       if (classes.length === 1 && this.timings.firstResultMs === null && this.firstSampleAt !== null) this.timings.firstResultMs = now - this.firstSampleAt;
-      this.timings.lastUpdateMs = now - started;
+      if (since !== null) this.timings = { ...this.timings, lastUpdateMs: now - since, lastClass: last, phases: out.phases };
     } catch (e) {
       this.error = this.encoderError(e);
     }
   }
 
-  /** A failure's message; before the download button was pressed, with what to do (the weights may simply not be here yet). */
+  /** "allowRemote is false" and friends, in words a teacher reads. */
+  private plainEncoderError(message: string): string {
+    const e = this.cfg.encoder;
+    if (/allowRemote is false|remote downloads are switched off/.test(message))
+      return `${e.model} is not in this browser yet, and it is downloaded only when you ask: under Encoder, press “Check the download size”, then the download button${this.offline || this.unreachable ? ' (the model hub cannot be reached now, so use an encoder that runs here instead)' : ''}. Your samples are kept.`;
+    if (/seem to be offline|unreachable|Failed to fetch|NetworkError/i.test(message))
+      return `The model hub cannot be reached from this browser (offline, or blocked here), so ${e.model} cannot be downloaded now. Use an encoder that runs here (under Encoder); your samples are kept.`;
+    return message;
+  }
+
   private encoderError(e: unknown): string {
     const message = e instanceof Error ? e.message : String(e);
-    if (this.encoderApproved || !/load|fetch|download|not found|cache|remote/i.test(message)) return message;
-    return `${message} The encoder's weights are not in this browser yet: under Encoder, press “Check the download size”, then the download button (your samples are kept).`;
+    const plain = this.plainEncoderError(message);
+    if (plain !== message) {
+      if (/hub cannot be reached from this browser/.test(plain)) this.unreachable = true;
+      void this.checkEncoder();
+    }
+    return plain;
   }
 
   async setStrategy(s: OwnStrategy): Promise<void> {
+    const problem = ownSizeProblem(this.cfg.classes.length, this.perClass, s);
+    if (problem) {
+      this.error = problem.message;
+      return;
+    }
     this.cfg.strategy = s;
     this.commit();
     this.orderings = null;
-    if (this.run) await this.train();
+    if (this.rows.length > 0 || this.completeClasses.length > 0) await this.teach();
   }
 
+  /** Frames a second while recording. */
+  setFps(fps: number): void {
+    this.cfg.fps = fps;
+    this.commit();
+  }
+
+  /** Every ordering of the complete classes (or a seeded sample of them), with EDGE's and RS's picks. */
   async everyOrdering(): Promise<void> {
     this.error = null;
     try {
       const cfg = $state.snapshot(this.cfg) as OwnClassesConfig;
-      cfg.classes = this.completeClasses;
-      if (cfg.classes.length < 2 || cfg.classes.length > MAX_ORDERING_CLASSES)
-        throw new Error(`Every ordering needs 2 to ${MAX_ORDERING_CLASSES} complete classes; there are ${cfg.classes.length}.`);
-      const out = await this.runner.orderings(cfg);
-      // cancelled: no half set of orderings is shown (the finished ones are kept for the next start)
+      const classes = this.completeClasses;
+      if (classes.length < 2) throw new Error(`Orderings need at least 2 complete classes; there are ${classes.length}.`);
+      const namesEdge = this.namesEdge && this.sameClasses(classes) ? ($state.snapshot(this.namesEdge) as OwnEdge) : null;
+      const out = await this.runner.orderings(cfg, this.refs(classes), [...this.rsSeeds()], namesEdge);
       if (!out) return;
-      this.orderings = out.runs;
-      this.orderingClasses = cfg.classes;
+      this.orderings = out.result;
       this.edge = out.edge;
-      this.namesEdge = null;
+      if (!this.sameClasses(classes)) {
+        this.namesEdge = null;
+        this.namesSource = null;
+      }
+      this.orderingClasses = classes;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private sameClasses(classes: readonly string[]): boolean {
+    return classes.length === this.orderingClasses.length && classes.every((c, i) => c === this.orderingClasses[i]);
+  }
+
+  /**
+   * The names panel's embeddings (one vector per class name, or null while there are none): EDGE on them when they
+   * are of the classes the orderings cover, in that order; their picks' numbers are then computed.
+   */
+  setNameVectors(source: { classes: readonly string[]; vectors: readonly Float32Array[]; description: string } | null): void {
+    const fits = source !== null && this.orderingClasses.length > 0 && this.sameClasses(source.classes);
+    const edge = fits ? ownNamesEdge(source.vectors, source.classes) : null;
+    const changed = JSON.stringify(edge) !== JSON.stringify(this.namesEdge);
+    this.namesEdge = edge;
+    this.namesSource = fits ? source.description : null;
+    if (changed && this.orderings && !this.active) void this.everyOrdering();
+  }
+
+  /** The names panel's settings: kept in the section (the link) once they have embedded the names. */
+  namesChanged(s: ClipSettingsOut | null): void {
+    if (!s || !s.prompt || !s.weights || !this.namesEdge) return;
+    const names = { model: s.model, dtype: s.dtype, prompt: s.prompt, weights: s.weights };
+    if (JSON.stringify(names) === JSON.stringify(this.cfg.names)) return;
+    this.cfg.names = names;
+    this.commit();
+  }
+
+  /** The joint head on the classes taught (the same head and training, every class at once). */
+  async computeJoint(): Promise<void> {
+    this.error = null;
+    try {
+      const classes = this.trainedClasses;
+      const accuracy = await this.runner.joint($state.snapshot(this.cfg) as OwnClassesConfig, this.refs(classes));
+      if (accuracy !== null) this.joint = { classes: [...classes], accuracy };
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
@@ -360,64 +603,106 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
       this.error = e instanceof Error ? e.message : String(e);
       return '';
     }
+    const started = performance.now();
     const added: string[] = [];
     const skipped: string[] = [];
     for (const c of classes) {
-      const problem = classNameProblem(c.name, this.cfg.classes) ?? (this.cfg.classes.length >= 8 ? 'At most 8 classes.' : null);
+      const problem =
+        classNameProblem(c.name, this.cfg.classes) ??
+        this.storedProblem(c.name) ??
+        ownSizeProblem(this.cfg.classes.length + 1, this.perClass, this.cfg.strategy)?.message ??
+        null;
       if (problem) {
         skipped.push(`“${c.name}” (${problem})`);
         continue;
       }
-      this.cfg.classes.push(c.name);
       const all = ownSampleList(c.train, c.test, this.cfg.trainPerClass, this.cfg.testPerClass);
+      this.cfg.classes.push(c.name);
       for (let i = 0; i < all.length; i++) await this.store.put({ name: c.name, index: i, bytes: all[i] });
-      await this.refresh(c.name);
+      this.counts[c.name] = all.length;
+      if (all.length >= this.perClass) await this.fingerprint(c.name, all.slice(0, this.perClass));
       added.push(c.name);
     }
+    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
+    for (const name of this.cfg.classes.slice(-THUMB_CLASSES))
+      if (added.includes(name))
+        this.setThumbs(
+          name,
+          (await this.store.samples(name)).slice(-THUMBS).map((s) => s.bytes),
+        );
     this.commit();
-    await this.train();
-    return `Imported ${added.length} class${added.length === 1 ? '' : 'es'}${skipped.length ? `; left out ${skipped.join(', ')}` : ''}.`;
+    await this.teach();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    return `Imported ${added.length} class${added.length === 1 ? '' : 'es'}${added.length > 8 ? ` in ${seconds} s` : ''}${skipped.length ? `; left out ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''}` : ''}.`;
   }
 
   /**
    * One class removed (a recording gone wrong): its samples deleted from this browser, its features forgotten, the
-   * classes after it move up one task, and the model updates on what is left.
+   * classes after it move up one task, and the rows from its place on are computed again (the page says so).
    */
   async removeClass(name: string): Promise<void> {
     if (this.active || !this.cfg.classes.includes(name)) return;
     await this.store.forget(name);
     this.runner.forgetFeatures(name);
+    this.recorded.delete(name);
     for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
     this.cfg.classes = this.cfg.classes.filter((c) => c !== name);
     delete this.counts[name];
     delete this.thumbs[name];
+    delete this.prints[name];
     this.orderings = null;
     this.byStrategy = {};
     this.commit();
-    if (this.completeClasses.length > 0) await this.train();
+    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
+    if (this.completeClasses.length > 0) await this.teach();
     else {
-      this.run = null;
-      this.trainedClasses = [];
+      this.rows = [];
+      this.changed = null;
     }
   }
 
-  /** "Forget my samples": every sample deleted from this browser, the classes and results cleared. */
+  /** Forget the classes stored here that the lab does not list (their samples, features and records). */
+  async forgetStored(): Promise<void> {
+    for (const s of this.stored) {
+      await this.store.forget(s.name);
+      this.runner.forgetFeatures(s.name);
+    }
+    this.stored = [];
+  }
+
+  /** "Forget my samples": every sample, feature and stored row deleted from this browser, the classes and results cleared. */
   async forgetAll(): Promise<void> {
     this.runner.cancel();
     await this.store.forget(null);
     this.runner.forgetFeatures(null);
+    this.recorded.clear();
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
     this.cfg.classes = [];
     this.counts = {};
     this.thumbs = {};
-    this.run = null;
+    this.prints = {};
+    this.stored = [];
+    this.missing = [];
+    this.rows = [];
+    this.changed = null;
     this.orderings = null;
-    this.trainedClasses = [];
+    this.joint = null;
     this.byStrategy = {};
     this.commit();
   }
 
+  /** The trained head's bound in words (shown beside the strategies). */
+  get headBound(): string {
+    return `Fine-tune and Replay train a head again for every class: up to ${OWN_LIMITS.headClasses} classes. SimpleCIL, NCM, FeCAM and RanPAC compute each class's statistics once: up to ${OWN_LIMITS.classes}.`;
+  }
+
+  /** Whether a strategy can take the classes listed now. */
+  strategyFits(s: OwnStrategy): boolean {
+    return !isHeadStrategy(s) || this.cfg.classes.length <= OWN_LIMITS.headClasses;
+  }
+
   dispose(): void {
+    if (this.busyTimer !== null) clearTimeout(this.busyTimer);
     this.runner.cancel();
     this.unsubscribe();
     for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);

@@ -3,7 +3,7 @@
  * (the runner's state, src/services/time-runner.ts: live rows of R as each bucket finishes), teaching mode's Step,
  * and Table 2's α sweep. Runes outside the page so the page only composes.
  */
-import { TIME_LAB_START, bucketTrainingSize, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
+import { TIME_LAB_START, bucketTrainingSize, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
 import { labSeedList, oneSeed } from '../../core/labs/seeds';
 import { timeVerdict, type TimeVerdictInput } from '../../core/verdict/time';
 import type { Verdict } from '../../core/verdict/types';
@@ -20,11 +20,22 @@ export interface Preset {
 }
 
 /**
- * One click each, from the lab's starting point (TIME_LAB_START: drift strength 0.2, 3 seeds); `quick` is small
- * enough for a test or a phone.
+ * One click each, from the lab's starting point (TIME_LAB_START: drift strength 0.5, 3 seeds, the no-drift control);
+ * `quick` is small enough for a test or a phone.
  */
 export const PRESETS: readonly Preset[] = [
-  { id: 'paper', name: 'The paper’s claim', note: 'drift stream, 5 buckets, iid and streaming side by side, CLEAR-sized drift (0.2)', patch: {} },
+  {
+    id: 'paper',
+    name: 'The paper’s claim',
+    note: 'drift stream, 5 buckets, iid and streaming side by side, drift strength 0.5 with its no-drift control, 3 seeds',
+    patch: {},
+  },
+  {
+    id: 'small-drift',
+    name: 'Small drift (0.2)',
+    note: 'strength 0.2 over 5 seeds: at 3 seeds its gap cannot be told from the no-drift control',
+    patch: { strength: 0.2, seeds: 5 },
+  },
   {
     id: 'strong-drift',
     name: 'Strong drift',
@@ -39,15 +50,30 @@ export const PRESETS: readonly Preset[] = [
     note: 'a buffer of one bucket, Alg. 1 with α = 2',
     patch: { buffer: 'reservoir', alpha: { kind: 'fixed', value: 2 } },
   },
-  { id: 'quick', name: 'Quick look', note: '3 buckets × 200 images, 2 epochs, one seed', patch: { buckets: 3, perClass: 20, epochs: 2, k: 140, seeds: 1 } },
+  {
+    id: 'quick',
+    name: 'Quick look',
+    note: '3 buckets × 200 images, 2 epochs, one seed, no control',
+    patch: { buckets: 3, perClass: 20, epochs: 2, k: 140, seeds: 1, control: false },
+  },
 ];
 
-/** The verdict's input for the runs of every seed (the same as `cil-lab stream` builds for the same settings). */
-export function timeVerdictInputOf(c: TimeLabConfig, runs: readonly (TimeResult & { seed: number })[]): TimeVerdictInput {
+/**
+ * The verdict's input for the runs of every seed and their no-drift control (the same as `cil-lab stream` builds for
+ * the same settings).
+ */
+export function timeVerdictInputOf(
+  c: TimeLabConfig,
+  runs: readonly (TimeResult & { seed: number })[],
+  control: readonly (TimeResult & { seed: number })[] = [],
+): TimeVerdictInput {
+  const seeds = labSeedList(c.seed, c.seeds).length;
+  const withControl = timeControlOf(c) !== null;
   return {
     settings: { stream: c.stream, strength: c.strength, trainRatio: c.trainRatio },
     runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })),
-    planned: labSeedList(c.seed, c.seeds).length * c.protocols.length,
+    ...(withControl ? { control: control.map((r) => ({ seed: r.seed, protocol: r.protocol, metrics: r.metrics })) } : {}),
+    planned: seeds * c.protocols.length + (withControl ? seeds : 0),
   };
 }
 
@@ -55,6 +81,8 @@ export class TimeLab {
   config = $state<TimeLabConfig>({ ...TIME_LAB_START });
   /** every seed's finished protocols of the settings shown (stored, or finished in this start) */
   seedRuns = $state.raw<(TimeResult & { seed: number })[]>([]);
+  /** every seed's finished no-drift control (stored, or finished in this start) */
+  controlRuns = $state.raw<(TimeResult & { seed: number })[]>([]);
   /** the seed training now (several seeds train one after another) */
   seedNow = $state<number | null>(null);
   preview = $state<StreamPreview | null>(null);
@@ -92,10 +120,22 @@ export class TimeLab {
   seedConfig(seed: number): TimeLabConfig {
     return oneSeed($state.snapshot(this.config) as TimeLabConfig, seed);
   }
-  /** the runner's state is of one of the settings' seeds */
+  /** one seed's no-drift control settings (null when the settings have none) */
+  controlConfig(seed: number): TimeLabConfig | null {
+    return timeControlOf(this.seedConfig(seed));
+  }
+  /** the runner's state is of one of the settings' seeds (not their control) */
   get mine(): boolean {
     if (this.state.status === 'idle') return false;
     return this.seeds.some((s) => this.state.configHash === timeSettingsKey(this.seedConfig(s)));
+  }
+  /** the runner trains (or trained last) one of the seeds' no-drift controls */
+  get inControl(): boolean {
+    if (this.state.status === 'idle') return false;
+    return this.seeds.some((s) => {
+      const c = this.controlConfig(s);
+      return c !== null && this.state.configHash === timeSettingsKey(c);
+    });
   }
   /** the seed of the runs the charts show */
   get seedShown(): number {
@@ -107,25 +147,48 @@ export class TimeLab {
     const keys = new Set(live.map((r) => `${r.seed}|${r.protocol}`));
     return [...this.seedRuns.filter((r) => !keys.has(`${r.seed}|${r.protocol}`)), ...live].sort((a, b) => a.seed - b.seed);
   }
-  /** What the runs show, in words (docs/verdicts.md §Time); provisional until every seed's protocols are finished. */
+  /** every seed's finished control runs with the control in flight's, when it finished */
+  get allControlRuns(): (TimeResult & { seed: number })[] {
+    if (this.controlConfig(this.config.seed) === null) return [];
+    const live = this.inControl
+      ? this.state.runs.map((r) => ({
+          ...r,
+          seed: this.seeds.find((s) => this.state.configHash === timeSettingsKey(this.controlConfig(s)!)) ?? this.config.seed,
+        }))
+      : [];
+    const keys = new Set(live.map((r) => r.seed));
+    return [...this.controlRuns.filter((r) => !keys.has(r.seed)), ...live].sort((a, b) => a.seed - b.seed);
+  }
+  /**
+   * What the runs show, in words (docs/verdicts.md §Time); provisional until every seed's protocols (and their
+   * no-drift control) are finished.
+   */
   get verdict(): Verdict | null {
     const runs = this.allRuns.filter((r) => this.config.protocols.includes(r.protocol));
     if (runs.length === 0) return null;
-    return timeVerdict(timeVerdictInputOf($state.snapshot(this.config) as TimeLabConfig, runs));
+    return timeVerdict(timeVerdictInputOf($state.snapshot(this.config) as TimeLabConfig, runs, this.allControlRuns));
   }
   /** Read every seed's stored runs of the settings shown (no training). */
   async loadSeedRuns(): Promise<void> {
     const cfg = $state.snapshot(this.config) as TimeLabConfig;
-    const per = await Promise.all(
-      labSeedList(cfg.seed, cfg.seeds).map(async (s) => (await this.runner.stored(oneSeed(cfg, s))).map((r) => ({ ...r, seed: s }))),
+    const seeds = labSeedList(cfg.seed, cfg.seeds);
+    const per = await Promise.all(seeds.map(async (s) => (await this.runner.stored(oneSeed(cfg, s))).map((r) => ({ ...r, seed: s }))));
+    const control = await Promise.all(
+      seeds.map(async (s) => {
+        const c = timeControlOf(oneSeed(cfg, s));
+        return c ? (await this.runner.stored(c)).map((r) => ({ ...r, seed: s })) : [];
+      }),
     );
-    if (JSON.stringify(cfg) === JSON.stringify($state.snapshot(this.config))) this.seedRuns = per.flat();
+    if (JSON.stringify(cfg) === JSON.stringify($state.snapshot(this.config))) {
+      this.seedRuns = per.flat();
+      this.controlRuns = control.flat();
+    }
   }
   get status(): TimeStatus {
-    return this.mine ? this.state.status : 'idle';
+    return this.mine || this.inControl ? this.state.status : 'idle';
   }
   get error(): string {
-    return this.mine ? (this.state.error ?? '') : '';
+    return this.mine || this.inControl ? (this.state.error ?? '') : '';
   }
   /** another tab trains these settings, or the results are kept in memory only */
   get notice(): string | null {
@@ -145,23 +208,26 @@ export class TimeLab {
     const done = this.results;
     return Object.fromEntries(this.config.protocols.flatMap((p) => (done[p] ? [[p, done[p]!.matrix]] : this.state.rows[p] ? [[p, this.state.rows[p]!]] : [])));
   }
-  /** the protocol training now, its bucket and epoch */
-  get current(): { protocol: StreamProtocol; step: number; epoch: number; epochs: number } | null {
-    const c = this.mine ? this.state.current : null;
-    return c ? { protocol: c.protocol, step: c.step, epoch: c.epoch, epochs: c.epochs } : null;
+  /** the protocol training now, its bucket and epoch (`control`: the no-drift control's iid run) */
+  get current(): { protocol: StreamProtocol; step: number; epoch: number; epochs: number; control: boolean } | null {
+    const c = this.mine || this.inControl ? this.state.current : null;
+    return c ? { protocol: c.protocol, step: c.step, epoch: c.epoch, epochs: c.epochs, control: this.inControl } : null;
   }
   get K(): number {
     return this.config.buckets;
   }
-  /** finished buckets over all seeds and protocols, and how many there are */
+  /** finished buckets over all seeds and protocols (and the controls), and how many there are */
   get done(): number {
     const rows = this.rows;
     const shown = this.seedShown;
     const others = this.seedRuns.filter((r) => r.seed !== shown && this.config.protocols.includes(r.protocol)).length * this.config.buckets;
-    return others + this.config.protocols.reduce((n, p) => n + (rows[p]?.length ?? 0), 0);
+    const live = this.inControl ? (this.state.rows.iid?.length ?? 0) : 0;
+    const controls = this.allControlRuns.length * this.config.buckets + (this.inControl && this.state.runs.length === 0 ? live : 0);
+    return others + this.config.protocols.reduce((n, p) => n + (rows[p]?.length ?? 0), 0) + controls;
   }
   get total(): number {
-    return this.seeds.length * this.config.protocols.length * this.config.buckets;
+    const control = this.controlConfig(this.config.seed) !== null ? 1 : 0;
+    return this.seeds.length * (this.config.protocols.length + control) * this.config.buckets;
   }
   get active(): boolean {
     return this.status === 'running' || this.status === 'paused';
@@ -232,9 +298,16 @@ export class TimeLab {
       await this.runner.run(oneSeed(cfg, s), this.backend);
       if (this.state.status !== 'done') break;
       await this.loadSeedRuns();
+      // the seed's no-drift control (strength 0, iid), stored under settings of its own
+      const control = timeControlOf(oneSeed(cfg, s));
+      if (control) {
+        await this.runner.run(control, this.backend);
+        if (this.state.status !== 'done') break;
+        await this.loadSeedRuns();
+      }
     }
     this.seedNow = null;
-    if (seeds.length > 1 && this.state.status === 'done') await this.runner.run(oneSeed(cfg, seeds[0]), this.backend);
+    if ((seeds.length > 1 || timeControlOf(cfg) !== null) && this.state.status === 'done') await this.runner.run(oneSeed(cfg, seeds[0]), this.backend);
   }
   pause(): void {
     if (this.status === 'running') this.runner.pause();
@@ -270,7 +343,16 @@ export class TimeLab {
    */
   exportJson(): string {
     const results = Object.fromEntries(Object.entries(this.results).map(([p, { settingsKey: _k, ...r }]) => [p, r]));
-    const seeds = this.seeds.length > 1 ? { seedRuns: this.seedRuns.map(({ settingsKey: _k, ...r }) => r), verdict: this.verdict?.sentences ?? null } : {};
+    const verdict = this.verdict;
+    const seeds =
+      this.seeds.length > 1 || this.controlRuns.length > 0
+        ? {
+            seedRuns: this.seedRuns.map(({ settingsKey: _k, ...r }) => r),
+            controlRuns: this.controlRuns.map(({ settingsKey: _k, ...r }) => r),
+            headline: verdict?.headline ?? null,
+            verdict: verdict?.sentences ?? null,
+          }
+        : {};
     return JSON.stringify({ config: $state.snapshot(this.config), results, sweep: $state.snapshot(this.sweep), ...seeds }, null, 1);
   }
 }

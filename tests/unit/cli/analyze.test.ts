@@ -57,16 +57,27 @@ describe('cil-lab analyze', () => {
   it("says the Ground-truth lab's verdict in the same words, with the fixture's numbers", async () => {
     const r = await cli('analyze', '--results', `${FX}/fmnist6-runs.csv`, '--dataset', 'fashion-mnist', '--classes', '0-5', '--tasks', '3');
     expect(r.code).toBe(0);
-    const byId = new Map<string, string>(r.json.verdict.map((s: any) => [s.id, s.text]));
+    // one verdict per strategy (each with its headline), and every sentence prefixed with its strategy in `verdict`
+    expect(r.json.verdicts.map((v: any) => v.strategy).sort()).toEqual(['ewc', 'finetune']);
+    expect(r.json.headline).toBe(r.json.verdicts[0].headline);
+    for (const v of r.json.verdicts) expect(v.headline.split(/\s+/).length).toBeLessThanOrEqual(30);
     for (const m of ['ewc', 'finetune']) {
       const e = expected.methods.final[m];
-      // R and n from numpy/scipy, written as the verdict rounds them
-      expect(byId.get(`correlation:${m}`)).toContain(`R = ${e.pearson.r.toFixed(2)}`);
-      expect(byId.get(`correlation:${m}`)).toContain('n = 90');
-      // EDGE vs RS: the direction numpy's JSDs give, with both numbers
-      const word = e.edge.jsd > e.rs.jsd ? 'worse' : 'better';
-      expect(byId.get(`estimates:${m}`)).toContain(`estimate the truth’s distribution ${word} than the 3 RS orderings`);
-      expect(byId.get(`estimates:${m}`)).toContain(`JSD ${e.edge.jsd.toFixed(3)} vs ${e.rs.jsd.toFixed(3)} bits`);
+      const mine = new Map<string, string>(
+        r.json.verdicts.find((v: any) => v.strategy === m).sentences.map((s: any) => [s.id.split(':').slice(0, 2).join(':'), s.text]),
+      );
+      // R and n from numpy/scipy, written as the verdict rounds them; its strength said only when p < 0.05
+      expect(mine.get(`correlation:${m}`)).toContain(`R = ${e.pearson.r.toFixed(2)}`);
+      expect(mine.get(`correlation:${m}`)).toContain('n = 90');
+      if (!(e.pearson.p < 0.05)) expect(mine.get(`correlation:${m}`)).toContain('no correlation is shown');
+      // EDGE vs RS: the direction numpy's JSDs give, with both numbers, as one draw of each
+      const said =
+        e.edge.jsd > e.rs.jsd
+          ? 'the 3 RS orderings came closer to the truth’s distribution than EDGE’s three orderings'
+          : 'EDGE’s three orderings came closer to the truth’s distribution than the 3 RS orderings';
+      expect(mine.get(`estimates:${m}`)).toContain(said);
+      expect(mine.get(`estimates:${m}`)).toContain(`JSD ${e.edge.jsd.toFixed(3)} vs ${e.rs.jsd.toFixed(3)} bits`);
+      expect(r.json.verdict.some((s: any) => s.text.startsWith(`${m}: `))).toBe(true);
     }
   });
   it('the same numbers with the similarity from a file, and for AIA', async () => {

@@ -86,8 +86,8 @@ describe('cil-lab run --features', () => {
   });
 
   it('--strategy-options firstSession=W adapts a layer on each first task: one final accuracy per first task, records in the order asked', async () => {
-    const args = ['run', '--features', NPZ, '--classes', CLASSES, '--tasks', '3', '--strategy', 'simplecil', '--orderings', 'all', '--epochs', '2'];
-    const { code, json, err } = await cli(...args, '--strategy-options', 'firstSession=16');
+    const args = ['run', '--features', NPZ, '--classes', CLASSES, '--tasks', '3', '--strategy', 'simplecil', '--orderings', 'all'];
+    const { code, json, err } = await cli(...args, '--strategy-options', 'firstSession=16', '--epochs', '2');
     expect(code, err).toBe(0);
     expect(json.runs).toHaveLength(90);
     expect(json.runs[0]).toMatchObject({

@@ -30,10 +30,11 @@ describe('lab commands over several seeds, with their verdict', () => {
     expect(r.json.summary.streamingMinusIid.claim).toBe(reading.lead!.claim);
     expect(r.json.verdict).toEqual(timeVerdict(input).sentences);
     expect(ids(r.json.verdict)).toEqual(expect.arrayContaining([`time-gap:${reading.gap!.outcome}`, `time-lead:${reading.lead!.claim}`]));
-    // one protocol at one seed keeps the run's object, now with its verdict; the default strength is the lab's new 0.2
+    expect(r.json.headline).toBe(timeVerdict(input).headline);
+    // one protocol at one seed keeps the run's object, now with its verdict; the default strength is the lab's start, 0.5
     const one = await cli('stream', '--protocol', 'iid', ...tiny.filter((x, i, a) => x !== '--strength' && a[i - 1] !== '--strength'));
     expect(one.code, one.err).toBe(0);
-    expect(one.json.config.strength).toBe(0.2);
+    expect(one.json.config.strength).toBe(0.5);
     expect(ids(one.json.verdict)[0]).toMatch(/^time-gap:/);
     const bad = await cli('stream', '--protocol', 'iid,iid', ...tiny);
     expect(bad.code).toBe(2);

@@ -17,7 +17,8 @@ import { decodePng } from '../../../src/data/parsers/png';
 import { selectBackend } from '../../../src/engine/backend';
 import { RunControl } from '../../../src/engine/control';
 import { jobContext } from '../../../src/engine/jobs/job';
-import { ownEncodeJob, ownOrderingsJob, ownTrainJob } from '../../../src/engine/own-classes/job';
+import { ownEncodeJob, ownJointJob, ownOrderingsJob, ownOverviewJob, ownTrainJob } from '../../../src/engine/own-classes/job';
+import { everyOwnOrder } from '../../../src/core/own-classes/orders';
 import { captureCli } from './capture';
 
 const cli = captureCli();
@@ -52,13 +53,20 @@ async function byTheJobs(seed: number) {
   }
   const set = ownFeatureSet(classes, dim);
   await selectBackend('wasm', { strict: true });
-  const out: Record<string, { matrix: number[][]; finals: number[] }> = {};
+  const out: Record<string, { matrix: number[][]; finals: number[]; aias: number[] }> = {};
+  const classKeys = set.classNames.map((n, k) => `${k}:${n}`);
   for (const strategy of ['finetune', 'simplecil'] as const) {
     const run = await ownTrainJob({ set, strategy, seed }, ctx, () => {});
-    const runs = await ownOrderingsJob({ set, strategy, seed }, ctx, () => {});
-    out[strategy] = { matrix: run.matrix, finals: runs.map((r) => r.finalAccuracy) };
+    if (strategy === 'finetune') {
+      const runs = await ownOrderingsJob({ set, strategy, seed, orders: everyOwnOrder(4) }, ctx, () => {});
+      out[strategy] = { matrix: run.matrix, finals: runs.map((r) => r.finalAccuracy), aias: runs.map((r) => r.aia) };
+    } else {
+      const o = (await ownOverviewJob({ set, strategy, seed, classKeys, sample: null, picks: [] }, ctx, () => {})).overview;
+      out[strategy] = { matrix: run.matrix, finals: [...o.finals], aias: [...o.aias] };
+    }
   }
-  return { set, out };
+  const joint = await ownJointJob({ set, seed }, ctx, () => {});
+  return { set, out, joint };
 }
 
 describe('cil-lab own-classes', () => {
@@ -75,9 +83,23 @@ describe('cil-lab own-classes', () => {
       expect(s.matrix).toEqual(w.matrix.map((row) => row.map(r6)));
       expect(s.orderings.runs).toHaveLength(24);
       expect(s.orderings.runs.map((x: any) => x.finalAccuracy)).toEqual(w.finals.map(r6));
+      expect(s.orderings.runs.map((x: any) => x.aia)).toEqual(w.aias.map(r6));
+      expect(s.orderings.exact).toBe(true);
+      expect(s.orderings.summary.aia).toEqual({
+        min: r6(Math.min(...w.aias)),
+        max: r6(Math.max(...w.aias)),
+        mean: r6(w.aias.reduce((a, b) => a + b, 0) / 24),
+        taught: r6(w.aias[0]),
+        better: w.aias.filter((a) => a > w.aias[0] + 1e-12).length,
+      });
       expect(s.verdict.sentences[0].text).toBe(updateVerdict(w.matrix, want.set.classNames, s.strategy).text);
+      expect(s.verdict.sentences[1].text).toMatch(/^A head trained on all 4 classes at once/);
       expect(s.orderings.verdict.sentences).toHaveLength(3);
     }
+    expect(r.json.joint.finalAccuracy).toBe(r6(want.joint.accuracy));
+    expect(r.json.strategies[1].teach.msPerClass.max).toBeGreaterThan(0);
+    expect(r.json.strategies[0].orderings.metric).toBe('final');
+    expect(r.json.strategies[1].orderings.metric).toBe('aia');
     // the lesson's finding, as the command sees it
     expect(r.json.strategies[0].verdict.sentences[0].text).toContain('It forgot');
     expect(r.json.strategies[1].verdict.sentences[0].text).toContain('no forgetting');
@@ -111,6 +133,24 @@ describe('cil-lab own-classes', () => {
     expect(plain.json.strategies[0].orderings.runs).toEqual(o.runs);
   });
 
+  it('--orderings N draws that many orderings at random with --sample-seed, the taught order placed among them', { timeout: 120_000 }, async () => {
+    const args = ['--samples', ZIP, '--encoder', ENCODER, '--precision', 'fp32', '--strategy', 'fecam', '--backend', 'wasm'];
+    const a = await cli('own-classes', ...args, '--orderings', '10', '--sample-seed', '4');
+    expect(a.code, a.err).toBe(0);
+    const o = a.json.strategies[0].orderings;
+    expect(o).toMatchObject({ exact: false, omega: '24', sampleSeed: 4, metric: 'aia' });
+    expect(o.summary.orderings).toBe(10);
+    expect(o.runs).toBeUndefined();
+    const all = (await cli('own-classes', ...args, '--orderings', 'all')).json.strategies[0].orderings;
+    // every sampled value is one of the truth's, inside its range
+    expect(o.summary.aia.min).toBeGreaterThanOrEqual(all.summary.aia.min);
+    expect(o.summary.aia.max).toBeLessThanOrEqual(all.summary.aia.max);
+    expect(o.summary.aia.taught).toBe(all.summary.aia.taught);
+    expect(o.verdict.sentences[0].text).toMatch(/^Over 10 orderings drawn at random \(seeded\) from the 24 orderings of your 4 classes/);
+    const again = await cli('own-classes', ...args, '--orderings', '10', '--sample-seed', '4');
+    expect(again.json.strategies[0].orderings.summary).toEqual(o.summary);
+  });
+
   it('refuses bad input with one line and exit code 2', { timeout: 60_000 }, async () => {
     const jpeg = join(tmp, 'jpeg.zip');
     const fake = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]);
@@ -129,12 +169,14 @@ describe('cil-lab own-classes', () => {
       [['--samples', join(tmp, 'missing.zip'), '--encoder', ENCODER], /no such file/],
       [['--samples', garbage, '--encoder', ENCODER], /garbage\.zip/],
       [['--samples', ZIP, '--encoder', ENCODER, '--strategy', 'ewc'], /Unknown --strategy "ewc"/],
-      [['--samples', ZIP, '--encoder', ENCODER, '--orderings', '5'], /--orderings takes "all"/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--orderings', 'some'], /--orderings takes "all" \(every ordering of the classes\) or a number/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--orderings', '201'], /--orderings: A sample of orderings takes 1 to 200 of them for a trained head/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--sample-seed', '3'], /--sample-seed draws the orderings of --orderings N/],
       [['--samples', ZIP, '--encoder', 'Xenova/clip-vit-base-patch32'], /--allow-remote/],
       [['--samples', ZIP, '--encoder', ENCODER, '--train-per-class', '4'], /together/],
       [['--samples', jpeg, '--encoder', ENCODER], /PNG samples only/],
       [['--samples', ZIP, '--encoder', ENCODER, '--dataset', 'digits'], /not a flag of cil-lab own-classes/],
-      [['--samples', ZIP, '--encoder', ENCODER, '--names', 'tests/fixtures/clip-tiny'], /add --orderings all/],
+      [['--samples', ZIP, '--encoder', ENCODER, '--names', 'tests/fixtures/clip-tiny'], /add --orderings all \(or N\)/],
       [
         ['--samples', ZIP, '--encoder', ENCODER, '--orderings', 'all', '--names', 'tests/fixtures/clip-tiny', '--names-dtype', 'fp16'],
         /Unknown --names-dtype "fp16"/,

@@ -24,6 +24,34 @@ describe('cil-lab stream', () => {
     expect(r.json.backend).toBe('cpu');
     expect(r.json.stream).toBe('drift');
   });
+  it('--control: each seed again at strength 0 (iid), the gap read against it paired by seed, and a headline', async () => {
+    const r = await cli(
+      'stream',
+      '--protocol',
+      'iid',
+      '--strength',
+      '1',
+      '--control',
+      ...tiny.filter((x, i, a) => x !== '--seed' && a[i - 1] !== '--seed'),
+      '--seeds',
+      '0-1',
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.json.control.map((c: any) => [c.seed, c.protocol, c.config.strength])).toEqual([
+      [0, 'iid', 0],
+      [1, 'iid', 0],
+    ]);
+    const gap = (m: any) => 100 * (m.inDomain - m.nextDomain);
+    const diffs = r.json.runs.map((x: any, i: number) => gap(x.metrics) - gap(r.json.control[i].metrics));
+    expect(r.json.summary.gapMinusControl.mean).toBeCloseTo((diffs[0] + diffs[1]) / 2, 9);
+    // two seeds: fewer than a claim needs, whatever the numbers
+    expect(r.json.verdict.map((x: any) => x.id)).toEqual(expect.arrayContaining(['time-gap:too-few', 'time-control:too-few']));
+    expect(r.json.headline.split(/\s+/).length).toBeLessThanOrEqual(30);
+    // a stream with nothing to control for refuses it
+    const refused = await cli('stream', '--protocol', 'iid', '--strength', '0', '--control', ...tiny);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--control needs the iid protocol and a stream that drifts/);
+  });
   it('streaming with a reservoir: nulls where the diagonal is training data; the buffer holds k', async () => {
     const r = await cli('stream', '--protocol', 'streaming', '--mode', 'linear', '--buffer', 'reservoir', '--k', '50', '--alpha', 'dynamic:0.5', ...tiny);
     expect(r.code, r.err).toBe(0);

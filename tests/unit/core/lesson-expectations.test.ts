@@ -2,6 +2,7 @@
 // the spread is max − min over the trained orderings (here 0.80 − 0.79 = 0.01, by hand), checked only once every
 // planned ordering is in.
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../../src/core/config/validate';
 import {
   checkAll,
   checkDetail,
@@ -116,8 +117,29 @@ describe("'class-forgotten': the fourth class and the three before it", () => {
   });
   it('is a template a teacher’s lesson can carry', () => {
     expect(expectationChoices('own-classes')).toEqual([forgets, keeps]);
+    expect(expectationChoices('own-classes', validateConfig({ lab: 'own-classes' }).config)).toEqual([forgets, keeps]);
     expect(parseExpectation(JSON.parse(JSON.stringify(forgets)))).toEqual(forgets);
     expect(parseExpectation({ ...forgets, forgets: 'yes' })).toBeNull();
     expect(describeExpectation(forgets)).toMatch(/fine-tuning, when class 4 arrives, an earlier class loses 20 points or more/);
+  });
+});
+
+describe('the templates a saved lesson offers are those its experiment can show', () => {
+  it('no cat-and-dog finding for Fashion-MNIST, the strategies the experiment trains, enough tasks', () => {
+    const kinds = (lab: 'orderings' | 'ground-truth' | 'forgetting', c: Record<string, unknown>) =>
+      expectationChoices(lab, validateConfig({ lab, ...c }).config).map((e) => e.kind);
+    expect(kinds('orderings', { dataset: { id: 'fashion-mnist' } })).toEqual(['score-above']);
+    expect(kinds('orderings', { dataset: { id: 'cifar10' }, classes: [0, 1, 2, 3, 4, 5], taskSizes: [2, 2, 2] })).toEqual(['score-above', 'pair-task']);
+    expect(kinds('ground-truth', { strategies: [{ id: 'finetune', options: {} }] })).toEqual([]);
+    expect(
+      kinds('ground-truth', {
+        strategies: [
+          { id: 'finetune', options: {} },
+          { id: 'replay', options: {} },
+        ],
+      }),
+    ).toEqual(['draw-outside-middle', 'rs-span-below', 'mean-above', 'narrower']);
+    expect(kinds('forgetting', { dataset: { id: 'digits' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [5, 1, 1, 1, 1, 1] })).toEqual(['cpcf-rises']);
+    expect(kinds('forgetting', {})).toEqual([]);
   });
 });

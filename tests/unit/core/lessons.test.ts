@@ -3,7 +3,20 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfigFromHash } from '../../../src/core/config/url-codec';
 import { validateConfig } from '../../../src/core/config/validate';
-import { LESSONS, LESSON_TEXT_MAX, lessonById, lessonConfig, lessonFromParam, lessonLink, lessonParam, withLessonParam } from '../../../src/core/lessons';
+import {
+  LESSONS,
+  LESSON_TEXT_MAX,
+  cleanLessonText,
+  controlExpectations,
+  isControlSearch,
+  lessonById,
+  lessonConfig,
+  lessonControlConfig,
+  lessonFromParam,
+  lessonLink,
+  lessonParam,
+  withLessonParam,
+} from '../../../src/core/lessons';
 import { openLink } from '../../../src/services/share-link.svelte';
 
 describe('built-in lessons', () => {
@@ -49,6 +62,35 @@ describe('built-in lessons', () => {
     });
   }
 
+  for (const lesson of LESSONS) {
+    it(`${lesson.id}: its control is the lesson's experiment with one change, and opens as a control link`, () => {
+      const c = lessonControlConfig(lesson);
+      expect(validateConfig(c).errors).toEqual([]);
+      expect(c.lab).toBe(lesson.lab);
+      expect(c.ui.teaching).toBe(true);
+      // a change in the experiment, or in how the same runs are read (easy-first: which order leads; three-then-four: which strategy)
+      const changed = JSON.stringify(c) !== JSON.stringify(lessonConfig(lesson)) || lesson.control.expect !== undefined || lesson.control.rename !== undefined;
+      expect(changed).toBe(true);
+      expect(lesson.control.change.length).toBeGreaterThan(10);
+      const { search, hash } = lessonLink(lesson, '', true);
+      expect(search).toBe(`?lesson=${lesson.id}&control=1`);
+      expect(isControlSearch(search)).toBe(true);
+      expect(openLink(hash, search).config).toEqual(c);
+      // the renamed checks name only the control's strategies
+      const ids = new Set(c.strategies.map((x) => x.id));
+      for (const e of controlExpectations(lesson))
+        for (const k of ['strategy', 'better', 'worse', 'narrow', 'wide'] as const) {
+          const v = (e as Record<string, unknown>)[k];
+          if (typeof v === 'string' && lesson.lab === 'ground-truth') expect(ids.has(v as never), `${lesson.id} ${k} ${v}`).toBe(true);
+        }
+    });
+  }
+  it('a control link is only a built-in lesson’s; closing the lesson drops it', () => {
+    expect(isControlSearch('?lesson=u.abc&control=1')).toBe(false);
+    expect(isControlSearch('?lesson=tomorrow')).toBe(false);
+    expect(withLessonParam('?lesson=tomorrow&control=1&teach', null)).toBe('?teach=');
+  });
+
   it('keeps the small configs small (each measured under 30 s on a 2-core CPU)', () => {
     for (const lesson of LESSONS) {
       const c = lessonConfig(lesson);
@@ -89,5 +131,18 @@ describe('the ?lesson= parameter', () => {
   it('withLessonParam removes the parameter and keeps the others', () => {
     expect(withLessonParam('?lesson=one-seed&teach', null)).toBe('?teach=');
     expect(withLessonParam('?lesson=one-seed', null)).toBe('');
+  });
+  it('shows a teacher’s text without control characters, reordering marks or halves of characters', () => {
+    const back = lessonFromParam(
+      lessonParam({
+        title: 'A\u0000B\u0007C\u001b[31m',
+        text: 'one\ttwo\r\nthree\u202Eevil\u2066x\u0085y\u007f',
+        question: 'lone \ud83d and \ude00 but 😀 kept',
+      }),
+    );
+    expect(back).toEqual({ id: null, title: 'ABC[31m', text: 'one two \nthreeevilxy', question: 'lone \ufffd and \ufffd but 😀 kept' });
+    // cut at the bound without splitting a character
+    expect(cleanLessonText('a'.repeat(LESSON_TEXT_MAX - 1) + '😀')).toBe('a'.repeat(LESSON_TEXT_MAX - 1));
+    expect(cleanLessonText('😀'.repeat(LESSON_TEXT_MAX))).toHaveLength(LESSON_TEXT_MAX);
   });
 });

@@ -2,6 +2,7 @@ import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readSamplesZip, writeSamplesZip } from '../../../src/data/own-samples-zip';
 import { listImageFolderZip } from '../../../src/data/parsers/image-folder-zip';
+import { OWN_LIMITS } from '../../../src/core/config/sections/own-classes';
 
 // bytes with a JPEG or PNG signature (the zip reader checks signatures; nothing here decodes pixels)
 const jpeg = (k: number) => Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, k, k + 1, k + 2]);
@@ -48,5 +49,26 @@ describe('the samples zip', () => {
     const bytes = zipSync({ 'classes.txt': new TextEncoder().encode('a\nc\n'), b: { '1.jpg': jpeg(1) }, a: { '1.png': png(2) } });
     expect(() => readSamplesZip(bytes, 'set.zip')).toThrow(/classes\.txt lists 2 classes \(a, c\) but the zip has the class folders a, b/);
     expect(() => readSamplesZip(new Uint8Array([1, 2, 3]), 'x.zip')).toThrow(/not a zip/);
+  });
+  it('round-trips one class, and every number of classes up to the lab’s most', () => {
+    for (let k = 1; k <= OWN_LIMITS.classes; k++) {
+      const set = Array.from({ length: k }, (_, c) => ({ name: `thing ${c}`, train: [jpeg(c), png(c + 1)], test: [jpeg(c + 2)] }));
+      expect(readSamplesZip(writeSamplesZip(set), `${k}.zip`), `${k} classes`).toEqual(set);
+    }
+    // a class named like the split folders is still a class
+    const odd = [{ name: 'train', train: [jpeg(1)], test: [jpeg(2)] }];
+    expect(readSamplesZip(writeSamplesZip(odd))).toEqual(odd);
+  });
+  it('finds the class folders above train/ and test/ in a zip without classes.txt', () => {
+    const bytes = zipSync({ export: { mug: { train: { '1.jpg': jpeg(1), '2.jpg': jpeg(2) }, test: { '1.jpg': jpeg(3) } } } });
+    expect(readSamplesZip(bytes).map((c) => [c.name, c.train.length, c.test.length])).toEqual([['mug', 2, 1]]);
+  });
+  it('refuses a sample that is not an image, instead of leaving it out', () => {
+    const bytes = zipSync({
+      s: { 'classes.txt': new TextEncoder().encode('a\n'), a: { train: { '1.png': png(1), '2.png': new Uint8Array([1, 2, 3]) }, test: { '1.png': png(2) } } },
+    });
+    expect(() => readSamplesZip(bytes, 'set.zip')).toThrow(
+      'set.zip: "s/a/train/2.png": not an image despite its .png name; a sample that cannot be read is not left out silently — remove it or replace it',
+    );
   });
 });

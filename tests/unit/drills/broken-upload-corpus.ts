@@ -82,6 +82,8 @@ export interface RawZipEntry {
   size: number;
   /** Point the central entry at another entry's local header (overlapping zip bombs). */
   sameDataAs?: number;
+  /** The CRC-32 the headers declare (default 0: fflate does not check it; numpy does). */
+  crc?: number;
 }
 
 /**
@@ -107,7 +109,7 @@ export function rawZip(entries: RawZipEntry[], opts: { count?: number; zip64Coun
     h.setUint32(0, 0x04034b50, true);
     h.setUint16(4, 20, true);
     h.setUint16(8, e.method, true);
-    h.setUint32(14, 0, true); // crc (fflate does not check it)
+    h.setUint32(14, e.crc ?? 0, true); // crc (fflate does not check it)
     h.setUint32(18, e.data.length, true);
     h.setUint32(22, e.size >>> 0, true);
     h.setUint16(26, name.length, true);
@@ -125,6 +127,7 @@ export function rawZip(entries: RawZipEntry[], opts: { count?: number; zip64Coun
     h.setUint16(4, 20, true);
     h.setUint16(6, 20, true);
     h.setUint16(10, src.method, true);
+    h.setUint32(16, src.crc ?? 0, true);
     h.setUint32(20, src.data.length, true);
     h.setUint32(24, e.size >>> 0, true);
     h.setUint16(28, name.length, true);

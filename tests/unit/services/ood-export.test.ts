@@ -102,8 +102,8 @@ describe('Open-world exports', () => {
     expect(j.runs).toEqual([a, b]);
     expect(j.summary.seeds).toEqual([0, 1]);
     expect(j.verdict.length).toBeGreaterThan(0);
-    // one seed: the single report with its verdict, as cil-lab ood prints it
-    expect(Object.keys(oodSeedsExportJson([a]))).toEqual([...Object.keys(a), 'verdict']);
+    // one seed: the single report with its headline and verdict, as cil-lab ood prints it
+    expect(Object.keys(oodSeedsExportJson([a]))).toEqual([...Object.keys(a), 'headline', 'verdict']);
     const t = oodSeedsResultsTable(S, [a, b]);
     expect(t.columns).toEqual(['seed', ...oodResultsTable(S, [step(0)]).columns]);
     expect(t.rows).toHaveLength(16);

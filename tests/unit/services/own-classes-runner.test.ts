@@ -1,19 +1,23 @@
 /**
  * The Your-classes runner on the lab kit's run session (src/services/own-classes-runner.ts), with an in-process
- * worker over the real engine jobs (src/engine/own-classes/job.ts) and the tiny CLIP vision fixture
- * (tests/fixtures/clip-vision-tiny) on tfjs's cpu backend: Pause really stops the orderings until Resume; Cancel
- * leaves only whole runs and no features half-kept, and the next start trains only the orders not finished, to the
- * same numbers as an uninterrupted start; the time left is given while it runs.
+ * worker over the real engine jobs (src/engine/own-classes/job.ts), the tiny CLIP vision fixture
+ * (tests/fixtures/clip-vision-tiny) on tfjs's cpu backend and the store in memory: features computed as samples
+ * arrive, each once; rows of the history stored once and read back by the next visit without computing them; a
+ * changed class's rows computed again with the reason; Pause really stops the orderings until Resume; Cancel leaves
+ * only whole runs, and the next start trains only the orders not finished, to the same numbers.
  */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownClassesOf, type OwnClassesConfig } from '../../../src/core/config/sections/own-classes';
-import { everyOwnOrder } from '../../../src/core/own-classes/orders';
+import { sampleFingerprint } from '../../../src/core/own-classes/history';
 import { selectBackend } from '../../../src/engine/backend';
 import { RunControl } from '../../../src/engine/control';
 import { jobContext } from '../../../src/engine/jobs/job';
-import { ownEncodeJob, ownOrderingsJob, type OwnEncodeInput } from '../../../src/engine/own-classes/job';
-import { createOwnClassesRunner, SAMPLE_SIZE, type OwnRunnerState, type OwnWorker } from '../../../src/services/own-classes-runner';
+import { JOBS } from '../../../src/engine/jobs';
+import type { OwnEncodeInput } from '../../../src/engine/own-classes/job';
+import { createOwnClassesRunner, SAMPLE_SIZE, type OwnClassRef, type OwnRunnerState, type OwnWorker } from '../../../src/services/own-classes-runner';
+import { ownSampleStore, OWN_SAMPLES_DB, type OwnSampleStore } from '../../../src/services/own-classes-store';
+import { memoryStore } from '../../../src/services/store';
 
 const COLOURS = [
   [220, 30, 30],
@@ -35,28 +39,32 @@ function sample(c: number, i: number): Uint8Array {
 }
 
 const names = ['red', 'green', 'blue'];
-const samples = {
-  samples: async (name: string) => Array.from({ length: PER }, (_, index) => ({ name, index, bytes: sample(names.indexOf(name), index) })),
-};
 
-/** The engine's jobs in this process; `gate` holds each finished ordering's event until it resolves. */
-function inProcess(lateEvents = false) {
+/** A store in memory holding every sample of the three classes (as the lab stores them when they are taken). */
+async function filledStore(): Promise<OwnSampleStore> {
+  const store = ownSampleStore(memoryStore(OWN_SAMPLES_DB));
+  for (const [c, name] of names.entries()) for (let i = 0; i < PER; i++) await store.put({ name, index: i, bytes: sample(c, i) });
+  await store.saveClasses(names);
+  return store;
+}
+
+const refs = (prints: Record<string, string> = {}): OwnClassRef[] =>
+  names.map((name, c) => ({ name, fingerprint: prints[name] ?? sampleFingerprint(Array.from({ length: PER }, (_, i) => sample(c, i))) }));
+
+/** The engine's jobs in this process; `lateEvents` delivers every event after the job's result (as comlink may). */
+function inProcess(store: OwnSampleStore, lateEvents = false) {
   const control = new RunControl();
   const ctx = jobContext(() => Promise.reject(new Error('no built-in data')), control);
   const calls: string[] = [];
   let encoded = 0;
   const worker: OwnWorker = {
-    job: (async (kind: string, input: unknown, onEvent?: (e: never) => void) => {
+    job: (async (kind: keyof typeof JOBS, input: unknown, onEvent?: (e: never) => void) => {
       calls.push(kind);
-      if (kind === 'own-encode') {
-        const out = await ownEncodeJob({ ...(input as OwnEncodeInput), device: 'cpu' }, ctx, (e) => onEvent?.(e as never));
-        encoded += (input as OwnEncodeInput).count;
-        return out;
-      }
-      // lateEvents: as comlink may deliver them, every event after the job's result
-      if (kind === 'own-orderings')
-        return ownOrderingsJob(input as never, ctx, (e) => (lateEvents ? setTimeout(() => onEvent?.(e as never), 50) : onEvent?.(e as never)));
-      throw new Error(`unexpected job ${kind}`);
+      const job = JOBS[kind] as unknown as (i: unknown, c: typeof ctx, emit: (e: unknown) => void) => Promise<unknown>;
+      const emit = (e: unknown) => (lateEvents ? setTimeout(() => onEvent?.(e as never), 50) : onEvent?.(e as never));
+      const out = await job(kind === 'own-encode' ? { ...(input as OwnEncodeInput), device: 'cpu' } : input, ctx, emit);
+      if (kind === 'own-encode') encoded += (input as OwnEncodeInput).count;
+      return out;
     }) as OwnWorker['job'],
     pause: async () => control.pause(),
     resume: async () => control.resume(),
@@ -68,8 +76,9 @@ function inProcess(lateEvents = false) {
       leases++;
       return { main: worker, release: () => {}, backend: { name: 'cpu' } };
     },
-    samples,
+    store,
     decode: async (b) => b,
+    idleReleaseMs: 10,
   });
   return {
     runner,
@@ -113,44 +122,77 @@ beforeAll(async () => {
   await selectBackend('cpu', { strict: true });
 }, 60_000);
 
-describe('Your-classes runner on the run session', () => {
-  it('trains the teaching order, then every ordering, each sample encoded once; the time left is given', { timeout: 120_000 }, async () => {
-    const w = inProcess();
-    const etas: (number | null)[] = [];
-    w.runner.subscribe((s) => s.status === 'running' && etas.push(s.etaSeconds));
-    const one = await w.runner.train(cfg('finetune'), 3);
-    expect(one!.order).toEqual([0, 1, 2]);
-    expect(one!.matrix.length).toBe(3);
-    expect(w.runner.state.status).toBe('done');
-    const all = await w.runner.orderings(cfg('finetune'));
-    expect(all!.runs.length).toBe(6);
-    // the teaching order was trained by `train` and is read back, not trained again
-    expect(w.runner.state.skipped).toBe(1);
-    expect(all!.runs[0]).toEqual(one);
+describe('Your-classes runner', () => {
+  it('computes features as samples arrive, each once, and keeps them for the next visit', { timeout: 120_000 }, async () => {
+    const store = await filledStore();
+    const w = inProcess(store);
+    for (const [c, name] of names.entries()) for (let i = 0; i < PER; i++) w.runner.sampleAdded(cfg('simplecil'), name, i, sample(c, i));
+    const out = await w.runner.teach(cfg('simplecil'), refs());
+    expect(out!.rows.map((r) => r.step)).toEqual([0, 1, 2]);
     expect(w.encodedCount()).toBe(3 * PER);
-    expect(etas.some((e) => e !== null && e > 0)).toBe(true);
-    expect(all!.edge.hard.length).toBe(3);
+    // the next visit: a new runner on the same store encodes nothing and computes no row
+    const again = inProcess(store);
+    const out2 = await again.runner.teach(cfg('simplecil'), refs());
+    expect(again.encodedCount()).toBe(0);
+    expect(again.calls).not.toContain('own-steps');
+    expect(again.leases()).toBe(0);
+    expect(out2!.rows).toEqual(out!.rows);
+    expect(out2!.changed).toBeNull();
+  });
+
+  it('never computes a stored row again; a changed class’s rows are, with the reason', { timeout: 120_000 }, async () => {
+    const store = await filledStore();
+    const w = inProcess(store);
+    const two = await w.runner.teach(cfg('finetune'), refs().slice(0, 2));
+    const three = await w.runner.teach(cfg('finetune'), refs());
+    // row 0 and 1 are the very records stored after class 2 (the same moment, the same numbers)
+    expect(three!.rows.slice(0, 2)).toEqual(two!.rows);
+    expect(three!.rows[2].classes).toEqual(names);
+    // "green" re-recorded: its row and every later one are computed again, and the page is told why
+    const w2 = inProcess(store);
+    const changed = await w2.runner.teach(cfg('finetune'), refs({ green: 'other samples' }));
+    expect(changed!.changed).toEqual({ from: 1, why: 'the samples of “green” changed' });
+    expect(changed!.rows[0]).toEqual(three!.rows[0]);
+    expect(changed!.rows[1].computedAt).toBeGreaterThanOrEqual(three!.rows[2].computedAt);
+    expect(changed!.rows[1].samples[1]).toBe('other samples');
+    // another strategy keeps a history of its own beside it
+    const proto = await w2.runner.teach(cfg('ncm'), refs());
+    expect(proto!.changed).toBeNull();
+    expect((await store.history(changed!.rows[0].key)).length).toBe(3);
+  });
+
+  it('every ordering of a closed-form head from its states, with EDGE’s and RS’s picks', { timeout: 120_000 }, async () => {
+    const store = await filledStore();
+    const w = inProcess(store);
+    const out = await w.runner.orderings(cfg('fecam'), refs(), [0, 42]);
+    expect(out!.result.overview.exact).toBe(true);
+    expect(out!.result.overview.orderings).toBe(6);
+    expect(out!.result.metric).toBe('aia');
+    expect(out!.result.rs.map((r) => r.seed)).toEqual([0, 42]);
+    expect(out!.edge.hard).toHaveLength(3);
+    // read back from the session, not computed again
+    const calls = w.calls.length;
+    await w.runner.orderings(cfg('fecam'), refs(), [0, 42]);
+    expect(w.calls.filter((c) => c === 'own-overview').length).toBe(1);
+    expect(w.calls.length).toBe(calls);
   });
 
   it(
-    'Pause stops the orderings until Resume; Cancel keeps only whole runs and the next start trains the rest to the same numbers',
+    'Pause stops the trained head’s orderings until Resume; Cancel keeps only whole runs and the next start trains the rest to the same numbers',
     { timeout: 180_000 },
     async () => {
-      const ref = await inProcess().runner.orderings(cfg('finetune'));
-      const w = inProcess();
-      const started = w.runner.orderings(cfg('finetune'));
-      // pause after the second ordering is recorded
+      const ref = await inProcess(await filledStore()).runner.orderings(cfg('finetune'), refs(), [0]);
+      const w = inProcess(await filledStore());
+      const started = w.runner.orderings(cfg('finetune'), refs(), [0]);
       await when(w.runner, (s) => s.done >= 2);
       w.runner.pause();
       const at = w.runner.state.done;
       expect(w.runner.state.status).toBe('paused');
       await new Promise((r) => setTimeout(r, 1500));
-      // at most the ordering in flight when Pause came finishes; then nothing more
       const afterPause = w.runner.state.done;
       expect(afterPause - at).toBeLessThanOrEqual(1);
       await new Promise((r) => setTimeout(r, 1000));
       expect(w.runner.state.done).toBe(afterPause);
-      expect(w.runner.state.etaSeconds).not.toBeNull();
       w.runner.resume();
       await when(w.runner, (s) => s.done >= afterPause + 1);
       w.runner.cancel();
@@ -159,37 +201,43 @@ describe('Your-classes runner on the run session', () => {
       expect(st.status).toBe('cancelled');
       expect(st.runs.length).toBeGreaterThan(2);
       expect(st.runs.length).toBeLessThan(6);
-      // every recorded run is whole: a full lower-triangular R of 3 steps and its final accuracy
       for (const r of st.runs) {
-        expect(r.matrix.map((row) => row.length)).toEqual([3, 3, 3]);
-        expect(r).toEqual({ ...ref!.runs.find((x) => x.order.join() === r.order.join())!, id: r.id, configHash: r.configHash });
+        if (r.kind !== 'run') throw new Error('a run was expected');
+        expect(r.run.matrix.map((row) => row.length)).toEqual([3, 3, 3]);
       }
       const kept = st.runs.length;
       w.fresh();
-      const again = await w.runner.orderings(cfg('finetune'));
+      const again = await w.runner.orderings(cfg('finetune'), refs(), [0]);
       expect(w.runner.state.skipped).toBe(kept);
-      expect(again!.runs).toEqual(ref!.runs);
+      expect(again!.result).toEqual(ref!.result);
     },
   );
 
   it('records every run when the worker’s events arrive after its result', { timeout: 60_000 }, async () => {
-    const w = inProcess(true);
-    const all = await w.runner.orderings(cfg('simplecil'));
-    expect(all!.runs.map((r) => r.order)).toEqual(everyOwnOrder(3));
+    const w = inProcess(await filledStore(), true);
+    const all = await w.runner.orderings(cfg('replay'), refs(), [0]);
+    expect(all!.result.overview.orderings).toBe(6);
     expect(w.runner.state.runs.length).toBe(6);
   });
 
-  it('a cancel while the features are computed keeps none of them; the next start computes them all', { timeout: 120_000 }, async () => {
-    const w = inProcess();
-    const started = w.runner.train(cfg('simplecil'), 3);
+  it('a cancel while the features are computed stops there; the next start encodes only what is missing', { timeout: 120_000 }, async () => {
+    const w = inProcess(await filledStore());
+    const started = w.runner.teach(cfg('simplecil'), refs());
     await when(w.runner, (s) => s.current?.progress?.stage === 'encode');
     w.runner.cancel();
     expect(await started).toBeNull();
     expect(w.runner.state.runs).toEqual([]);
     w.fresh();
-    const before = w.encodedCount();
-    const run = await w.runner.train(cfg('simplecil'), 3);
-    expect(run!.matrix.length).toBe(3);
-    expect(w.encodedCount() - before).toBe(3 * PER);
+    const out = await w.runner.teach(cfg('simplecil'), refs());
+    expect(out!.rows).toHaveLength(3);
+    expect(w.encodedCount()).toBe(3 * PER);
+  });
+
+  it('trains the joint head once for the same classes', { timeout: 60_000 }, async () => {
+    const w = inProcess(await filledStore());
+    const a = await w.runner.joint(cfg('simplecil'), refs());
+    expect(a).toBeGreaterThan(0);
+    expect(await w.runner.joint(cfg('simplecil'), refs())).toBe(a);
+    expect(w.calls.filter((c) => c === 'own-joint')).toHaveLength(1);
   });
 });

@@ -48,7 +48,13 @@ function fakeClient(over: Partial<DataLoaderClient> = {}): DataLoaderClient & { 
 }
 
 describe('DataLoader (the Data page’s state)', () => {
-  it('starts on Digits, or where the page was', async () => {
+  it('starts on the experiment’s dataset (Digits when it has no images here), or where the page was', async () => {
+    const fashion = fakeClient();
+    await new DataLoader(fashion).start('fashion-mnist');
+    expect(fashion.calls[0]).toEqual(['builtin', 'fashion-mnist', { perClass: 8, seed: 0 }]);
+    const names = fakeClient();
+    await new DataLoader(names).start('cifar100');
+    expect(names.calls[0]).toEqual(['builtin', 'digits', { perClass: 8, seed: 0 }]);
     const c = fakeClient();
     const d = new DataLoader(c);
     await d.start();

@@ -32,10 +32,12 @@ describe('Time lab: the page’s verdict over seeds is cil-lab stream’s', () =
     compositions: number[][];
     backend: string;
   }[];
+  const control = FIX.stream.control as typeof runs;
   const worker: TimeWorker = {
-    job: (async (kind: string, input: { config: { seed: number }; protocol: string }, onEvent?: (e: unknown) => void) => {
+    job: (async (kind: string, input: { config: { seed: number; strength: number }; protocol: string }, onEvent?: (e: unknown) => void) => {
       if (kind !== 'stream') throw new Error(kind);
-      const r = runs.find((x) => x.seed === input.config.seed && x.protocol === input.protocol)!;
+      // the no-drift control trains the same seed at strength 0
+      const r = (input.config.strength === 0 ? control : runs).find((x) => x.seed === input.config.seed && x.protocol === input.protocol)!;
       r.matrix.forEach((row, i) => onEvent?.({ kind: 'step', end: { step: i, row, composition: [], numTensors: 0, baselineTensors: 0 } }));
       return { matrix: r.matrix, metrics: r.metrics, compositions: r.compositions, protocol: r.protocol, backend: r.backend };
     }) as TimeWorker['job'],
@@ -49,13 +51,15 @@ describe('Time lab: the page’s verdict over seeds is cil-lab stream’s', () =
       { ...TIME_LAB_START, ...FIX.stream.settings },
     );
 
-  it('three seeds trained one after another: the same sentences, not provisional, the first seed shown', async () => {
+  it('three seeds and their no-drift control trained one after another: the same headline and sentences, not provisional, the first seed shown', async () => {
     const lab = make();
     expect(lab.seeds).toEqual([0, 1, 2]);
-    expect(lab.total).toBe(3 * 2 * 3);
+    expect(lab.total).toBe(3 * (2 + 1) * 3);
     await lab.run();
     const v = lab.verdict!;
     expect(v.provisional).toBe(false);
+    expect(lab.allControlRuns.map((r) => r.seed)).toEqual([0, 1, 2]);
+    expect(v.headline).toBe(FIX.stream.headline);
     expect(v.sentences).toEqual(FIX.stream.verdict as Sentence[]);
     expect(lab.seedShown).toBe(0);
     expect(lab.done).toBe(lab.total);
@@ -68,7 +72,7 @@ describe('Time lab: the page’s verdict over seeds is cil-lab stream’s', () =
     await lab.loadSeedRuns();
     const v = lab.verdict!;
     expect(v.provisional).toBe(true);
-    expect(v.provisionalNote).toBe('Provisional: 2 of 6 runs finished.');
+    expect(v.provisionalNote).toBe('Provisional: 3 of 9 runs finished.');
   });
 });
 
@@ -119,6 +123,7 @@ describe('Open-world lab: the page’s verdict over seeds is cil-lab ood’s', (
     await lab.run();
     expect(lab.seedReports.map((r) => Number(r.config.seed))).toEqual([0, 1]);
     expect(lab.verdict!.provisional).toBe(false);
+    expect(lab.verdict!.headline).toBe(FIX.ood.headline);
     expect(lab.verdict!.sentences).toEqual(FIX.ood.verdict as Sentence[]);
   });
 });
@@ -158,6 +163,7 @@ describe('Forgetting lab: the page’s verdict of a group is cil-lab cpcf’s', 
   it('three seeds of one run: the same sentences; two of three finished is provisional', () => {
     const all = forgettingVerdictOf(group as never, summaries as never, { alpha: 0.1, planned: 3 })!;
     expect(all.provisional).toBe(false);
+    expect(all.headline).toBe(FIX.cpcf.headline);
     expect(all.sentences).toEqual(FIX.cpcf.verdict as Sentence[]);
     const part = forgettingVerdictOf(group as never, summaries.slice(0, 2) as never, { alpha: 0.1, planned: 3 })!;
     expect(part.provisional).toBe(true);
@@ -216,6 +222,7 @@ describe('Curriculum lab: the page’s verdict over seeds is cil-lab curriculum�
     await lab.loadSeedResults();
     const v = lab.verdict!;
     expect(v.provisional).toBe(false);
+    expect(v.headline).toBe(FIX.curriculum.headline);
     expect(v.sentences).toEqual(FIX.curriculum.verdict as Sentence[]);
   });
 });

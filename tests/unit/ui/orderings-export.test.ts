@@ -81,7 +81,8 @@ describe('the page’s export = cil-lab orders for the default experiment', () =
   }
 
   it('json: the same document, verdict included (indented on the page, one line from the CLI)', async () => {
-    const page = exportText(view, 'json', { ...meta(), verdict: orderingsVerdict(view).sentences });
+    const v = orderingsVerdict(view);
+    const page = exportText(view, 'json', { ...meta(), headline: v.headline, verdict: v.sentences });
     const printed = await cli(...args, '--format', 'json');
     expect(JSON.parse(page)).toEqual(JSON.parse(printed));
     expect(page).toContain('\n  "classes": [');

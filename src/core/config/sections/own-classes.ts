@@ -13,14 +13,14 @@
  */
 import { isPlainObject, show, type Checker } from '../checker';
 import { DEFAULT_CLIP_MODEL } from '../defaults';
-import { CONFIG_LIMITS } from '../limits';
+import { CONFIG_LIMITS, grouped, OWN_CLASSES_LIMITS } from '../limits';
 import type { ClipWeightSource, FeaturePrecision } from '../types';
 import { FEATURE_PRECISIONS } from './features';
 import type { ConfigSection } from './section';
+import { isHeadStrategy, OWN_STRATEGIES, type OwnStrategy } from '../../own-classes/strategies';
 import { clipTextOf, weightsOf, type ClipTextConfig } from './similarity';
 
-export const OWN_STRATEGIES = ['finetune', 'replay', 'simplecil'] as const;
-export type OwnStrategy = (typeof OWN_STRATEGIES)[number];
+export { OWN_STRATEGIES, OWN_HEAD_STRATEGIES, isHeadStrategy, type OwnStrategy } from '../../own-classes/strategies';
 
 export interface OwnEncoder {
   source: 'encoder';
@@ -38,15 +38,21 @@ export interface OwnClassesConfig {
   strategy: OwnStrategy;
   seed: number;
   encoder: OwnEncoder;
+  /** frames a second the recorder takes (absent in links made before it: 8) */
+  fps: number;
   /** CLIP's text side for EDGE on the class names (absent: EDGE runs on the image prototypes only) */
   names?: ClipTextConfig;
 }
 
-/** Bounds: a classroom's handful of objects, and what a webcam records in a minute. */
-export const OWN_LIMITS = { classes: 8, trainPerClass: 200, testPerClass: 100 } as const;
+/** Bounds (src/core/config/limits.ts): a hundred classes for a closed-form head, a handful for the trained head. */
+export const OWN_LIMITS = OWN_CLASSES_LIMITS;
 export const OWN_CLASS_NAME_LENGTH = 40;
 
-/** The v1 fill-in (frozen once released): no classes yet, 30 + 10 samples, fine-tuning, CLIP ViT-B/32 (q8, hub). */
+/**
+ * The v1 fill-in (frozen once released): no classes yet, 30 + 10 samples, fine-tuning, CLIP ViT-B/32 (q8, hub), 8
+ * frames a second (builds before the setting took a frame 120 ms after the last was stored; the rate changes no
+ * number, only how long recording takes).
+ */
 export const OWN_CLASSES_FILL: Readonly<OwnClassesConfig> = Object.freeze({
   classes: [],
   trainPerClass: 30,
@@ -54,6 +60,7 @@ export const OWN_CLASSES_FILL: Readonly<OwnClassesConfig> = Object.freeze({
   strategy: 'finetune',
   seed: 0,
   encoder: { source: 'encoder', model: DEFAULT_CLIP_MODEL, precision: 'q8', weights: { kind: 'hub' } },
+  fps: 8,
 } as OwnClassesConfig);
 
 export function ownClassesOf(config: { ownClasses?: OwnClassesConfig }): OwnClassesConfig {
@@ -75,6 +82,33 @@ export function classNameProblem(name: string, taken: readonly string[] = []): s
   if (taken.includes(t)) return `There is already a class "${t}": give each class its own name.`;
   return null;
 }
+
+/**
+ * Why these sizes cannot be taught (one sentence, at the field to change), or null: the trained head's class bound,
+ * and the whole set's sample bound. The page checks a class before it adds it with the same rule.
+ */
+export function ownSizeProblem(classes: number, perClass: number, strategy: OwnStrategy): { path: string; message: string } | null {
+  if (isHeadStrategy(strategy) && classes > OWN_LIMITS.headClasses)
+    return {
+      path: 'ownClasses.classes',
+      message: `${OWN_STRATEGY_WORDS[strategy]} trains its head again for every class, so it takes at most ${OWN_LIMITS.headClasses} classes; this has ${classes}. SimpleCIL, NCM, FeCAM and RanPAC take up to ${OWN_LIMITS.classes}.`,
+    };
+  if (classes * perClass > OWN_LIMITS.samples)
+    return {
+      path: 'ownClasses.trainPerClass',
+      message: `${classes} classes of ${perClass} samples are ${grouped(classes * perClass)} samples; the lab keeps at most ${grouped(OWN_LIMITS.samples)} (e.g. ${OWN_LIMITS.classes} classes of ${OWN_LIMITS.samples / OWN_LIMITS.classes}).`,
+    };
+  return null;
+}
+
+const OWN_STRATEGY_WORDS: Readonly<Record<OwnStrategy, string>> = {
+  finetune: 'Fine-tuning',
+  replay: 'Replay',
+  simplecil: 'SimpleCIL',
+  ncm: 'NCM',
+  fecam: 'FeCAM',
+  ranpac: 'RanPAC',
+};
 
 const REFUSED: Record<string, string> = {
   backbone:
@@ -106,7 +140,7 @@ function encoderOf(c: Checker, v: unknown): OwnEncoder {
 export const ownClassesSection: ConfigSection<'ownClasses'> = {
   check(c, v): OwnClassesConfig | undefined {
     if (v === undefined) return undefined;
-    const o = c.object(v, 'ownClasses', ['classes', 'trainPerClass', 'testPerClass', 'strategy', 'seed', 'encoder', 'names']);
+    const o = c.object(v, 'ownClasses', ['classes', 'trainPerClass', 'testPerClass', 'strategy', 'seed', 'encoder', 'fps', 'names']);
     const out = ownClassesOf({});
     if (o.classes !== undefined) {
       const arr = c.array(o.classes, 'ownClasses.classes', 0, OWN_LIMITS.classes);
@@ -124,6 +158,9 @@ export const ownClassesSection: ConfigSection<'ownClasses'> = {
     out.strategy = c.choice(o.strategy, 'ownClasses.strategy', OWN_STRATEGIES, OWN_CLASSES_FILL.strategy);
     out.seed = c.seed(o.seed, 'ownClasses.seed', OWN_CLASSES_FILL.seed);
     out.encoder = encoderOf(c, o.encoder);
+    out.fps = c.int(o.fps, 'ownClasses.fps', 1, OWN_LIMITS.fps, OWN_CLASSES_FILL.fps);
+    const problem = ownSizeProblem(out.classes.length, out.trainPerClass + out.testPerClass, out.strategy);
+    if (problem) c.error(problem.path, problem.message);
     if (o.names !== undefined) {
       if (isPlainObject(o.names)) out.names = clipTextOf(c, o.names, 'ownClasses.names');
       else c.error('ownClasses.names', `Must be CLIP text settings ({"model", "dtype", "prompt", "weights"}); got ${show(o.names)}.`);

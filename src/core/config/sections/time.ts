@@ -115,7 +115,7 @@ export const timeSection: ConfigSection<'time'> = {
 
 /** The lab's own part, checked by the settings' validator on the defaults with these fields. */
 function checkOwn(c: Checker, v: object): TimeOwn | undefined {
-  const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig()))];
+  const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig())), 'control'];
   const o = readOwnForm(c, v, 'time', known, COMMON, 'network and training');
   if (!o) return undefined;
   const { from: _, ...fields } = o;

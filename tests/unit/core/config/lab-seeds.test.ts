@@ -7,7 +7,15 @@ import { timeOf } from '../../../../src/core/config/sections/time';
 import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
 import { FORGETTING_START, PRESETS } from '../../../../src/core/forgetting/setup';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/ood/config';
-import { TIME_LAB_PRESETS, TIME_LAB_START, defaultTimeLabConfig } from '../../../../src/core/stream/config';
+import {
+  TIME_LAB_PRESETS,
+  TIME_LAB_START,
+  defaultTimeLabConfig,
+  timeControlOf,
+  validateTimeLabConfig,
+  type TimeLabConfig,
+} from '../../../../src/core/stream/config';
+import { oneSeed } from '../../../../src/core/labs/seeds';
 
 // Links and hashes made by the build before the labs' `seeds` fields (main at e4686bd). If this test fails, an old link
 // would now open something else: see src/core/config/schema.ts rules 2–4.
@@ -109,16 +117,31 @@ describe('the labs’ seeds fields (additive: absent = one seed)', () => {
 });
 
 describe('what a new experiment starts with (measured; the fill-ins stay frozen)', () => {
-  it('Time: drift strength 0.2 and 3 seeds, written into the link explicitly; strong-drift is strength 1', () => {
-    expect(TIME_LAB_START).toMatchObject({ strength: 0.2, seeds: 3 });
+  it('Time: drift strength 0.5, 3 seeds and the no-drift control, written into the link explicitly; strong-drift is strength 1', () => {
+    expect(TIME_LAB_START).toMatchObject({ strength: 0.5, seeds: 3, control: true });
     expect(defaultTimeLabConfig()).toMatchObject({ strength: 1 });
     expect(defaultTimeLabConfig().seeds).toBeUndefined();
+    expect(defaultTimeLabConfig().control).toBeUndefined();
     const r = validateConfig({ lab: 'time', time: TIME_LAB_START });
     expect(r.errors).toEqual([]);
-    expect(compactConfig(r.config)).toMatchObject({ time: { strength: 0.2, seeds: 3 } });
+    expect(compactConfig(r.config)).toMatchObject({ time: { strength: 0.5, seeds: 3, control: true } });
     expect(timeOf(open(encodeConfigToHash(r.config)))).toEqual(TIME_LAB_START);
     expect(TIME_LAB_PRESETS['strong-drift']).toEqual({ ...TIME_LAB_START, strength: 1 });
-    expect(TIME_LAB_PRESETS['clear-like']).toBe(TIME_LAB_START);
+    expect(TIME_LAB_PRESETS.start).toBe(TIME_LAB_START);
+  });
+  it('Time: the no-drift control is the same stream at strength 0, iid, one seed; a link without `control` runs none', () => {
+    expect(timeControlOf(oneSeed(TIME_LAB_START as TimeLabConfig, 2))).toEqual({ ...defaultTimeLabConfig(), strength: 0, protocols: ['iid'], seed: 2 });
+    expect(timeControlOf(defaultTimeLabConfig())).toBeNull();
+    expect(timeControlOf({ ...TIME_LAB_START, stream: 'mixed' })).toBeNull();
+    expect(timeControlOf({ ...TIME_LAB_START, protocols: ['streaming'] })).toBeNull();
+    expect(timeControlOf({ ...TIME_LAB_START, stream: 'abrupt' })!.stream).toBe('drift');
+    // `control: false` is the same settings as no `control` (what every earlier link holds)
+    expect(validateTimeLabConfig({ ...defaultTimeLabConfig(), control: false }).value).toEqual(defaultTimeLabConfig());
+    expect(validateTimeLabConfig({ control: 'yes' }).issues[0].path).toBe('control');
+    // the own form (what the app writes) keeps it
+    const own = validateConfig({ lab: 'time', time: { from: 'experiment', control: true, strength: 0.5 } });
+    expect(own.errors).toEqual([]);
+    expect(timeOf(own.config).control).toBe(true);
   });
   it('Curriculum: every dataset on 5 images per class for 30 epochs, 3 seeds, written into the link', () => {
     expect(CURRICULUM_START).toMatchObject({ trainPerClass: 5, epochs: 30, seeds: 3 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactConfig, defaultConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash } from '../../../../src/core/config/url-codec';
-import { classNameProblem, OWN_CLASSES_FILL, ownClassesOf } from '../../../../src/core/config/sections/own-classes';
+import { classNameProblem, OWN_CLASSES_FILL, OWN_LIMITS, ownClassesOf } from '../../../../src/core/config/sections/own-classes';
 
 describe('config section: ownClasses', () => {
   it('is absent by default; a section equal to the fill-in leaves the compact form and hash alone', () => {
@@ -80,5 +80,37 @@ describe('config section: ownClasses', () => {
     expect(paths({ dtype: 'fp16' })).toEqual(['ownClasses.names.dtype']);
     expect(paths({ prompt: { kind: 'template', template: 'no slot' } })).toEqual(['ownClasses.names.prompt.template']);
     expect(paths({ kind: 'clip' })).toEqual(['ownClasses.names.kind']);
+  });
+
+  it('takes a hundred classes with a closed-form strategy, the trained head at most 8, and bounds the whole set', () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
+    for (const strategy of ['simplecil', 'ncm', 'fecam', 'ranpac']) {
+      const r = validateConfig({ ownClasses: { classes: names(100), strategy, trainPerClass: 40, testPerClass: 10 } });
+      expect(r.errors, strategy).toEqual([]);
+      expect(ownClassesOf(r.config).classes).toHaveLength(100);
+    }
+    const head = validateConfig({ ownClasses: { classes: names(9), strategy: 'replay' } }).errors;
+    expect(head.map((e) => e.path)).toEqual(['ownClasses.classes']);
+    expect(head[0].message).toMatch(
+      /Replay trains its head again for every class, so it takes at most 8 classes; this has 9\. SimpleCIL, NCM, FeCAM and RanPAC take up to 128/,
+    );
+    expect(validateConfig({ ownClasses: { classes: names(129), strategy: 'simplecil' } }).errors.map((e) => e.path)).toEqual(['ownClasses.classes']);
+    const big = validateConfig({ ownClasses: { classes: names(128), strategy: 'simplecil', trainPerClass: 41, testPerClass: 10 } }).errors;
+    expect(big.map((e) => e.path)).toEqual(['ownClasses.trainPerClass']);
+    expect(big[0].message).toMatch(/6 528 samples; the lab keeps at most 6 400/);
+    // every link the first release accepted still opens: 8 classes of 200 + 100
+    expect(validateConfig({ ownClasses: { classes: names(8), trainPerClass: 200, testPerClass: 100 } }).errors).toEqual([]);
+    expect(OWN_LIMITS.samples).toBeGreaterThanOrEqual(8 * 300);
+  });
+
+  it('records frames at the rate asked, 8 a second when the link does not say (and then leaves it out)', () => {
+    expect(OWN_CLASSES_FILL.fps).toBe(8);
+    const r = validateConfig({ ownClasses: { classes: ['mug'], fps: 15 } });
+    expect(r.errors).toEqual([]);
+    expect(ownClassesOf(r.config).fps).toBe(15);
+    const plain = validateConfig({ ownClasses: { classes: ['mug'] } });
+    expect((compactConfig(plain.config).ownClasses as Record<string, unknown>).fps).toBeUndefined();
+    expect(validateConfig({ ownClasses: { fps: 31 } }).errors.map((e) => e.path)).toEqual(['ownClasses.fps']);
+    expect(validateConfig({ ownClasses: { fps: 0 } }).errors.map((e) => e.path)).toEqual(['ownClasses.fps']);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { finalOf, ownEdge, ownNamesEdge } from '../../../../src/core/own-classes/edge';
+import { ownEdge, ownNamesEdge } from '../../../../src/core/own-classes/edge';
 import { ownFeatureSet } from '../../../../src/core/own-classes/settings';
-import { edgeVerdict, summariseOrderings } from '../../../../src/core/own-classes/verdict';
+import { edgeVerdict } from '../../../../src/core/own-classes/verdict';
 import { edgeOrderings } from '../../../../src/core/protocols/edge';
 import { cosineSimilarity } from '../../../../src/core/similarity/cosine';
 
@@ -26,18 +26,18 @@ describe('EDGE on your classes', () => {
     expect([...e.hard].sort()).toEqual([0, 1, 2, 3]);
     expect(e.hard).not.toEqual(e.easy);
   });
-  it('finds an ordering’s final accuracy and says how EDGE’s picks did', () => {
-    const runs = [
-      { order: [0, 1], finalAccuracy: 0.4 },
-      { order: [1, 0], finalAccuracy: 0.7 },
-    ];
-    expect(finalOf(runs, [1, 0])).toBe(0.7);
-    expect(() => finalOf(runs, [2, 0])).toThrow(/not among/);
-    const s = summariseOrderings([0.4, 0.7], 0);
+  it('says how EDGE’s picks did, by final accuracy or by AIA, over every ordering or a sample', () => {
+    const s = { min: 0.4, max: 0.7 };
     expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.4, easy: 0.7 }, s, ['mug', 'pen'])).toMatch(
-      /calls “mug” → “pen” hard \(it reached 40 %\) and “pen” → “mug” easy \(70 %\); every ordering ranges from 40 % to 70 %: its hard pick did worse than its easy one/,
+      /calls “mug” → “pen” hard \(it reached 40 %\) and “pen” → “mug” easy \(70 %\); every ordering’s final accuracy ranges from 40 % to 70 %: its hard pick did worse than its easy one/,
     );
     expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.5, easy: 0.5 }, s, ['mug', 'pen'])).toMatch(/do not tell hard from easy/);
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.6, easy: 0.5 }, s, ['mug', 'pen'], 'images', 'aia', false)).toMatch(
+      /hard \(AIA 60 %\) .* the sampled orderings’ AIA ranges from 40 % to 70 %: its hard pick did better than its easy one, the opposite/,
+    );
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.5, easy: 0.5 }, { min: 0.5, max: 0.501 }, ['mug', 'pen'])).toMatch(
+      /final accuracy is 50 % in every one/,
+    );
   });
   it('runs EDGE on one text embedding per class name, and it agrees with the prototype route on the same vectors', () => {
     // the class means of `set` are the unit directions of `dirs` (rows v and 2v average to 1.5v), so both routes see one cosine matrix
@@ -47,8 +47,7 @@ describe('EDGE on your classes', () => {
     );
     expect(e).toEqual(ownEdge(set));
     expect(() => ownNamesEdge([Float32Array.from([1, 0])], ['a', 'b'])).toThrow(/1 name embeddings for 2 classes/);
-    const s = summariseOrderings([0.4, 0.7], 0);
-    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.4, easy: 0.7 }, s, ['mug', 'pen'], 'names')).toMatch(
+    expect(edgeVerdict({ hard: [0, 1], easy: [1, 0] }, { hard: 0.4, easy: 0.7 }, { min: 0.4, max: 0.7 }, ['mug', 'pen'], 'names')).toMatch(
       /^EDGE on your class names \(the cosine of CLIP’s text embeddings of the names, as the paper does it\), calls “mug” → “pen” hard/,
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closerToTruth, ownRsOrders, rangeError } from '../../../../src/core/own-classes/rs';
-import { summariseOrderings, rsVerdict } from '../../../../src/core/own-classes/verdict';
+import { rsVerdict } from '../../../../src/core/own-classes/verdict';
 import { runProtocols } from '../../../../src/core/protocols/run';
 import { randomStatePermutation } from '../../../../src/core/random/random-state';
 
@@ -22,14 +22,18 @@ describe('RS on your classes', () => {
     expect(closerToTruth({ min: 0.3, max: 0.8 }, { min: 0.2, max: 0.7 }, truth).closer).toBe('tie');
   });
   it('puts RS beside EDGE and the truth in words', () => {
-    const s = summariseOrderings([0.2, 0.5, 0.8], 1);
+    const s = { min: 0.2, max: 0.8 };
     const rs = [
-      { seed: 0, order: [0, 1, 2], final: 0.5 },
-      { seed: 42, order: [1, 0, 2], final: 0.6 },
+      { seed: 0, order: [0, 1, 2], value: 0.5 },
+      { seed: 42, order: [1, 0, 2], value: 0.6 },
     ];
     expect(rsVerdict(rs, { hard: 0.2, easy: 0.8 }, s)).toBe(
-      'RS, the random orderings papers usually report (seed 0: 50 %, seed 42: 60 %), spans 50 % to 60 %; EDGE’s two span 20 % to 80 %; the truth spans 20 % to 80 %: EDGE’s is closer to the truth’s range (off by 0 points at the two ends together; RS by 50 points).',
+      'RS, the random orderings papers usually report (final accuracy seed 0: 50 %, seed 42: 60 %), spans 50 % to 60 %; EDGE’s two span 20 % to 80 %; the truth spans 20 % to 80 %: EDGE’s is closer to the truth’s range (off by 0 points at the two ends together; RS by 50 points).',
     );
-    expect(rsVerdict(rs, { hard: 0.5, easy: 0.5 }, summariseOrderings([0.5, 0.6], 0))).toMatch(/EDGE’s two span all at 50 %.*RS’s is closer/);
+    expect(rsVerdict(rs, { hard: 0.5, easy: 0.5 }, { min: 0.5, max: 0.6 })).toMatch(/EDGE’s two span all at 50 %.*RS’s is closer/);
+    // over a sample the range is the sample's, not the truth's
+    expect(rsVerdict(rs, { hard: 0.2, easy: 0.8 }, s, 'aia', false)).toMatch(
+      /\(AIA seed 0: 50 %.*the sample spans 20 % to 80 %: EDGE’s is closer to the sample’s range/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { distanceCorrelation } from '../../../../src/core/conformal/dcor';
-import { dcorPermutationTest, meanSd, pooledDcorPermutationTest } from '../../../../src/core/stats/dcor-permutation';
+import { dcorPermutationTest, linearTrend, meanSd, pooledDcorPermutationTest, trendMatchedDcorTest } from '../../../../src/core/stats/dcor-permutation';
 
 // tests/fixtures/forgetting-dcor.json: made by scripts/make-forgetting-fixtures.py (numpy, independent code)
 const fx = JSON.parse(readFileSync(new URL('../../../fixtures/forgetting-dcor.json', import.meta.url), 'utf8'));
@@ -39,6 +39,34 @@ describe('dCor permutation test against the numpy reference', () => {
     expect(r.mean).toBeCloseTo(fx.meanSd.mean, 14);
     expect(r.sd).toBeCloseTo(fx.meanSd.sd, 14);
     expect(r.n).toBe(5);
+  });
+});
+
+describe('the trend-matched null against the numpy reference', () => {
+  for (const c of fx.trend.exact) {
+    it(`exact, ${c.name} (n = ${c.x.length})`, () => {
+      const r = trendMatchedDcorTest([{ x: c.x, y: c.y }]);
+      expect(r.exact).toBe(true);
+      expect(r.permutations).toBe(c.permutations);
+      expect(r.dcor).toBeCloseTo(c.dcor, 12);
+      expect(r.p).toBeCloseTo(c.p, 12);
+      expect(r.nullMean).toBeCloseTo(c.nullMean, 10);
+    });
+  }
+  it('pooled over the measured digits seeds: the mean dCor and its Monte Carlo p (numpy default_rng draws)', () => {
+    const c = fx.trend.pooled;
+    const r = trendMatchedDcorTest(c.pairs, { resamples: c.resamples, seed: c.seed });
+    expect(r.exact).toBe(false);
+    expect(r.dcor).toBeCloseTo(c.dcor, 12);
+    expect(r.p).toBeCloseTo(c.p, 12);
+    expect(r.nullMean).toBeCloseTo(c.nullMean, 10);
+  });
+  it('a straight line has no deviations to shuffle (p = 1); the trend is a least-squares line', () => {
+    expect(trendMatchedDcorTest([{ x: [1, 2, 3, 4, 5], y: [5, 3, 4, 1, 2] }]).p).toBe(1);
+    const { fit, residuals } = linearTrend([1, 3, 2, 5]);
+    expect(residuals.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12);
+    expect(fit[1] - fit[0]).toBeCloseTo(1.1, 12);
+    expect(() => trendMatchedDcorTest([{ x: [1, 2], y: [2, 1] }])).toThrow(/at least 3 points/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveGroundTruth, type PlanDraw, type PlanLike, type PlanOrdering, type RunRecord } from '../../../../src/core/ground-truth/derive';
-import { groundTruthVerdict } from '../../../../src/core/verdict/ground-truth';
+import { groundTruthVerdict, groundTruthVerdicts } from '../../../../src/core/verdict/ground-truth';
+import { HEADLINE_MAX_WORDS, headlineWords } from '../../../../src/core/verdict/types';
 import { meanInterval, pearsonInterval } from '../../../../src/core/verdict/intervals';
 
 // 12 truth orderings t0..t11 with S = i and accuracies below; RS = t1, t4, t9; EDGE hard = t0, easy = t11, median = t6.
@@ -83,12 +84,33 @@ describe('groundTruthVerdict, a complete run', () => {
       'EDGE hard is not hard by similarity either: 50% of the truth’s orderings have a lower S.',
     );
   });
-  it('words the correlation by its size, sign and p-value', () => {
+  it('says no correlation is shown when p ≥ 0.05 — no strength word from a point estimate', () => {
     const p = s.pearson.value!;
-    // scipy.stats.pearsonr(range(12), ACC): r = −0.41291, p = 0.18219 → "moderately", not significant
+    // scipy.stats.pearsonr(range(12), ACC): r = −0.41291, p = 0.18219: not significant
     expect(p.statistic).toBeCloseTo(-0.41291, 5);
-    expect(byId.correlation).toContain('moderately negatively correlated (R = −0.41, p = 0.182, n = 12; not significant at 5%)');
-    expect(byId.correlation).not.toContain('interval');
+    expect(byId.correlation).toBe('Similarity S and accuracy: R = −0.41, p = 0.182, n = 12, not significant at 5%: no correlation is shown.');
+    expect(v.sentences.find((x) => x.id.startsWith('correlation'))!.id).toBe('correlation:finetune:none');
+  });
+  it('words a significant correlation by its strength and sign; too few orderings say nothing', () => {
+    // 12 orderings whose accuracy falls with S almost on a line: R = −1.00 (rounded), p < 0.001
+    const acc = ACC.map((_, i) => 0.4 - 0.01 * i + (i % 3) * 0.001);
+    const runs = acc.map((a, i) => ({ ...run(i), finalAccuracy: a, aia: a }));
+    const st = deriveGroundTruth({ runs, plan: plan(), variable: 'final', sampleCount: false });
+    const c = groundTruthVerdict({ stats: st }).sentences.find((x) => x.id.startsWith('correlation'))!;
+    expect(c.id).toBe('correlation:finetune:negative');
+    expect(c.text).toMatch(/^Similarity S and accuracy are strongly negatively correlated \(R = −1\.00, p < 0\.001, n = 12; significant at 5%\)/);
+    // three orderings (a provisional run's start): whatever R is, it is not said to be strong
+    const few = deriveGroundTruth({ runs: [0, 5, 11].map((i) => runs[i]), plan: plan(), variable: 'final', sampleCount: false });
+    const f = groundTruthVerdict({ stats: few, partial: { n: 3, total: 12, uniform: true } }).sentences.find((x) => x.id.startsWith('correlation'))!;
+    expect(f.id).toBe('correlation:finetune:too-few');
+    expect(f.text).not.toMatch(/strongly|moderately|weakly/);
+    expect(f.text).toContain('fewer than the 10 a correlation needs');
+  });
+  it('opens with a headline of at most 30 words', () => {
+    expect(v.headline).toBe(
+      "The class order moves fine-tuning's final accuracy from 26.0% to 33.0% over 12 orderings; EDGE's hard and easy picks land on the wrong sides of its mean.",
+    );
+    expect(headlineWords(v.headline)).toBeLessThanOrEqual(HEADLINE_MAX_WORDS);
   });
   it('reports normality after Box-Cox with Shapiro–Wilk', () => {
     // scipy: t, λ = boxcox(ACC) → λ = 2.3886; shapiro(t) → W = 0.98144, p = 0.98874; normaltest p = 0.998; kstest p = 0.960
@@ -108,7 +130,7 @@ describe('groundTruthVerdict while the run is partial', () => {
   it('is provisional with n of N, and gives intervals only for a uniform sample', () => {
     const uniform = groundTruthVerdict({ stats, partial: { n: 11, total: 12, uniform: true } });
     expect(uniform.provisional).toBe(true);
-    expect(uniform.provisionalNote).toContain('Provisional: 11 of 12 truth orderings trained — a seeded uniform random sample');
+    expect(uniform.provisionalNote).toContain('Provisional: 11 of 12 truth orderings of fine-tuning trained — a seeded uniform random sample');
     const p = stats.strategies[0].pearson.value!;
     const ci = pearsonInterval(p.statistic, p.n)!;
     const f = (x: number) => x.toFixed(2).replace(/^-/, '−');
@@ -123,7 +145,7 @@ describe('groundTruthVerdict while the run is partial', () => {
   it('without a uniform sample (or without word from the scheduler) it gives no interval and says why', () => {
     for (const v of [groundTruthVerdict({ stats, partial: { n: 11, total: 12, uniform: false } }), groundTruthVerdict({ stats })]) {
       expect(v.provisional).toBe(true);
-      expect(v.provisionalNote).toContain('11 of 12 truth orderings trained — not a random sample');
+      expect(v.provisionalNote).toContain('11 of 12 truth orderings of fine-tuning trained — not a random sample');
       expect(v.sentences.some((s) => s.text.includes('interval ') && s.id.startsWith('correlation'))).toBe(false);
       expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toContain('not a random sample');
     }
@@ -158,6 +180,51 @@ describe('groundTruthVerdict, several strategies part-way', () => {
   });
 });
 
+describe('groundTruthVerdicts: one verdict per strategy', () => {
+  it('each strategy is provisional until its own orderings are done, with its own count', () => {
+    // fine-tuning done (12 of 12), EWC 3 of 12: the scheduler's overall count (orderings done for every strategy) is 3
+    const runs = [...ACC.map((_, i) => run(i)), ...[0, 1, 2].map((i) => run(i, 'ewc'))];
+    const stats = deriveGroundTruth({ runs, plan: plan(), variable: 'final', sampleCount: false });
+    const vs = groundTruthVerdicts({
+      stats,
+      partial: { n: 3, total: 12, uniform: true, byStrategy: { finetune: { n: 12, uniform: true }, ewc: { n: 3, uniform: true } } },
+    });
+    expect(vs.map((x) => x.strategy)).toEqual(['finetune', 'ewc']);
+    expect(vs[0].verdict.provisional).toBe(false);
+    expect(vs[1].verdict.provisional).toBe(true);
+    expect(vs[1].verdict.provisionalNote).toMatch(/^Provisional: 3 of 12 truth orderings of EWC trained/);
+    for (const x of vs) expect(headlineWords(x.verdict.headline)).toBeLessThanOrEqual(HEADLINE_MAX_WORDS);
+    expect(vs[1].verdict.headline).toContain('3 of 12 orderings so far');
+  });
+  it('a strategy not started yet has no verdict; the one trained so far is not called complete', () => {
+    const stats = deriveGroundTruth({ runs: [0, 1, 2, 3, 4].map((i) => run(i)), plan: plan(), variable: 'final', sampleCount: false });
+    const vs = groundTruthVerdicts({
+      stats,
+      partial: { n: 0, total: 12, uniform: true, byStrategy: { finetune: { n: 5, uniform: true }, ewc: { n: 0, uniform: true } } },
+    });
+    expect(vs.map((x) => x.strategy)).toEqual(['finetune']);
+    expect(vs[0].verdict.provisionalNote).toMatch(/^Provisional: 5 of 12 truth orderings of fine-tuning trained/);
+  });
+  it('a flat similarity is said as such, and EDGE is not compared with RS', () => {
+    const stats = deriveGroundTruth({
+      runs: ACC.map((_, i) => run(i)),
+      plan: plan(
+        ACC.length,
+        undefined,
+        ACC.map(() => 1.25),
+      ),
+      variable: 'final',
+      sampleCount: false,
+    });
+    const [x] = groundTruthVerdicts({ stats });
+    const ids = x.verdict.sentences.map((q) => q.id.split(':')[0]);
+    expect(ids).toContain('flat-s');
+    expect(ids).not.toEqual(expect.arrayContaining(['estimates']));
+    expect(ids.some((i) => i === 'estimates' || i === 'edge-claim' || i === 'edge-why' || i === 'correlation')).toBe(false);
+    expect(x.verdict.headline).toMatch(/^Every ordering has the same similarity S here, so EDGE's picks are arbitrary/);
+  });
+});
+
 describe('groundTruthVerdict with the truth complete but an estimate pending', () => {
   it('is provisional and says the estimates follow', () => {
     // every truth ordering trained for finetune, but the plan's EDGE easy points at an ordering outside the truth
@@ -167,7 +234,9 @@ describe('groundTruthVerdict with the truth complete but an estimate pending', (
     const stats = deriveGroundTruth({ runs: ACC.map((_, i) => run(i)), plan: p, variable: 'final', sampleCount: false });
     const v = groundTruthVerdict({ stats });
     expect(v.provisional).toBe(true);
-    expect(v.provisionalNote).toBe('Provisional: the truth is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.');
+    expect(v.provisionalNote).toBe(
+      'Provisional: the truth of fine-tuning is complete, but some RS or EDGE orderings are still to be trained; their estimates follow.',
+    );
     expect(v.sentences.some((s) => s.id.startsWith('estimates'))).toBe(false);
     expect(v.sentences.find((s) => s.id.startsWith('truth'))!.text).toMatch(/^The truth: 12 orderings/);
   });

@@ -163,3 +163,22 @@ describe('reorderRange bounds', () => {
     expect(reorderRange(tasks, big)).toBeNull();
   });
 });
+
+describe('a flat similarity (WordNet rates every digit name alike)', () => {
+  // every pair of 6 classes rated 0.8: one S for all 90 orderings
+  const flat = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 1 : 0.8)));
+  const fr = runProtocols(matrixFromRows(flat), [2, 2, 2], { protocols: ['rs', 'edge', 'exact'], distribution: true });
+  it('says the similarity is flat and EDGE’s picks arbitrary, and compares nothing with RS', () => {
+    const v = orderingsVerdict({ ...fr, taskSizes: [2, 2, 2], matrix: flat });
+    expect(v.sentences.map((s) => s.id)).toEqual(['flat-s', 'flat-s-why', 'flat-s-try']);
+    expect(v.sentences[0].text).toMatch(/^The similarity is flat: all 90 orderings have the same S = /);
+    expect(v.headline).toBe("Every ordering of these classes has the same similarity S, so EDGE's hard and easy picks are arbitrary on this experiment.");
+  });
+  it('almost flat: within 1% of S, said as almost the same', () => {
+    const near = flat.map((r, i) => r.map((x, j) => (i === j ? 1 : x + 0.001 * ((i + j) % 3))));
+    const nr = runProtocols(matrixFromRows(near), [2, 2, 2], { protocols: ['rs', 'edge', 'exact'], distribution: true });
+    const v = orderingsVerdict({ ...nr, taskSizes: [2, 2, 2], matrix: near });
+    expect(v.sentences[0].id).toBe('flat-s');
+    expect(v.headline).toContain('almost the same similarity S');
+  });
+});

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { deflateRawSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,9 @@ import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { npyBytes, readFeaturesNpz, writeFeaturesNpz } from '../../../../src/data/features/npz';
 import { FeatureSetError, featureCounts, rowsOf, type FeatureSet } from '../../../../src/core/features/feature-set';
+import { readZipDirectory } from '../../../../src/data/parsers/zip';
+import { rawZip } from '../../drills/broken-upload-corpus';
+import { honestNpz, labelsNpy, lyingNpz, npyHeader } from '../../drills/hostile-files';
 
 // Reference arrays and files made by numpy: scripts/make-npz-fixtures.py.
 const dir = join(__dirname, '../../../fixtures/features');
@@ -110,5 +114,63 @@ describe('feature-set .npz files', () => {
     for (const [b, message] of cases) expect(() => readFeaturesNpz(b), String(message)).toThrow(message);
     for (const [b] of cases) expect(() => readFeaturesNpz(b)).toThrow(FeatureSetError);
     expect(() => writeFeaturesNpz({ ...set, classNames: ['a', 'a', 'b'] })).toThrow(/appears twice/);
+  });
+
+  it('converts every dtype to float32 as the features inflate, whatever the chunk boundaries', () => {
+    // 3 001 × 7 values of each dtype, deflated (zlib level 1: chunks cut values anywhere), against the values themselves
+    const n = 3001;
+    const d = 7;
+    const values = Array.from({ length: n * d }, (_, i) => ((i * 37) % 1001) / 8 - 60); // eighths: exact in every float dtype
+    const labels = labelsNpy(Array.from({ length: n }, (_, i) => i % 3));
+    for (const [descr, write] of [
+      ['<f8', (v: number[]) => new Uint8Array(Float64Array.from(v).buffer)],
+      ['<f4', (v: number[]) => new Uint8Array(Float32Array.from(v).buffer)],
+      ['>f4', (v: number[]) => new Uint8Array(Buffer.from(Float32Array.from(v).buffer).swap32())],
+      ['>f8', (v: number[]) => new Uint8Array(Buffer.from(Float64Array.from(v).buffer).swap64())],
+      ['<i2', (v: number[]) => new Uint8Array(Int16Array.from(v, (x) => Math.round(x)).buffer)],
+    ] as const) {
+      const expected = descr === '<i2' ? values.map((x) => Math.round(x) + 0) : values; // + 0: an integer has no -0
+      const member = Buffer.concat([npyHeader(descr, [n, d]), write(values)]);
+      const zip = rawZip([
+        { name: 'features.npy', data: new Uint8Array(deflateRawSync(member, { level: 1 })), method: 8, size: member.length },
+        { name: 'labels.npy', data: labels, method: 0, size: labels.length },
+      ]);
+      const set = readFeaturesNpz(zip, `${descr}.npz`);
+      expect([set.n, set.d], descr).toEqual([n, d]);
+      expect(Array.from(set.features), descr).toEqual(Array.from(Float32Array.from(expected)));
+    }
+  });
+
+  it('checks labels, split and names before it inflates the features', () => {
+    // features whose stream is damaged past its header: a reader that inflated them first would say so; this one
+    // names the small member's fault
+    const n = 1000;
+    const good = honestNpz(n, 20, { classes: 4 });
+    const refusals: [NonNullable<Parameters<typeof honestNpz>[2]>['bad'], RegExp][] = [
+      ['label', /Row 999 has label 9, outside the 4 classes/],
+      ['split', /Row 3 has split 7/],
+      ['labels-short', /"labels" has shape \(999,\); it must be \(1000,\)/],
+      ['names-duplicate', /The class name "class 0" appears twice/],
+    ];
+    expect(readFeaturesNpz(good).n).toBe(n);
+    for (const [bad, message] of refusals) {
+      const zip = honestNpz(n, 20, { classes: 4, bad });
+      // damage the features' deflate stream after its first kilobyte
+      const [features] = readZipDirectory(zip);
+      const start = features.offset + 30 + 'features.npy'.length;
+      zip.fill(0xff, start + 1024, start + features.compressedSize - 16);
+      expect(() => readFeaturesNpz(zip), bad).toThrow(message);
+    }
+  });
+
+  it('reads an honest feature file whose 10 000 × 1 000 float64 zeros deflate to 80 KB, and refuses one whose directory lies', () => {
+    const set = readFeaturesNpz(honestNpz(10_000, 1_000), 'honest.npz');
+    expect([set.n, set.d, set.features.length, set.classNames.length]).toEqual([10_000, 1_000, 10_000_000, 10]);
+    expect(featureCounts(set)[1][0]).toBe(200);
+    // the directory says 8 MB where the member inflates to 80 MB: refused, the 80 MB never held
+    expect(() => readFeaturesNpz(lyingNpz(8_000_000, 10_000, 1_000), 'lying.npz')).toThrow(
+      /lying\.npz cannot be read: zip member "features\.npy" inflates to more than the 8,000,000 bytes its directory declares|features\.npy is truncated/,
+    );
+    expect(() => readFeaturesNpz(lyingNpz(8_000_000, 10_000, 1_000))).toThrow(FeatureSetError);
   });
 });

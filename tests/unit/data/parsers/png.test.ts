@@ -1,7 +1,7 @@
 /**
  * The PNG decoder (src/data/parsers/png.ts) against pngjs on files pngjs writes (its adaptive filtering uses every row
  * filter) in each colour type it writes, and on the lesson's recorded sample set; damaged and interlaced files are
- * refused in one sentence.
+ * refused in one sentence; image data is never inflated past what the header promises (a PNG bomb).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readSamplesZip } from '../../../../src/data/own-samples-zip';
 import { decodePng, isPng } from '../../../../src/data/parsers/png';
 import { DataFormatError } from '../../../../src/data/parsers/types';
+import { pngOverZeros, pngRawBytes } from '../../drills/hostile-files';
 
 type PngWrite = (p: { width: number; height: number; data: Buffer }, o?: Record<string, unknown>) => Buffer;
 const { PNG } = createRequire(import.meta.url)('pngjs') as {
@@ -60,5 +61,19 @@ describe('decodePng', () => {
     interlaced[8 + 8 + 12] = 1; // IHDR's interlace byte
     expect(() => decodePng(interlaced)).toThrow(/interlaced/);
     expect(() => decodePng(file.slice(0, 40))).toThrow(DataFormatError);
+  });
+
+  it('inflates no further than the header promises: a 1×1 image over 1.5 GB of zeros is refused, an honest one read', () => {
+    expect(pngRawBytes(1, 1)).toBe(4);
+    const honest = decodePng(pngOverZeros(4, 1, 1));
+    expect([honest.width, honest.height, ...honest.data]).toEqual([1, 1, 0, 0, 0, 255]);
+    // one byte more than a 3×2 image's rows is already a damaged file
+    expect(() => decodePng(pngOverZeros(pngRawBytes(3, 2) + 1, 3, 2), 'x.png')).toThrow(
+      'x.png: its image data inflates to more than the 20 bytes its 3×2 header promises (the file is damaged, or a decompression bomb)',
+    );
+    const bomb = pngOverZeros(1_500_000_000);
+    expect(bomb.length).toBeLessThan(1_600_000);
+    expect(() => decodePng(bomb, 'bomb.png')).toThrow(/inflates to more than the 4 bytes its 1×1 header promises/);
+    expect(() => decodePng(pngOverZeros(pngRawBytes(3, 2) - 1, 3, 2))).toThrow(/shorter than the image/);
   });
 });
