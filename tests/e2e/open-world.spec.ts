@@ -111,7 +111,10 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'test-results/screenshots/open-world-390.png', fullPage: true });
+  // the reloaded page's verdict, read from the store, folds its numbers again
   await verdict.scrollIntoViewIfNeeded();
+  await expect(verdict.getByTestId('ow-verdict-headline')).toBeVisible();
+  await verdict.getByTestId('ow-verdict-details').locator('summary').click();
   await expect(verdict.locator('.findings li').first()).toBeVisible();
   await verdict.screenshot({ path: 'test-results/screenshots/verdict-ow-390.png' });
   expect(errors).toEqual([]);
