@@ -9,7 +9,7 @@
  *
  * The original header of probe:backbone follows.
  * `npm run probe:backbone`: how good the embedded backbone's features are on the classes it never saw — the default
- * experiment's Fashion-MNIST 0–5, the backbone pre-trained on 6–9 (src/engine/features/backbone.ts, seed 0) — next to
+ * experiment's Fashion-MNIST 0–5, the stand-in backbone trained on 6–9 (src/engine/features/backbone.ts, seed 0) — next to
  * the pixels the MLP trains on, and to the same network left untrained (seed 0's initial weights: what pre-training
  * adds). Two measures on each, all six classes at once (not incremental):
  * - linear probe: a linear head (the `head` model, no hidden layer) trained by the engine on the first

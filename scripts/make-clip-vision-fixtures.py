@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference outputs of the tiny image encoders (tests/fixtures/clip-vision-tiny, tests/fixtures/dinov2-tiny, made by
+"""Reference outputs of the tiny image encoders (tests/fixtures/clip-vision-tiny, dinov2-tiny and vit-tiny, made by
 scripts/make-clip-vision-fixture.mjs), computed independently with numpy: the weights read from the ONNX files by a
 minimal protobuf reader below, the graph and the preprocessing written again here from their description (the
 image processor's fields in preprocessor_config.json; PIL's resampling filters with support scaling, separable, in
@@ -118,15 +118,20 @@ def preprocess(img, cfg):
     if x.shape[2] == 1:
         x = np.repeat(x, 3, axis=2)
     h, w = x.shape[:2]
-    s = cfg["size"]["shortest_edge"]
-    rh, rw = (s, (s * w) // h) if h <= w else ((s * h) // w, s)
+    if isinstance(cfg["size"], int):  # the legacy form (ViTFeatureExtractor): a square of that side, no crop
+        rh, rw = cfg["size"], cfg["size"]
+    else:
+        s = cfg["size"]["shortest_edge"]
+        rh, rw = (s, (s * w) // h) if h <= w else ((s * h) // w, s)
     if (rh, rw) != (h, w):
         x = np.einsum("yh,hwc->ywc", coefficients(h, rh, cfg["resample"]), x)
         x = np.einsum("xw,ywc->yxc", coefficients(w, rw, cfg["resample"]), x)
-    ch, cw = cfg["crop_size"]["height"], cfg["crop_size"]["width"]
-    top, left = (rh - ch) // 2, (rw - cw) // 2
-    x = x[top : top + ch, left : left + cw]
-    x = (x * cfg["rescale_factor"] - np.array(cfg["image_mean"])) / np.array(cfg["image_std"])
+    if cfg.get("do_center_crop", False):
+        ch, cw = cfg["crop_size"]["height"], cfg["crop_size"]["width"]
+        top, left = (rh - ch) // 2, (rw - cw) // 2
+        x = x[top : top + ch, left : left + cw]
+    # ViTImageProcessor's default rescale is 1/255 when the file does not say
+    x = (x * cfg.get("rescale_factor", 1 / 255) - np.array(cfg["image_mean"])) / np.array(cfg["image_std"])
     return x.transpose(2, 0, 1).astype(np.float32)
 
 
@@ -143,23 +148,43 @@ def dq_matmul(a, wq, wscale):
     return acc.astype(np.float32) * (scale * np.float32(wscale))
 
 
+def matmuls(W, names, kind):
+    """The graph's MatMuls by weight name: float64 (fp32; fp16 = the float16 weights) or q8's emulated dynamic quantization."""
+    if kind == "q8":
+        return {k: (lambda a, k=k: dq_matmul(a, W[k + "_q"], W[k + "_scale"])) for k in names}
+    ws = {k: (W[k + "_h"].astype(np.float64) if kind == "fp16" else W[k].astype(np.float64)) for k in names}
+    return {k: (lambda a, k=k: a.astype(np.float64) @ ws[k]) for k in names}
+
+
 def forward(pixel_values, W, patch, kind):
     """The fixture's graph (scripts/make-clip-vision-fixture.mjs header) in float64 (fp32, fp16) or emulated q8."""
     n = pixel_values.shape[0]
     g = 32 // patch
     p = pixel_values.reshape(n, 3, g, patch, g, patch).transpose(0, 2, 4, 1, 3, 5).reshape(n, g * g, 3 * patch * patch)
     names = ["w_patch", "w1"] + (["w_proj"] if ("w_proj" in W or "w_proj_q" in W or "w_proj_h" in W) else [])
-    if kind == "q8":
-        mm = {k: (lambda a, k=k: dq_matmul(a, W[k + "_q"], W[k + "_scale"])) for k in names}
-    else:
-        ws = {k: (W[k + "_h"].astype(np.float64) if kind == "fp16" else W[k].astype(np.float64)) for k in names}
-        mm = {k: (lambda a, k=k: a.astype(np.float64) @ ws[k]) for k in names}
+    mm = matmuls(W, names, kind)
     x = mm["w_patch"](p) + W["pos_emb"].astype(np.float64)
     h = np.tanh(mm["w1"](x) + W["b1"].astype(np.float64))
     pooled = h.mean(axis=1)
     if "w_proj" in names:
         return {"image_embeds": mm["w_proj"](pooled), "last_hidden_state": h}
     return {"pooler_output": pooled, "last_hidden_state": h}
+
+
+def forward_vit(pixel_values, W, kind):
+    """The ViT fixture's graph (scripts/make-clip-vision-fixture.mjs vitEncoder): [CLS] + 196 patch tokens, tanh layer,
+    final LayerNorm (eps 1e-12), the pooler on [CLS]; float64 (fp32, fp16) or emulated q8."""
+    n = pixel_values.shape[0]
+    p = pixel_values.reshape(n, 3, 14, 16, 14, 16).transpose(0, 2, 4, 1, 3, 5).reshape(n, 196, 768)
+    mm = matmuls(W, ["w_patch", "w1", "w_pool"], kind)
+    x = mm["w_patch"](p) + W["pos_emb"].astype(np.float64)
+    cls = x.mean(axis=1, keepdims=True) + W["cls_emb"].astype(np.float64)
+    h = np.tanh(mm["w1"](np.concatenate([cls, x], axis=1)) + W["b1"].astype(np.float64))
+    mu = h.mean(axis=-1, keepdims=True)
+    var = ((h - mu) ** 2).mean(axis=-1, keepdims=True)
+    last = (h - mu) / np.sqrt(var + 1e-12) * W["ln_gamma"].astype(np.float64) + W["ln_beta"].astype(np.float64)
+    pooler = np.tanh(mm["w_pool"](last[:, 0]) + W["b_pool"].astype(np.float64))
+    return {"last_hidden_state[:, 0]": last[:, 0], "pooler_output": pooler}
 
 
 # ───────────────────────────── test images ─────────────────────────────
@@ -186,12 +211,14 @@ def r(x, digits=8):
 def main():
     out = {
         "_note": (
-            "Reference outputs of tests/fixtures/clip-vision-tiny and tests/fixtures/dinov2-tiny, made by "
+            "Reference outputs of tests/fixtures/clip-vision-tiny, dinov2-tiny and vit-tiny, made by "
             "scripts/make-clip-vision-fixtures.py with numpy: weights read from the ONNX files, the graph and the "
             "preprocessing (PIL's bicubic with support scaling, float64, then centre crop and normalisation) "
             "written independently of src/engine/clip/image-preprocess.ts; fp16 = the float16 weights in float64; "
             "q8 = onnxruntime's dynamic quantization emulated (per-batch activation scale). Images are uint8, "
-            "row-major [height, width, channels]; pixel_values [3, H, W] of each case's first image (CLIP fixture)."
+            "row-major [height, width, channels]; pixel_values [3, H, W] of each case's first image (CLIP fixture), the "
+            "first 2,000 values of the ViT fixture's (224 x 224, bilinear, mean/std 0.5: google/vit-base-patch16-224-in21k's "
+            "preprocessor_config.json); the ViT's feature is last_hidden_state[:, 0]."
         ),
         "cases": [{"name": label, "shape": list(imgs.shape[1:]), "images": [im.ravel().tolist() for im in imgs]} for label, imgs in cases()],
         "models": {},
@@ -199,6 +226,7 @@ def main():
     for name, patch, files, feature in [
         ("clip-vision-tiny", 16, {"fp32": "vision_model.onnx", "q8": "vision_model_quantized.onnx", "fp16": "vision_model_fp16.onnx"}, "image_embeds"),
         ("dinov2-tiny", 8, {"fp32": "model.onnx", "q8": "model_quantized.onnx"}, "pooler_output"),
+        ("vit-tiny", 16, {"fp32": "model.onnx", "q8": "model_quantized.onnx", "fp16": "model_fp16.onnx"}, "last_hidden_state[:, 0]"),
     ]:
         folder = os.path.join(FIX, name)
         cfg = json.load(open(os.path.join(folder, "preprocessor_config.json")))
@@ -206,9 +234,17 @@ def main():
         results = []
         for label, imgs in cases():
             pv = np.stack([preprocess(im, cfg) for im in imgs])
-            outputs = {k: r(forward(pv, W, patch, k)[feature]) for k, W in weights.items()}
-            # the preprocessing is checked value by value on the CLIP fixture; the other's outputs check it as a whole
-            results.append({"case": label, **({"pixel_values": r(pv[0], 7)} if name == "clip-vision-tiny" else {}), "outputs": outputs})
+            run = (lambda W, k: forward_vit(pv, W, k)) if name == "vit-tiny" else (lambda W, k: forward(pv, W, patch, k))
+            outputs = {k: r(run(W, k)[feature]) for k, W in weights.items()}
+            # the preprocessing is checked value by value on the CLIP and ViT fixtures; the other's outputs check it whole
+            results.append(
+                {
+                    "case": label,
+                    **({"pixel_values": r(pv[0], 7)} if name == "clip-vision-tiny" else {}),
+                    **({"pixel_values_head": r(pv[0].ravel()[:2000], 7)} if name == "vit-tiny" else {}),
+                    "outputs": outputs,
+                }
+            )
         out["models"][name] = {"feature": feature, "dim": int(len(results[0]["outputs"]["fp32"]) // len(cases()[0][1])), "results": results}
     path = os.path.join(FIX, "clip-vision.json")
     with open(path, "w") as fh:

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Self-hosts the tiny test models: copies tests/fixtures/clip-tiny/ (CLIP text, made by scripts/make-clip-fixture.mjs)
-// and tests/fixtures/clip-vision-tiny/ and dinov2-tiny/ (image encoders, made by scripts/make-clip-vision-fixture.mjs),
+// and tests/fixtures/clip-vision-tiny/, dinov2-tiny/ and vit-tiny/ (image encoders, made by scripts/make-clip-vision-fixture.mjs),
 // no network, to public/models/cil-lab/<name>/, where the app loads them with the weight source "self-hosted folder"
 // and the model id `cil-lab/<name>` (the e2e tests do exactly that).
 //
@@ -22,6 +22,7 @@ const FIXTURES = [
   { name: 'clip-tiny', maker: 'make-clip-fixture.mjs' },
   { name: 'clip-vision-tiny', maker: 'make-clip-vision-fixture.mjs' },
   { name: 'dinov2-tiny', maker: 'make-clip-vision-fixture.mjs' },
+  { name: 'vit-tiny', maker: 'make-clip-vision-fixture.mjs' },
 ];
 
 /** Every file under dir, as paths relative to dir. */

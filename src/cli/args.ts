@@ -123,15 +123,19 @@ export function taskSizesArg(v: Values, n: number): number[] {
   }
 }
 
-/** The backends the command line trains on (WebGPU and WebGL are the browser's). */
-export const CLI_BACKENDS = ['auto', 'wasm', 'cpu'] as const;
+/**
+ * The backends the command line trains on: auto (wasm, then cpu), wasm, cpu, and webgpu where the optional `webgpu`
+ * package (Dawn) finds an adapter (a GPU with a Vulkan, Metal or D3D12 driver). WebGL is the browser's.
+ */
+export const CLI_BACKENDS = ['auto', 'wasm', 'cpu', 'webgpu'] as const;
 
-/** `--backend auto|wasm|cpu` (default auto). */
+/** `--backend auto|wasm|cpu|webgpu` (default auto). */
 export function backendArg(v: Values): (typeof CLI_BACKENDS)[number] {
   const b = str(v, 'backend') ?? 'auto';
   if (!(CLI_BACKENDS as readonly string[]).includes(b)) {
-    const browser = b === 'webgpu' || b === 'webgl';
-    throw new UsageError(`Unknown --backend "${b.slice(0, 40)}": use wasm or cpu (or auto)${browser ? `; ${b} is the browser's, not Node's` : ''}.`);
+    throw new UsageError(
+      `Unknown --backend "${b.slice(0, 40)}": use wasm, cpu or webgpu (or auto)${b === 'webgl' ? "; webgl is the browser's, not Node's" : ''}.`,
+    );
   }
   return b as (typeof CLI_BACKENDS)[number];
 }

@@ -23,13 +23,13 @@ import { curriculumVerdict, curriculumVerdictInput, readCurriculum } from '../co
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
-import { selectBackend } from '../engine/backend';
 import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, TRAINER_DEFAULTS, type StrategyId } from '../engine/defaults';
 import type { RunSettings } from '../engine/run-config';
 import type { ImageDataset } from '../engine/types';
 import { backendArg, intArg, nameListArg, str, refuseUnused, UsageError } from './args';
+import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
@@ -204,7 +204,7 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   const sources: Partial<Record<CurriculumSource, ImageDataset>> = {};
   for (const src of new Set(datasets.map((d) => d.source))) sources[src] = await loadBuiltinImages(src, options.root, '--datasets');
   const joined = joinCurriculum(datasets, sources, { trainPerClass, testPerClass });
-  await selectBackend(backend, { strict: backend !== 'auto' });
+  await selectCliBackend(backend);
 
   const runSeed = async (seed: number) => {
     const isolated = await trainIsolated(joined, settings, seed);

@@ -25,6 +25,7 @@ import { classesWithRows } from '../core/features/test-split';
 import { readFeatureFile } from './features';
 import { UsageError, decimalNumber, intArg, intListArg, numberArg, rangeListArg, strategyOptionParts, taskSizesArg } from './args';
 import { V1_FILL } from '../core/config/defaults';
+import { HEAD_TRAINING } from '../core/config/sections/features';
 import { seedListArg } from './seeds';
 import { UINT32_MAX } from '../core/config/checker';
 import { featuresSummary, isSummaryRun, SUMMARY_FLAGS } from './features-summary';
@@ -170,12 +171,14 @@ export async function featuresRunCommand(v: Values, options: { onNote?: (note: s
   const { orderings, total, label } = orderingsOf(v, classes, sizes);
 
   // a first-session layer (--strategy-options firstSession=W) trains as a run's network does: --epochs, --lr,
-  // --batch-size (the experiment's fill-ins when absent), Adam
+  // --batch-size (when --epochs and --lr are both absent, the head's settings HEAD_TRAINING, as the app writes them
+  // for an experiment on features), Adam
   const fill = V1_FILL.training;
+  const pair = v.epochs === undefined && v.lr === undefined ? HEAD_TRAINING : fill;
   const adaptTraining = {
     // at least one: a first-session layer trained for 0 epochs is its random initial weights, reported as adapted
-    epochs: intArg(str(v, 'epochs'), 'epochs', 1, CONFIG_LIMITS.epochs) ?? fill.epochs,
-    lr: numberArg(str(v, 'lr'), 'lr') ?? fill.lr,
+    epochs: intArg(str(v, 'epochs'), 'epochs', 1, CONFIG_LIMITS.epochs) ?? pair.epochs,
+    lr: numberArg(str(v, 'lr'), 'lr') ?? pair.lr,
     batchSize: intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.batchSize) ?? fill.batchSize,
     beta1: fill.optimiser.beta1,
     beta2: fill.optimiser.beta2,

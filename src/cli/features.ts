@@ -23,9 +23,18 @@ import { backboneClasses } from '../core/features/source';
 import { HELD_OUT_NOTE, withTestSplit } from '../core/features/test-split';
 import type { SimilaritySpec } from '../core/similarity/resolve';
 import { readFeaturesNpz, writeFeaturesNpz } from '../data/features/npz';
+import { selectBackend } from '../engine/backend';
 import { ModelLoadError } from '../engine/clip/download';
-import { createImageEncoder, encoderRequiredFiles, IMAGE_ENCODERS, type EncoderPrecision, type ImageEncoderOptions } from '../engine/clip/image-encoder';
-import { BackboneError } from '../engine/features/backbone';
+import {
+  createImageEncoder,
+  encoderRequiredFiles,
+  IMAGE_ENCODERS,
+  knownEncoderBytes,
+  type EncoderPrecision,
+  type ImageEncoderOptions,
+} from '../engine/clip/image-encoder';
+import { BackboneError, type Backbone } from '../engine/features/backbone';
+import { probeBackbone, type BackboneProbe } from '../engine/features/probe';
 import { backboneFeatureSet, encoderFeatureSet, extractionRows, type ExtractRows } from '../engine/features/extract';
 import type { ImageDataset } from '../engine/types';
 import { UsageError, intArg } from './args';
@@ -34,11 +43,13 @@ import { FEATURE_SIMILARITY_KEY, readInput, writeOutput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export const FEATURES_HELP = `  cil-lab features (--dataset digits|fashion-mnist|emoji|PATH [--classes 0-5] | --source file:F.npz) --out F.npz
+export const FEATURES_HELP = `  cil-lab features (--dataset digits|fashion-mnist|emoji|PATH [--classes 0-5] | --source file:F.npz) --out F.npz | --probe
               --source backbone [--backbone-seed 0] | encoder:MODEL_ID_OR_FOLDER [--precision q8|fp16|fp32] [--revision main] [--allow-remote] | file:PATH.npz
               [--train-per-class N|all] [--test-per-class N|all] [--batch-size 16]
                  → writes the .npz (features, labels, split, class_names) and prints source, label, model, d, n per split, seconds;
                  the backbone is pre-trained on the dataset's classes that --classes leaves out; an encoder downloads only with --allow-remote
+              --probe (with --source backbone): probe: {backbone, pixels, untrained}, each a linear probe and the nearest class mean,
+                 all classes at once, on the same rows (--out optional): is the backbone better than its input?
               --features F.npz|backbone|encoder:…|file:… on run, sweep and cpcf trains the head model (--hidden "" linear, or one width) on them;
               --similarity features (orders) and --source features (similarity) with --features: class prototypes of the features, cosine`;
 
@@ -66,7 +77,7 @@ export function parseFeatureSource(s: string, flag: string): FeatureSourceArg {
 /** What the features are, for every output that used them. */
 export interface FeatureInfo {
   source: 'backbone' | 'encoder' | 'file';
-  /** in words, as the app labels it ("backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)") */
+  /** in words, as the app labels it ("stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)") */
   label: string;
   d: number;
   model?: { id: string; path?: string; revision: string; precision: EncoderPrecision; device: string; modelType: string; output: string };
@@ -117,11 +128,14 @@ function encoderOptions(spec: string, v: Values): { opts: ImageEncoderOptions; p
   }
   if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(spec))
     throw new UsageError(`encoder:${spec} is neither a model folder on this disk nor a hub model id like ${IMAGE_ENCODERS[0].id}.`);
-  if (v['allow-remote'] !== true)
+  if (v['allow-remote'] !== true) {
+    const bytes = knownEncoderBytes(spec, precision);
+    const size = bytes === null ? '' : ` (about ${(bytes / 1e6).toFixed(1)} MB as ${precision})`;
     throw new UsageError(
-      `Loading ${spec} from the Hugging Face hub needs the network, which the CLI uses only with --allow-remote. ` +
+      `Loading ${spec}${size} from the Hugging Face hub needs the network, which the CLI uses only with --allow-remote. ` +
         `Add --allow-remote, or download the model folder once and give encoder:FOLDER.`,
     );
+  }
   return { opts: { ...base, modelId: spec, source: { kind: 'hub' }, allowRemote: true } };
 }
 
@@ -198,6 +212,7 @@ export async function featureSetFrom(
   ds: ImageDataset | null,
   rows: ExtractRows,
   onProgress?: (done: number, total: number) => void,
+  probe?: { backbone?: Backbone },
 ): Promise<{ set: FeatureSet; info: FeatureInfo }> {
   const t0 = performance.now();
   const notes: string[] = [];
@@ -234,13 +249,14 @@ export async function featureSetFrom(
       );
     try {
       const { set, backbone } = await backboneFeatureSet(ds, rows, seed, (p) => (p.stage === 'extract' ? onProgress?.(p.done, p.total) : undefined));
+      if (probe) probe.backbone = backbone;
       const names = backbone.classNames;
       const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
       return {
         set,
         info: {
           source: 'backbone',
-          label: `backbone pre-trained on ${list} (seed ${seed})`,
+          label: `stand-in backbone trained on ${list} (seed ${seed})`,
           d: set.d,
           digest: digestOf(set),
           backbone: {
@@ -303,8 +319,13 @@ export async function featuresCommand(
   const sourceArg = str(v, 'source');
   if (!sourceArg) throw new UsageError('Give --source backbone, encoder:MODEL_ID_OR_FOLDER or file:PATH.npz.');
   const out = str(v, 'out');
-  if (!out) throw new UsageError('Give --out F.npz, the file to write the features to.');
+  const probing = v.probe === true;
+  if (!out && !probing) throw new UsageError('Give --out F.npz, the file to write the features to (or --probe with --source backbone).');
   const source = parseFeatureSource(sourceArg, '--source');
+  if (probing && source.kind !== 'backbone')
+    throw new UsageError(
+      '--probe compares the embedded backbone with its input: give --source backbone (an encoder or a file has no pixels or untrained twin here).',
+    );
   intArg(str(v, 'batch-size'), 'batch-size', 1, CONFIG_LIMITS.encoderBatch);
   // given for another source, these would change nothing
   const unread = source.kind === 'encoder' ? undefined : (['batch-size', 'precision', 'revision', 'allow-remote'] as const).find((f) => v[f] !== undefined);
@@ -320,12 +341,16 @@ export async function featuresCommand(
     trainPerClass: perClassArg(v, 'train-per-class') ?? null,
     testPerClass: perClassArg(v, 'test-per-class') ?? null,
   };
-  const { set, info } = await featureSetFrom(source, v, ds, rows);
-  const written = writeOutput(out, writeFeaturesNpz(set));
+  const held: { backbone?: Backbone } = {};
+  const { set, info } = await featureSetFrom(source, v, ds, rows, undefined, held);
+  const written = out ? writeOutput(out, writeFeaturesNpz(set)) : undefined;
+  // the linear probes train with the fused WebAssembly step (wasm), as `npm run probe:backbone` and the labs do
+  if (probing) await selectBackend('wasm', { strict: true });
+  const probe = probing && ds && held.backbone ? roundProbe(await probeBackbone(ds, rows, held.backbone, set)) : undefined;
   const [train, test] = featureCounts(set);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return JSON.stringify({
-    out: written,
+    ...(written ? { out: written } : {}),
     source: info.source,
     label: info.label,
     ...(info.model ? { model: info.model } : {}),
@@ -336,8 +361,24 @@ export async function featuresCommand(
     n: { train: sum(train), test: sum(test) },
     classes: rows.classes.map((c) => set.classNames[c]),
     seconds: info.seconds,
+    ...(probe ? { probe } : {}),
     warnings: [...notes, ...info.notes],
   });
+}
+
+/** The probe's accuracies to 4 decimals (what a table shows), with a sentence saying what they mean. */
+function roundProbe(p: BackboneProbe): BackboneProbe & { verdict: string } {
+  const r = (x: number) => Math.round(x * 1e4) / 1e4;
+  const one = (x: BackboneProbe['backbone']) => ({ d: x.d, linearProbe: r(x.linearProbe), nearestMean: r(x.nearestMean) });
+  const b = one(p.backbone);
+  const best = Math.max(p.pixels.linearProbe, p.untrained.linearProbe);
+  const bestMean = Math.max(p.pixels.nearestMean, p.untrained.nearestMean);
+  const pts = (x: number) => (100 * x).toFixed(1);
+  const verdict =
+    p.backbone.linearProbe <= best + 0.01 && p.backbone.nearestMean <= bestMean + 0.01
+      ? `The backbone is no better than its input here: linear probe ${pts(p.backbone.linearProbe)} % against ${pts(p.pixels.linearProbe)} % on the pixels and ${pts(p.untrained.linearProbe)} % untrained; nearest mean ${pts(p.backbone.nearestMean)} % against ${pts(p.pixels.nearestMean)} % and ${pts(p.untrained.nearestMean)} %. It is a stand-in for offline use and tests, not a pre-trained encoder.`
+      : `The backbone's features beat its input by more than a point on ${p.backbone.linearProbe > best + 0.01 ? 'the linear probe' : 'the nearest mean'}: linear probe ${pts(p.backbone.linearProbe)} % (pixels ${pts(p.pixels.linearProbe)} %, untrained ${pts(p.untrained.linearProbe)} %), nearest mean ${pts(p.backbone.nearestMean)} % (${pts(p.pixels.nearestMean)} %, ${pts(p.untrained.nearestMean)} %).`;
+  return { backbone: b, pixels: one(p.pixels), untrained: one(p.untrained), n: p.n, training: p.training, verdict };
 }
 
 /**

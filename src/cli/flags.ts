@@ -110,6 +110,7 @@ export const OPTIONS = {
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },
+  probe: { type: 'boolean' },
   control: { type: 'boolean' },
   list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -302,6 +303,7 @@ export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
     'train-per-class',
     'test-per-class',
     'batch-size',
+    'probe',
   ],
 };
 

@@ -92,7 +92,7 @@ ${indent(ANALYZE_PLACE_HELP)}
   cil-lab reservoir --bucket-sizes 100,100,… --k N --alpha A|dynamic:C [--trials 1000] [--seed S]   → shares, sizes (CLEAR's Alg. 1 alone)
   cil-lab run --dataset digits|fashion-mnist|emoji|PATH [--classes 0-9] (--tasks K | --task-sizes …) [--order 3,1,…|--protocol rs --seeds 1993]
               --strategy finetune|joint|ewc|lwf|si|replay|icarl|agem|gdumb|ncm [--memory 200] [--model mlp|cnn] [--hidden 256,128]
-              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
+              [--epochs E] [--first-epochs E1] [--lr L] [--batch-size B] [--seed S] [--backend wasm|cpu|webgpu] [--train-per-class N --test-per-class N] [--augment on|off] [--head seen|all]
               [--init he-glorot|pytorch] [--strategy-options key=value,… (e.g. lambda=5000,mode=single for ewc)]
               [--orderings all|N [--limit 5000] [--sample-seed S]] [--fast on|off] [--population auto|N]
                  --orderings trains every ordering (or N sampled) on the fast path: shared task prefixes once, same numbers;

@@ -15,7 +15,6 @@ import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, openWorldIssues, type OpenWor
 import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
-import { selectBackend } from '../engine/backend';
 import { subsetPerClass } from '../engine/dataset';
 import { STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { buildOodSet, OodSpecError, parseOodSpec, type OodSet } from '../engine/ood/ood-data';
@@ -25,6 +24,7 @@ import { seedListArg, seedRange } from './seeds';
 import { runOpenWorld } from '../engine/ood/run';
 import type { ImageDataset, TrainRunConfig } from '../engine/types';
 import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, str, taskSizesArg, refuseUnused, UsageError } from './args';
+import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
@@ -174,7 +174,7 @@ async function runLabSettings(s: OpenWorldSettings, v: Values, root: string): Pr
   const loaded = new Map<string, ImageDataset>();
   for (const id of datasetsNeeded(s)) loaded.set(id, await loadBuiltinImages(id, root, '--ood'));
   const { dataset, config } = openWorldInput(s, (id) => loaded.get(id) as ImageDataset);
-  await selectBackend(backend, { strict: backend !== 'auto' });
+  await selectCliBackend(backend);
   const r = await runOpenWorld(dataset, config);
   return oodReport(r.steps, r, { dataset: s.dataset, head: config.head });
 }
@@ -308,7 +308,7 @@ export async function oodCommand(v: Values, options: { root: string; onNote?: (n
   if (mIn !== undefined) headSettings.marginIn = mIn;
   if (mOut !== undefined) headSettings.marginOut = mOut;
 
-  await selectBackend(backend, { strict: backend !== 'auto' });
+  await selectCliBackend(backend);
   const reports: OodReport[] = [];
   for (const seed of seedList ?? [train.seed]) {
     const r = await runOpenWorld(ds, { train: { ...train, seed }, oodSets, detectors, head: headSettings, seed: oodSeed });

@@ -35,12 +35,12 @@ import { readSamplesZip } from '../data/own-samples-zip';
 import { resizeToRgb, sniffImageType } from '../data/parsers/image-folder-zip';
 import { decodePng } from '../data/parsers/png';
 import { promptTexts } from '../core/similarity/prompts';
-import { selectBackend } from '../engine/backend';
 import { ClipLoadError, createTextEmbedder, type ClipDtype } from '../engine/clip/text-embedder';
 import { RunControl } from '../engine/control';
 import { jobContext, type JobContext } from '../engine/jobs/job';
 import { ownEncodeJob, ownJointJob, ownOrderingsJob, ownOverviewJob, ownStepsJob } from '../engine/own-classes/job';
 import { backendArg, intArg, str, UsageError } from './args';
+import { selectCliBackend } from './backend';
 import { readInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -333,7 +333,7 @@ export async function ownClassesCommand(v: Values): Promise<string> {
     classes.push({ name: samples[k].name, rows: out.features, train: samples[k].train });
   }
   const set = ownFeatureSet(classes, dim);
-  await selectBackend(backend, { strict: backend !== 'auto' });
+  await selectCliBackend(backend);
   const names = set.classNames;
   const namesEdge = namesModel ? ownNamesEdge(await embedNames(namesModel, names, v['allow-remote'] === true), names) : null;
   const joint = await ownJointJob({ set, seed }, ctx, () => {});

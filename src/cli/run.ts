@@ -17,6 +17,7 @@ import { UINT32_MAX } from '../core/config/checker';
 import { BUILTIN_DATASET_REFS, datasetClassListId } from '../core/config/defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../core/config/limits';
 import type { BuiltinDatasetRef } from '../core/config/types';
+import { HEAD_TRAINING } from '../core/config/sections/features';
 import { allMetrics } from '../core/metrics/index';
 import { countOrderings, formatOmega } from '../core/orderings/count';
 import { enumerateOrderings } from '../core/orderings/enumerate';
@@ -27,15 +28,18 @@ import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
 import { BUILTIN_DATASET_IDS } from '../data/registry';
 import { parseUserFiles } from '../data/parsers/index';
-import { selectBackend } from '../engine/backend';
 import { STRATEGY_DEFAULTS, STRATEGY_IDS, type StrategyId } from '../engine/defaults';
 import { subsetPerClass } from '../engine/dataset';
 import { trainShared, type SharedProgress } from '../engine/shared-train';
 import { trainRun } from '../engine/trainer';
 import { featureDatasetOf } from '../engine/features/dataset';
 import type { ImageDataset, ImageSplit, TrainDataset, TrainRunConfig, TrainRunResult } from '../engine/types';
+import { TRAINER_DEFAULTS } from '../engine/defaults';
+import { headBar, type HeadBar } from '../engine/features/head-bar';
+import type { FeatureSet } from '../core/features/feature-set';
 import { augmentsByDefault, runConfigOf, type RunSettings } from '../engine/run-config';
 import { backendArg, intArg, intListArg, numberArg, rangeListArg, str, taskSizesArg, UsageError } from './args';
+import { selectCliBackend } from './backend';
 import { seedListArg } from './seeds';
 import { initFlag, strategyOptionsFlag } from './config-args';
 import { loadBuiltinImages, readInputFiles } from './inputs';
@@ -206,6 +210,8 @@ export interface PlannedRuns {
   datasetArg: string;
   /** `--features`: what the head trains on (features.ts), else undefined (pixels) */
   features?: FeatureInfo;
+  /** the feature set itself (the experiment's rows), for the head's bar */
+  featureSet?: FeatureSet;
   builtin: boolean;
   classes: number[];
   sizes: number[];
@@ -249,10 +255,13 @@ export function trainingFields(v: Values, strategies: readonly StrategyId[], wit
     throw new RunUsageError(`--hidden: the head's hidden layer can have at most ${grouped(CONFIG_LIMITS.headWidth)} units; got ${grouped(hidden[0])}.`);
   headArg(v);
   const memory = int(v, 'memory', 1);
+  // a head on features takes the head's settings (HEAD_TRAINING: 20 epochs at 10⁻²) unless --epochs or --lr is given,
+  // as the app writes them when an experiment switches to features
+  const headPair = features && v.epochs === undefined && v.lr === undefined;
   const training: Record<string, unknown> = {
-    epochs: int(v, 'epochs', 1),
+    epochs: int(v, 'epochs', 1) ?? (headPair ? HEAD_TRAINING.epochs : undefined),
     firstTaskEpochs: int(v, 'first-epochs', 1),
-    lr: numberArg(str(v, 'lr'), 'lr'),
+    lr: numberArg(str(v, 'lr'), 'lr') ?? (headPair ? HEAD_TRAINING.lr : undefined),
     batchSize: int(v, 'batch-size', 1),
     head: str(v, 'head'),
     init: str(v, 'init'),
@@ -360,10 +369,12 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   const sizes = taskSizesArg(v, classes.length);
   let ds: TrainDataset;
   let features: FeatureInfo | undefined;
+  let featureSet: FeatureSet | undefined;
   if (featureSource) {
     // the features of the run's classes (the backbone pre-trains on the others), at most the first N per class and split
     const got = await featureSetFrom(featureSource, v, images, { classes, trainPerClass: data.trainPerClass, testPerClass: data.testPerClass });
     ds = featureDatasetOf(got.set, classes);
+    featureSet = got.set;
     features = got.info;
     notes.push(...got.info.notes);
   } else {
@@ -386,7 +397,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     head: headArg(v),
     init: initFlag(v),
   };
-  const backend = await selectBackend(backendName, { strict: backendName !== 'auto' });
+  const backend = await selectCliBackend(backendName);
 
   const many = manyOrderings(v, classes, sizes);
   const planned = many ?? orderings(v, classes);
@@ -401,6 +412,7 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
     ds,
     datasetArg,
     features,
+    featureSet,
     builtin,
     classes,
     sizes,
@@ -493,7 +505,13 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
 
   const runs = planned.map((_, k) => runRecord(p, k, results[k], extras));
   for (const n of p.notes) options.onNote?.(n);
-  if (runs.length === 1) return JSON.stringify(runs[0]);
+  // on features: the head's bar (the same head trained jointly, beside SimpleCIL on the same rows)
+  const bar = p.featureSet ? await headBarOf(p, configs[0]) : undefined;
+  if (bar && bar.joint < bar.simplecil)
+    options.onNote?.(
+      `the head is below the bar: trained jointly with these settings it reaches ${(100 * bar.joint).toFixed(1)} %, under SimpleCIL's ${(100 * bar.simplecil).toFixed(1)} % on the same features (raise --epochs or --lr)`,
+    );
+  if (runs.length === 1) return JSON.stringify(bar ? { ...runs[0], headBar: bar } : runs[0]);
   const trie = planPrefixes(configs.map((c) => c.tasks));
   const training = {
     path: fast ? 'fast (prefix sharing + population)' : 'one run at a time',
@@ -504,5 +522,19 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
     ...(fast ? { stepsTrained, predictions } : {}),
     seconds: Math.round(seconds * 10) / 10,
   };
-  return JSON.stringify({ runs, training });
+  return JSON.stringify({ runs, training, ...(bar ? { headBar: bar } : {}) });
+}
+
+/** The head's bar of a run on features (engine/features/head-bar.ts), its accuracies to 4 decimals. */
+async function headBarOf(p: PlannedRuns, config: TrainRunConfig): Promise<HeadBar> {
+  const model = config.model as { kind: string; hidden?: number[] };
+  const bar = await headBar(p.featureSet!, p.classes, {
+    epochs: config.epochs ?? TRAINER_DEFAULTS.epochs,
+    lr: config.lr ?? TRAINER_DEFAULTS.lr,
+    batchSize: config.batchSize ?? TRAINER_DEFAULTS.batchSize,
+    hidden: model.hidden ?? [],
+    seed: config.seed,
+  });
+  const r = (x: number) => Math.round(x * 1e4) / 1e4;
+  return { ...bar, joint: r(bar.joint), simplecil: r(bar.simplecil) };
 }

@@ -17,10 +17,10 @@ import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BufferSpec } from '../core/stream/protocol';
 import { formatAlpha } from '../core/stream/reservoir';
 import { BUILTIN_DATASET_IDS } from '../data/registry';
-import { selectBackend } from '../engine/backend';
 import { streamFromPool } from '../engine/stream/data';
 import { trainStream } from '../engine/stream/train';
 import { backendArg, intListArg, numberArg, str, UsageError, refuseUnused } from './args';
+import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
 import { alphaArg } from './reservoir';
@@ -130,7 +130,7 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
   const backend = backendArg(v);
 
   const pool = await loadBuiltinImages(datasetId, options.root);
-  await selectBackend(backend, { strict: backend !== 'auto' });
+  await selectCliBackend(backend);
   const runOne = async (protocol: StreamProtocol, seed: number, atStrength = strength) => {
     let data;
     try {

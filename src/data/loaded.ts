@@ -160,6 +160,7 @@ const FORMAT_NAMES: Record<UserDataset['format'], string> = {
   idx: 'MNIST-style IDX files',
   cifar10: 'CIFAR-10 binary',
   cifar100: 'CIFAR-100 binary (fine labels)',
+  'cifar100-parquet': "CIFAR-100 as the Hugging Face hub's parquet files (fine labels)",
   'image-folder': 'a .zip of images, one folder per class (resized to 32×32 RGB)',
 };
 

@@ -16,6 +16,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { isNode } from './node-env';
+import { gpuAdapterInfo, setupNodeWebGpu, SOFTWARE_RENDERER } from './gpu/device';
+import type { MeasuredChoice } from './gpu/measure';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
@@ -28,9 +30,12 @@ export function isBackendName(s: string): s is BackendName {
 
 export { isNode };
 
-/** Backends that can exist where we run, in preference order. */
+/**
+ * Backends that can exist where we run, in preference order. In Node: wasm and cpu, and webgpu once the optional
+ * `webgpu` package has given an adapter (`probeBackend('webgpu')` sets it up; 'auto' never picks it in Node).
+ */
 export function candidateBackends(): BackendName[] {
-  if (isNode()) return ['wasm', 'cpu'];
+  if (isNode()) return (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu ? ['webgpu', 'wasm', 'cpu'] : ['wasm', 'cpu'];
   const g = globalThis as { navigator?: { gpu?: unknown }; OffscreenCanvas?: unknown; document?: unknown };
   const out: BackendName[] = [];
   if (g.navigator?.gpu) out.push('webgpu');
@@ -106,8 +111,12 @@ const PROBE_EXPECTED = [58, 64, 139, 154];
  */
 export async function probeBackend(name: BackendName): Promise<number> {
   quietInNode();
+  if (isNode() && name === 'webgpu') {
+    const why = await setupNodeWebGpu();
+    if (why) throw new Error(`WebGPU is not available in Node here: ${why}.`);
+  }
   if (!candidateBackends().includes(name)) {
-    throw new Error(`The ${name} backend is not available here (${isNode() ? 'Node: only wasm and cpu' : 'this browser'}).`);
+    throw new Error(`The ${name} backend is not available here (${isNode() ? 'Node: wasm, cpu, and webgpu with a GPU' : 'this browser'}).`);
   }
   await register(name);
   const t0 = performance.now();
@@ -139,20 +148,17 @@ export interface BackendInfo {
   probeMs: number;
   /** every backend tried, in order, with why it was skipped */
   tried: BackendAttempt[];
+  /**
+   * `auto` chosen by measuring the workload (gpu/measure.ts): each candidate's time and the sentence that says why;
+   * `cached` when the measurement was this browser's earlier one for the same device and workload
+   */
+  measured?: MeasuredChoice & { cached: boolean; at: string };
 }
 
 /** Does this GPU backend run on a software rasteriser (SwiftShader, llvmpipe…)? Best effort; false when unknown. */
 export async function isSoftwareGpu(name: 'webgpu' | 'webgl'): Promise<boolean> {
-  const soft = /swiftshader|llvmpipe|softpipe|software|basic render/i;
   try {
-    if (name === 'webgpu') {
-      const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator?.gpu;
-      const adapter = (await gpu?.requestAdapter()) as
-        { isFallbackAdapter?: boolean; info?: { architecture?: string; description?: string; vendor?: string } } | null | undefined;
-      if (!adapter) return false;
-      const info = adapter.info ?? {};
-      return Boolean(adapter.isFallbackAdapter) || soft.test(`${info.architecture ?? ''} ${info.description ?? ''} ${info.vendor ?? ''}`);
-    }
+    if (name === 'webgpu') return (await gpuAdapterInfo())?.software ?? false;
     const g = globalThis as { OffscreenCanvas?: new (w: number, h: number) => { getContext(k: string): unknown } };
     if (!g.OffscreenCanvas) return false;
     const gl = new g.OffscreenCanvas(1, 1).getContext('webgl2') as {
@@ -160,7 +166,7 @@ export async function isSoftwareGpu(name: 'webgpu' | 'webgl'): Promise<boolean> 
       getParameter(p: number): unknown;
     } | null;
     const ext = gl?.getExtension('WEBGL_debug_renderer_info');
-    return Boolean(gl && ext && soft.test(String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL))));
+    return Boolean(gl && ext && SOFTWARE_RENDERER.test(String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL))));
   } catch {
     return false;
   }
@@ -187,7 +193,8 @@ async function autoOrder(candidates: BackendName[]): Promise<BackendName[]> {
  * asked for it), otherwise the backends after it in the order are tried (the app: it shows which one runs).
  */
 export async function selectBackend(preferred: BackendName | 'auto' = 'auto', options: { strict?: boolean } = {}): Promise<BackendInfo> {
-  const candidates = candidateBackends();
+  // in Node, 'auto' is the CPU (the same numbers on every machine); WebGPU only when asked for by name
+  const candidates = candidateBackends().filter((b) => !(isNode() && preferred === 'auto' && b === 'webgpu'));
   let chain: BackendName[];
   if (preferred === 'auto') chain = await autoOrder(candidates);
   else if (options.strict) chain = [preferred];

@@ -5,6 +5,9 @@
  */
 export { activeBackend, BACKEND_ORDER, candidateBackends, ensureBackend, probeBackend, selectBackend, setWasmBase, watchBackendLoss } from './backend';
 export type { BackendAttempt, BackendInfo, BackendName } from './backend';
+export { measureBackends, type BackendTiming, type MeasuredChoice, type ProbeWorkload } from './gpu/measure';
+export { gpuAdapterInfo, type GpuAdapterInfo } from './gpu/device';
+export { warmTraining } from './warm';
 export { resolveTrainConfig, TrainConfigError } from './config';
 export { RunCancelledError, RunControl, type RunState } from './control';
 export { fromDecodedDataset, subsetPerClass } from './dataset';

@@ -22,6 +22,7 @@ import { createNetwork, initWeights, type Network } from './models';
 import { planRun, type RunPlan } from './plan';
 import { choosePopulation, populationSupported, trainPopulationTask, type PopulationMember } from './population';
 import { createStrategy, type Strategy } from './strategies/index';
+import { levelInitialPredictions, levelRefusal, openLevelRun, trainByLevels, type LevelRun } from './gpu/level-train';
 import { initialWeightsSeed, networkSpec, planSummary, taskContext, testPredictions, trainTask } from './trainer';
 import type { TrainDataset, ProgressEvent, ResolvedTrainConfig, StrategyState, TrainRunConfig, TrainRunResult } from './types';
 
@@ -35,6 +36,11 @@ export interface SharedTrainOptions {
    * e.g. the seeded sample order of src/core/ground-truth/schedule.ts. Default: depth-first.
    */
   order?: number[];
+  /**
+   * false: on WebGPU, train with tfjs (populations) instead of the level-batched kernels (gpu/level-train.ts); for the
+   * benchmark that compares the two. Default true.
+   */
+  levels?: boolean;
 }
 
 /** The answer to a pull (`SharedTrainHooks.next`). */
@@ -79,6 +85,13 @@ export interface SharedProgress {
   predictionsDone: number;
   /** the step of the task in flight */
   step: ProgressEvent | null;
+  /**
+   * What trains the models: 'level' (every prefix of one depth at once in our WebGPU kernels, gpu/level-train.ts),
+   * 'fused' (one model at a time in the fused wasm step) or 'tfjs' (tfjs's kernels, one model or a population).
+   */
+  kernels?: 'level' | 'fused' | 'tfjs';
+  /** on WebGPU when the level-batched kernels do not apply: why (one sentence) */
+  note?: string;
 }
 
 export interface SharedTrainHooks {
@@ -161,6 +174,16 @@ export async function trainShared(
   // where the fused step applies (wasm), one model at a time: it is faster there than any tfjs population
   const fused = await fusedApplies({ backend: backendName, spec, augment: base.augment, strategy: probe });
   const P = populationSupported(spec, probe) && !fused ? choosePopulation(options.population ?? 'auto', backendName, spec, base.batchSize, { softwareGpu }) : 1;
+  // on WebGPU, every prefix of one depth at once in our kernels where the strategy's training is the plain loss
+  let level: LevelRun | null = null;
+  let levelWhy: string | undefined;
+  if (backendName === 'webgpu' && share && !hooks.next && options.levels !== false) {
+    const why = levelRefusal({ spec, augment: base.augment, strategy: probe, strategyOptions: base.strategyOptions });
+    const most = typeof options.population === 'number' ? Math.max(1, Math.floor(options.population)) : Infinity;
+    const opened = why === null ? await openLevelRun(dataset, spec, base, nodes, most) : { run: null, why };
+    level = opened.run;
+    levelWhy = opened.why ?? undefined;
+  }
   const initialState = probe.getState();
   probe.dispose();
 
@@ -181,6 +204,8 @@ export async function trainShared(
     stepsDone: 0,
     predictionsDone: 0,
     step: null,
+    kernels: level ? 'level' : fused ? 'fused' : 'tfjs',
+    ...(levelWhy ? { note: levelWhy } : {}),
   };
   const report = (): void => hooks.onProgress?.({ ...progress });
 
@@ -188,21 +213,28 @@ export async function trainShared(
   const initial = initWeights(spec, initialWeightsSeed(base.seed));
   const untrained: number[][] = [];
   {
-    const net = createNetwork(spec, initial, { trainable: false });
+    const net = level ? null : createNetwork(spec, initial, { trainable: false });
     try {
-      const full: ScoreFn = (x) => net.logits(x);
       // one prediction pass: every ordering covers the same classes, and the initial model's prediction of an example
       // is the same unit in each (only which class that unit stands for differs)
       const examples = sortedUnion(plans[0].tasks.map((tp) => tp.test));
-      const predAt = base.head === 'all' ? await testPredictions(dataset, examples, net, full, true, outputs, base) : null;
+      const predAt =
+        base.head !== 'all'
+          ? null
+          : level
+            ? await levelInitialPredictions(level, initial, examples, outputs, dataset.test.labels.length)
+            : await testPredictions(dataset, examples, net as Network, (x) => (net as Network).logits(x), true, outputs, base);
       if (predAt) progress.predictionsDone += examples.length;
       for (let o = 0; o < cfgs.length; o++) {
         const b: number[] = [];
         for (let j = 0; j < K[o]; j++) b.push(predAt ? accuracyFrom(predAt, plans[o].tasks[j].test, testUnits[o][j]) : 0);
         untrained.push(b);
       }
+    } catch (e) {
+      level?.mlp.destroy();
+      throw e;
     } finally {
-      net.dispose();
+      net?.dispose();
     }
   }
 
@@ -282,6 +314,13 @@ export async function trainShared(
     const examples = sortedUnion(lists);
     const predAt = await testPredictions(dataset, examples, network, score, !strategy.predictScores, ctx.headWidth, base);
     progress.predictionsDone += examples.length;
+    recordRows(node, predAt);
+  };
+
+  /** Row `node.depth` of R for every ordering through `node`, from its predicted units (`predictionTable`). */
+  const recordRows = (node: PrefixNode, predAt: Int32Array): void => {
+    const t = node.depth;
+    const o0 = node.orderings[0];
     const seen: number[] = [];
     for (let j = 0; j <= t; j++) seen.push(accuracyFrom(predAt, plans[o0].tasks[j].test, testUnits[o0][j]));
     // every ordering through the node, also those trained elsewhere: a checkpoint of this node or a descendant
@@ -334,6 +373,48 @@ export async function trainShared(
     for (const r of from.rows) if (r.index >= 0 && r.index < cfgs.length) r.rows.forEach((row, t) => (rows[r.index][t] = row.slice()));
     done.add(node);
   };
+
+  if (level) {
+    const run = level;
+    try {
+      report();
+      await trainByLevels(run, {
+        dataset,
+        spec,
+        base,
+        cfgs,
+        plans,
+        nodes,
+        priority,
+        initialWeights: initial,
+        initialState,
+        // the level strategies read examples and seeds, never the network's weights (they live on the GPU)
+        taskContext: (t, cfg, plan) => taskContext(t, dataset, cfg, plan, NO_NETWORK, spec, pausePoint),
+        pausePoint,
+        record: recordRows,
+        complete: (node) => {
+          done.add(node);
+          progress.tasksDone++;
+          for (const o of node.orderings) if (rank[o] !== Infinity && rows[o].length === K[o] && node.depth === K[o] - 1) finishRun(o);
+          report();
+        },
+        onStep: (() => {
+          let before = 0;
+          return (e: ProgressEvent, models: number, done: number) => {
+            // a chunk's steps count from 1: its models' steps add to what the chunks before trained
+            if (done === 1) before = progress.stepsDone;
+            progress.population = models;
+            progress.stepsDone = before + models * done;
+            stepReport(e);
+          };
+        })(),
+        onPredictions: (n) => (progress.predictionsDone += n),
+      });
+    } finally {
+      run.mlp.destroy();
+    }
+    return results;
+  }
 
   const network = createNetwork(spec, initial);
   const members: { strategy: Strategy; network: Network }[] = [];
@@ -477,6 +558,13 @@ export async function trainShared(
     report();
   }
 }
+
+/** The network of a level-batched task context: its weights live on the GPU, so nothing may ask for them here. */
+const NO_NETWORK = new Proxy({} as Network, {
+  get(_, key) {
+    throw new Error(`Level-batched training keeps the weights on the GPU; a strategy asked for the network's ${String(key)}.`);
+  },
+});
 
 /** A fresh optimiser, as `trainRun` creates for every task. */
 function makeOptimizer(cfg: ResolvedTrainConfig): tf.Optimizer {

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import type { NamedFile } from '../data/parsers/types';
 import type { LoadProgress, LoadResult, PrototypeResult, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
 import type { DataWorkerApi } from '../workers/data.worker';
+import type { HubDataset, HubFileSize } from '../data/hub-datasets';
 import type { FeatureSet } from '../core/features/feature-set';
 
 export type { DataSummary, LoadProgress, LoadResult, PrototypeResult, SampleSet, SampleSets, SamplingOptions, UserLoadOptions } from '../data/loaded';
@@ -105,6 +106,11 @@ export function createDataClient() {
         const buffers = named.map((n) => n.bytes.buffer as ArrayBuffer);
         return remote.loadFiles(Comlink.transfer(named, buffers), opts, Comlink.proxy(onProgress));
       }).then(remember);
+    },
+
+    /** A dataset from the Hugging Face hub's files (downloaded in the worker, after its size was asked and said). */
+    loadHub(id: HubDataset['id'], sizes: HubFileSize[] | undefined, opts: UserLoadOptions, onProgress: (p: LoadProgress) => void): Promise<LoadResult> {
+      return track(() => remote.loadHub(id, sizes, opts, Comlink.proxy(onProgress))).then(remember);
     },
 
     /** A new choice of S images per class (seeded) from the dataset already loaded. */

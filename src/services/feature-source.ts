@@ -62,7 +62,7 @@ export function datasetClassNames(config: ExperimentConfig): string[] {
   return config.dataset.id === 'custom' ? config.dataset.classNames.slice() : getClassList(datasetClassListId(config.dataset.id)).classes.slice();
 }
 
-/** The label of a feature source for a config ("backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)"). */
+/** The label of a feature source for a config ("stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)"). */
 export function sourceLabelOf(config: ExperimentConfig, f: FeaturesConfig = featuresOf(config)): string {
   return featureSourceLabel(f, datasetClassNames(config), config.classes);
 }

@@ -14,6 +14,7 @@ import { scheduleOrderings, type Schedule } from '../core/ground-truth/schedule'
 import { createDealer, type DealerStats } from '../core/ground-truth/deal';
 import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 import type { PtmJobEvent, PtmJobInput, PtmJobOutput } from '../engine/features/ptm-job';
+import type { HeadBar } from '../engine/features/head-bar';
 import {
   createRunSession,
   oneAtATime,
@@ -45,6 +46,9 @@ export type RunnerState = SessionState<StoredRun, { orderingKey: string; strateg
     order: Schedule['mode'];
     stepsDone: number;
     handoffs: { imports: number; waits: number };
+    /** what trains (engine SharedProgress `kernels`: level-batched WebGPU, the fused wasm step, tfjs), and on WebGPU why not level-batched */
+    kernels?: SharedProgress['kernels'];
+    note?: string;
   } | null;
   /**
    * The pre-trained methods' path (engine/features/ptm-job.ts: exact by class set, not trained), per method and seed
@@ -64,6 +68,8 @@ export interface PtmRunInfo {
   path: string | null;
   method: string | null;
   seconds: { features: number; setup: number; orderings: number } | null;
+  /** the trained head's bar on these features, when this group measured it (engine/features/head-bar.ts) */
+  headBar?: HeadBar;
 }
 
 /** What the runner's pre-trained path needs: which strategies are pre-trained methods, and each group's job input. */
@@ -225,7 +231,7 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
       );
       return { jobs: g, configs, shared: trie.sharedTasks, naive: trie.naiveTasks, schedule };
     });
-    const sharing = {
+    const sharing: NonNullable<RunnerState['sharing']> = {
       tasksDone: 0,
       tasksPlanned: planned.reduce((n, g) => n + g.shared, 0),
       naiveTasks: planned.reduce((n, g) => n + g.naive, 0),
@@ -293,6 +299,8 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
                 sharing.tasksDone = tasksBefore + partTasks.reduce((a, b) => a + b, 0);
                 sharing.stepsDone = stepsBefore + partSteps.reduce((a, b) => a + b, 0);
                 sharing.population = p.population;
+                sharing.kernels = p.kernels;
+                if (p.note) sharing.note = p.note;
                 sharing.handoffs = handoffs(dealer?.stats);
                 const current = ctx.state.current;
                 ctx.set({ sharing: { ...sharing }, etaSeconds: eta(), current: current ? { ...current, progress: p.step } : null });
@@ -382,7 +390,14 @@ export function createGroundTruthRunner(options: GroundTruthRunnerOptions) {
             show();
           },
         );
-        Object.assign(info, { stage: 'done', path: out.summary.path, method: out.summary.method, seconds: out.seconds, states: out.summary.cache.computed });
+        Object.assign(info, {
+          stage: 'done',
+          path: out.summary.path,
+          method: out.summary.method,
+          seconds: out.seconds,
+          states: out.summary.cache.computed,
+          ...(out.headBar ? { headBar: out.headBar } : {}),
+        });
         show();
       } finally {
         await Promise.all(puts);

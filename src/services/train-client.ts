@@ -69,6 +69,21 @@ export function createTrainClient(options: TrainClientOptions = {}) {
       return call(() => remote.backend());
     },
 
+    /** The WebGPU adapter the worker gets, described; null without one. */
+    gpuAdapter(): Promise<T.GpuAdapterInfo | null> {
+      return call(() => remote.gpuAdapter());
+    },
+
+    /** Time the workload on each candidate backend and select the fastest (engine/gpu/measure.ts). */
+    measureBackends(workload: T.ProbeWorkload, cpuWorkers: number): Promise<T.MeasuredChoice> {
+      return call(() => remote.measureBackends(workload, cpuWorkers));
+    },
+
+    /** Warm the worker up for the workload on its held dataset (the first Run then starts warm). */
+    warmUp(workload: T.ProbeWorkload): Promise<number> {
+      return call(() => remote.warmUp(workload));
+    },
+
     /** Load the images to train on: a built-in dataset (fetched by the worker) or the Data tab's dataset. */
     loadDataset(spec: T.DatasetSpec): Promise<T.TrainDatasetSummary> {
       if (spec.kind === 'builtin') return call(() => remote.loadDataset(spec));

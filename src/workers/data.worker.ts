@@ -31,6 +31,9 @@ import { getBuiltinDataset, loadBuiltinDataset } from '../data/registry';
 import { checkFeatureFileSize, readFeatureFile } from '../data/features/upload';
 import { withTestSplit } from '../core/features/test-split';
 import type { FeatureSet } from '../core/features/feature-set';
+import { downloadHubDataset, HUB_CIFAR100, type HubDataset, type HubFileSize } from '../data/hub-datasets';
+
+const HUB_DATASETS: Record<HubDataset['id'], HubDataset> = { cifar100: HUB_CIFAR100 };
 
 /** Prototypes of every class of a built-in dataset, by dataset id (the pixels are not kept, only the means). */
 const prototypeCache = new Map<string, Promise<{ name: string; shape: [number, number, number]; listIndex: number[]; protos: ClassPrototypes }>>();
@@ -154,6 +157,37 @@ const api = {
       checkNotCancelled(job);
       const { data, summary } = fromUser(parsed, files, opts.classNames);
       return { data, summary };
+    });
+  },
+
+  /**
+   * Download a dataset's files from the Hugging Face hub (only when the visitor asks, after its size was said: `sizes`
+   * from `hubDatasetSizes`) and parse them as the visitor's own files.
+   */
+  async loadHub(id: HubDataset['id'], sizes: HubFileSize[] | undefined, opts: UserLoadOptions, onProgress?: ProgressFn): Promise<LoadResult> {
+    const d = HUB_DATASETS[id];
+    if (!d) throw new Error(`No hub dataset "${String(id)}".`);
+    return runLoad(onProgress, opts, async (job, report) => {
+      const files = await downloadHubDataset(d, job.controller.signal, report, { sizes });
+      checkNotCancelled(job);
+      const label = files.map((f) => f.name).join(', ');
+      const parsed = await parseUserFiles(files, {
+        onProgress: (fraction) => {
+          checkNotCancelled(job);
+          report({ phase: 'parse', file: label, fraction });
+        },
+      });
+      checkNotCancelled(job);
+      const { data, summary } = fromUser(parsed, files);
+      const source = {
+        name: d.name,
+        package: `hub:${d.repo}`,
+        version: d.revision,
+        license: 'unknown',
+        url: `https://huggingface.co/datasets/${d.repo}`,
+        note: d.source,
+      };
+      return { data, summary: { ...summary, name: `${d.name} from the Hugging Face hub (${d.repo})`, sources: [source] } };
     });
   },
 

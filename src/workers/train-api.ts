@@ -9,7 +9,11 @@ import type * as E from '../engine/index';
 export type {
   BackendInfo,
   BackendName,
+  BackendTiming,
   FallbackNotice,
+  GpuAdapterInfo,
+  MeasuredChoice,
+  ProbeWorkload,
   ProgressEvent,
   SharedCheckpoint,
   SharedNext,
@@ -117,6 +121,18 @@ export interface TrainWorkerApi {
   selectBackend(preferred?: E.BackendName | 'auto'): Promise<E.BackendInfo>;
   /** The backend in use now, or null before the first selection. */
   backend(): string | null;
+  /** The WebGPU adapter here, described (vendor, architecture, device, description, software); null without one. */
+  gpuAdapter(): Promise<E.GpuAdapterInfo | null>;
+  /**
+   * `auto` by measurement (engine/gpu/measure.ts): time the workload on each candidate backend, select the fastest and
+   * say why. `cpuWorkers`: the workers a CPU backend would train with.
+   */
+  measureBackends(workload: E.ProbeWorkload, cpuWorkers: number): Promise<E.MeasuredChoice>;
+  /**
+   * Warm up for `workload` on the held dataset (engine/warm.ts: a throwaway two-ordering ground truth), so the first
+   * Run finds its code and kernels ready. Resolves with the milliseconds it took (0: nothing to warm).
+   */
+  warmUp(workload: E.ProbeWorkload): Promise<number>;
   /** Load the images to train on (replaces the dataset held before); the Data tab's dataset comes over `port`. */
   loadDataset(spec: DatasetSpec, port?: MessagePort): Promise<TrainDatasetSummary>;
   datasetSummary(): TrainDatasetSummary | null;

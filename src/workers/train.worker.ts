@@ -13,7 +13,10 @@ import { BUILTIN_DATASETS, getBuiltinDataset, loadBuiltinDataset, type FetchByte
 import {
   activeBackend,
   fromDecodedDataset,
+  gpuAdapterInfo,
   isFeatureDataset,
+  measureBackends,
+  warmTraining,
   RunControl,
   selectBackend,
   setWasmBase,
@@ -155,6 +158,20 @@ const api: TrainWorkerApi = {
 
   backend(): string | null {
     return tf.engine().backendName ?? null;
+  },
+
+  gpuAdapter() {
+    return gpuAdapterInfo();
+  },
+
+  async measureBackends(workload, cpuWorkers) {
+    if (control) throw busy();
+    return measureBackends(workload, { cpuWorkers });
+  },
+
+  async warmUp(workload) {
+    if (control) throw busy();
+    return held ? warmTraining(held.dataset, workload) : 0;
   },
 
   /** Load the images to train on (replaces the dataset held before). */

@@ -11,34 +11,12 @@ import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { writeFeaturesNpz } from '../../src/data/features/npz';
 import { getClassList } from '../../src/core/classes/builtin';
 import { pageConfig } from './harness/page-config';
+import { extractAndTrainOn, useFixtureEncoder } from './harness/fixture-encoder';
+import { openTab } from './harness/open-tab';
 import { honestNpz } from '../unit/drills/hostile-files';
 import { startTimerProbe, stopTimerProbe } from './harness/page-probes';
 
 mkdirSync('test-results/screenshots', { recursive: true });
-
-/** The app at `path` (default its start) on tab `tab`, offline: page errors and requests that left 127.0.0.1 are collected. */
-async function openTab(page: Page, tab: string, path = '/') {
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
-  await page.goto(path);
-  await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: tab, exact: true }).click();
-  return { errors, outside };
-}
-
-/** The Data tab's image encoder set to the tiny self-hosted CLIP-vision fixture, on wasm. */
-async function useFixtureEncoder(page: Page) {
-  await page.getByTestId('encoder-box').locator('summary').click();
-  await page.getByTestId('encoder-weights').selectOption('self-hosted');
-  await page.getByTestId('encoder-folder').fill('/models/cil-lab/');
-  await page.getByTestId('encoder-folder').dispatchEvent('change');
-  await page.getByTestId('encoder-model').fill('clip-vision-tiny');
-  await page.getByTestId('encoder-device').selectOption('wasm');
-}
 
 async function openData(page: Page, path = '/') {
   const got = await openTab(page, 'Data', path);
@@ -50,7 +28,7 @@ test('the embedded backbone: not computed, computed with progress, cached across
   test.setTimeout(180_000);
   const { errors, outside } = await openData(page);
   const row = page.getByTestId('source-backbone');
-  await expect(row).toContainText('backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+  await expect(row).toContainText('stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
   await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
   await row.getByTestId('source-compute').click();
   await expect(row.getByTestId('source-progress')).toBeVisible();
@@ -175,14 +153,7 @@ test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the
   ]);
   await expect(page.getByTestId('data-title')).toContainText('fine_label_names.txt + 2 more · 100 classes');
   await useFixtureEncoder(page);
-  const row = page.getByTestId('source-encoder');
-  await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(page.getByTestId('encoder-run')).toHaveText(/Download \d+\.\d\d MB and extract features/, { timeout: 30_000 });
-  await page.getByTestId('encoder-run').click();
-  await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
-  await row.getByTestId('source-use').click();
-  await expect(row.getByTestId('source-in-use')).toBeVisible();
+  await extractAndTrainOn(page);
 
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Ground truth' }).click();
   await expect(page.getByTestId('gt-dataset').locator('option:checked')).toHaveText('CIFAR-100 · cached features');
@@ -254,7 +225,7 @@ test('a link with the backbone and the prototypes of the feature source: the Ord
   await page.goto(`/${link}`);
   await expect(page.getByTestId('source-prototypes')).toBeChecked();
   await expect(page.getByTestId('similarity-description')).toContainText(
-    'cosine similarity of class prototypes of backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+    'cosine similarity of class prototypes of stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
     { timeout: 150_000 },
   );
   expect(errors).toEqual([]);

@@ -196,6 +196,8 @@ test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }
   // WebGPU runs here (SwiftShader); if it could not, the page names the backend that ran and says why
   const backend = await page.getByTestId('gt-backend-in-use').textContent();
   if (backend !== 'webgpu') await expect(page.getByTestId('gt-notice')).toBeVisible();
+  // finetune's training is the plain loss: every prefix of one depth trained at once in the level kernels
+  else await expect(page.getByTestId('gt-sharing')).toContainText('every prefix of one depth at once on WebGPU (6 models in lockstep)');
   await expect(page.locator('[data-testid="accuracy-histogram"] rect.member')).toHaveCount(6);
   await page.screenshot({ path: 'test-results/screenshots/ground-truth-webgpu-1280.png', fullPage: true });
   expect(errors).toEqual([]);

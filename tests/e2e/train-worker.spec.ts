@@ -6,26 +6,10 @@
  * (src/workers/train.worker.ts) → src/engine on WebGPU (SwiftShader), WebGL or wasm; src/services/results-store.ts on
  * real IndexedDB; src/services/ground-truth-runner.ts.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { buildHarness, serveHarness } from './harness/serve-harness.mjs';
+import { expect, test } from '@playwright/test';
+import { useHarness } from './harness/harness-spec';
 
-let server: { url: string; close: () => Promise<void> } | null = null;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  server = await serveHarness(await buildHarness());
-});
-test.afterAll(async () => {
-  await server?.close();
-});
-
-async function open(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server!.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const { open } = useHarness();
 
 /** Digits, 5 tasks of 2 classes. */
 const TASKS = [
@@ -359,7 +343,7 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
 
 /**
  * The fast path's exactness off the cpu backend: in the real worker, the fast path (prefix sharing + a population of
- * 4 models in lockstep; on wasm the fused step, one model at a time) gives the same accuracy matrices as the naive
+ * 4 models in lockstep on tfjs, the level kernels turned off; on wasm the fused step, one model at a time) gives the same accuracy matrices as the naive
  * runs within 1e-3 on WebGL and WebGPU (SwiftShader) and wasm, and every run arrives through onRunDone. Digits, 6 of the 90 orderings of 6 classes in
  * 3 tasks (one first task, so prefixes are shared), a small MLP.
  */
@@ -423,7 +407,8 @@ for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
         let maxPopulation = 0;
         const out = await client.runShared(
           configs,
-          { population: 4 },
+          // tfjs's populations (on WebGPU the level kernels are tested against wasm in ground-truth-gpu.spec.ts)
+          { population: 4, levels: false },
           (i, result) => {
             arrived.push(i);
             shared[i] = result.matrix;

@@ -319,7 +319,7 @@ export const LESSONS: readonly Lesson[] = [
     lab: 'ground-truth',
     action: 'Press Play',
     text:
-      'Six digit classes in three tasks, all 90 orders, on frozen features: a small network pre-trained on the other four digits turns each image into a feature vector, and nothing trains it further. ' +
+      'Six digit classes in three tasks, all 90 orders, on frozen features: a small stand-in network trained on the other four digits (no better than the pixels it reads, but frozen like a real pre-trained encoder) turns each image into a feature vector, and nothing trains it further. ' +
       'Fine-tuning trains a linear head on those features task after task. SimpleCIL keeps one mean feature vector (a prototype) per class and FeCAM a mean and a covariance; neither trains at all.',
     question:
       'Why do SimpleCIL and FeCAM end at the same accuracy in every order, while fine-tuning spreads? What would have to change for a prototype method to care about the order?',

@@ -10,7 +10,9 @@ import { type CifarFileRole, type CifarVariant, CIFAR_RECORD_BYTES, cifarFileRol
 import { gunzipHead, isGzip } from './gzip';
 import { IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC, describeMagic, parseIdxFiles } from './idx';
 import { type DecodeImage, isZip, parseImageFolderZip } from './image-folder-zip';
+import { isParquet, parquetSplitOf, parseCifarParquet } from './parquet-cifar';
 import { looksLikeTar } from './tar';
+import { classNamesOfFolders } from './class-folders';
 import { DataFormatError, type NamedFile, type ParsedDataset, type ProgressCallback, baseName, bytesText } from './types';
 
 /** What a file looks like. */
@@ -20,6 +22,7 @@ export type DetectedFormat =
   | { kind: 'cifar-names'; variant: CifarVariant }
   | { kind: 'cifar-archive'; gzipped: boolean }
   | { kind: 'image-folder-zip' }
+  | { kind: 'parquet' }
   | { kind: 'unknown'; reason: string };
 
 /** Every CIFAR record's label byte(s) in range? (coarse < 20 and fine < 100 for CIFAR-100; < 10 for CIFAR-10.) */
@@ -60,6 +63,7 @@ export function detectFormat(file: NamedFile): DetectedFormat {
     return { kind: 'unknown', reason: `gzip file whose content starts with ${describeMagic(head)}, neither IDX nor tar` };
   }
   if (isZip(bytes)) return { kind: 'image-folder-zip' };
+  if (isParquet(bytes)) return { kind: 'parquet' };
   if (looksLikeTar(bytes)) return { kind: 'cifar-archive', gzipped: false };
   if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 8) {
     if (bytes[3] === 3) return { kind: 'idx-images', gzipped: false };
@@ -85,7 +89,7 @@ export function detectFormat(file: NamedFile): DetectedFormat {
 
 /** What parseUserFiles found. */
 export interface UserDataset extends ParsedDataset {
-  format: 'idx' | 'cifar10' | 'cifar100' | 'image-folder';
+  format: 'idx' | 'cifar10' | 'cifar100' | 'cifar100-parquet' | 'image-folder';
   /** Files or archive members that were left out, with the reason (image-folder zips). */
   skipped?: { path: string; reason: string }[];
 }
@@ -114,12 +118,20 @@ export async function parseUserFiles(files: NamedFile[], opts: UserFilesOptions 
   const unknown = detected.find((d) => d.format.kind === 'unknown');
   if (unknown && unknown.format.kind === 'unknown') {
     throw new DataFormatError(
-      `cannot tell what this file is: ${unknown.format.reason}. Expected MNIST-style IDX files (.gz or raw), CIFAR binary files (.bin or the .tar.gz), or a .zip with one folder of images per class`,
+      `cannot tell what this file is: ${unknown.format.reason}. Expected MNIST-style IDX files (.gz or raw), CIFAR binary files (.bin or the .tar.gz), CIFAR-100's parquet files from the Hugging Face hub, or a .zip with one folder of images per class`,
       unknown.file.name,
     );
   }
   const family = (k: DetectedFormat['kind']) =>
-    k === 'idx-images' || k === 'idx-labels' ? 'IDX' : k === 'cifar-bin' || k === 'cifar-names' ? 'CIFAR .bin' : k === 'cifar-archive' ? 'archive' : 'zip';
+    k === 'idx-images' || k === 'idx-labels'
+      ? 'IDX'
+      : k === 'cifar-bin' || k === 'cifar-names'
+        ? 'CIFAR .bin'
+        : k === 'cifar-archive'
+          ? 'archive'
+          : k === 'parquet'
+            ? 'parquet'
+            : 'zip';
   const families = new Set(detected.map((d) => family(d.format.kind)));
   if (families.size > 1 || ((families.has('archive') || families.has('zip')) && files.length > 1)) {
     throw new DataFormatError(
@@ -142,6 +154,7 @@ export async function parseUserFiles(files: NamedFile[], opts: UserFilesOptions 
     const r = parseCifarFiles(files, { onProgress: opts.onProgress, roleOf: (f) => guessed.get(f) ?? null });
     return { format: r.variant, train: r.train, ...(r.test ? { test: r.test } : {}) };
   }
+  if (kind === 'parquet') return parseParquetFiles(files, opts.onProgress);
   if (kind === 'cifar-archive') {
     const r = parseCifarArchive(files[0].bytes, { fileName: files[0].name, onProgress: opts.onProgress });
     return { format: r.variant, train: r.train, ...(r.test ? { test: r.test } : {}) };
@@ -156,6 +169,34 @@ export async function parseUserFiles(files: NamedFile[], opts: UserFilesOptions 
     fileName: files[0].name,
     onProgress: opts.onProgress,
   });
-  const { skipped, ...train } = r;
-  return { format: 'image-folder', train, skipped };
+  const { skipped, test, ...train } = r;
+  // ImageNet-R's folders by WordNet id and CUB-200's numbered folders, named as the app's class lists name them
+  const named = classNamesOfFolders(train.classNames ?? []);
+  const withNames = <T extends { classNames?: string[] }>(p: T): T => (named ? { ...p, classNames: named.names } : p);
+  return { format: 'image-folder', train: withNames(train), ...(test ? { test: withNames(test) } : {}), skipped };
+}
+
+/** CIFAR-100's parquet files (the hub's train and/or test file, split by name): at most one of each. */
+async function parseParquetFiles(files: NamedFile[], onProgress?: ProgressCallback): Promise<UserDataset> {
+  const bySplit = new Map<'train' | 'test', NamedFile>();
+  for (const f of files) {
+    const split = parquetSplitOf(f.name);
+    if (bySplit.has(split))
+      throw new DataFormatError(`two parquet files of the ${split} split (${bySplit.get(split)!.name}, ${f.name}): give one train and one test file`);
+    bySplit.set(split, f);
+  }
+  const total = files.reduce((n, f) => n + f.bytes.length, 0);
+  let before = 0;
+  const parse = async (f: NamedFile) => {
+    const at = before;
+    before += f.bytes.length;
+    return parseCifarParquet(f.bytes, { fileName: f.name, onProgress: (x) => onProgress?.((at + x * f.bytes.length) / total) });
+  };
+  const train = bySplit.get('train');
+  const test = bySplit.get('test');
+  if (!train) {
+    // a test file alone: its images are the training split (as a single CIFAR .bin is)
+    return { format: 'cifar100-parquet', train: await parse(test!) };
+  }
+  return { format: 'cifar100-parquet', train: await parse(train), ...(test ? { test: await parse(test) } : {}) };
 }

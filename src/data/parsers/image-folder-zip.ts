@@ -52,6 +52,8 @@ export interface ImageFolderEntry {
   /** Full path inside the zip. */
   path: string;
   bytes: Uint8Array;
+  /** with `splitFolders`: the split the zip puts it in (train/ and test/ or val/ folders, or CUB's train_test_split.txt) */
+  split?: 'train' | 'test';
 }
 
 /** A file that was left out, and why. */
@@ -122,6 +124,11 @@ export interface ListOptions {
   root?: string;
   /** The fewest class folders accepted (default 2: a class-incremental dataset). */
   minClasses?: number;
+  /**
+   * Read a split from the layout: train/ and test/ (or val/) folders above the class folders (torchvision's and PILOT's
+   * ImageNet-R and CUB layout), or CUB-200-2011's images.txt and train_test_split.txt beside its images.
+   */
+  splitFolders?: boolean;
 }
 
 /**
@@ -228,22 +235,42 @@ export function listImageFolderZip(bytes: Uint8Array, opts: ListOptions = {}): I
   }
   const prefix = imageDirs[0].slice(0, strip);
   const underPrefix = (parts: string[]) => prefix.every((p, k) => parts[k] === p);
+  // split folders (torchvision's and PILOT's train/ and test/ — or val/ — each holding the class folders): the class is
+  // one level further down, the split the folder above it
+  const splitOfFolder = (name: string | undefined): 'train' | 'test' | null =>
+    name === undefined ? null : /^train$/i.test(name) ? 'train' : /^(test|val)$/i.test(name) ? 'test' : null;
+  const bySplitFolder =
+    !!opts.splitFolders &&
+    imageDirs.every((d) => d.length > strip + 1 && splitOfFolder(d[strip]) !== null) &&
+    imageDirs.some((d) => splitOfFolder(d[strip]) === 'train') &&
+    imageDirs.some((d) => splitOfFolder(d[strip]) === 'test');
+  const level = bySplitFolder ? strip + 1 : strip;
 
   const byClass = new Map<string, ZipEntry[]>();
   images.forEach((info, k) => {
-    const cls = imageDirs[k][strip];
+    const cls = imageDirs[k][level];
     if (!byClass.has(cls)) byClass.set(cls, []);
     byClass.get(cls)!.push(info);
   });
   // Folders (explicit directory entries, or holding only non-image files) that would be classes without images.
   for (const d of [...dirs.map(split), ...others.map((o) => split(o).slice(0, -1))]) {
-    if (d.length > strip && underPrefix(d) && !byClass.has(d[strip])) {
+    if (d.length > level && underPrefix(d) && (!bySplitFolder || splitOfFolder(d[strip]) !== null) && !byClass.has(d[level])) {
       throw new DataFormatError(
-        `class folder "${d[strip]}" contains no images (${IMAGE_EXTENSIONS.join(', ')}): every class folder needs at least one`,
+        `class folder "${d[level]}" contains no images (${IMAGE_EXTENSIONS.join(', ')}): every class folder needs at least one`,
         fileName,
       );
     }
   }
+  // CUB-200-2011's own split: images.txt ("id path") and train_test_split.txt ("id is_training") beside the images
+  const listFile = (base: string) => infos.find((i) => i.name.replace(/\\/g, '/').split('/').pop() === base && i.size <= 5_000_000 && !isIgnored(i.name));
+  const cubImages = opts.splitFolders && !bySplitFolder ? listFile('images.txt') : undefined;
+  const cubSplit = cubImages ? listFile('train_test_split.txt') : undefined;
+  const cubSplitOf = cubImages && cubSplit ? cubSplits(zipEntryBytes(bytes, cubImages, fileName), zipEntryBytes(bytes, cubSplit, fileName)) : null;
+  const splitOfEntry = (path: string): 'train' | 'test' | undefined => {
+    if (bySplitFolder) return splitOfFolder(split(path)[strip]) ?? undefined;
+    if (cubSplitOf) return cubSplitOf.get(split(path).slice(-2).join('/'));
+    return undefined;
+  };
   const classNames = [...byClass.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const minClasses = opts.minClasses ?? 2;
   if (classNames.length < minClasses) {
@@ -274,15 +301,38 @@ export function listImageFolderZip(bytes: Uint8Array, opts: ListOptions = {}): I
         skipped.push({ path, reason: b.length === 0 ? 'empty file' : `not an image despite its .${extensionOf(path)} name` });
         continue;
       }
-      entries.push({ className, label, fileName: path.slice(path.lastIndexOf('/') + 1), path, bytes: b });
+      const which = splitOfEntry(path);
+      entries.push({ className, label, fileName: path.slice(path.lastIndexOf('/') + 1), path, bytes: b, ...(which ? { split: which } : {}) });
       kept++;
     }
     if (kept === 0) {
       throw new DataFormatError(`class folder "${className}" contains no readable images`, fileName);
     }
   });
+  if (cubSplitOf && entries.some((e) => e.split === undefined)) {
+    const lost = entries.find((e) => e.split === undefined)!;
+    throw new DataFormatError(`"${lost.path}" is not listed in images.txt and train_test_split.txt: the CUB lists and the images do not match`, fileName);
+  }
   opts.onProgress?.(1);
   return { classNames, entries, skipped };
+}
+
+/** CUB-200-2011's lists as a map from "class folder/file" to its split (images.txt: "id path"; train_test_split.txt: "id 1|0"). */
+function cubSplits(images: Uint8Array, split: Uint8Array): Map<string, 'train' | 'test'> | null {
+  const lines = (b: Uint8Array) =>
+    new TextDecoder()
+      .decode(b)
+      .split(/\r?\n/)
+      .map((l) => l.trim().split(/\s+/))
+      .filter((p) => p.length === 2);
+  const training = new Map(lines(split).map(([id, t]) => [id, t === '1']));
+  const out = new Map<string, 'train' | 'test'>();
+  for (const [id, path] of lines(images)) {
+    const t = training.get(id);
+    if (t === undefined) continue;
+    out.set(path.split('/').slice(-2).join('/'), t ? 'train' : 'test');
+  }
+  return out.size > 0 ? out : null;
 }
 
 /** RGBA pixels of a decoded image (`ImageData`-like: 4 bytes per pixel, row-major). */
@@ -312,17 +362,26 @@ export interface ImageFolderZipOptions {
  * Lists the zip (0–20% of the bar), then decodes and resizes every image to `size` RGB (20–100%).
  * Labels are Uint8Array up to 256 classes, else Int32Array.
  */
-export async function parseImageFolderZip(bytes: Uint8Array, opts: ImageFolderZipOptions): Promise<ParsedImages & { skipped: SkippedFile[] }> {
+export async function parseImageFolderZip(
+  bytes: Uint8Array,
+  opts: ImageFolderZipOptions,
+): Promise<ParsedImages & { skipped: SkippedFile[]; test?: ParsedImages }> {
   const [height, width] = opts.size;
   if (!(Number.isInteger(height) && Number.isInteger(width) && height > 0 && width > 0)) {
     throw new RangeError(`image size must be two positive integers [height, width], got [${height}, ${width}]`);
   }
-  const listing = listImageFolderZip(bytes, { fileName: opts.fileName, onProgress: subProgress(opts.onProgress, 0, 0.2), imageBytes: height * width * 3 });
+  const listing = listImageFolderZip(bytes, {
+    fileName: opts.fileName,
+    onProgress: subProgress(opts.onProgress, 0, 0.2),
+    imageBytes: height * width * 3,
+    splitFolders: true,
+  });
   const n = listing.entries.length;
   const per = height * width * 3;
   const images = new Uint8Array(n * per);
   const labels = listing.classNames.length <= 256 ? new Uint8Array(n) : new Int32Array(n);
   const skipped = listing.skipped.slice();
+  const splits: ('train' | 'test' | undefined)[] = [];
   let count = 0;
   for (let k = 0; k < n; k++) {
     const entry = listing.entries[k];
@@ -342,6 +401,7 @@ export async function parseImageFolderZip(bytes: Uint8Array, opts: ImageFolderZi
     }
     images.set(resizeToRgb(decoded.data, decoded.width, decoded.height, [height, width], { background: opts.background }), count * per);
     labels[count] = entry.label;
+    splits[count] = entry.split;
     count++;
     opts.onProgress?.(0.2 + (0.8 * (k + 1)) / n);
   }
@@ -350,13 +410,18 @@ export async function parseImageFolderZip(bytes: Uint8Array, opts: ImageFolderZi
   const lost = perClass.findIndex((c) => c === 0);
   if (lost >= 0) throw new DataFormatError(`class folder "${listing.classNames[lost]}" has no image that could be decoded`, opts.fileName);
   opts.onProgress?.(1);
-  return {
-    images: count === n ? images : images.slice(0, count * per),
-    labels: count === n ? labels : labels.slice(0, count),
-    shape: [height, width, 3],
-    classNames: listing.classNames,
-    skipped,
+  const all = { images: count === n ? images : images.slice(0, count * per), labels: count === n ? labels : labels.slice(0, count) };
+  if (!splits.some((x) => x === 'test')) return { ...all, shape: [height, width, 3], classNames: listing.classNames, skipped };
+  // train/ and test/ folders, or CUB's lists: two splits over one class list
+  const part = (which: 'train' | 'test'): ParsedImages => {
+    const idx = splits.flatMap((x, k) => (x === which ? [k] : []));
+    const out = new Uint8Array(idx.length * per);
+    idx.forEach((k, j) => out.set(all.images.subarray(k * per, (k + 1) * per), j * per));
+    const lab = listing.classNames.length <= 256 ? new Uint8Array(idx.length) : new Int32Array(idx.length);
+    idx.forEach((k, j) => (lab[j] = all.labels[k]));
+    return { images: out, labels: lab, shape: [height, width, 3], classNames: listing.classNames };
   };
+  return { ...part('train'), skipped, test: part('test') };
 }
 
 /** Source taps and weights of one output coordinate along one axis. */

@@ -38,24 +38,79 @@ import { resolveLocation, weightSourceProblem, type WeightSource } from './weigh
 export type EncoderPrecision = 'q8' | 'fp16' | 'fp32';
 export const ENCODER_PRECISIONS: readonly EncoderPrecision[] = ['q8', 'fp16', 'fp32'];
 
+/** One encoder offered by name, with what a visitor should know before anything downloads. */
+export interface KnownImageEncoder {
+  id: string;
+  label: string;
+  note: string;
+  /** feature length and the output it is read from */
+  dim: number;
+  /**
+   * The ONNX file's size in bytes per precision, as the hub lists it (decimal MB, rounded as the hub shows it: about,
+   * not exact) at the revision in `listedAt`; the config files add about 1 kB. Shown before a download where the hub
+   * cannot be asked (offline, a mirror that does not answer HEAD); the button asks the real size first.
+   */
+  sizes: Record<EncoderPrecision, number>;
+  listedAt: string;
+  /** the licence of the weights, in a few words */
+  licence: string;
+}
+
 /** Encoders offered by name (each exists on the Hugging Face hub with ONNX weights for transformers.js); any other id works too. */
-export const IMAGE_ENCODERS: { id: string; label: string; note: string }[] = [
+export const IMAGE_ENCODERS: KnownImageEncoder[] = [
   {
     id: 'Xenova/clip-vit-base-patch32',
     label: 'CLIP ViT-B/32',
-    note: 'Default. OpenAI CLIP ViT-B/32 vision tower, 512-dimensional image_embeds (about 88 MB as q8, 350 MB as fp32).',
+    note: 'Default. OpenAI CLIP ViT-B/32 vision tower, 512-dimensional image_embeds.',
+    dim: 512,
+    sizes: { q8: 89.1e6, fp16: 176e6, fp32: 352e6 },
+    listedAt: 'revision 4c1807b',
+    licence: 'MIT (OpenAI CLIP)',
   },
   {
     id: 'Xenova/clip-vit-base-patch16',
     label: 'CLIP ViT-B/16',
-    note: "The EDGE authors' backbone (clip.load('ViT-B/16')); 512-dimensional image_embeds, about 4× the compute of B/32 per image.",
+    note: "The EDGE authors' similarity model (clip.load('ViT-B/16')); 512-dimensional image_embeds, about 4× the compute of B/32 per image.",
+    dim: 512,
+    sizes: { q8: 87.5e6, fp16: 173e6, fp32: 345e6 },
+    listedAt: 'main, revision 9a1940e',
+    licence: 'MIT (OpenAI CLIP)',
+  },
+  {
+    id: 'Xenova/vit-base-patch16-224-in21k',
+    label: 'ViT-B/16 ImageNet-21k',
+    note:
+      "The papers' backbone (EDGE Table 1, PILOT, RanPAC): ViT-B/16 pre-trained on ImageNet-21k (google/vit-base-patch16-224-in21k), " +
+      '768-dimensional [CLS] token after the final LayerNorm. The papers load timm’s weights of the same name, which may be a later training run.',
+    dim: 768,
+    sizes: { q8: 87.5e6, fp16: 172e6, fp32: 343e6 },
+    listedAt: 'revision 096edaa',
+    licence: 'Apache-2.0',
   },
   {
     id: 'Xenova/dinov2-small',
     label: 'DINOv2 small',
     note: 'Self-supervised ViT-S/14 (22 M parameters), 384-dimensional pooler_output (its normalised [CLS] token).',
+    dim: 384,
+    sizes: { q8: 24.5e6, fp16: 44.4e6, fp32: 88.5e6 },
+    listedAt: 'revision bd222e8',
+    licence: 'Apache-2.0',
+  },
+  {
+    id: 'Xenova/mobileclip_s1',
+    label: 'MobileCLIP-S1',
+    note: "Apple's MobileCLIP-S1 image tower (FastViT-MCI1, 21.5 M parameters), 512-dimensional image_embeds; small and fast.",
+    dim: 512,
+    sizes: { q8: 22.4e6, fp16: 43.2e6, fp32: 86e6 },
+    listedAt: 'revision 7b30c95',
+    licence: 'Apple AMLR (research use)',
   },
 ];
+
+/** The listed download of a known encoder at a precision (the ONNX file; the configs add about 1 kB), or null. */
+export function knownEncoderBytes(modelId: string, precision: EncoderPrecision): number | null {
+  return IMAGE_ENCODERS.find((e) => e.id === modelId.trim())?.sizes[precision] ?? null;
+}
 
 /** Which model class transformers.js loads: CLIP's vision tower for model_type "clip", AutoModel for the rest. */
 export type EncoderKind = 'clip-vision' | 'auto';
@@ -182,6 +237,16 @@ type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTe
 
 const OUTPUTS = ['image_embeds', 'pooler_output', 'last_hidden_state'] as const;
 
+/**
+ * The output a model's features are read from, first found in this order. A ViT's ([EDGE]'s, PILOT's and RanPAC's
+ * backbone) is its [CLS] token after the final LayerNorm, `last_hidden_state[:, 0]`, what timm's ViT hands its head:
+ * Hugging Face's `pooler_output` puts a dense + tanh layer on it (the in21k checkpoint's pre-logits), which the papers'
+ * timm backbones do not have. DINOv2's pooler_output is that same normalised [CLS] token; CLIP's is its projection.
+ */
+export function featureOutputOrder(modelType: string): readonly (typeof OUTPUTS)[number][] {
+  return modelType === 'vit' ? ['last_hidden_state'] : OUTPUTS;
+}
+
 async function load(opts: ImageEncoderOptions): Promise<ImageEncoder> {
   const revision = opts.revision ?? 'main';
   const loc = resolveLocation(opts.modelId.trim(), opts.source, revision);
@@ -225,11 +290,15 @@ async function load(opts: ImageEncoderOptions): Promise<ImageEncoder> {
       const session = m.sessions?.model;
       const ins = session?.inputNames ?? [];
       const outs = session?.outputNames ?? [];
-      const output = OUTPUTS.find((o) => outs.includes(o));
+      const output = featureOutputOrder(modelType).find((o) => outs.includes(o));
       if (!ins.includes('pixel_values') || !output) {
         throw new ModelLoadError(
           'bad-model',
-          `The ONNX model ${loc.at(file)} is not an image encoder: it takes [${ins.join(', ')}] and gives [${outs.join(', ')}], not pixel_values → image_embeds, pooler_output or last_hidden_state.`,
+          `The ONNX model ${loc.at(file)} is not an image encoder: it takes [${ins.join(', ')}] and gives [${outs.join(', ')}], not pixel_values → ${featureOutputOrder(
+            modelType,
+          )
+            .join(', ')
+            .replace(/, ([^,]+)$/, ' or $1')}.`,
           { file, hint: hintFor('bad-model', ctx.hints) },
         );
       }

@@ -13,6 +13,7 @@ import { pausePointOf } from '../control';
 import type { Job } from '../jobs/job';
 import type { ExtractProgress } from './extract';
 import { runPtmTruth, type FirstSessionTraining } from './first-session';
+import { headBar, type HeadBar, type HeadBarTraining } from './head-bar';
 import { jobFeatureSet, type WorkerFeatures } from './source-set';
 
 /** A pre-trained method on the experiment's features: what every job of these methods starts from. */
@@ -34,6 +35,8 @@ export interface PtmJobInput extends PtmExperimentInput {
   orderings: number[][][];
   /** how a first-session layer trains (the experiment's training settings), for a method that adapts */
   training: FirstSessionTraining;
+  /** with the experiment's head settings: also measure the trained head's bar on these features (./head-bar.ts) */
+  headBar?: HeadBarTraining;
 }
 
 /** One record as the lab stores it: the ordering's key and tasks over dataset class indices, R and its counts. */
@@ -53,6 +56,8 @@ export interface PtmJobOutput {
   /** seconds to get the features, to set the method up, and for the orderings */
   seconds: { features: number; setup: number; orderings: number };
   d: number;
+  /** the head's bar, when asked */
+  headBar?: HeadBar;
 }
 
 /** Records are sent at most this often (and whenever the job ends). */
@@ -119,5 +124,11 @@ export const ptmJob: Job<PtmJobInput, PtmJobOutput, PtmJobEvent> = async (input,
   states = summary.cache.computed;
   flush();
   const t3 = performance.now();
-  return { summary, seconds: { features: (t1 - t0) / 1000, setup: setupSeconds, orderings: (t3 - t1) / 1000 - setupSeconds }, d: set.d };
+  const bar = input.headBar ? await headBar(set, input.classes, input.headBar) : undefined;
+  return {
+    summary,
+    seconds: { features: (t1 - t0) / 1000, setup: setupSeconds, orderings: (t3 - t1) / 1000 - setupSeconds },
+    d: set.d,
+    ...(bar ? { headBar: bar } : {}),
+  };
 };

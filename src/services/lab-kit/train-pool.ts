@@ -4,13 +4,15 @@
  * drive the same worker at once (docs/architecture.md). `sharedTrainPool()` is the app's pool of train-client.ts
  * workers; `createWorkerPool` takes any worker factory (the unit tests pass fakes).
  */
-import type { BackendInfo, BackendName } from '../../engine/index';
+import type { BackendInfo, BackendName, ProbeWorkload } from '../../engine/index';
 import type { DatasetSpec } from '../../workers/train-api';
+import { localChoiceCache, measuredBackend, type ChoiceCache, type MeasuringWorker } from './backend-choice';
 
 /** What the pool needs of a training worker (train-client.ts TrainClient). */
-export interface PoolWorker {
-  selectBackend(preferred: BackendName | 'auto'): Promise<BackendInfo>;
+export interface PoolWorker extends MeasuringWorker {
   loadDataset(spec: DatasetSpec): Promise<unknown>;
+  /** a throwaway run of the workload on the held dataset, so the first real one starts warm (train-client.ts) */
+  warmUp?(workload: ProbeWorkload): Promise<number>;
   dispose(): void;
 }
 
@@ -20,6 +22,12 @@ export interface LeaseRequest {
   dataset?: DatasetSpec;
   /** ask for helper workers (the fast path); they come only on CPU backends with more than one core */
   helpers?: boolean;
+  /**
+   * What the lab will train: each worker warms up on it once (a throwaway run: its first real run starts warm), and
+   * with `backend: 'auto'` the backend is chosen by timing it on each candidate (./backend-choice.ts; kept per device in
+   * the browser), not by the fixed order
+   */
+  workload?: ProbeWorkload;
 }
 
 export interface Lease<W> {
@@ -66,6 +74,8 @@ export interface WorkerPoolOptions<W> {
   create: () => W;
   /** cores to use at most (default: navigator.hardwareConcurrency, at most MAX_TRAIN_WORKERS) */
   cores?: number;
+  /** where measured backend choices are kept (default: localStorage) */
+  choiceCache?: ChoiceCache;
 }
 
 /**
@@ -88,6 +98,8 @@ interface Slot<W> {
   backend: { preferred: string; info: BackendInfo } | null;
   /** the built-in dataset loaded (JSON of its spec), or null */
   dataset: string | null;
+  /** the workload this worker last warmed up on (JSON), on its backend and dataset */
+  warmed: string | null;
 }
 
 /** The cores the browser reports (navigator.hardwareConcurrency), at most MAX_TRAIN_WORKERS; 1 outside a browser. */
@@ -107,12 +119,13 @@ export function defaultCores(): number {
  */
 export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOptions<W>) {
   const cores = options.cores ?? defaultCores();
+  const choiceCache = options.choiceCache ?? localChoiceCache();
   const slots: Slot<W>[] = [];
 
   function take(): Slot<W> {
     let slot = slots.find((s) => !s.busy);
     if (!slot) {
-      slot = { worker: options.create(), busy: false, backend: null, dataset: null };
+      slot = { worker: options.create(), busy: false, backend: null, dataset: null, warmed: null };
       slots.push(slot);
     }
     slot.busy = true;
@@ -130,18 +143,30 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     slot.busy = false;
   }
 
-  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined): Promise<BackendInfo> {
-    if (!slot.backend || slot.backend.preferred !== preferred) {
+  async function prepare(slot: Slot<W>, preferred: BackendName | 'auto', dataset: DatasetSpec | undefined, workload?: ProbeWorkload): Promise<BackendInfo> {
+    // `auto` for a workload is chosen by measuring it, once per workload (and kept per device by the cache)
+    const measure = preferred === 'auto' && workload !== undefined;
+    const asked = measure ? `auto:${JSON.stringify(workload)}` : preferred;
+    if (!slot.backend || slot.backend.preferred !== asked) {
       slot.dataset = null; // a new backend: the worker loads the images again onto it
-      slot.backend = { preferred, info: await slot.worker.selectBackend(preferred) };
+      slot.warmed = null;
+      const info = measure ? await measuredBackend(slot.worker, workload, cores, choiceCache) : await slot.worker.selectBackend(preferred);
+      slot.backend = { preferred: asked, info };
     }
     if (!dataset) return slot.backend.info;
     // a cached feature set travels with the spec; its cache key (beside it) names it, so the numbers are left out
     const key = dataset.kind === 'builtin' ? JSON.stringify(dataset, (k, v) => (k === 'set' && v && typeof v === 'object' ? undefined : v)) : null;
     if (key === null || slot.dataset !== key) {
       slot.dataset = null;
+      slot.warmed = null;
       await slot.worker.loadDataset(dataset);
       slot.dataset = key;
+    }
+    // once per workload, backend and dataset: a throwaway run, so the first real one finds code and kernels ready
+    const warm = workload && slot.worker.warmUp ? `${slot.backend.info.name}:${JSON.stringify(workload)}` : null;
+    if (warm !== null && slot.warmed !== warm) {
+      await slot.worker.warmUp!(workload!).catch(() => 0);
+      slot.warmed = warm;
     }
     return slot.backend.info;
   }
@@ -211,7 +236,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
     const main = take();
     let backend: BackendInfo;
     try {
-      backend = await prepare(main, request.backend, request.dataset);
+      backend = await prepare(main, request.backend, request.dataset, request.workload);
     } catch (e) {
       // a worker that failed half-way is in an unknown state: start afresh next time
       drop(main);
@@ -223,7 +248,7 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
       for (let i = 0; i < n; i++) helpers.push(take());
       const ok = await Promise.all(
         helpers.map((h) =>
-          prepare(h, backend.name as BackendName, request.dataset).then(
+          prepare(h, backend.name as BackendName, request.dataset, request.workload).then(
             () => true,
             () => false,
           ),

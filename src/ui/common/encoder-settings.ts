@@ -49,3 +49,25 @@ export function runButtonText(size: EncoderSize, action: string): string {
   if (size.bytes === 0) return `${action.charAt(0).toUpperCase()}${action.slice(1)} (nothing to download)`;
   return `Download ${megabytesOf(size.bytes)} and ${action}`;
 }
+
+/** A model offered by name: its listed download per precision (bytes, the hub's listing) where known. */
+export interface OfferedModel {
+  id: string;
+  label: string;
+  note: string;
+  sizes?: Partial<Record<string, number>>;
+  listedAt?: string;
+}
+
+/**
+ * What a known model's download is before anything is asked ("about 87.5 MB as q8 (fp16 172 MB, fp32 343 MB), as the
+ * hub lists revision 096edaa"), or '' for a model without a listing.
+ */
+export function listedSizeText(m: OfferedModel | undefined, precision: string): string {
+  const bytes = m?.sizes?.[precision];
+  if (!m?.sizes || bytes === undefined) return '';
+  const others = Object.entries(m.sizes)
+    .filter(([p, b]) => p !== precision && b !== undefined)
+    .map(([p, b]) => `${p} ${megabytesOf(b!)}`);
+  return `About ${megabytesOf(bytes)} as ${precision}${others.length ? ` (${others.join(', ')})` : ''}, as the hub lists ${m.listedAt ?? 'it'}; the button asks the real size first.`;
+}

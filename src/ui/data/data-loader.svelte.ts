@@ -16,12 +16,25 @@ import {
   type UserLoadOptions,
 } from '../../services/data-client';
 import { formatBytes } from './sample-grid';
+import { HUB_CIFAR100, hubDatasetSizes, type HubDataset, type HubFileSize } from '../../data/hub-datasets';
+
+/** A hub dataset's download size once asked (bytes, null: a file's size was not said), or why it could not be asked. */
+export type HubSize = { bytes: number | null; sizes: HubFileSize[] } | { error: string } | null;
+
+/** What the hub button says: the listed size first, then the asked one. */
+export function hubButtonText(size: HubSize, d: HubDataset = HUB_CIFAR100): string {
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  if (size === null) return `${d.name} from the Hugging Face hub (about ${mb(d.listedBytes)}): check the download size`;
+  if ('error' in size) return 'Check again';
+  return size.bytes === null ? `Download ${d.name} (size unknown) and load it` : `Download ${mb(size.bytes)} and load ${d.name}`;
+}
 
 /** The parts of the data client (src/services/data-client.ts) the page uses. */
 export interface DataLoaderClient {
   readonly last: LoadResult | null;
   loadBuiltin(id: string, sampling: SamplingOptions, onProgress: (p: LoadProgress) => void): Promise<LoadResult>;
   loadFiles(files: File[], options: UserLoadOptions, onProgress: (p: LoadProgress) => void): Promise<LoadResult>;
+  loadHub?(id: HubDataset['id'], sizes: HubFileSize[] | undefined, options: UserLoadOptions, onProgress: (p: LoadProgress) => void): Promise<LoadResult>;
   resample(sampling: SamplingOptions): Promise<SampleSets>;
   cancel(): void;
 }
@@ -92,6 +105,26 @@ export class DataLoader {
     const entry = BUILTIN_DATASETS.find((d) => d.id === id);
     this.picked = id;
     return this.#load(entry?.name ?? id, 'builtin', (onProgress) => this.client.loadBuiltin(id, this.#samplingForLoad(), onProgress));
+  }
+
+  /** CIFAR-100 from the Hugging Face hub: the first press asks the size (HEAD only), the second downloads and loads. */
+  hubSize = $state<HubSize>(null);
+  async hubPress(fetcher?: typeof fetch): Promise<void> {
+    const size = this.hubSize;
+    if (size === null || 'error' in size) {
+      try {
+        const sizes = await hubDatasetSizes(HUB_CIFAR100, fetcher ? { fetch: fetcher } : {});
+        this.hubSize = { bytes: sizes.every((x) => x.bytes !== null) ? sizes.reduce((a, x) => a + x.bytes!, 0) : null, sizes };
+      } catch (e) {
+        this.hubSize = { error: fail(e) };
+      }
+      return;
+    }
+    const load = this.client.loadHub;
+    if (!load) return;
+    await this.#load(`${HUB_CIFAR100.name} (hub)`, 'upload', (onProgress) =>
+      load.call(this.client, HUB_CIFAR100.id, size.sizes, { ...this.#samplingForLoad() }, onProgress),
+    );
   }
 
   loadFiles(files: File[], classNamesText: string): Promise<void> {

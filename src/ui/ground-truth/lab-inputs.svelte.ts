@@ -20,6 +20,7 @@ import {
   type FeaturesConfig,
 } from '../../core/config/schema';
 import { featureSourceLabel } from '../../core/features/source';
+import { edgeTable1Preset, type Table1Dataset } from '../../core/ground-truth/edge-table-1';
 import type { AccuracyVariable } from '../../core/ground-truth/derive';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
@@ -40,7 +41,7 @@ import {
 import { parseTrainingSeeds, parseWidths } from './page-inputs';
 
 /** The app's experiment and its share link, as the lab reads and writes them. */
-export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'>;
+export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & Partial<Pick<ShareLinkStore, 'reportBackend'>>;
 
 type Selection = { key: string; strategy: string } | null;
 
@@ -129,6 +130,15 @@ export class GroundTruthInputsState {
     untrack(() => this.applyInputs(inputsFromConfig(this.link.config)));
   }
 
+  /**
+   * EDGE's Table 1 preset (core/ground-truth/edge-table-1.ts): the paper's classes and tasks on the papers' ViT (or the
+   * encoder already in use), its pre-trained methods beside a trained head with the head's settings.
+   */
+  applyEdgeTable1(dataset: Table1Dataset): void {
+    this.link.update((c) => edgeTable1Preset(c, dataset));
+    this.syncFromLink();
+  }
+
   /** Fold the page's inputs (the valid parts) into the experiment, so the share link and the Orderings lab follow. */
   pushToLink(): void {
     const s = this.gtState;
@@ -167,7 +177,7 @@ export class GroundTruthInputsState {
   /** the strategies chosen, the pre-trained methods only while the source is features (they classify features) */
   readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtm(id))));
   readonly onFeatures = $derived(this.features.source !== 'pixels');
-  /** "backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
+  /** "stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
   readonly featuresLabel = $derived(featureSourceLabel(this.features, this.classList.classes, this.classIdx));
   /** the chosen pre-trained methods (computed by class set, not trained) */
   readonly ptmIds = $derived(this.strategyIds.filter(isPtm));

@@ -13,6 +13,7 @@ import { createGroundTruthRunner, trainConfigFor, type GroundTruthRunner, type R
 import { paced, sharedTrainPool, webLocksCoordinator, type SessionCoordinator } from '../../services/lab-kit';
 import { createWorkerPool, type WorkerPool } from '../../services/lab-kit/train-pool';
 import { cachedFeatureSetFor } from '../../services/feature-source';
+import { groundTruthWorkload } from '../../services/ground-truth-workload';
 import { openResultsStore, type ResultsStore, type StoredRun } from '../../services/results-store';
 import {
   builtinDatasetSpec,
@@ -143,7 +144,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     if (this.foreignDataset || this.active) return;
     // an encoder's or an upload's features come from the cache when Run is pressed (nothing to warm before that)
     if (this.features.source === 'encoder' || this.features.source === 'upload') return;
-    const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching };
+    const request = { backend: this.backendPref, dataset: this.datasetSpec(), helpers: this.fastPath && !this.teaching, workload: this.workload };
     const key = JSON.stringify(request);
     if (key === this.warmKey) return;
     this.warmKey = key;
@@ -157,6 +158,30 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
       ? { state: 'ready', backend: got.backend.name, workers: got.workers, seconds: (this.now() - t0) / 1000 }
       : { state: '', backend: '', workers: 0, seconds: 0 };
   }
+
+  /**
+   * What the workers will train (services/ground-truth-workload.ts): each warms up on it once, so the first Run finds
+   * its code and kernels ready, and with backend `auto` the backend is chosen by measuring it (kept per device in this
+   * browser). Undefined until the plan is known, or where the data is not known ahead (uploads, feature vectors):
+   * `auto` keeps its order then.
+   */
+  readonly workload = $derived(
+    this.plan && this.checked.hash && this.checked.errors.length === 0 ? groundTruthWorkload(this.checked.config, this.plan) : undefined,
+  );
+
+  /**
+   * Which backend trains and why, for "What exactly ran" and under the backend line: the measurement that chose it
+   * ("wasm runs, the fastest measured: wasm 0.9 ms a model-step … against webgpu …"), or the order `auto` followed, or
+   * the user's choice. '' before a backend is chosen.
+   */
+  readonly backendWhy = $derived.by(() => {
+    const info = this.backendInfo;
+    if (!info) return '';
+    const m = info.measured;
+    if (m && m.choice === info.name) return `${m.reason}${m.cached ? ` (Measured in this browser on ${m.at.slice(0, 10)}, kept for this device.)` : ''}`;
+    if (this.backendPref !== 'auto') return `${info.name}: chosen in the settings.`;
+    return `${info.name}: the first of auto's order (WebGPU → WebGL → wasm → CPU, software GPUs after wasm) that passed its probe; not measured for this experiment.`;
+  });
 
   /**
    * A worker of the pool holding this experiment's feature source, for a job beside the runs (the whole distribution,
@@ -240,7 +265,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
       // the fast path on a CPU backend gets one more worker per further core (the pool's helpers)
       this.preparing = `Starting the training worker${fast ? 's' : ''} (backend, ${this.datasetName})…`;
       source = await this.resolvedFeatures(config);
-      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast });
+      lease = await this.pool.lease({ backend: this.backendPref, dataset: this.datasetSpec(source), helpers: fast, workload: this.workload });
       this.backendInfo = lease.backend;
     } catch (e) {
       this.startError = errorText(e);
@@ -288,6 +313,8 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         taskSizes: config.taskSizes.slice(),
         orderings,
         training: trainingOfConfig(config),
+        // beside a trained head, the first method's first seed also measures the head's bar on these features
+        ...(headBarOf(config, strategy, seed) ?? {}),
       }),
     };
   }
@@ -376,6 +403,19 @@ export function workerFeaturesOf(f: FeaturesConfig): WorkerFeatures | null {
 function trainingOfConfig(config: ExperimentConfig) {
   const t = config.training;
   return { epochs: t.epochs, lr: t.lr, batchSize: t.batchSize, beta1: t.optimiser.beta1, beta2: t.optimiser.beta2, epsilon: t.optimiser.epsilon };
+}
+
+/** The head's bar settings for the group of (strategy, seed): the first pre-trained method's first seed, when a trained head runs too. */
+function headBarOf(
+  config: ExperimentConfig,
+  strategy: string,
+  seed: number,
+): { headBar: { epochs: number; lr: number; batchSize: number; hidden: number[]; seed: number } } | null {
+  const firstPtm = config.strategies.find((s) => isPtmStrategyId(s.id));
+  if (!config.strategies.some((s) => !isPtmStrategyId(s.id)) || firstPtm?.id !== strategy || seed !== config.seeds[0]) return null;
+  const t = config.training;
+  const hidden = config.model.kind === 'head' ? config.model.hidden.slice() : [];
+  return { headBar: { epochs: t.epochs, lr: t.lr, batchSize: t.batchSize, hidden, seed } };
 }
 
 function ptmSetting(s: StrategySetting): PtmStrategy {

@@ -8,6 +8,7 @@
  * - this file: teaching mode's Play / Step, the chosen ordering, the exports and the page's effects.
  * Unit-tested without a browser (tests/unit/ui/ground-truth-lab-state.test.ts).
  */
+import { untrack } from 'svelte';
 import type { ConfigStrategyId } from '../../core/config/schema';
 import { statisticsJson, statisticsTable } from '../../core/ground-truth/stats-export';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
@@ -145,6 +146,18 @@ export class GroundTruthLab extends GroundTruthRunsState {
       void this.checked.hash;
       void this.store;
       void this.loadStoredRuns();
+    });
+    // "What exactly ran": the backend that trains this lab's runs and why (measured, auto's order, or chosen)
+    $effect(() => {
+      const info = this.backendInfo;
+      const why = this.backendWhy;
+      const workers = Math.max(this.workersInUse, this.warm.workers);
+      untrack(() =>
+        this.link.reportBackend?.(
+          'Ground-truth training',
+          info ? `${this.inUse || info.name} (${workers > 1 ? `${workers} Web Workers` : 'a Web Worker'}) — ${why}` : null,
+        ),
+      );
     });
   }
 }

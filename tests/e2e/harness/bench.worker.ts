@@ -13,7 +13,8 @@ import { fromDecodedDataset } from '../../../src/engine/dataset';
 import type { ImageDataset } from '../../../src/engine/types';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 import { benchDataset, benchMode, type BenchMode, type BenchModeResult } from './groundtruth-bench';
-import { peerBench, peerBenchPull, timeConfigSteps, type PeerBenchConfig, type PeerBenchResult, type PeerPullResult } from './peer-bench';
+import { peerBench, peerBenchPull, peerOrderings, timeConfigSteps, type PeerBenchConfig, type PeerBenchResult, type PeerPullResult } from './peer-bench';
+import { measureBackends, type MeasuredChoice } from '../../../src/engine/gpu/measure';
 import type { SharedCheckpoint, SharedNext } from '../../../src/engine/shared-train';
 import { timeFusedStep, timeTrainingStep } from './step-bench';
 import { runTruthBench, type Row as TruthRow } from '../../../scripts/lib/ptm-truth-bench';
@@ -44,11 +45,24 @@ const api = {
     return { ...(await benchMode(gtDataset, mode, orderings, population)), backend: info.name };
   },
   /** scripts/bench-peer.mjs (peer-bench.ts): every ordering of a config on our fast path, in this worker. */
-  async peerBench(backend: string, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult & { backend: string }> {
+  async peerBench(
+    backend: string,
+    cfg: PeerBenchConfig,
+    indices?: number[],
+    options: { levels?: boolean; stopAfterSeconds?: number } = {},
+  ): Promise<PeerBenchResult & { backend: string }> {
     const info = await selectBackend(backend as BackendName, { strict: true });
     await ensureGradients();
     fashion ??= fromDecodedDataset(await loadBuiltinDataset('fashion-mnist', fetchBytes));
-    return { ...(await peerBench(fashion, cfg, indices)), backend: info.name };
+    return { ...(await peerBench(fashion, cfg, indices, options)), backend: info.name };
+  },
+  /** `auto` by measurement (engine/gpu/measure.ts) on the config's workload in this worker: the choice and its reason. */
+  async measure(cfg: PeerBenchConfig, cpuWorkers: number): Promise<MeasuredChoice> {
+    const models = peerOrderings(cfg).length;
+    return measureBackends(
+      { spec: { kind: 'mlp', inputShape: [28, 28, 1], outputs: cfg.classes, hidden: cfg.hidden }, batchSize: cfg.batchSize, models, plain: true, bytes: true },
+      { cpuWorkers },
+    );
   },
   /** One worker of the pool in pull mode (peer-bench.ts `peerBenchPull`): the page deals, this worker trains. */
   async peerPull(

@@ -17,7 +17,9 @@ import { epochOrder, imageSize, subsetPerClass } from '../../../src/engine/datas
 import { FusedMlp } from '../../../src/engine/kernels/fused-mlp';
 import { initWeights } from '../../../src/engine/models';
 import { planRun } from '../../../src/engine/plan';
+import { RunCancelledError, RunControl } from '../../../src/engine/control';
 import { trainShared, type SharedCheckpoint, type SharedNext } from '../../../src/engine/shared-train';
+import { countGpuCalls, gpuCallCounts } from './gpu-count';
 import { initialWeightsSeed, networkSpec } from '../../../src/engine/trainer';
 import type { ImageDataset, TrainRunConfig } from '../../../src/engine/types';
 import { finalAccuracy, keepClasses } from './groundtruth-bench';
@@ -46,6 +48,13 @@ export interface PeerBenchResult {
   orderings: number;
   /** the most models trained in lockstep (population training, GPU backends; 1 on wasm) */
   population: number;
+  /** what trained: level-batched WebGPU kernels, the fused wasm step, or tfjs (engine SharedProgress `kernels`) */
+  kernels: string;
+  /** GPU dispatches and buffer read-backs the whole ground truth made (gpu-count.ts; 0 on wasm) */
+  dispatches: number;
+  readbacks: number;
+  /** stopped after `stopAfterSeconds` before every ordering finished (the figures are of the part trained) */
+  partial: boolean;
 }
 
 /** Every ordering of the config, in enumeration order (the same list on every worker). */
@@ -97,33 +106,76 @@ export function peerSampleOrder(cfg: PeerBenchConfig): number[] {
   return scheduleOrderings(orderings, (i) => rank.get(i) as number, cfg.seed).order;
 }
 
-/** `indices`: only these orderings (one worker's share of a pool); default all. */
-export async function peerBench(fashion: ImageDataset, cfg: PeerBenchConfig, indices?: number[]): Promise<PeerBenchResult> {
+/**
+ * `indices`: only these orderings (one worker's share of a pool); default all. `levels: false`: on WebGPU, tfjs's
+ * populations instead of the level-batched kernels (the path before them). `stopAfterSeconds`: cancel then (a sample
+ * of a path too slow to finish; `partial`).
+ */
+export async function peerBench(
+  fashion: ImageDataset,
+  cfg: PeerBenchConfig,
+  indices?: number[],
+  options: { levels?: boolean; stopAfterSeconds?: number } = {},
+): Promise<PeerBenchResult> {
   const ds = peerDataset(fashion, cfg);
   const all = peerOrderings(cfg);
   const orderings = indices ? indices.map((i) => all[i]) : all;
   const configs = peerConfigs(cfg, orderings);
+  countGpuCalls();
+  gpuCallCounts(true);
+  const control = new RunControl();
+  const stop = options.stopAfterSeconds ? setTimeout(() => control.cancel(), options.stopAfterSeconds * 1000) : undefined;
   const t0 = performance.now();
   let first = NaN;
   let steps = 0;
   let population = 1;
-  const results = await trainShared(
-    ds,
-    configs,
-    { population: 'auto' },
-    {
-      onRunDone: () => (first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first),
-      onProgress: (p) => ((steps = p.stepsDone), (population = Math.max(population, p.population))),
-    },
-  );
+  let kernels = '';
+  const finals: number[] = new Array(configs.length).fill(NaN);
+  let partial = false;
+  let lastStep = '';
+  let liveSteps = 0;
+  try {
+    await trainShared(
+      ds,
+      configs,
+      { population: 'auto', levels: options.levels ?? true },
+      {
+        control,
+        onRunDone: (i, r) => {
+          first = Number.isNaN(first) ? (performance.now() - t0) / 1000 : first;
+          finals[i] = finalAccuracy(r);
+        },
+        onProgress: (p) => {
+          steps = p.stepsDone;
+          population = Math.max(population, p.population);
+          kernels = p.kernels ?? kernels;
+          // model-steps as they happen (the engine adds a population's steps when its task ends): one per step event
+          const key = p.step ? `${p.stepsDone}:${p.step.task}:${p.step.epoch}:${p.step.step}` : '';
+          if (key && key !== lastStep) {
+            lastStep = key;
+            liveSteps += p.kernels === 'level' ? 0 : p.population;
+          }
+        },
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof RunCancelledError)) throw e;
+    partial = true;
+  } finally {
+    clearTimeout(stop);
+  }
   const seconds = (performance.now() - t0) / 1000;
   return {
     seconds,
     firstResultSeconds: first,
-    steps,
-    finals: results.map(finalAccuracy),
+    // a sample stopped inside a population's task: the steps its events counted (the level path counts per step itself)
+    steps: partial && kernels !== 'level' ? Math.max(steps, liveSteps) : steps,
+    finals,
     orderings: configs.length,
     population,
+    kernels,
+    ...gpuCallCounts(true),
+    partial,
   };
 }
 

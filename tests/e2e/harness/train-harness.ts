@@ -73,7 +73,10 @@ const harness = {
   /** scripts/bench-features-truth-browser.mjs: the pre-trained methods' ground truth by class set */
   ptmTruth: (opts: { quick: boolean; only: string[]; ranpacM: number[] }) => bench().ptmTruth(opts),
   /** scripts/bench-peer.mjs: every ordering of a config on our fast path, with the PyTorch-matching options */
-  peerBench: (backend: string, cfg: PeerBenchConfig) => bench().peerBench(backend, cfg),
+  peerBench: (backend: string, cfg: PeerBenchConfig, options?: { levels?: boolean; stopAfterSeconds?: number }) =>
+    bench().peerBench(backend, cfg, undefined, options),
+  /** scripts/bench-gpu.mjs: `auto` by measurement on the config's workload (the backend the lab would choose, and why) */
+  peerMeasure: (cfg: PeerBenchConfig) => bench().measure(cfg, defaultCores()),
   peerBenchPool,
   /** scripts/bench-gpu.mjs: the WebGPU adapter a training worker gets, and the orderings `peerBench`'s finals are in */
   gpuAdapter: () => bench().gpuAdapter(),

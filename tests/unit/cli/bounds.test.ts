@@ -111,9 +111,12 @@ describe('nonsense exits 2, never 0', () => {
     await refused(['curriculum', '--strategy', ' , '], /^cil-lab: --strategy is empty\.$/);
   });
 
-  it('--head-lr 1e308 and --backend webgpu are the user’s to fix (exit 2, not 1)', async () => {
+  it('--head-lr 1e308 and --backend webgl are the user’s to fix (exit 2, not 1)', async () => {
     await refused([...OOD, '--head-lr', '1e308'], /^cil-lab: --head-lr must be a number in \(0, 10\]; got 1e308\.$/);
-    await refused([...OOD, '--backend', 'webgpu'], /^cil-lab: Unknown --backend "webgpu": use wasm or cpu \(or auto\); webgpu is the browser's, not Node's\.$/);
+    await refused(
+      [...OOD, '--backend', 'webgl'],
+      /^cil-lab: Unknown --backend "webgl": use wasm, cpu or webgpu \(or auto\); webgl is the browser's, not Node's\.$/,
+    );
     await refused(['run', '--dataset', 'digits', '--tasks', '5', '--backend', 'webgl'], /webgl is the browser's/);
   });
 
@@ -253,11 +256,14 @@ describe('one way to say no', () => {
 });
 
 describe('npm', () => {
-  it('no npm warning about an unknown .npmrc key; onnxruntime-node’s download is skipped by allowScripts and its env variable', () => {
+  it('no npm warning about an unknown .npmrc key; onnxruntime-node’s download is skipped by allowScripts and its env variable; webgpu is optional, its script not run', () => {
     const r = spawnSync('npm', ['config', 'get', 'fund'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.stderr).not.toMatch(/Unknown (project|user|env) config/);
     expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).not.toMatch(/onnxruntime/);
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).allowScripts).toEqual({ 'onnxruntime-node': false });
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).allowScripts).toEqual({ 'onnxruntime-node': false, webgpu: false });
+    // Dawn's Node bindings only give the CLI --backend webgpu: a failed install of them must never fail `npm ci`
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).optionalDependencies).toEqual({ webgpu: expect.any(String) });
+    expect(JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/webgpu'].optional).toBe(true);
     expect(readFileSync(join(ROOT, 'scripts/setup.mjs'), 'utf8')).toContain("ONNXRUNTIME_NODE_INSTALL: 'skip'");
     // the installed package's install script reads that variable and skips
     const skip = spawnSync(process.execPath, ['-e', "console.log(require('onnxruntime-node/script/install-utils.js').parseInstallFlag())"], {

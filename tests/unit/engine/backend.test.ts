@@ -42,7 +42,13 @@ describe('backends in Node', () => {
   });
 
   it('a named backend that cannot run here is an error when strict, and falls down the order otherwise', async () => {
-    await expect(selectBackend('webgpu', { strict: true })).rejects.toThrow(/webgpu backend is not available here/);
+    await expect(selectBackend('webgl', { strict: true })).rejects.toThrow(/webgl backend is not available here \(Node: wasm, cpu, and webgpu with a GPU\)/);
+    // WebGPU in Node comes from the optional `webgpu` package: it runs where it finds an adapter, else says why
+    const gpu = await selectBackend('webgpu', { strict: true }).then(
+      (i) => i.name,
+      (e: Error) => e.message,
+    );
+    expect(gpu).toMatch(/^webgpu$|WebGPU is not available in Node here: /);
     const info = await selectBackend('webgl');
     expect(info.name).toBe('wasm');
     expect(info.tried.map((t) => `${t.name}:${t.ok}`)).toEqual(['webgl:false', 'wasm:true']);

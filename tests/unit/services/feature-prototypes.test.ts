@@ -46,7 +46,7 @@ describe.skipIf(!prepared)('prototypes of the feature source', () => {
       lease: async () => ({ main, helpers: [], backend: {} as never, release() {} }) as never,
       cache: async () => featureCacheOver(memoryStore(FEATURE_DB)),
     });
-    expect(app.label).toBe('class prototypes of backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+    expect(app.label).toBe('class prototypes of stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
     expect(app.counts).toEqual([6000, 6000, 6000, 6000, 6000, 6000]);
     const cli = JSON.parse(
       execFileSync(

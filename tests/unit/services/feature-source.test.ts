@@ -60,7 +60,7 @@ describe('feature requests of a config', () => {
     expect(req.dataset).toEqual({ kind: 'builtin', id: 'fashion-mnist' });
     expect(req.rows).toEqual({ classes: [0, 1, 2, 3, 4, 5], trainPerClass: 10, testPerClass: 5 });
     expect(req.source).toEqual({ source: 'backbone', seed: 0 });
-    expect(req.label).toBe('backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
+    expect(req.label).toBe('stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
     expect(featureRequestOf(defaultConfig())).toBeNull(); // pixels: nothing to extract
   });
 });

@@ -3,8 +3,16 @@
  * the model settings component's weight source both ways.
  */
 import { describe, expect, it } from 'vitest';
-import { megabytesOf, runButtonText, settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue } from '../../../src/ui/common/encoder-settings';
+import {
+  listedSizeText,
+  megabytesOf,
+  runButtonText,
+  settingsOfWeights,
+  weightSourceOfSettings,
+  type EncoderSettingsValue,
+} from '../../../src/ui/common/encoder-settings';
 import { progressLine } from '../../../src/ui/data/feature-sources.svelte';
+import { IMAGE_ENCODERS } from '../../../src/engine/clip/image-encoder';
 
 describe('progressLine', () => {
   it('says the stage, the images, the rate and the time left', () => {
@@ -43,5 +51,13 @@ describe('encoder settings', () => {
     expect(runButtonText({ bytes: null }, 'extract features')).toBe('Download (size unknown) and extract features');
     // weights kept in the browser, or every name embedded already
     expect(runButtonText({ bytes: 0 }, 'embed 1 class')).toBe('Embed 1 class (nothing to download)');
+  });
+  it('a known encoder says its listed download at the chosen precision before anything is asked', () => {
+    const vit = IMAGE_ENCODERS.find((e) => e.id === 'Xenova/vit-base-patch16-224-in21k');
+    expect(listedSizeText(vit, 'q8')).toBe(
+      'About 87.5 MB as q8 (fp16 172.0 MB, fp32 343.0 MB), as the hub lists revision 096edaa; the button asks the real size first.',
+    );
+    expect(listedSizeText({ id: 'x/y', label: 'y', note: '' }, 'q8')).toBe('');
+    expect(listedSizeText(undefined, 'q8')).toBe('');
   });
 });

@@ -246,6 +246,80 @@ describe('GroundTruthLab: plan, runs and the store', () => {
   });
 });
 
+describe('GroundTruthLab: auto by measurement and the warm-up', () => {
+  /** A worker that can measure (its WebGPU adapter is SwiftShader's) and warm up. */
+  class MeasuringTrainer extends FakeTrainer {
+    measured: unknown[] = [];
+    warmed: unknown[] = [];
+    async gpuAdapter() {
+      return { vendor: 'google', architecture: 'swiftshader', device: '', description: '', software: true };
+    }
+    async measureBackends(workload: unknown, cpuWorkers: number) {
+      this.measured.push({ workload, cpuWorkers });
+      return {
+        choice: 'wasm' as const,
+        adapter: { vendor: 'google', architecture: 'swiftshader', device: '', description: '', software: true },
+        timings: [],
+        reason:
+          'wasm runs, the fastest measured: wasm 0.90 ms a model-step (fused step 1.80 ms on each of 2 workers) against webgpu: no level-step within 4 s.',
+      };
+    }
+    async warmUp(workload: unknown) {
+      this.warmed.push(workload);
+      return 5;
+    }
+  }
+
+  it('hands the pool the experiment’s workload; with auto the backend is measured once and the lab says why', async () => {
+    const config = tinyConfig({ backend: { train: 'auto', embed: 'auto' } });
+    const link = new ShareLinkStore(env(encodeConfigToHash(config)));
+    const trainers: MeasuringTrainer[] = [];
+    const lab = new GroundTruthLab({
+      link,
+      orderings: new FakeOrderings(),
+      createTrainClient: () => (trainers.push(new MeasuringTrainer()), trainers.at(-1)!),
+      openStore: async () => createMemoryResultsStore(),
+      cores: 2,
+    });
+    await lab.mount();
+    await lab.loadSimilarity();
+    // digits 0–3 in two tasks of two: 6 first tasks, 6 orderings; an MLP 64-8-4, every strategy the plain loss
+    expect(lab.workload).toEqual({
+      spec: { kind: 'mlp', inputShape: [8, 8, 1], outputs: 4, hidden: [8] },
+      batchSize: 64,
+      models: 6,
+      plain: true,
+      bytes: true,
+    });
+    await lab.warmUp();
+    expect(trainers[0].measured).toEqual([{ workload: lab.workload, cpuWorkers: 2 }]);
+    expect(trainers.map((t) => t.warmed.length)).toEqual([1, 1]);
+    expect(lab.backendInfo?.measured).toMatchObject({ choice: 'wasm', cached: false });
+    expect(lab.backendWhy).toBe(
+      'wasm runs, the fastest measured: wasm 0.90 ms a model-step (fused step 1.80 ms on each of 2 workers) against webgpu: no level-step within 4 s.',
+    );
+    await lab.run();
+    expect(lab.status).toBe('done');
+    // measured and warmed once: the lease finds the workers ready
+    expect(trainers[0].measured).toHaveLength(1);
+    expect(trainers.map((t) => t.warmed.length)).toEqual([1, 1]);
+  });
+
+  it('a strategy with its own loss makes the workload not plain; a backend chosen in the settings is said so', async () => {
+    const { lab } = await makeLab(
+      tinyConfig({
+        strategies: [
+          { id: 'finetune', options: {} },
+          { id: 'ewc', options: { lambda: 1000, mode: 'multi', fisherSamples: 200 } },
+        ],
+      }),
+    );
+    expect(lab.workload?.plain).toBe(false);
+    await lab.run();
+    expect(lab.backendWhy).toBe('wasm: chosen in the settings.');
+  });
+});
+
 describe('GroundTruthLab: workers from the pool, the sample order', () => {
   it('warmUp prepares the pool’s worker once; Run leases it without loading again and gives it back', async () => {
     const { lab, trainers } = await makeLab();
@@ -346,7 +420,7 @@ describe('GroundTruthLab on features', () => {
     const { lab, link, trainers } = await makeLab(tinyConfig({ dataset: { id: 'digits' } }));
     lab.setFeatureSource('backbone');
     expect(lab.onFeatures).toBe(true);
-    expect(lab.featuresLabel).toBe('backbone pre-trained on four, five, six, seven, eight and nine (seed 0)');
+    expect(lab.featuresLabel).toBe('stand-in backbone trained on four, five, six, seven, eight and nine (seed 0)');
     lab.chosen = { ...lab.chosen, simplecil: true };
     expect(lab.strategyIds).toEqual(['finetune', 'simplecil']);
     expect(lab.checked.errors).toEqual([]);

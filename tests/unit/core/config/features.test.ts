@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compactConfig, CONFIG_LIMITS, defaultConfig, trainingOptionsOf, validateConfig } from '../../../../src/core/config/schema';
-import { FEATURES_FILL, featuresOf, withFeatureSource, withUploadedFeatures } from '../../../../src/core/config/sections/features';
+import { FEATURES_FILL, HEAD_TRAINING, featuresOf, withFeatureSource, withUploadedFeatures } from '../../../../src/core/config/sections/features';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { backboneClasses, featureSourceLabel } from '../../../../src/core/features/source';
 
@@ -172,10 +172,10 @@ describe('feature source labels', () => {
     // a long list is counted, the first three named
     const many = Array.from({ length: 100 }, (_, k) => `c${k}`);
     expect(featureSourceLabel({ source: 'backbone', seed: 1 }, many, [0, 1, 2, 3, 4, 5])).toBe(
-      'backbone pre-trained on the other 94 classes (c6, c7, c8, …) (seed 1)',
+      'stand-in backbone trained on the other 94 classes (c6, c7, c8, …) (seed 1)',
     );
     expect(featureSourceLabel({ source: 'backbone', seed: 0 }, names, [0, 1, 2, 3, 4, 5])).toBe(
-      'backbone pre-trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
+      'stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)',
     );
     expect(featureSourceLabel({ source: 'pixels' }, names, [0, 1])).toBe('pixels');
     expect(
@@ -202,6 +202,22 @@ describe('withFeatureSource: one rule for switching the source', () => {
     expect(back.model).toEqual(pixels.model);
     expect(back.strategies).toEqual([{ id: 'finetune', options: {} }]);
     expect(validateConfig(back).errors).toEqual([]);
+  });
+  it('a fresh switch to features brings the head’s epochs and learning rate; a choice of the user’s stays; old links keep theirs', () => {
+    const pixels = defaultConfig();
+    const on = withFeatureSource(pixels, { source: 'backbone', seed: 0 });
+    expect([on.training.epochs, on.training.firstTaskEpochs, on.training.lr]).toEqual([HEAD_TRAINING.epochs, HEAD_TRAINING.epochs, HEAD_TRAINING.lr]);
+    // in the link: the head's settings are written, not filled in
+    expect(compactConfig(on).training).toMatchObject({ epochs: 20, lr: 0.01 });
+    const back = withFeatureSource(on, { source: 'pixels' });
+    expect(back.training).toEqual(pixels.training);
+    const chosen = { ...pixels, training: { ...pixels.training, epochs: 7, firstTaskEpochs: 7 } };
+    expect(withFeatureSource(chosen, { source: 'backbone', seed: 0 }).training).toEqual(chosen.training);
+    // a link made before: features and the head with the fill-ins' training keeps 3 epochs at 1e-3
+    const old = validateConfig({ lab: 'ground-truth', features: { source: 'backbone', seed: 0 }, model: { kind: 'head', hidden: [] } }).config;
+    expect([old.training.epochs, old.training.lr]).toEqual([3, 1e-3]);
+    // switching an experiment already on features to another source changes no training
+    expect(withFeatureSource(old, { source: 'backbone', seed: 1 }).training).toEqual(old.training);
   });
 });
 

@@ -87,6 +87,31 @@ describe('order sensitivity', () => {
     expect(text['order:trained']).toBeUndefined();
   });
 
+  it('the head’s bar: below SimpleCIL jointly is said as a finding with both numbers; at or above it, a note', () => {
+    const stats = deriveGroundTruth({ runs, plan, variable: 'final', strategies: ['finetune', 'simplecil'], sampleCount: false });
+    const below = orderSensitivity({ stats, kindOf, headBar: { joint: 0.63, simplecil: 0.768, epochs: 3, lr: 0.001 } }).verdict.sentences;
+    const b = below.find((x) => x.id === 'order:head-bar')!;
+    expect(b.kind).toBe('finding');
+    expect(b.text).toMatch(/below the bar.*3 epochs at learning rate 0\.001.*63\.0 %.*SimpleCIL’s 76\.8 %/);
+    const above = orderSensitivity({ stats, kindOf, headBar: { joint: 0.853, simplecil: 0.768, epochs: 20, lr: 0.01 } }).verdict.sentences;
+    expect(above.find((x) => x.id === 'order:head-bar')).toMatchObject({ kind: 'note' });
+    expect(above.find((x) => x.id === 'order:head-bar')!.text).toMatch(/clears the bar.*85\.3 %/);
+    // not measured, or no trained head: nothing said
+    expect(orderSensitivity({ stats, kindOf }).verdict.sentences.some((x) => x.id === 'order:head-bar')).toBe(false);
+    const onlyProto = deriveGroundTruth({
+      runs: runs.filter((r) => r.strategy === 'simplecil'),
+      plan,
+      variable: 'final',
+      strategies: ['simplecil'],
+      sampleCount: false,
+    });
+    expect(
+      orderSensitivity({ stats: onlyProto, kindOf, headBar: { joint: 0.5, simplecil: 0.8, epochs: 3, lr: 0.001 } }).verdict.sentences.some(
+        (x) => x.id === 'order:head-bar',
+      ),
+    ).toBe(false);
+  });
+
   it('AIA: not invariant even for a prototype method, and the why says so', () => {
     const stats = deriveGroundTruth({ runs, plan, variable: 'aia', strategies: ['finetune', 'simplecil'], sampleCount: false });
     const { rows, verdict } = orderSensitivity({ stats, kindOf });

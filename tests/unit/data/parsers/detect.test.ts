@@ -98,7 +98,7 @@ describe('parseUserFiles dispatches', () => {
   it('errors: nothing, unknown, mixed kinds, zip without a decoder', async () => {
     await expect(parseUserFiles([])).rejects.toThrow('no files given');
     await expect(parseUserFiles([{ name: 'notes.txt', bytes: new TextEncoder().encode('hello') }])).rejects.toThrow(
-      'notes.txt: cannot tell what this file is: 5 bytes starting with 0x68656c6c: not gzip, zip, tar, IDX (magic 2051/2049) or whole CIFAR records (3,073 or 3,074 bytes each). Expected MNIST-style IDX files (.gz or raw), CIFAR binary files (.bin or the .tar.gz), or a .zip with one folder of images per class',
+      "notes.txt: cannot tell what this file is: 5 bytes starting with 0x68656c6c: not gzip, zip, tar, IDX (magic 2051/2049) or whole CIFAR records (3,073 or 3,074 bytes each). Expected MNIST-style IDX files (.gz or raw), CIFAR binary files (.bin or the .tar.gz), CIFAR-100's parquet files from the Hugging Face hub, or a .zip with one folder of images per class",
     );
     await expect(parseUserFiles([named('idx/train-images-idx3-ubyte'), named(`${C10}/data_batch_1.bin`)])).rejects.toThrow(
       'give one kind of data at a time (IDX files, CIFAR .bin files, one archive, or one zip); got train-images-idx3-ubyte (IDX), data_batch_1.bin (CIFAR .bin)',

@@ -18,6 +18,8 @@ import {
   encoderDownloadSizes,
   encoderOnnxFile,
   encoderRequiredFiles,
+  IMAGE_ENCODERS,
+  knownEncoderBytes,
   type EncoderPrecision,
   type ImageEncoder,
   type ImageEncoderOptions,
@@ -33,6 +35,7 @@ interface Case {
 interface Result {
   case: string;
   pixel_values?: number[];
+  pixel_values_head?: number[];
   outputs: Record<string, number[]>;
 }
 const ref = reference as unknown as { cases: Case[]; models: Record<string, { feature: string; dim: number; results: Result[] }> };
@@ -113,9 +116,43 @@ describe('the preprocessing (ours, the same in Node and every browser) equals nu
   }
 });
 
+describe('the ViT fixture carries google/vit-base-patch16-224-in21k’s real preprocessing', () => {
+  const config = JSON.parse(readFileSync(join(FIXTURES, 'vit-tiny', 'preprocessor_config.json'), 'utf8'));
+  it('reads the legacy ViTFeatureExtractor fields: 224 × 224 bilinear, no crop, rescale 1/255, mean and std 0.5', () => {
+    expect(config).toEqual({
+      do_normalize: true,
+      do_resize: true,
+      feature_extractor_type: 'ViTFeatureExtractor',
+      image_mean: [0.5, 0.5, 0.5],
+      image_std: [0.5, 0.5, 0.5],
+      resample: 2,
+      size: 224,
+    });
+    expect(preprocessingFromConfig(config)).toEqual({
+      convertRgb: true,
+      resize: { height: 224, width: 224 },
+      resample: 'bilinear',
+      crop: null,
+      rescale: 1 / 255,
+      mean: [0.5, 0.5, 0.5],
+      std: [0.5, 0.5, 0.5],
+    });
+  });
+  for (const c of ref.cases) {
+    it(`${c.name}: numpy’s pixel_values (first 2,000 values)`, () => {
+      const want = ref.models['vit-tiny'].results.find((r) => r.case === c.name)!.pixel_values_head!;
+      const got = preprocessImages(imagesOf(c), c.shape, [0], preprocessingFromConfig(config));
+      expect(got.dims).toEqual([1, 3, 224, 224]);
+      expect(relErr(got.data.subarray(0, want.length), want)).toBeLessThan(2e-6);
+    });
+  }
+});
+
 const encoders: { model: string; precisions: EncoderPrecision[]; kind: string; output: string; dim: number; modelType: string }[] = [
   { model: 'clip-vision-tiny', precisions: ['fp32', 'fp16', 'q8'], kind: 'clip-vision', output: 'image_embeds', dim: 16, modelType: 'clip' },
   { model: 'dinov2-tiny', precisions: ['fp32', 'q8'], kind: 'auto', output: 'pooler_output', dim: 24, modelType: 'dinov2' },
+  // a ViT's feature is its final-LayerNorm [CLS] token, not HF's pooler (dense + tanh), which the fixture also outputs
+  { model: 'vit-tiny', precisions: ['fp32', 'fp16', 'q8'], kind: 'auto', output: 'last_hidden_state[:, 0]', dim: 16, modelType: 'vit' },
 ];
 const TOLERANCE: Record<EncoderPrecision, number> = { fp32: 1e-5, fp16: 1e-4, q8: 1e-4 };
 
@@ -144,6 +181,24 @@ for (const e of encoders) {
     }
   });
 }
+
+describe('the encoders offered by name say their size before anything downloads', () => {
+  it('ViT-B/16 IN21K, DINOv2-small and MobileCLIP-S1 beside CLIP, each with a listed size per precision', () => {
+    const ids = IMAGE_ENCODERS.map((e) => e.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['Xenova/clip-vit-base-patch32', 'Xenova/vit-base-patch16-224-in21k', 'Xenova/dinov2-small', 'Xenova/mobileclip_s1']),
+    );
+    for (const e of IMAGE_ENCODERS) {
+      // q8 about a quarter of fp32, fp16 about half: the listing is consistent
+      expect(e.sizes.q8 / e.sizes.fp32).toBeGreaterThan(0.2);
+      expect(e.sizes.q8 / e.sizes.fp32).toBeLessThan(0.3);
+      expect(Math.abs(e.sizes.fp16 / e.sizes.fp32 - 0.5)).toBeLessThan(0.02);
+    }
+    expect(knownEncoderBytes('Xenova/vit-base-patch16-224-in21k', 'fp32')).toBe(343e6);
+    expect(knownEncoderBytes('Xenova/vit-base-patch16-224-in21k', 'q8')).toBe(87.5e6);
+    expect(knownEncoderBytes('someone/else', 'q8')).toBeNull();
+  });
+});
 
 describe('batches', () => {
   it('fp32 gives an image the same vector in any batch, reports progress, and refuses use after dispose', async () => {

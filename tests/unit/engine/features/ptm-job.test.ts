@@ -10,6 +10,7 @@ import { orderingKey } from '../../../../src/core/orderings/key';
 import { preparePtm, runPtmGroundTruth, type PtmRunRecord } from '../../../../src/core/ptm/ground-truth';
 import { RunControl } from '../../../../src/engine/control';
 import { backboneFeatureSet } from '../../../../src/engine/features/extract';
+import { headBar } from '../../../../src/engine/features/head-bar';
 import { ptmJob, type PtmJobEvent, type PtmJobInput } from '../../../../src/engine/features/ptm-job';
 import { featureSetOf, FeaturesNotReadyError } from '../../../../src/engine/features/source-set';
 import { jobContext } from '../../../../src/engine/jobs/job';
@@ -68,10 +69,14 @@ describe('the ptm job', () => {
       expect(r.testCounts).toEqual(d.testCounts);
     }
     // another method on the same settings reuses the features (the dataset is not loaded again, nor the backbone trained)
-    const again = await ptmJob(input({ id: 'simplecil', options: { metric: 'cosine' } }), ctx, () => {});
+    // … and, asked with the head's settings, measures the head's bar on them: the same numbers as headBar on the set
+    const training = { epochs: 3, lr: 1e-2, batchSize: 16, hidden: [], seed: 3 };
+    const again = await ptmJob(input({ id: 'simplecil', options: { metric: 'cosine' } }, { headBar: training }), ctx, () => {});
     expect(again.seconds.features).toBeLessThan(out.seconds.features + 1);
     expect(loads).toBe(1);
     expect(again.summary.path).toBe('exact by class set: 31 states for 90 orderings');
+    expect(again.headBar).toEqual(await headBar(set, classes, training));
+    expect(out.headBar).toBeUndefined();
   }, 60_000);
 
   it('keeps one feature set per settings in the worker’s slot', async () => {

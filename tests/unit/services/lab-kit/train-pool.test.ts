@@ -101,3 +101,40 @@ describe('training worker pool', () => {
     await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeNull();
   });
 });
+
+describe('warming up on the workload', () => {
+  const workload = {
+    spec: { kind: 'mlp' as const, inputShape: [8, 8, 1] as [number, number, number], outputs: 6, hidden: [16] },
+    batchSize: 64,
+    models: 90,
+    plain: true,
+    bytes: true,
+  };
+  class Warming extends FakeWorker {
+    warmed: string[] = [];
+    async warmUp(w: typeof workload) {
+      this.warmed.push(`${w.spec.outputs}/${w.batchSize}`);
+      return 12;
+    }
+  }
+
+  it('each worker warms up once per workload, backend and dataset, helpers included; a new dataset or workload warms again', async () => {
+    const workers: Warming[] = [];
+    const pool = createWorkerPool({ create: () => (workers.push(new Warming('wasm')), workers.at(-1)!), cores: 2 });
+    await pool.warm({ backend: 'wasm', dataset: digits, helpers: true, workload });
+    expect(workers.map((w) => w.warmed)).toEqual([['6/64'], ['6/64']]);
+    const a = await pool.lease({ backend: 'wasm', dataset: digits, helpers: true, workload });
+    a.release();
+    expect(workers.map((w) => w.warmed)).toEqual([['6/64'], ['6/64']]);
+    const b = await pool.lease({ backend: 'wasm', dataset: digits, workload: { ...workload, batchSize: 32 } });
+    b.release();
+    const c = await pool.lease({ backend: 'wasm', dataset: { kind: 'builtin', id: 'emoji' }, workload: { ...workload, batchSize: 32 } });
+    c.release();
+    expect(workers[0].warmed).toEqual(['6/64', '6/32', '6/32']);
+    // without a workload nothing is warmed
+    const d = await pool.lease({ backend: 'wasm', dataset: digits });
+    d.release();
+    expect(workers[0].warmed).toHaveLength(3);
+    pool.dispose();
+  });
+});
