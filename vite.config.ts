@@ -60,9 +60,10 @@ function ortPublicImports(): Plugin {
 
 /**
  * Unit tests that need a fresh module graph per file (see `test.projects`): the service worker's registration, which
- * resets the module registry to register again.
+ * resets the module registry to register again, and every file that replaces a module with `vi.mock` (in a worker that
+ * keeps its modules, an earlier file may already have imported the real one, and the mock would never be seen).
  */
-const ISOLATED = ['tests/unit/shell/**/*.test.ts'];
+export const ISOLATED = ['tests/unit/shell/**/*.test.ts', 'tests/unit/cli/backend-webgpu.test.ts'];
 
 export default defineConfig({
   plugins: [svelte(), cspMeta(), ortPublicImports(), serviceWorker()],
