@@ -9,8 +9,8 @@ const outDir = process.env.PW_PORT ? `dist-${port}` : 'dist';
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
-  // PW_WORKERS: how many spec files run at once (default 2: on this 2-core machine two specs at once finished the suite
-  // in less time than one, README "Tests"); PW_WORKERS=1 runs them one at a time
+  // PW_WORKERS: how many spec files run at once (default 2, the machine's two cores; README "Running the tests" has
+  // the one-against-two figures measured so far); PW_WORKERS=1 runs them one at a time
   workers: Number(process.env.PW_WORKERS ?? 2),
   // ASSERTION_COUNT_DIR=dir: also write how many expect(…) calls each test ran (tests/assertion-count/)
   reporter: process.env.ASSERTION_COUNT_DIR ? [['list'], ['./tests/assertion-count/playwright-reporter.ts']] : [['list']],
