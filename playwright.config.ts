@@ -9,8 +9,11 @@ const outDir = process.env.PW_PORT ? `dist-${port}` : 'dist';
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
-  workers: 1,
-  reporter: [['list']],
+  // PW_WORKERS: how many spec files run at once (default 2, the machine's two cores; README "Running the tests" has
+  // the one-against-two figures measured so far); PW_WORKERS=1 runs them one at a time
+  workers: Number(process.env.PW_WORKERS ?? 2),
+  // ASSERTION_COUNT_DIR=dir: also write how many expect(…) calls each test ran (tests/assertion-count/)
+  reporter: process.env.ASSERTION_COUNT_DIR ? [['list'], ['./tests/assertion-count/playwright-reporter.ts']] : [['list']],
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -25,6 +25,17 @@ test('the quick preset trains a_j and all 6 orders to the end on wasm, and every
   // 3 isolated models + 3! orders
   await expect(page.getByTestId('cu-progress')).toContainText('done', { timeout: 540_000 });
   expect(errors).toEqual([]);
+  // the verdict after the quick preset's one seed: it asks for more before a claim (the verdict over several seeds is
+  // tests/e2e/lab-verdicts.spec.ts's)
+  const verdict = page.getByTestId('cu-verdict');
+  await expect(verdict).toHaveAttribute('data-provisional', 'false');
+  await expect(verdict.locator('h3')).toContainText('What this shows');
+  await expect(verdict.getByTestId('cu-verdict-headline')).toHaveText(/\b1 seed\b/);
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('cu-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
 
   // a_j table: one row per dataset
   await expect(page.locator('[data-testid="cu-isolated"] tbody tr')).toHaveCount(3);
@@ -61,6 +72,9 @@ test('the quick preset trains a_j and all 6 orders to the end on wasm, and every
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(500);
   await page.screenshot({ path: 'test-results/screenshots/curriculum-390.png', fullPage: true });
+  await verdict.scrollIntoViewIfNeeded();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await verdict.screenshot({ path: 'test-results/screenshots/verdict-cu-390.png' });
 
   // stored: after a reload the same preset trains nothing again
   await page.reload();

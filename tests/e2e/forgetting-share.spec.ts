@@ -165,6 +165,7 @@ test('while a run trains, CPCF, a_prev / a_new, coverage and the Ω table show e
   expect(midAPrev).toHaveLength(done - 1);
   await expect(page.locator('[data-testid="fg-coverage-chart"] path.pooled')).toHaveCount(done - 1);
   const omega = await values(page, '[data-testid="fg-omega-table"] td[data-value]');
+  expect(omega).toHaveLength(5); // Ω_base, Ω_new, Ω_all, Ω_prev and dCor: the loop below must have values to check
   for (const v of omega) expect(Number.isFinite(v)).toBe(true);
   await expect(page.getByTestId('fg-steps-table').locator('tbody tr')).toHaveCount(done - 1);
   // the task axis already spans the whole run

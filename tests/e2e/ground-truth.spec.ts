@@ -86,6 +86,7 @@ test('digits, 6 classes in 3 tasks, finetune + replay on wasm: the histogram fil
   expect(errs).toHaveLength(6);
   for (const e of errs) expect(e >= 0 && e <= 2).toBe(true);
   const mins = await numbers(page, '[data-testid="rankings-table"] td[data-dim="min"]');
+  expect(mins).toHaveLength(2 * 3 + 2); // 2 strategies × 3 protocols, and the EDGE and RS error rows
   for (const v of mins) expect(v >= 0 && v <= 1).toBe(true);
 
   // normality after Box-Cox: λ and the three p-values for each strategy

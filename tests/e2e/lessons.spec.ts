@@ -84,11 +84,17 @@ for (const size of [
         await headerOneRow(page);
         await aboveFold(page, 'similarity-heatmap');
       }
-      // long ordering labels keep their colour square beside them (phone)
-      const swatchRows = await page
-        .locator('[data-testid="orderings-results"] .legend li, [data-testid="orderings-results"] .swatch-label')
-        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
-      for (const h of swatchRows) expect(h).toBeLessThan(60);
+      // long ordering labels keep their colour square beside them (phone): in every row of the orderings table the
+      // label starts on the square's line, to its right, not on a line of its own below it
+      const rows = await page.locator('[data-testid="orderings-results"] tr[data-label] th').evaluateAll((els) =>
+        els.map((th) => {
+          const mark = th.querySelector('.mark')!.getBoundingClientRect();
+          const label = th.querySelector('button.show')!.getBoundingClientRect();
+          return { besideIt: label.left >= mark.right - 1, sameLine: label.top < mark.bottom };
+        }),
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(r).toEqual({ besideIt: true, sameLine: true });
       await page.screenshot({ path: `${SHOTS}/similar-classes-${size.name}.png` });
 
       // Ground truth: "what you should see" before the run, Step as today

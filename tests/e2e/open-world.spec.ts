@@ -45,6 +45,17 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   await expect(page.getByTestId('ow-store-line')).toContainText(/stored in this browser at once|All 3 steps are stored in this browser/);
   await expect(page.getByTestId('ow-progress')).toContainText('done', { timeout: 150_000 });
   await expect(page.getByTestId('ow-store-line')).toContainText('All 3 steps are stored in this browser');
+  // the verdict after the quick preset's one seed: it asks for more before a claim (the verdict over several seeds is
+  // tests/e2e/lab-verdicts.spec.ts's)
+  const verdict = page.getByTestId('ow-verdict');
+  await expect(verdict).toHaveAttribute('data-provisional', 'false');
+  await expect(verdict.locator('h3')).toContainText('What this shows');
+  await expect(verdict.getByTestId('ow-verdict-headline')).toHaveText(/separates unknown images from known ones (best \(AUROC [\d.]+%\)|with AUROC [\d.]+%)/);
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('ow-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
   // marks of 3 detectors and the accuracy series at 3 steps
   await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(12);
   // after the last step: 3 tasks and 2 OOD sets
@@ -100,6 +111,12 @@ test('the quick preset runs to the end, is stored (a reload shows it without tra
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'test-results/screenshots/open-world-390.png', fullPage: true });
+  // the reloaded page's verdict, read from the store, folds its numbers again
+  await verdict.scrollIntoViewIfNeeded();
+  await expect(verdict.getByTestId('ow-verdict-headline')).toBeVisible();
+  await verdict.getByTestId('ow-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await verdict.screenshot({ path: 'test-results/screenshots/verdict-ow-390.png' });
   expect(errors).toEqual([]);
   expect(outside).toEqual([]);
 });

@@ -24,6 +24,19 @@ test('the quick preset runs both protocols to the end on wasm and every chart ha
   await expect(page.locator('[data-testid="tm-samples"] canvas')).toHaveCount(3, { timeout: 60_000 });
   await page.getByTestId('tm-run').click();
   await expect(page.getByTestId('tm-progress')).toContainText('done', { timeout: 360_000 });
+  // the verdict after the quick preset's one seed: it asks for more before a claim (the verdict over several seeds is
+  // tests/e2e/lab-verdicts.spec.ts's)
+  const verdict = page.getByTestId('tm-verdict');
+  await expect(verdict).toHaveAttribute('data-provisional', 'false');
+  await expect(verdict.locator('h3')).toContainText('What this shows');
+  await expect(verdict.getByTestId('tm-verdict-headline')).toHaveText(
+    /^Over 1 seed, the gap between same-bucket and next-bucket accuracy is [−\d.]+ points: not yet evidence, as a claim needs 3 or more seeds\.$/,
+  );
+  // the numbers fold beneath the headline; one seed: the verdict asks for more before a claim
+  await expect(verdict.locator('.findings li').first()).toBeHidden();
+  await verdict.getByTestId('tm-verdict-details').locator('summary').click();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await expect(verdict.getByText(/3 or more seeds|more seeds/).first()).toBeAttached();
 
   // R heat maps: 3×3 cells each; streaming greys the diagonal and below (6 cells); both outline 3 + 2 cells
   for (const p of ['iid', 'streaming']) {
@@ -66,6 +79,9 @@ test('the quick preset runs both protocols to the end on wasm and every chart ha
   await page.screenshot({ path: 'test-results/screenshots/time-390.png', fullPage: true });
   await page.getByTestId('tm-composition').screenshot({ path: 'test-results/screenshots/time-390-composition.png' });
   await page.getByTestId('tm-heat-streaming').screenshot({ path: 'test-results/screenshots/time-390-heat.png' });
+  await verdict.scrollIntoViewIfNeeded();
+  await expect(verdict.locator('.findings li').first()).toBeVisible();
+  await verdict.screenshot({ path: 'test-results/screenshots/verdict-tm-390.png' });
   expect(errors).toEqual([]);
 
   // stored: a reload and Run again reads both protocols back without training

@@ -180,6 +180,7 @@ test("the Data tab's dataset reaches the training worker over a port, subset per
   expect(r.summary.test.perClass).toEqual(new Array(10).fill(20));
   expect(r.trainCounts).toEqual([100, 100]);
   expect(r.testCounts).toEqual([40, 40]);
+  expect(r.diagonal).toHaveLength(2);
   for (const a of r.diagonal) expect(a).toBeGreaterThan(0.8);
   expect(errors).toEqual([]);
 });

@@ -218,7 +218,7 @@ describe.skipIf(!prepared('emoji'))(`Emoji objects (public/data/emoji)${prepared
     const perClass = Array.from({ length: n }, () => ({ styles: new Set<string>(), artists: new Set<string>(), train: 0, test: 0 }));
     for (const which of ['train', 'test'] as const) {
       const split = ds[which];
-      expect(split.styles).toBeDefined();
+      expect(split.styles).toHaveLength(split.count); // one style index per image
       for (let i = 0; i < split.count; i++) {
         const st = styles[split.styles![i]];
         expect(st.split).toBe(which);

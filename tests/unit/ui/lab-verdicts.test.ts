@@ -226,3 +226,20 @@ describe('Curriculum lab: the page’s verdict over seeds is cil-lab curriculum�
     expect(v.sentences).toEqual(FIX.curriculum.verdict as Sentence[]);
   });
 });
+
+describe('the headlines the browser once read after each lab’s default, on the CLI’s recorded seeds', () => {
+  // tests/e2e/lab-verdicts.spec.ts trained each lab's default (3 seeds, minutes) to read these; the pages above say the
+  // CLI's headlines word for word, so the wording is checked here on the recorded runs and the browser runs the quick
+  // preset at 3 seeds
+  it('Time: the next-bucket gap beyond the no-drift control, over 3 seeds', () => {
+    expect(FIX.stream.headline).toMatch(
+      /^Tested on the next bucket, the model scores [\d.]+ points lower than on the bucket it trained on — beyond the no-drift control, over 3 seeds\.$/,
+    );
+  });
+  it('Open world: the best detector by AUROC, over its seeds', () => {
+    expect(FIX.ood.headline).toMatch(/^\S+ separates unknown images from known ones best \(AUROC [\d.]+%\).* over 2 seeds\.$/);
+  });
+  it('Curriculum: M2I against I2M over 3 seeds, counted over the strategy–scenario pairs', () => {
+    expect(FIX.curriculum.headline).toMatch(/^Over 3 seeds, easy-first \(M2I\) beats hard-first \(I2M\) beyond the spread in (none|\S+ of)/);
+  });
+});

@@ -67,7 +67,9 @@ describe('the page’s export = cil-lab orders for the default experiment', () =
     expect(view.classes).toEqual(['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal']);
     expect(view.omega).toBe('90');
     expect(view.sequences.length).toBe(3 + 3 + 2 + 2 + 2 + 2);
-    expect(view.distribution).toBeDefined(); // the page also computes the histogram; the export leaves it out
+    // the page also computes the histogram (exact: all 90 orderings in its bins); the export leaves it out
+    expect(view.distribution).toMatchObject({ kind: 'exact', count: 90 });
+    expect(view.distribution!.bins.reduce((a, b) => a + b.count, 0)).toBe(90);
   });
 
   for (const format of ['pycil', 'mammoth', 'avalanche', 'csv'] as const) {

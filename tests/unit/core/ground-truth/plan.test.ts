@@ -89,7 +89,14 @@ describe('planGroundTruth: sample', () => {
     expect(big.exhaustive).toBe(false);
     const both = big.orderings.filter((o) => o.roles.includes('truth') && o.roles.length > 1);
     expect(both.length).toBeGreaterThan(0);
-    for (const o of both) expect(o.label).toBeDefined();
+    // its label names every protocol draw that picked it, in draw order
+    for (const o of both)
+      expect(o.label).toBe(
+        big.protocolOrderings
+          .filter((d) => d.key === o.key)
+          .map((d) => d.label)
+          .join(' · '),
+      );
   });
   it('is deterministic, and another sample seed draws another sample', () => {
     expect(planGroundTruth(input)).toEqual(plan);
@@ -151,7 +158,7 @@ describe('planGroundTruth: class indices, jobs and their order', () => {
     expect(plan.orderings).toHaveLength(6);
     expect(plan.jobs).toHaveLength(6);
     const multi = plan.orderings.find((o) => (o.label ?? '').includes(' · '));
-    expect(multi).toBeDefined();
+    expect(multi?.label).toMatch(/^RS seed \d+( · RS seed \d+)+$/);
   });
   it('rejects a bad budget, no strategies, duplicate seeds, and a similarity of the wrong size', () => {
     expect(() => planGroundTruth(base({ budget: 0 }))).toThrow(/budget/);
