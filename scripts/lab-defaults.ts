@@ -12,9 +12,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateConfig, type ExperimentConfig, type LabId } from '../src/core/config/schema';
-import { openWorldOf } from '../src/core/config/sections/open-world';
-import { timeOf } from '../src/core/config/sections/time';
-import { curriculumOf } from '../src/core/config/sections/curriculum';
+import { curriculumLab } from '../src/core/labs/curriculum';
+import { openWorldLab } from '../src/core/labs/open-world';
+import { timeLab } from '../src/core/labs/time';
 import { ownClassesOf } from '../src/core/config/sections/own-classes';
 import { experimentClassNames, protocolOptionsOf } from '../src/core/config/derived';
 import { computeOrderingsView } from '../src/core/protocols/orderings-view';
@@ -123,7 +123,7 @@ async function forgetting(): Promise<unknown> {
 const ctx = jobContext(builtin, new RunControl());
 
 async function openWorld(): Promise<unknown> {
-  const settings = openWorldOf(defaultOf('open-world'));
+  const settings = openWorldLab.view(defaultOf('open-world'));
   const res = await JOBS.ood({ settings }, ctx, () => {});
   return {
     matrix: rows(res.train.matrix),
@@ -140,7 +140,7 @@ async function openWorld(): Promise<unknown> {
 }
 
 async function time(): Promise<unknown> {
-  const config = timeOf(defaultOf('time'));
+  const config = timeLab.view(defaultOf('time'));
   const out: Record<string, unknown> = {};
   for (const protocol of config.protocols) {
     const res = await JOBS.stream({ config, protocol, resumeFrom: null }, ctx, () => {});
@@ -153,7 +153,7 @@ async function time(): Promise<unknown> {
 }
 
 async function curriculum(): Promise<unknown> {
-  const x = curriculumOf(defaultOf('curriculum'));
+  const x = curriculumLab.view(defaultOf('curriculum'));
   // the lab's run settings (src/ui/curriculum/curriculum-lab.svelte.ts settingsOf)
   const data = { datasets: x.datasets, trainPerClass: x.trainPerClass, testPerClass: x.testPerClass };
   const settings = { model: { kind: 'mlp' as const, hidden: [x.hidden] }, epochs: x.epochs, augment: x.datasets.some((d) => d.startsWith('emoji')) };

@@ -22,7 +22,7 @@ import { loadWordnetFrom, readTextInput } from './inputs';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export const ANALYZE_PLACE_HELP = `cil-lab analyze --features F.npz --strategy simplecil|ranpac|fecam [--strategy-options …] [--seed S] [--classes 0-11]
+export const ANALYZE_PLACE_HELP = `cil-lab analyze --features F.npz --strategy ${PTM_STRATEGY_IDS.join('|')} [--strategy-options …] [--seed S] [--classes 0-11]
                 (--results LOG | --order 3,1,0,…) [--tasks K | --task-sizes …] [--train-per-class N --test-per-class N]
                 [--similarity features|wordnet|file:PATH] [--seeds 0,42,1993] [--orderings all|sample:N] [--limit N] [--sample-seed S] [--threads 1|2]
     → where each order of a PyCIL/PILOT log (its class order and accuracy curve) or a bare class order lands in the method's

@@ -25,7 +25,7 @@ import { groundTruthVerdict, groundTruthVerdicts } from '../core/verdict/ground-
 import { parseSimilarityUpload } from '../core/similarity/parse-upload';
 import { resolveSimilarity, type SimilaritySpec } from '../core/similarity/resolve';
 import type { WordnetGraph } from '../core/similarity/wordnet-synsets';
-import { datasetClassListId } from '../core/config/defaults';
+import { datasetClassListId, PTM_STRATEGY_IDS } from '../core/config/defaults';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { UsageError, rangeListArg, taskSizesArg } from './args';
 import { seedListArg } from './seeds';
@@ -66,7 +66,7 @@ export function analyzeCommand(v: Values, deps: AnalyzeDeps): string {
   const placing = PLACE_FLAGS.find((f) => v[f] !== undefined && f !== 'features' && f !== 'strategy');
   if (placing)
     throw new UsageError(
-      `--${placing} is read only when placing orders in a pre-trained method's distribution: give --features F.npz --strategy simplecil|ranpac|fecam.`,
+      `--${placing} is read only when placing orders in a pre-trained method's distribution: give --features F.npz --strategy ${PTM_STRATEGY_IDS.join('|')}.`,
     );
   const path = typeof v.results === 'string' ? v.results : undefined;
   if (!path) throw new UsageError(`Give --results F, the file of runs to analyse.\n\n${ANALYZE_HELP}`);

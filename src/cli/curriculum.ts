@@ -8,7 +8,8 @@
  */
 import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
-import { CURRICULUM_FILL, curriculumFromExperiment, curriculumOf, isCurriculumOwn, type CurriculumConfig } from '../core/config/sections/curriculum';
+import { CURRICULUM_FILL, type CurriculumConfig } from '../core/config/sections/curriculum';
+import { curriculumLab } from '../core/labs/curriculum';
 import {
   checkCurriculum,
   CLASSES_PER_DATASET,
@@ -123,7 +124,7 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
 }
 
 /**
- * The flags the Curriculum lab's settings of a config stand for (`curriculumOf`: its section and the common sections;
+ * The flags the Curriculum lab's settings of a config stand for (the lab entry's `view`: its section and the common sections;
  * one hidden layer, the lab's subset; the lab's other training settings are the engine's defaults, as here). Flags
  * given on the command line win. An order `m2i` or `i2m` becomes `--order pair`: the lab trains both to compare them.
  */
@@ -148,11 +149,9 @@ function withCurriculumConfig(v: Values): Values {
   const config = loadExperimentConfig(v);
   if (!config) return v;
   const given = Object.fromEntries(Object.entries(v).filter(([k, x]) => x !== undefined && k !== 'config' && k !== 'link'));
-  if (isCurriculumOwn(config.curriculum)) {
-    // the lab's training is the config's common sections: what the lab cannot train there is refused, not replaced
-    refuseUnused('Curriculum', curriculumFromExperiment(config, config.curriculum).unused);
-  }
-  return { ...curriculumFlags(curriculumOf(config)), ...given };
+  // the lab's training is the config's common sections: what the lab cannot train there is refused, not replaced
+  refuseUnused(curriculumLab.labName, curriculumLab.tab.unused(config));
+  return { ...curriculumFlags(curriculumLab.view(config)), ...given };
 }
 
 /**

@@ -35,11 +35,6 @@ type Values = Record<string, string | boolean | undefined>;
 
 const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
 
-/** Whether `run` goes here: a feature set, or a pre-trained method (which needs one). */
-export function isFeaturesRun(v: Values): boolean {
-  return str(v, 'features') !== undefined || isPtmStrategyId(str(v, 'strategy'));
-}
-
 /** A feature file read through the bounded reader, with a test split held out where it has none (noted in `notes`). */
 export function loadFeatures(path: string, notes: string[] = []): FeatureSet {
   return readFeatureFile(path, notes, 'the --features file');

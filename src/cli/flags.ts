@@ -1,6 +1,6 @@
 /**
- * The CLI's flags: every flag node:util parseArgs knows (OPTIONS) and the flags each command reads
- * (COMMAND_FLAGS), with the shared groups they are built from. main.ts parses with them and refuses any flag a
+ * The CLI's flags: every flag node:util parseArgs knows (OPTIONS) and the shared groups the commands' rows are built
+ * from (each command's row is its entry's `flags` in ./commands.ts). main.ts parses with them and refuses any flag a
  * command does not read, and (UNREAD_IN_MODE, ONE_OF) any flag its row has that the mode the other flags put it in
  * does not read.
  */
@@ -118,11 +118,11 @@ export const OPTIONS = {
 
 export type Flag = keyof typeof OPTIONS;
 
-const CLASS_FLAGS: Flag[] = ['classes', 'classes-file', 'dataset', 'subset'];
-const TASK_FLAGS: Flag[] = ['tasks', 'task-sizes'];
-const CONFIG_FLAGS: Flag[] = ['config', 'link'];
+export const CLASS_FLAGS: Flag[] = ['classes', 'classes-file', 'dataset', 'subset'];
+export const TASK_FLAGS: Flag[] = ['tasks', 'task-sizes'];
+export const CONFIG_FLAGS: Flag[] = ['config', 'link'];
 /** The training flags of `run` (and of the commands that train as it does). */
-const TRAIN_FLAGS: Flag[] = [
+export const TRAIN_FLAGS: Flag[] = [
   'strategy',
   'memory',
   'model',
@@ -139,10 +139,10 @@ const TRAIN_FLAGS: Flag[] = [
   'head',
 ];
 /** Where features come from (`--features F.npz|backbone|encoder:…`) and the flags of the backbone and encoders. */
-const FEATURE_FLAGS: Flag[] = ['features', 'backbone-seed', 'precision', 'revision', 'allow-remote'];
+export const FEATURE_FLAGS: Flag[] = ['features', 'backbone-seed', 'precision', 'revision', 'allow-remote'];
 /** Flags that only a feature source reads: given without --features they would change nothing. */
 export const FEATURE_ONLY: Flag[] = ['backbone-seed', 'precision', 'revision'];
-const RUN_FLAGS: Flag[] = [
+export const RUN_FLAGS: Flag[] = [
   ...FEATURE_FLAGS,
   'dataset',
   'classes',
@@ -177,135 +177,6 @@ export const PLACE_FLAGS: Flag[] = [
   'delta',
   'threads',
 ];
-
-/**
- * The flags each command reads. Any other flag is refused in one line: a flag a command would ignore (a `--config`
- * it does not read, a training flag of another command) would otherwise change nothing and exit 0. A command's
- * new flag goes in OPTIONS and in its row here.
- */
-export const COMMAND_FLAGS: Record<string, readonly Flag[]> = {
-  'own-classes': [
-    'samples',
-    'encoder',
-    'precision',
-    'allow-remote',
-    'strategy',
-    'seed',
-    'orderings',
-    'sample-seed',
-    'names',
-    'names-dtype',
-    'train-per-class',
-    'test-per-class',
-    'backend',
-  ],
-  count: [...CLASS_FLAGS, ...TASK_FLAGS, ...CONFIG_FLAGS],
-  enumerate: [...CLASS_FLAGS, ...TASK_FLAGS, 'limit', 'sample', 'seed'],
-  orders: [
-    ...CLASS_FLAGS,
-    ...TASK_FLAGS,
-    'protocol',
-    'seeds',
-    'similarity',
-    'format',
-    'exact-limit',
-    ...FEATURE_FLAGS,
-    'train-per-class',
-    'batch-size',
-    ...CONFIG_FLAGS,
-  ],
-  score: [...CLASS_FLAGS, ...TASK_FLAGS, 'order', 'similarity'],
-  similarity: [
-    ...CLASS_FLAGS,
-    ...TASK_FLAGS,
-    'source',
-    'out',
-    'compare',
-    'model-path',
-    'model-id',
-    'prompt',
-    'descriptions',
-    'dtype',
-    ...FEATURE_FLAGS,
-    'train-per-class',
-    'batch-size',
-    ...CONFIG_FLAGS,
-  ],
-  bounds: ['omega', 'epsilon', 'delta', 'range'],
-  stats: ['values', 'truth', 'estimate'],
-  analyze: [
-    'results',
-    'dataset',
-    'classes',
-    'subset',
-    ...TASK_FLAGS,
-    'similarity',
-    'accuracy',
-    'seeds',
-    'method',
-    // placing orders in a pre-trained method's whole distribution (analyze-place.ts)
-    ...PLACE_FLAGS,
-  ],
-  conformal: ['calibration', 'test', 'alpha', 'score'],
-  cpcf: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
-  'ood-metrics': ['id', 'ood'],
-  'ood-scores': ['logits', 'detectors'],
-  // --features only to say why ood, stream and curriculum cannot take it (features.ts featuresRefusal)
-  ood: [
-    ...RUN_FLAGS.filter((f) => !FEATURE_ONLY.includes(f) && f !== 'allow-remote'),
-    'detectors',
-    'ood',
-    'head-epochs',
-    'head-lr',
-    'margin-in',
-    'margin-out',
-    'ood-seed',
-  ],
-  stream: [
-    'stream',
-    'protocol',
-    'buckets',
-    'mode',
-    'buffer',
-    'k',
-    'alpha',
-    'per-class',
-    'strength',
-    'train-ratio',
-    'dataset',
-    'model',
-    'hidden',
-    'epochs',
-    'lr',
-    'batch-size',
-    'seed',
-    'backend',
-    'seeds',
-    'control',
-    'features',
-    ...CONFIG_FLAGS,
-  ],
-  lesson: ['list', 'control', 'backend'],
-  curriculum: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
-  reservoir: ['bucket-sizes', 'k', 'alpha', 'trials', 'seed'],
-  // --summary / --place: the whole distribution of a pre-trained method (features-summary.ts)
-  run: [...RUN_FLAGS, 'summary', 'place', 'similarity', 'epsilon', 'delta', 'threads'],
-  sweep: [...RUN_FLAGS, 'shard', 'shards', 'out', 'allow-missing'],
-  features: [
-    'dataset',
-    'classes',
-    'source',
-    'out',
-    'backbone-seed',
-    'precision',
-    'revision',
-    'allow-remote',
-    'train-per-class',
-    'test-per-class',
-    'batch-size',
-    'probe',
-  ],
-};
 
 type FlagValues = Record<string, string | boolean | undefined>;
 
@@ -357,8 +228,7 @@ export const ONE_OF: readonly (readonly Flag[])[] = [['orderings', 'order', 'pro
  * The one-line refusal of a flag given on the command line (`given`) that the command would not read in the mode the
  * values (`v`, the config's included) put it in, or of two flags of which one at most may be given; null when none.
  */
-export function unreadFlagRefusal(command: string, given: FlagValues, v: FlagValues): string | null {
-  const row = COMMAND_FLAGS[command] ?? [];
+export function unreadFlagRefusal(command: string, row: readonly Flag[], given: FlagValues, v: FlagValues): string | null {
   for (const group of ONE_OF) {
     const mine = group.filter((f) => row.includes(f));
     const both = mine.filter((f) => given[f] !== undefined);

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timeOf } from '../core/config/sections/time';
+import { timeLab } from '../core/labs/time';
 import { ownClassesOf } from '../core/config/sections/own-classes';
 import type { ExperimentConfig } from '../core/config/types';
 import {
@@ -21,6 +21,7 @@ import {
   lessonById,
   lessonConfig,
   lessonControlConfig,
+  timeObservation,
   type Expectation,
   type Lesson,
   type LessonObservation,
@@ -157,7 +158,7 @@ async function observe(
     }
     case 'time': {
       // the Time lab's own job (the lab trains one run per protocol at its seed)
-      const t = timeOf(config);
+      const t = timeLab.view(config);
       // "Every α": Alg. 1 alone on one bucket's training part per bucket, as the lab's sweep button runs it
       const size = bucketTrainingSize(t, t.protocols[0] ?? 'iid', 10);
       const entries = await reservoirSweepJob(
@@ -166,15 +167,15 @@ async function observe(
         () => {},
       );
       const sweep = entries.map((e) => ({ alpha: formatAlpha(e.alpha), last: e.composition[e.composition.length - 1] }));
-      if (expect.every((e) => e.kind === 'reservoir-share')) return { lab: 'time', runs: [], planned: 0, sweep };
+      if (expect.every((e) => e.kind === 'reservoir-share')) return timeObservation([], 0, sweep);
       await selectBackend(backend, { strict: true });
       const ctx = ctxOf();
       const runs = [];
       for (const protocol of t.protocols) {
         const r = await streamJob({ config: t, protocol, resumeFrom: null }, ctx, () => {});
-        runs.push({ seed: t.seed, protocol, inDomain: r.metrics.inDomain ?? null, nextDomain: r.metrics.nextDomain ?? null });
+        runs.push({ seed: t.seed, protocol, metrics: r.metrics });
       }
-      return { lab: 'time', runs, planned: t.protocols.length, sweep };
+      return timeObservation(runs, t.protocols.length, sweep);
     }
     case 'open-world': {
       const out = await cli('ood', '--link', hash, '--backend', backend);

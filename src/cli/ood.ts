@@ -9,8 +9,7 @@
 import { getClassList } from '../core/classes/builtin';
 import { UINT32_MAX } from '../core/config/checker';
 import { CONFIG_LIMITS } from '../core/config/limits';
-import { openWorldOf } from '../core/config/sections/open-world';
-import { isOpenWorldOwn, openWorldFromExperiment } from '../core/ood/experiment';
+import { openWorldLab } from '../core/labs/open-world';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, openWorldIssues, type OpenWorldIssue, type OpenWorldSettings } from '../core/ood/config';
 import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
@@ -146,7 +145,7 @@ export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DE
 
 /**
  * The lab's settings when the command runs as the lab does: with --config FILE / --link URL (the lab's settings of
- * that experiment, `openWorldOf`: its section and the common sections, under the flags given), or a command naming every setting (the one the lab shows). Null: the flags
+ * that experiment, the lab entry's `view`: its section and the common sections, under the flags given), or a command naming every setting (the one the lab shows). Null: the flags
  * route below (every run flag; omitted ones take the engine's defaults).
  */
 export function oodLabSettings(v: Values): OpenWorldSettings | null {
@@ -160,11 +159,9 @@ export function oodLabSettings(v: Values): OpenWorldSettings | null {
       `With --config / --link, cil-lab ood changes only the lab's settings (${OOD_SETTING_FLAGS.map((f) => `--${f}`).join(', ')}, --backend); not --${others[0]}.`,
     );
   }
-  if (config && isOpenWorldOwn(config.openWorld)) {
-    // the lab's ID experiment is the config's common sections: what the lab cannot train there is refused, not replaced
-    refuseUnused('Open-world', openWorldFromExperiment(config, config.openWorld).unused);
-  }
-  return oodSettingsOf(v, config ? openWorldOf(config) : OPEN_WORLD_DEFAULTS);
+  // the lab's ID experiment is the config's common sections: what the lab cannot train there is refused, not replaced
+  if (config) refuseUnused(openWorldLab.labName, openWorldLab.tab.unused(config));
+  return oodSettingsOf(v, config ? openWorldLab.view(config) : OPEN_WORLD_DEFAULTS);
 }
 
 /** Run the lab's settings exactly as its job does (src/engine/ood/job.ts: the same `openWorldInput`). */

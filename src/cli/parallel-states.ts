@@ -11,14 +11,9 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { statesOfOmega, STATES_LIST_CLASSES, type StepAccuracies } from '../core/ptm/accuracy-distribution';
+import { STATES_LIST_CLASSES, type StepAccuracies } from '../core/ptm/accuracy-distribution';
 import type { PtmSetupInput } from '../core/ptm/ground-truth';
-
-/** What the worker thread is given: the method's set-up (features, classes, method, seed, rows) and the task sizes. */
-export interface StatesWorkerData {
-  setup: PtmSetupInput;
-  taskSizes: number[];
-}
+import { dealStates, type StatesWorkerData } from './states-deal';
 
 /**
  * The worker thread's first lines: tsx's loader registered (the CLI runs its TypeScript through tsx, bin/cil-lab.mjs,
@@ -35,21 +30,6 @@ export function statesInParallel(setup: PtmSetupInput, threads: number, all: boo
 /** Threads the summary uses by default: two where the machine has two cores or more. */
 export function defaultThreads(): number {
   return Math.min(2, availableParallelism());
-}
-
-type State = ReturnType<typeof statesOfOmega>[number];
-
-/** The states Ω visits in two shares of about equal cost, heaviest first to the lighter share (the same in every thread). */
-export function dealStates(table: StepAccuracies): [State[], State[]] {
-  const states = statesOfOmega(table).sort((a, b) => b.cost - a.cost || (a.seen !== b.seen ? a.seen - b.seen : a.task - b.task));
-  const shares: [State[], State[]] = [[], []];
-  const cost = [0, 0];
-  for (const s of states) {
-    const k = cost[0] <= cost[1] ? 0 : 1;
-    shares[k].push(s);
-    cost[k] += s.cost;
-  }
-  return shares;
 }
 
 /** Where tsx's ESM API is (import.meta.resolve where the runtime has it, else beside tsx's package.json). */

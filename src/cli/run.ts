@@ -47,7 +47,7 @@ import { checkAsLink, TRAINING_FLAGS } from './link-check';
 import { featureSetFrom, parseFeatureSource, perClassArg, readFeatureFile, type FeatureInfo, type FeatureSourceArg } from './features';
 import { featuresRunCommand } from './features-run';
 import { SUMMARY_FLAGS } from './features-summary';
-import { isPtmStrategyId } from '../core/ptm/defaults';
+import { isPtmStrategyId, PTM_STRATEGY_IDS } from '../core/ptm/defaults';
 import { classesWithRows } from '../core/features/test-split';
 
 export class RunUsageError extends Error {
@@ -485,7 +485,7 @@ export async function runCommand(v: Values, options: { root: string; onNote?: (n
   const summaryFlag = SUMMARY_FLAGS.find((f) => v[f] !== undefined);
   if (summaryFlag)
     throw new RunUsageError(
-      `--${summaryFlag} belongs to the whole distribution of a pre-trained method (--strategy simplecil|ranpac|fecam on --features): a trained strategy follows the path of its tasks, so each ordering must be trained (--orderings all).`,
+      `--${summaryFlag} belongs to the whole distribution of a pre-trained method (--strategy ${PTM_STRATEGY_IDS.join('|')} on --features): a trained strategy follows the path of its tasks, so each ordering must be trained (--orderings all).`,
     );
   const p = await planRunCommand(v, options, extras);
   const { configs, planned } = p;

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { StepAccuracies } from '../core/ptm/accuracy-distribution';
 import { preparePtm } from '../core/ptm/ground-truth';
-import { dealStates, type StatesWorkerData } from './parallel-states';
+import { dealStates, type StatesWorkerData } from './states-deal';
 
 const data = workerData as StatesWorkerData;
 const table = new StepAccuracies(preparePtm(data.setup), data.taskSizes);

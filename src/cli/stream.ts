@@ -10,7 +10,7 @@
  *
  * Bad input is a `UsageError`: one line on stderr, exit code 2.
  */
-import { isTimeOwn, timeFromExperiment, timeOf } from '../core/config/sections/time';
+import { timeLab } from '../core/labs/time';
 import { STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
 import { defaultTimeLabConfig, TIME_LAB_MODES, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
@@ -63,8 +63,8 @@ export function streamSettings(v: Values): { settings: TimeLabConfig; protocols:
   const config = loadExperimentConfig(v);
   // without a config: the lab's starting point for new experiments (its drift strength), one seed, no control
   // a link made on the lab today: its network and training are the common sections, refused where the lab cannot train them
-  if (config && isTimeOwn(config.time)) refuseUnused('Time', timeFromExperiment(config, config.time).unused);
-  const base = config ? timeOf(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
+  if (config) refuseUnused(timeLab.labName, timeLab.tab.unused(config));
+  const base = config ? timeLab.view(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
   if (v.control === true) base.control = true;
   const given: Record<string, unknown> = { ...base };
   const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);

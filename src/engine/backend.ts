@@ -16,16 +16,35 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { isNode } from './node-env';
-import { gpuAdapterInfo, setupNodeWebGpu, SOFTWARE_RENDERER } from './gpu/device';
-import type { MeasuredChoice } from './gpu/measure';
+import { gpuAdapterInfo, setupNodeWebGpu, SOFTWARE_RENDERER, type GpuAdapterInfo } from './gpu/device';
 
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
 
 /** The backends in order of preference. */
 export const BACKEND_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
 
-export function isBackendName(s: string): s is BackendName {
-  return (BACKEND_ORDER as readonly string[]).includes(s);
+/** One backend's timing of the workload (gpu/measure.ts measures it; kept here, beside the backends, as a leaf type). */
+export interface BackendTiming {
+  backend: BackendName;
+  /** what ran: our level kernels, the fused wasm step, or tfjs */
+  kernels: 'level' | 'fused' | 'tfjs';
+  /** ms of one step as measured (a level-step of `models` models on WebGPU), null when it did not finish in time */
+  msPerStep: number | null;
+  models: number;
+  /** workers that train at once (CPU backends: one per core) */
+  workers: number;
+  /** ms per model-step as the lab trains: msPerStep / models / workers; Infinity when not measured in time */
+  msPerModelStep: number;
+  /** why it was not measured, or what to know (a software adapter) */
+  note?: string;
+}
+
+export interface MeasuredChoice {
+  choice: BackendName;
+  timings: BackendTiming[];
+  adapter: GpuAdapterInfo | null;
+  /** one sentence: which runs and why ("webgpu: 0.05 ms a model-step (level-step of 90 models 4.5 ms) vs wasm 0.9 ms") */
+  reason: string;
 }
 
 export { isNode };

@@ -165,5 +165,3 @@ export function createEmbedClient() {
 }
 
 const CANCELLED = Symbol('cancelled');
-
-export type EmbedClient = ReturnType<typeof createEmbedClient>;

@@ -15,17 +15,7 @@ import { createDealer, type DealerStats } from '../core/ground-truth/deal';
 import type { FallbackNotice, ProgressEvent, SharedCheckpoint, SharedNext, SharedProgress, SharedTrainOptions, TrainRunConfig } from '../engine/index';
 import type { PtmJobEvent, PtmJobInput, PtmJobOutput } from '../engine/features/ptm-job';
 import type { HeadBar } from '../engine/features/head-bar';
-import {
-  createRunSession,
-  oneAtATime,
-  quietly,
-  type SessionContext,
-  type SessionCoordinator,
-  type SessionState,
-  type SessionStatus,
-} from './lab-kit/run-session';
-
-export type RunnerStatus = SessionStatus;
+import { createRunSession, oneAtATime, quietly, type SessionContext, type SessionCoordinator, type SessionState } from './lab-kit/run-session';
 
 /** The session's state (./lab-kit/run-session.ts) with this lab's run in flight and the fast path's plan. */
 export type RunnerState = SessionState<StoredRun, { orderingKey: string; strategy: string; seed: number; progress: ProgressEvent | null }> & {

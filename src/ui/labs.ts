@@ -6,6 +6,7 @@
  */
 import type { Component } from 'svelte';
 import { LABS, type LabId } from '../core/labs';
+import type { LabPageProps } from './common/lab/page-props';
 import CurriculumPage from './curriculum/CurriculumPage.svelte';
 import DataPage from './data/DataPage.svelte';
 import ForgettingPage from './forgetting/ForgettingPage.svelte';
@@ -15,10 +16,7 @@ import OrderingsPage from './orderings/OrderingsPage.svelte';
 import OwnClassesPage from './own-classes/OwnClassesPage.svelte';
 import TimePage from './time/TimePage.svelte';
 
-export interface LabPageProps {
-  /** the page's tab is shown */
-  active: boolean;
-}
+export type { LabPageProps } from './common/lab/page-props';
 
 export interface LabPage {
   page: Component<LabPageProps>;

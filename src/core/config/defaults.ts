@@ -6,7 +6,7 @@
  */
 import type { BuiltinClassListId } from '../classes/builtin';
 import type { ProtocolId } from '../protocols/types';
-import type { PtmStrategyId } from '../ptm/defaults';
+import { PTM_STRATEGY_IDS } from '../ptm/defaults';
 import type { PromptSpec } from '../similarity/prompts';
 import type {
   BackendConfig,
@@ -79,9 +79,11 @@ export const STRATEGY_OPTION_FILL = {
 /** Every strategy id a config may name. */
 export const CONFIG_STRATEGY_IDS = Object.keys(STRATEGY_OPTION_FILL) as ConfigStrategyId[];
 /** The pre-trained methods on frozen features: they run on a feature set (src/core/ptm), not in the engine. */
-export const PTM_STRATEGY_IDS: readonly PtmStrategyId[] = ['simplecil', 'ranpac', 'fecam'];
+export { PTM_STRATEGY_IDS };
 /** The strategies the engine trains (mirror src/engine/defaults.ts STRATEGY_IDS): what the labs' strategy pickers list. */
 export const STRATEGY_IDS = CONFIG_STRATEGY_IDS.filter((id): id is StrategyId => !(PTM_STRATEGY_IDS as readonly string[]).includes(id));
+/** The strategies with an exemplar memory (their options have `memory`: replay, icarl, agem, gdumb). */
+export const MEMORY_STRATEGY_IDS: readonly StrategyId[] = STRATEGY_IDS.filter((id) => 'memory' in STRATEGY_OPTION_FILL[id]);
 
 const DEFAULT_PROTOCOLS: ProtocolId[] = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'];
 export const DEFAULT_CLIP_MODEL = 'Xenova/clip-vit-base-patch32';

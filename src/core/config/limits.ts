@@ -7,7 +7,6 @@
  * src/engine/models.ts (float32 weights, their gradients and Adam's two moments, plus what a strategy keeps of past
  * tasks and the checkpoints of shared prefixes). Pure TS, imports only src/core.
  */
-import type { ModelConfig } from './types';
 
 export const CONFIG_LIMITS = {
   classes: 1000,
@@ -173,12 +172,19 @@ export function distributionSampleLimit(classes: number, tasks: number): number 
 const pooled = (n: number): number => Math.ceil(n / 2);
 
 /**
+ * A model as modelSize reads it: ModelConfig of ./types.ts, restated so that this table of bounds imports nothing
+ * (the config's types import modules that read these bounds).
+ */
+type ModelShape =
+  { kind: 'mlp'; hidden: readonly number[] } | { kind: 'head'; hidden: readonly number[] } | { kind: 'cnn'; filters: readonly number[]; dense: number };
+
+/**
  * Weights of a model on images of `shape` ([height, width, channels]) with `outputs` output units, and the
  * values one example produces on its way through (input and every layer's output), as src/engine/models.ts
  * builds it: MLP (and a head, over a feature vector of shape [1, 1, d]) dense layers; CNN two blocks of 3×3 'same'
  * conv + 2×2 max-pool, then dense, then the output.
  */
-export function modelSize(model: ModelConfig, shape: readonly [number, number, number], outputs: number): { parameters: number; activations: number } {
+export function modelSize(model: ModelShape, shape: readonly [number, number, number], outputs: number): { parameters: number; activations: number } {
   const [h, w, c] = shape;
   let parameters = 0;
   let activations = h * w * c;

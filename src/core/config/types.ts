@@ -8,15 +8,14 @@
 import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
-import type { CurriculumConfig, CurriculumOwn } from './sections/curriculum';
-import type { OwnClassesConfig } from './sections/own-classes';
-import type { OpenWorldSettings } from '../ood/config';
-import type { OpenWorldOwn } from '../ood/experiment';
-import type { TimeLabConfig } from '../stream/config';
-import type { TimeOwn } from './sections/time';
+import type { CurriculumConfig, CurriculumOwn } from '../curriculum/settings';
+import type { OwnStrategy } from '../own-classes/strategies';
+import type { OpenWorldOwn, OpenWorldSettings } from '../ood/settings';
+import type { TimeLabConfig, TimeOwn } from '../stream/config';
 import type { LabId } from '../labs/ids';
 
 export type { LabId };
+export type { CurriculumConfig, CurriculumOwn, OpenWorldOwn, OpenWorldSettings, TimeLabConfig, TimeOwn };
 
 export const CONFIG_VERSION = 1 as const;
 
@@ -62,7 +61,6 @@ export type FeaturesConfig =
   | { source: 'encoder'; model: string; revision: string; precision: FeaturePrecision; weights: ClipWeightSource }
   /** An uploaded feature file (.npz of src/data/features/npz.ts): referenced, never carried. */
   | { source: 'upload'; file: FileRef };
-export type FeatureSourceKind = FeaturesConfig['source'];
 
 export type SimilarityConfig =
   /**
@@ -79,6 +77,9 @@ export type SimilarityConfig =
    * compared by cosine (docs/science.md §6). With the pixels source, the mean images.
    */
   | { kind: 'features' };
+
+/** CLIP's text side: the model, precision, prompt and weight source (the similarity section's, and the Your-classes lab's names). */
+export type ClipTextConfig = Omit<Extract<SimilarityConfig, { kind: 'clip' }>, 'kind'>;
 
 export interface ProtocolsConfig {
   /** Protocols to run, in PROTOCOL_IDS order. */
@@ -254,6 +255,30 @@ export interface UiConfig {
   accuracy: 'final' | 'aia';
 }
 
+/** The Your-classes lab's image encoder (sections/own-classes.ts checks it). */
+export interface OwnEncoder {
+  source: 'encoder';
+  model: string;
+  precision: FeaturePrecision;
+  weights: ClipWeightSource;
+}
+
+/** The Your-classes lab's section (sections/own-classes.ts). */
+export interface OwnClassesConfig {
+  /** the visitor's class names, in the order they were taught (task t = class t) */
+  classes: string[];
+  /** samples per class: the first `trainPerClass` recorded train the model, the next `testPerClass` test it */
+  trainPerClass: number;
+  testPerClass: number;
+  strategy: OwnStrategy;
+  seed: number;
+  encoder: OwnEncoder;
+  /** frames a second the recorder takes (absent in links made before it: 8) */
+  fps: number;
+  /** CLIP's text side for EDGE on the class names (absent: EDGE runs on the image prototypes only) */
+  names?: ClipTextConfig;
+}
+
 export interface ExperimentConfig {
   version: 1;
   /** The lab the link opens. */
@@ -277,17 +302,17 @@ export interface ExperimentConfig {
   forgetting: ForgettingConfig;
   /**
    * The Open-world lab (sections/open-world.ts): its own part, the ID experiment being the common sections; or, in
-   * links made before, its full settings. Absent = its defaults. Read with openWorldOf.
+   * links made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/open-world.ts).
    */
   openWorld?: OpenWorldOwn | OpenWorldSettings;
   /**
    * The Time lab (sections/time.ts): its own part, the network and training being the common sections; or, in links
-   * made before, its full settings. Absent = its defaults. Read with timeOf.
+   * made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/time.ts).
    */
   time?: TimeOwn | TimeLabConfig;
   /**
    * The Curriculum lab (sections/curriculum.ts): its own part, the strategies and training being the common sections;
-   * or, in links made before, its full settings. Absent = its defaults. Read with curriculumOf.
+   * or, in links made before, its full settings. Absent = its defaults. Read with the lab entry's view (src/core/labs/curriculum.ts).
    */
   curriculum?: CurriculumOwn | CurriculumConfig;
   /** The Your-classes lab (sections/own-classes.ts); absent = no classes yet, read with ownClassesOf. */

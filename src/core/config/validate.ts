@@ -5,7 +5,7 @@
  * Layering: pure TS, imports only src/core.
  */
 import { Checker, isPlainObject, show } from './checker';
-import { SECTIONS, SECTION_KEYS, type Checked, type ConfigSection, type SectionKey } from './sections';
+import { LAB_FACTS, SECTIONS, SECTION_KEYS, type Checked, type ConfigSection, type SectionKey } from './sections';
 import { CONFIG_VERSION, ConfigError, type ConfigIssue, type ConfigValidation, type ExperimentConfig } from './types';
 
 const TOP_LEVEL: readonly string[] = ['version', ...SECTION_KEYS];
@@ -33,7 +33,7 @@ export function validateConfig(input: unknown): ConfigValidation {
   }
   const config: Partial<ExperimentConfig> = { version: CONFIG_VERSION };
   const clean = new Set<SectionKey>();
-  const checked: Checked = { config, clean: (key) => clean.has(key) };
+  const checked: Checked = { labs: LAB_FACTS, config, clean: (key) => clean.has(key) };
   for (const key of SECTION_KEYS) {
     const before = c.errors.length;
     const section = SECTIONS[key] as ConfigSection<SectionKey>;

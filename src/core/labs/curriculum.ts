@@ -1,7 +1,20 @@
-/** The Curriculum lab (docs/science.md §8): whole datasets as tasks, easy first (M2I) or hard first (I2M). */
-import { curriculumSection } from '../config/sections/curriculum';
+/**
+ * The Curriculum lab (docs/science.md §8): whole datasets as tasks, easy first (M2I) or hard first (I2M). Its
+ * strategies, model, epochs, images per class and seeds are the experiment's common sections, its datasets, order and
+ * scenario its own section (src/core/config/sections/curriculum.ts).
+ */
+import { CURRICULUM_FILL, CURRICULUM_START, curriculumFromExperiment, curriculumSection, foldCurriculum, isCurriculumOwn } from '../config/sections/curriculum';
+import type { CurriculumConfig, CurriculumOwn } from '../config/types';
 import { defineLab } from './lab';
+import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
+
+/**
+ * Where a new experiment starts (CURRICULUM_START: every dataset on 5 images per class for 30 epochs, 3 seeds), with
+ * the orders easy-first and hard-first only (M2I and I2M, what the verdict compares) instead of all 24: a twelfth of
+ * the training, so the page's default runs in minutes. "Every order" is one click away.
+ */
+export const CURRICULUM_LAB_START: CurriculumConfig = { ...structuredClone(CURRICULUM_START as CurriculumConfig), order: 'm2i' };
 
 export const curriculumLab = defineLab({
   id: 'curriculum',
@@ -23,4 +36,14 @@ export const curriculumLab = defineLab({
   sections: { curriculum: curriculumSection },
   commands: ['curriculum'],
   configCommand: 'curriculum',
+  ...ownSectionBinding<CurriculumConfig, CurriculumOwn>({
+    lab: 'curriculum',
+    key: 'curriculum',
+    start: CURRICULUM_LAB_START,
+    fill: CURRICULUM_FILL as CurriculumConfig,
+    isOwn: isCurriculumOwn,
+    fromExperiment: curriculumFromExperiment,
+    ownFields: ({ datasets, order, scenario }) => ({ datasets, order, scenario }),
+    fold: foldCurriculum,
+  }),
 });

@@ -1,12 +1,29 @@
 /**
  * What every lab registers (./index.ts holds one entry per lab): who it is, the question it answers, its paper, the
- * config sections that are its own and the CLI commands that print its numbers. Pure data and the section checkers,
- * so the config (src/core/config), the CLI and the app all read the same table.
+ * config sections that are its own, the CLI commands that print its numbers, and how it reads and writes the one
+ * experiment (`view`, `apply`). Pure data and pure functions, so the config (src/core/config), the CLI and the app all
+ * read the same table. The registry sits above the config: the config's checkers never import it.
  */
+import type { Unused } from '../config/lab-training';
 import type { ConfigSection, SectionKey } from '../config/sections/section';
+import type { ExperimentConfig, LabId } from '../config/types';
 import type { LabPaper } from './papers';
 
-export interface LabEntry<Id extends string = string> {
+/**
+ * A lab whose tab keeps a setup of its own while the experiment is another lab's (Time, Open world, Curriculum): its
+ * tab reads the experiment only when the experiment is the lab's (`owns`), else starts on `start`; a change made on
+ * the tab makes its setup the experiment (a new history entry when it takes one over).
+ */
+export interface LabTab<S> {
+  /** the experiment is the lab's: made on its tab (`lab` is the lab's, its section the `{ from: 'experiment' }` form) */
+  owns(config: ExperimentConfig): boolean;
+  /** what the tab shows while the experiment is not the lab's (`opened`: the lab of the link opened, if any) */
+  start(config: ExperimentConfig, opened: LabId | null): S;
+  /** what the config's common sections say that the lab cannot train, each with what it trains instead */
+  unused(config: ExperimentConfig): Unused[];
+}
+
+export interface LabEntry<Id extends string = string, S = unknown> {
   id: Id;
   /** its tab and intro card ("Ground truth") */
   name: string;
@@ -23,9 +40,18 @@ export interface LabEntry<Id extends string = string> {
   commands: readonly string[];
   /** the one of `commands` that runs this lab's experiment from its config file (`--config F`), when one does */
   configCommand?: string;
+  /** the lab's settings as `config` says them: what its controls show, what its runs train (pure) */
+  view?(config: ExperimentConfig): S;
+  /** `config` with `change` (some or all of the lab's settings) in, unchecked (pure; validateConfig checks it) */
+  apply?(config: ExperimentConfig, change: Partial<S>): ExperimentConfig;
+  /** a lab whose tab keeps a setup of its own (absent: the tab shows the experiment's own settings) */
+  tab?: LabTab<S>;
 }
 
-/** Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`). */
-export function defineLab<const Id extends string>(entry: LabEntry<Id>): LabEntry<Id> {
+/**
+ * Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`), keeping what it
+ * has: an entry with a binding is typed with its `view`, `apply` and `tab`.
+ */
+export function defineLab<const Id extends string, S = unknown, E extends LabEntry<Id, S> = LabEntry<Id, S>>(entry: E & LabEntry<Id, S>): E & LabEntry<Id, S> {
   return entry;
 }

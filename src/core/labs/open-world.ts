@@ -1,6 +1,13 @@
-/** The Open-world lab (docs/science.md §5): out-of-distribution detection after every class-incremental step. */
+/**
+ * The Open-world lab (docs/science.md §5): out-of-distribution detection after every class-incremental step. Its ID
+ * data, strategy and training are the experiment's common sections, the class order's seed, detectors, OOD sets and
+ * fine-tuned heads its own section (src/core/ood/experiment.ts).
+ */
 import { openWorldSection } from '../config/sections/open-world';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../ood/config';
+import { foldOpenWorld, isOpenWorldOwn, openWorldFromExperiment, type OpenWorldOwn } from '../ood/experiment';
 import { defineLab } from './lab';
+import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
 
 export const openWorldLab = defineLab({
@@ -23,4 +30,15 @@ export const openWorldLab = defineLab({
   sections: { openWorld: openWorldSection },
   commands: ['ood', 'ood-metrics', 'ood-scores'],
   configCommand: 'ood',
+  ...ownSectionBinding<OpenWorldSettings, OpenWorldOwn>({
+    lab: 'open-world',
+    key: 'openWorld',
+    // a new experiment starts on the near-far preset (the near set is the harder one there, 3 seeds)
+    start: OPEN_WORLD_PRESETS['near-far'],
+    fill: OPEN_WORLD_DEFAULTS,
+    isOwn: isOpenWorldOwn,
+    fromExperiment: openWorldFromExperiment,
+    ownFields: ({ from: _, ...own }) => own,
+    fold: foldOpenWorld,
+  }),
 });

@@ -1,6 +1,12 @@
-/** The Time lab (docs/science.md §7): a drifting stream, the iid and streaming protocols side by side. */
-import { timeSection } from '../config/sections/time';
+/**
+ * The Time lab (docs/science.md §7): a drifting stream, the iid and streaming protocols side by side. Its network,
+ * epochs, learning rate, batch size and seeds are the experiment's common sections, the stream, protocols, mode and
+ * buffer its own section (src/core/config/sections/time.ts, `{ "from": "experiment", … }`).
+ */
+import { foldTime, isTimeOwn, timeFromExperiment, timeSection } from '../config/sections/time';
+import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig } from '../stream/config';
 import { defineLab } from './lab';
+import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
 
 export const timeLab = defineLab({
@@ -23,4 +29,14 @@ export const timeLab = defineLab({
   sections: { time: timeSection },
   commands: ['stream', 'reservoir'],
   configCommand: 'stream',
+  ...ownSectionBinding<TimeLabConfig, Parameters<typeof timeFromExperiment>[1]>({
+    lab: 'time',
+    key: 'time',
+    start: TIME_LAB_START,
+    fill: defaultTimeLabConfig(),
+    isOwn: isTimeOwn,
+    fromExperiment: timeFromExperiment,
+    ownFields: ({ from: _, ...own }) => own,
+    fold: foldTime,
+  }),
 });

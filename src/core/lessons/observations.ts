@@ -8,7 +8,7 @@
  */
 import type { GroundTruthStats } from '../ground-truth/derive';
 import { readCurriculum, type CurriculumVerdictInput } from '../verdict/curriculum';
-import type { TimeVerdictInput } from '../verdict/time';
+import type { TimeRun } from '../verdict/time';
 
 /** One named ordering ('RS seed 0', 'EDGE hard', …) with its tasks and S(O). */
 export interface NamedOrdering {
@@ -98,21 +98,29 @@ export function groundTruthObservation(stats: GroundTruthStats): GroundTruthObse
   };
 }
 
-/** The Time lab's verdict input as an observation. */
-export function timeObservation(input: TimeVerdictInput): TimeObservation {
+/**
+ * The Time lab's finished protocols of one seed (`planned`: how many it trains) and Alg. 1's sweep when it ran, as an
+ * observation: the lab's results and `cil-lab lesson`'s play build it with this one function.
+ */
+export function timeObservation(runs: readonly TimeRun[], planned: number, sweep?: TimeObservation['sweep']): TimeObservation {
   return {
     lab: 'time',
-    runs: input.runs.map((r) => ({ seed: r.seed, protocol: r.protocol, inDomain: r.metrics.inDomain ?? null, nextDomain: r.metrics.nextDomain ?? null })),
-    planned: input.planned ?? input.runs.length,
+    runs: runs.map((r) => ({ seed: r.seed, protocol: r.protocol, inDomain: r.metrics.inDomain ?? null, nextDomain: r.metrics.nextDomain ?? null })),
+    planned,
+    ...(sweep ? { sweep } : {}),
   };
 }
 
-/** The Curriculum lab's verdict input as an observation. */
-export function curriculumObservation(input: CurriculumVerdictInput): CurriculumObservation {
+/**
+ * The Curriculum lab's verdict input as an observation: M2I − I2M per strategy and scenario, the mean over seeds in
+ * points (the numbers of the verdict and of `cil-lab curriculum`'s summary). `complete`: every seed trained every
+ * order it plans (absent: as many runs as `input.planned`).
+ */
+export function curriculumObservation(input: CurriculumVerdictInput, complete?: boolean): CurriculumObservation {
   const pairs = input.runs.length > 0 ? readCurriculum(input).pairs : [];
   return {
     lab: 'curriculum',
     pairs: pairs.map((p) => ({ strategy: p.strategy, scenario: p.scenario, deltaAcc: p.deltaAcc.mean, deltaAcc0: p.deltaAcc0.mean })),
-    complete: input.runs.length > 0 && input.runs.length >= (input.planned ?? input.runs.length),
+    complete: input.runs.length > 0 && (complete ?? input.runs.length >= (input.planned ?? input.runs.length)),
   };
 }

@@ -11,44 +11,10 @@ import { isUint32, UINT32_MAX } from '../config/checker';
 import { parseIndexRanges } from '../config/index-ranges';
 import { CONFIG_LIMITS, grouped, modelSize } from '../config/limits';
 import { getClassList } from '../classes/builtin';
-import { DETECTOR_IDS, HEAD_DEFAULTS, type DetectorId } from './detectors';
+import { DETECTOR_IDS, HEAD_DEFAULTS } from './detectors';
+import { OPEN_WORLD_DATASETS, type OpenWorldSettings } from './settings';
 
-/** The built-in datasets with images (those the lab can train on and draw OOD sets from). */
-export const OPEN_WORLD_DATASETS = ['fashion-mnist', 'digits', 'emoji'] as const;
-export type OpenWorldDataset = (typeof OPEN_WORLD_DATASETS)[number];
-
-export interface OpenWorldSettings {
-  /** the ID dataset */
-  dataset: OpenWorldDataset;
-  /** its classes that arrive (dataset labels) */
-  classes: number[];
-  /** number of tasks K (equal sizes) */
-  tasks: number;
-  /** the class order: null = ascending, a number = RS with that seed */
-  orderSeed: number | null;
-  strategy: string;
-  /** exemplar memory (strategies with one) */
-  memory: number;
-  epochs: number;
-  hidden: number[];
-  /** per-class caps on the data (null = all), for quick runs */
-  trainPerClass: number | null;
-  testPerClass: number | null;
-  seed: number;
-  detectors: DetectorId[];
-  /** OOD sets: "fashion-mnist:6-9" (held-out classes: near) or "digits" (another dataset: far) */
-  oodSets: string[];
-  /** the fine-tuned heads' epochs and BER's margins */
-  headEpochs: number;
-  marginIn: number;
-  marginOut: number;
-  /**
-   * Seeds the lab runs: `seed`, `seed` + 1, … (mean ± sd over them; docs/verdicts.md §Open world). Optional, absent =
-   * 1, and not part of a run's key (each seed's run is stored under its own `seed`), so every earlier link and stored
-   * run reads as before.
-   */
-  seeds?: number;
-}
+export { OPEN_WORLD_DATASETS, type OpenWorldDataset, type OpenWorldSettings } from './settings';
 
 /** The issue's headline setting: Fashion-MNIST 0–5 in 3 tasks, replay, near = 6–9 and far = digits. */
 export const OPEN_WORLD_DEFAULTS: OpenWorldSettings = {

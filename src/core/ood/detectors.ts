@@ -10,7 +10,6 @@
 export const POST_HOC_DETECTORS = ['msp', 'maxlogit', 'energy', 'gen', 'odin', 'react', 'klm', 'relation', 'nnguide'] as const;
 export const FINE_TUNING_DETECTORS = ['ber', 'ber-nter', 'ber-oter', 'ber-ce', 'logitnorm', 'regmixup'] as const;
 export const DETECTOR_IDS = [...POST_HOC_DETECTORS, ...FINE_TUNING_DETECTORS] as const;
-export type PostHocDetector = (typeof POST_HOC_DETECTORS)[number];
 export type FineTuningDetector = (typeof FINE_TUNING_DETECTORS)[number];
 export type DetectorId = (typeof DETECTOR_IDS)[number];
 

@@ -11,29 +11,16 @@
  *
  * Pure: imports only src/core.
  */
-import { STRATEGY_OPTION_FILL } from '../config/defaults';
+import { MEMORY_STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../config/defaults';
 import { readLabTraining, sameSetting as same, strategyOptionsUnused, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
 import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, type OpenWorldSettings } from './config';
-import type { DetectorId } from './detectors';
+import type { OpenWorldOwn } from './settings';
+import { isPtmStrategyId } from '../ptm/defaults';
+
+export { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from './settings';
 
 export type { Unused };
-
-/** The Open-world section when the lab's ID experiment is the experiment's common sections. */
-export interface OpenWorldOwn {
-  from: 'experiment';
-  /** the class order: null = the experiment's (ascending, or `ui.selectedOrdering`), a number = RS with that seed */
-  orderSeed: number | null;
-  detectors: DetectorId[];
-  oodSets: string[];
-  headEpochs: number;
-  marginIn: number;
-  marginOut: number;
-}
-
-export const OPEN_WORLD_OWN_KEYS = ['from', 'orderSeed', 'detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut'] as const;
-
-const MEMORY_STRATEGIES = ['replay', 'icarl', 'agem', 'gdumb'];
 
 export function isOpenWorldOwn(x: unknown): x is OpenWorldOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
@@ -77,7 +64,7 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
     add(`the dataset ${id} (the lab trains on ${OPEN_WORLD_DATASETS.join(', ')})`, `${d.dataset}, classes ${d.classes.join(',')}`);
   }
   const first = config.strategies[0];
-  if (first && !['simplecil', 'ranpac', 'fecam'].includes(first.id)) {
+  if (first && !isPtmStrategyId(first.id)) {
     s.strategy = first.id;
     if ('memory' in STRATEGY_OPTION_FILL[first.id]) s.memory = (first.options as { memory: number }).memory;
     const others = strategyOptionsUnused(first, ['memory']);
@@ -132,7 +119,7 @@ export function foldOpenWorld(config: ExperimentConfig, s: OpenWorldSettings): E
       : null,
   };
   const fill = STRATEGY_OPTION_FILL[s.strategy as keyof typeof STRATEGY_OPTION_FILL] as Record<string, unknown>;
-  const options = MEMORY_STRATEGIES.includes(s.strategy) ? { ...fill, memory: s.memory } : { ...fill };
+  const options = (MEMORY_STRATEGY_IDS as readonly string[]).includes(s.strategy) ? { ...fill, memory: s.memory } : { ...fill };
   c.strategies = [{ id: s.strategy, options } as StrategySetting];
   c.model = { kind: 'mlp', hidden: s.hidden.slice() };
   c.data = { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass };

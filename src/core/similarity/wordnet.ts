@@ -361,9 +361,6 @@ export interface SynsetChoice {
   why: string;
 }
 
-/** Alias kept for readers who think of it as "the synset of a class". */
-export type ClassSynset = SynsetChoice;
-
 export interface WordnetSimilarityResult {
   /** class×class Wu–Palmer similarity, symmetric, diagonal 1. */
   matrix: SquareMatrix;

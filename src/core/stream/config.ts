@@ -52,6 +52,21 @@ export interface TimeLabConfig {
   control?: boolean;
 }
 
+/** The settings the common sections hold (field → section). */
+export const TIME_COMMON: Readonly<Record<string, string>> = {
+  model: 'model',
+  hidden: 'model',
+  epochs: 'training',
+  lr: 'training',
+  batchSize: 'training',
+  seed: 'seeds',
+  seeds: 'seeds',
+};
+export type TimeCommonKey = 'model' | 'hidden' | 'epochs' | 'lr' | 'batchSize' | 'seed' | 'seeds';
+
+/** The section when the lab's network and training are the experiment's common sections. */
+export type TimeOwn = { from: 'experiment' } & Omit<TimeLabConfig, TimeCommonKey>;
+
 export interface ConfigIssue {
   path: string;
   message: string;

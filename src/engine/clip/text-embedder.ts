@@ -94,8 +94,6 @@ export const CLIP_MODELS: { id: string; label: string; note: string }[] = [
 
 export const CLIP_DTYPES: readonly ClipDtype[] = ['q8', 'fp32'];
 export const CLIP_DEVICES: readonly ClipDevice[] = MODEL_DEVICES;
-/** CLIP's context length. */
-export const CLIP_CONTEXT_LENGTH = 77;
 
 /** The ONNX file transformers.js loads for a dtype. */
 export function onnxFileFor(dtype: ClipDtype): string {

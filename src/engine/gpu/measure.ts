@@ -12,7 +12,7 @@
  * batches of the workload's shape (half zeros, as images are) stand in for the data: timing, not numbers.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { candidateBackends, isSoftwareGpu, probeBackend, type BackendName } from '../backend';
+import { candidateBackends, isSoftwareGpu, probeBackend, type BackendName, type BackendTiming, type MeasuredChoice } from '../backend';
 import { acquireFusedMlp, releaseFusedMlp } from '../kernels/fused-mlp';
 import { crossEntropy } from '../losses';
 import { createNetwork, initWeights, type NetworkSpec } from '../models';
@@ -31,28 +31,7 @@ export interface ProbeWorkload {
   bytes: boolean;
 }
 
-export interface BackendTiming {
-  backend: BackendName;
-  /** what ran: our level kernels, the fused wasm step, or tfjs */
-  kernels: 'level' | 'fused' | 'tfjs';
-  /** ms of one step as measured (a level-step of `models` models on WebGPU), null when it did not finish in time */
-  msPerStep: number | null;
-  models: number;
-  /** workers that train at once (CPU backends: one per core) */
-  workers: number;
-  /** ms per model-step as the lab trains: msPerStep / models / workers; Infinity when not measured in time */
-  msPerModelStep: number;
-  /** why it was not measured, or what to know (a software adapter) */
-  note?: string;
-}
-
-export interface MeasuredChoice {
-  choice: BackendName;
-  timings: BackendTiming[];
-  adapter: GpuAdapterInfo | null;
-  /** one sentence: which runs and why ("webgpu: 0.05 ms a model-step (level-step of 90 models 4.5 ms) vs wasm 0.9 ms") */
-  reason: string;
-}
+export type { BackendTiming, MeasuredChoice } from '../backend';
 
 export interface MeasureOptions {
   /** workers a CPU backend trains with (the pool's: one per core) */

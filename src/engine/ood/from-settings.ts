@@ -3,6 +3,7 @@
  * ../run-config.ts, the one place its rules live) and the OOD sets built from already loaded datasets. Used by the
  * lab's job (./job.ts) and `cil-lab ood` with a link or the lab's full command.
  */
+import { MEMORY_STRATEGY_IDS } from '../../core/config/defaults';
 import { HEAD_DEFAULTS, type HeadSettings } from '../../core/ood/detectors';
 import type { OpenWorldSettings } from '../../core/ood/config';
 import { splitIntoTasks } from '../../core/orderings/key';
@@ -26,7 +27,7 @@ export function openWorldInput(s: OpenWorldSettings, load: (id: string) => Image
   const dataset = capped ? subsetPerClass(full, { trainPerClass: s.trainPerClass ?? undefined, testPerClass: s.testPerClass ?? undefined }) : full;
   const order = s.orderSeed === null ? s.classes.slice() : rsClassOrder(s.orderSeed, s.classes.length).map((i) => s.classes[i]);
   const sizes = resolveTaskSizes(s.classes.length, { tasks: s.tasks });
-  const withMemory = ['replay', 'icarl', 'agem', 'gdumb'].includes(s.strategy);
+  const withMemory = (MEMORY_STRATEGY_IDS as readonly string[]).includes(s.strategy);
   // the lab sets the model, epochs and memory; the rest is the engine's defaults, through the one run config
   const train = runConfigOf(
     {

@@ -434,8 +434,6 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
   };
 }
 
-export type RunSession<J, R, C, X extends object = Record<never, never>> = ReturnType<typeof createRunSession<J, R, C, X>>;
-
 function structuredCloneShallow<X extends object>(x: X): X {
   return { ...x };
 }

@@ -6,10 +6,12 @@
  */
 import { CLASSES_PER_DATASET, CURRICULUM_DATASETS, CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
 import { labSeedList } from '../../core/labs/seeds';
-import { curriculumVerdict, curriculumVerdictInput } from '../../core/verdict/curriculum';
+import { curriculumObservation, type CurriculumObservation } from '../../core/lessons/observations';
+import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import { CURRICULUM_START, curriculumOf, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_FILL, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_LAB_START } from '../../core/labs/curriculum';
 import {
   curriculumBatchSize,
   isolatedOf,
@@ -29,15 +31,10 @@ export interface CurriculumInputs extends CurriculumConfig {
 }
 
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
-export const DEFAULT_INPUTS: CurriculumInputs = { ...curriculumOf({}), backend: 'auto' };
+export const DEFAULT_INPUTS: CurriculumInputs = { ...structuredClone(CURRICULUM_FILL as CurriculumConfig), backend: 'auto' };
 
-/**
- * Where a new experiment starts (CURRICULUM_START: every dataset on 5 images per class for 30 epochs, 3 seeds), with
- * the orders easy-first and hard-first only (M2I and I2M, what the verdict compares) instead of all 24: a twelfth of
- * the training, so the page's default runs in minutes. "Every order" is one click away.
- */
-export const START_SECTION: CurriculumConfig = { ...structuredClone(CURRICULUM_START as CurriculumConfig), order: 'm2i' };
-export const START_INPUTS: CurriculumInputs = { ...START_SECTION, backend: 'auto' };
+/** Where a new experiment starts (the lab's start, src/core/labs/curriculum.ts). */
+export const START_INPUTS: CurriculumInputs = { ...CURRICULUM_LAB_START, backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class (3.7 s measured; the page shows the time left while it runs). */
 export const QUICK_INPUTS: CurriculumInputs = {
@@ -155,8 +152,11 @@ export class CurriculumLab {
     }
     return n;
   });
-  /** What the runs show, in words (docs/verdicts.md §Curriculum): the same sentences as `cil-lab curriculum`. */
-  get verdict(): Verdict | null {
+  /**
+   * Every seed's trained orders as the verdict's input (the same as `cil-lab curriculum` builds), and whether every
+   * seed trained every order it plans; null before any seed has its datasets' isolated accuracies.
+   */
+  #reading(): { input: CurriculumVerdictInput; complete: boolean } | null {
     const s = settingsOf(this.inputs);
     const K = s.data.datasets.length;
     const scenarios = this.scenarios;
@@ -193,10 +193,23 @@ export class CurriculumLab {
         )
       );
     });
-    const v = curriculumVerdict(input);
-    if (complete) return v;
+    return { input, complete };
+  }
+
+  /** What the runs show, in words (docs/verdicts.md §Curriculum); provisional until every seed trained every order. */
+  get verdict(): Verdict | null {
+    const r = this.#reading();
+    if (!r) return null;
+    const v = curriculumVerdict(r.input);
+    if (r.complete) return v;
+    const K = settingsOf(this.inputs).data.datasets.length;
     const done = this.allSeedResults.filter((x) => isolatedOf(x.runs, K) !== null).length;
     return { ...v, provisional: true, provisionalNote: `Provisional: ${done} of ${this.seeds.length} seeds started; orders still training.` };
+  }
+  /** What an open lesson checks: M2I − I2M per strategy and scenario over the seeds (the verdict's numbers). */
+  get observation(): CurriculumObservation | null {
+    const r = this.#reading();
+    return r ? curriculumObservation(r.input, r.complete) : null;
   }
 
   get problem(): string | null {

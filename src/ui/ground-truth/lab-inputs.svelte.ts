@@ -9,9 +9,9 @@
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
+import { isPtmStrategyId } from '../../core/ptm/defaults';
 import {
   CONFIG_STRATEGY_IDS,
-  PTM_STRATEGY_IDS,
   datasetClassListId,
   validateConfig,
   type BuiltinDatasetRef,
@@ -46,7 +46,6 @@ export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & P
 type Selection = { key: string; strategy: string } | null;
 
 export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const isPtm = (id: string): boolean => (PTM_STRATEGY_IDS as readonly string[]).includes(id);
 
 export class GroundTruthInputsState {
   readonly link: LabLink;
@@ -175,12 +174,12 @@ export class GroundTruthInputsState {
   readonly datasetName = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId)?.name ?? this.classList.name);
   readonly classIdx = $derived([...this.selected].sort((a, b) => a - b));
   /** the strategies chosen, the pre-trained methods only while the source is features (they classify features) */
-  readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtm(id))));
+  readonly strategyIds = $derived(CONFIG_STRATEGY_IDS.filter((id) => this.chosen[id] && (this.onFeatures || !isPtmStrategyId(id))));
   readonly onFeatures = $derived(this.features.source !== 'pixels');
   /** "stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)", "pixels", … */
   readonly featuresLabel = $derived(featureSourceLabel(this.features, this.classList.classes, this.classIdx));
   /** the chosen pre-trained methods (computed by class set, not trained) */
-  readonly ptmIds = $derived(this.strategyIds.filter(isPtm));
+  readonly ptmIds = $derived(this.strategyIds.filter(isPtmStrategyId));
 
   /** Train on the pixels or on the embedded backbone's features; the model follows (MLP ⇄ linear head). */
   setFeatureSource(source: 'pixels' | 'backbone'): void {

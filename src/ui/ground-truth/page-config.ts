@@ -5,10 +5,10 @@
  * opens the same experiment, and the lab's stored runs (IndexedDB, keyed by `groundTruthRunHash`) come back with it.
  */
 import { getClassList } from '../../core/classes/builtin';
+import { isPtmStrategyId } from '../../core/ptm/defaults';
 import { featuresOf, withFeatureSource } from '../../core/config/sections/features';
 import {
   CONFIG_STRATEGY_IDS,
-  PTM_STRATEGY_IDS,
   STRATEGY_OPTION_FILL,
   V1_FILL,
   datasetHasImages,
@@ -158,7 +158,6 @@ export interface GroundTruthState extends TrainingFields {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isPtm = (id: string) => (PTM_STRATEGY_IDS as readonly string[]).includes(id);
 
 /** One part of the config the page writes; each returns the changed config (a fresh copy). */
 type Part = (c: ExperimentConfig, s: GroundTruthState) => ExperimentConfig;
@@ -179,7 +178,7 @@ const PARTS: Part[] = [
   },
   // strategies: the same set keeps the config's order and options; a new one gets the engine's defaults
   (c, s) => {
-    const want = CONFIG_STRATEGY_IDS.filter((id) => s.strategies.includes(id) && (featuresOf(c).source !== 'pixels' || !isPtm(id)));
+    const want = CONFIG_STRATEGY_IDS.filter((id) => s.strategies.includes(id) && (featuresOf(c).source !== 'pixels' || !isPtmStrategyId(id)));
     if (want.length === 0 || same([...want].sort(), c.strategies.map((x) => x.id).sort())) return c;
     const strategies = want.map((id) => c.strategies.find((x) => x.id === id) ?? ({ id, options: { ...STRATEGY_OPTION_FILL[id] } } as StrategySetting));
     return { ...c, strategies: structuredClone(strategies) };

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatConfigFile } from '../../../src/core/config/config-file';
 import { defaultConfig } from '../../../src/core/config/schema';
-import { curriculumOf, foldCurriculum } from '../../../src/core/config/sections/curriculum';
+import { foldCurriculum } from '../../../src/core/config/sections/curriculum';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
+import { curriculumLab } from '../../../src/core/labs/curriculum';
 
 const cli = captureCli();
 // tiny: 3 small datasets, 12 training / 4 test images per class, 1 epoch, a 16-unit MLP, the cpu backend
@@ -157,7 +158,7 @@ describe('cil-lab curriculum', () => {
     expect({ ...byLink.json, seconds: 0 }).toEqual({ ...byFlags.json, seconds: 0 });
     expect(byLink.json.runs).toHaveLength(2);
     // the same settings as a link made on the lab today (strategies, model and training in the common sections)
-    const own = foldCurriculum(defaultConfig(), curriculumOf(c));
+    const own = foldCurriculum(defaultConfig(), curriculumLab.view(c));
     expect(own.curriculum).toEqual({ from: 'experiment', datasets: ['digits', 'fashion-mnist'], order: 'm2i', scenario: 'cil' });
     const byOwn = await cli('curriculum', '--link', `http://127.0.0.1:5173/${encodeConfigToHash(own)}`, '--backend', 'cpu');
     expect(byOwn.code, byOwn.err).toBe(0);

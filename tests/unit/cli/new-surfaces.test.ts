@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_FLAGS } from '../../../src/cli/flags';
+import { COMMANDS, commandNamed } from '../../../src/cli/commands';
 import { LABS } from '../../../src/core/labs';
 import { writeFeaturesNpz } from '../../../src/data/features/npz';
 import { writeSamplesZip } from '../../../src/data/own-samples-zip';
@@ -229,13 +229,37 @@ describe('help', () => {
       const command = (lab as { configCommand?: string }).configCommand;
       if (command === undefined) continue;
       expect(lab.commands, lab.id).toContain(command);
-      expect(COMMAND_FLAGS[command], lab.id).toContain('config');
+      expect(commandNamed(command)?.flags, lab.id).toContain('config');
     }
     expect(LABS.filter((l) => (l as { configCommand?: string }).configCommand === undefined).map((l) => l.id)).toEqual(['own-classes']);
   });
 
+  it('the command table is what dispatch reads: every lab’s commands are entries, each once', async () => {
+    const names = COMMANDS.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const lab of LABS) for (const command of lab.commands) expect(names, lab.id).toContain(command);
+    const top = await cli('--help');
+    for (const name of names) expect(top.out, name).toContain(`  cil-lab ${name} `);
+  });
+
+  it('a command’s --help lists its usage and exactly the flags of its entry, and no other command’s lines', async () => {
+    for (const c of COMMANDS) {
+      const r = await cli(c.name, '--help');
+      const flagsLine = r.out.split('\n').find((l) => l.startsWith('flags: '));
+      expect(flagsLine, c.name).toBe(`flags: ${c.flags.map((f) => `--${f}`).join(' ')}`);
+      const usages = r.out.split('\n').filter((l) => /^ +cil-lab [a-z-]+/.test(l));
+      for (const u of usages) expect(u.trim().split(' ')[1], c.name).toBe(c.name);
+    }
+  });
+
+  it('a flag outside a command’s entry is refused in one line, exit 2', async () => {
+    const r = await cli('bounds', '--omega', '90', '--seed', '1');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--seed is not a flag of cil-lab bounds/);
+  });
+
   it('every command’s --help starts with its usage line (analyze’s was empty)', async () => {
-    for (const command of Object.keys(COMMAND_FLAGS)) {
+    for (const { name: command } of COMMANDS) {
       const r = await cli(command, '--help');
       expect(r.code).toBe(0);
       const lines = r.out.split('\n');

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
-import { foldTime, timeOf } from '../../../src/core/config/sections/time';
+import { foldTime } from '../../../src/core/config/sections/time';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';
+import { timeLab } from '../../../src/core/labs/time';
 
 const cli = captureCli();
 // tiny: 3 buckets × 4 classes' worth of digits (8×8), 1 epoch, the cpu backend
@@ -77,7 +78,7 @@ describe('cil-lab stream', () => {
   });
   it('--link made on the lab today (network and training in the common sections) trains the same settings; one it cannot train is refused', async () => {
     const legacy = validateConfig({ lab: 'time', time: { buckets: 3, perClass: 12, hidden: [16], epochs: 1, seed: 3, protocols: ['streaming'] } }).config;
-    const own = foldTime(defaultConfig(), timeOf(legacy));
+    const own = foldTime(defaultConfig(), timeLab.view(legacy));
     expect(Object.keys(own.time!)).not.toContain('hidden');
     const args = ['--dataset', 'digits', '--backend', 'cpu'];
     const a = await cli('stream', '--link', encodeConfigToHash(legacy), ...args);

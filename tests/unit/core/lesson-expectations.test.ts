@@ -12,7 +12,7 @@ import {
   parseExpectation,
   type Expectation,
 } from '../../../src/core/lessons';
-import type { GroundTruthObservation } from '../../../src/core/lessons/observations';
+import { curriculumObservation, timeObservation, type GroundTruthObservation } from '../../../src/core/lessons/observations';
 
 const obs = (truth: number[], planned = truth.length): GroundTruthObservation => ({
   lab: 'ground-truth',
@@ -141,5 +141,37 @@ describe('the templates a saved lesson offers are those its experiment can show'
     ).toEqual(['draw-outside-middle', 'rs-span-below', 'mean-above', 'narrower']);
     expect(kinds('forgetting', { dataset: { id: 'digits' }, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], taskSizes: [5, 1, 1, 1, 1, 1] })).toEqual(['cpcf-rises']);
     expect(kinds('forgetting', {})).toEqual([]);
+  });
+});
+
+describe('the observation builders the lab pages and `cil-lab lesson` share', () => {
+  it('Time: one seed’s finished protocols, with the sweep when it ran', () => {
+    const o = timeObservation([{ seed: 4, protocol: 'iid', metrics: { inDomain: 0.9, nextDomain: 0.7 } }], 2, [{ alpha: '1', last: [3, 5] }]);
+    expect(o).toEqual({ lab: 'time', runs: [{ seed: 4, protocol: 'iid', inDomain: 0.9, nextDomain: 0.7 }], planned: 2, sweep: [{ alpha: '1', last: [3, 5] }] });
+    expect(checkExpectation({ kind: 'domain-gap', points: 0.1 }, o).status).toBe('waiting');
+    expect(timeObservation([], 0)).toEqual({ lab: 'time', runs: [], planned: 0 });
+  });
+
+  it('Curriculum: M2I − I2M as the mean over seeds in points (by hand: (10 + 20) / 2 = 15), complete as told', () => {
+    const pair = (m2i: number, i2m: number) => ({ strategy: 'finetune', scenario: 'cil' as const, m2i: { acc: m2i, acc0: 0.5 }, i2m: { acc: i2m, acc0: 0.5 } });
+    const input = {
+      datasets: [
+        { id: 'digits', name: 'Digits', trainImagesPerClass: 5 },
+        { id: 'fashion-mnist', name: 'Fashion', trainImagesPerClass: 5 },
+      ],
+      epochs: 1,
+      batchSize: 32,
+      runs: [
+        { seed: 0, isolated: { digits: 0.9, 'fashion-mnist': 0.6 }, pairs: [pair(0.6, 0.5)] },
+        { seed: 1, isolated: { digits: 0.9, 'fashion-mnist': 0.6 }, pairs: [pair(0.7, 0.5)] },
+      ],
+    };
+    const o = curriculumObservation(input, false);
+    expect(o.pairs).toHaveLength(1);
+    expect(o.pairs[0].deltaAcc).toBeCloseTo(15, 9);
+    expect(o.pairs[0].deltaAcc0).toBeCloseTo(0, 9);
+    expect(o.complete).toBe(false);
+    expect(curriculumObservation(input).complete).toBe(true);
+    expect(curriculumObservation({ ...input, planned: 3 }).complete).toBe(false);
   });
 });

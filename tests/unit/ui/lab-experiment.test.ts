@@ -1,5 +1,5 @@
 /**
- * Where the Open-world, Curriculum and Time pages start (the lab kit's experimentStart,
+ * Where the Open-world, Curriculum and Time pages start (the lab kit's experimentStart over the lab's entry,
  * ui/common/lab/lab-experiment): a link made on the tab reads the lab's experiment from the common sections, a link
  * made before opens its full settings, a new experiment starts on the lab's start, and a link without the section on the frozen fill-in.
  */
@@ -8,19 +8,18 @@ import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
 import { foldOpenWorld } from '../../../src/core/ood/experiment';
 import { experimentStart } from '../../../src/ui/common/lab/lab-experiment.svelte';
-import { OPEN_WORLD_EXPERIMENT } from '../../../src/ui/open-world/page-config';
+import { openWorldLab } from '../../../src/core/labs/open-world';
 import type { ExperimentConfig, LabId } from '../../../src/core/config/schema';
 import { CURRICULUM_FILL, foldCurriculum, type CurriculumConfig } from '../../../src/core/config/sections/curriculum';
-import { CURRICULUM_EXPERIMENT } from '../../../src/ui/curriculum/page-config';
-import { START_SECTION } from '../../../src/ui/curriculum/curriculum-lab.svelte';
+import { CURRICULUM_LAB_START as START_SECTION, curriculumLab } from '../../../src/core/labs/curriculum';
 import { foldTime } from '../../../src/core/config/sections/time';
 import { defaultTimeLabConfig, TIME_LAB_START } from '../../../src/core/stream/config';
-import { TIME_EXPERIMENT } from '../../../src/ui/time/page-config';
+import { timeLab } from '../../../src/core/labs/time';
 
 const START = OPEN_WORLD_PRESETS['near-far'];
 const openWorldStart = (config: ExperimentConfig, opened: LabId | null, start: typeof START) => {
-  expect(start).toBe(OPEN_WORLD_EXPERIMENT.start);
-  return experimentStart(OPEN_WORLD_EXPERIMENT, config, opened);
+  expect(openWorldLab.tab!.start(defaultConfig(), null)).toEqual(start);
+  return experimentStart(openWorldLab, config, opened);
 };
 
 describe('experimentStart of the Open-world lab', () => {
@@ -62,7 +61,7 @@ describe('experimentStart of the Open-world lab', () => {
 });
 
 describe('experimentStart of the Curriculum lab', () => {
-  const S = CURRICULUM_EXPERIMENT;
+  const S = curriculumLab;
   it('a new experiment starts on M2I at the start; a link without the section on the fill-in', () => {
     expect(experimentStart(S, defaultConfig(), null)).toEqual({ settings: START_SECTION, unused: [], owns: false });
     expect(experimentStart(S, defaultConfig(), 'orderings').settings).toEqual(CURRICULUM_FILL);
@@ -79,9 +78,9 @@ describe('experimentStart of the Curriculum lab', () => {
 
 describe('experimentStart of the Time lab', () => {
   it('a new experiment starts on the start; a link made on the tab reads the network and training from the common sections', () => {
-    expect(experimentStart(TIME_EXPERIMENT, defaultConfig(), null).settings).toEqual(TIME_LAB_START);
+    expect(experimentStart(timeLab, defaultConfig(), null).settings).toEqual(TIME_LAB_START);
     const s = { ...defaultTimeLabConfig(), hidden: [64, 32], lr: 0.002, seeds: 3 };
     const config = validateConfig(foldTime(defaultConfig(), s)).config;
-    expect(experimentStart(TIME_EXPERIMENT, config, 'time')).toEqual({ settings: s, unused: [], owns: true });
+    expect(experimentStart(timeLab, config, 'time')).toEqual({ settings: s, unused: [], owns: true });
   });
 });

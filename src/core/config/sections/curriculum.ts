@@ -10,37 +10,18 @@
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no curriculum, so a config
  * without it means "the lab's defaults" (CURRICULUM_FILL), and a full curriculum equal to the fill-in is checked to
  * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
- * with `curriculumOf(config)`.
+ * with the lab entry's `view(config)` (src/core/labs/curriculum.ts).
  */
 import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
 import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion, type Checker } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, strategyOptionsUnused, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
-import type { ExperimentConfig, StrategySetting } from '../types';
+import type { CurriculumConfig, CurriculumOwn, ExperimentConfig, StrategySetting } from '../types';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
-export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
-export type CurriculumScenario = 'cil' | 'til' | 'both';
-
-export interface CurriculumConfig {
-  /** curriculum dataset ids (src/core/curriculum/catalogue.ts), 2 to 7, distinct */
-  datasets: string[];
-  /** 'm2i' | 'i2m' | 'all' (every K! order, K ≤ 6; M2I and I2M are among them) | a hand order of dataset ids */
-  order: CurriculumOrderChoice;
-  scenario: CurriculumScenario;
-  /** the strategies trained on every order (engine ids) */
-  strategies: string[];
-  /** epochs per task; one hidden layer of `hidden` units; images per class; the seed of every run */
-  epochs: number;
-  hidden: number;
-  trainPerClass: number;
-  testPerClass: number;
-  seed: number;
-  /** Seeds: every run at `seed`, `seed` + 1, … (this many). Optional, absent = 1 (what every earlier link meant). */
-  seeds?: number;
-}
+export type { CurriculumConfig, CurriculumOrderChoice, CurriculumOwn, CurriculumScenario } from '../../curriculum/settings';
 
 /** Bounds of the lab's sizes (limits.ts). */
 export { CURRICULUM_LIMITS };
@@ -66,23 +47,8 @@ export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
  */
 export const CURRICULUM_START: Readonly<CurriculumConfig> = Object.freeze({ ...CURRICULUM_FILL, trainPerClass: 5, epochs: 30, seeds: 3 } as CurriculumConfig);
 
-/** The section when the lab's strategies, model and training are the experiment's common sections. */
-export interface CurriculumOwn {
-  from: 'experiment';
-  datasets: string[];
-  order: CurriculumOrderChoice;
-  scenario: CurriculumScenario;
-}
-
 export function isCurriculumOwn(x: unknown): x is CurriculumOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
-}
-
-/** The Curriculum lab's settings of a config: its full section (an earlier link), its own part read with the common sections, or the fill-in. */
-export function curriculumOf(config: Pick<ExperimentConfig, 'curriculum'> | ExperimentConfig): CurriculumConfig {
-  const cu = config.curriculum;
-  if (isCurriculumOwn(cu)) return curriculumFromExperiment(config as ExperimentConfig, cu).settings;
-  return structuredClone(cu ?? (CURRICULUM_FILL as CurriculumConfig));
 }
 
 /**
@@ -146,7 +112,7 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
     if (v === undefined) return undefined;
     if (typeof v === 'object' && v !== null && 'from' in v) return checkOwn(c, v);
     const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed', 'seeds']);
-    const out: CurriculumConfig = curriculumOf({});
+    const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
     checkOwnFields(c, o, out);
     if (o.strategies !== undefined) {
       const set = c.distinctStrings(
@@ -214,7 +180,7 @@ function checkOwn(c: Checker, v: object): CurriculumOwn | undefined {
   };
   const o = readOwnForm(c, v, 'curriculum', ['from', 'datasets', 'order', 'scenario'], common, 'strategies, model and training');
   if (!o) return undefined;
-  const out: CurriculumConfig = curriculumOf({});
+  const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
   checkOwnFields(c, o, out);
   return { from: 'experiment', datasets: out.datasets, order: out.order, scenario: out.scenario };
 }

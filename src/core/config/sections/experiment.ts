@@ -8,7 +8,6 @@ import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
 import { BUILTIN_DATASET_REFS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import { LAB_NAMES, TRAINING_LABS } from '../../labs';
 import { LAB_IDS } from '../../labs/ids';
 import type { BuiltinDatasetRef, DatasetConfig, FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
@@ -125,10 +124,10 @@ export const datasetSection: ConfigSection<'dataset'> = {
    * (for a built-in list of names, from the images the user loads in the Data tab; the features section checks it).
    */
   crossCheck(c, { lab, dataset, features }, checked) {
-    if (!TRAINING_LABS.includes(lab) || !checked.clean('dataset') || features?.source === 'upload' || features?.source === 'encoder') return;
+    if (!checked.labs.training.includes(lab) || !checked.clean('dataset') || features?.source === 'upload' || features?.source === 'encoder') return;
     const trainable = dataset.id === 'custom' ? dataset.images !== null : datasetHasImages(dataset.id);
     if (trainable) return;
-    const labName = LAB_NAMES[lab];
+    const labName = checked.labs.names[lab];
     c.error(
       'dataset',
       dataset.id === 'custom'

@@ -14,7 +14,6 @@
  */
 import { getClassList } from '../../classes/builtin';
 import { backboneClasses } from '../../features/source';
-import { TRAINING_LABS } from '../../labs';
 import { isPtmStrategyId } from '../../ptm/defaults';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show } from '../checker';
 import { equalTaskSizes } from '../../orderings/task-sizes';
@@ -111,7 +110,7 @@ function crossCheckFeatures(c: Checker, config: ExperimentConfig, checked: Check
   // the pre-trained methods classify frozen feature vectors (docs/science.md §9): pixels are no pre-trained features,
   // and only the Ground-truth lab runs them (the other labs need a trained network's outputs); the Orderings lab and
   // the CLI's config files may carry them for later
-  if (checked.clean('strategies') && TRAINING_LABS.includes(config.lab)) {
+  if (checked.clean('strategies') && checked.labs.training.includes(config.lab)) {
     const ptm = config.strategies.filter((s) => isPtmStrategyId(s.id)).map((s) => s.id);
     if (ptm.length > 0 && config.lab !== 'ground-truth') {
       c.error(

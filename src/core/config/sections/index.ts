@@ -2,13 +2,17 @@
  * Every section of the experiment config, in the order they are checked (and written: a config file lists its
  * fields in this order after `version`): the common sections every lab reads, then each lab's own sections in the
  * lab registry's order (src/core/labs), then how the app runs and shows the experiment.
+ *
+ * This is where validation is wired to the lab registry, which sits above the config: each lab's entry names its
+ * sections, and the checkers get the labs (`LAB_FACTS`) through what validate.ts hands them, never by importing the
+ * registry themselves (tests/unit/architecture/cycles.test.ts keeps src/ free of import cycles).
  */
-import { LABS } from '../../labs';
+import { LABS, LAB_NAMES, TRAINING_LABS } from '../../labs';
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
 import { featuresSection } from './features';
 import { protocolsSection } from './protocols';
-import type { ConfigSection, SectionKey } from './section';
+import type { ConfigSection, LabFacts, SectionKey } from './section';
 import { similaritySection } from './similarity';
 import { dataSection, modelSection, seedsSection, strategiesSection, trainingSection } from './training';
 
@@ -36,4 +40,7 @@ export const SECTIONS = { ...COMMON, ...Object.assign({}, ...LABS.map((l) => l.s
 
 export const SECTION_KEYS = Object.keys(SECTIONS) as SectionKey[];
 
-export type { Checked, ConfigSection, SectionKey } from './section';
+/** The labs as the checkers see them. */
+export const LAB_FACTS: LabFacts = { names: LAB_NAMES, training: TRAINING_LABS };
+
+export type { Checked, ConfigSection, LabFacts, SectionKey } from './section';

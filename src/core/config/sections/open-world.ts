@@ -8,27 +8,16 @@
  *
  * Compatibility (schema.ts rule 2): the field is optional; absent means the lab's defaults, and full settings equal
  * to the defaults are checked to `undefined`, so compactConfig and configHash of a config that does not use the lab
- * stay as they were. Read it with `openWorldOf(config)`.
+ * stay as they were. Read it with the lab entry's `view(config)` (src/core/labs/open-world.ts).
  */
 import { OPEN_WORLD_DEFAULTS, openWorldIssues, openWorldKey, validateOpenWorldSettings, withOpenWorldDefaults, type OpenWorldSettings } from '../../ood/config';
-import { isOpenWorldOwn, OPEN_WORLD_OWN_KEYS, openWorldFromExperiment, type OpenWorldOwn } from '../../ood/experiment';
+import { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from '../../ood/experiment';
 import { show, type Checker } from '../checker';
 import { readOwnForm, TRAINING_FIELDS } from '../lab-training';
 import { CONFIG_LIMITS } from '../limits';
-import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
 
 export type { OpenWorldOwn, OpenWorldSettings };
-
-/**
- * The Open-world lab's settings of a config: its full settings (an earlier link), its own part read with the common
- * sections, or the lab's defaults. `openWorldFromExperiment` also says what of the common sections the lab cannot take.
- */
-export function openWorldOf(config: ExperimentConfig): OpenWorldSettings {
-  const ow = config.openWorld;
-  if (isOpenWorldOwn(ow)) return openWorldFromExperiment(config, ow).settings;
-  return structuredClone(ow ?? OPEN_WORLD_DEFAULTS);
-}
 
 const KEYS = [...Object.keys(OPEN_WORLD_DEFAULTS), 'seeds'] as (keyof OpenWorldSettings)[];
 

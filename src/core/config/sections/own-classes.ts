@@ -14,35 +14,14 @@
 import { isPlainObject, show, type Checker } from '../checker';
 import { DEFAULT_CLIP_MODEL } from '../defaults';
 import { CONFIG_LIMITS, grouped, OWN_CLASSES_LIMITS } from '../limits';
-import type { ClipWeightSource, FeaturePrecision } from '../types';
+import type { ClipTextConfig, OwnClassesConfig, OwnEncoder } from '../types';
 import { FEATURE_PRECISIONS } from './features';
 import type { ConfigSection } from './section';
 import { isHeadStrategy, OWN_STRATEGIES, type OwnStrategy } from '../../own-classes/strategies';
-import { clipTextOf, weightsOf, type ClipTextConfig } from './similarity';
+import { clipTextOf, weightsOf } from './similarity';
 
 export { OWN_STRATEGIES, OWN_HEAD_STRATEGIES, isHeadStrategy, type OwnStrategy } from '../../own-classes/strategies';
-
-export interface OwnEncoder {
-  source: 'encoder';
-  model: string;
-  precision: FeaturePrecision;
-  weights: ClipWeightSource;
-}
-
-export interface OwnClassesConfig {
-  /** the visitor's class names, in the order they were taught (task t = class t) */
-  classes: string[];
-  /** samples per class: the first `trainPerClass` recorded train the model, the next `testPerClass` test it */
-  trainPerClass: number;
-  testPerClass: number;
-  strategy: OwnStrategy;
-  seed: number;
-  encoder: OwnEncoder;
-  /** frames a second the recorder takes (absent in links made before it: 8) */
-  fps: number;
-  /** CLIP's text side for EDGE on the class names (absent: EDGE runs on the image prototypes only) */
-  names?: ClipTextConfig;
-}
+export type { OwnClassesConfig, OwnEncoder } from '../types';
 
 /** Bounds (src/core/config/limits.ts): a hundred classes for a closed-form head, a handful for the trained head. */
 export const OWN_LIMITS = OWN_CLASSES_LIMITS;

@@ -7,13 +7,26 @@
  * Layering: pure TS, imports only src/core.
  */
 import type { Checker } from '../checker';
-import type { ExperimentConfig } from '../types';
+import type { ExperimentConfig, LabId } from '../types';
 
 /** The top-level fields of a config that sections check: every field but `version`. */
 export type SectionKey = Exclude<keyof ExperimentConfig, 'version'>;
 
+/**
+ * What a checker knows of the labs (the lab registry, src/core/labs, handed in where validation is wired:
+ * ./index.ts): the checkers never import the registry, which sits above the config.
+ */
+export interface LabFacts {
+  /** each lab's name in sentences ("Ground-truth") */
+  names: Readonly<Record<LabId, string>>;
+  /** the labs that train on the experiment's dataset, so need one with images */
+  training: readonly LabId[];
+}
+
 /** What the sections checked so far found. */
 export interface Checked {
+  /** the labs of the registry */
+  readonly labs: LabFacts;
   /** Their values, filled (an invalid field holds its fill-in). */
   readonly config: Readonly<Partial<ExperimentConfig>>;
   /** Whether the section was checked and recorded no error. */

@@ -7,7 +7,9 @@ import { validateTemplate, type PromptSpec } from '../../similarity/prompts';
 import { Checker, fileRef, isPlainObject, join, reuploadWarning, show } from '../checker';
 import { DEFAULT_CLIP_MODEL, V1_FILL } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import type { ClipWeightSource, SimilarityConfig } from '../types';
+import type { ClipTextConfig, ClipWeightSource, SimilarityConfig } from '../types';
+
+export type { ClipTextConfig };
 import type { ConfigSection } from './section';
 
 const SYNSET = /^n\d{8}$/;
@@ -95,9 +97,6 @@ export function weightsOf(c: Checker, v: unknown, path: string): ClipWeightSourc
   }
   return { kind: 'hub' };
 }
-
-/** CLIP's text side: the model, precision, prompt and weight source (the similarity section's, and the Your-classes lab's names). */
-export type ClipTextConfig = Omit<Extract<SimilarityConfig, { kind: 'clip' }>, 'kind'>;
 
 /** Check CLIP text settings at `path` (an object; `extra` are other keys allowed beside them). */
 export function clipTextOf(c: Checker, v: Record<string, unknown>, path: string, extra: readonly string[] = []): ClipTextConfig {

@@ -10,31 +10,16 @@
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no Time settings, so a config
  * without it means "the lab's defaults", and full settings equal to the defaults are checked to `undefined`:
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
- * `timeOf(config)`.
+ * the lab entry's `view(config)` (src/core/labs/time.ts).
  */
-import { defaultTimeLabConfig, validateTimeLabConfig, type TimeLabConfig } from '../../stream/config';
+import { defaultTimeLabConfig, TIME_COMMON, validateTimeLabConfig, type TimeCommonKey, type TimeLabConfig, type TimeOwn } from '../../stream/config';
 import type { Checker } from '../checker';
 import { V1_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../lab-training';
 import type { ExperimentConfig } from '../types';
 import type { ConfigSection } from './section';
 
-export type { TimeLabConfig };
-
-/** The settings the common sections hold (field → section). */
-const COMMON: Readonly<Record<string, string>> = {
-  model: 'model',
-  hidden: 'model',
-  epochs: 'training',
-  lr: 'training',
-  batchSize: 'training',
-  seed: 'seeds',
-  seeds: 'seeds',
-};
-type CommonKey = 'model' | 'hidden' | 'epochs' | 'lr' | 'batchSize' | 'seed' | 'seeds';
-
-/** The section when the lab's network and training are the experiment's common sections. */
-export type TimeOwn = { from: 'experiment' } & Omit<TimeLabConfig, CommonKey>;
+export type { TimeLabConfig, TimeOwn };
 
 /**
  * The Time lab's own trainer (src/engine/stream/train.ts) takes its lr and batch size, keeps tfjs's Adam constants
@@ -46,18 +31,11 @@ export function isTimeOwn(x: unknown): x is TimeOwn {
   return typeof x === 'object' && x !== null && (x as { from?: unknown }).from === 'experiment';
 }
 
-/** The Time lab's settings of a config: its full section (an earlier link), its own part read with the common sections, or the defaults. */
-export function timeOf(config: Pick<ExperimentConfig, 'time'> | ExperimentConfig): TimeLabConfig {
-  const t = config.time;
-  if (isTimeOwn(t)) return timeFromExperiment(config as ExperimentConfig, t).settings;
-  return structuredClone(t ?? defaultTimeLabConfig());
-}
-
 /** The lab's own part of its settings. */
-function ownOf(s: TimeLabConfig): Omit<TimeLabConfig, CommonKey> {
+function ownOf(s: TimeLabConfig): Omit<TimeLabConfig, TimeCommonKey> {
   const out = structuredClone(s) as Partial<TimeLabConfig>;
-  for (const k of Object.keys(COMMON)) delete out[k as CommonKey];
-  return out as Omit<TimeLabConfig, CommonKey>;
+  for (const k of Object.keys(TIME_COMMON)) delete out[k as TimeCommonKey];
+  return out as Omit<TimeLabConfig, TimeCommonKey>;
 }
 
 /**
@@ -116,7 +94,7 @@ export const timeSection: ConfigSection<'time'> = {
 /** The lab's own part, checked by the settings' validator on the defaults with these fields. */
 function checkOwn(c: Checker, v: object): TimeOwn | undefined {
   const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig())), 'control'];
-  const o = readOwnForm(c, v, 'time', known, COMMON, 'network and training');
+  const o = readOwnForm(c, v, 'time', known, TIME_COMMON, 'network and training');
   if (!o) return undefined;
   const { from: _, ...fields } = o;
   const { value, issues } = validateTimeLabConfig(fields);

@@ -5,7 +5,6 @@
 import { Checker, isPlainObject, join, list, show, suggestion } from '../checker';
 import { CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, V1_FILL, datasetImageShape } from '../defaults';
 import { CONFIG_LIMITS, grouped, modelSize } from '../limits';
-import { TRAINING_LABS } from '../../labs';
 import { isPtmStrategyId, PTM_LIMITS, PTM_OPTIONAL } from '../../ptm/defaults';
 import type { DataConfig, ExperimentConfig, ModelConfig, ConfigStrategyId, StrategySetting, TrainingConfig } from '../types';
 import type { Checked } from './section';
@@ -166,7 +165,7 @@ function trainingOf(c: Checker, v: unknown): TrainingConfig {
  */
 function checkModelFits(c: Checker, { lab, dataset, classes, model, training, data }: ExperimentConfig, checked: Checked): void {
   // a head's size depends on the feature vectors' width, known once they are computed (the head's bound: headWidth)
-  if (!TRAINING_LABS.includes(lab) || dataset.id === 'custom' || model.kind === 'head') return;
+  if (!checked.labs.training.includes(lab) || dataset.id === 'custom' || model.kind === 'head') return;
   const shape = datasetImageShape(dataset.id);
   if (!shape || !(['dataset', 'classes', 'model', 'training', 'data'] as const).every((k) => checked.clean(k))) return;
   const { parameters, activations } = modelSize(model, shape, classes.length);

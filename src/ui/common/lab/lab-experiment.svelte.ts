@@ -1,29 +1,19 @@
 /**
- * A lab whose ID data or training are the experiment's common sections and whose own section keeps only the rest
- * (`{ from: 'experiment', … }`: Open world, Curriculum), bound to the app's one experiment (the share link):
- * - where the page starts (`experimentStart`, pure): a link made on the lab's tab reads the common sections, with
- *   what the lab cannot train listed; a link made before carries the lab's full settings and opens to them; a new
- *   experiment starts on the lab's start; a link without the section on the frozen fill-in;
- * - `save`: a change made on the lab's tab (while it is shown) folds the settings into the experiment, as a new
- *   history entry when the experiment was another lab's. Opening a link writes nothing until a setting changes.
+ * A lab whose tab keeps a setup of its own (its entry's `tab`: Time, Open world, Curriculum), bound to the app's one
+ * experiment (the share link) through its entry's `view` and `apply` (src/core/labs/<lab>.ts):
+ * - where the page starts (`experimentStart`, pure): the experiment when it is the lab's (with what the lab cannot
+ *   train listed), else the tab's start (src/core/labs/own-section.ts);
+ * - `save`: a change made on the lab's tab (while it is shown) is applied to the experiment, as a new history entry
+ *   when the experiment was another lab's. Opening a link writes nothing until a setting changes.
  */
 import { untrack } from 'svelte';
 import type { ExperimentConfig, LabId } from '../../../core/config/schema';
 import type { Unused } from '../../../core/config/lab-training';
+import type { LabEntry, LabTab } from '../../../core/labs/lab';
 import { shareLink } from '../../../services/share-link.svelte';
 
-export interface LabExperimentSpec<S, Own> {
-  lab: LabId;
-  key: 'openWorld' | 'curriculum' | 'time';
-  /** the lab's measured start (a new experiment) and its frozen fill-in (a link without the section) */
-  start: S;
-  fill: S;
-  isOwn(x: unknown): x is Own;
-  fromExperiment(config: ExperimentConfig, own: Own): { settings: S; unused: Unused[] };
-  /** the own part's fields as settings (a link made on another tab: those on the start) */
-  ownFields(own: Own): Partial<S>;
-  fold(config: ExperimentConfig, s: S): ExperimentConfig;
-}
+/** A lab entry with a tab of its own and its binding. */
+type TabLab<S> = LabEntry<LabId, S> & Required<Pick<LabEntry<LabId, S>, 'view' | 'apply'>> & { tab: LabTab<S> };
 
 export interface ExperimentStart<S> {
   settings: S;
@@ -32,21 +22,23 @@ export interface ExperimentStart<S> {
   owns: boolean;
 }
 
-export function experimentStart<S, Own>(spec: LabExperimentSpec<S, Own>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
-  const own = config[spec.key];
-  if (spec.isOwn(own)) {
-    if (config.lab === spec.lab) return { ...spec.fromExperiment(config, own), owns: true };
-    // made on another tab: that lab's experiment is in the common sections; this lab's own choices stay
-    return { settings: { ...structuredClone(spec.start), ...structuredClone(spec.ownFields(own)) }, unused: [], owns: false };
-  }
-  if (own !== undefined) return { settings: structuredClone(own as S), unused: [], owns: false };
-  return { settings: structuredClone(openedLab === null ? spec.start : spec.fill), unused: [], owns: false };
+/** The entry as a lab with a tab of its own (a lab without one is a programming error). */
+function tabLab<S>(lab: LabEntry<LabId, S>): TabLab<S> {
+  if (!lab.view || !lab.apply || !lab.tab) throw new Error(`The ${lab.labName} lab has no tab of its own to bind.`);
+  return lab as TabLab<S>;
+}
+
+export function experimentStart<S>(entry: LabEntry<LabId, S>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
+  const lab = tabLab(entry);
+  if (lab.tab.owns(config)) return { settings: lab.view(config), unused: lab.tab.unused(config), owns: true };
+  return { settings: lab.tab.start(config, openedLab), unused: [], owns: false };
 }
 
 /** The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown. */
-export function labExperiment<S, Own>(spec: LabExperimentSpec<S, Own>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
+export function labExperiment<S>(entry: LabEntry<LabId, S>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
+  const lab = tabLab(entry);
   const link = shareLink();
-  const first = untrack(() => experimentStart(spec, link.config, link.openedLab));
+  const first = untrack(() => experimentStart(lab, link.config, link.openedLab));
   let owns = first.owns;
   let last = JSON.stringify(first.settings);
   return {
@@ -54,7 +46,7 @@ export function labExperiment<S, Own>(spec: LabExperimentSpec<S, Own>, shown: ()
     save(s) {
       const key = JSON.stringify(s);
       if (key === last || !untrack(shown)) return false;
-      const r = link.update((c) => spec.fold(c, s), { history: owns ? 'replace' : 'push' });
+      const r = link.update((c) => lab.apply(c, s), { history: owns ? 'replace' : 'push' });
       if (!r.ok) return false;
       last = key;
       owns = true;

@@ -9,16 +9,16 @@ import {
   CURRICULUM_FILL,
   CURRICULUM_START,
   curriculumFromExperiment,
-  curriculumOf,
   foldCurriculum,
   type CurriculumConfig,
   type CurriculumOwn,
 } from '../../../../src/core/config/sections/curriculum';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { foldRoundTrip } from './fold-round-trip';
+import { curriculumLab } from '../../../../src/core/labs/curriculum';
 
 /** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
-const roundTrip = foldRoundTrip<CurriculumConfig>(foldCurriculum, curriculumOf);
+const roundTrip = foldRoundTrip<CurriculumConfig>(foldCurriculum, curriculumLab.view);
 
 describe('foldCurriculum / curriculumFromExperiment', () => {
   const cases: [string, CurriculumConfig][] = [
@@ -101,10 +101,10 @@ describe('the curriculum section', () => {
   it('goes through a share link unchanged; a link with the full form still opens to it', () => {
     const { config } = roundTrip(CURRICULUM_START as CurriculumConfig);
     const d = decodeConfigFromHash(encodeConfigToHash(config));
-    expect(d.ok && curriculumOf(d.config)).toEqual(CURRICULUM_START);
+    expect(d.ok && curriculumLab.view(d.config)).toEqual(CURRICULUM_START);
     const full = validateConfig({ lab: 'curriculum', curriculum: { ...CURRICULUM_START, epochs: 7 }, model: { kind: 'cnn' } });
     expect(full.errors).toEqual([]);
     const f = decodeConfigFromHash(encodeConfigToHash(full.config));
-    expect(f.ok && curriculumOf(f.config)).toEqual({ ...CURRICULUM_START, epochs: 7 });
+    expect(f.ok && curriculumLab.view(f.config)).toEqual({ ...CURRICULUM_START, epochs: 7 });
   });
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { compactConfig, defaultConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash } from '../../../../src/core/config/url-codec';
-import { CURRICULUM_FILL, curriculumOf } from '../../../../src/core/config/sections/curriculum';
+import { CURRICULUM_FILL } from '../../../../src/core/config/sections/curriculum';
+import { curriculumLab } from '../../../../src/core/labs/curriculum';
 
 describe('config section: curriculum', () => {
   it('is absent by default; old configs keep their compact form and hash', () => {
     const d = defaultConfig();
     expect(d.curriculum).toBeUndefined();
-    expect(curriculumOf(d)).toEqual(CURRICULUM_FILL);
+    expect(curriculumLab.view(d)).toEqual(CURRICULUM_FILL);
     const same = validateConfig({ curriculum: { order: 'all' } });
     expect(same.errors).toEqual([]);
     expect(same.config.curriculum).toBeUndefined();

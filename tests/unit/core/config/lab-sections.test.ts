@@ -3,18 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS, modelSize, TIME_LIMITS } from '../../../../src/core/config/limits';
 import { compactConfig, defaultConfig, LAB_IDS, validateConfig } from '../../../../src/core/config/schema';
 import { configHash, decodeConfigFromHash, encodeConfigToHash, toBase64Url } from '../../../../src/core/config/url-codec';
-import { openWorldOf } from '../../../../src/core/config/sections/open-world';
-import { timeOf } from '../../../../src/core/config/sections/time';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../../src/core/ood/config';
 import { defaultTimeLabConfig } from '../../../../src/core/stream/config';
+import { openWorldLab } from '../../../../src/core/labs/open-world';
+import { timeLab } from '../../../../src/core/labs/time';
 
 describe('config sections of the Open-world and Time labs', () => {
   it('are absent by default: old configs keep their compact form, link and hash', () => {
     const d = defaultConfig();
     expect(d.openWorld).toBeUndefined();
     expect(d.time).toBeUndefined();
-    expect(openWorldOf(d)).toEqual(OPEN_WORLD_DEFAULTS);
-    expect(timeOf(d)).toEqual(defaultTimeLabConfig());
+    expect(openWorldLab.view(d)).toEqual(OPEN_WORLD_DEFAULTS);
+    expect(timeLab.view(d)).toEqual(defaultTimeLabConfig());
     const same = validateConfig({ openWorld: { ...OPEN_WORLD_DEFAULTS }, time: defaultTimeLabConfig() });
     expect(same.errors).toEqual([]);
     expect(same.config.openWorld).toBeUndefined();

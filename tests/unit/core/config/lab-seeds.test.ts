@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, compactConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
-import { CURRICULUM_START, curriculumOf } from '../../../../src/core/config/sections/curriculum';
-import { openWorldOf } from '../../../../src/core/config/sections/open-world';
-import { timeOf } from '../../../../src/core/config/sections/time';
+import { CURRICULUM_START } from '../../../../src/core/config/sections/curriculum';
 import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
 import { FORGETTING_START, PRESETS } from '../../../../src/core/forgetting/setup';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/ood/config';
@@ -16,6 +14,9 @@ import {
   type TimeLabConfig,
 } from '../../../../src/core/stream/config';
 import { oneSeed } from '../../../../src/core/labs/seeds';
+import { curriculumLab } from '../../../../src/core/labs/curriculum';
+import { openWorldLab } from '../../../../src/core/labs/open-world';
+import { timeLab } from '../../../../src/core/labs/time';
 
 // Links and hashes made by the build before the labs' `seeds` fields (main at e4686bd). If this test fails, an old link
 // would now open something else: see src/core/config/schema.ts rules 2–4.
@@ -49,18 +50,18 @@ describe('the labs’ seeds fields (additive: absent = one seed)', () => {
       const c = open(link);
       expect(configHash(c), name).toBe(hash);
       expect(c.forgetting.seeds, name).toBeUndefined();
-      expect(openWorldOf(c).seeds, name).toBeUndefined();
-      expect(timeOf(c).seeds, name).toBeUndefined();
-      expect(curriculumOf(c).seeds, name).toBeUndefined();
+      expect(openWorldLab.view(c).seeds, name).toBeUndefined();
+      expect(timeLab.view(c).seeds, name).toBeUndefined();
+      expect(curriculumLab.view(c).seeds, name).toBeUndefined();
     }
     // one run at the link's seed; the digits preset keeps its own 2 × 5 runs
     expect(forgettingJobsOf(open(FROZEN.forgetting.link)).map((j) => j.seed)).toEqual([0]);
     expect(forgettingJobsOf(open(FROZEN.forgettingPreset.link))).toHaveLength(10);
     // the Time lab's old links keep the drift strength they were made with (the fill-in, 1), and their run key
-    expect(timeOf(open(FROZEN.time.link))).toEqual({ ...defaultTimeLabConfig(), seed: 2 });
-    expect(timeOf(open(FROZEN.timeDefault.link)).strength).toBe(1);
+    expect(timeLab.view(open(FROZEN.time.link))).toEqual({ ...defaultTimeLabConfig(), seed: 2 });
+    expect(timeLab.view(open(FROZEN.timeDefault.link)).strength).toBe(1);
     // the Open-world link made on the quick preset of that build keeps those settings, whatever the preset is now
-    expect(openWorldOf(open(FROZEN.openWorld.link))).toEqual({
+    expect(openWorldLab.view(open(FROZEN.openWorld.link))).toEqual({
       ...OPEN_WORLD_DEFAULTS,
       dataset: 'digits',
       oodSets: ['digits:6-9', 'fashion-mnist'],
@@ -92,11 +93,11 @@ describe('the labs’ seeds fields (additive: absent = one seed)', () => {
     expect(forgettingJobsOf(r.config).map((j) => j.seed)).toEqual([4, 5, 6]);
     const w = validateConfig({ openWorld: { seeds: 3 }, time: { seeds: 5 }, curriculum: { seeds: 2 } });
     expect(w.errors).toEqual([]);
-    expect(openWorldOf(w.config).seeds).toBe(3);
-    expect(timeOf(w.config).seeds).toBe(5);
-    expect(curriculumOf(w.config).seeds).toBe(2);
+    expect(openWorldLab.view(w.config).seeds).toBe(3);
+    expect(timeLab.view(w.config).seeds).toBe(5);
+    expect(curriculumLab.view(w.config).seeds).toBe(2);
     // the seeds are not part of an Open-world run's key: each seed's run is its own `seed`
-    expect(openWorldKey(openWorldOf(w.config))).toBe(openWorldKey(openWorldOf(validateConfig({}).config)));
+    expect(openWorldKey(openWorldLab.view(w.config))).toBe(openWorldKey(openWorldLab.view(validateConfig({}).config)));
   });
 
   it('rejects a seeds field outside 1 … CONFIG_LIMITS.labSeeds at its path, naming the bound', () => {
@@ -125,7 +126,7 @@ describe('what a new experiment starts with (measured; the fill-ins stay frozen)
     const r = validateConfig({ lab: 'time', time: TIME_LAB_START });
     expect(r.errors).toEqual([]);
     expect(compactConfig(r.config)).toMatchObject({ time: { strength: 0.5, seeds: 3, control: true } });
-    expect(timeOf(open(encodeConfigToHash(r.config)))).toEqual(TIME_LAB_START);
+    expect(timeLab.view(open(encodeConfigToHash(r.config)))).toEqual(TIME_LAB_START);
     expect(TIME_LAB_PRESETS['strong-drift']).toEqual({ ...TIME_LAB_START, strength: 1 });
     expect(TIME_LAB_PRESETS.start).toBe(TIME_LAB_START);
   });
@@ -141,14 +142,14 @@ describe('what a new experiment starts with (measured; the fill-ins stay frozen)
     // the own form (what the app writes) keeps it
     const own = validateConfig({ lab: 'time', time: { from: 'experiment', control: true, strength: 0.5 } });
     expect(own.errors).toEqual([]);
-    expect(timeOf(own.config).control).toBe(true);
+    expect(timeLab.view(own.config).control).toBe(true);
   });
   it('Curriculum: every dataset on 5 images per class for 30 epochs, 3 seeds, written into the link', () => {
     expect(CURRICULUM_START).toMatchObject({ trainPerClass: 5, epochs: 30, seeds: 3 });
     const r = validateConfig({ lab: 'curriculum', curriculum: CURRICULUM_START });
     expect(r.errors).toEqual([]);
     expect(compactConfig(r.config)).toMatchObject({ curriculum: { trainPerClass: 5, epochs: 30, seeds: 3 } });
-    expect(curriculumOf(open(encodeConfigToHash(r.config)))).toEqual(CURRICULUM_START);
+    expect(curriculumLab.view(open(encodeConfigToHash(r.config)))).toEqual(CURRICULUM_START);
   });
   it('Forgetting: the digits preset’s regime as one run at 3 seeds', () => {
     const digits = PRESETS.find((p) => p.id === 'digits')!.regime!;
@@ -170,6 +171,6 @@ describe('what a new experiment starts with (measured; the fill-ins stay frozen)
     expect(validateOpenWorldSettings(p)).toEqual([]);
     expect(p.seeds).toBe(3);
     expect(p.oodSets.map((s) => oodKind(p, s))).toEqual(['near', 'far']);
-    expect(openWorldOf(validateConfig({ openWorld: p }).config)).toEqual(p);
+    expect(openWorldLab.view(validateConfig({ openWorld: p }).config)).toEqual(p);
   });
 });

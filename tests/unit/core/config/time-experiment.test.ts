@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
-import { foldTime, timeFromExperiment, timeOf, type TimeOwn } from '../../../../src/core/config/sections/time';
+import { foldTime, timeFromExperiment, type TimeOwn } from '../../../../src/core/config/sections/time';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { defaultTimeLabConfig, TIME_LAB_PRESETS, TIME_LAB_START, type TimeLabConfig } from '../../../../src/core/stream/config';
 import { foldRoundTrip } from './fold-round-trip';
+import { timeLab } from '../../../../src/core/labs/time';
 
 /** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
-const roundTrip = foldRoundTrip<TimeLabConfig>(foldTime, timeOf);
+const roundTrip = foldRoundTrip<TimeLabConfig>(foldTime, timeLab.view);
 
 describe('foldTime / timeFromExperiment', () => {
   const cases: [string, TimeLabConfig][] = [
@@ -84,10 +85,10 @@ describe('the time section', () => {
   it('goes through a share link unchanged; a link with the full form still opens to it', () => {
     const { config } = roundTrip(TIME_LAB_START as TimeLabConfig);
     const d = decodeConfigFromHash(encodeConfigToHash(config));
-    expect(d.ok && timeOf(d.config)).toEqual(TIME_LAB_START);
+    expect(d.ok && timeLab.view(d.config)).toEqual(TIME_LAB_START);
     const full = validateConfig({ lab: 'time', time: { ...TIME_LAB_START, epochs: 2, hidden: [32] }, model: { kind: 'cnn' }, training: { lr: 0.1 } });
     expect(full.errors).toEqual([]);
     const f = decodeConfigFromHash(encodeConfigToHash(full.config));
-    expect(f.ok && timeOf(f.config)).toEqual({ ...TIME_LAB_START, epochs: 2, hidden: [32] });
+    expect(f.ok && timeLab.view(f.config)).toEqual({ ...TIME_LAB_START, epochs: 2, hidden: [32] });
   });
 });

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
-import { openWorldOf } from '../../../../src/core/config/sections/open-world';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../../src/core/ood/config';
 import { foldOpenWorld, openWorldFromExperiment, type OpenWorldOwn } from '../../../../src/core/ood/experiment';
 import { foldRoundTrip } from '../config/fold-round-trip';
+import { openWorldLab } from '../../../../src/core/labs/open-world';
 
 /** Folded into the default experiment (or `base`), checked as a link would be, and read back. */
-const roundTrip = foldRoundTrip<OpenWorldSettings>(foldOpenWorld, openWorldOf);
+const roundTrip = foldRoundTrip<OpenWorldSettings>(foldOpenWorld, openWorldLab.view);
 
 describe('foldOpenWorld / openWorldFromExperiment', () => {
   it.each(Object.keys(OPEN_WORLD_PRESETS) as (keyof typeof OPEN_WORLD_PRESETS)[])('preset %s: the same settings back, and nothing unused', (name) => {
@@ -144,7 +144,7 @@ describe('the openWorld section', () => {
     const { config } = roundTrip(OPEN_WORLD_PRESETS.quick);
     const d = decodeConfigFromHash(encodeConfigToHash(config));
     expect(d.ok).toBe(true);
-    if (d.ok) expect(openWorldOf(d.config)).toEqual(OPEN_WORLD_PRESETS.quick);
+    if (d.ok) expect(openWorldLab.view(d.config)).toEqual(OPEN_WORLD_PRESETS.quick);
   });
 
   it('a link made before (full settings in the section) opens to its settings, whatever the common sections say', () => {
@@ -156,6 +156,6 @@ describe('the openWorld section', () => {
     expect(d.ok).toBe(true);
     if (!d.ok) return;
     expect(d.config.dataset).toEqual({ id: 'cifar100' });
-    expect(openWorldOf(d.config)).toEqual({ ...OPEN_WORLD_PRESETS.quick, classes: [5, 3, 1, 0, 2, 4], seeds: 2 });
+    expect(openWorldLab.view(d.config)).toEqual({ ...OPEN_WORLD_PRESETS.quick, classes: [5, 3, 1, 0, 2, 4], seeds: 2 });
   });
 });
