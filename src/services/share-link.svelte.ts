@@ -208,6 +208,9 @@ export class ShareLinkStore {
   flush(): string | null {
     clearTimeout(this.timer);
     this.timer = undefined;
+    // a link pasted since the hash was last read or written, whose hashchange has not been delivered yet, is opened
+    // first: writing now would replace it in the address bar, and its event would then read the written hash
+    if (this.env.location.hash !== this.lastHash) this.openHash(this.env.location.hash);
     const h = hashFor(this.config);
     if (h.hash === null) {
       this.linkError = h.error;
@@ -216,7 +219,8 @@ export class ShareLinkStore {
     this.linkError = '';
     if (h.hash !== this.env.location.hash) this.replaceUrl(`${this.env.location.pathname}${this.env.location.search}${h.hash}`, this.pushNext);
     this.pushNext = false;
-    this.lastHash = h.hash;
+    // the hash now in the address bar (the old one where the browser refused the write: not taken for a pasted link)
+    this.lastHash = this.env.location.hash;
     return `${this.env.location.origin}${this.env.location.pathname}${this.env.location.search}${h.hash}`;
   }
 

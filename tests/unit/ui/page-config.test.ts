@@ -242,6 +242,28 @@ describe('ShareLinkStore', () => {
     same(s.config, c);
   });
 
+  it('a link pasted while an edit waits to be written is opened, not overwritten by the write', async () => {
+    const e = env();
+    const s = new ShareLinkStore(e);
+    s.update((c) => void (c.protocols.rsSeeds = [7]));
+    const c = valid({ ...defaultConfig(), classes: [0, 1, 2, 3], taskSizes: [2, 2] });
+    e.location.hash = encodeConfigToHash(c); // the address bar changed; its hashchange not delivered yet
+    await new Promise((r) => setTimeout(r, HASH_WRITE_DELAY_MS + 50));
+    same(s.config, c);
+    expect(s.revision).toBe(1);
+    const written = decodeConfigFromHash(e.location.hash);
+    expect(written.ok && written.config.taskSizes).toEqual([2, 2]);
+    e.fire(e.location.hash); // the late event finds the hash it opened
+    expect(s.revision).toBe(1);
+    // a bad link pasted the same way is reported, and the current work kept and written
+    s.update((x) => void (x.protocols.rsSeeds = [8]));
+    e.location.hash = '#v1.AAAA';
+    await new Promise((r) => setTimeout(r, HASH_WRITE_DELAY_MS + 50));
+    expect(s.problem).toMatchObject({ kept: 'current' });
+    const kept = decodeConfigFromHash(e.location.hash);
+    expect(kept.ok && kept.config.protocols.rsSeeds).toEqual([8]);
+  });
+
   it('teaching: ?teach turns it on; turning it off also removes ?teach from the URL', () => {
     const e = env('', '?teach');
     const s = new ShareLinkStore(e);
