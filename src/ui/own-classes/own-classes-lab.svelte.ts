@@ -2,8 +2,8 @@
  * The Your-classes lab's state and actions (docs/science.md §10): the lab's section (class names in teaching order,
  * samples per class, strategy, seed, encoder, frames a second), the classes stored in this browser (the truth: a link
  * names classes, the store holds their samples), each class's count and fingerprint, the history of R (rows stored
- * once, src/core/own-classes/history.ts) with what changed, every ordering's result, the joint head, and the
- * encoder's readiness (here, kept by the browser, or a download the hub must serve). Recording itself (the camera) is
+ * once, src/core/own-classes/history.ts) with what changed, every ordering's result and the joint head, on the
+ * encoder's readiness (./own-encoder-lab.svelte.ts). Recording itself (the camera) is
  * ./Recorder.svelte's; it hands each sample here, which stores it at once, has its features computed while recording
  * goes on, and adds the class once it is complete.
  */
@@ -26,11 +26,10 @@ import type { Verdict } from '../../core/verdict/types';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
 import type { OwnClassesRunner, OwnClassRef, OwnProgress, OwnRunnerState } from '../../services/own-classes-runner';
 import type { OwnSampleStore, StoredClass } from '../../services/own-classes-store';
-import { encoderDownloadSize } from '../../services/feature-source';
-import { browserOffline, encoderState, runnableEncoders, type EncoderState, type RunnableEncoder } from '../../services/own-encoders';
-import { settingsOfWeights, weightSourceOfSettings, type EncoderSettingsValue, type EncoderSize } from '../common/encoder-settings';
 import type { ClipSettingsOut } from '../common/clip/clip-settings';
-import { RunnerLab } from '../common/lab/runner-lab';
+import { BROWSER_PROBE, OwnEncoderLab, type EncoderProbe } from './own-encoder-lab.svelte';
+
+export type { EncoderProbe } from './own-encoder-lab.svelte';
 
 const verdictOf = (headline: string, sentences: { id: string; text: string }[]): Verdict => ({
   headline,
@@ -46,17 +45,7 @@ const BUSY_AFTER_MS = 250;
 const THUMBS = 6;
 const THUMB_CLASSES = 8;
 
-/** The encoder services the lab uses (the tests pass their own). */
-export interface EncoderProbe {
-  state(e: OwnClassesConfig['encoder']): Promise<EncoderState>;
-  runnable(modelsBase: string): Promise<RunnableEncoder[]>;
-  offline(): boolean;
-}
-
-const BROWSER_PROBE: EncoderProbe = { state: (e) => encoderState(e), runnable: (b) => runnableEncoders(b), offline: browserOffline };
-
-export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
-  cfg: OwnClassesConfig = $state(ownClassesOf({}));
+export class OwnClassesLab extends OwnEncoderLab {
   counts: Record<string, number> = $state({});
   /** object URLs of the latest samples of the latest classes (the thumbnail strips) */
   thumbs: Record<string, string[]> = $state({});
@@ -100,17 +89,6 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     /** of the last update: waiting for the last features, computing the row(s) */
     phases: { features: number; rows: number } | null;
   } = $state({ firstResultMs: null, lastUpdateMs: null, lastClass: null, phases: null });
-  encoderForm: EncoderSettingsValue = $state({ model: '', revision: 'main', precision: 'q8', weights: 'hub', folder: '', mirror: '', device: 'wasm' });
-  encoderSize: EncoderSize = $state(null);
-  encoderApproved = $state(false);
-  /** where the encoder's weights would come from now (null: not asked yet) */
-  encoderWhere: EncoderState | null = $state(null);
-  /** the browser says it is offline */
-  offline = $state(false);
-  /** the hub did not answer (a size check or a load failed on the network) */
-  unreachable = $state(false);
-  /** encoders that run here without a download (offered when the chosen one cannot come) */
-  runnable: RunnableEncoder[] = $state([]);
   private firstSampleAt: number | null = null;
   /** the bytes of the samples of the classes being recorded now (for their fingerprint, without reading them back) */
   private recorded = new Map<string, Uint8Array[]>();
@@ -121,14 +99,14 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     private readonly store: OwnSampleStore,
     runner: OwnClassesRunner,
     initial: OwnClassesConfig | undefined,
-    private readonly save: (c: OwnClassesConfig) => void,
+    save: (c: OwnClassesConfig) => void,
     /** the experiment's RS seeds (`protocols.rsSeeds`), read when the orderings are shown */
     private readonly rsSeeds: () => readonly number[] = () => [0, 42, 1993],
     /** where a blank self-hosted folder points (the app's models/ folder) */
-    private readonly defaultFolder = '/models/',
-    private readonly probe: EncoderProbe = BROWSER_PROBE,
+    defaultFolder = '/models/',
+    probe: EncoderProbe = BROWSER_PROBE,
   ) {
-    super(runner);
+    super(runner, save, defaultFolder, probe);
     this.cfg = ownClassesOf({ ownClasses: initial });
     this.formFromConfig();
     this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
@@ -145,11 +123,6 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
       if (text === null || this.busy !== null || st.status === 'paused') this.busy = text;
       else this.busyTimer = setTimeout(() => (this.busy = this.session.status === 'running' || this.session.status === 'paused' ? text : null), BUSY_AFTER_MS);
     });
-  }
-
-  private formFromConfig(): void {
-    const e = this.cfg.encoder;
-    this.encoderForm = { ...this.encoderForm, model: e.model, precision: e.precision, ...settingsOfWeights(e.weights, this.defaultFolder) };
   }
 
   get active(): boolean {
@@ -203,19 +176,6 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   get observation(): OwnClassesObservation | null {
     const runs = Object.entries(this.byStrategy).map(([strategy, r]) => ({ strategy, classes: r!.classes, matrix: r!.matrix }));
     return runs.length > 0 ? { lab: 'own-classes', runs } : null;
-  }
-
-  /** Before recording: the encoder cannot come now, in plain words (null when it is here or may be downloaded). */
-  get encoderNotice(): string | null {
-    const w = this.encoderWhere;
-    if (w === null || w === 'here' || w === 'cached') return null;
-    const e = this.cfg.encoder;
-    if (w === 'missing') return `This site's folder ${(e.weights as { path: string }).path} has no encoder “${e.model}”: choose another below.`;
-    if (this.encoderApproved && !this.offline && !this.unreachable) return null;
-    const cannot = `so ${e.model} cannot be downloaded and your recordings could not be turned into features. Use an encoder that runs here (below) before you record; what you recorded is kept either way.`;
-    if (this.offline) return `This browser is offline: the model hub cannot be reached, ${cannot}`;
-    if (this.unreachable) return `The model hub cannot be reached from this browser (offline, or blocked on this network), ${cannot}`;
-    return `${e.model} is not in this browser yet: under Encoder, check its download size and download it (once), or use an encoder that runs here (below). You can record first: the model updates once the encoder is here.`;
   }
 
   /**
@@ -290,104 +250,6 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     for (const n of take) await this.settle(n, here.get(n), this.cfg.classes.indexOf(n) >= this.cfg.classes.length - THUMB_CLASSES);
     await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
     if (this.completeClasses.length > 0) await this.teach();
-  }
-
-  private commit(): void {
-    this.save($state.snapshot(this.cfg) as OwnClassesConfig);
-  }
-
-  private syncEncoderAccess(): void {
-    this.runner.encoderAccess({
-      allowed: this.encoderApproved ? ($state.snapshot(this.cfg.encoder) as OwnClassesConfig['encoder']) : null,
-      device: this.encoderForm.device,
-    });
-  }
-
-  /** Where the encoder's weights would come from now, and what runs here when it cannot come (no network used). */
-  async checkEncoder(): Promise<void> {
-    const e = $state.snapshot(this.cfg.encoder) as OwnClassesConfig['encoder'];
-    this.offline = this.offline || this.probe.offline();
-    const where = await this.probe.state(e);
-    if (JSON.stringify(e) !== JSON.stringify(this.cfg.encoder)) return;
-    this.encoderWhere = where;
-    // every file is in the browser's cache: it loads from there (nothing to download, so nothing to allow)
-    if (where === 'cached' && !this.encoderApproved) {
-      this.encoderApproved = true;
-      this.syncEncoderAccess();
-    }
-    if (where !== 'here' && where !== 'cached')
-      this.runnable = (await this.probe.runnable(this.defaultFolder)).filter((r) => JSON.stringify(r.encoder) !== JSON.stringify(e));
-  }
-
-  /** The browser went online or offline (online again: the hub may answer again too). */
-  setOffline(offline: boolean): void {
-    this.offline = offline;
-    if (!offline) this.unreachable = false;
-    void this.checkEncoder();
-  }
-
-  /** Use an encoder that runs here (the shipped folder, or one the browser keeps). */
-  async useEncoder(e: OwnClassesConfig['encoder']): Promise<void> {
-    this.cfg.encoder = $state.snapshot(e) as OwnClassesConfig['encoder'];
-    this.formFromConfig();
-    this.afterEncoderChange();
-    await this.checkEncoder();
-    if (this.completeClasses.length > 0 && !this.active) await this.teach();
-  }
-
-  /** A setting of the encoder changed: the section follows (the link), and a size asked or a download allowed no longer holds. */
-  encoderChanged(): void {
-    const f = this.encoderForm;
-    const weights = weightSourceOfSettings(f, this.defaultFolder);
-    this.cfg.encoder = {
-      source: 'encoder',
-      model: f.model.trim() || this.cfg.encoder.model,
-      precision: f.precision as OwnClassesConfig['encoder']['precision'],
-      weights,
-    };
-    this.afterEncoderChange();
-    void this.checkEncoder();
-  }
-
-  private afterEncoderChange(): void {
-    this.commit();
-    this.encoderSize = null;
-    // encoderWhere stays until checkEncoder says where the new one is (no line comes and goes under the pointer)
-    this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
-    this.orderings = null;
-    this.syncEncoderAccess();
-  }
-
-  /** The encoder's download size, asked with HEAD requests (nothing downloads); a hub that does not answer is said. */
-  async askEncoderSize(): Promise<void> {
-    this.encoderSize = null;
-    const e = this.cfg.encoder;
-    try {
-      const got = await encoderDownloadSize({
-        source: 'encoder',
-        model: e.model,
-        revision: 'main',
-        precision: e.precision,
-        weights: structuredClone($state.snapshot(e.weights)),
-        device: this.encoderForm.device,
-        allowRemote: true,
-      } as Parameters<typeof encoderDownloadSize>[0]);
-      this.encoderSize = { bytes: got.bytes };
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (/offline|unreachable|Failed to fetch|NetworkError/i.test(message)) {
-        this.unreachable = true;
-        void this.checkEncoder();
-      }
-      this.encoderSize = { error: this.plainEncoderError(message) };
-    }
-  }
-
-  /** The download button: the encoder's weights may now come from the hub or the mirror; classes recorded already train. */
-  async approveEncoder(): Promise<void> {
-    this.encoderApproved = true;
-    this.syncEncoderAccess();
-    if (this.completeClasses.length > 0 && !this.active) await this.teach();
   }
 
   addClass(): string | null {
@@ -484,26 +346,6 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
     } catch (e) {
       this.error = this.encoderError(e);
     }
-  }
-
-  /** "allowRemote is false" and friends, in words a teacher reads. */
-  private plainEncoderError(message: string): string {
-    const e = this.cfg.encoder;
-    if (/allowRemote is false|remote downloads are switched off/.test(message))
-      return `${e.model} is not in this browser yet, and it is downloaded only when you ask: under Encoder, press “Check the download size”, then the download button${this.offline || this.unreachable ? ' (the model hub cannot be reached now, so use an encoder that runs here instead)' : ''}. Your samples are kept.`;
-    if (/seem to be offline|unreachable|Failed to fetch|NetworkError/i.test(message))
-      return `The model hub cannot be reached from this browser (offline, or blocked here), so ${e.model} cannot be downloaded now. Use an encoder that runs here (under Encoder); your samples are kept.`;
-    return message;
-  }
-
-  private encoderError(e: unknown): string {
-    const message = e instanceof Error ? e.message : String(e);
-    const plain = this.plainEncoderError(message);
-    if (plain !== message) {
-      if (/hub cannot be reached from this browser/.test(plain)) this.unreachable = true;
-      void this.checkEncoder();
-    }
-    return plain;
   }
 
   async setStrategy(s: OwnStrategy): Promise<void> {
@@ -699,6 +541,14 @@ export class OwnClassesLab extends RunnerLab<OwnClassesRunner> {
   /** Whether a strategy can take the classes listed now. */
   strategyFits(s: OwnStrategy): boolean {
     return !isHeadStrategy(s) || this.cfg.classes.length <= OWN_LIMITS.headClasses;
+  }
+
+  protected async encoderReady(): Promise<void> {
+    if (this.completeClasses.length > 0 && !this.active) await this.teach();
+  }
+
+  protected encoderSwitched(): void {
+    this.orderings = null;
   }
 
   dispose(): void {
