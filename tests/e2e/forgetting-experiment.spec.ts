@@ -104,14 +104,14 @@ test('two tabs on one setup: one trains, the other follows its stored run and tr
   await oneSeed(page);
   await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
   await page.getByTestId('fg-epochs-first').fill('2');
-  await page.getByTestId('fg-epochs').fill('30'); // long enough for the second tab to join while it trains
+  await page.getByTestId('fg-epochs').fill('60'); // long enough for the second tab to join while it trains (30 was not, idle)
   // the link carries every edit before the second tab opens it (its write is delayed, longer under load)
   await expect
     .poll(() => {
       const t = urlExperiment(page).training as { epochs: number; firstTaskEpochs: number; lr: number };
       return [t.epochs, t.firstTaskEpochs, t.lr];
     })
-    .toEqual([30, 2, 1e-3]);
+    .toEqual([60, 2, 1e-3]);
   const link = page.url();
   const other = await context.newPage();
   other.on('pageerror', (e) => errors.push(e.message));
