@@ -23,7 +23,12 @@ export interface LabTab<S> {
   unused(config: ExperimentConfig): Unused[];
 }
 
-export interface LabEntry<Id extends string = string, S = unknown> {
+/**
+ * `S`: the lab's settings as its controls show them; `C`: what its controls hand back to `apply` (by default some of
+ * `S`; a lab whose controls hold text being typed hands back the resolved, checked values, with null for what is
+ * invalid right now, so the config keeps its last valid value).
+ */
+export interface LabEntry<Id extends string = string, S = unknown, C = Partial<S>> {
   id: Id;
   /** its tab and intro card ("Ground truth") */
   name: string;
@@ -43,7 +48,7 @@ export interface LabEntry<Id extends string = string, S = unknown> {
   /** the lab's settings as `config` says them: what its controls show, what its runs train (pure) */
   view?(config: ExperimentConfig): S;
   /** `config` with `change` (some or all of the lab's settings) in, unchecked (pure; validateConfig checks it) */
-  apply?(config: ExperimentConfig, change: Partial<S>): ExperimentConfig;
+  apply?(config: ExperimentConfig, change: C): ExperimentConfig;
   /** a lab whose tab keeps a setup of its own (absent: the tab shows the experiment's own settings) */
   tab?: LabTab<S>;
 }
@@ -52,6 +57,8 @@ export interface LabEntry<Id extends string = string, S = unknown> {
  * Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`), keeping what it
  * has: an entry with a binding is typed with its `view`, `apply` and `tab`.
  */
-export function defineLab<const Id extends string, S = unknown, E extends LabEntry<Id, S> = LabEntry<Id, S>>(entry: E & LabEntry<Id, S>): E & LabEntry<Id, S> {
+export function defineLab<const Id extends string, S = unknown, C = Partial<S>, E extends LabEntry<Id, S, C> = LabEntry<Id, S, C>>(
+  entry: E & LabEntry<Id, S, C>,
+): E & LabEntry<Id, S, C> {
   return entry;
 }
