@@ -1,48 +1,45 @@
 /**
- * The app's tabs: every lab of the registry (src/core/labs) with its page, and the Data page after the first lab.
- * Every page is mounted with one props contract, `{ active }` (its tab is shown), and reads and writes the
- * experiment through the share-link store itself. A page whose lab edits its own section as a whole is mounted
- * afresh when a link is opened from outside (`remountOnLink`); the others follow the link in place.
+ * The app's tabs: every lab of the registry (src/core/labs) with its client half (`ui/<lab>/index.ts`, a registration
+ * of src/ui/common/lab/lab-client.ts), and the Data page after the first lab. The shell mounts every tab with the lab
+ * kit's one component (LabPage: `{ client, active }`); each reads and writes the experiment through the share-link
+ * store itself. A tab that reads the experiment once (a kit lab, or a page whose lab edits its own section as a
+ * whole) is mounted afresh when a link is opened from outside (`remountOnLink`); the others follow the link in place.
  */
-import type { Component } from 'svelte';
 import { LABS, type LabId } from '../core/labs';
-import type { LabPageProps } from './common/lab/page-props';
-import CurriculumPage from './curriculum/CurriculumPage.svelte';
+import { pageLab, remountsOnLink, type LabClient } from './common/lab/lab-client';
+import curriculum from './curriculum';
 import DataPage from './data/DataPage.svelte';
-import ForgettingPage from './forgetting/ForgettingPage.svelte';
-import GroundTruthPage from './ground-truth/GroundTruthPage.svelte';
-import OpenWorldPage from './open-world/OpenWorldPage.svelte';
-import OrderingsPage from './orderings/OrderingsPage.svelte';
-import OwnClassesPage from './own-classes/OwnClassesPage.svelte';
-import TimePage from './time/TimePage.svelte';
+import forgetting from './forgetting';
+import groundTruth from './ground-truth';
+import openWorld from './open-world';
+import orderings from './orderings';
+import ownClasses from './own-classes';
+import time from './time';
 
-export type { LabPageProps } from './common/lab/page-props';
-
-export interface LabPage {
-  page: Component<LabPageProps>;
-  remountOnLink: boolean;
-}
-
-export const LAB_PAGES: Readonly<Record<LabId, LabPage>> = {
-  orderings: { page: OrderingsPage, remountOnLink: false },
-  'ground-truth': { page: GroundTruthPage, remountOnLink: false },
-  forgetting: { page: ForgettingPage, remountOnLink: false },
-  time: { page: TimePage, remountOnLink: true },
-  'open-world': { page: OpenWorldPage, remountOnLink: true },
-  curriculum: { page: CurriculumPage, remountOnLink: true },
-  'own-classes': { page: OwnClassesPage, remountOnLink: true },
+export const LAB_CLIENTS: Readonly<Record<LabId, LabClient>> = {
+  orderings,
+  'ground-truth': groundTruth,
+  forgetting,
+  time,
+  'open-world': openWorld,
+  curriculum,
+  'own-classes': ownClasses,
 };
 
-export interface Tab extends LabPage {
+export interface Tab {
   id: string;
   name: string;
   /** the lab a link opens on this tab (null: the Data page) */
   lab: LabId | null;
+  client: LabClient;
+  remountOnLink: boolean;
 }
 
-const DATA_TAB: Tab = { id: 'data', name: 'Data', lab: null, page: DataPage, remountOnLink: false };
+const data = pageLab(DataPage, false);
+const DATA_TAB: Tab = { id: 'data', name: 'Data', lab: null, client: data, remountOnLink: remountsOnLink(data) };
 
 export const TABS: readonly Tab[] = LABS.flatMap((l, i) => {
-  const tab: Tab = { id: l.id, name: l.name, lab: l.id, ...LAB_PAGES[l.id] };
+  const client = LAB_CLIENTS[l.id];
+  const tab: Tab = { id: l.id, name: l.name, lab: l.id, client, remountOnLink: remountsOnLink(client) };
   return i === 0 ? [tab, DATA_TAB] : [tab];
 });

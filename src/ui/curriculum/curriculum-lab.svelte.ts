@@ -2,8 +2,9 @@
  * The Curriculum lab's state and effects (docs/science.md §8): the settings on screen, the runner's state
  * (src/services/curriculum-runner.ts on the lab kit's run session), and what the charts read — the isolated
  * accuracies, every trained (order, scenario) point with ACC, BWT, FWT, ACC₀, and M2I against I2M. Unit-tested
- * with a fake runner (tests/unit/ui/curriculum-lab.test.ts); the page only composes.
+ * with a fake runner (tests/unit/ui/curriculum-lab.test.ts); the lab kit composes the page (./index.ts).
  */
+import { untrack } from 'svelte';
 import { CLASSES_PER_DATASET, CURRICULUM_DATASETS, CURRICULUM_DATASET_IDS } from '../../core/curriculum/catalogue';
 import { labSeedList } from '../../core/labs/seeds';
 import { curriculumObservation, type CurriculumObservation } from '../../core/lessons/observations';
@@ -99,6 +100,22 @@ export class CurriculumLab {
   }
 
   /** Unsubscribe and stop the runner (its worker goes back to the pool). */
+  /**
+   * Wire the effects to the page (call while it initialises): the samples follow the datasets and their sizes, and
+   * every seed's stored results of the settings shown are read (the verdict, the table over seeds).
+   */
+  attach(): void {
+    $effect(() => {
+      void [this.inputs.datasets.join(','), this.inputs.trainPerClass, this.inputs.testPerClass];
+      // only these three change the samples: the backend (read inside) must not ask for another preview
+      untrack(() => void this.loadPreview());
+    });
+    $effect(() => {
+      void JSON.stringify(this.section);
+      if (!this.active) void this.loadSeedResults();
+    });
+  }
+
   dispose(): void {
     this.unsubscribe();
     this.runner.dispose();

@@ -1,13 +1,12 @@
 /**
- * The Open-world lab's state and effects (docs/science.md §5): the settings on screen (the experiment's, through
- * ./page-config.ts), the runner's state (src/services/ood-runner.ts on the lab kit's run session: stored steps, resume),
- * the lines the page shows about the store, the exports, and the choices of the charts. The page only composes
- * OpenWorldControls and OpenWorldResults around one `OpenWorldLab`.
+ * The Open-world lab's state and effects (docs/science.md §5): the settings on screen (the experiment's, through its
+ * entry's `view` and `apply`), the runner's state (src/services/ood-runner.ts on the lab kit's run session: stored
+ * steps, resume), the lines the page shows about the store, the exports, and the choices of the charts. The lab kit
+ * composes the page (./index.ts): OpenWorldControls and OpenWorldResults around one `OpenWorldLab`.
  */
 import { untrack } from 'svelte';
 import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/ood/config';
 import type { DetectorId } from '../../core/ood/detectors';
-import type { Unused } from '../../core/ood/experiment';
 import type { ExperimentConfig } from '../../core/config/schema';
 import { oodCommandLine, oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../services/ood-export';
 import type { OodReport } from '../../services/ood-export';
@@ -37,8 +36,6 @@ export class OpenWorldLab extends RunnerLab<OodRunner> {
   seedReports: OodReport[] = $state.raw([]);
   /** the seed training now (several seeds train one after another) */
   seedNow: number | null = $state(null);
-  /** what the link's experiment says that the lab cannot train, each with what it trains instead (./page-config.ts) */
-  unused: Unused[] = $state([]);
 
   private readonly unsubscribe: () => void;
 
@@ -128,10 +125,6 @@ export class OpenWorldLab extends RunnerLab<OodRunner> {
   step(): void {
     this.runner.step($state.snapshot(this.s) as OpenWorldSettings, this.backend);
   }
-  play(): void {
-    if (this.st.status === 'paused') this.runner.resume();
-    else void this.run();
-  }
   // pause, resume and cancel: RunnerLab (../common/lab/runner-lab.ts)
 
   preset(name: keyof typeof OPEN_WORLD_PRESETS): void {
@@ -164,17 +157,14 @@ export class OpenWorldLab extends RunnerLab<OodRunner> {
   }
 
   /**
-   * Wire the effects to the page (call while it initialises): the typed lists into the settings, every valid
-   * change to `save` (the share link), the store's results for the settings on screen, and the charts following
-   * the run as steps arrive.
+   * Wire the effects to the page (call while it initialises): the typed lists into the settings, the store's
+   * results for the settings on screen, and the charts following the run as steps arrive. (The lab kit saves every
+   * valid change into the experiment.)
    */
-  attach(save: (s: OpenWorldSettings) => void): void {
+  attach(): void {
     $effect(() => {
       this.s.classes = this.classField.classes;
       this.s.oodSets = this.oodText.split(/\s+/).filter(Boolean);
-    });
-    $effect(() => {
-      if (this.errors.length === 0) save($state.snapshot(this.s) as OpenWorldSettings);
     });
     $effect(() => {
       if (this.errors.length > 0 || untrack(() => this.runner.active)) return;

@@ -1,7 +1,7 @@
 /**
  * The Time lab's page state (docs/science.md §7): settings, the stream's bucket samples, the runs of both protocols
  * (the runner's state, src/services/time-runner.ts: live rows of R as each bucket finishes), teaching mode's Step,
- * and Table 2's α sweep. Runes outside the page so the page only composes.
+ * and Table 2's α sweep. Runes outside the page, which the lab kit composes (./index.ts).
  */
 import { TIME_LAB_START, bucketTrainingSize, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
 import { labSeedList, oneSeed } from '../../core/labs/seeds';
@@ -105,6 +105,21 @@ export class TimeLab {
     if (initial) this.config = validateTimeLabConfig(initial).value ?? { ...TIME_LAB_START };
     this.unsubscribe = runner.subscribe((st) => (this.state = st));
     void runner.notice().then((n) => (this.storeNotice = n));
+  }
+
+  /**
+   * Wire the effects to the page (call while it initialises): the stream's samples follow its settings, and every
+   * seed's stored runs of the settings shown are read (for the verdict and the table over seeds).
+   */
+  attach(): void {
+    $effect(() => {
+      void [this.config.stream, this.config.buckets, this.config.perClass, this.config.strength, this.config.seed];
+      void this.loadPreview();
+    });
+    $effect(() => {
+      void JSON.stringify(this.config);
+      if (!this.active) void this.loadSeedRuns();
+    });
   }
 
   dispose(): void {

@@ -1,0 +1,142 @@
+/**
+ * A lab's client half, as it registers in src/ui/labs.ts (from its `ui/<lab>/index.ts`), and the one kit component
+ * that mounts it (./LabPage.svelte). Two kinds:
+ * - `kit`: the lab gives its parts and the kit does the wiring once (./LabKitPage.svelte): the settings bound to the
+ *   experiment through the entry's `view`/`apply` (./lab-experiment.svelte.ts), the state from `runner` and `state`,
+ *   its effects and disposal, the save of a valid change, the Run row with its lines, the exports, the lesson fold,
+ *   the paper, what a link asks that the lab cannot train, teaching mode's Play bar and the lesson observation. The
+ *   lab's own settings and canvas are its `Controls` and `Results` components; everything else is data read from its
+ *   state (plain functions of it, so they follow its runes).
+ * - `page`: a page component that wires itself, mounted as it is (`{ active }`, ./page-props.ts).
+ */
+import type { Component } from 'svelte';
+import type { LabId } from '../../../core/config/types';
+import type { LabEntry } from '../../../core/labs/lab';
+import type { LessonObservation } from '../../../core/lessons';
+import type { LabPageProps } from './page-props';
+import type { RunStatus } from './RunControls.svelte';
+
+/** What the kit calls on a lab's state. */
+export interface LabState {
+  /** Run ▶ (and teaching mode's Play when nothing is paused) */
+  run(): unknown;
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause */
+  step(): void;
+  /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises */
+  attach?(): void;
+  /** the runner's subscription and the runner itself end (the page is destroyed) */
+  dispose(): void;
+}
+
+/** The Run row (./RunControls.svelte) as the lab's state says it. */
+export interface RunView {
+  status: RunStatus;
+  done: number;
+  total: number;
+  /** what `done` counts ("buckets") */
+  unit: string;
+  eta?: number | null;
+  /** the progress line ('' shows none) */
+  text: string;
+  runLabel?: string;
+  /** Run (and Play, Step) refused, with why in Run's tooltip */
+  disabled?: boolean;
+  reason?: string;
+}
+
+/** The lines under the Run row. */
+export interface RunLines {
+  /** what the store holds of these settings (data-testid `<testid>-store-line`) */
+  store?: string;
+  /** the backend that trained last ('' shows none) */
+  backend: string;
+  error: string;
+  notice: string | null;
+}
+
+/** One button of the panel's Export row. */
+export interface ExportButton {
+  label: string;
+  testid: string;
+  disabled: boolean;
+  title?: string;
+  onclick(): void;
+}
+
+/** Teaching mode's Play bar: its counts, its bold head and its line. */
+export interface PlayView {
+  done: number;
+  total: number;
+  head: string;
+  line: string;
+}
+
+/** The props of a lab's `Controls` and `Results`. */
+export interface LabViewProps<L> {
+  lab: L;
+  teaching: boolean;
+}
+
+/**
+ * `S`: the lab's settings (its entry's `view`), `R`: its runner, `L`: its state. The functions of `L` are read in
+ * the kit's `$derived`s, so they follow the state.
+ */
+export interface KitLab<S, R, L extends LabState> {
+  /** the lab's entry (src/core/labs/<lab>.ts) with its `view`, `apply` and `tab` */
+  entry: LabEntry<LabId, S>;
+  /** the panel's heading */
+  title: string;
+  /** prefix of the page's data-testids: `<testid>-lab`, `-run` …, `-lesson-settings`, `-unused`, `-command` */
+  testid: string;
+  /** the data-testid of the notice of what a link asks that the lab cannot train (default `<testid>-unused`) */
+  unusedTestid?: string;
+  runner(): R;
+  /** the state on the runner, starting from the settings the experiment gives the tab */
+  state(runner: R, settings: S): L;
+  /** the lab's settings, in the panel's lesson fold */
+  Controls: Component<LabViewProps<L>>;
+  /** the canvas (charts, tables, the verdict) */
+  Results: Component<LabViewProps<L>>;
+  /** the settings to save into the experiment, or null while they are not valid (nothing is saved) */
+  saved(lab: L): S | null;
+  /** why the settings cannot run, each an alert above the Run row */
+  problems?(lab: L): string[];
+  progress(lab: L): RunView;
+  lines(lab: L): RunLines;
+  exports(lab: L): ExportButton[];
+  /** the same run as a `cil-lab` command, under the exports */
+  command?(lab: L): string;
+  play: { label: string; stepTitle: string; view(lab: L): PlayView };
+  /** what an open lesson checks (core/lessons/observations.ts; null: nothing run yet) */
+  observation(lab: L): LessonObservation | null;
+}
+
+/** A registered lab as the kit reads it (its types erased: the kit only hands a lab's state back to its own parts). */
+export type KitLabClient = KitLab<unknown, unknown, LabState> & { kind: 'kit' };
+
+export interface PageLabClient {
+  kind: 'page';
+  page: Component<LabPageProps>;
+  /** mounted afresh when a link is opened from outside (else it follows the link in place) */
+  remountOnLink: boolean;
+}
+
+export type LabClient = KitLabClient | PageLabClient;
+
+/** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link). */
+export function kitLab<S, R, L extends LabState>(lab: KitLab<S, R, L>): LabClient {
+  return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState>) };
+}
+
+/** Register a page that wires itself. */
+export function pageLab(page: Component<LabPageProps>, remountOnLink: boolean): LabClient {
+  return { kind: 'page', page, remountOnLink };
+}
+
+/** A registration is mounted afresh when a link is opened from outside. */
+export function remountsOnLink(client: LabClient): boolean {
+  return client.kind === 'kit' || client.remountOnLink;
+}
