@@ -1,0 +1,27 @@
+/**
+ * The registrations of the lab kit (src/ui/common/lab/lab-client.ts): a lab the kit wires reads the experiment once,
+ * so its tab is mounted afresh when a link is opened; a page that wires itself says so itself. (The whole table,
+ * src/ui/labs.ts, imports every page: the browser specs open its tabs, e.g. tests/e2e/drills-markup.spec.ts.)
+ */
+import { describe, expect, it } from 'vitest';
+import type { Component } from 'svelte';
+import { kitLab, pageLab, remountsOnLink, type KitLab, type LabState } from '../../../src/ui/common/lab/lab-client';
+import type { LabPageProps } from '../../../src/ui/common/lab/page-props';
+
+const page = (() => ({})) as unknown as Component<LabPageProps>;
+
+describe('lab registrations', () => {
+  it('a kit lab is of the kit kind, keeps its parts, and remounts on a link', () => {
+    const parts = { title: 'T', testid: 't' } as unknown as KitLab<unknown, unknown, LabState>;
+    const c = kitLab(parts);
+    expect(c.kind).toBe('kit');
+    expect(c).toMatchObject({ title: 'T', testid: 't' });
+    expect(remountsOnLink(c)).toBe(true);
+  });
+
+  it('a page registration is mounted as it is and remounts only when it says so', () => {
+    expect(pageLab(page, false)).toEqual({ kind: 'page', page, remountOnLink: false });
+    expect(remountsOnLink(pageLab(page, false))).toBe(false);
+    expect(remountsOnLink(pageLab(page, true))).toBe(true);
+  });
+});
