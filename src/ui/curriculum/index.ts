@@ -8,8 +8,7 @@
 import { curriculumLab } from '../../core/labs/curriculum';
 import { createCurriculumRunner } from '../../services/curriculum-runner';
 import { labWorkers } from '../../services/lab-kit';
-import { downloadBlob } from '../common/chart-export';
-import { kitLab } from '../common/lab/lab-client';
+import { jsonExport, kitLab } from '../common/lab/lab-client';
 import { CurriculumLab } from './curriculum-lab.svelte';
 import CurriculumControls from './CurriculumControls.svelte';
 import CurriculumResults from './CurriculumResults.svelte';
@@ -42,23 +41,11 @@ export default kitLab({
     reason: lab.problem ?? '',
   }),
   lines: (lab) => ({ backend: lab.state.backend, error: lab.state.error ?? '', notice: lab.state.notice }),
-  exports: (lab) => [
-    {
-      label: 'results (JSON)',
-      testid: 'cu-export-json',
-      disabled: lab.points.length === 0,
-      onclick: () => downloadBlob(lab.exportJson(), 'curriculum-lab-results.json', 'application/json'),
-    },
-  ],
+  exports: (lab) => [jsonExport('cu-export-json', 'curriculum-lab-results.json', lab.points.length === 0, () => lab.exportJson())],
   play: {
     label: 'Play: train model after model',
     stepTitle: 'Train exactly one more model, then pause',
-    view: (lab) => ({
-      done: lab.modelsDone,
-      total: lab.modelsPlanned,
-      head: `${lab.modelsDone} of ${lab.modelsPlanned} models trained`,
-      line: progressLine(lab) || 'Play trains each dataset alone, then the orders; Step one model at a time.',
-    }),
+    idle: 'Play trains each dataset alone, then the orders; Step one model at a time.',
   },
   // M2I against I2M over the seeds, once every seed trained every order
   observation: (lab) => lab.observation,

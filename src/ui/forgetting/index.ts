@@ -1,6 +1,7 @@
 /**
- * The Forgetting lab's client half: its page wires itself (./ForgettingPage.svelte), registered as the whole view until its
- * controls and results are the lab kit's parts (src/ui/common/lab/lab-client.ts).
+ * The Forgetting lab's client half: its page wires itself (./ForgettingPage.svelte) and is registered as the whole view
+ * (a `page` registration, src/ui/common/lab/lab-client.ts), until its state, controls and results are the lab kit's
+ * parts as the Time, Open-world and Curriculum labs' are.
  */
 import { pageLab } from '../common/lab/lab-client';
 import ForgettingPage from './ForgettingPage.svelte';

@@ -1,6 +1,7 @@
 /**
- * The Ground-truth lab's client half: its page wires itself (./GroundTruthPage.svelte), registered as the whole view until its
- * controls and results are the lab kit's parts (src/ui/common/lab/lab-client.ts).
+ * The Ground-truth lab's client half: its page wires itself (./GroundTruthPage.svelte) and is registered as the whole view
+ * (a `page` registration, src/ui/common/lab/lab-client.ts), until its state, controls and results are the lab kit's
+ * parts as the Time, Open-world and Curriculum labs' are.
  */
 import { pageLab } from '../common/lab/lab-client';
 import GroundTruthPage from './GroundTruthPage.svelte';

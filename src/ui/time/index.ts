@@ -9,8 +9,7 @@ import { timeObservation } from '../../core/lessons/observations';
 import { formatAlpha } from '../../core/stream/reservoir';
 import { labWorkers } from '../../services/lab-kit';
 import { createTimeRunner } from '../../services/time-runner';
-import { downloadBlob } from '../common/chart-export';
-import { kitLab } from '../common/lab/lab-client';
+import { jsonExport, kitLab } from '../common/lab/lab-client';
 import { TimeLab } from './lab-state.svelte';
 import TimeControls from './TimeControls.svelte';
 import TimeResults from './TimeResults.svelte';
@@ -40,23 +39,11 @@ export default kitLab({
   saved: (lab) => lab.config,
   progress: (lab) => ({ status: lab.status, done: lab.done, total: lab.total, unit: 'buckets', text: progressLine(lab) }),
   lines: (lab) => ({ backend: lab.backendName, error: lab.error, notice: lab.notice }),
-  exports: (lab) => [
-    {
-      label: 'results (JSON)',
-      testid: 'tm-export-json',
-      disabled: Object.keys(lab.results).length === 0,
-      onclick: () => downloadBlob(lab.exportJson(), 'time-lab-results.json', 'application/json'),
-    },
-  ],
+  exports: (lab) => [jsonExport('tm-export-json', 'time-lab-results.json', Object.keys(lab.results).length === 0, () => lab.exportJson())],
   play: {
     label: 'Play: train bucket after bucket',
     stepTitle: 'Train exactly one more bucket, then pause',
-    view: (lab) => ({
-      done: lab.done,
-      total: lab.total,
-      head: `${lab.done} of ${lab.total} buckets trained`,
-      line: progressLine(lab) || 'Play trains the protocols bucket by bucket; Step one bucket at a time.',
-    }),
+    idle: 'Play trains the protocols bucket by bucket; Step one bucket at a time.',
   },
   // the finished protocols' CLEAR averages
   observation: (lab) =>

@@ -13,6 +13,7 @@ import type { Component } from 'svelte';
 import type { LabId } from '../../../core/config/types';
 import type { LabEntry } from '../../../core/labs/lab';
 import type { LessonObservation } from '../../../core/lessons';
+import { downloadBlob } from '../chart-export';
 import type { LabPageProps } from './page-props';
 import type { RunStatus } from './RunControls.svelte';
 
@@ -66,7 +67,8 @@ export interface ExportButton {
   onclick(): void;
 }
 
-/** Teaching mode's Play bar: its counts, its bold head and its line. */
+/** Teaching mode's Play bar: its counts, its bold head and its line (by default the Run row's: "3 of 9 buckets
+ * trained" and the progress line). */
 export interface PlayView {
   done: number;
   total: number;
@@ -109,9 +111,21 @@ export interface KitLab<S, R, L extends LabState> {
   exports(lab: L): ExportButton[];
   /** the same run as a `cil-lab` command, under the exports */
   command?(lab: L): string;
-  play: { label: string; stepTitle: string; view(lab: L): PlayView };
+  play: {
+    label: string;
+    stepTitle: string;
+    /** the line while the Run row has none */
+    idle?: string;
+    /** counts, head and line of the lab's own instead of the Run row's */
+    view?(lab: L): PlayView;
+  };
   /** what an open lesson checks (core/lessons/observations.ts; null: nothing run yet) */
   observation(lab: L): LessonObservation | null;
+}
+
+/** The Export row's "results (JSON)": `json()` downloaded as `file`. */
+export function jsonExport(testid: string, file: string, disabled: boolean, json: () => string): ExportButton {
+  return { label: 'results (JSON)', testid, disabled, onclick: () => downloadBlob(json(), file, 'application/json') };
 }
 
 /** A registered lab as the kit reads it (its types erased: the kit only hands a lab's state back to its own parts). */
