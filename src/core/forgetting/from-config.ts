@@ -12,30 +12,13 @@
  */
 import type { ExperimentConfig } from '../config/schema';
 import { STRATEGY_OPTION_FILL } from '../config/schema';
-import { canonicalOrdering, orderingKey, parseOrderingKey } from '../orderings/key';
+import { orderingKey } from '../orderings/key';
+import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from './lab-classes';
 import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';
-
-export const FORGETTING_DATASETS: readonly ForgettingDataset[] = ['digits', 'fashion-mnist', 'emoji'];
-/** The lab trains the first 10 classes of a dataset. */
-export const FORGETTING_CLASSES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-
-export const isForgettingDataset = (id: string): id is ForgettingDataset => (FORGETTING_DATASETS as readonly string[]).includes(id);
 
 /** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
 export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
   return presetDatasetOf(preset, chosen);
-}
-
-/** The config's ordering: `ui.selectedOrdering`, else its classes split by `taskSizes` (tasks as sets). */
-export function configTasks(config: ExperimentConfig): number[][] {
-  if (config.ui.selectedOrdering) return canonicalOrdering(parseOrderingKey(config.ui.selectedOrdering));
-  const tasks: number[][] = [];
-  let at = 0;
-  for (const m of config.taskSizes) {
-    tasks.push(config.classes.slice(at, at + m));
-    at += m;
-  }
-  return canonicalOrdering(tasks);
 }
 
 /** What a config cannot train in this lab, or null (a dataset without images here, or not the lab's 10 classes). */

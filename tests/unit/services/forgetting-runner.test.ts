@@ -6,11 +6,12 @@ import type { ProgressEvent, TrainRunConfig, TrainRunResult } from '../../../src
 import { memoryForgettingStore } from '../../../src/services/forgetting-store';
 import { createForgettingRunner, forgettingRunConfigs, type ForgettingWorker } from '../../../src/services/forgetting-runner';
 import type { DatasetSpec, TaskResult } from '../../../src/workers/train-api';
-import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
+import { forgettingExperimentOf } from '../../../src/core/forgetting/checked-change';
+import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../src/core/labs/forgetting-binding';
 
 const tasks = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}) =>
-  foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
+const configOf = (over: Partial<ForgettingSettings> = {}) =>
+  forgettingExperimentOf(defaultConfig(), forgettingChange({ ...forgettingTabStart(), ...over }, tasks)).config!;
 
 /** A worker that trains instantly unless held: it delivers every task, then the result. */
 class FakeWorker implements ForgettingWorker {
