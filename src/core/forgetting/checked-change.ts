@@ -11,10 +11,10 @@
  */
 import { formatIssues, validateConfig, type ExperimentConfig } from '../config/schema';
 import { forgettingLab } from '../labs/forgetting';
-import { CHANGE_PARTS, type ForgettingChange } from '../labs/forgetting-binding';
+import { CHANGE_PARTS, type ChangePart, type ForgettingChange } from '../labs/forgetting-binding';
 
 /** The change with only `part` in (the head, which two parts read, kept). */
-function onlyPart(change: ForgettingChange, part: (typeof CHANGE_PARTS)[number]): ForgettingChange {
+function onlyPart(change: ForgettingChange, part: ChangePart): ForgettingChange {
   const none = Object.fromEntries(CHANGE_PARTS.map((p) => [p, null])) as unknown as ForgettingChange;
   return { ...none, head: change.head, [part]: change[part] };
 }
