@@ -15,12 +15,12 @@
  * - calibration ratio, α, score → `conformal` (softmax over the head the model uses);
  * - a preset → `forgetting.preset` (added to the v1 schema for this); its runs are the preset's, on this config's
  *   dataset, images per class and seed, with `training.lr` as the preset's learning rate.
- * `apply` takes the change the controls hand back, part by part (./forgetting-binding's `ForgettingChange`): the
- * ordering resolved (null while it is invalid or not computed yet), and null for a part that is invalid right now (a
- * half-typed number: src/core/forgetting/checked-change.ts finds those), which the config keeps as it was, so the
- * link always opens. What the change does not change is left as the config says it: `apply(config, the change of
- * view(config))` is `config` (old links open unchanged). Unchecked (the registry sits above the config's checkers):
- * validateConfig checks the result.
+ * `apply` takes the change the controls hand back, part by part (`ForgettingChange`): the ordering resolved (null
+ * while it is invalid or not computed yet), and null for a part that is invalid right now (a half-typed number:
+ * src/core/forgetting/checked-change.ts finds those), which the config keeps as it was, so the link always opens.
+ * What the change does not change is left as the config says it: `apply(config, the change of view(config))` is
+ * `config` (old links open unchanged). Unchecked (the registry sits above the config's checkers): validateConfig
+ * checks the result.
  */
 import { STRATEGY_OPTION_FILL } from '../config/defaults';
 import type { ExperimentConfig } from '../config/types';
