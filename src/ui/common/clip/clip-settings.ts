@@ -4,8 +4,6 @@
  */
 import type { ClipDtype, DevicePreference, LoadFailure } from '../../../services/embed-client';
 import type { PromptSpec } from '../../../core/similarity/prompts';
-import type { ClipWeightSource, ExperimentConfig } from '../../../core/config/schema';
-import type { ClipTextConfig } from '../../../core/config/sections/similarity';
 
 export type WeightKind = 'hub' | 'self-hosted' | 'mirror';
 export type PromptKind = 'bare' | 'template' | 'descriptions';
@@ -114,44 +112,5 @@ export function selfHostFolderOf(modelId: string): string {
   return /^[\w.-]+\/[\w.-]+$/.test(modelId.trim()) ? `public/models/${modelId.trim()}/` : 'public/models/<org>/<name>/';
 }
 
-/** What the CLIP panel (ClipSettings.svelte) starts from; the fields of its saved settings. */
-export interface ClipInitial {
-  modelId: string;
-  dtype: 'q8' | 'fp32';
-  weights: 'hub' | 'self-hosted' | 'mirror';
-  folder?: string;
-  mirrorUrl?: string;
-  device?: 'webgpu' | 'wasm';
-  promptKind: 'bare' | 'template' | 'descriptions';
-  template?: string;
-  descriptions?: Record<string, string>;
-}
-
-/** What the CLIP panel reports of its settings; null parts are invalid right now (the config keeps its own). */
-export interface ClipSettingsOut {
-  model: string;
-  dtype: 'q8' | 'fp32';
-  prompt: PromptSpec | null;
-  weights: ClipWeightSource | null;
-  device: 'webgpu' | 'wasm';
-  /** The device the current embeddings were made on ('webgpu', 'wasm', 'cache'), when there are any. */
-  usedDevice?: string | null;
-}
-
-/** The panel's starting settings from CLIP text settings of a config (`embed`: the config's embedding backend). */
-export function clipInitialOf(sim: ClipTextConfig, embed: ExperimentConfig['backend']['embed']): ClipInitial {
-  const p = sim.prompt;
-  const w = sim.weights;
-  return {
-    modelId: sim.model,
-    dtype: sim.dtype,
-    weights: w.kind,
-    ...(w.kind === 'self-hosted' ? { folder: w.path } : {}),
-    ...(w.kind === 'mirror' ? { mirrorUrl: w.url } : {}),
-    // the panel's "WebGPU" is the engine's order (WebGPU, else wasm): the config's 'auto'
-    device: embed === 'wasm' || embed === 'cpu' ? 'wasm' : 'webgpu',
-    promptKind: p.kind,
-    ...(p.kind === 'template' ? { template: p.template } : {}),
-    ...(p.kind === 'descriptions' ? { descriptions: { ...p.descriptions } } : {}),
-  };
-}
+/** What the panel starts from and reports, as the experiment says them (pure, in core: the Orderings lab's binding reads them). */
+export { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../../../core/similarity/clip-panel';
