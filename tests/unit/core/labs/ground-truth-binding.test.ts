@@ -20,6 +20,7 @@ import {
 import { foldValidSteps } from '../../../../src/core/config/fold-valid';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { groundTruthRunHash } from '../../../../src/core/ground-truth/run-keys';
+import { editedGroundTruth as edited } from '../ground-truth/edited-experiment';
 import { groundTruthLab } from '../../../../src/core/labs/ground-truth';
 import { groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../../../src/core/labs/ground-truth-binding';
 import { parseTaskSizes, resolveTaskSizes } from '../../../../src/core/orderings/task-sizes';
@@ -66,29 +67,6 @@ const valid = (c: unknown) => {
   expect(r.errors).toEqual([]);
   return r.config;
 };
-
-/** A Ground-truth experiment edited in every control the page has. */
-function edited(): ExperimentConfig {
-  return valid({
-    ...defaultConfig(),
-    lab: 'ground-truth',
-    dataset: { id: 'digits' },
-    classes: [0, 1, 2, 4],
-    taskSizes: [2, 2],
-    strategies: [
-      { id: 'finetune', options: {} },
-      { id: 'replay', options: { memory: 50, selection: 'herding' } },
-    ],
-    seeds: [0, 1],
-    groundTruth: { budget: 20, sampleSeed: 3 },
-    model: { kind: 'mlp', hidden: [64] },
-    training: { ...V1_FILL.training, epochs: 2, firstTaskEpochs: 2, lr: 0.01, batchSize: 32 },
-    data: { trainPerClass: 80, testPerClass: 30 },
-    protocols: { ...V1_FILL.protocols, rsSeeds: [7, 11] },
-    backend: { train: 'wasm', embed: 'auto' },
-    ui: { ...V1_FILL.ui, accuracy: 'aia', selectedOrdering: '0,4|1,2' },
-  });
-}
 
 describe('Ground-truth lab ⇄ config (view, apply, the fold of the valid parts)', () => {
   it('the default config gives the embedded default, and the page writes back exactly the default config', () => {
