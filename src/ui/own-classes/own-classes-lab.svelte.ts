@@ -14,7 +14,7 @@ import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
 import type { OwnClassesRunner, OwnClassRef, OwnProgress, OwnRunnerState } from '../../services/own-classes-runner';
 import type { OwnSampleStore } from '../../services/own-classes-store';
-import type { ClipSettingsOut } from '../common/clip/clip-settings';
+import type { ClipSettingsOut } from '../../core/similarity/clip-panel';
 import { BROWSER_PROBE, type EncoderProbe } from './own-encoder-lab.svelte';
 import { OwnSamplesLab } from './own-samples-lab.svelte';
 
