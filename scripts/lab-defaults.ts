@@ -33,7 +33,7 @@ import { trainRunConfigOf } from '../src/engine/run-config';
 import { forgettingRunConfigs } from '../src/services/forgetting-runner';
 import { forgettingLab } from '../src/core/labs/forgetting';
 import { forgettingChange } from '../src/core/labs/forgetting-binding';
-import { forgettingExperimentOf } from '../src/core/forgetting/checked-change';
+import { forgettingExperimentOf } from '../src/core/forgetting/from-config';
 import { FORGETTING_CLASSES } from '../src/core/forgetting/lab-classes';
 import { paperTasks } from '../src/core/forgetting/setup';
 import { allOrders } from '../src/core/curriculum/orders';

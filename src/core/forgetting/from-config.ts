@@ -10,8 +10,9 @@
  *   strategy, learning rate, ordering), so the engine's run config is `trainRunConfigOf(jobConfig(config, job), job)`
  *   (src/engine/run-config.ts), the same function the other labs and the CLI use.
  */
-import type { ExperimentConfig } from '../config/schema';
-import { STRATEGY_OPTION_FILL } from '../config/schema';
+import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../config/schema';
+import { forgettingLab } from '../labs/forgetting';
+import type { ForgettingChange } from '../labs/forgetting-binding';
 import { orderingKey } from '../orderings/key';
 import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from './lab-classes';
 import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';
@@ -19,6 +20,19 @@ import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDatase
 /** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
 export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
   return presetDatasetOf(preset, chosen);
+}
+
+/**
+ * The experiment a run of the tab's change trains (the lab entry's `apply`, every part in at once, the ordering
+ * known), checked, or why there is none: a run is never trained on a setting other than the one shown.
+ */
+export function forgettingExperimentOf(
+  config: ExperimentConfig,
+  change: ForgettingChange,
+): { config: ExperimentConfig; error: null } | { config: null; error: string } {
+  if (!change.setup?.tasks) return { config: null, error: 'The ordering is not ready.' };
+  const r = validateConfig(forgettingLab.apply(config, change));
+  return r.errors.length === 0 ? { config: r.config, error: null } : { config: null, error: formatIssues(r.errors) };
 }
 
 /** What a config cannot train in this lab, or null (a dataset without images here, or not the lab's 10 classes). */

@@ -16,11 +16,12 @@
  * - a preset → `forgetting.preset` (added to the v1 schema for this); its runs are the preset's, on this config's
  *   dataset, images per class and seed, with `training.lr` as the preset's learning rate.
  * `apply` takes the change the controls hand back, part by part (`ForgettingChange`): the ordering resolved (null
- * while it is invalid or not computed yet), and null for a part that is invalid right now (a half-typed number:
- * src/core/forgetting/checked-change.ts finds those), which the config keeps as it was, so the link always opens.
- * What the change does not change is left as the config says it: `apply(config, the change of view(config))` is
- * `config` (old links open unchanged). Unchecked (the registry sits above the config's checkers): validateConfig
- * checks the result.
+ * while it is invalid or not computed yet); a null part is left as the config has it. What the change does not change
+ * is left as the config says it: `apply(config, the change of view(config))` is `config` (old links open unchanged).
+ * Unchecked (the config's checkers sit below the lab registry, so this module never imports them): the tab writes
+ * the link a part at a time (`forgettingSteps` through `foldValidSteps`, src/core/config/fold-valid.ts), so a part
+ * invalid right now (a half-typed epoch count, a calibration ratio that holds out no image) stays as it was and the
+ * link always opens.
  */
 import { STRATEGY_OPTION_FILL } from '../config/defaults';
 import type { ExperimentConfig } from '../config/types';
@@ -67,8 +68,8 @@ export interface ForgettingChange {
    * sets; `tasks` null while it is invalid or not computed yet (the config then keeps its ordering when it fits) */
   setup: { datasetId: ForgettingDataset; tasks: readonly (readonly number[])[] | null } | null;
   strategy: Pick<ForgettingSettings, 'strategy' | 'ewcMode' | 'ewcLambda'> | null;
-  /** the output head: the model's (with `training`) and the conformal softmax's (with `conformal`) */
-  head: ForgettingSettings['head'];
+  /** the output head, the model's and the conformal softmax's (written when it changes: a link's own stay as they are) */
+  head: ForgettingSettings['head'] | null;
   /** `lr`: what the runs train at (a preset's rate for a preset, else the one-run rate) */
   training: { epochs: number; firstTaskEpochs: number; lr: number } | null;
   data: Pick<ForgettingSettings, 'trainPerClass' | 'testPerClass'> | null;
@@ -79,8 +80,7 @@ export interface ForgettingChange {
 }
 
 /** The parts of a change, in the order `apply` writes them (each may be null). */
-export const CHANGE_PARTS = ['setup', 'strategy', 'training', 'data', 'seed', 'conformal', 'runs', 'backend'] as const;
-export type ChangePart = (typeof CHANGE_PARTS)[number];
+const CHANGE_PARTS = ['setup', 'strategy', 'head', 'training', 'data', 'seed', 'conformal', 'runs', 'backend'] as const;
 
 /** The RS / EDGE orderings of the dataset's classes (computed by the orderings worker). */
 export interface ProtocolTasks {
@@ -244,12 +244,21 @@ export function applyForgetting(config: ExperimentConfig, change: ForgettingChan
         ? [{ id: 'ewc', options: { lambda: strategy.ewcLambda, mode: strategy.ewcMode, fisherSamples } }]
         : [{ id: 'finetune', options: {} }];
   }
-  if (training) c.training = { ...c.training, ...training, head, batchSize: 64 };
+  if (head !== null && head !== c.training.head) {
+    c.training = { ...c.training, head };
+    c.conformal = { ...c.conformal, softmax: head };
+  }
+  if (training) c.training = { ...c.training, ...training, batchSize: 64 };
   if (data) c.data = { ...data };
   if (seed !== null) c.seeds = [seed];
-  // the softmax is over the head the model uses: written with a new head (a link's own is left as it says it)
-  if (conformal) c.conformal = { ...c.conformal, ...conformal, softmax: head === config.training.head ? c.conformal.softmax : head };
+  if (conformal) c.conformal = { ...c.conformal, ...conformal };
   if (runs) c.forgetting = runs.seeds > 1 ? { preset: runs.preset, seeds: runs.seeds } : { preset: runs.preset };
   if (backend !== null) c.backend = { ...c.backend, train: backend };
   return c;
+}
+
+/** The change as steps, one per part in `apply`'s order, for `foldValidSteps`: each part written only where the config stays valid. */
+export function forgettingSteps(change: ForgettingChange): ((c: ExperimentConfig) => ExperimentConfig)[] {
+  const none = Object.fromEntries(CHANGE_PARTS.map((p) => [p, null])) as unknown as ForgettingChange;
+  return CHANGE_PARTS.map((part) => (c: ExperimentConfig) => (change[part] === null ? c : applyForgetting(c, { ...none, [part]: change[part] })));
 }

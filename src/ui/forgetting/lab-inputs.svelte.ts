@@ -11,7 +11,7 @@
  *   Forgetting experiment (a link made on this tab, or pasted later); otherwise it shows its own setup.
  * - The tab's setup becomes the experiment when the user acts on this tab (edits a setting, α or the score, runs one
  *   run or a preset), as a new history entry, so the browser's Back gives the experiment before it. From then on its
- *   edits are applied (`pushToLink`: a part invalid right now is left as it was, src/core/forgetting/checked-change.ts),
+ *   edits are applied (`pushToLink`: a part invalid right now is left as it was, src/core/config/fold-valid.ts),
  *   until an experiment of another lab is opened (a pasted link, or Back).
  * - A run trains the experiment the controls describe (`experiment()`: never a setting other than the one shown),
  *   from the config, as the CLI and the other labs do (src/engine/run-config.ts).
@@ -20,12 +20,13 @@ import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
 import type { ScoreName } from '../../core/conformal/scores';
 import { defaultConfig } from '../../core/config/schema';
-import { forgettingJobsOf } from '../../core/forgetting/from-config';
+import { foldValidSteps } from '../../core/config/fold-valid';
+import { forgettingExperimentOf, forgettingJobsOf } from '../../core/forgetting/from-config';
 import { PRESET_SUBSETS, lrText, paperTaskSizes, parseOrdering, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
 import { forgettingLab } from '../../core/labs/forgetting';
-import { checkedChange, forgettingExperimentOf } from '../../core/forgetting/checked-change';
 import {
   forgettingChange,
+  forgettingSteps,
   forgettingTabStart,
   orderingKindOf,
   resolveOrdering,
@@ -206,7 +207,7 @@ export class ForgettingInputsState {
 
   private write(history: 'push' | 'replace'): void {
     const change = forgettingChange(this.currentInputs(), this.orderingInput.tasks);
-    this.link.update((c) => forgettingLab.apply(c, checkedChange(c, change)), { history });
+    this.link.update((c) => foldValidSteps(c, forgettingSteps(change)), { history });
   }
 
   /** A setting of "One run" edited by hand: one run again (not the preset shown), and this tab's experiment. */

@@ -11,7 +11,7 @@ import { resolveTrainConfig } from '../../../src/engine/config';
 import { augmentsByDefault, runConfigOf, runSettingsOf, trainRunConfigOf } from '../../../src/engine/run-config';
 import { forgettingRunConfigs } from '../../../src/services/forgetting-runner';
 import { trainConfigFor } from '../../../src/services/ground-truth-runner';
-import { forgettingExperimentOf } from '../../../src/core/forgetting/checked-change';
+import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
 import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
 
 const cli = captureCli();

@@ -14,7 +14,7 @@ import { createForgettingRunner, forgettingRunConfigs } from '../../../src/servi
 import { HASH_WRITE_DELAY_MS, ShareLinkStore, type LinkEnv } from '../../../src/services/share-link.svelte';
 import type { TaskResult } from '../../../src/workers/train-api';
 import { ForgettingLab, type LabOrderings } from '../../../src/ui/forgetting/forgetting-lab.svelte';
-import { forgettingExperimentOf } from '../../../src/core/forgetting/checked-change';
+import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
 import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
 import { groupRuns } from '../../../src/ui/forgetting/results';
 

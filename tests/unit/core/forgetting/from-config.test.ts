@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../../src/core/config/schema';
-import { forgettingJobsOf, forgettingProblem, groupOf, jobConfig, jobKey } from '../../../../src/core/forgetting/from-config';
+import { forgettingExperimentOf, forgettingJobsOf, forgettingProblem, groupOf, jobConfig, jobKey } from '../../../../src/core/forgetting/from-config';
 import { configTasks } from '../../../../src/core/forgetting/lab-classes';
 import { paperTasks, presetJobs } from '../../../../src/core/forgetting/setup';
-import { forgettingExperimentOf } from '../../../../src/core/forgetting/checked-change';
 import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../../src/core/labs/forgetting-binding';
 
 const paper = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);

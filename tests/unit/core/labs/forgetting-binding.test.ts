@@ -8,12 +8,19 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
-import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
+import { foldValidSteps } from '../../../../src/core/config/fold-valid';
+import { forgettingExperimentOf, forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
 import { parseOrdering, paperTasks } from '../../../../src/core/forgetting/setup';
 import { LABS } from '../../../../src/core/labs';
 import { forgettingLab } from '../../../../src/core/labs/forgetting';
-import { checkedChange, forgettingExperimentOf } from '../../../../src/core/forgetting/checked-change';
-import { forgettingChange, forgettingTabStart, orderingKindOf, resolveOrdering, type ForgettingSettings } from '../../../../src/core/labs/forgetting-binding';
+import {
+  forgettingChange,
+  forgettingSteps,
+  forgettingTabStart,
+  orderingKindOf,
+  resolveOrdering,
+  type ForgettingSettings,
+} from '../../../../src/core/labs/forgetting-binding';
 import { orderingKey } from '../../../../src/core/orderings/key';
 
 const PAPER = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -21,9 +28,12 @@ const PAPER = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 /** The ordering the tab trains for its settings (the paper's, or the hand-made one). */
 const tasksOf = (i: ForgettingSettings) => (i.orderingKind === 'paper' ? PAPER : parseOrdering(i.manualText, 10));
 
-/** The change the controls hand back for `i` on `from` (the ordering resolved, each part checked), applied. */
+/**
+ * The change the controls hand back for `i` (the ordering resolved) written to `from` as the tab writes it: a part at
+ * a time, each only where the config stays valid.
+ */
 function applyChecked(from: ExperimentConfig, i: ForgettingSettings, tasks: readonly (readonly number[])[] | null): ExperimentConfig {
-  const r = validateConfig(forgettingLab.apply(from, checkedChange(from, forgettingChange(i, tasks))));
+  const r = validateConfig(foldValidSteps(from, forgettingSteps(forgettingChange(i, tasks))));
   expect(r.errors).toEqual([]);
   return r.config;
 }
@@ -154,8 +164,8 @@ describe('the Forgetting lab entry’s binding ⇄ the experiment config', () =>
     for (const [name, config] of configs) {
       const back = forgettingLab.apply(config, unchanged(config));
       expect(back, name).toEqual(config);
-      // every part of it is valid: the controls hand it back whole
-      expect(checkedChange(config, unchanged(config)), name).toEqual(unchanged(config));
+      // … and written a part at a time as the tab writes it
+      expect(foldValidSteps(config, forgettingSteps(unchanged(config))), name).toEqual(config);
       expect(forgettingExperimentOf(config, unchanged(config)), name).toEqual({ config, error: null });
     }
   });
@@ -201,13 +211,8 @@ describe('the Forgetting lab entry’s binding ⇄ the experiment config', () =>
     // 5 images × 0.05 holds out none: the calibration ratio stays, α (same part) too — the part is one unit
     expect(c.data.trainPerClass).toBe(5);
     expect(c.conformal.calibrationRatio).toBe(0.1);
-    // the controls hand those parts back as null; `apply` leaves a null part as the config has it
-    const checked = checkedChange(
-      good,
-      forgettingChange({ ...forgettingTabStart(), epochs: Number.NaN, alpha: 0.2, trainPerClass: 5, calibrationRatio: 0.05 }, PAPER),
-    );
-    expect([checked.training, checked.conformal, checked.data]).toEqual([null, null, { trainPerClass: 5, testPerClass: null }]);
-    expect(forgettingLab.apply(good, { ...forgettingChange(forgettingTabStart(), PAPER), training: null }).training.epochs).toBe(85);
+    // `apply` leaves a null part as the config has it
+    expect(forgettingLab.apply(good, { ...forgettingChange({ ...forgettingTabStart(), epochs: 7 }, PAPER), training: null }).training.epochs).toBe(85);
     // an ordering not known yet (RS being computed) keeps the config's ordering
     const k = applyChecked(fold({ ...forgettingTabStart(), orderingKind: 'manual', manualText: '9 8 7 6 5 | 4 | 3 | 2 | 1 | 0' }), forgettingTabStart(), null);
     expect(k.ui.selectedOrdering).toBe('5,6,7,8,9|4|3|2|1|0');
