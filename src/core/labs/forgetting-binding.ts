@@ -60,8 +60,8 @@ export interface ForgettingSettings {
 }
 
 /**
- * What the controls hand `apply`, part by part as the config takes them: each part null while it is invalid right
- * now (the config keeps that part as it was).
+ * What the controls hand `apply`, part by part as the config takes them: a null part leaves the config's as it was
+ * (the tab writes one part per step, `forgettingSteps`, so a part invalid right now is the only one left out).
  */
 export interface ForgettingChange {
   /** the dataset and the ordering resolved (the paper's, the protocol's RS / EDGE, the hand-made text parsed), as
