@@ -10,7 +10,7 @@
  *   open-world.spec.ts, curriculum.spec.ts).
  * - Forgetting: the lab opens with 3 seeds; its default's data and network at those seeds, trained shorter, end with a
  *   verdict over them, at 1280 × 800 and then at 390 px. That the default itself learns its base task at each of its
- *   seeds (the regime the paper measures) is a unit test that trains it (tests/unit/ui/lab-verdicts.test.ts).
+ *   seeds (the regime the paper measures) is a unit test that trains it (tests/unit/engine/forgetting-default.test.ts).
  * The Orderings and Ground-truth verdicts are tests/e2e/verdict.spec.ts's.
  * Screenshots under test-results/screenshots/verdict-*.png.
  */
