@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.PW_PORT ?? 4173);
 // a private build folder per port, so two checkouts (or helpers) testing at once never serve each other's half-written build
 const outDir = process.env.PW_PORT ? `dist-${port}` : 'dist';
+// PW_DIST=folder: serve a build made beforehand (npm test makes it beside the unit tests, scripts/test.mjs) instead of
+// building here
+const prebuilt = process.env.PW_DIST;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -35,7 +38,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
+    command: prebuilt
+      ? `npx vite preview --outDir ${prebuilt} --host 127.0.0.1 --port ${port} --strictPort`
+      : `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -31,8 +31,10 @@ import { fromDecodedDataset, RunControl, selectBackend, subsetPerClass, trainRun
 import { JOBS, jobContext } from '../src/engine/jobs';
 import { trainRunConfigOf } from '../src/engine/run-config';
 import { forgettingRunConfigs } from '../src/services/forgetting-runner';
-import { defaultForgettingInputs, forgettingConfigOf, inputsFromConfig } from '../src/ui/forgetting/page-config';
-import { FORGETTING_CLASSES } from '../src/core/forgetting/from-config';
+import { forgettingLab } from '../src/core/labs/forgetting';
+import { forgettingChange } from '../src/core/labs/forgetting-binding';
+import { forgettingExperimentOf } from '../src/core/forgetting/from-config';
+import { FORGETTING_CLASSES } from '../src/core/forgetting/lab-classes';
 import { paperTasks } from '../src/core/forgetting/setup';
 import { allOrders } from '../src/core/curriculum/orders';
 
@@ -102,9 +104,10 @@ async function groundTruth(): Promise<unknown> {
 }
 
 async function forgetting(): Promise<unknown> {
-  // the page's inputs for the link (src/ui/forgetting/page-config.ts), on the paper's ordering of classes 0–9
+  // the tab's settings for the link (the lab entry's view, src/core/labs/forgetting-binding.ts), on the paper's
+  // ordering of classes 0–9
   const link = defaultOf('forgetting');
-  const c = forgettingConfigOf(link, inputsFromConfig(link, defaultForgettingInputs()), paperTasks([...FORGETTING_CLASSES])).config!;
+  const c = forgettingExperimentOf(link, forgettingChange(forgettingLab.view(link), paperTasks([...FORGETTING_CLASSES]))).config!;
   const runs = forgettingRunConfigs(c);
   const out = [];
   for (const { job, config } of runs) {

@@ -8,8 +8,9 @@
  *   folded beneath it, at 1280 × 800 and then at 390 px. The verdict after the quick preset's one seed (not yet
  *   evidence: it asks for 3 or more seeds) is checked where that run is, in each lab's own spec (time.spec.ts,
  *   open-world.spec.ts, curriculum.spec.ts).
- * - Forgetting: the default as it opens (3 seeds, about 30 s) learns its base task and ends with a verdict over its
- *   seeds, at 1280 × 800 and then at 390 px.
+ * - Forgetting: the lab opens with 3 seeds; its default's data and network at those seeds, trained shorter, end with a
+ *   verdict over them, at 1280 × 800 and then at 390 px. That the default itself learns its base task at each of its
+ *   seeds (the regime the paper measures) is a unit test that trains it (tests/unit/engine/forgetting-default.test.ts).
  * The Orderings and Ground-truth verdicts are tests/e2e/verdict.spec.ts's.
  * Screenshots under test-results/screenshots/verdict-*.png.
  */
@@ -59,22 +60,24 @@ for (const lab of LABS) {
   });
 }
 
-test('Forgetting: the default as it opens learns its base task and ends with a verdict over its 3 seeds, at 1280 and 390 px', async ({ page }) => {
+test('Forgetting: opens with 3 seeds; a short run at those 3 seeds ends with a verdict over them, at 1280 and 390 px', async ({ page }) => {
   test.setTimeout(300_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
   await page.getByRole('button', { name: 'Forgetting', exact: true }).click();
   await expect(page.getByTestId('fg-seeds')).toHaveValue('3');
+  // the default's data and network, trained shorter (its own numbers are checked where they are cheaper, above)
+  await page.getByTestId('fg-backend').selectOption('wasm');
+  await page.getByTestId('fg-epochs-first').fill('10');
+  await page.getByTestId('fg-epochs').fill('2');
+  await page.getByTestId('fg-epochs').blur();
   await page.getByTestId('fg-run').click();
   const verdict = page.getByTestId('fg-verdict');
   await expect(verdict).toHaveAttribute('data-provisional', 'false', { timeout: 240_000 });
   await expect(verdict.locator('h3')).toContainText('What this shows');
-  // the default is in the regime the paper measures: the base task learned (≥ 80 %), said over the seeds
-  const first = (await verdict.locator('.findings li').first().textContent()) ?? '';
-  const base = /The base task is learned: ([\d.]+)% ± [\d.]+ \(3 seeds\)/.exec(first);
-  expect(base, first).not.toBeNull();
-  expect(Number(base![1])).toBeGreaterThanOrEqual(80);
+  // the base task, said over the seeds
+  await expect(verdict.locator('.findings li').first()).toHaveText(/The base task is (not )?learned: [\d.]+% ± [\d.]+ \(3 seeds\)/);
   await verdict.getByTestId('fg-verdict-details').locator('summary').click();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 800 });

@@ -10,32 +10,29 @@
  *   strategy, learning rate, ordering), so the engine's run config is `trainRunConfigOf(jobConfig(config, job), job)`
  *   (src/engine/run-config.ts), the same function the other labs and the CLI use.
  */
-import type { ExperimentConfig } from '../config/schema';
-import { STRATEGY_OPTION_FILL } from '../config/schema';
-import { canonicalOrdering, orderingKey, parseOrderingKey } from '../orderings/key';
+import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../config/schema';
+import { forgettingLab } from '../labs/forgetting';
+import type { ForgettingChange } from '../labs/forgetting-binding';
+import { orderingKey } from '../orderings/key';
+import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from './lab-classes';
 import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';
-
-export const FORGETTING_DATASETS: readonly ForgettingDataset[] = ['digits', 'fashion-mnist', 'emoji'];
-/** The lab trains the first 10 classes of a dataset. */
-export const FORGETTING_CLASSES: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-
-export const isForgettingDataset = (id: string): id is ForgettingDataset => (FORGETTING_DATASETS as readonly string[]).includes(id);
 
 /** The dataset a preset's runs are on (the paper presets fix it; the others use the chosen one). */
 export function presetDataset(preset: PresetId, chosen: ForgettingDataset): ForgettingDataset {
   return presetDatasetOf(preset, chosen);
 }
 
-/** The config's ordering: `ui.selectedOrdering`, else its classes split by `taskSizes` (tasks as sets). */
-export function configTasks(config: ExperimentConfig): number[][] {
-  if (config.ui.selectedOrdering) return canonicalOrdering(parseOrderingKey(config.ui.selectedOrdering));
-  const tasks: number[][] = [];
-  let at = 0;
-  for (const m of config.taskSizes) {
-    tasks.push(config.classes.slice(at, at + m));
-    at += m;
-  }
-  return canonicalOrdering(tasks);
+/**
+ * The experiment a run of the tab's change trains (the lab entry's `apply`, every part in at once, the ordering
+ * known), checked, or why there is none: a run is never trained on a setting other than the one shown.
+ */
+export function forgettingExperimentOf(
+  config: ExperimentConfig,
+  change: ForgettingChange,
+): { config: ExperimentConfig; error: null } | { config: null; error: string } {
+  if (!change.setup?.tasks) return { config: null, error: 'The ordering is not ready.' };
+  const r = validateConfig(forgettingLab.apply(config, change));
+  return r.errors.length === 0 ? { config: r.config, error: null } : { config: null, error: formatIssues(r.errors) };
 }
 
 /** What a config cannot train in this lab, or null (a dataset without images here, or not the lab's 10 classes). */

@@ -1,5 +1,9 @@
-/** The Forgetting lab (docs/science.md §3): CPCF, conformal prediction sets on earlier tasks, beside accuracy. */
+/**
+ * The Forgetting lab (docs/science.md §3): CPCF, conformal prediction sets on earlier tasks, beside accuracy. Its
+ * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./forgetting-binding.ts.
+ */
 import { conformalSection, forgettingSection } from '../config/sections/forgetting';
+import { applyForgetting, forgettingView } from './forgetting-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
@@ -24,4 +28,6 @@ export const forgettingLab = defineLab({
   sections: { conformal: conformalSection, forgetting: forgettingSection },
   commands: ['cpcf', 'conformal'],
   configCommand: 'cpcf',
+  view: forgettingView,
+  apply: applyForgetting,
 });

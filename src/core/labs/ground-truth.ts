@@ -1,5 +1,9 @@
-/** The Ground-truth lab (docs/science.md §2): train every ordering (or a sample) and compare the protocols' estimates. */
+/**
+ * The Ground-truth lab (docs/science.md §2): train every ordering (or a sample) and compare the protocols' estimates.
+ * Its controls read and write the experiment through `view` and `apply` (./ground-truth-binding.ts).
+ */
 import { groundTruthSection } from '../config/sections/ground-truth';
+import { groundTruthBinding } from './ground-truth-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
@@ -24,4 +28,5 @@ export const groundTruthLab = defineLab({
   sections: { groundTruth: groundTruthSection },
   commands: ['run', 'sweep', 'analyze', 'stats'],
   configCommand: 'run',
+  ...groundTruthBinding,
 });

@@ -1,5 +1,9 @@
-/** The Orderings lab (docs/science.md §1, §6): class orderings, their similarity score S and the EDGE protocol. */
+/**
+ * The Orderings lab (docs/science.md §1, §6): class orderings, their similarity score S and the EDGE protocol. Its
+ * controls read and write the experiment through `view` and `apply` (./orderings-binding.ts).
+ */
 import { defineLab } from './lab';
+import { orderingsBinding } from './orderings-binding';
 import { PAPERS } from './papers';
 
 export const orderingsLab = defineLab({
@@ -22,4 +26,5 @@ export const orderingsLab = defineLab({
   sections: {},
   commands: ['orders', 'count', 'enumerate', 'score', 'similarity', 'bounds'],
   configCommand: 'orders',
+  ...orderingsBinding,
 });

@@ -2,8 +2,13 @@
  * The Your-classes lab (docs/science.md §10): the visitor's own objects from the webcam, one class per task, on a
  * frozen image encoder's features; fine-tuning a head forgets, SimpleCIL's prototypes do not, and every ordering of
  * their classes shows whether the order they taught it in matters.
+ *
+ * Its binding: the lab's settings are its own section, whole (no tab of its own: whichever lab the experiment is, the
+ * tab shows the section). `view` reads it, a config without it the frozen fill-in (no classes yet), which is also
+ * where a new experiment starts; `apply` writes the change over it and leaves which tab the link opens alone.
  */
-import { ownClassesSection } from '../config/sections/own-classes';
+import { ownClassesOf, ownClassesSection, type OwnClassesConfig } from '../config/sections/own-classes';
+import type { ExperimentConfig } from '../config/types';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
@@ -25,4 +30,9 @@ export const ownClassesLab = defineLab({
   trains: false,
   sections: { ownClasses: ownClassesSection },
   commands: ['own-classes'],
+  view: (config: ExperimentConfig): OwnClassesConfig => ownClassesOf(config),
+  apply: (config: ExperimentConfig, change: Partial<OwnClassesConfig>): ExperimentConfig => ({
+    ...config,
+    ownClasses: { ...ownClassesOf(config), ...structuredClone(change) },
+  }),
 });

@@ -1,7 +1,7 @@
 /**
  * The Ground-truth lab's inputs and their place in the app's experiment (docs/science.md §2): what the page's
  * controls hold, what they resolve to (task sizes, seeds, widths, the checked config and its errors), and the
- * two-way sync with the share link (./page-config.ts). The first layer of `GroundTruthLab` (./lab-state.svelte.ts):
+ * two-way sync with the share link (the lab entry's `view` and `apply`, src/core/labs/ground-truth-binding.ts). The first layer of `GroundTruthLab` (./lab-state.svelte.ts):
  * ./lab-plan.svelte.ts adds the similarity and the plan, ./lab-runs.svelte.ts the workers, the store and the runs.
  *
  * Runes outside a component: inputs are `$state`, what follows from them `$derived`; the side effects are methods
@@ -27,18 +27,15 @@ import { BUILTIN_DATASETS, type BuiltinDatasetId } from '../../data/registry';
 import type { ShareLinkStore } from '../../services/share-link.svelte';
 import { taskColours } from '../common/palette';
 import { parseSeeds } from '../orderings/page-inputs';
-import {
-  applyGroundTruthState,
-  firstClassesOf,
-  foldGroundTruthState,
-  groundTruthRunHash,
-  inputsFromConfig,
-  inputsKey,
-  wordnetPinsOf,
-  type GroundTruthInputs,
-  type GroundTruthState,
-} from './page-config';
+import { foldValidSteps } from '../../core/config/fold-valid';
+import { wordnetPinsOf } from '../../core/config/wordnet-pins';
+import { groundTruthRunHash } from '../../core/ground-truth/run-keys';
+import { groundTruthLab } from '../../core/labs/ground-truth';
+import { firstClassesOf, groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../core/labs/ground-truth-binding';
 import { parseTrainingSeeds, parseWidths } from './page-inputs';
+
+/** A fingerprint of what the controls show of a config: they re-read it when another lab changes it. */
+const inputsKey = (config: ExperimentConfig) => JSON.stringify(groundTruthLab.view(config));
 
 /** The app's experiment and its share link, as the lab reads and writes them. */
 export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & Partial<Pick<ShareLinkStore, 'reportBackend'>>;
@@ -86,7 +83,7 @@ export class GroundTruthInputsState {
 
   constructor(link: LabLink) {
     this.link = link;
-    this.applyInputs(inputsFromConfig(this.link.config));
+    this.applyInputs(groundTruthLab.view(this.link.config));
     this.seenKey = inputsKey(this.link.config);
   }
 
@@ -126,7 +123,7 @@ export class GroundTruthInputsState {
     const key = inputsKey(this.link.config);
     if (key === this.seenKey) return;
     this.seenKey = key;
-    untrack(() => this.applyInputs(inputsFromConfig(this.link.config)));
+    untrack(() => this.applyInputs(groundTruthLab.view(this.link.config)));
   }
 
   /**
@@ -141,7 +138,7 @@ export class GroundTruthInputsState {
   /** Fold the page's inputs (the valid parts) into the experiment, so the share link and the Orderings lab follow. */
   pushToLink(): void {
     const s = this.gtState;
-    this.link.update((c) => foldGroundTruthState(c, s));
+    this.link.update((c) => foldValidSteps(c, groundTruthSteps(s)));
     this.seenKey = inputsKey(untrack(() => this.link.config));
   }
 
@@ -242,7 +239,7 @@ export class GroundTruthInputsState {
   });
   /** the experiment this page would run: the app's experiment with all of the page's inputs in, its errors, its key */
   readonly checked = $derived.by(() => {
-    const v = validateConfig(applyGroundTruthState(this.link.config, this.gtState));
+    const v = validateConfig(groundTruthLab.apply(this.link.config, this.gtState));
     // a names-only dataset is said once, at the dataset control
     const errors: ConfigIssue[] = v.errors.filter((e) => !this.foreignDataset || (e.path !== 'dataset' && !e.path.startsWith('dataset.') && e.path !== 'lab'));
     if (this.strategyIds.length === 0) errors.push({ path: 'strategies', message: 'Choose at least one strategy.' });
@@ -255,7 +252,7 @@ export class GroundTruthInputsState {
       Object.keys(this.parsed.errors).length === 0
     ) {
       try {
-        // the key of the stored runs: what this lab trains (other labs' settings aside), page-config.ts
+        // the key of the stored runs: what this lab trains (other labs' settings aside), core/ground-truth/run-keys.ts
         hash = groundTruthRunHash(v.config);
       } catch (e) {
         errors.push({ path: '', message: errorText(e) });

@@ -11,7 +11,7 @@ import { matrixFromRows } from '../../core/orderings/matrix';
 import { createOrderingsClient, type OrderingsRequest } from '../../services/orderings-client';
 import { orderingText } from './format';
 import { errorText, GroundTruthInputsState, type LabLink } from './lab-inputs.svelte';
-import { wordnetPinsFor } from './page-config';
+import { wordnetPinsFor } from '../../core/config/wordnet-pins';
 
 /** What the lab needs of the orderings worker (services/orderings-client.ts). */
 export interface LabOrderingsClient {

@@ -26,7 +26,7 @@ import {
 } from '../../services/train-client';
 import { errorText, type LabLink } from './lab-inputs.svelte';
 import { GroundTruthPlanState, type LabOrderingsClient } from './lab-plan.svelte';
-import { groundTruthRunKeys } from './page-config';
+import { groundTruthRunKeys } from '../../core/ground-truth/run-keys';
 import { keyedRunStore, type KeyedRunStore } from './run-store';
 
 /** What the lab needs of a training worker (services/train-client.ts; a fake in the unit tests). */
@@ -195,7 +195,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     return { lease, source, config };
   }
 
-  /** the store keys of this experiment's runs (each run by what determines it; page-config.ts) */
+  /** the store keys of this experiment's runs (each run by what determines it; core/ground-truth/run-keys.ts) */
   readonly runKeys = $derived(this.checked.hash ? groundTruthRunKeys(this.checked.config) : null);
   /** The experiment's key, its run keys told to the store first; null while the inputs are invalid. */
   private storeKey(): string | null {

@@ -13,7 +13,7 @@ import type { ConfigStrategyId } from '../../core/config/schema';
 import { statisticsJson, statisticsTable } from '../../core/ground-truth/stats-export';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
 import { GroundTruthRunsState } from './lab-runs.svelte';
-import { orderingProgress } from './page-config';
+import { orderingProgress } from '../../core/ground-truth/progress';
 import { runsTable } from './page-inputs';
 import { WholeDistributionState } from './whole-distribution.svelte';
 

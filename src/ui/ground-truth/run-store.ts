@@ -1,6 +1,6 @@
 /**
  * The Ground-truth lab's view of the results store (services/results-store.ts) that keys each run by what
- * determines it (./page-config.ts groundTruthRunKeys): a run is written under its strategy's key
+ * determines it (src/core/ground-truth/run-keys.ts groundTruthRunKeys): a run is written under its strategy's key
  * (dataset, classes and tasks, model, training, that strategy and its options) with its ordering and seed, not
  * under a key of the whole experiment. So adding a strategy to a finished ground truth, or raising the budget,
  * trains only what is new.
@@ -16,7 +16,7 @@
  * A key never registered passes through unchanged. Tested in tests/unit/ui/ground-truth-run-store.test.ts.
  */
 import type { ResultsStore, StoredRun } from '../../services/results-store';
-import type { GroundTruthRunKeys } from './page-config';
+import type { GroundTruthRunKeys } from '../../core/ground-truth/run-keys';
 
 export interface KeyedRunStore extends ResultsStore {
   /** the keys behind an experiment's key (idempotent; the page registers its current experiment) */

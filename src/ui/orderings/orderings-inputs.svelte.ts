@@ -1,16 +1,17 @@
 /**
  * The Orderings page's inputs (its controls' state) and what they resolve to: the class list, the task sizes and the
  * RS seeds, each with the message shown next to its control when it is invalid. They start from the experiment config
- * (a share link) and take a link opened over the page (`follow`). Tested in tests/unit/ui/orderings-inputs.test.ts.
+ * (a share link, read through the lab entry's `view`) and take a link opened over the page (`follow`). Tested in tests/unit/ui/orderings-inputs.test.ts.
  */
 import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
 import type { ProtocolId } from '../../core/protocols/types';
-import { inputsFromConfig, type OrderingsInputs, type SourceKind } from './page-config';
-import type { ClipInitial } from '../common/clip/clip-settings';
+import { orderingsLab } from '../../core/labs/orderings';
+import type { OrderingsInputs, SourceKind } from '../../core/labs/orderings-binding';
+import type { ClipInitial } from '../../core/similarity/clip-panel';
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 
-const inputsKey = (config: ExperimentConfig) => JSON.stringify(inputsFromConfig(config));
+const inputsKey = (config: ExperimentConfig) => JSON.stringify(orderingsLab.view(config));
 /** The config's WordNet pins as a string (unrelated config changes then do not recompute the orderings). */
 export const pinsKeyOf = (config: ExperimentConfig) => JSON.stringify(config.similarity.kind === 'wordnet' ? config.similarity.pins : {});
 
@@ -50,7 +51,7 @@ export class OrderingsInputsState {
   #seenKey: string;
 
   constructor(config: ExperimentConfig, revision: number) {
-    this.apply(inputsFromConfig(config));
+    this.apply(orderingsLab.view(config));
     this.pinsKey = pinsKeyOf(config);
     this.#seenRevision = revision;
     this.#seenKey = inputsKey(config);
@@ -81,7 +82,7 @@ export class OrderingsInputsState {
     if (revision === this.#seenRevision && key === this.#seenKey) return false;
     this.#seenRevision = revision;
     this.#seenKey = key;
-    this.apply(inputsFromConfig(config));
+    this.apply(orderingsLab.view(config));
     return true;
   }
 
@@ -104,4 +105,9 @@ export class OrderingsInputsState {
     this.tasks = pick.tasks;
     this.sizesText = '';
   }
+}
+
+/** Is this upload the file the config refers to? */
+export function sameFile(a: FileRef | null, b: FileRef | null): boolean {
+  return !!a && !!b && a.contentHash === b.contentHash;
 }

@@ -1,33 +1,22 @@
 /**
- * The Your-classes lab's state and actions (docs/science.md §10): the lab's section (class names in teaching order,
- * samples per class, strategy, seed, encoder, frames a second), the classes stored in this browser (the truth: a link
- * names classes, the store holds their samples), each class's count and fingerprint, the history of R (rows stored
- * once, src/core/own-classes/history.ts) with what changed, every ordering's result and the joint head, on the
- * encoder's readiness (./own-encoder-lab.svelte.ts). Recording itself (the camera) is
- * ./Recorder.svelte's; it hands each sample here, which stores it at once, has its features computed while recording
- * goes on, and adds the class once it is complete.
+ * The Your-classes lab's state and actions (docs/science.md §10), on its classes and samples
+ * (./own-samples-lab.svelte.ts, on the encoder's readiness ./own-encoder-lab.svelte.ts): the runner's progress, the
+ * history of R (rows stored once, src/core/own-classes/history.ts) with what changed, the strategy, every ordering's
+ * result with EDGE on the images and on the class names, the joint head, and the verdicts and lesson observation on
+ * them.
  */
-import {
-  classNameProblem,
-  ownClassesOf,
-  ownSizeProblem,
-  isHeadStrategy,
-  OWN_LIMITS,
-  type OwnClassesConfig,
-  type OwnStrategy,
-} from '../../core/config/sections/own-classes';
+import { ownSizeProblem, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
 import { ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
-import { changeText, matrixOf, sampleFingerprint, type HistoryRow } from '../../core/own-classes/history';
+import { changeText, matrixOf, type HistoryRow } from '../../core/own-classes/history';
 import { orderingsSentences, type OwnOrderingsResult } from '../../core/own-classes/orders';
-import { ownSampleList } from '../../core/own-classes/settings';
 import { jointVerdict, orderingsHeadline, updateHeadline, updateVerdict } from '../../core/own-classes/verdict';
 import type { OwnClassesObservation } from '../../core/lessons';
 import type { Verdict } from '../../core/verdict/types';
-import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';
 import type { OwnClassesRunner, OwnClassRef, OwnProgress, OwnRunnerState } from '../../services/own-classes-runner';
-import type { OwnSampleStore, StoredClass } from '../../services/own-classes-store';
-import type { ClipSettingsOut } from '../common/clip/clip-settings';
-import { BROWSER_PROBE, OwnEncoderLab, type EncoderProbe } from './own-encoder-lab.svelte';
+import type { OwnSampleStore } from '../../services/own-classes-store';
+import type { ClipSettingsOut } from '../../core/similarity/clip-panel';
+import { BROWSER_PROBE, type EncoderProbe } from './own-encoder-lab.svelte';
+import { OwnSamplesLab } from './own-samples-lab.svelte';
 
 export type { EncoderProbe } from './own-encoder-lab.svelte';
 
@@ -42,20 +31,8 @@ const verdictOf = (headline: string, sentences: { id: string; text: string }[]):
 const BUSY_AFTER_MS = 250;
 
 /** Thumbnails kept per class, and of how many of the latest classes (the rest show their count only). */
-const THUMBS = 6;
-const THUMB_CLASSES = 8;
 
-export class OwnClassesLab extends OwnEncoderLab {
-  counts: Record<string, number> = $state({});
-  /** object URLs of the latest samples of the latest classes (the thumbnail strips) */
-  thumbs: Record<string, string[]> = $state({});
-  /** each complete class's sample fingerprint (the history's rows name them) */
-  prints: Record<string, string> = $state({});
-  newName = $state('');
-  /** classes stored in this browser that the lab does not list (offered to restore), with their counts */
-  stored: { name: string; count: number }[] = $state([]);
-  /** classes the link names whose samples are not in this browser */
-  missing: string[] = $state([]);
+export class OwnClassesLab extends OwnSamplesLab {
   /** what the runner is doing now, in words (null: nothing running or paused) */
   busy: string | null = $state(null);
   session: Pick<OwnRunnerState, 'status' | 'done' | 'total' | 'etaSeconds' | 'current'> = $state({
@@ -65,8 +42,6 @@ export class OwnClassesLab extends OwnEncoderLab {
     etaSeconds: null,
     current: null,
   });
-  error: string | null = $state(null);
-  notice: string | null = $state(null);
   /** the history's rows that stand (R of the teaching order, one row per class taught) */
   rows: HistoryRow[] = $state([]);
   /** which rows were computed again and why (null: none) */
@@ -89,14 +64,11 @@ export class OwnClassesLab extends OwnEncoderLab {
     /** of the last update: waiting for the last features, computing the row(s) */
     phases: { features: number; rows: number } | null;
   } = $state({ firstResultMs: null, lastUpdateMs: null, lastClass: null, phases: null });
-  private firstSampleAt: number | null = null;
-  /** the bytes of the samples of the classes being recorded now (for their fingerprint, without reading them back) */
-  private recorded = new Map<string, Uint8Array[]>();
   private busyTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: () => void;
 
   constructor(
-    private readonly store: OwnSampleStore,
+    store: OwnSampleStore,
     runner: OwnClassesRunner,
     initial: OwnClassesConfig | undefined,
     save: (c: OwnClassesConfig) => void,
@@ -106,12 +78,7 @@ export class OwnClassesLab extends OwnEncoderLab {
     defaultFolder = '/models/',
     probe: EncoderProbe = BROWSER_PROBE,
   ) {
-    super(runner, save, defaultFolder, probe);
-    this.cfg = ownClassesOf({ ownClasses: initial });
-    this.formFromConfig();
-    this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
-    this.syncEncoderAccess();
-    this.notice = store.notice;
+    super(store, runner, initial, save, defaultFolder, probe);
     this.unsubscribe = runner.subscribe((st) => {
       this.session = { status: st.status, done: st.done, total: st.total, etaSeconds: st.etaSeconds, current: st.current };
       const active = st.status === 'running' || st.status === 'paused';
@@ -128,31 +95,12 @@ export class OwnClassesLab extends OwnEncoderLab {
   get active(): boolean {
     return this.session.status === 'running' || this.session.status === 'paused';
   }
-  get perClass(): number {
-    return this.cfg.trainPerClass + this.cfg.testPerClass;
-  }
-  get nameProblem(): string | null {
-    return this.newName === '' ? null : classNameProblem(this.newName.trim(), this.cfg.classes);
-  }
-  /** the classes with all their samples, in teaching order up to the first incomplete one */
-  get completeClasses(): string[] {
-    const out: string[] = [];
-    for (const c of this.cfg.classes) {
-      if ((this.counts[c] ?? 0) < this.perClass || this.prints[c] === undefined) break;
-      out.push(c);
-    }
-    return out;
-  }
   /** R of the history (rows of the classes taught so far) */
   get matrix(): number[][] {
     return matrixOf(this.rows);
   }
   get trainedClasses(): string[] {
     return this.rows.at(-1)?.classes ?? [];
-  }
-  /** why another class cannot be added now (the strategy's or the set's bound), or null */
-  get sizeProblem(): string | null {
-    return ownSizeProblem(this.cfg.classes.length + 1, this.perClass, this.cfg.strategy)?.message ?? null;
   }
   get updateVerdict(): Verdict | null {
     if (this.rows.length === 0) return null;
@@ -176,134 +124,6 @@ export class OwnClassesLab extends OwnEncoderLab {
   get observation(): OwnClassesObservation | null {
     const runs = Object.entries(this.byStrategy).map(([strategy, r]) => ({ strategy, classes: r!.classes, matrix: r!.matrix }));
     return runs.length > 0 ? { lab: 'own-classes', runs } : null;
-  }
-
-  /**
-   * Open the lab: the classes the link names are restored from this browser's samples (those not here are said),
-   * the classes stored here that the link does not name are offered, and the encoder's readiness is asked.
-   */
-  async load(): Promise<void> {
-    const here = await this.store.classes();
-    const byName = new Map(here.map((c) => [c.name, c]));
-    const counts = new Map<string, number>();
-    for (const c of here) counts.set(c.name, await this.store.count(c.name));
-    this.missing = this.cfg.classes.filter((c) => !counts.get(c));
-    this.stored = here
-      .filter((c) => !this.cfg.classes.includes(c.name) && (counts.get(c.name) ?? 0) > 0)
-      .map((c) => ({ name: c.name, count: counts.get(c.name)! }));
-    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
-    for (const [i, c] of this.cfg.classes.entries()) {
-      this.counts[c] = counts.get(c) ?? 0;
-      await this.settle(c, byName.get(c), i >= this.cfg.classes.length - THUMB_CLASSES);
-    }
-    void this.checkEncoder();
-    if (this.completeClasses.length > 0) await this.teach();
-  }
-
-  /** A class's fingerprint once complete (kept in the store), and its thumbnails when asked. */
-  private async settle(name: string, record: StoredClass | undefined, thumbs: boolean): Promise<void> {
-    const complete = (this.counts[name] ?? 0) >= this.perClass;
-    if (complete && record?.fingerprint?.per === this.perClass) this.prints[name] = record.fingerprint.value;
-    const needList = thumbs || (complete && this.prints[name] === undefined);
-    if (!needList) return;
-    const list = await this.store.samples(name);
-    if (complete && this.prints[name] === undefined)
-      await this.fingerprint(
-        name,
-        list.slice(0, this.perClass).map((s) => s.bytes),
-      );
-    if (thumbs)
-      this.setThumbs(
-        name,
-        list.slice(-THUMBS).map((s) => s.bytes),
-      );
-  }
-
-  private async fingerprint(name: string, bytes: readonly Uint8Array[]): Promise<void> {
-    const value = sampleFingerprint(bytes);
-    this.prints[name] = value;
-    await this.store.setFingerprint(name, { per: this.perClass, value });
-  }
-
-  private setThumbs(name: string, bytes: readonly Uint8Array[]): void {
-    for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
-    this.thumbs[name] = bytes.map((b) => URL.createObjectURL(new Blob([b as BlobPart])));
-  }
-
-  /** Restore classes stored here (all offered, or one) after the listed ones. */
-  async restore(names: readonly string[] = this.stored.map((s) => s.name)): Promise<void> {
-    const room = OWN_LIMITS.classes - this.cfg.classes.length;
-    const take = names.filter((n) => this.stored.some((s) => s.name === n)).slice(0, Math.max(0, room));
-    if (take.length === 0) return;
-    const problem = ownSizeProblem(this.cfg.classes.length + take.length, this.perClass, this.cfg.strategy);
-    if (problem) {
-      this.error = problem.message;
-      return;
-    }
-    for (const n of take) {
-      this.cfg.classes.push(n);
-      this.counts[n] = this.stored.find((s) => s.name === n)!.count;
-    }
-    this.stored = this.stored.filter((s) => !take.includes(s.name));
-    this.commit();
-    const here = new Map((await this.store.classes()).map((c) => [c.name, c]));
-    for (const n of take) await this.settle(n, here.get(n), this.cfg.classes.indexOf(n) >= this.cfg.classes.length - THUMB_CLASSES);
-    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
-    if (this.completeClasses.length > 0) await this.teach();
-  }
-
-  addClass(): string | null {
-    const name = this.newName.trim();
-    const problem = classNameProblem(name, this.cfg.classes) ?? this.sizeProblem ?? this.storedProblem(name);
-    if (problem) return problem;
-    this.cfg.classes.push(name);
-    this.counts[name] = 0;
-    this.thumbs[name] = [];
-    this.newName = '';
-    this.commit();
-    void this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
-    return null;
-  }
-
-  /** A name taken by a class stored here but not listed: its samples would mix with the new ones. */
-  private storedProblem(name: string): string | null {
-    return this.stored.some((s) => s.name === name)
-      ? `This browser already holds samples of “${name}” (offered above): restore them, or forget them first.`
-      : null;
-  }
-
-  /** A recorded or dropped sample: stored at once, its features computed now; the class's last sample adds the class. */
-  async addSample(name: string, bytes: Uint8Array): Promise<void> {
-    const index = this.counts[name] ?? 0;
-    if (index >= this.perClass) return;
-    const taken = performance.now();
-    if (this.firstSampleAt === null) this.firstSampleAt = taken;
-    this.counts[name] = index + 1;
-    const kept = this.recorded.get(name) ?? [];
-    // the samples of this visit, in order from the first: a class begun before a reload is read back instead
-    if (kept.length === index) this.recorded.set(name, [...kept, bytes]);
-    await this.store.put({ name, index, bytes });
-    this.runner.sampleAdded($state.snapshot(this.cfg) as OwnClassesConfig, name, index, bytes);
-    const url = URL.createObjectURL(new Blob([bytes as BlobPart]));
-    const thumbs = this.thumbs[name] ?? [];
-    if (thumbs.length >= THUMBS) URL.revokeObjectURL(thumbs[0]);
-    this.thumbs[name] = [...thumbs, url].slice(-THUMBS);
-    if (index + 1 !== this.perClass) return;
-    const here = this.recorded.get(name);
-    this.recorded.delete(name);
-    await this.fingerprint(name, here?.length === this.perClass ? here : (await this.store.samples(name)).slice(0, this.perClass).map((s) => s.bytes));
-    if (this.completeClasses.includes(name)) await this.teach(taken, name);
-  }
-
-  async addFiles(name: string, files: readonly File[]): Promise<number> {
-    let added = 0;
-    for (const f of files) {
-      if (!/^image\//.test(f.type) && !/\.(png|jpe?g|webp|gif|bmp)$/i.test(f.name)) continue;
-      if ((this.counts[name] ?? 0) >= this.perClass) break;
-      await this.addSample(name, new Uint8Array(await f.arrayBuffer()));
-      added++;
-    }
-    return added;
   }
 
   progressText(p: OwnProgress): string {
@@ -426,76 +246,17 @@ export class OwnClassesLab extends OwnEncoderLab {
     }
   }
 
-  async exportZip(): Promise<Uint8Array> {
-    const classes = [];
-    for (const name of this.cfg.classes) {
-      const list = (await this.store.samples(name)).map((s) => s.bytes);
-      classes.push({ name, train: list.slice(0, this.cfg.trainPerClass), test: list.slice(this.cfg.trainPerClass) });
-    }
-    return writeSamplesZip(classes);
-  }
-
-  /** Classes of a samples zip added after the existing ones (a class already here is left as it is). */
-  async importZip(bytes: Uint8Array, fileName: string): Promise<string> {
-    this.error = null;
-    let classes;
-    try {
-      classes = readSamplesZip(bytes, fileName);
-    } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
-      return '';
-    }
-    const started = performance.now();
-    const added: string[] = [];
-    const skipped: string[] = [];
-    for (const c of classes) {
-      const problem =
-        classNameProblem(c.name, this.cfg.classes) ??
-        this.storedProblem(c.name) ??
-        ownSizeProblem(this.cfg.classes.length + 1, this.perClass, this.cfg.strategy)?.message ??
-        null;
-      if (problem) {
-        skipped.push(`“${c.name}” (${problem})`);
-        continue;
-      }
-      const all = ownSampleList(c.train, c.test, this.cfg.trainPerClass, this.cfg.testPerClass);
-      this.cfg.classes.push(c.name);
-      for (let i = 0; i < all.length; i++) await this.store.put({ name: c.name, index: i, bytes: all[i] });
-      this.counts[c.name] = all.length;
-      if (all.length >= this.perClass) await this.fingerprint(c.name, all.slice(0, this.perClass));
-      added.push(c.name);
-    }
-    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
-    for (const name of this.cfg.classes.slice(-THUMB_CLASSES))
-      if (added.includes(name))
-        this.setThumbs(
-          name,
-          (await this.store.samples(name)).slice(-THUMBS).map((s) => s.bytes),
-        );
-    this.commit();
-    await this.teach();
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    return `Imported ${added.length} class${added.length === 1 ? '' : 'es'}${added.length > 8 ? ` in ${seconds} s` : ''}${skipped.length ? `; left out ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''}` : ''}.`;
-  }
-
   /**
    * One class removed (a recording gone wrong): its samples deleted from this browser, its features forgotten, the
    * classes after it move up one task, and the rows from its place on are computed again (the page says so).
    */
   async removeClass(name: string): Promise<void> {
     if (this.active || !this.cfg.classes.includes(name)) return;
-    await this.store.forget(name);
-    this.runner.forgetFeatures(name);
-    this.recorded.delete(name);
-    for (const u of this.thumbs[name] ?? []) URL.revokeObjectURL(u);
-    this.cfg.classes = this.cfg.classes.filter((c) => c !== name);
-    delete this.counts[name];
-    delete this.thumbs[name];
-    delete this.prints[name];
+    await this.dropClass(name);
     this.orderings = null;
     this.byStrategy = {};
     this.commit();
-    await this.store.saveClasses([...this.cfg.classes, ...this.stored.map((s) => s.name)]);
+    await this.saveClassList();
     if (this.completeClasses.length > 0) await this.teach();
     else {
       this.rows = [];
@@ -503,44 +264,16 @@ export class OwnClassesLab extends OwnEncoderLab {
     }
   }
 
-  /** Forget the classes stored here that the lab does not list (their samples, features and records). */
-  async forgetStored(): Promise<void> {
-    for (const s of this.stored) {
-      await this.store.forget(s.name);
-      this.runner.forgetFeatures(s.name);
-    }
-    this.stored = [];
-  }
-
   /** "Forget my samples": every sample, feature and stored row deleted from this browser, the classes and results cleared. */
   async forgetAll(): Promise<void> {
     this.runner.cancel();
-    await this.store.forget(null);
-    this.runner.forgetFeatures(null);
-    this.recorded.clear();
-    for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
-    this.cfg.classes = [];
-    this.counts = {};
-    this.thumbs = {};
-    this.prints = {};
-    this.stored = [];
-    this.missing = [];
+    await this.dropAll();
     this.rows = [];
     this.changed = null;
     this.orderings = null;
     this.joint = null;
     this.byStrategy = {};
     this.commit();
-  }
-
-  /** The trained head's bound in words (shown beside the strategies). */
-  get headBound(): string {
-    return `Fine-tune and Replay train a head again for every class: up to ${OWN_LIMITS.headClasses} classes. SimpleCIL, NCM, FeCAM and RanPAC compute each class's statistics once: up to ${OWN_LIMITS.classes}.`;
-  }
-
-  /** Whether a strategy can take the classes listed now. */
-  strategyFits(s: OwnStrategy): boolean {
-    return !isHeadStrategy(s) || this.cfg.classes.length <= OWN_LIMITS.headClasses;
   }
 
   protected async encoderReady(): Promise<void> {
@@ -555,6 +288,6 @@ export class OwnClassesLab extends OwnEncoderLab {
     if (this.busyTimer !== null) clearTimeout(this.busyTimer);
     this.runner.cancel();
     this.unsubscribe();
-    for (const list of Object.values(this.thumbs)) for (const u of list) URL.revokeObjectURL(u);
+    this.revokeThumbs();
   }
 }

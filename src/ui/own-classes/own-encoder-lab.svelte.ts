@@ -2,7 +2,8 @@
  * The Your-classes lab's encoder and its section (docs/science.md §10): which image encoder turns the recordings into
  * features, whether its weights are here, kept by the browser or a download the visitor must allow (its size asked
  * first), the browser offline or the hub out of reach said in plain words, and the encoders that run here offered
- * instead. ./own-classes-lab.svelte.ts builds the lab on it: the classes, the history of R, the orderings.
+ * instead. ./own-samples-lab.svelte.ts builds the lab's classes and samples on it, ./own-classes-lab.svelte.ts the
+ * history of R, the orderings and the joint head on those.
  */
 import { ownClassesOf, type OwnClassesConfig } from '../../core/config/sections/own-classes';
 import type { OwnClassesRunner } from '../../services/own-classes-runner';
@@ -36,12 +37,18 @@ export abstract class OwnEncoderLab extends RunnerLab<OwnClassesRunner> {
 
   constructor(
     runner: OwnClassesRunner,
+    /** the section the lab opens on (absent: the fill-in) */
+    initial: OwnClassesConfig | undefined,
     private readonly save: (c: OwnClassesConfig) => void,
     /** where a blank self-hosted folder points (the app's models/ folder) */
     protected readonly defaultFolder: string,
     private readonly probe: EncoderProbe,
   ) {
     super(runner);
+    this.cfg = ownClassesOf({ ownClasses: initial });
+    this.formFromConfig();
+    this.encoderApproved = this.cfg.encoder.weights.kind === 'self-hosted';
+    this.syncEncoderAccess();
   }
 
   /** The encoder can now be used (allowed, or switched to one that runs here): what was recorded trains. */

@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { captureCli } from '../cli/capture';
 import { augmentFor } from '../../../src/cli/run';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
-import { configTasks } from '../../../src/core/forgetting/from-config';
+import { configTasks } from '../../../src/core/forgetting/lab-classes';
 import { paperTasks } from '../../../src/core/forgetting/setup';
 import { resolveTrainConfig } from '../../../src/engine/config';
 import { augmentsByDefault, runConfigOf, runSettingsOf, trainRunConfigOf } from '../../../src/engine/run-config';
 import { forgettingRunConfigs } from '../../../src/services/forgetting-runner';
 import { trainConfigFor } from '../../../src/services/ground-truth-runner';
-import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
+import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
+import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
 
 const cli = captureCli();
 
@@ -68,7 +69,7 @@ describe('one run config from the experiment config', () => {
 
   it('Forgetting lab, the mapping the Ground-truth page uses and `cil-lab cpcf --config` give the same run, softmax outputs included', async () => {
     const inputs = {
-      ...defaultForgettingInputs(),
+      ...forgettingTabStart(),
       strategy: 'ewc' as const,
       ewcLambda: 500,
       epochs: 1,
@@ -80,7 +81,7 @@ describe('one run config from the experiment config', () => {
       seed: 2,
       seeds: 1,
     };
-    const config = foldForgettingInputs(defaultConfig(), inputs, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const config = forgettingExperimentOf(defaultConfig(), forgettingChange(inputs, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]))).config!;
     expect(config.lab).toBe('forgetting');
     const runs = forgettingRunConfigs(config);
     expect(runs).toHaveLength(1);
@@ -91,7 +92,10 @@ describe('one run config from the experiment config', () => {
     expect(lab.strategyOptions).toMatchObject({ lambda: 500, mode: 'single' });
     // the CLI takes EWC's λ and mode from the config (--strategy-options, src/cli/config-args.ts)
     expect(await cliRun('cpcf', config)).toEqual(lab);
-    const finetune = foldForgettingInputs(defaultConfig(), { ...inputs, strategy: 'finetune' }, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const finetune = forgettingExperimentOf(
+      defaultConfig(),
+      forgettingChange({ ...inputs, strategy: 'finetune' }, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    ).config!;
     const [ft] = forgettingRunConfigs(finetune);
     const ftLab = resolveTrainConfig(ft.config);
     expect(ftLab).toEqual(resolveTrainConfig(trainConfigFor(finetune)({ orderingKey: '', tasks: configTasks(finetune), strategy: 'finetune', seed: 2 })));

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/core/config/schema';
-import { jobKey } from '../../../src/core/forgetting/from-config';
+import { forgettingExperimentOf, jobKey } from '../../../src/core/forgetting/from-config';
 import { paperTasks } from '../../../src/core/forgetting/setup';
 import type { ProgressEvent, TrainRunConfig, TrainRunResult } from '../../../src/engine/index';
 import { memoryForgettingStore } from '../../../src/services/forgetting-store';
 import { createForgettingRunner, forgettingRunConfigs, type ForgettingWorker } from '../../../src/services/forgetting-runner';
 import type { DatasetSpec, TaskResult } from '../../../src/workers/train-api';
-import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
+import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../src/core/labs/forgetting-binding';
 
 const tasks = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}) =>
-  foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
+const configOf = (over: Partial<ForgettingSettings> = {}) =>
+  forgettingExperimentOf(defaultConfig(), forgettingChange({ ...forgettingTabStart(), ...over }, tasks)).config!;
 
 /** A worker that trains instantly unless held: it delivers every task, then the result. */
 class FakeWorker implements ForgettingWorker {

@@ -14,7 +14,8 @@ import { createForgettingRunner, forgettingRunConfigs } from '../../../src/servi
 import { HASH_WRITE_DELAY_MS, ShareLinkStore, type LinkEnv } from '../../../src/services/share-link.svelte';
 import type { TaskResult } from '../../../src/workers/train-api';
 import { ForgettingLab, type LabOrderings } from '../../../src/ui/forgetting/forgetting-lab.svelte';
-import { defaultForgettingInputs, foldForgettingInputs } from '../../../src/ui/forgetting/page-config';
+import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
+import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
 import { groupRuns } from '../../../src/ui/forgetting/results';
 
 /** A window whose history keeps entries: replaceState rewrites the current one, pushState adds one. */
@@ -182,11 +183,10 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab'
   });
 
   it('a link made on the tab opens its setup, and is not rewritten', async () => {
-    const config = foldForgettingInputs(
+    const config = forgettingExperimentOf(
       defaultConfig(),
-      { ...defaultForgettingInputs(), strategy: 'ewc', ewcMode: 'multi', epochs: 2 },
-      paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
-    );
+      forgettingChange({ ...forgettingTabStart(), strategy: 'ewc', ewcMode: 'multi', epochs: 2 }, paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    ).config!;
     const { lab, link, win } = await makeLab(config);
     expect(lab.owns).toBe(true);
     expect([lab.strategy, lab.ewcMode, lab.epochs]).toEqual(['ewc', 'multi', 2]);

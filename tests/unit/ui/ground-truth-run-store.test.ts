@@ -1,12 +1,12 @@
 /**
  * The Ground-truth lab keys each stored run by what determines it (ordering, strategy and its
  * options, seed, training), not by the whole experiment, so adding a strategy keeps the stored runs of the others.
- * src/ui/ground-truth/page-config.ts groundTruthRunKeys and src/ui/ground-truth/run-store.ts.
+ * src/core/ground-truth/run-keys.ts groundTruthRunKeys and src/ui/ground-truth/run-store.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { V1_FILL, defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { createMemoryResultsStore, type StoredRun } from '../../../src/services/results-store';
-import { groundTruthRunHash, groundTruthRunKeys, groundTruthStrategyHash } from '../../../src/ui/ground-truth/page-config';
+import { groundTruthRunHash, groundTruthRunKeys, groundTruthStrategyHash } from '../../../src/core/ground-truth/run-keys';
 import { keyedRunStore } from '../../../src/ui/ground-truth/run-store';
 
 function config(extra: Record<string, unknown> = {}): ExperimentConfig {

@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { defaultConfig, experimentClassNames } from '../../../src/core/config/schema';
+import { orderingsLab } from '../../../src/core/labs/orderings';
 import { getClassList } from '../../../src/core/classes/builtin';
 import { EXPORT_FORMATS } from '../../../src/core/protocols/export';
 import { orderingsVerdict } from '../../../src/core/verdict/orderings';
 import { computeOrderingsView, type OrderingsView } from '../../../src/core/protocols/orderings-view';
 import { PROTOCOL_IDS } from '../../../src/core/protocols/types';
 import type { WordnetGraph } from '../../../src/core/similarity/wordnet-synsets';
-import { inputsFromConfig } from '../../../src/ui/orderings/page-config';
 import { parseSeeds } from '../../../src/ui/orderings/page-inputs';
 import { orderingsRequest } from '../../../src/ui/orderings/page-request';
 import { EXPORT_CHOICES, compactRanges, exportFileName, exportStem, exportText, ordersCommand } from '../../../src/ui/orderings/orderings-export';
@@ -21,7 +21,7 @@ import { EXPORT_CHOICES, compactRanges, exportFileName, exportStem, exportText, 
 let graph: WordnetGraph;
 let view: OrderingsView;
 const config = defaultConfig();
-const inputs = inputsFromConfig(config);
+const inputs = orderingsLab.view(config);
 const list = getClassList(inputs.datasetId);
 
 beforeAll(() => {

@@ -4,8 +4,6 @@
  */
 import type { ClipDtype, DevicePreference, LoadFailure } from '../../../services/embed-client';
 import type { PromptSpec } from '../../../core/similarity/prompts';
-import type { ClipWeightSource, ExperimentConfig } from '../../../core/config/schema';
-import type { ClipTextConfig } from '../../../core/config/sections/similarity';
 
 export type WeightKind = 'hub' | 'self-hosted' | 'mirror';
 export type PromptKind = 'bare' | 'template' | 'descriptions';
@@ -112,46 +110,4 @@ export function failureText(f: LoadFailure & { where: string; modelId: string })
 /** Where a self-hosted model goes in this project ("public/models/Xenova/clip-vit-base-patch32/"). */
 export function selfHostFolderOf(modelId: string): string {
   return /^[\w.-]+\/[\w.-]+$/.test(modelId.trim()) ? `public/models/${modelId.trim()}/` : 'public/models/<org>/<name>/';
-}
-
-/** What the CLIP panel (ClipSettings.svelte) starts from; the fields of its saved settings. */
-export interface ClipInitial {
-  modelId: string;
-  dtype: 'q8' | 'fp32';
-  weights: 'hub' | 'self-hosted' | 'mirror';
-  folder?: string;
-  mirrorUrl?: string;
-  device?: 'webgpu' | 'wasm';
-  promptKind: 'bare' | 'template' | 'descriptions';
-  template?: string;
-  descriptions?: Record<string, string>;
-}
-
-/** What the CLIP panel reports of its settings; null parts are invalid right now (the config keeps its own). */
-export interface ClipSettingsOut {
-  model: string;
-  dtype: 'q8' | 'fp32';
-  prompt: PromptSpec | null;
-  weights: ClipWeightSource | null;
-  device: 'webgpu' | 'wasm';
-  /** The device the current embeddings were made on ('webgpu', 'wasm', 'cache'), when there are any. */
-  usedDevice?: string | null;
-}
-
-/** The panel's starting settings from CLIP text settings of a config (`embed`: the config's embedding backend). */
-export function clipInitialOf(sim: ClipTextConfig, embed: ExperimentConfig['backend']['embed']): ClipInitial {
-  const p = sim.prompt;
-  const w = sim.weights;
-  return {
-    modelId: sim.model,
-    dtype: sim.dtype,
-    weights: w.kind,
-    ...(w.kind === 'self-hosted' ? { folder: w.path } : {}),
-    ...(w.kind === 'mirror' ? { mirrorUrl: w.url } : {}),
-    // the panel's "WebGPU" is the engine's order (WebGPU, else wasm): the config's 'auto'
-    device: embed === 'wasm' || embed === 'cpu' ? 'wasm' : 'webgpu',
-    promptKind: p.kind,
-    ...(p.kind === 'template' ? { template: p.template } : {}),
-    ...(p.kind === 'descriptions' ? { descriptions: { ...p.descriptions } } : {}),
-  };
 }

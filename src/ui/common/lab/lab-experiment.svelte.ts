@@ -1,8 +1,9 @@
 /**
- * A lab whose tab keeps a setup of its own (its entry's `tab`: Time, Open world, Curriculum), bound to the app's one
- * experiment (the share link) through its entry's `view` and `apply` (src/core/labs/<lab>.ts):
- * - where the page starts (`experimentStart`, pure): the experiment when it is the lab's (with what the lab cannot
- *   train listed), else the tab's start (src/core/labs/own-section.ts);
+ * A lab bound to the app's one experiment (the share link) through its entry's `view` and `apply`
+ * (src/core/labs/<lab>.ts), with a tab that keeps a setup of its own (its entry's `tab`: Time, Open world, Curriculum)
+ * or without one (Your classes: its tab always shows the experiment's settings):
+ * - where the page starts (`experimentStart`, pure): the experiment when it is the lab's or the lab has no tab of its
+ *   own (with what the lab cannot train listed), else the tab's start (src/core/labs/own-section.ts);
  * - `save`: a change made on the lab's tab (while it is shown) is applied to the experiment, as a new history entry
  *   when the experiment was another lab's. Opening a link writes nothing until a setting changes.
  */
@@ -12,8 +13,8 @@ import type { Unused } from '../../../core/config/lab-training';
 import type { LabEntry, LabTab } from '../../../core/labs/lab';
 import { shareLink } from '../../../services/share-link.svelte';
 
-/** A lab entry with a tab of its own and its binding. */
-type TabLab<S> = LabEntry<LabId, S> & Required<Pick<LabEntry<LabId, S>, 'view' | 'apply'>> & { tab: LabTab<S> };
+/** A lab entry with its binding. */
+type BoundLab<S> = LabEntry<LabId, S> & Required<Pick<LabEntry<LabId, S>, 'view' | 'apply'>>;
 
 export interface ExperimentStart<S> {
   settings: S;
@@ -22,21 +23,22 @@ export interface ExperimentStart<S> {
   owns: boolean;
 }
 
-/** The entry as a lab with a tab of its own (a lab without one is a programming error). */
-function tabLab<S>(lab: LabEntry<LabId, S>): TabLab<S> {
-  if (!lab.view || !lab.apply || !lab.tab) throw new Error(`The ${lab.labName} lab has no tab of its own to bind.`);
-  return lab as TabLab<S>;
+/** The entry as a bound lab (a lab without `view` and `apply` is a programming error). */
+function boundLab<S>(lab: LabEntry<LabId, S>): BoundLab<S> {
+  if (!lab.view || !lab.apply) throw new Error(`The ${lab.labName} lab has no binding (view, apply) to the experiment.`);
+  return lab as BoundLab<S>;
 }
 
 export function experimentStart<S>(entry: LabEntry<LabId, S>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
-  const lab = tabLab(entry);
-  if (lab.tab.owns(config)) return { settings: lab.view(config), unused: lab.tab.unused(config), owns: true };
-  return { settings: lab.tab.start(config, openedLab), unused: [], owns: false };
+  const lab = boundLab(entry);
+  const tab: LabTab<S> | undefined = lab.tab;
+  if (!tab || tab.owns(config)) return { settings: lab.view(config), unused: tab?.unused(config) ?? [], owns: true };
+  return { settings: tab.start(config, openedLab), unused: [], owns: false };
 }
 
 /** The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown. */
 export function labExperiment<S>(entry: LabEntry<LabId, S>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
-  const lab = tabLab(entry);
+  const lab = boundLab(entry);
   const link = shareLink();
   const first = untrack(() => experimentStart(lab, link.config, link.openedLab));
   let owns = first.owns;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../../src/core/config/schema';
-import { configTasks, forgettingJobsOf, forgettingProblem, groupOf, jobConfig, jobKey } from '../../../../src/core/forgetting/from-config';
+import { forgettingExperimentOf, forgettingJobsOf, forgettingProblem, groupOf, jobConfig, jobKey } from '../../../../src/core/forgetting/from-config';
+import { configTasks } from '../../../../src/core/forgetting/lab-classes';
 import { paperTasks, presetJobs } from '../../../../src/core/forgetting/setup';
-import { defaultForgettingInputs, foldForgettingInputs } from '../../../../src/ui/forgetting/page-config';
+import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../../src/core/labs/forgetting-binding';
 
 const paper = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-const configOf = (over: Partial<ReturnType<typeof defaultForgettingInputs>> = {}, tasks = paper) =>
-  foldForgettingInputs(defaultConfig(), { ...defaultForgettingInputs(), ...over }, tasks);
+const configOf = (over: Partial<ForgettingSettings> = {}, tasks = paper) =>
+  forgettingExperimentOf(defaultConfig(), forgettingChange({ ...forgettingTabStart(), ...over }, tasks)).config!;
 
 describe('Forgetting runs from the experiment config', () => {
   it('one run: the config’s ordering, strategy, epochs, calibration and data', () => {

@@ -1,24 +1,27 @@
 /**
- * The Orderings page's inputs ⇄ the experiment config (src/core/config/schema.ts), both ways, pure (tested in
- * tests/unit/ui/page-config.test.ts). Reading gives the page's controls their starting values from a config (a
- * share link); writing folds the page's current, valid inputs into a config and leaves everything the page does not
- * show as it was (other labs' settings, protocol parameters without a control, WordNet pins, a referenced upload
- * that is not loaded, prompt details the CLIP panel does not edit). An input that is invalid right now (a bad task
- * size, a duplicate class name) does not reach the config: the last valid value stays, so the link always opens.
+ * The Orderings lab's binding (its entry's `view` and `apply`, ./orderings.ts): the lab's controls ⇄ the experiment
+ * config (src/core/config/schema.ts), both ways, pure (tested in tests/unit/core/labs/orderings-binding.test.ts).
+ * `view` gives the controls their starting values from a config (a share link); `apply` folds the controls' current,
+ * resolved inputs into a config and leaves everything the lab does not show as it was (other labs' settings,
+ * protocol parameters without a control, WordNet pins, a referenced upload that is not loaded, prompt details the
+ * CLIP panel does not edit). An input that is invalid right now (a bad task size, a duplicate class name) is null
+ * and does not reach the config: the last valid value stays, so the link always opens.
  */
-import { getClassList } from '../../core/classes/builtin';
-import { datasetClassListId, experimentClassNames, type BuiltinDatasetRef, type ExperimentConfig, type FileRef } from '../../core/config/schema';
-import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
-import type { PromptSpec } from '../../core/similarity/prompts';
-import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../common/clip/clip-settings';
+import { getClassList } from '../classes/builtin';
+import { datasetClassListId } from '../config/defaults';
+import { experimentClassNames } from '../config/derived';
+import type { BuiltinDatasetRef, ExperimentConfig, FileRef } from '../config/types';
+import { PROTOCOL_IDS, type ProtocolId } from '../protocols/types';
+import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../similarity/clip-panel';
+import type { PromptSpec } from '../similarity/prompts';
 
 /**
- * The page's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's
+ * The lab's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's
  * similarity kind 'features', so a share link keeps it.
  */
 export type SourceKind = 'wordnet' | 'clip' | 'upload' | 'prototypes';
 
-/** The page's controls. */
+/** The lab's controls, as a config sets them (`view`). */
 export interface OrderingsInputs {
   /** A built-in class list id, or 'custom'. */
   datasetId: string;
@@ -35,11 +38,11 @@ export interface OrderingsInputs {
   uploadRef: FileRef | null;
 }
 
-/** The page's defaults when a config leaves something out (they match the schema's v1 fill-ins). */
-export const DEFAULT_CUSTOM_TEXT = 'apple\nbicycle\ntiger\nlion\ntruck\norange';
+/** The custom names the controls show for a config on a built-in list. */
+const DEFAULT_CUSTOM_TEXT = 'apple\nbicycle\ntiger\nlion\ntruck\norange';
 
-/** The page's controls for a config. */
-export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
+/** The lab's controls for a config (the entry's `view`). */
+function orderingsView(config: ExperimentConfig): OrderingsInputs {
   const custom = config.dataset.id === 'custom';
   const sizes = config.taskSizes;
   const equal = sizes.length > 0 && sizes.every((m) => m === sizes[0]);
@@ -60,7 +63,7 @@ export function inputsFromConfig(config: ExperimentConfig): OrderingsInputs {
   };
 }
 
-/** The page's current inputs, resolved; null = invalid right now (the config keeps what it had). */
+/** What the lab's controls hand back to `apply`: their current inputs, resolved; null = invalid right now (the config keeps what it had). */
 export interface OrderingsState {
   datasetId: string;
   /** Selected class indices of a built-in list. */
@@ -98,10 +101,10 @@ function mergePrompt(prev: PromptSpec | undefined, next: PromptSpec): PromptSpec
 }
 
 /**
- * The config with the page's inputs folded in (not validated: the store validates, and keeps the old config when the
- * result is invalid). Everything the page does not edit is carried over unchanged.
+ * The config with the controls' inputs folded in (the entry's `apply`; not validated: the store validates, and keeps
+ * the old config when the result is invalid). Everything the lab does not edit is carried over unchanged.
  */
-export function applyOrderingsState(config: ExperimentConfig, s: OrderingsState): ExperimentConfig {
+function applyOrderings(config: ExperimentConfig, s: OrderingsState): ExperimentConfig {
   const next: ExperimentConfig = structuredClone(config);
 
   // dataset, classes and task sizes move together, and only when all three are valid
@@ -164,7 +167,5 @@ export function applyOrderingsState(config: ExperimentConfig, s: OrderingsState)
   return next;
 }
 
-/** Is this upload the file the config refers to? */
-export function sameFile(a: FileRef | null, b: FileRef | null): boolean {
-  return !!a && !!b && a.contentHash === b.contentHash;
-}
+/** The lab entry's binding (./lab.ts `view`, `apply`). */
+export const orderingsBinding = { view: orderingsView, apply: applyOrderings };
