@@ -25,7 +25,7 @@ import { resolveLocation, weightSourceProblem, type WeightSource } from './weigh
 
 export { resolveLocation, type Location, type WeightSource } from './weights';
 /** Load failures of the text and image sides are one class (download.ts); the text side's name for it. */
-export { ModelLoadError as ClipLoadError, type ModelLoadReason as ClipLoadReason } from './download';
+export { ModelLoadError as ClipLoadError } from './download';
 
 export type ClipDtype = 'q8' | 'fp32';
 /** 'cpu' = onnxruntime-node in Node. */
