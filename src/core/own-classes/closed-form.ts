@@ -19,7 +19,7 @@
  */
 import { RIDGE_GRID, type PtmStrategy } from '../ptm/defaults';
 import { choleskyInPlace, choleskySolveInPlace, gramOfRows, multiplyABt, SingularMatrixError, squaredNormsOfForwardSolves, transpose } from '../ptm/linalg';
-import { PtmInputError, type PtmProblem, type RowBlock } from '../ptm/problem';
+import { PtmInputError, rowBlock, type PtmProblem, type RowBlock } from '../ptm/problem';
 import { projectionMatrix, projectRows } from '../ptm/projection';
 import { classMeans, normalizedRows } from '../ptm/prototypes';
 import { ranpacModel } from '../ptm/ranpac';
@@ -185,22 +185,12 @@ function stepOf(correct: number[], testCounts: number[]): HeadStep {
 
 /** A problem (src/core/ptm/problem.ts) of the classes given, position p = class p of the list, label p = `labels[p]`. */
 export function problemOf(classes: readonly { train: Float64Array; test: Float64Array }[], d: number, labels: readonly number[]): PtmProblem {
-  const rows = (split: 'train' | 'test'): RowBlock => {
-    const n = classes.reduce((s, c) => s + c[split].length / d, 0);
-    const x = new Float64Array(n * d);
-    const y = new Int32Array(n);
-    const start = new Int32Array(classes.length + 1);
-    let r = 0;
-    classes.forEach((c, p) => {
-      start[p] = r;
-      x.set(c[split], r * d);
-      const m = c[split].length / d;
-      y.fill(p, r, r + m);
-      r += m;
-    });
-    start[classes.length] = n;
-    return { x, n, y, start };
-  };
+  const rows = (split: 'train' | 'test'): RowBlock =>
+    rowBlock(
+      classes.map((c) => c[split].length / d),
+      d,
+      (p, x, at) => x.set(classes[p][split], at * d),
+    );
   return {
     classes: [...labels],
     classNames: labels.map((l) => `class ${l + 1}`),
