@@ -21,6 +21,8 @@ import {
   lessonById,
   lessonConfig,
   lessonControlConfig,
+  forgettingObservation,
+  openWorldObservation,
   timeObservation,
   type Expectation,
   type Lesson,
@@ -151,10 +153,9 @@ async function observe(
       );
       const runs = (out.runs ?? [out]).map((r: { seed?: number; cpcf: number[]; aPrev: number[] }, k: number) => ({
         seed: r.seed ?? config.seeds[0] + k,
-        cpcf: r.cpcf,
-        aPrev: r.aPrev,
+        report: r,
       }));
-      return { lab: 'forgetting', runs, planned: seeds };
+      return forgettingObservation(runs, seeds);
     }
     case 'time': {
       // the Time lab's own job (the lab trains one run per protocol at its seed)
@@ -180,14 +181,11 @@ async function observe(
     case 'open-world': {
       const out = await cli('ood', '--link', hash, '--backend', backend);
       const reports = out.runs ?? [out];
-      return {
-        lab: 'open-world',
-        runs: reports.map((r: { config?: { seed: number }; steps: { assignment: Record<string, number[]> }[] }, k: number) => ({
-          seed: r.config?.seed ?? k,
-          steps: r.steps.map((s) => ({ assignment: s.assignment })),
-        })),
-        planned: reports.length,
-      };
+      const runs = reports.map((r: { config?: { seed: number }; steps: { assignment: Record<string, number[]> }[] }, k: number) => ({
+        seed: r.config?.seed ?? k,
+        steps: r.steps,
+      }));
+      return openWorldObservation(runs, reports.length);
     }
     case 'curriculum': {
       const out = await cli('curriculum', '--link', hash, '--backend', backend);

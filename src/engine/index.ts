@@ -3,17 +3,17 @@
  * types the services and the worker API name (plain data in and out, progress through callbacks, a `RunControl`
  * for pause / resume / cancel). The lab jobs are in ./jobs; the CLI imports the modules it runs directly.
  */
-export { activeBackend, BACKEND_ORDER, candidateBackends, ensureBackend, probeBackend, selectBackend, setWasmBase, watchBackendLoss } from './backend';
-export type { BackendAttempt, BackendInfo, BackendName } from './backend';
+export { activeBackend, candidateBackends, ensureBackend, probeBackend, selectBackend, setWasmBase, watchBackendLoss } from './backend';
+export type { BackendInfo, BackendName } from './backend';
 export { measureBackends, type BackendTiming, type MeasuredChoice, type ProbeWorkload } from './gpu/measure';
 export { gpuAdapterInfo, type GpuAdapterInfo } from './gpu/device';
 export { warmTraining } from './warm';
 export { resolveTrainConfig, TrainConfigError } from './config';
-export { RunCancelledError, RunControl, type RunState } from './control';
+export { RunCancelledError, RunControl } from './control';
 export { fromDecodedDataset, subsetPerClass } from './dataset';
 export { CALIBRATION_DEFAULTS, MODEL_DEFAULTS, STRATEGY_DEFAULTS, STRATEGY_IDS, TRAINER_DEFAULTS } from './defaults';
 export type { StrategyId, StrategyOptionsMap } from './defaults';
-export { BackendLostError, trainRunWithFallback, trainSharedWithFallback, withFallback, type FallbackAttempt, type FallbackNotice } from './fallback';
+export { trainRunWithFallback, trainSharedWithFallback, withFallback, type FallbackNotice } from './fallback';
 export { ewcPenaltyWeight } from './strategies/ewc';
 export { trainRun, type TaskEndEvent, type TrainHooks } from './trainer';
 export type * from './types';

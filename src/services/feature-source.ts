@@ -31,7 +31,7 @@ import { featureCache, type FeatureCache } from './feature-cache';
 import { sharedDataClient } from './data-client';
 import type { TrainClient } from './train-client';
 
-export type { FeatureJobEvent, FeatureJobInfo } from '../engine/features/job';
+export type { FeatureJobEvent } from '../engine/features/job';
 
 /** What to extract: which images and rows, with which source; `label` says it in words. */
 export interface FeatureRequest {

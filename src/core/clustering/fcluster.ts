@@ -58,25 +58,17 @@ function countClusters(z: LinkageMatrix, md: Float64Array, n: number, thresh: nu
       visited[rc] = 1;
       continue;
     }
-    if (!visited[lc]) {
-      visited[lc] = 1;
-      if (lc >= n) {
-        stack[++k] = lc;
-        continue;
-      }
-      nc++;
-      if (nc > maxNc) return nc;
+    // the left child, then the right: an unvisited internal child is descended into, an unvisited leaf is a singleton
+    let next = -1;
+    for (let side = 0; side < 2 && next < 0; side++) {
+      const c = z[4 * root + side];
+      if (visited[c]) continue;
+      visited[c] = 1;
+      if (c >= n) next = c;
+      else if (++nc > maxNc) return nc;
     }
-    if (!visited[rc]) {
-      visited[rc] = 1;
-      if (rc >= n) {
-        stack[++k] = rc;
-        continue;
-      }
-      nc++;
-      if (nc > maxNc) return nc;
-    }
-    k--;
+    if (next >= 0) stack[++k] = next;
+    else k--;
   }
   return nc;
 }
@@ -91,29 +83,26 @@ function labelCut(z: LinkageMatrix, md: Float64Array, n: number, cutoff: number,
   stack[0] = 2 * n - 2;
   while (k >= 0) {
     const root = stack[k] - n;
-    const lc = z[4 * root];
-    const rc = z[4 * root + 1];
     if (leader === -1 && md[root] <= cutoff) {
       leader = root;
       nCluster++;
     }
-    if (lc >= n && !visited[lc]) {
-      visited[lc] = 1;
-      stack[++k] = lc;
+    // descend into the first unvisited internal child (left, then right); once both are done, label the leaf children
+    let next = -1;
+    for (let side = 0; side < 2 && next < 0; side++) {
+      const c = z[4 * root + side];
+      if (c >= n && !visited[c]) next = c;
+    }
+    if (next >= 0) {
+      visited[next] = 1;
+      stack[++k] = next;
       continue;
     }
-    if (rc >= n && !visited[rc]) {
-      visited[rc] = 1;
-      stack[++k] = rc;
-      continue;
-    }
-    if (lc < n) {
+    for (let side = 0; side < 2; side++) {
+      const c = z[4 * root + side];
+      if (c >= n) continue;
       if (leader === -1) nCluster++;
-      t[lc] = nCluster;
-    }
-    if (rc < n) {
-      if (leader === -1) nCluster++;
-      t[rc] = nCluster;
+      t[c] = nCluster;
     }
     if (leader === root) leader = -1;
     k--;

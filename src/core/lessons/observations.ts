@@ -6,6 +6,7 @@
  *
  * Layering: pure TS, imports only src/core.
  */
+import type { CpcfReport } from '../conformal/from-run';
 import type { GroundTruthStats } from '../ground-truth/derive';
 import { readCurriculum, type CurriculumVerdictInput } from '../verdict/curriculum';
 import type { TimeRun } from '../verdict/time';
@@ -99,6 +100,15 @@ export function groundTruthObservation(stats: GroundTruthStats): GroundTruthObse
 }
 
 /**
+ * The Forgetting lab's finished runs, each seed's CPCF report (the lab's, or `cil-lab cpcf`'s JSON: its CPCF and a_prev
+ * after tasks 2, 3, …) as an observation; `planned`: the seeds it trains. The lab's results and `cil-lab lesson`'s
+ * play build it with this one function.
+ */
+export function forgettingObservation(runs: readonly { seed: number; report: Pick<CpcfReport, 'cpcf' | 'aPrev'> }[], planned: number): ForgettingObservation {
+  return { lab: 'forgetting', runs: runs.map((r) => ({ seed: r.seed, cpcf: r.report.cpcf, aPrev: r.report.aPrev })), planned };
+}
+
+/**
  * The Time lab's finished protocols of one seed (`planned`: how many it trains) and Alg. 1's sweep when it ran, as an
  * observation: the lab's results and `cil-lab lesson`'s play build it with this one function.
  */
@@ -123,4 +133,16 @@ export function curriculumObservation(input: CurriculumVerdictInput, complete?: 
     pairs: pairs.map((p) => ({ strategy: p.strategy, scenario: p.scenario, deltaAcc: p.deltaAcc.mean, deltaAcc0: p.deltaAcc0.mean })),
     complete: input.runs.length > 0 && (complete ?? input.runs.length >= (input.planned ?? input.runs.length)),
   };
+}
+
+/**
+ * The Open-world lab's finished runs, each seed's steps (the lab's, or `cil-lab ood`'s JSON report) reduced to what a
+ * finding reads, each OOD set's assignment to the tasks, as an observation; `planned`: the seeds it runs. The lab's
+ * results and `cil-lab lesson`'s play build it with this one function.
+ */
+export function openWorldObservation(
+  runs: readonly { seed: number; steps: readonly { assignment: Readonly<Record<string, readonly number[]>> }[] }[],
+  planned: number,
+): OpenWorldObservation {
+  return { lab: 'open-world', runs: runs.map((r) => ({ seed: r.seed, steps: r.steps.map((s) => ({ assignment: s.assignment })) })), planned };
 }

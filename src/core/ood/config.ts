@@ -14,7 +14,7 @@ import { getClassList } from '../classes/builtin';
 import { DETECTOR_IDS, HEAD_DEFAULTS } from './detectors';
 import { OPEN_WORLD_DATASETS, type OpenWorldSettings } from './settings';
 
-export { OPEN_WORLD_DATASETS, type OpenWorldDataset, type OpenWorldSettings } from './settings';
+export { OPEN_WORLD_DATASETS, type OpenWorldSettings } from './settings';
 
 /** The headline setting: Fashion-MNIST 0–5 in 3 tasks, replay, near = 6–9 and far = digits. */
 export const OPEN_WORLD_DEFAULTS: OpenWorldSettings = {

@@ -19,10 +19,11 @@
  */
 import { RIDGE_GRID, type PtmStrategy } from '../ptm/defaults';
 import { choleskyInPlace, choleskySolveInPlace, gramOfRows, multiplyABt, SingularMatrixError, squaredNormsOfForwardSolves, transpose } from '../ptm/linalg';
-import { PtmInputError, type PtmProblem, type RowBlock } from '../ptm/problem';
+import { PtmInputError, rowBlock, type PtmProblem, type RowBlock } from '../ptm/problem';
 import { projectionMatrix, projectRows } from '../ptm/projection';
 import { classMeans, normalizedRows } from '../ptm/prototypes';
 import { ranpacModel } from '../ptm/ranpac';
+import { fecamClassFactor } from '../ptm/fecam';
 
 /** Training rows seen up to which RanPAC's row comes from the evaluator's dual form; above, the primal form grown in place. */
 export const RANPAC_DUAL_ROWS = 1000;
@@ -90,29 +91,15 @@ function euclideanScorer(train: Float64Array, d: number): Scorer {
   };
 }
 
-/** FeCAM's class statistics (src/core/ptm/fecam.ts, the same steps): the negated Mahalanobis distance. */
+/** FeCAM's class statistics (src/core/ptm/fecam.ts fecamClassFactor): the negated Mahalanobis distance. */
 function fecamScorer(train: Float64Array, d: number, shrinkage: number, name: string): Scorer {
   const b = block(train, d);
   const xs = normalizedRows(b, d);
   const n = b.n;
   const mu = new Float64Array(d);
-  for (let i = 0; i < n; i++) for (let t = 0; t < d; t++) mu[t] += xs[i * d + t];
-  for (let t = 0; t < d; t++) mu[t] /= n;
-  const zt = new Float64Array(d * n);
-  for (let i = 0; i < n; i++) for (let t = 0; t < d; t++) zt[t * n + i] = xs[i * d + t] - mu[t];
-  const cov = gramOfRows(zt, d, n);
-  let diagMean = 0;
-  for (let a = 0; a < d; a++) {
-    for (let c = 0; c <= a; c++) cov[a * d + c] /= n - 1;
-    diagMean += cov[a * d + a];
-  }
-  diagMean /= d;
-  for (let a = 0; a < d; a++) cov[a * d + a] += shrinkage * diagMean;
-  const sd = new Float64Array(d);
-  for (let a = 0; a < d; a++) sd[a] = Math.sqrt(cov[a * d + a]);
-  for (let a = 0; a < d; a++) for (let c = 0; c <= a; c++) cov[a * d + c] /= sd[a] * sd[c];
+  let cov: Float64Array;
   try {
-    choleskyInPlace(cov, d);
+    cov = fecamClassFactor(xs, 0, n, d, shrinkage, mu);
   } catch (e) {
     if (!(e instanceof SingularMatrixError)) throw e;
     throw new PtmInputError(
@@ -198,22 +185,12 @@ function stepOf(correct: number[], testCounts: number[]): HeadStep {
 
 /** A problem (src/core/ptm/problem.ts) of the classes given, position p = class p of the list, label p = `labels[p]`. */
 export function problemOf(classes: readonly { train: Float64Array; test: Float64Array }[], d: number, labels: readonly number[]): PtmProblem {
-  const rows = (split: 'train' | 'test'): RowBlock => {
-    const n = classes.reduce((s, c) => s + c[split].length / d, 0);
-    const x = new Float64Array(n * d);
-    const y = new Int32Array(n);
-    const start = new Int32Array(classes.length + 1);
-    let r = 0;
-    classes.forEach((c, p) => {
-      start[p] = r;
-      x.set(c[split], r * d);
-      const m = c[split].length / d;
-      y.fill(p, r, r + m);
-      r += m;
-    });
-    start[classes.length] = n;
-    return { x, n, y, start };
-  };
+  const rows = (split: 'train' | 'test'): RowBlock =>
+    rowBlock(
+      classes.map((c) => c[split].length / d),
+      d,
+      (p, x, at) => x.set(classes[p][split], at * d),
+    );
   return {
     classes: [...labels],
     classNames: labels.map((l) => `class ${l + 1}`),

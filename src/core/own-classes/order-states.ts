@@ -236,29 +236,34 @@ export async function orderingsOverview(
         mask,
       )
     : { final: f[0], aia: a[0] };
-  return {
-    exact: !sample,
-    orderings: f.length,
-    omega: factorialText(C),
-    states: cache.computed,
-    final: rangeOf(f),
-    aia: rangeOf(a),
-    finals: f,
-    aias: a,
-    ...(orders ? { orders } : {}),
-    taught: { ...taughtNumbers, betterAia: countAbove(a, taughtNumbers.aia), betterFinal: countAbove(f, taughtNumbers.final) },
-  };
+  return overview(f, a, taughtNumbers, C, !sample, cache.computed, orders);
 }
 
 /** The overview of orderings the head trained one by one (their R matrices' numbers); `taught`: the taught order's. */
 export function overviewOfRuns(runs: readonly OrderingNumbers[], taught: OrderingNumbers, C: number, exact: boolean, orders?: number[][]): OrderingsOverview {
   const f = Float64Array.from(runs, (r) => r.final);
   const a = Float64Array.from(runs, (r) => r.aia);
+  return overview(f, a, taught, C, exact, 0, orders);
+}
+
+/**
+ * An overview from every ordering's final accuracy `f` and AIA `a` (in the same order as `orders`, when kept), the
+ * taught order's numbers ranked among them; `states`: the closed-form states computed (0 when trained one by one).
+ */
+function overview(
+  f: Float64Array,
+  a: Float64Array,
+  taught: OrderingNumbers,
+  C: number,
+  exact: boolean,
+  states: number,
+  orders: number[][] | undefined,
+): OrderingsOverview {
   return {
     exact,
-    orderings: runs.length,
+    orderings: f.length,
     omega: factorialText(C),
-    states: 0,
+    states,
     final: rangeOf(f),
     aia: rangeOf(a),
     finals: f,

@@ -32,31 +32,13 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
   for (let p = 0; p < C; p++) {
     const lo = train.start[p];
     const hi = train.start[p + 1];
-    const n = hi - lo;
-    mu.fill(0);
-    for (let i = lo; i < hi; i++) for (let t = 0; t < d; t++) mu[t] += xs[i * d + t];
-    for (let t = 0; t < d; t++) mu[t] /= n;
-    // Σ_c = Zᵀ Z / (n − 1) with Z the centred rows (as the rows of Zᵀ, a Gram matrix of rows)
-    const zt = new Float64Array(d * n);
-    for (let i = 0; i < n; i++) for (let t = 0; t < d; t++) zt[t * n + i] = xs[(lo + i) * d + t] - mu[t];
-    const cov = gramOfRows(zt, d, n);
-    let diagMean = 0;
-    for (let a = 0; a < d; a++) {
-      for (let b = 0; b <= a; b++) cov[a * d + b] /= n - 1;
-      diagMean += cov[a * d + a];
-    }
-    diagMean /= d;
-    for (let a = 0; a < d; a++) cov[a * d + a] += shrinkage * diagMean;
-    // correlation form (lower triangle), then its Cholesky factor
-    const sd = new Float64Array(d);
-    for (let a = 0; a < d; a++) sd[a] = Math.sqrt(cov[a * d + a]);
-    for (let a = 0; a < d; a++) for (let b = 0; b <= a; b++) cov[a * d + b] /= sd[a] * sd[b];
+    let cov: Float64Array;
     try {
-      choleskyInPlace(cov, d);
+      cov = fecamClassFactor(xs, lo, hi, d, shrinkage, mu);
     } catch (e) {
       if (!(e instanceof SingularMatrixError)) throw e;
       throw new PtmInputError(
-        `FeCAM: the shrunk covariance of class ${problem.classes[p]} (${problem.classNames[p]}) is singular (its ${n} training rows do not vary enough); raise the shrinkage above ${shrinkage}.`,
+        `FeCAM: the shrunk covariance of class ${problem.classes[p]} (${problem.classNames[p]}) is singular (its ${hi - lo} training rows do not vary enough); raise the shrinkage above ${shrinkage}.`,
       );
     }
     for (let i = 0; i < test.n; i++) for (let t = 0; t < d; t++) centredTest[i * d + t] = xt[i * d + t] - mu[t];
@@ -64,4 +46,32 @@ export function fecamScores(problem: PtmProblem, shrinkage: number): Float64Arra
     for (let i = 0; i < test.n; i++) scores[i * C + p] = dist[i];
   }
   return scores;
+}
+
+/**
+ * One class's FeCAM statistics from its L2-normalised training rows `xs[lo..hi)` (d columns): μ_c written into `mu`,
+ * and the Cholesky factor of Σ̃_c returned (lower triangle, d × d). Throws SingularMatrixError where Σ̃_c is singular.
+ */
+export function fecamClassFactor(xs: Float64Array, lo: number, hi: number, d: number, shrinkage: number, mu: Float64Array): Float64Array {
+  const n = hi - lo;
+  mu.fill(0);
+  for (let i = lo; i < hi; i++) for (let t = 0; t < d; t++) mu[t] += xs[i * d + t];
+  for (let t = 0; t < d; t++) mu[t] /= n;
+  // Σ_c = Zᵀ Z / (n − 1) with Z the centred rows (as the rows of Zᵀ, a Gram matrix of rows)
+  const zt = new Float64Array(d * n);
+  for (let i = 0; i < n; i++) for (let t = 0; t < d; t++) zt[t * n + i] = xs[(lo + i) * d + t] - mu[t];
+  const cov = gramOfRows(zt, d, n);
+  let diagMean = 0;
+  for (let a = 0; a < d; a++) {
+    for (let b = 0; b <= a; b++) cov[a * d + b] /= n - 1;
+    diagMean += cov[a * d + a];
+  }
+  diagMean /= d;
+  for (let a = 0; a < d; a++) cov[a * d + a] += shrinkage * diagMean;
+  // correlation form (lower triangle), then its Cholesky factor
+  const sd = new Float64Array(d);
+  for (let a = 0; a < d; a++) sd[a] = Math.sqrt(cov[a * d + a]);
+  for (let a = 0; a < d; a++) for (let b = 0; b <= a; b++) cov[a * d + b] /= sd[a] * sd[b];
+  choleskyInPlace(cov, d);
+  return cov;
 }

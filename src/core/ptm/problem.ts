@@ -51,20 +51,36 @@ function block(set: FeatureSet, split: 0 | 1, classes: readonly number[], perCla
     const rows = rowsOf(set, split, [c]);
     return perClass === undefined ? rows : rows.subarray(0, perClass);
   });
-  const n = groups.reduce((s, g) => s + g.length, 0);
+  return rowBlock(
+    groups.map((g) => g.length),
+    d,
+    (p, x, at) => {
+      let r = at;
+      for (const i of groups[p]) {
+        for (let t = 0; t < d; t++) x[r * d + t] = set.features[i * d + t];
+        r++;
+      }
+    },
+  );
+}
+
+/**
+ * A block of C classes' rows, class by class: class p's `counts[p]` rows (d features each) written by `write(p, x, at)`
+ * into `x` from row `at` on, labelled p.
+ */
+export function rowBlock(counts: readonly number[], d: number, write: (p: number, x: Float64Array, at: number) => void): RowBlock {
+  const n = counts.reduce((s, m) => s + m, 0);
   const x = new Float64Array(n * d);
   const y = new Int32Array(n);
-  const start = new Int32Array(classes.length + 1);
+  const start = new Int32Array(counts.length + 1);
   let r = 0;
-  groups.forEach((rows, p) => {
+  counts.forEach((m, p) => {
     start[p] = r;
-    for (const i of rows) {
-      for (let t = 0; t < d; t++) x[r * d + t] = set.features[i * d + t];
-      y[r] = p;
-      r++;
-    }
+    write(p, x, r);
+    y.fill(p, r, r + m);
+    r += m;
   });
-  start[classes.length] = n;
+  start[counts.length] = n;
   return { x, n, y, start };
 }
 

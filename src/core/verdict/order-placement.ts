@@ -46,19 +46,18 @@ export function placementSentences(
   const { aia } = summary;
   if (aia.max - aia.min <= SAME) {
     out.push({ id: 'place:aia', kind: 'finding', text: `${who} has AIA ${pctText(placed.aia)}, as every ordering does (${where}).` });
-  } else if (placed.belowBestPoints <= 100 * SAME) {
-    const others = aia.best.ties - 1;
+  } else if (placed.belowBestPoints <= 100 * SAME || placed.aboveWorstPoints <= 100 * SAME) {
+    // the order is (tied for) the best or the worst: said with how far the other end lies
+    const best = placed.belowBestPoints <= 100 * SAME;
+    const others = (best ? aia.best : aia.worst).ties - 1;
+    const shared = others > 0 ? `, shared with ${countText(others)} other ordering${others === 1 ? '' : 's'}` : '';
+    const otherEnd = best
+      ? `the worst order is ${pointsText(placed.aboveWorstPoints)} lower`
+      : `the best order is ${pointsText(placed.belowBestPoints)} higher`;
     out.push({
       id: 'place:aia',
       kind: 'finding',
-      text: `${who} has the highest AIA, ${pctText(placed.aia)}${others > 0 ? `, shared with ${countText(others)} other ordering${others === 1 ? '' : 's'}` : ''} (${where}): the worst order is ${pointsText(placed.aboveWorstPoints)} lower.`,
-    });
-  } else if (placed.aboveWorstPoints <= 100 * SAME) {
-    const others = aia.worst.ties - 1;
-    out.push({
-      id: 'place:aia',
-      kind: 'finding',
-      text: `${who} has the lowest AIA, ${pctText(placed.aia)}${others > 0 ? `, shared with ${countText(others)} other ordering${others === 1 ? '' : 's'}` : ''} (${where}): the best order is ${pointsText(placed.belowBestPoints)} higher.`,
+      text: `${who} has the ${best ? 'highest' : 'lowest'} AIA, ${pctText(placed.aia)}${shared} (${where}): ${otherEnd}.`,
     });
   } else {
     out.push({

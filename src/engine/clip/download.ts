@@ -17,7 +17,7 @@
  * has no wasm backend); in a browser 'cpu' means 'wasm'. In a browser, onnxruntime's .wasm files must be served by
  * the app (`wasmPaths`); a load that would fetch them from a CDN is refused.
  */
-import { HUB_HOST, HUB_TEMPLATE, isNode, isRemoteUrl, type Location } from './weights';
+import { HUB_HOST, HUB_TEMPLATE, isNode, isRemoteUrl, weightSourceProblem, type Location, type WeightSource } from './weights';
 
 /** 'cpu' = onnxruntime-node in Node. */
 export type ModelDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -340,10 +340,36 @@ export function classifyLoadError(e: unknown, stage: 'tokenizer' | 'preprocessor
 
 // transformers.js `env` is global: one load at a time.
 let loadChain: Promise<unknown> = Promise.resolve();
-export function serialised<T>(f: () => Promise<T>): Promise<T> {
+function serialised<T>(f: () => Promise<T>): Promise<T> {
   const run = loadChain.then(f, f);
   loadChain = run.catch(() => undefined);
   return run;
+}
+
+/**
+ * A side's `create…(opts)`: `check` the options at once (its failure is a rejected promise, never a throw), then
+ * `load` once every load before it has ended.
+ */
+export function checkedLoad<O, T>(opts: O, check: (opts: O) => void, load: (opts: O) => Promise<T>): Promise<T> {
+  try {
+    check(opts);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return serialised(() => load(opts));
+}
+
+/**
+ * The options both sides share, checked after the side's own precision: programming errors (an unknown device or
+ * source kind) are TypeErrors; what a person typed (model id, folder, mirror URL) is a ModelLoadError ('not-found'), so
+ * the UI shows it like any other load failure.
+ */
+export function checkDeviceAndSource(opts: ModelLoadOptions): void {
+  if (!MODEL_DEVICES.includes(opts.device)) throw new TypeError(`Unknown device "${String(opts.device)}": use webgpu, wasm or cpu.`);
+  const s = opts.source as WeightSource | undefined;
+  if (!s || !['hub', 'self-hosted', 'mirror'].includes(s.kind)) throw new TypeError('The weight source must be hub, self-hosted or mirror.');
+  const problem = weightSourceProblem(opts.modelId, s);
+  if (problem) throw new ModelLoadError('not-found', problem.message, { hint: problem.hint });
 }
 
 export type Transformers = typeof import('@huggingface/transformers');
@@ -361,14 +387,27 @@ export async function importTransformers(hints: HintContext): Promise<Transforme
 }
 
 export interface EnvOptions {
-  /** Browser: keep downloaded weights in Cache Storage (default true). */
+  /**
+   * Browser: keep downloaded weights in Cache Storage (default true). Node: remote downloads always go through
+   * transformers.js's file cache (its Node loader needs a file path for ONNX files), see `cacheDir`.
+   */
   cache?: boolean;
-  /** Node only: the folder for downloaded files (default: transformers.js's). */
+  /** Node only: the folder for downloaded files. Default: transformers.js's (node_modules/@huggingface/transformers/.cache/). */
   cacheDir?: string;
   /** Browser only: URL prefix where the app serves onnxruntime-web's ort-wasm-simd-threaded*.{mjs,wasm}. */
   wasmPaths?: string;
   /** The fetch for http(s) downloads (tests; custom headers). Default: the global fetch. */
   fetch?: typeof fetch;
+}
+
+/** What every model load is given: the text embedder's and the image encoders' options add their precision. */
+export interface ModelLoadOptions extends EnvOptions {
+  modelId: string;
+  device: ModelDevice;
+  source: WeightSource;
+  /** May anything be fetched from another host? Default: true for hub/mirror (and a self-hosted http(s) URL), false for a self-hosted folder. */
+  allowRemote?: boolean;
+  onProgress?: (p: LoadProgress) => void;
 }
 
 /** Set transformers.js's global `env` for one load (see the header); call inside `serialised`. */
@@ -425,18 +464,21 @@ export function progressCallback(ctx: LoadContext, onProgress?: (p: LoadProgress
  * and the progress callback.
  */
 export async function startLoad(
-  modelId: string,
   loc: Location,
   hints: HintContext,
-  opts: EnvOptions & { allowRemote?: boolean; device: ModelDevice; onProgress?: (p: LoadProgress) => void },
+  opts: ModelLoadOptions,
 ): Promise<{ tf: Transformers; ctx: LoadContext; progress_callback: ReturnType<typeof progressCallback> }> {
   const allowRemote = opts.allowRemote ?? loc.remote;
   const ctx = loadContext(hints, loc, allowRemote, opts.device);
   if (loc.remote && !allowRemote) {
-    throw new ModelLoadError('offline', `${modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`, {
-      file: loc.at('config.json'),
-      hint: hintFor('offline', hints),
-    });
+    throw new ModelLoadError(
+      'offline',
+      `${opts.modelId} would be downloaded from ${loc.where}, but remote downloads are switched off (allowRemote is false).`,
+      {
+        file: loc.at('config.json'),
+        hint: hintFor('offline', hints),
+      },
+    );
   }
   const tf = await importTransformers(hints);
   configureEnv(tf, ctx, opts);
@@ -477,22 +519,55 @@ export async function devicePlan(requested: ModelDevice): Promise<{ devices: Mod
   return { devices: ['webgpu', 'wasm'], notes };
 }
 
+/** What a loaded transformers.js model is to the checks below: its ONNX sessions' names, and its dispose. */
+export interface OpenedModel {
+  dispose?: () => Promise<unknown>;
+  sessions?: Record<string, { inputNames?: string[]; outputNames?: string[] }>;
+}
+
+/** The input and output names of a model's main ONNX session (empty where it has none). */
+export interface SessionNames {
+  ins: string[];
+  outs: string[];
+}
+
 /**
- * Try `load` on each device of the plan in turn: a device problem (or a WebGPU session that cannot run the graph)
- * moves on to the next device with a note; any other failure is thrown as it is.
+ * `open` a model on one device, then `check` it (its session's inputs and outputs, a warm-up run: some devices fail
+ * only when the graph first runs). A model that fails its check is disposed before the failure is thrown, so the
+ * next device starts clean.
  */
-export async function withDeviceFallback<T>(
+async function openChecked<M extends OpenedModel, R>(open: () => Promise<M>, check: (m: M, names: SessionNames) => Promise<R>): Promise<R> {
+  const m = await open();
+  try {
+    const session = m.sessions?.model;
+    return await check(m, { ins: session?.inputNames ?? [], outs: session?.outputNames ?? [] });
+  } catch (e) {
+    try {
+      await m.dispose?.();
+    } catch {
+      /* the check's failure is the one to report */
+    }
+    throw e;
+  }
+}
+
+/**
+ * Open and check the model (openChecked) on each device of the plan in turn: a device problem (or a WebGPU session
+ * that cannot run the graph) moves on to the next device with a note; any other failure is thrown as it is.
+ */
+export async function withDeviceFallback<M extends OpenedModel, T>(
   requested: ModelDevice,
   ctx: LoadContext,
   modelFile: string,
-  load: (device: ModelDevice) => Promise<T>,
+  open: (device: ModelDevice) => Promise<M>,
+  check: (m: M, names: SessionNames) => Promise<T>,
 ): Promise<{ value: T; device: ModelDevice; notes: string[] }> {
   const plan = await devicePlan(requested);
   const notes = plan.notes.slice();
   for (let i = 0; i < plan.devices.length; i++) {
     const device = plan.devices[i];
     try {
-      return { value: await load(device), device, notes };
+      return { value: await openChecked(() => open(device), check), device, notes };
     } catch (e) {
       const err = classifyLoadError(e, 'model', ctx, modelFile);
       const next = plan.devices[i + 1];

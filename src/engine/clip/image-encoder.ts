@@ -18,22 +18,23 @@
  * scale per batch tensor, so a q8 vector moves slightly with its batch mates (as on the text side).
  */
 import {
-  MODEL_DEVICES,
   ModelLoadError,
+  checkDeviceAndSource,
+  checkedLoad,
   classifyLoadError,
   hintFor,
   importTransformers,
   modelDownloadSizes,
-  serialised,
   startLoad,
   withDeviceFallback,
   type FileSize,
   type HintContext,
-  type LoadProgress,
   type ModelDevice,
+  type ModelLoadOptions,
+  type OpenedModel,
 } from './download';
 import { outputSize, preprocessImages, preprocessingFromConfig, PreprocessingError, type ImagePreprocessing } from './image-preprocess';
-import { resolveLocation, weightSourceProblem, type WeightSource } from './weights';
+import { resolveLocation } from './weights';
 
 export type EncoderPrecision = 'q8' | 'fp16' | 'fp32';
 export const ENCODER_PRECISIONS: readonly EncoderPrecision[] = ['q8', 'fp16', 'fp32'];
@@ -132,24 +133,10 @@ export function likelyEncoderKind(modelId: string): EncoderKind {
   return /clip/i.test(modelId) ? 'clip-vision' : 'auto';
 }
 
-export interface ImageEncoderOptions {
-  modelId: string;
+export interface ImageEncoderOptions extends ModelLoadOptions {
   /** Hub branch, tag or commit (default 'main'). */
   revision?: string;
   precision: EncoderPrecision;
-  device: ModelDevice;
-  source: WeightSource;
-  /** May anything be fetched from another host? Default: true for hub/mirror (and a self-hosted http(s) URL), false for a folder. */
-  allowRemote?: boolean;
-  /** Browser only: URL prefix where the app serves onnxruntime-web's files. */
-  wasmPaths?: string;
-  onProgress?: (p: LoadProgress) => void;
-  /** Browser: keep downloaded weights in Cache Storage (default true). */
-  cache?: boolean;
-  /** Node only: the folder for downloaded files. */
-  cacheDir?: string;
-  /** The fetch for http(s) downloads (tests). */
-  fetch?: typeof fetch;
 }
 
 export interface ImageEncoder {
@@ -196,11 +183,7 @@ function hintsOf(modelId: string, kind: EncoderKind, precision: EncoderPrecision
 
 function checkOptions(opts: ImageEncoderOptions): void {
   if (!ENCODER_PRECISIONS.includes(opts.precision)) throw new TypeError(`Unknown precision "${String(opts.precision)}": use q8, fp16 or fp32.`);
-  if (!MODEL_DEVICES.includes(opts.device)) throw new TypeError(`Unknown device "${String(opts.device)}": use webgpu, wasm or cpu.`);
-  const s = opts.source as WeightSource | undefined;
-  if (!s || !['hub', 'self-hosted', 'mirror'].includes(s.kind)) throw new TypeError('The weight source must be hub, self-hosted or mirror.');
-  const problem = weightSourceProblem(opts.modelId, s);
-  if (problem) throw new ModelLoadError('not-found', problem.message, { hint: problem.hint });
+  checkDeviceAndSource(opts);
 }
 
 /**
@@ -216,12 +199,7 @@ export async function encoderDownloadSizes(opts: ImageEncoderOptions, kind = lik
 }
 
 export function createImageEncoder(opts: ImageEncoderOptions): Promise<ImageEncoder> {
-  try {
-    checkOptions(opts);
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  return serialised(() => load(opts));
+  return checkedLoad(opts, checkOptions, load);
 }
 
 /** Minimal shapes of the transformers.js objects used here. */
@@ -230,10 +208,7 @@ interface TfTensor {
   data: ArrayLike<number>;
   dispose?: () => void;
 }
-type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTensor>>) & {
-  dispose?: () => Promise<unknown>;
-  sessions?: Record<string, { inputNames?: string[]; outputNames?: string[] }>;
-};
+type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTensor>>) & OpenedModel;
 
 const OUTPUTS = ['image_embeds', 'pooler_output', 'last_hidden_state'] as const;
 
@@ -251,7 +226,7 @@ async function load(opts: ImageEncoderOptions): Promise<ImageEncoder> {
   const revision = opts.revision ?? 'main';
   const loc = resolveLocation(opts.modelId.trim(), opts.source, revision);
   let kind = likelyEncoderKind(opts.modelId);
-  const { tf, ctx, progress_callback } = await startLoad(opts.modelId, loc, hintsOf(opts.modelId, kind, opts.precision), opts);
+  const { tf, ctx, progress_callback } = await startLoad(loc, hintsOf(opts.modelId, kind, opts.precision), opts);
   const common = { revision, progress_callback };
 
   // ── preprocessing: the processor's fields, applied by image-preprocess.ts ──
@@ -282,38 +257,29 @@ async function load(opts: ImageEncoderOptions): Promise<ImageEncoder> {
   const [h, w] = outputSize(preprocessing, 224, 224);
 
   // ── model, with device fallback ──
-  const loaded = await withDeviceFallback(opts.device, ctx, file, async (device) => {
-    let m: TfModel | undefined;
-    try {
-      const cls = kind === 'clip-vision' ? tf.CLIPVisionModelWithProjection : tf.AutoModel;
-      m = (await cls.from_pretrained(loc.pretrainedId, { ...common, dtype: opts.precision, device } as never)) as unknown as TfModel;
-      const session = m.sessions?.model;
-      const ins = session?.inputNames ?? [];
-      const outs = session?.outputNames ?? [];
+  const cls = kind === 'clip-vision' ? tf.CLIPVisionModelWithProjection : tf.AutoModel;
+  const loaded = await withDeviceFallback(
+    opts.device,
+    ctx,
+    file,
+    async (device) => (await cls.from_pretrained(loc.pretrainedId, { ...common, dtype: opts.precision, device } as never)) as unknown as TfModel,
+    async (m, { ins, outs }) => {
       const output = featureOutputOrder(modelType).find((o) => outs.includes(o));
       if (!ins.includes('pixel_values') || !output) {
+        const expected = featureOutputOrder(modelType)
+          .join(', ')
+          .replace(/, ([^,]+)$/, ' or $1');
         throw new ModelLoadError(
           'bad-model',
-          `The ONNX model ${loc.at(file)} is not an image encoder: it takes [${ins.join(', ')}] and gives [${outs.join(', ')}], not pixel_values → ${featureOutputOrder(
-            modelType,
-          )
-            .join(', ')
-            .replace(/, ([^,]+)$/, ' or $1')}.`,
+          `The ONNX model ${loc.at(file)} is not an image encoder: it takes [${ins.join(', ')}] and gives [${outs.join(', ')}], not pixel_values → ${expected}.`,
           { file, hint: hintFor('bad-model', ctx.hints) },
         );
       }
-      // A warm-up run on a blank image of the model's input size: some devices fail only when the graph first runs.
+      // the warm-up run, on a blank image of the model's input size
       const rows = await run(tf, m, new Float32Array(3 * h * w), [1, 3, h, w], output);
       return { model: m, output, dim: rows.length };
-    } catch (e) {
-      try {
-        await m?.dispose?.();
-      } catch {
-        /* ignore */
-      }
-      throw e;
-    }
-  });
+    },
+  );
   const { model, output, dim } = loaded.value;
   opts.onProgress?.({ file: '', loaded: 1, total: 1, status: 'ready' });
   let disposed = false;

@@ -10,47 +10,33 @@
 import {
   ModelLoadError,
   MODEL_DEVICES,
+  checkDeviceAndSource,
+  checkedLoad,
   classifyLoadError,
   hintFor,
   modelDownloadSizes,
-  serialised,
   startLoad,
   withDeviceFallback,
   type FileSize,
   type HintContext,
   type LoadProgress,
   type ModelDevice,
+  type ModelLoadOptions,
+  type OpenedModel,
 } from './download';
-import { resolveLocation, weightSourceProblem, type WeightSource } from './weights';
+import { resolveLocation } from './weights';
 
 export { resolveLocation, type Location, type WeightSource } from './weights';
 /** Load failures of the text and image sides are one class (download.ts); the text side's name for it. */
-export { ModelLoadError as ClipLoadError, type ModelLoadReason as ClipLoadReason } from './download';
+export { ModelLoadError as ClipLoadError } from './download';
 
 export type ClipDtype = 'q8' | 'fp32';
 /** 'cpu' = onnxruntime-node in Node. */
 export type ClipDevice = ModelDevice;
 export type ClipProgress = LoadProgress;
 
-export interface EmbedderOptions {
-  modelId: string;
+export interface EmbedderOptions extends ModelLoadOptions {
   dtype: ClipDtype;
-  device: ClipDevice;
-  source: WeightSource;
-  /** May anything be fetched from another host? Default: true for hub/mirror (and a self-hosted http(s) URL), false for a self-hosted folder. */
-  allowRemote?: boolean;
-  /** Browser only: URL prefix where the app serves onnxruntime-web's ort-wasm-simd-threaded*.{mjs,wasm}. */
-  wasmPaths?: string;
-  onProgress?: (p: ClipProgress) => void;
-  /**
-   * Browser: keep downloaded weights in Cache Storage (default true). Node: remote downloads always go through
-   * transformers.js's file cache (its Node loader needs a file path for ONNX files), see `cacheDir`.
-   */
-  cache?: boolean;
-  /** Node only: the folder for downloaded files. Default: transformers.js's (node_modules/@huggingface/transformers/.cache/). */
-  cacheDir?: string;
-  /** The fetch to use for http(s) downloads (tests; custom headers). Default: transformers.js's (global fetch). */
-  fetch?: typeof fetch;
 }
 
 export interface TextEmbedder {
@@ -134,10 +120,7 @@ type TfTokenizer = ((texts: string[], opts: { padding: boolean; truncation: bool
   eos_token_id?: number;
   pad_token_id?: number;
 };
-type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTensor>>) & {
-  dispose?: () => Promise<unknown>;
-  sessions?: Record<string, { inputNames?: string[]; outputNames?: string[] }>;
-};
+type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTensor>>) & OpenedModel;
 
 /**
  * Programming errors (an unknown dtype, device or source kind) are TypeErrors; things a person typed (model id,
@@ -145,11 +128,7 @@ type TfModel = ((inputs: Record<string, unknown>) => Promise<Record<string, TfTe
  */
 function checkOptions(opts: EmbedderOptions): void {
   if (!CLIP_DTYPES.includes(opts.dtype)) throw new TypeError(`Unknown dtype "${String(opts.dtype)}": use q8 or fp32.`);
-  if (!CLIP_DEVICES.includes(opts.device)) throw new TypeError(`Unknown device "${String(opts.device)}": use webgpu, wasm or cpu.`);
-  const s = opts.source as WeightSource | undefined;
-  if (!s || !['hub', 'self-hosted', 'mirror'].includes(s.kind)) throw new TypeError('The weight source must be hub, self-hosted or mirror.');
-  const problem = weightSourceProblem(opts.modelId, s);
-  if (problem) throw new ModelLoadError('not-found', problem.message, { hint: problem.hint });
+  checkDeviceAndSource(opts);
 }
 
 /**
@@ -204,18 +183,13 @@ export async function textEmbedderDownloadSizes(opts: EmbedderOptions): Promise<
 }
 
 export function createTextEmbedder(opts: EmbedderOptions): Promise<TextEmbedder> {
-  try {
-    checkOptions(opts);
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  return serialised(() => load(opts));
+  return checkedLoad(opts, checkOptions, load);
 }
 
 async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
   const loc = resolveLocation(opts.modelId.trim(), opts.source);
   const hints = hintsOf(opts);
-  const { tf, ctx, progress_callback } = await startLoad(opts.modelId, loc, hints, opts);
+  const { tf, ctx, progress_callback } = await startLoad(loc, hints, opts);
   const onProgress = opts.onProgress;
 
   // ── tokenizer ──
@@ -235,17 +209,17 @@ async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
 
   // ── model, with device fallback ──
   const file = onnxFileFor(opts.dtype);
-  const loaded = await withDeviceFallback(opts.device, ctx, file, async (device) => {
-    let m: TfModel | undefined;
-    try {
-      m = (await tf.CLIPTextModelWithProjection.from_pretrained(loc.pretrainedId, {
+  const loaded = await withDeviceFallback(
+    opts.device,
+    ctx,
+    file,
+    async (device) =>
+      (await tf.CLIPTextModelWithProjection.from_pretrained(loc.pretrainedId, {
         dtype: opts.dtype,
         device,
         progress_callback,
-      } as never)) as unknown as TfModel;
-      const session = m.sessions?.model;
-      const outs = session?.outputNames ?? [];
-      const ins = session?.inputNames ?? [];
+      } as never)) as unknown as TfModel,
+    async (m, { ins, outs }) => {
       if (!outs.includes('text_embeds') || !ins.includes('input_ids')) {
         throw new ModelLoadError(
           'bad-model',
@@ -253,18 +227,11 @@ async function load(opts: EmbedderOptions): Promise<TextEmbedder> {
           { file, hint: hintFor('bad-model', hints) },
         );
       }
-      // A warm-up run: some devices fail only when the graph first runs.
+      // the warm-up run
       const rows = await runBatch(tokenizer, m, [''], eosId);
       return { model: m, dim: rows[0].length };
-    } catch (e) {
-      try {
-        await m?.dispose?.();
-      } catch {
-        /* ignore */
-      }
-      throw e;
-    }
-  });
+    },
+  );
   const { model, dim } = loaded.value;
   const ran = loaded.device;
   const notes = loaded.notes;

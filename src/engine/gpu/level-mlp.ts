@@ -15,7 +15,6 @@
  * block is let go once copied. The optimiser state and activations are shared scratch of `capacity` models.
  */
 import type { NetworkSpec } from '../models';
-import { paramInfo } from '../models';
 import { gpuCounters, type GpuHandle } from './device';
 import {
   argmaxKernel,
@@ -590,9 +589,4 @@ function writeUniform(buf: ArrayBuffer, s: number, f: UniformFields): void {
   f32[10] = f.eps ?? 0;
   f32[11] = f.nlr ?? 0;
   u32[12] = f.stride;
-}
-
-/** The paramInfo arrays' sizes of `spec`, for checks. */
-export function paramSizes(spec: NetworkSpec): number[] {
-  return paramInfo(spec).map((p) => p.shape.reduce((a, b) => a + b, 1));
 }

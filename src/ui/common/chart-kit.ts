@@ -5,6 +5,7 @@
  */
 import { axisBottom } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
+import { interpolateBlues } from 'd3-scale-chromatic';
 import { select, type BaseType, type Selection } from 'd3-selection';
 import { fmt } from './format';
 
@@ -246,4 +247,36 @@ export function freshSvg(svgEl: SVGSVGElement, width: number, height: number): S
   svg.selectAll('*').remove();
   svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   return svg;
+}
+
+/** An accuracy matrix cell's colour for a fraction t in 0..1: single-hue blues, never white (0 % still shows). */
+export function accuracyBlue(t: number): string {
+  return interpolateBlues(0.1 + 0.85 * t);
+}
+
+/**
+ * The frame of a square accuracy-matrix heat map (R[i][j], `size` px from (`left`, `top`)): the column title under it,
+ * the row title up its left at x = `rowTitleX`, and the 0–100 % colour legend (accuracyBlue) under the column title.
+ */
+export function drawMatrixFrame(
+  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+  box: { left: number; top: number; size: number; rowTitleX: number },
+  titles: { columns: string; rows: string; legend: string },
+): void {
+  const { left, top, size } = box;
+  drawAxisTitles(svg, {
+    x: { x: left + size / 2, y: top + size + 32, text: titles.columns },
+    y: { x: box.rowTitleX, y: top + size / 2, text: titles.rows },
+  });
+  drawColorLegend(svg, {
+    x: left,
+    y: top + size + 46,
+    width: Math.min(200, size),
+    height: 10,
+    domain: [0, 100],
+    interpolator: accuracyBlue,
+    format: (v) => `${v.toFixed(0)}`,
+    title: titles.legend,
+    titleOffset: 28,
+  });
 }

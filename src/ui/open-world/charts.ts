@@ -11,12 +11,12 @@
  * - ROC curve and score histograms of one detector, OOD set and step (on click).
  */
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleBand, scaleLinear } from 'd3-scale';
+import { scaleBand, scaleLinear, type ScaleBand } from 'd3-scale';
 import { line } from 'd3-shape';
 import { DETECTOR_LABELS, type DetectorId } from '../../core/ood/detectors';
 import { rocCurve } from '../../core/ood/metrics';
 import type { DetectorSummary, StepResult } from '../../core/ood/schedule';
-import { drawAxisTitles, freshSvg, showTip } from '../common/chart-kit';
+import { drawAxes, drawAxisTitles, freshSvg, showTip } from '../common/chart-kit';
 import { OKABE_ITO, taskColours } from '../common/palette';
 
 /** What the charts read of a step (the engine's OpenWorldStep has these fields). */
@@ -205,6 +205,25 @@ function axisTitles(svg: Svg, width: number, height: number, xLabel: string, yLa
   });
 }
 
+/**
+ * A column chart's frame: `y` from 0 to 100 % up the left, the band axis `x` along the foot (`bottom` px above the
+ * svg's bottom edge), and both axis titles. Returns `y` and the x axis group (to restyle its ticks).
+ */
+function percentColumns<D extends string | number>(svg: Svg, x: ScaleBand<D>, width: number, height: number, bottom: number, xLabel: string, yLabel: string) {
+  const y = scaleLinear()
+    .domain([0, 100])
+    .range([height - bottom, M.top]);
+  const axes = drawAxes(
+    svg,
+    { left: M.left, bottom },
+    height,
+    (g) => void g.call(axisBottom(x)),
+    (g) => void g.call(axisLeft(y).ticks(5)),
+  );
+  axisTitles(svg, width, height, xLabel, yLabel);
+  return { y, xAxis: axes.x };
+}
+
 /** A line chart of `model` (step curves, ROC). */
 export function drawLines(svgEl: SVGSVGElement, tip: HTMLElement | null | undefined, width: number, model: LineModel, height = 280): void {
   const svg = freshSvg(svgEl, width, height);
@@ -269,16 +288,8 @@ export function drawBars(
   const bottom = M.bottom + (stagger ? 12 : 0);
   height += stagger ? 12 : 0;
   const svg = freshSvg(svgEl, width, height);
-  const y = scaleLinear()
-    .domain([0, 100])
-    .range([height - bottom, M.top]);
-  const xAxis = svg
-    .append('g')
-    .attr('transform', `translate(0,${height - bottom})`)
-    .call(axisBottom(x));
+  const { y, xAxis } = percentColumns(svg, x, width, height, bottom, xLabel, yLabel);
   if (stagger) xAxis.selectAll<SVGTextElement, string>('.tick text').attr('dy', (_d, i) => (i % 2 ? '1.95em' : '0.71em'));
-  svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
-  axisTitles(svg, width, height, xLabel, yLabel);
   svg
     .append('g')
     .selectAll('rect')
@@ -310,15 +321,7 @@ export function drawStacked(
     .domain(Array.from({ length: Math.max(1, T) }, (_, i) => i + 1))
     .range([M.left, width - M.right])
     .padding(0.3);
-  const y = scaleLinear()
-    .domain([0, 100])
-    .range([height - M.bottom, M.top]);
-  svg
-    .append('g')
-    .attr('transform', `translate(0,${height - M.bottom})`)
-    .call(axisBottom(x));
-  svg.append('g').attr('transform', `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
-  axisTitles(svg, width, height, STEP_AXIS, 'OOD samples assigned (%)');
+  const { y } = percentColumns(svg, x, width, height, M.bottom, STEP_AXIS, 'OOD samples assigned (%)');
   for (const c of columns) {
     let acc = 0;
     c.shares.forEach((v, j) => {

@@ -15,6 +15,7 @@
  * incremental step.
  */
 import { openWorldLab } from '../../core/labs/open-world';
+import { openWorldObservation } from '../../core/lessons/observations';
 import { labWorkers } from '../../services/lab-kit';
 import { createOodRunner } from '../../services/ood-runner';
 import { openOodStore } from '../../services/ood-store';
@@ -72,9 +73,5 @@ export default kitLab({
     view: (lab) => ({ done: lab.st.done, total: lab.ran.tasks, head: `Step ${lab.st.steps.length} of ${lab.ran.tasks}`, line: playLine(lab) }),
   },
   // the shown run's OOD assignment per step, once every step has run
-  observation: (lab) => ({
-    lab: 'open-world',
-    runs: lab.complete ? [{ seed: lab.ran.seed, steps: lab.st.steps.map((s) => ({ assignment: s.assignment })) }] : [],
-    planned: 1,
-  }),
+  observation: (lab) => openWorldObservation(lab.complete ? [{ seed: lab.ran.seed, steps: lab.st.steps }] : [], 1),
 });

@@ -4,12 +4,11 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
-import { interpolateBlues } from 'd3-scale-chromatic';
 import { forgettingPerTask, FORGETTING_WORDS } from '../../core/own-classes/verdict';
 import type { OrderingsOverview } from '../../core/own-classes/order-states';
 import type { OwnOrderingsResult } from '../../core/own-classes/orders';
 import type { CsvTable } from '../common/chart-export';
-import { drawAxisTitles, drawColorLegend, freshSvg, showTip, squareBands } from '../common/chart-kit';
+import { accuracyBlue, drawAxisTitles, drawMatrixFrame, freshSvg, showTip, squareBands } from '../common/chart-kit';
 
 export interface ClassBar {
   name: string;
@@ -184,7 +183,7 @@ export function drawOwnHeat(
       .attr('class', 'cell-level')
       .attr('data-level', level * 5)
       .attr('d', d.join(''))
-      .attr('fill', interpolateBlues(0.1 + 0.85 * (level / 20)));
+      .attr('fill', accuracyBlue(level / 20));
   svg
     .append('rect')
     .attr('class', 'hover')
@@ -220,21 +219,11 @@ export function drawOwnHeat(
         .tickValues(ticks)
         .tickFormat((d) => String(Number(d) + 1)),
     );
-  drawAxisTitles(svg, {
-    x: { x: left + size / 2, y: top + size + 32, text: 'tested on class j (in teaching order)' },
-    y: { x: 14, y: top + size / 2, text: 'after teaching class i' },
-  });
-  drawColorLegend(svg, {
-    x: left,
-    y: top + size + 46,
-    width: Math.min(200, size),
-    height: 10,
-    domain: [0, 100],
-    interpolator: (t) => interpolateBlues(0.1 + 0.85 * t),
-    format: (v) => `${v.toFixed(0)}`,
-    title: 'accuracy R[i][j] (%), in steps of 5',
-    titleOffset: 28,
-  });
+  drawMatrixFrame(
+    svg,
+    { left, top, size, rowTitleX: 14 },
+    { columns: 'tested on class j (in teaching order)', rows: 'after teaching class i', legend: 'accuracy R[i][j] (%), in steps of 5' },
+  );
 }
 
 /** R's cells as CSV (the heat map's and the table's numbers). */

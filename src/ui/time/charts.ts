@@ -10,11 +10,10 @@
  */
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
-import { interpolateBlues } from 'd3-scale-chromatic';
 import { line } from 'd3-shape';
 import { cellUsed, type DistancePoint, type StreamMetrics, type StreamProtocol } from '../../core/stream/metrics';
 import { alphaLabel, type AlphaSpec } from '../../core/stream/reservoir';
-import { drawAxes, drawAxisTitles, drawColorLegend, freshSvg, groupedBands, pct, showTip } from '../common/chart-kit';
+import { accuracyBlue, drawAxes, drawAxisTitles, drawMatrixFrame, freshSvg, groupedBands, pct, showTip } from '../common/chart-kit';
 import type { CsvTable } from '../common/chart-export';
 import { taskColours } from '../common/palette';
 
@@ -76,7 +75,7 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .range([L.top, L.top + L.size]);
   const g = svg.append('g');
   for (const c of heatCells(R, protocol)) {
-    const fill = c.used ? interpolateBlues(0.1 + 0.85 * c.value) : GREY;
+    const fill = c.used ? accuracyBlue(c.value) : GREY;
     g.append('rect')
       .attr('class', c.used ? 'cell' : 'cell unused')
       .attr('x', x(c.j) as number)
@@ -126,21 +125,11 @@ export function drawHeat(svgEl: SVGSVGElement, tip: HTMLElement | undefined, wid
     .append('g')
     .attr('transform', `translate(${L.left},0)`)
     .call(axisLeft(y).tickFormat((d) => String(Number(d) + 1)));
-  drawAxisTitles(svg, {
-    x: { x: L.left + L.size / 2, y: L.top + L.size + 32, text: 'tested on bucket j (time →)' },
-    y: { x: 16, y: L.top + L.size / 2, text: 'trained through bucket i' },
-  });
-  drawColorLegend(svg, {
-    x: L.left,
-    y: L.top + L.size + 46,
-    width: Math.min(200, L.size),
-    height: 10,
-    domain: [0, 100],
-    interpolator: (t) => interpolateBlues(0.1 + 0.85 * t),
-    format: (v) => `${v.toFixed(0)}`,
-    title: 'accuracy R[i][j] (%)',
-    titleOffset: 28,
-  });
+  drawMatrixFrame(
+    svg,
+    { left: L.left, top: L.top, size: L.size, rowTitleX: 16 },
+    { columns: 'tested on bucket j (time →)', rows: 'trained through bucket i', legend: 'accuracy R[i][j] (%)' },
+  );
 }
 
 /* ---------- iid vs streaming: in-domain and next-domain ---------- */

@@ -9,10 +9,20 @@ import {
   checkExpectation,
   describeExpectation,
   expectationChoices,
+  lessonById,
   parseExpectation,
   type Expectation,
+  type LessonObservation,
 } from '../../../src/core/lessons';
-import { curriculumObservation, timeObservation, type GroundTruthObservation } from '../../../src/core/lessons/observations';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  curriculumObservation,
+  forgettingObservation,
+  openWorldObservation,
+  timeObservation,
+  type GroundTruthObservation,
+} from '../../../src/core/lessons/observations';
 
 const obs = (truth: number[], planned = truth.length): GroundTruthObservation => ({
   lab: 'ground-truth',
@@ -173,5 +183,34 @@ describe('the observation builders the lab pages and `cil-lab lesson` share', ()
     expect(o.complete).toBe(false);
     expect(curriculumObservation(input).complete).toBe(true);
     expect(curriculumObservation({ ...input, planned: 3 }).complete).toBe(false);
+  });
+  // recorded plays (tests/fixtures/lesson-plays.json, made by scripts/make-lesson-fixtures.ts from `cil-lab cpcf` and
+  // `cil-lab ood` runs): each run handed over as a report with more fields than a finding reads, as the lab and the CLI
+  // hand it, gives back the recorded observation, and the lesson's check says the recorded numbers again
+  const PLAYS = (
+    JSON.parse(readFileSync(join(__dirname, '../../fixtures/lesson-plays.json'), 'utf8')) as {
+      plays: { id: string; control: boolean; numbers: string[]; observation: LessonObservation }[];
+    }
+  ).plays.filter((p) => !p.control);
+  it('Forgetting: each seed’s CPCF report (cpcf-vs-accuracy’s recorded play)', () => {
+    const play = PLAYS.find((p) => p.id === 'cpcf-vs-accuracy')!;
+    const rec = play.observation as Extract<LessonObservation, { lab: 'forgetting' }>;
+    const o = forgettingObservation(
+      rec.runs.map((r) => ({ seed: r.seed, report: { cpcf: [...r.cpcf], aPrev: [...r.aPrev], aNew: [0.9], coverage: [0.95] } })),
+      rec.planned,
+    );
+    expect(o).toEqual(rec);
+    expect(checkAll(lessonById(play.id)!.expect, o).checks.map((c) => c.detail)).toEqual(play.numbers);
+  });
+  it('Open world: each seed’s steps reduced to their OOD assignment (newest-steals’ recorded play)', () => {
+    const play = PLAYS.find((p) => p.id === 'newest-steals')!;
+    const rec = play.observation as Extract<LessonObservation, { lab: 'open-world' }>;
+    expect(rec.runs.length).toBe(rec.planned);
+    const o = openWorldObservation(
+      rec.runs.map((r) => ({ seed: r.seed, steps: r.steps.map((s, i) => ({ ...s, accuracy: 0.5, step: i + 1 })) })),
+      rec.planned,
+    );
+    expect(o).toEqual(rec);
+    expect(checkAll(lessonById(play.id)!.expect, o).checks.map((c) => c.detail)).toEqual(play.numbers);
   });
 });

@@ -21,7 +21,7 @@ import type { CurriculumConfig, CurriculumOwn, ExperimentConfig, StrategySetting
 import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
-export type { CurriculumConfig, CurriculumOrderChoice, CurriculumOwn, CurriculumScenario } from '../../curriculum/settings';
+export type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings';
 
 /** Bounds of the lab's sizes (limits.ts). */
 export { CURRICULUM_LIMITS };

@@ -43,4 +43,4 @@ export const SECTION_KEYS = Object.keys(SECTIONS) as SectionKey[];
 /** The labs as the checkers see them. */
 export const LAB_FACTS: LabFacts = { names: LAB_NAMES, training: TRAINING_LABS };
 
-export type { Checked, ConfigSection, LabFacts, SectionKey } from './section';
+export type { Checked, ConfigSection, SectionKey } from './section';

@@ -20,7 +20,7 @@ import type { ConfigSection } from './section';
 import { isHeadStrategy, OWN_STRATEGIES, type OwnStrategy } from '../../own-classes/strategies';
 import { clipTextOf, weightsOf } from './similarity';
 
-export { OWN_STRATEGIES, OWN_HEAD_STRATEGIES, isHeadStrategy, type OwnStrategy } from '../../own-classes/strategies';
+export { OWN_STRATEGIES, isHeadStrategy, type OwnStrategy } from '../../own-classes/strategies';
 export type { OwnClassesConfig, OwnEncoder } from '../types';
 
 /** Bounds (src/core/config/limits.ts): a hundred classes for a closed-form head, a handful for the trained head. */
