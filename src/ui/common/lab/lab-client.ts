@@ -32,7 +32,7 @@ export interface LabState {
   dispose(): void;
 }
 
-/** The Run row (./RunControls.svelte) as the lab's state says it. */
+/** The Run row as the lab's state says it: the props of ./RunControls.svelte of the same names. */
 export interface RunView {
   status: RunStatus;
   done: number;
