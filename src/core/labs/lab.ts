@@ -46,9 +46,9 @@ export interface LabEntry<Id extends string = string, S = unknown, C = Partial<S
   /** the one of `commands` that runs this lab's experiment from its config file (`--config F`), when one does */
   configCommand?: string;
   /** the lab's settings as `config` says them: what its controls show, what its runs train (pure) */
-  view?(config: ExperimentConfig): S;
+  view(config: ExperimentConfig): S;
   /** `config` with `change` (some or all of the lab's settings) in, unchecked (pure; validateConfig checks it) */
-  apply?(config: ExperimentConfig, change: C): ExperimentConfig;
+  apply(config: ExperimentConfig, change: C): ExperimentConfig;
   /** a lab whose tab keeps a setup of its own (absent: the tab shows the experiment's own settings) */
   tab?: LabTab<S>;
 }

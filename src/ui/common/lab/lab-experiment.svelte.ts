@@ -13,9 +13,6 @@ import type { Unused } from '../../../core/config/lab-training';
 import type { LabEntry, LabTab } from '../../../core/labs/lab';
 import { shareLink } from '../../../services/share-link.svelte';
 
-/** A lab entry with its binding. */
-type BoundLab<S> = LabEntry<LabId, S> & Required<Pick<LabEntry<LabId, S>, 'view' | 'apply'>>;
-
 export interface ExperimentStart<S> {
   settings: S;
   unused: Unused[];
@@ -23,22 +20,14 @@ export interface ExperimentStart<S> {
   owns: boolean;
 }
 
-/** The entry as a bound lab (a lab without `view` and `apply` is a programming error). */
-function boundLab<S>(lab: LabEntry<LabId, S>): BoundLab<S> {
-  if (!lab.view || !lab.apply) throw new Error(`The ${lab.labName} lab has no binding (view, apply) to the experiment.`);
-  return lab as BoundLab<S>;
-}
-
-export function experimentStart<S>(entry: LabEntry<LabId, S>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
-  const lab = boundLab(entry);
+export function experimentStart<S>(lab: LabEntry<LabId, S>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
   const tab: LabTab<S> | undefined = lab.tab;
   if (!tab || tab.owns(config)) return { settings: lab.view(config), unused: tab?.unused(config) ?? [], owns: true };
   return { settings: tab.start(config, openedLab), unused: [], owns: false };
 }
 
 /** The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown. */
-export function labExperiment<S>(entry: LabEntry<LabId, S>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
-  const lab = boundLab(entry);
+export function labExperiment<S>(lab: LabEntry<LabId, S>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
   const link = shareLink();
   const first = untrack(() => experimentStart(lab, link.config, link.openedLab));
   let owns = first.owns;
