@@ -41,6 +41,21 @@ export class RunControl {
     if (this.stateValue === 'running') this.stateValue = 'paused';
   }
 
+  private budget = 0;
+  /**
+   * Teaching mode's Step: pause by itself once `n` more results are done (`resultDone`), before the run trains on;
+   * 0 takes the budget away (Play). The pause happens where the run is, at the result, however late the page that
+   * asked for the step hears of it (a page that paused on hearing could find the next result already trained).
+   */
+  pauseAfter(n: number): void {
+    this.budget = Math.max(0, Math.floor(n));
+  }
+
+  /** The run finished one of its results (an Open-world step): a budget spent now pauses it here. */
+  resultDone(): void {
+    if (this.budget > 0 && --this.budget === 0) this.pause();
+  }
+
   resume(): void {
     if (this.stateValue !== 'paused') return;
     this.stateValue = 'running';

@@ -79,7 +79,7 @@ export interface OodRunnerState {
 }
 
 /** What the runner needs of a training worker (the pool's, ./train-client.ts; a fake in the tests). */
-export type OodWorker = Pick<TrainClient, 'job' | 'pause' | 'resume' | 'cancel'>;
+export type OodWorker = Pick<TrainClient, 'job' | 'pause' | 'resume' | 'cancel'> & Partial<Pick<TrainClient, 'pauseAfter'>>;
 
 interface OodRemote {
   run(
@@ -87,14 +87,15 @@ interface OodRemote {
     onStep: OodStepFn,
     onActivity: OodActivityFn,
     resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] },
+    pauseAfter?: number,
   ): Promise<OodRunResult>;
 }
 
 /** The worker's `ood` job as a run with a step and an activity callback. */
 function oodRemoteOf(worker: OodWorker): OodRemote {
   return {
-    run: (settings, onStep, onActivity, resumeFrom) =>
-      worker.job('ood', { settings, ...(resumeFrom ? { resumeFrom } : {}) }, (e) => {
+    run: (settings, onStep, onActivity, resumeFrom, pauseAfter) =>
+      worker.job('ood', { settings, ...(resumeFrom ? { resumeFrom } : {}), ...(pauseAfter ? { pauseAfter } : {}) }, (e) => {
         if (e.kind === 'step') onStep(e.step, e.checkpoint);
         else if (e.kind === 'train') onActivity({ phase: 'train', progress: e.progress });
         else onActivity({ phase: 'detector', step: e.step, detector: e.detector });
@@ -279,6 +280,8 @@ export function createOodRunner(options: OodRunnerOptions) {
           });
       },
       resume ?? undefined,
+      // a Step that starts the run: the worker pauses itself after that many steps
+      ctx.stepsLeft(),
     );
     await chain;
     if (failed) ctx.set({ notice: `A finished step could not be stored (${failed instanceof Error ? failed.message : String(failed)}).` });
@@ -293,6 +296,7 @@ export function createOodRunner(options: OodRunnerOptions) {
     pause: () => handle?.pause(),
     resume: () => handle?.resume(),
     cancel: () => handle?.cancel(),
+    pauseAfter: (n: number) => handle?.pauseAfter?.(n),
   };
 
   return {

@@ -160,6 +160,10 @@ export function createTrainClient(options: TrainClientOptions = {}) {
     resume(): Promise<void> {
       return dead ? Promise.resolve() : remote.resume();
     },
+    /** Teaching mode's Step: the run in flight pauses itself after `n` more results (0: plays on). */
+    pauseAfter(n: number): Promise<void> {
+      return dead ? Promise.resolve() : remote.pauseAfter(n);
+    },
     /** Cancel the run in flight: its `run` promise rejects with a RunCancelledError. */
     cancel(): Promise<void> {
       return dead ? Promise.resolve() : remote.cancel();

@@ -4,10 +4,17 @@
  */
 import type { RunControl } from '../engine/control';
 
-export function controlMethods(current: () => RunControl | null | undefined): { pause(): void; resume(): void; cancel(): void } {
+export function controlMethods(current: () => RunControl | null | undefined): {
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  pauseAfter(n: number): void;
+} {
   return {
     pause: () => current()?.pause(),
     resume: () => current()?.resume(),
     cancel: () => current()?.cancel(),
+    // teaching mode's Step: the run pauses itself after n more results (RunControl.pauseAfter)
+    pauseAfter: (n) => current()?.pauseAfter(n),
   };
 }

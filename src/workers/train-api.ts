@@ -158,6 +158,8 @@ export interface TrainWorkerApi {
   pause(): void;
   resume(): void;
   cancel(): void;
+  /** Teaching mode's Step: the job in flight pauses itself after `n` more results (0: plays on; RunControl.pauseAfter). */
+  pauseAfter(n: number): void;
   /** tf.memory() of the active backend. */
   memory(): WorkerMemory;
   /** Test hook: destroy the WebGPU device the backend uses; false when the backend has no such device. */

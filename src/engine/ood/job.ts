@@ -12,6 +12,8 @@ export interface OodJobInput {
   settings: OpenWorldSettings;
   /** a stored checkpoint and the steps before it: continue after its last step */
   resumeFrom?: { checkpoint: RunCheckpoint; steps: OpenWorldStep[] };
+  /** teaching mode's Step: pause after this many steps (RunControl.pauseAfter; absent or 0: play on) */
+  pauseAfter?: number;
 }
 
 export type OodJobEvent =
@@ -25,14 +27,19 @@ export type OodRunResult = Omit<OpenWorldResult, 'train'> & { train: Omit<OpenWo
 /** Training progress crosses to the page at most this often. */
 const PROGRESS_MS = 250;
 
-export const oodJob: Job<OodJobInput, OodRunResult, OodJobEvent> = async ({ settings, resumeFrom }, ctx, emit) => {
+export const oodJob: Job<OodJobInput, OodRunResult, OodJobEvent> = async ({ settings, resumeFrom, pauseAfter }, ctx, emit) => {
+  if (pauseAfter) ctx.control.pauseAfter(pauseAfter);
   const loaded = new Map<string, Awaited<ReturnType<typeof ctx.builtin>>>();
   for (const id of datasetsNeeded(settings)) loaded.set(id, await ctx.builtin(id));
   const { dataset, config } = openWorldInput(settings, (id) => loaded.get(id)!);
   let last = -Infinity;
   const r = await runOpenWorld(dataset, config, {
     control: ctx.control,
-    onCheckpoint: (checkpoint, step) => emit({ kind: 'step', step, checkpoint }),
+    onCheckpoint: (checkpoint, step) => {
+      emit({ kind: 'step', step, checkpoint });
+      // the step is a result: a Step's budget spent pauses before the next task trains
+      ctx.control.resultDone();
+    },
     ...(resumeFrom ? { resumeFrom } : {}),
     onProgress: (progress) => {
       const now = performance.now();

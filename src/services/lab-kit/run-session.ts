@@ -65,6 +65,8 @@ export interface Controllable {
   pause(): Promise<void> | void;
   resume(): Promise<void> | void;
   cancel(): Promise<void> | void;
+  /** pause by itself after `n` more results (0: play on): a worker whose job counts its results (the Open-world job) */
+  pauseAfter?(n: number): Promise<void> | void;
 }
 
 /** Pause / resume / cancel passed on to whichever worker runs the lab's jobs now (none: they do nothing). */
@@ -73,6 +75,7 @@ export function currentWorkerControl(current: () => Controllable | null): Contro
     pause: () => current()?.pause(),
     resume: () => current()?.resume(),
     cancel: () => current()?.cancel(),
+    pauseAfter: (n) => current()?.pauseAfter?.(n),
   };
 }
 
@@ -123,6 +126,8 @@ export interface SessionContext<R, C, X extends object> {
   notice(message: string, to?: string | null): void;
   /** active seconds since this call (time spent paused excluded) */
   stopwatch(): () => number;
+  /** teaching mode's Step: results still to record before the session pauses (0: none asked) */
+  stepsLeft(): number;
   /** the workers of this start */
   readonly workers: readonly Controllable[];
 }
@@ -225,7 +230,10 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
     s.stepsLeft = 0; // Play after a step plays on
     s.paused = false;
     s.pausedMs += now() - s.pausedAt;
-    for (const w of s.workers) quietly(() => w.resume());
+    for (const w of s.workers) {
+      quietly(() => w.pauseAfter?.(0));
+      quietly(() => w.resume());
+    }
     set({ status: 'running' } as Partial<State>);
     s.wake?.();
     s.wake = null;
@@ -281,6 +289,7 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
       notice(message, to) {
         if (live()) set({ notice: message, ...(to ? { backend: to } : {}) } as Partial<State>);
       },
+      stepsLeft: () => s.stepsLeft,
       stopwatch() {
         const t0 = now();
         const p0 = pausedSoFar(s);
@@ -415,6 +424,9 @@ export function createRunSession<J, R, C, X extends object = Record<never, never
       if (!s || s.cancelled) return;
       resumeSession(s);
       s.stepsLeft = Math.max(1, Math.floor(runs));
+      // a worker that counts its results pauses itself at the last one, before training on: the page's pause below
+      // (when the result is recorded) can come after the worker has trained the next one
+      for (const w of s.workers) quietly(() => w.pauseAfter?.(s.stepsLeft));
     },
 
     /** Stop: the run in flight is dropped, finished results stay stored. `state.status` becomes 'cancelled'. */

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { selectBackend } from '../../../../src/engine/backend';
+import { RunControl } from '../../../../src/engine/control';
 import { ensureGradients } from '../../../../src/engine/gradients';
 import { runOpenWorld, type OpenWorldConfig, type OpenWorldStep } from '../../../../src/engine/ood/run';
 import type { RunCheckpoint } from '../../../../src/engine/types';
@@ -44,6 +45,38 @@ describe('runOpenWorld resumeFrom', () => {
     detectors: ['msp', 'energy', 'ber'],
     head: { epochs: 1, batchSize: 32 },
   };
+  it('a step budget (teaching mode’s Step, as the Open-world job wires it) pauses the run after its step, before the next task trains', async () => {
+    const control = new RunControl();
+    control.pauseAfter(1);
+    const steps: number[] = [];
+    let trainedAfter = 0;
+    const running = runOpenWorld(ds, config, {
+      control,
+      onCheckpoint: (_c, step) => {
+        steps.push(step.step);
+        control.resultDone();
+      },
+      onProgress: (p) => {
+        if (p.task > 0) trainedAfter++;
+      },
+    });
+    while (steps.length === 0) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(control.state).toBe('paused');
+    expect(steps).toEqual([0]);
+    expect(trainedAfter).toBe(0); // nothing of task 2 trained while paused
+    control.pauseAfter(1);
+    control.resume();
+    while (steps.length < 2) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(control.state).toBe('paused');
+    expect(steps).toEqual([0, 1]);
+    control.resume(); // Play: no budget, to the end
+    const r = await running;
+    expect(steps).toEqual([0, 1, 2]);
+    expect(r.steps).toHaveLength(3);
+  });
+
   it('continues after step 2 of 3 with the numbers of an uninterrupted run', async () => {
     const checkpoints: { c: RunCheckpoint; step: OpenWorldStep }[] = [];
     const full = await runOpenWorld(ds, config, { onCheckpoint: (c, step) => checkpoints.push({ c, step }) });

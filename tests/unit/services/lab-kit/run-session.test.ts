@@ -198,6 +198,48 @@ describe('run session', () => {
     expect(session.state.status).toBe('done');
   });
 
+  it('a worker that counts its results is told each step’s budget before the page hears the result, and Play takes it away', async () => {
+    const store = memoryStore();
+    const worker = new Worker();
+    const told: number[] = [];
+    const counting: Controllable = {
+      pause: () => worker.pause(),
+      resume: () => worker.resume(),
+      cancel: () => worker.cancel(),
+      pauseAfter: (n) => {
+        told.push(n);
+        worker.log.push(`pauseAfter ${n}`);
+      },
+    };
+    const session = createRunSession<Job, Result, Current>({ store, jobId: (j) => j.id, resultId: (r) => r.id, now: () => worker.clock.t });
+    const left: number[] = [];
+    const driver = oneAtATime<Job, Result, Current>({
+      current: (j) => ({ id: j.id, progress: null }),
+      train: (j, ctx) => {
+        left.push(ctx.stepsLeft());
+        return worker.train(j);
+      },
+    });
+    store.useHash('h-count');
+    const done = session.start(jobs, 'h-count', driver, { workers: [counting] });
+    session.step(); // running: the budget goes to the worker at once
+    await worker.finish();
+    expect(session.state).toMatchObject({ status: 'paused', done: 1 });
+    session.step(2); // from the pause: the old budget cleared with the resume, then the new one
+    await worker.finish();
+    await worker.finish();
+    expect(session.state).toMatchObject({ status: 'paused', done: 3 });
+    session.resume(); // Play: no budget
+    await worker.finish();
+    await worker.finish();
+    await done;
+    expect(session.state).toMatchObject({ status: 'done', done: 5 });
+    expect(worker.log).toEqual(['pauseAfter 1', 'pause', 'pauseAfter 0', 'resume', 'pauseAfter 2', 'pause', 'pauseAfter 0', 'resume']);
+    expect(told).toEqual([1, 0, 2, 0]);
+    // what the driver read when each run began: a run started under a step knows the budget (a job can take it along)
+    expect(left).toEqual([1, 2, 1, 0, 0]);
+  });
+
   it('cancel drops the run in flight, keeps the stored ones, and also ends a paused session', async () => {
     const { worker, session, store, start } = setup();
     const done = start('h5');
