@@ -91,8 +91,13 @@ test('the share link carries the curriculum and opens the Curriculum tab on it',
   await openCurriculum(page);
   await page.getByTestId('cu-preset-quick').click();
   await page.getByTestId('cu-scenario').selectOption('til');
-  await expect.poll(() => page.url(), { timeout: 5_000 }).toContain('#v1.');
-  await page.waitForTimeout(600); // the hash is written after a short delay
+  // the hash is written after a short delay: wait until it holds the last change (not a fixed time, which a loaded
+  // machine can outlast)
+  const scenarioInLink = () => {
+    const r = decodeConfigFromHash(new URL(page.url()).hash);
+    return r.ok ? (r.config.curriculum as { scenario?: string } | undefined)?.scenario : null;
+  };
+  await expect.poll(scenarioInLink, { timeout: 15_000 }).toBe('til');
   const url = page.url();
   const other = await context.newPage();
   await other.goto(url);
