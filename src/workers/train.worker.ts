@@ -52,6 +52,7 @@ import type {
   WorkerMemory,
 } from './train-api';
 import { controlMethods } from './run-control';
+import { delivery } from './deliver';
 
 setWasmBase(`${import.meta.env.BASE_URL}tfjs/`);
 
@@ -223,7 +224,7 @@ const api: TrainWorkerApi = {
    */
   async run(config: TrainRunConfig, onProgress?: ProgressFn, onNotice?: NoticeFn, onTask?: TaskFn): Promise<TrainRunResult> {
     const c = claimRun(onProgress, onNotice, onTask);
-    const delivering: Promise<void>[] = [];
+    const tasks = delivery(onTask);
     try {
       if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
       const result = await trainRunWithFallback(held.dataset, config, {
@@ -233,13 +234,12 @@ const api: TrainWorkerApi = {
         // once per task, after its checkpoint (fallback.ts: never twice, even when a backend fails and the run resumes)
         ...(onTask
           ? {
-              onTaskEnd: (e: { task: number; row: number[]; probs?: ProbsRecord[] }) =>
-                delivering.push(Promise.resolve(onTask(taskResult(e, config.tasks.length))).catch(() => {})),
+              onTaskEnd: (e: { task: number; row: number[]; probs?: ProbsRecord[] }) => tasks.send(taskResult(e, config.tasks.length)),
             }
           : {}),
       });
       // every task is delivered (and handled by the UI) before the result arrives
-      await Promise.all(delivering);
+      await tasks.settled();
       const buffers = (result.probs ?? []).flatMap((p) => [p.probs.buffer as ArrayBuffer, p.labels.buffer as ArrayBuffer]);
       return buffers.length > 0 ? Comlink.transfer(result, buffers) : result;
     } finally {
@@ -258,7 +258,7 @@ const api: TrainWorkerApi = {
    */
   async runShared(configs, options, onRunDone, onProgress, onNotice, next, onCheckpoint) {
     const c = claimRun(onRunDone, onProgress, onNotice, next, onCheckpoint);
-    const delivering: Promise<void>[] = [];
+    const runsDone = delivery<[number, Parameters<typeof onRunDone>[1]]>(([i, r]) => onRunDone(i, r));
     let population = 1;
     let last = -Infinity;
     // progress crosses to the page at most every SHARED_PROGRESS_MS (each message redraws the page's progress, and the
@@ -269,7 +269,7 @@ const api: TrainWorkerApi = {
       if (!held) throw new Error('No dataset is loaded in the training worker (call loadDataset first).');
       await trainSharedWithFallback(held.dataset, configs, options, {
         control: c,
-        onRunDone: (i, r) => delivering.push(Promise.resolve(onRunDone(i, r)).catch(() => {})),
+        onRunDone: (i, r) => runsDone.send([i, r]),
         onProgress: (p) => {
           population = p.population;
           const now = performance.now();
@@ -289,7 +289,7 @@ const api: TrainWorkerApi = {
         ...(onCheckpoint ? { onCheckpoint: (cp) => void Promise.resolve(onCheckpoint(cp)).catch(() => {}) } : {}),
       });
       if (heldBack) send(heldBack);
-      await Promise.all(delivering);
+      await runsDone.settled();
       return { backend: tf.getBackend(), population };
     } finally {
       endRun(c, onRunDone, onProgress, onNotice, next, onCheckpoint);
@@ -304,12 +304,12 @@ const api: TrainWorkerApi = {
     const job = JOBS[kind] as unknown as (input: JobInput<K>, ctx: typeof jobs, emit: (e: JobEvent<K>) => void) => Promise<JobOutput<K>>;
     if (!job) throw new Error(`The training worker has no job kind "${kind}".`);
     const c = claimRun(onEvent);
+    const events = delivery(onEvent);
     try {
-      return await job(
-        input,
-        { ...jobs, held: () => (held && !isFeatureDataset(held.dataset) ? held.dataset : null), control: c },
-        (e) => void Promise.resolve(onEvent?.(e)).catch(() => {}),
-      );
+      const out = await job(input, { ...jobs, held: () => (held && !isFeatureDataset(held.dataset) ? held.dataset : null), control: c }, events.send);
+      // every event (a finished step) is delivered, and handled by the page, before the result arrives
+      await events.settled();
+      return out;
     } finally {
       endRun(c, onEvent);
     }
