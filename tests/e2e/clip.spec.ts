@@ -2,10 +2,11 @@
  * CLIP as a similarity source, end to end and offline: the real loading path (transformers.js → onnxruntime-web,
  * wasm files served from /ort/) against the tiny self-hosted fixture at /models/cil-lab/clip-tiny/ (copied there by
  * scripts/prepare-clip-fixture.mjs), on WebGPU and on wasm; the IndexedDB embedding cache; the failure path with the
- * Hugging Face hub unreachable; and the comparison panel. No test touches the network: every request that is not
- * to 127.0.0.1 is aborted (and counted, so a test fails if the app tried).
+ * Hugging Face hub unreachable; and the comparison panel (on the wasm test's page, after its reload, on the embeddings
+ * it stored). No test touches the network: every request that is not to 127.0.0.1 is aborted (and counted, so a test
+ * fails if the app tried).
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync, statSync } from 'node:fs';
 
 mkdirSync('test-results/screenshots', { recursive: true });
@@ -100,11 +101,18 @@ async function expectClipOrderings(page: Page) {
   expect(hard).toBeLessThanOrEqual(easy);
 }
 
-for (const device of ['webgpu', 'wasm'] as const) {
-  test(`CLIP on ${device}: self-hosted fixture embeds, EDGE orders from it, unit-norm vectors, cached across embeds and a reload`, async ({
-    page,
-    context,
-  }) => {
+/** A new context with the config's page settings, for tests that share one page (a page of their own takes a fixture). */
+async function sharedPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const { baseURL, viewport } = test.info().project.use;
+  const context = await browser.newContext({ baseURL, viewport, serviceWorkers: 'block' });
+  return { context, page: await context.newPage() };
+}
+
+const CLIP_ON = (device: 'webgpu' | 'wasm') =>
+  `CLIP on ${device}: self-hosted fixture embeds, EDGE orders from it, unit-norm vectors, cached across embeds and a reload`;
+
+{
+  const clipOn = async (page: Page, context: BrowserContext, device: 'webgpu' | 'wasm') => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const net = await offline(context);
@@ -168,6 +176,84 @@ for (const device of ['webgpu', 'wasm'] as const) {
 
     expect(net.outside).toEqual([]);
     expect(errors).toEqual([]);
+  };
+  test(CLIP_ON('webgpu'), ({ page, context }) => clipOn(page, context, 'webgpu'));
+
+  // The wasm test and the comparison share one page (a load of the app and of onnxruntime's wasm runtime fewer):
+  // the comparison runs on the wasm test's page after its reload, on the 6 classes' embeddings it stored.
+  test.describe(() => {
+    test.describe.configure({ mode: 'serial' });
+    let shared: { context: BrowserContext; page: Page };
+    test.beforeAll(async ({ browser }) => {
+      shared = await sharedPage(browser);
+    });
+    test.afterAll(async () => {
+      await shared.context.close();
+    });
+    test(CLIP_ON('wasm'), () => clipOn(shared.page, shared.context, 'wasm'));
+
+    test('comparing WordNet with CLIP: MAE, Spearman ρ and CSG in range, one dot per class pair, both heat maps', async () => {
+      const { page, context } = shared;
+      const net = await offline(context);
+      // the page of the wasm test, reloaded: its 6 embeddings are in IndexedDB, and the Embed below takes them from there
+      await expect(page.getByTestId('omega')).toHaveText('90');
+      await chooseClip(page);
+      await useFixture(page, 'wasm');
+      await expect(page.getByTestId('clip-run')).toHaveText('Embed 6 classes (nothing to download)');
+      await embedAndWait(page);
+      await expectClipOrderings(page);
+
+      const panel = page.getByTestId('compare');
+      await panel.locator('summary').click();
+      await expect(page.getByTestId('compare-a')).toHaveValue('wordnet');
+      await expect(page.getByTestId('compare-b')).toHaveValue('clip');
+      // image prototypes are offered but not yet available
+      await expect(page.getByTestId('compare-a').locator('option[value="prototypes"]')).toBeDisabled();
+      await expect(page.getByTestId('compare-metrics')).toBeVisible();
+      const value = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-value'));
+      const mae = await value('compare-mae');
+      const rho = await value('compare-spearman');
+      const hard = await value('compare-csg-hard');
+      const easy = await value('compare-csg-easy');
+      expect(mae).toBeGreaterThanOrEqual(0);
+      expect(rho).toBeGreaterThanOrEqual(-1);
+      expect(rho).toBeLessThanOrEqual(1);
+      for (const c of [hard, easy]) {
+        expect(c).toBeGreaterThanOrEqual(0);
+        expect(c).toBeLessThanOrEqual(1);
+      }
+      const n = 6;
+      const scatter = page.getByTestId('compare-scatter');
+      await expect(scatter.locator('circle.dot')).toHaveCount((n * (n - 1)) / 2);
+      await expect(scatter.locator('line.identity')).toHaveCount(1);
+      await expect(scatter.locator('text.x-label')).toHaveText('A: WordNet similarity');
+      await expect(scatter.locator('text.y-label')).toHaveText('B: CLIP (bare class name) similarity');
+      await expect(page.getByTestId('compare-heatmap-a').locator('rect.cell')).toHaveCount(n * n);
+      await expect(page.getByTestId('compare-heatmap-b').locator('rect.cell')).toHaveCount(n * n);
+      await expect(page.getByTestId('compare-heatmap-a').locator('g.legend')).toHaveCount(1);
+      // hovering a dot names the pair and both values
+      await scatter.locator('circle.dot').first().hover();
+      const tip = page.locator('.tip[role="tooltip"]');
+      await expect(tip).toBeVisible();
+      await expect(tip).toContainText('T-shirt/top – Trouser');
+      await expect(tip).toContainText(/WordNet: \d\.\d{3}/);
+      await expect(tip).toContainText(/CLIP \(bare class name\): −?\d\.\d{3}/);
+      await page.getByTestId('compare-heatmap-b').locator('rect.cell').nth(1).hover();
+      await expect(tip).toContainText(/T-shirt\/top – Trouser\nCLIP \(bare class name\): −?\d\.\d{3}/);
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: 'test-results/screenshots/clip-compare-1280.png', fullPage: true });
+      await panel.screenshot({ path: 'test-results/screenshots/clip-compare-panel-1280.png' });
+
+      // a phone: everything stacks, nothing overflows the width
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(scatter.locator('circle.dot')).toHaveCount(15);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: 'test-results/screenshots/clip-390.png', fullPage: true });
+      await page.getByText(/^Embeddings \(6 × 16\)$/).click();
+      await page.getByTestId('clip-settings').screenshot({ path: 'test-results/screenshots/clip-settings-390.png' });
+      await panel.screenshot({ path: 'test-results/screenshots/clip-compare-390.png' });
+      expect(net.outside).toEqual([]);
+    });
   });
 }
 
@@ -249,67 +335,6 @@ test('a slow download shows file and bytes; Cancel stops it (the worker is ended
   await embedAndWait(page);
   await expect(page.getByTestId('clip-settings')).toHaveAttribute('data-device', 'wasm');
   await expectClipOrderings(page);
-  expect(net.outside).toEqual([]);
-});
-
-test('comparing WordNet with CLIP: MAE, Spearman ρ and CSG in range, one dot per class pair, both heat maps', async ({ page, context }) => {
-  const net = await offline(context);
-  await page.goto('/');
-  await expect(page.getByTestId('omega')).toHaveText('90');
-  await chooseClip(page);
-  await useFixture(page, 'wasm');
-  await embedAndWait(page);
-  await expectClipOrderings(page);
-
-  const panel = page.getByTestId('compare');
-  await panel.locator('summary').click();
-  await expect(page.getByTestId('compare-a')).toHaveValue('wordnet');
-  await expect(page.getByTestId('compare-b')).toHaveValue('clip');
-  // image prototypes are offered but not yet available
-  await expect(page.getByTestId('compare-a').locator('option[value="prototypes"]')).toBeDisabled();
-  await expect(page.getByTestId('compare-metrics')).toBeVisible();
-  const value = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-value'));
-  const mae = await value('compare-mae');
-  const rho = await value('compare-spearman');
-  const hard = await value('compare-csg-hard');
-  const easy = await value('compare-csg-easy');
-  expect(mae).toBeGreaterThanOrEqual(0);
-  expect(rho).toBeGreaterThanOrEqual(-1);
-  expect(rho).toBeLessThanOrEqual(1);
-  for (const c of [hard, easy]) {
-    expect(c).toBeGreaterThanOrEqual(0);
-    expect(c).toBeLessThanOrEqual(1);
-  }
-  const n = 6;
-  const scatter = page.getByTestId('compare-scatter');
-  await expect(scatter.locator('circle.dot')).toHaveCount((n * (n - 1)) / 2);
-  await expect(scatter.locator('line.identity')).toHaveCount(1);
-  await expect(scatter.locator('text.x-label')).toHaveText('A: WordNet similarity');
-  await expect(scatter.locator('text.y-label')).toHaveText('B: CLIP (bare class name) similarity');
-  await expect(page.getByTestId('compare-heatmap-a').locator('rect.cell')).toHaveCount(n * n);
-  await expect(page.getByTestId('compare-heatmap-b').locator('rect.cell')).toHaveCount(n * n);
-  await expect(page.getByTestId('compare-heatmap-a').locator('g.legend')).toHaveCount(1);
-  // hovering a dot names the pair and both values
-  await scatter.locator('circle.dot').first().hover();
-  const tip = page.locator('.tip[role="tooltip"]');
-  await expect(tip).toBeVisible();
-  await expect(tip).toContainText('T-shirt/top – Trouser');
-  await expect(tip).toContainText(/WordNet: \d\.\d{3}/);
-  await expect(tip).toContainText(/CLIP \(bare class name\): −?\d\.\d{3}/);
-  await page.getByTestId('compare-heatmap-b').locator('rect.cell').nth(1).hover();
-  await expect(tip).toContainText(/T-shirt\/top – Trouser\nCLIP \(bare class name\): −?\d\.\d{3}/);
-  await panel.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/screenshots/clip-compare-1280.png', fullPage: true });
-  await panel.screenshot({ path: 'test-results/screenshots/clip-compare-panel-1280.png' });
-
-  // a phone: everything stacks, nothing overflows the width
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(scatter.locator('circle.dot')).toHaveCount(15);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: 'test-results/screenshots/clip-390.png', fullPage: true });
-  await page.getByText(/^Embeddings \(6 × 16\)$/).click();
-  await page.getByTestId('clip-settings').screenshot({ path: 'test-results/screenshots/clip-settings-390.png' });
-  await panel.screenshot({ path: 'test-results/screenshots/clip-compare-390.png' });
   expect(net.outside).toEqual([]);
 });
 

@@ -11,6 +11,15 @@ import { useHarness } from './harness/harness-spec';
 
 const { open } = useHarness();
 
+/**
+ * The smallest digits that take each path (WebGPU and WebGL run on SwiftShader here, on the CPU, where every training
+ * step and every shader shape costs): 32 training and 16 test images a class, so a task's 64 training images are two
+ * full batches of 32 (one batch shape, no ragged last batch) and its 32 test images one evaluation batch.
+ */
+const DIGITS = { kind: 'builtin', id: 'digits', trainPerClass: 32, testPerClass: 16 } as const;
+/** What learns each task of DIGITS in two epochs of two steps (diagonal ≥ 0.93 on wasm and WebGPU): Adam at 1e-2. */
+const SHORT = { epochs: 2, batchSize: 32, lr: 0.01 } as const;
+
 /** Digits, 5 tasks of 2 classes. */
 const TASKS = [
   [0, 1],
@@ -25,17 +34,17 @@ for (const backend of ['webgpu', 'wasm'] as const) {
     test.setTimeout(180_000);
     const errors = await open(page);
     const r = await page.evaluate(
-      async ({ backend, tasks }) => {
+      async ({ backend, tasks, digits, short }) => {
         const h = window.harness;
         const client = h.createTrainClient();
         try {
           const info = await client.selectBackend(backend);
-          const summary = await client.loadDataset({ kind: 'builtin', id: 'digits' });
+          const summary = await client.loadDataset(digits);
           const baseline = await client.memory();
           let progress = 0;
           h.resetFrames();
           const t0 = performance.now();
-          const result = await client.run({ strategy: 'finetune', tasks, seed: 0, epochs: 2, model: { kind: 'mlp', hidden: [256, 128] } }, () => progress++);
+          const result = await client.run({ strategy: 'finetune', tasks, seed: 0, ...short, model: { kind: 'mlp', hidden: [256, 128] } }, () => progress++);
           const seconds = (performance.now() - t0) / 1000;
           const frames = { ...h.frames };
           const after = await client.memory();
@@ -53,7 +62,7 @@ for (const backend of ['webgpu', 'wasm'] as const) {
           client.dispose();
         }
       },
-      { backend, tasks: TASKS },
+      { backend, tasks: TASKS, digits: DIGITS, short: SHORT },
     );
     console.log(
       `${backend}: ${r.seconds.toFixed(1)} s for the run, ${r.frames.count} frames (${(r.frames.count / r.seconds).toFixed(0)} fps, longest gap ${r.frames.maxGapMs.toFixed(0)} ms), UI event-loop lag ≤ ${r.frames.maxLagMs.toFixed(0)} ms, tensors ${r.baseline.numTensors} → ${r.after.numTensors}`,
@@ -90,25 +99,26 @@ for (const backend of ['webgpu', 'wasm'] as const) {
     test.setTimeout(180_000);
     const errors = await open(page);
     await page.evaluate(
-      async ({ backend, tasks }) => {
+      async ({ backend, tasks, digits, short }) => {
         const h = window.harness;
         const client = h.createTrainClient();
         await client.selectBackend(backend);
-        await client.loadDataset({ kind: 'builtin', id: 'digits' });
+        await client.loadDataset(digits);
         const w = window as unknown as Record<string, unknown>;
         const events: number[] = [];
         w.client = client;
         w.events = events;
+        w.short = short;
         w.baseline = (await client.memory()).numTensors;
-        // long enough to pause and cancel in the middle (an epoch of a task is ~5 steps)
+        // long enough to pause and cancel in the middle (an epoch of a task is 2 steps: 400 steps a task)
         w.outcome = client
-          .run({ strategy: 'finetune', tasks, seed: 0, epochs: 200 }, (e) => events.push(e.task * 1e6 + e.epoch * 1e3 + e.step))
+          .run({ strategy: 'finetune', tasks, seed: 0, ...short, epochs: 200 }, (e) => events.push(e.task * 1e6 + e.epoch * 1e3 + e.step))
           .then(
             () => 'finished',
             (e: Error) => (h.isRunCancelled(e) ? 'cancelled' : `error: ${e.message}`),
           );
       },
-      { backend, tasks: TASKS },
+      { backend, tasks: TASKS, digits: DIGITS, short: SHORT },
     );
     const count = () => page.evaluate(() => (window as unknown as { events: number[] }).events.length);
     await expect.poll(count, { timeout: 60_000 }).toBeGreaterThan(2);
@@ -126,7 +136,7 @@ for (const backend of ['webgpu', 'wasm'] as const) {
     const outcome = await page.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome);
     expect(outcome).toBe('cancelled');
     const after = await page.evaluate(async () => {
-      const w = window as unknown as { client: ReturnType<typeof window.harness.createTrainClient>; baseline: number };
+      const w = window as unknown as { client: ReturnType<typeof window.harness.createTrainClient>; baseline: number; short: typeof SHORT };
       const leftAfterCancel = (await w.client.memory()).numTensors;
       // the worker is free again: a short run finishes
       const again = await w.client.run({
@@ -136,6 +146,7 @@ for (const backend of ['webgpu', 'wasm'] as const) {
           [2, 3],
         ],
         seed: 1,
+        ...w.short,
         epochs: 1,
       });
       const leftAfterRun = (await w.client.memory()).numTensors;
@@ -188,30 +199,33 @@ test("the Data tab's dataset reaches the training worker over a port, subset per
 test('a lost WebGPU device falls back to the next backend, continues from the last finished task, and says so', async ({ page }) => {
   test.setTimeout(180_000);
   const errors = await open(page);
-  const r = await page.evaluate(async (tasks) => {
-    const h = window.harness;
-    const client = h.createTrainClient();
-    try {
-      await client.selectBackend('webgpu');
-      await client.loadDataset({ kind: 'builtin', id: 'digits' });
-      const notices: { from: string; to: string | null; resumeTask: number; message: string }[] = [];
-      let lost = false;
-      const result = await client.run(
-        { strategy: 'finetune', tasks, seed: 0, epochs: 2 },
-        (e) => {
-          // once the second task trains (so task 1 is finished and checkpointed), pull the device away
-          if (e.task >= 1 && !lost) {
-            lost = true;
-            void client.debugLoseDevice();
-          }
-        },
-        (n) => notices.push(n),
-      );
-      return { notices, matrix: result.matrix, backends: result.backends, backend: result.backend, memory: await client.memory() };
-    } finally {
-      client.dispose();
-    }
-  }, TASKS);
+  const r = await page.evaluate(
+    async ({ tasks, digits, short }) => {
+      const h = window.harness;
+      const client = h.createTrainClient();
+      try {
+        await client.selectBackend('webgpu');
+        await client.loadDataset(digits);
+        const notices: { from: string; to: string | null; resumeTask: number; message: string }[] = [];
+        let lost = false;
+        const result = await client.run(
+          { strategy: 'finetune', tasks, seed: 0, ...short },
+          (e) => {
+            // once the second task trains (so task 1 is finished and checkpointed), pull the device away
+            if (e.task >= 1 && !lost) {
+              lost = true;
+              void client.debugLoseDevice();
+            }
+          },
+          (n) => notices.push(n),
+        );
+        return { notices, matrix: result.matrix, backends: result.backends, backend: result.backend, memory: await client.memory() };
+      } finally {
+        client.dispose();
+      }
+    },
+    { tasks: TASKS, digits: DIGITS, short: SHORT },
+  );
   console.log(
     `fallback: ${r.notices.map((n) => n.message).join(' | ')}; backends ${r.backends.join(' → ')}; tensors after: ${r.memory.numTensors} on ${r.memory.backend}`,
   );
@@ -344,8 +358,8 @@ test('the Ground-truth runner stores every run in IndexedDB at once; a reload mi
 /**
  * The fast path's exactness off the cpu backend: in the real worker, the fast path (prefix sharing + a population of
  * 4 models in lockstep on tfjs, the level kernels turned off; on wasm the fused step, one model at a time) gives the same accuracy matrices as the naive
- * runs within 1e-3 on WebGL and WebGPU (SwiftShader) and wasm, and every run arrives through onRunDone. Digits, 6 of the 90 orderings of 6 classes in
- * 3 tasks (one first task, so prefixes are shared), a small MLP.
+ * runs within 1e-3 on WebGL and WebGPU (SwiftShader) and wasm, and every run arrives through onRunDone. Digits (DIGITS: 32 training and 16 test
+ * images a class), 6 of the 90 orderings of 6 classes in 3 tasks (one first task, so prefixes are shared), a small MLP, 2 epochs of 2 steps a task.
  */
 for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
   test(`runShared equals naive runs within 1e-3 on ${backend} (prefix sharing ${backend === 'wasm' ? 'with the fused step, one model at a time' : '+ a population of 4'})`, async ({
@@ -353,74 +367,77 @@ for (const backend of ['webgpu', 'webgl', 'wasm'] as const) {
   }) => {
     test.setTimeout(240_000);
     const errors = await open(page);
-    const r = await page.evaluate(async (backend) => {
-      const h = window.harness;
-      const client = h.createTrainClient();
-      try {
-        const info = await client.selectBackend(backend);
-        await client.loadDataset({ kind: 'builtin', id: 'digits', trainPerClass: 60, testPerClass: 30 });
-        const orderings = [
-          [
-            [0, 1],
-            [2, 3],
-            [4, 5],
-          ],
-          [
-            [0, 1],
-            [2, 4],
-            [3, 5],
-          ],
-          [
-            [0, 1],
-            [2, 5],
-            [3, 4],
-          ],
-          [
-            [0, 1],
-            [3, 4],
-            [2, 5],
-          ],
-          [
-            [0, 1],
-            [3, 5],
-            [2, 4],
-          ],
-          [
-            [0, 1],
-            [4, 5],
-            [2, 3],
-          ],
-        ];
-        const configs = orderings.map((tasks) => ({
-          strategy: 'finetune' as const,
-          tasks,
-          seed: 1,
-          epochs: 2,
-          batchSize: 32,
-          model: { kind: 'mlp' as const, hidden: [64] },
-        }));
-        const naive: number[][][] = [];
-        for (const c of configs) naive.push((await client.run(c)).matrix);
-        const baseline = await client.memory();
-        const shared: number[][][] = new Array(configs.length);
-        const arrived: number[] = [];
-        let maxPopulation = 0;
-        const out = await client.runShared(
-          configs,
-          // tfjs's populations (on WebGPU the level kernels are tested against wasm in ground-truth-gpu.spec.ts)
-          { population: 4, levels: false },
-          (i, result) => {
-            arrived.push(i);
-            shared[i] = result.matrix;
-          },
-          (p) => (maxPopulation = Math.max(maxPopulation, p.population)),
-        );
-        const after = await client.memory();
-        return { info, naive, shared, arrived, maxPopulation, out, baseline, after };
-      } finally {
-        client.dispose();
-      }
-    }, backend);
+    const r = await page.evaluate(
+      async ({ backend, digits }) => {
+        const h = window.harness;
+        const client = h.createTrainClient();
+        try {
+          const info = await client.selectBackend(backend);
+          await client.loadDataset(digits);
+          const orderings = [
+            [
+              [0, 1],
+              [2, 3],
+              [4, 5],
+            ],
+            [
+              [0, 1],
+              [2, 4],
+              [3, 5],
+            ],
+            [
+              [0, 1],
+              [2, 5],
+              [3, 4],
+            ],
+            [
+              [0, 1],
+              [3, 4],
+              [2, 5],
+            ],
+            [
+              [0, 1],
+              [3, 5],
+              [2, 4],
+            ],
+            [
+              [0, 1],
+              [4, 5],
+              [2, 3],
+            ],
+          ];
+          const configs = orderings.map((tasks) => ({
+            strategy: 'finetune' as const,
+            tasks,
+            seed: 1,
+            epochs: 2,
+            batchSize: 32,
+            model: { kind: 'mlp' as const, hidden: [64] },
+          }));
+          const naive: number[][][] = [];
+          for (const c of configs) naive.push((await client.run(c)).matrix);
+          const baseline = await client.memory();
+          const shared: number[][][] = new Array(configs.length);
+          const arrived: number[] = [];
+          let maxPopulation = 0;
+          const out = await client.runShared(
+            configs,
+            // tfjs's populations (on WebGPU the level kernels are tested against wasm in ground-truth-gpu.spec.ts)
+            { population: 4, levels: false },
+            (i, result) => {
+              arrived.push(i);
+              shared[i] = result.matrix;
+            },
+            (p) => (maxPopulation = Math.max(maxPopulation, p.population)),
+          );
+          const after = await client.memory();
+          return { info, naive, shared, arrived, maxPopulation, out, baseline, after };
+        } finally {
+          client.dispose();
+        }
+      },
+      { backend, digits: DIGITS },
+    );
     expect(r.info.name).toBe(backend);
     expect([...r.arrived].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     let worst = 0;
