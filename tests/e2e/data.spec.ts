@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
+import { PNG, PNG_SIGNATURE, downloaded } from './harness/downloads';
 import { DIGITS_EXPERIMENT } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });
@@ -109,7 +110,7 @@ test('Digits (an experiment on Digits): 10 rows of drawn samples, a summary tabl
   expect(errors).toEqual([]);
 });
 
-test('Fashion-MNIST (55 MB): a load can be cancelled and the dataset on screen stays; a later one loads 10 classes, train and test splits', async ({
+test('Fashion-MNIST (55 MB): a load can be cancelled and the dataset on screen stays; a later one loads 10 classes, train and test splits, and its grid downloads as a PNG', async ({
   page,
 }) => {
   const errors = await openData(page);
@@ -145,6 +146,16 @@ test('Fashion-MNIST (55 MB): a load can be cancelled and the dataset on screen s
   await expect(page.getByTestId('grid-row').first()).toContainText('6\u2009000 images');
   await expect(page.getByTestId('summary-table').locator('tr[data-split="train"]')).toContainText('60\u2009000');
   await page.screenshot({ path: 'test-results/screenshots/data-fashion-1280.png', fullPage: true });
+  // the sample grid is drawn on canvases: its ⤓ menu offers a PNG only
+  const gridMenu = page.getByTestId('chart-export').filter({ has: page.getByRole('button', { name: /sample grid/ }) });
+  await gridMenu.getByTestId('chart-export-button').click();
+  await expect(gridMenu.getByRole('menuitem')).toHaveCount(1);
+  const [gridDl] = await Promise.all([page.waitForEvent('download'), gridMenu.getByTestId('export-png').click()]);
+  expect(gridDl.suggestedFilename()).toMatch(/^samples_.*_train_seed-\d+\.png$/);
+  const gridPng = await downloaded(gridDl);
+  await gridDl.saveAs('test-results/screenshots/share-export-sample-grid.png');
+  expect([...gridPng.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+  expect(PNG.sync.read(gridPng).height).toBeGreaterThan(200);
   await page.getByTestId('split-test').click();
   await expect(page.getByTestId('sample-grid')).toHaveAttribute('data-split', 'test');
   await expect(page.getByTestId('grid-row').first()).toContainText('1\u2009000 images');

@@ -6,19 +6,25 @@
  * - the glossary drawer opens, searches ("omega" finds Ω) and closes with Esc;
  * - a term explains itself on hover (1280) and on tap (390), and a second tap hides it;
  * - one lesson end to end: opened from the gallery, it loads its link (`?lesson=one-seed`) on the Ground-truth tab with
- *   its experiment (digits, 90 orderings) in teaching mode, shows its text and question in the banner, and Step trains
- *   one ordering;
+ *   its experiment (digits, 90 orderings) in teaching mode, shows its text, its question and "What you should see"
+ *   (not run yet) in the banner, and Step trains one ordering, after which the RS marks on its chart carry their labels;
+ *   at 1280 the header is on one row and the chart above the fold (the presenter's layout, as tests/e2e/lessons.spec.ts
+ *   checks it on the other lessons);
  * - no page errors anywhere.
- * Screenshots: test-results/first-five-minutes/*.png.
+ * Screenshots: test-results/first-five-minutes/*.png, and the lesson's test-results/lessons/one-seed-*.png.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { PURPOSE } from '../../src/shell/intro';
 import { LESSONS, lessonById, lessonLink } from '../../src/core/lessons';
 import { labEntry } from '../../src/core/labs';
+import { aboveFold, headerOneRow } from './harness/presenter-layout';
 
 const SHOTS = 'test-results/first-five-minutes';
 mkdirSync(SHOTS, { recursive: true });
+// the Ground-truth lesson's shots sit beside the other lessons' (tests/e2e/lessons.spec.ts)
+const LESSON_SHOTS = 'test-results/lessons';
+mkdirSync(LESSON_SHOTS, { recursive: true });
 
 /** Tests never touch the network: anything not served by the app's own preview server is refused. */
 async function offline(context: BrowserContext): Promise<void> {
@@ -161,6 +167,9 @@ for (const size of [
       await expect(banner.getByTestId('lesson-title-shown')).toHaveText(lesson.title);
       await expect(banner.getByTestId('lesson-question-shown')).toContainText(lesson.question);
       await expect(page.getByTestId('gt-dataset')).toHaveValue('digits');
+      // "what you should see", before the run
+      await expect(page.getByTestId('lesson-expect')).toContainText("The order alone moves replay's accuracy");
+      await expect(page.getByTestId('lesson-check')).toContainText('Not run yet');
       await expect(page.getByTestId('gt-omega')).toHaveText('90', { timeout: 30_000 });
 
       // Step trains exactly one ordering, then pauses
@@ -171,7 +180,16 @@ for (const size of [
       await expect(readout).toHaveAttribute('data-done', '1', { timeout: 90_000 });
       await expect(readout).toHaveAttribute('data-total', '90');
       await expect(banner.getByTestId('lesson-question-shown')).toBeVisible();
+      // the marks the lesson talks about carry their labels on the chart
+      await expect(page.getByTestId('accuracy-histogram').locator('text.mark-label').first()).toBeVisible({ timeout: 60_000 });
       await page.screenshot({ path: `${SHOTS}/lesson-${size.name}.png` });
+      await page.screenshot({ path: `${LESSON_SHOTS}/one-seed-${size.name}.png` });
+      // the presenter's layout (tests/e2e/lessons.spec.ts checks it on the other lessons): the header on one row, the
+      // lesson's chart above the fold
+      if (!size.touch) {
+        await headerOneRow(page);
+        await aboveFold(page, 'accuracy-histogram');
+      }
 
       // Close lesson: the banner goes, the experiment stays
       await page.getByTestId('lesson-close').click();

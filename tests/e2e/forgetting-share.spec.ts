@@ -63,6 +63,8 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await page.getByTestId('fg-calib').fill('0.15');
   await page.getByTestId('fg-epochs-first').fill('3');
   await page.getByTestId('fg-epochs').fill('2');
+  // 40 of digits' ≈130 training images per class: a shorter run, and one more control that travels in the link
+  await page.getByLabel('Train images / class').fill('40');
   await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
   await page.getByTestId('fg-alpha').selectOption('0.15');
   await page.getByTestId('fg-score').selectOption('lac');
@@ -92,6 +94,7 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await expect(other.getByTestId('fg-calib')).toHaveValue('0.15');
   await expect(other.getByTestId('fg-epochs-first')).toHaveValue('3');
   await expect(other.getByTestId('fg-epochs')).toHaveValue('2');
+  await expect(other.getByLabel('Train images / class')).toHaveValue('40');
   await expect(other.getByTestId('fg-lr')).toHaveValue('0.001');
   await expect(other.getByTestId('fg-backend')).toHaveValue('wasm');
   await expect(other.getByTestId('fg-alpha')).toHaveValue('0.15');
