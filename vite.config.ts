@@ -59,6 +59,25 @@ function ortPublicImports(): Plugin {
 }
 
 /**
+ * `vite preview` gzips every response whose type it does not know as if it were text, on every request: the built-in
+ * data (`.u8`, 55 MB for Fashion-MNIST) and the models (`.onnx`) too, a few CPU-seconds of the server's and the
+ * browser's each time a page loads them, for no gain on a local server (image bytes barely compress). They are sent as
+ * they are; text (HTML, scripts, JSON) is still compressed.
+ */
+export const UNCOMPRESSED = /\.(u8|onnx|npz|bin|parquet)(\?|$)/i;
+function previewBinaryAsIs(): Plugin {
+  return {
+    name: 'cil-lab:preview-binary-as-is',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        if (req.url && UNCOMPRESSED.test(req.url)) delete req.headers['accept-encoding'];
+        next();
+      });
+    },
+  };
+}
+
+/**
  * Unit tests that need a fresh module graph per file (see `test.projects`): the service worker's registration, which
  * resets the module registry to register again, and every file that replaces a module with `vi.mock` (in a worker that
  * keeps its modules, an earlier file may already have imported the real one, and the mock would never be seen).
@@ -66,7 +85,7 @@ function ortPublicImports(): Plugin {
 export const ISOLATED = ['tests/unit/shell/**/*.test.ts', 'tests/unit/cli/backend-webgpu.test.ts'];
 
 export default defineConfig({
-  plugins: [svelte(), cspMeta(), ortPublicImports(), serviceWorker()],
+  plugins: [svelte(), cspMeta(), ortPublicImports(), previewBinaryAsIs(), serviceWorker()],
   // onnxruntime-web's default build bundles its 27 MB .wasm as an asset; the app serves it from public/ort/ instead
   // (scripts/prepare-ort.mjs; the embed worker sets wasmPaths), so resolve the build that loads it from there.
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
