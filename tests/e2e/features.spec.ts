@@ -3,6 +3,9 @@
  * cached (a reload finds it cached, nothing recomputed), its PCA map coloured by class; the CLIP-vision path on the
  * tiny self-hosted fixture (/models/cil-lab/clip-vision-tiny) on wasm after its download button, which says the size
  * first; uploads of feature files with a message for a bad one. No request leaves 127.0.0.1.
+ * The experiments that extract or train are the default with 40 training and 10 test images per class (the map then
+ * has 6 × 40 points) and one epoch a task (SMALL below): the same paths as the default's 300 / 100 and 3 epochs, at a
+ * fraction of the work.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -18,6 +21,10 @@ import { startTimerProbe, stopTimerProbe } from './harness/page-probes';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
+/** The default experiment, smaller: 40 training and 10 test images per class, one epoch a task. */
+const SMALL = { ...defaultConfig(), data: { trainPerClass: 40, testPerClass: 10 }, training: { ...defaultConfig().training, epochs: 1 } };
+const SMALL_LINK = `/${encodeConfigToHash(SMALL as never)}`;
+
 async function openData(page: Page, path = '/') {
   const got = await openTab(page, 'Data', path);
   await expect(page.getByTestId('feature-sources')).toBeVisible();
@@ -26,7 +33,7 @@ async function openData(page: Page, path = '/') {
 
 test('the embedded backbone: not computed, computed with progress, cached across a reload, its map coloured by class', async ({ page }) => {
   test.setTimeout(180_000);
-  const { errors, outside } = await openData(page);
+  const { errors, outside } = await openData(page, SMALL_LINK);
   const row = page.getByTestId('source-backbone');
   await expect(row).toContainText('stand-in backbone trained on Shirt, Sneaker, Bag and Ankle boot (seed 0)');
   await expect(row.getByTestId('source-state')).toHaveText(/not computed/, { timeout: 60_000 });
@@ -36,7 +43,7 @@ test('the embedded backbone: not computed, computed with progress, cached across
 
   await row.getByTestId('source-map').click();
   const map = page.getByTestId('feature-map');
-  await expect(map.locator('circle')).toHaveCount(6 * 300);
+  await expect(map.locator('circle')).toHaveCount(6 * 40);
   await expect(map.getByTestId('feature-map-legend').locator('li')).toHaveCount(6);
   await expect(map).toContainText(/PC1 \(\d+\.\d % of the variance\)/);
   await expect(map).toContainText(/% of them lie nearer their own class's centre/);
@@ -55,7 +62,7 @@ test('CLIP vision on the self-hosted fixture: the button says the size, then ext
   page,
 }) => {
   test.setTimeout(180_000);
-  const { errors, outside } = await openData(page);
+  const { errors, outside } = await openData(page, SMALL_LINK);
   await useFixtureEncoder(page);
   const row = page.getByTestId('source-encoder');
   await expect(row).toContainText('image encoder clip-vision-tiny (q8)');
@@ -66,7 +73,7 @@ test('CLIP vision on the self-hosted fixture: the button says the size, then ext
   await expect(row.getByTestId('source-state')).toHaveText(/cached · /, { timeout: 150_000 });
   await expect(page.getByTestId('encoder-device-note')).toContainText('Runs on wasm');
   await row.getByTestId('source-map').click();
-  await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(6 * 300);
+  await expect(page.getByTestId('feature-map').locator('circle')).toHaveCount(6 * 40);
 
   // "Train on these": the experiment (its link) trains on the cached features; the Ground-truth lab reads them from
   // the cache and trains the head and a pre-trained method on them, nothing extracted again
@@ -144,7 +151,7 @@ function cifar100Batch(perClass: number, salt: number): Buffer {
 test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the Data tab, then the Ground-truth lab trains on them", async ({ page }) => {
   test.setTimeout(240_000);
   // the experiment names CIFAR-100's first 6 classes (as the Orderings lab's dataset picker writes them)
-  const { errors, outside } = await openData(page, `/${encodeConfigToHash({ ...defaultConfig(), dataset: { id: 'cifar100' } } as never)}`);
+  const { errors, outside } = await openData(page, `/${encodeConfigToHash({ ...SMALL, dataset: { id: 'cifar100' } } as never)}`);
   // the user's train.bin, test.bin and fine_label_names.txt (the archive's files, a few images of classes 0–5)
   await page.getByTestId('upload').setInputFiles([
     { name: 'fine_label_names.txt', mimeType: 'text/plain', buffer: Buffer.from(getClassList('cifar100').classes.join('\n') + '\n') },
@@ -169,7 +176,7 @@ test("CIFAR-100 from the user's own files: CLIP-vision features extracted in the
 
 test('an uploaded .npz of CIFAR-100 classes: "Train on these" opens them as CIFAR-100, and the Ground-truth lab runs on them', async ({ page }) => {
   test.setTimeout(180_000);
-  const { errors, outside } = await openData(page);
+  const { errors, outside } = await openData(page, SMALL_LINK);
   // 6 CIFAR-100 classes as a researcher's export names them; 20 training and 10 test rows each, 8 dimensions, one
   // cluster per class (deterministic)
   const classNames = ['apple', 'aquarium_fish', 'baby', 'bear', 'beaver', 'bed'];
@@ -217,7 +224,7 @@ test('a link with the backbone and the prototypes of the feature source: the Ord
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const link = encodeConfigToHash({
-    ...defaultConfig(),
+    ...SMALL,
     features: { source: 'backbone', seed: 0 },
     model: { kind: 'head', hidden: [] },
     similarity: { kind: 'features' },

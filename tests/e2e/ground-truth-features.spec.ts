@@ -1,10 +1,11 @@
 /**
  * The Ground-truth lab on the embedded backbone's features, end to end in Chromium, offline (docs/science.md §9 and
  * appendix E): the "Train on" choice brings the pre-trained methods into the picker and the feature source into the
- * link; the default experiment (Fashion-MNIST 0–5, 3 tasks, all 90 orderings) with Finetune on a linear head and
- * SimpleCIL, FeCAM and RanPAC (M = 256 here, so the spec stays short; the default M = 2000 takes minutes on a loaded
- * 2-core machine) shows the Table-1-shaped result: the prototype methods' final accuracy is one value, the head
- * spreads, the path taken ("exact by class set: 31 states for 90 orderings") and the verdict.
+ * link; the default experiment (Fashion-MNIST 0–5, 3 tasks, all 90 orderings), smaller so the spec stays short (50
+ * training and 20 test images per class instead of 300 / 100, one epoch a task instead of 3), with Finetune on a
+ * linear head and SimpleCIL, FeCAM and RanPAC (M = 256 here; the default M = 2000 takes minutes on a loaded 2-core
+ * machine) shows the Table-1-shaped result: the prototype methods' final accuracy is one value, the head spreads, the
+ * path taken ("exact by class set: 31 states for 90 orderings") and the verdict.
  * Screenshots: test-results/screenshots/gt-features-{1280,390}.png and the panel alone, gt-features-order-{1280,390}.png.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
@@ -35,7 +36,8 @@ function featuresConfig(): ExperimentConfig {
       { id: 'ranpac', options: { projection: 256, lambdaFrom: 'task' } },
       { id: 'fecam', options: { shrinkage: 1 } },
     ],
-    training: { ...V1_FILL.training, epochs: 3, firstTaskEpochs: 3 },
+    data: { trainPerClass: 50, testPerClass: 20 },
+    training: { ...V1_FILL.training, epochs: 1, firstTaskEpochs: 1 },
     backend: { train: 'wasm', embed: 'auto' },
   } as ExperimentConfig;
 }
