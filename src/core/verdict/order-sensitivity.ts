@@ -18,7 +18,7 @@
 import type { GroundTruthStats } from '../ground-truth/derive';
 import { EDGE_TABLE_1 as PAPER_TABLE_1, type PaperColumn, type PaperMethod } from '../ground-truth/edge-table-1';
 import type { Verdict, VerdictSentence } from './types';
-import { countText, num } from './wording';
+import { countText, num, plural } from './wording';
 
 /** Orderings that agree within this many points are "within a point" ([EDGE] Table 1: RanPAC 98.50–98.83). */
 export const AGREE_POINTS = 1;
@@ -162,7 +162,7 @@ export function orderSensitivity(input: OrderSensitivityInput): OrderSensitivity
   }
   const bar = input.headBar;
   if (bar && trained.length > 0) {
-    const settings = `${bar.epochs} epochs at learning rate ${bar.lr}`;
+    const settings = `${plural(bar.epochs, 'epoch')} at learning rate ${bar.lr}`;
     sentences.push(
       bar.joint < bar.simplecil
         ? {

@@ -96,6 +96,9 @@ describe('order sensitivity', () => {
     const above = orderSensitivity({ stats, kindOf, headBar: { joint: 0.853, simplecil: 0.768, epochs: 20, lr: 0.01 } }).verdict.sentences;
     expect(above.find((x) => x.id === 'order:head-bar')).toMatchObject({ kind: 'note' });
     expect(above.find((x) => x.id === 'order:head-bar')!.text).toMatch(/clears the bar.*85\.3 %/);
+    // one epoch is said in the singular
+    const one = orderSensitivity({ stats, kindOf, headBar: { joint: 0.63, simplecil: 0.768, epochs: 1, lr: 0.001 } }).verdict.sentences;
+    expect(one.find((x) => x.id === 'order:head-bar')!.text).toMatch(/\(1 epoch at learning rate 0\.001\)/);
     // not measured, or no trained head: nothing said
     expect(orderSensitivity({ stats, kindOf }).verdict.sentences.some((x) => x.id === 'order:head-bar')).toBe(false);
     const onlyProto = deriveGroundTruth({
