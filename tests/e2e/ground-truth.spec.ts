@@ -123,7 +123,7 @@ test('Fashion-MNIST, finetune on wasm: S varies, the scatter shows Pearson R and
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
-  await setUp(page, { dataset: 'fashion-mnist', strategies: ['finetune'], epochs: '1', hidden: '32', train: '40', test: '20', backend: 'wasm' });
+  await setUp(page, { dataset: 'fashion-mnist', strategies: ['finetune'], epochs: '1', hidden: '16', train: '10', test: '10', backend: 'wasm' });
   await expect(page.getByTestId('gt-omega')).toHaveText('90');
   await expect(page.getByTestId('gt-flat-s')).toHaveCount(0);
   const started = Date.now();
@@ -184,8 +184,8 @@ test('a small run on WebGPU: 4 digits in 2 tasks (6 orderings)', async ({ page }
     strategies: ['finetune'],
     epochs: '1',
     hidden: '32',
-    train: '40',
-    test: '20',
+    train: '20',
+    test: '10',
     backend: 'webgpu',
   });
   await expect(page.getByTestId('gt-omega')).toHaveText('6');
