@@ -172,10 +172,17 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
   }
 
   let warming: Promise<void> | null = null;
+  /**
+   * Counts the warm-ups and leases asked: a warm-up still queued when a newer one or a lease is asked is skipped (a
+   * page that warms on every change of its experiment measures and loads the latest only, and Run waits for the
+   * warm-up in flight, not for a queue of stale ones).
+   */
+  let asked = 0;
 
   const pool = {
     /** Workers set up for `request`; rejects (and gives the main worker back) when the backend or dataset fails. */
     async lease(request: LeaseRequest): Promise<Lease<W>> {
+      asked++;
       // a warm-up in flight holds the workers this lease wants: wait for it rather than start more beside them
       while (warming) await warming;
       return leaseNow(request);
@@ -183,11 +190,14 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
 
     /**
      * Prepare the workers a lease of `request` would get and leave them idle (see `createWorkerPool`); a warm-up asked
-     * while another is in flight runs after it. Resolves with the backend chosen and the workers prepared, or null
-     * when preparing failed (never rejects: the lease meets the failure again and reports it).
+     * while another is in flight runs after it, unless a newer warm-up or a lease is asked before it starts. Resolves
+     * with the backend chosen and the workers prepared, or null when preparing failed or the warm-up was skipped
+     * (never rejects: the lease meets the failure again and reports it).
      */
     warm(request: LeaseRequest): Promise<{ backend: BackendInfo; workers: number } | null> {
+      const id = ++asked;
       const run = async (): Promise<{ backend: BackendInfo; workers: number } | null> => {
+        if (id !== asked) return null;
         try {
           const l = await leaseNow(request);
           l.release();
@@ -196,7 +206,8 @@ export function createWorkerPool<W extends PoolWorker>(options: WorkerPoolOption
           return null;
         }
       };
-      const w = (warming ?? Promise.resolve()).then(run);
+      // nothing in flight: it starts now (a lease asked next waits for it)
+      const w = warming ? warming.then(run) : run();
       const settled = w.then(() => {
         if (warming === settled) warming = null;
       });

@@ -100,6 +100,37 @@ describe('training worker pool', () => {
     const bad = createWorkerPool({ create: () => new FakeWorker('wasm', true), cores: 1 });
     await expect(bad.warm({ backend: 'auto', dataset: digits })).resolves.toBeNull();
   });
+
+  it('a warm-up still queued when a newer warm-up or a lease is asked is skipped: only the latest experiment is prepared', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    class SlowWorker extends FakeWorker {
+      override async loadDataset(spec: DatasetSpec) {
+        if (spec.kind === 'builtin' && spec.id === 'digits') await gate;
+        return super.loadDataset(spec);
+      }
+    }
+    const workers: SlowWorker[] = [];
+    const pool = createWorkerPool({ create: () => (workers.push(new SlowWorker('wasm')), workers.at(-1)!), cores: 1 });
+    const spec = (id: string): DatasetSpec => ({ kind: 'builtin', id, trainPerClass: 10 }) as DatasetSpec;
+    // the first is in flight (held on its dataset); two more are asked while it runs
+    const first = pool.warm({ backend: 'wasm', dataset: spec('digits') });
+    const second = pool.warm({ backend: 'wasm', dataset: spec('emoji') });
+    const third = pool.warm({ backend: 'wasm', dataset: spec('fashion-mnist') });
+    open();
+    expect(await first).toMatchObject({ backend: { name: 'wasm' } });
+    expect(await second).toBeNull();
+    expect(await third).toMatchObject({ backend: { name: 'wasm' } });
+    expect(workers[0].calls.filter((c) => c.startsWith('load:'))).toEqual(['load:digits', 'load:fashion-mnist']);
+    // a lease asked while a warm-up waits its turn: the queued one is skipped, the lease prepares what it asks
+    const gate2 = pool.warm({ backend: 'wasm', dataset: spec('emoji') });
+    const queued = pool.warm({ backend: 'wasm', dataset: spec('digits') });
+    const lease = pool.lease({ backend: 'wasm', dataset: spec('fashion-mnist') });
+    expect(await gate2).not.toBeNull();
+    expect(await queued).toBeNull();
+    (await lease).release();
+    expect(workers[0].calls.filter((c) => c.startsWith('load:'))).toEqual(['load:digits', 'load:fashion-mnist', 'load:emoji', 'load:fashion-mnist']);
+  });
 });
 
 describe('warming up on the workload', () => {
