@@ -244,7 +244,9 @@ describe('shared training on wasm agrees with naive within 1e-3', () => {
   });
   it('finetune and EWC, prefix and population', async () => {
     for (const strategy of ['finetune', 'ewc'] as const) {
-      const cs = configs({ strategy });
+      // 5 of the 10: three sharing their first task and two far apart (wasm arithmetic is what is checked here; the
+      // cpu tests above cover every strategy on all 10)
+      const cs = configs({ strategy }).filter((_, i) => [0, 1, 2, 7, 9].includes(i));
       const want = await naive(cs);
       expectSameMatrices(await trainShared(ds, cs, { population: 1 }), want, 1e-3);
       expectSameMatrices(await trainShared(ds, cs, { population: 4 }), want, 1e-3);
