@@ -10,7 +10,8 @@
  * the Orderings lab, of the Data page's sample grid (payload folder names as labels) and of the Ground truth lab
  * (the imported payload methods) is triggered and its file read; every format of Export orderings is read and
  * downloaded.
- * Checks: window.__pwned stays undefined, no dialog opens, no page error; the exported CSV cells that start with
+ * Checks: window.__pwned stays undefined, no markup a payload would leave if rendered as HTML (an on…= attribute, a
+ * javascript: URL, a <script> in the body) on any tab, no dialog opens, no page error; the exported CSV cells that start with
  * = + - @ are guarded (a leading '), the exported SVGs hold no <script>, no on…= attribute and no javascript: URL.
  * Prints the counts. An action whose element never becomes actionable fails after 30 s (actionTimeout) instead of
  * hanging until the test's timeout.
@@ -50,6 +51,25 @@ function watch(page: Page): string[] {
 
 async function pwned(page: Page): Promise<unknown> {
   return page.evaluate(() => window.__pwned);
+}
+
+/**
+ * Markup a payload would have left in the page had it been rendered as HTML, on every tab (the hidden ones stay
+ * mounted): an element with an on…= attribute, a javascript: URL, a <script> in the body. Read at once: an injected
+ * <img src=x onerror> is found before its image fails to load, so no wait for its handler is needed.
+ */
+async function injectedMarkup(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('*'))
+      for (const a of el.attributes) {
+        if (/^on/i.test(a.name)) out.push(`<${el.tagName.toLowerCase()} ${a.name}>`);
+        if (/^(href|src|action|formaction|xlink:href)$/i.test(a.name) && /^\s*javascript:/i.test(a.value))
+          out.push(`<${el.tagName.toLowerCase()} ${a.name}=javascript:>`);
+      }
+    for (const el of document.body.querySelectorAll('script')) out.push(`<script>${(el.textContent ?? '').slice(0, 40)}`);
+    return out;
+  });
 }
 
 /** CSV text → the cells that a spreadsheet would run as a formula (start with = + - @ after an optional quote), unguarded. */
@@ -178,9 +198,12 @@ test('markup payloads in class names, folder names and method names: nothing run
   // ── every tab with this experiment (the share link carries the class names) ──
   const nav = page.getByRole('navigation', { name: 'Labs' });
   for (const tab of TABS) {
-    await nav.getByRole('button', { name: tab, exact: true }).click();
-    await page.waitForTimeout(1500);
+    const button = nav.getByRole('button', { name: tab, exact: true });
+    await button.click();
+    await expect(button, tab).toHaveClass(/active/);
+    await expect(page.locator('main > div:not([hidden])'), tab).toBeVisible();
     figures.tabs++;
+    expect(await injectedMarkup(page), tab).toEqual([]);
     expect(await pwned(page), tab).toBeUndefined();
   }
 
@@ -230,7 +253,7 @@ test('markup payloads in class names, folder names and method names: nothing run
   await expect(page.getByTestId('chart-export').locator('visible=true').first()).toBeVisible({ timeout: 30_000 });
   expect(await exportEveryChart(page, figures), 'chart ⤓ menus in the Ground truth lab').toBeGreaterThan(0);
 
-  await page.waitForTimeout(1000);
+  expect(await injectedMarkup(page)).toEqual([]);
   expect(await pwned(page)).toBeUndefined();
   expect(problems).toEqual([]);
   console.log(

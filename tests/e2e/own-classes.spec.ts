@@ -2,11 +2,14 @@
  * The Your-classes lab in a real Chromium with its fake camera (--use-fake-device-for-media-stream and
  * --use-file-for-fake-video-capture: a small .y4m of one colour per class, written here), the tiny CLIP vision
  * fixture (public/models/cil-lab/clip-vision-tiny) as the encoder:
- * - four classes recorded one at a time, one browser per class (Chromium reads one fake video per launch) on one
- *   profile, so every launch is a reload: every earlier row of R is unchanged (its numbers and the moment it was
- *   computed) after each later class and after each reload; fine-tuning forgets, SimpleCIL does not; every ordering;
- *   EDGE on names; export, forget, import; a removed class's rows said to be computed again; the original link (no
- *   classes), opened in a new tab of the last browser, offers the classes stored in the browser;
+ * - four classes recorded one at a time on one profile (the fake camera's file is written again with the next
+ *   class's colour before each recording: Chromium opens the file anew each time the page asks for the camera, so
+ *   one launch records every class), each class after the first on its link opened again: on a new tab (the page
+ *   reloaded: all it shows comes back from the browser's storage), before the third class in the browser closed and
+ *   started again; every earlier row of R is unchanged (its numbers and the moment it was computed) after each later
+ *   class and after each reload; fine-tuning forgets, SimpleCIL does not; every ordering; EDGE on names; export,
+ *   forget, import; a removed class's rows said to be computed again; the original link (no classes), opened in a
+ *   new tab, offers the classes stored in the browser;
  * - the lesson's recorded set imported at 390 px;
  * - the hub unreachable: said before recording, the shipped encoder offered and used;
  * - a hundred classes imported, one more added with its time shown;
@@ -96,6 +99,21 @@ async function recordClass(page: Page, name: string, classes: number): Promise<{
   return { fromRecord: Date.now() - t0, fromComplete: Date.now() - t1 };
 }
 
+/** The colour of a class's first stored sample (its top-left 8×8 corner, averaged: the moving stripe passes elsewhere). */
+async function sampleColour(page: Page, name: string): Promise<number[]> {
+  const img = page.getByTestId('oc-class').filter({ hasText: name }).locator('img').first();
+  return img.evaluate(async (el: HTMLImageElement) => {
+    await el.decode();
+    const c = document.createElement('canvas');
+    c.width = c.height = 8;
+    c.getContext('2d')!.drawImage(el, 0, 0, el.naturalWidth / 8, el.naturalHeight / 8, 0, 0, 8, 8);
+    const d = c.getContext('2d')!.getImageData(0, 0, 8, 8).data;
+    const sum = [0, 0, 0];
+    for (let i = 0; i < d.length; i += 4) for (let ch = 0; ch < 3; ch++) sum[ch] += d[i + ch];
+    return sum.map((v) => v / 64);
+  });
+}
+
 /**
  * EDGE on the class names: the names panel on the tiny CLIP text fixture (self-hosted), its button saying the size
  * before it embeds; then two more rows and a fourth sentence, and the link keeps the text model.
@@ -133,17 +151,16 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
   const viewport = { width: 1280, height: 800 };
   const dir = mkdtempSync(join(tmpdir(), 'cil-own-'));
   const profile = join(dir, 'profile');
-  const videos = COLOURS.map((c, k) => {
-    const f = join(dir, `class-${k}.y4m`);
-    writeFileSync(f, y4m(c));
-    return f;
-  });
+  // the camera: one file, written with each class's colour before that class is recorded
+  const video = join(dir, 'camera.y4m');
+  writeFileSync(video, y4m(COLOURS[0]));
   const names = ['red mug', 'green <i>pen', 'blue cup', 'yellow duck'];
   const timings: Record<string, number> = {};
   const original = link();
   let url = original;
   let seen: { cells: string[]; computed: string }[] = [];
-  let last: { ctx: BrowserContext; page: Page } | null = null;
+  let ctx = await withCamera(profile, video, viewport);
+  let page = ctx.pages()[0] ?? (await ctx.newPage());
   const sameEarlier = async (page: Page, n: number) => {
     const now = await rowsOf(page);
     expect(now.length).toBe(n);
@@ -153,8 +170,18 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
   };
   try {
     for (let k = 0; k < 4; k++) {
-      const ctx = await withCamera(profile, videos[k], viewport);
-      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      writeFileSync(video, y4m(COLOURS[k]));
+      if (k === 2) {
+        // once, the browser itself closed and started again on the profile: what it stored outlives it
+        await ctx.close();
+        ctx = await withCamera(profile, video, viewport);
+        page = ctx.pages()[0] ?? (await ctx.newPage());
+      } else if (k > 0) {
+        // the reload: the link on a new tab, the old one closed (its page state gone; only the browser's storage stays)
+        const old = page;
+        page = await ctx.newPage();
+        await old.close();
+      }
       await page.goto(url);
       await expect(page.getByTestId('oc-privacy')).toContainText('never leave this browser');
       await expect(page.getByTestId('oc-class')).toHaveCount(k);
@@ -166,6 +193,9 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
       const ms = await recordClass(page, names[k], k + 1);
       await expect(page.getByTestId('oc-row')).toHaveCount(k + 1);
       await sameEarlier(page, k + 1); // after the later class
+      // the camera showed this class's colour (its file was written again before this recording)
+      const rgb = await sampleColour(page, names[k]);
+      rgb.forEach((v, ch) => expect(Math.abs(v - COLOURS[k][ch]), `${names[k]}: channel ${ch} of ${rgb}`).toBeLessThan(40));
       if (k === 0) timings.recordFirstClassToResult = ms.fromRecord;
       if (k === 3) timings.fourthClassCompleteToBars = ms.fromComplete;
       const said = await page.getByTestId('oc-timing').innerText();
@@ -222,15 +252,12 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
         await expect(page.getByTestId('oc-changed')).toHaveText('Rows from “yellow duck” on were computed again: “blue cup” was removed.');
       }
       url = page.url();
-      if (k < 3) await ctx.close();
-      else last = { ctx, page };
     }
     // the original link after a crash: no classes in it, the three stored in this browser offered and restored. The
-    // last tab is gone (closed without its unload handlers, as a crash leaves it) and the link opens in a new tab of
-    // the same browser: a fifth launch on the profile would only start Chromium again
-    const { ctx } = last!;
-    const page = await ctx.newPage();
-    await last!.page.close({ runBeforeUnload: false });
+    // last tab is gone (closed without its unload handlers, as a crash leaves it) and the link opens in a new tab
+    const last = page;
+    page = await ctx.newPage();
+    await last.close({ runBeforeUnload: false });
     await page.goto(original);
     await expect(page.getByTestId('oc-stored')).toContainText('This browser holds 3 classes you recorded');
     await page.screenshot({ path: `${SHOTS}/stored-offer-1280.png` });
@@ -240,9 +267,9 @@ test('four classes recorded one at a time: every earlier row of R stays as it wa
     await page.getByTestId('oc-restore').click();
     await expect(page.getByTestId('oc-class')).toHaveCount(3);
     await expect(page.getByTestId('oc-row')).toHaveCount(3, { timeout: 60_000 });
-    await ctx.close();
     console.log(`own-classes timings (1280px, fixture encoder, wasm, 30 frames a second): ${JSON.stringify(timings)}`);
   } finally {
+    await ctx.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
