@@ -61,10 +61,11 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await page.getByTestId('fg-strategy').selectOption('ewc');
   await page.getByTestId('fg-ewc-mode').selectOption('multi');
   await page.getByTestId('fg-calib').fill('0.15');
-  await page.getByTestId('fg-epochs-first').fill('3');
-  await page.getByTestId('fg-epochs').fill('2');
-  // 40 of digits' ≈130 training images per class: a shorter run, and one more control that travels in the link
-  await page.getByLabel('Train images / class').fill('40');
+  // the shortest run that stores a result (the lab's digits default is 8 then 3 epochs on every image: these differ)
+  await page.getByTestId('fg-epochs-first').fill('2');
+  await page.getByTestId('fg-epochs').fill('1');
+  // 10 of digits' ≈130 training images per class: a shorter run, and one more control that travels in the link
+  await page.getByLabel('Train images / class').fill('10');
   await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
   await page.getByTestId('fg-alpha').selectOption('0.15');
   await page.getByTestId('fg-score').selectOption('lac');
@@ -92,9 +93,9 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await expect(other.getByTestId('fg-strategy')).toHaveValue('ewc');
   await expect(other.getByTestId('fg-ewc-mode')).toHaveValue('multi');
   await expect(other.getByTestId('fg-calib')).toHaveValue('0.15');
-  await expect(other.getByTestId('fg-epochs-first')).toHaveValue('3');
-  await expect(other.getByTestId('fg-epochs')).toHaveValue('2');
-  await expect(other.getByLabel('Train images / class')).toHaveValue('40');
+  await expect(other.getByTestId('fg-epochs-first')).toHaveValue('2');
+  await expect(other.getByTestId('fg-epochs')).toHaveValue('1');
+  await expect(other.getByLabel('Train images / class')).toHaveValue('10');
   await expect(other.getByTestId('fg-lr')).toHaveValue('0.001');
   await expect(other.getByTestId('fg-backend')).toHaveValue('wasm');
   await expect(other.getByTestId('fg-alpha')).toHaveValue('0.15');
@@ -110,6 +111,8 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await other.waitForTimeout(700);
   expect(other.url()).toBe(link);
   await other.screenshot({ path: 'test-results/screenshots/forgetting-share-opened-1280.png', fullPage: true });
+  // done with it: a page left open in the background keeps its app (and its share of the CPU) alive
+  await other.close();
 
   // an EDGE ordering not trained here: the link names it again, and says its runs are not stored yet
   await page.getByTestId('fg-ordering').selectOption('edge-hard');
@@ -127,6 +130,7 @@ test('a Forgetting setup travels in the link: a fresh page opens the same setup 
   await expect(third.getByTestId('fg-empty')).toBeVisible();
   await third.waitForTimeout(700);
   expect(third.url()).toBe(edgeLink);
+  await third.close();
 
   // the Orderings tab takes the link over again when shown (lab: orderings)
   await page.getByRole('button', { name: 'Orderings', exact: true }).click();
@@ -145,11 +149,23 @@ test('while a run trains, CPCF, a_prev / a_new, coverage and the Ω table show e
   await oneSeed(page);
   await page.getByTestId('fg-lr').selectOption({ label: '1e-3 (faster)' });
   await page.getByTestId('fg-epochs-first').fill('2');
-  // later tasks train long enough (one class each: few steps per epoch) for the live points to be seen mid-run
-  await page.getByTestId('fg-epochs').fill('60');
+  // later tasks train long enough (one class each: few steps per epoch) for the pause to land mid-run
+  await page.getByTestId('fg-epochs').fill('12');
   // EWC (the CPCF paper's strategy) trains with tfjs's step: finetune takes the fused step on wasm and ends the whole
   // run in about 2 s, before a pause can land mid-run
   await page.getByTestId('fg-strategy').selectOption('ewc');
+  // Pause is pressed in the page the moment the first live CPCF point is drawn (a MutationObserver), not after
+  // Playwright's next poll (up to a second later): the later tasks then need to train only a little longer than that
+  // reaction for the pause to land mid-run
+  await page.evaluate(() => {
+    const point = '[data-testid="fg-cpcf-chart"][data-live="true"] .series-cpcf path.pt';
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(point)) return;
+      observer.disconnect();
+      document.querySelector<HTMLButtonElement>('[data-testid="fg-pause"]')?.click();
+    });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
   await page.getByTestId('fg-run').click();
   // the first CPCF point (task 2) appears while the run goes on; the "waiting" line before it may be gone before it
   // is looked at (the fused step on wasm trains the first task in well under a second)
@@ -157,7 +173,6 @@ test('while a run trains, CPCF, a_prev / a_new, coverage and the Ω table show e
   await expect(page.getByTestId('fg-waiting').or(live)).toBeVisible({ timeout: 120_000 });
 
   await expect(live.locator('.series-cpcf path.pt').first()).toBeVisible({ timeout: 180_000 });
-  await page.getByTestId('fg-pause').click();
   await expect(page.getByTestId('fg-resume')).toBeVisible();
   const done = Number((await page.getByTestId('fg-live-tasks').textContent())?.match(/training: (\d+) of 6/)?.[1]);
   expect(done).toBeGreaterThanOrEqual(2);
