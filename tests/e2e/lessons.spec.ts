@@ -201,6 +201,16 @@ test.describe('at 1280×800, teaching mode', () => {
       await expect(page.locator('header.top')).toBeHidden();
       await expect(handout).toContainText(lessonById('similar-classes')!.question);
       await expect(handout.locator('svg').first()).toBeVisible(); // the chart as it stands
+      // every url(#…) of the copied chart (the colour scale's gradient) resolves inside the handout, not to the hidden
+      // chart it was copied from (which would paint nothing in print)
+      const refs = await handout.evaluate((h) =>
+        [...h.querySelectorAll('[fill^="url(#"], [stroke^="url(#"], [clip-path^="url(#"]')].map((el) => {
+          const id = /url\(#([^)]+)\)/.exec(el.getAttribute('fill') ?? el.getAttribute('stroke') ?? el.getAttribute('clip-path') ?? '')![1];
+          return h.contains(document.getElementById(id));
+        }),
+      );
+      expect(refs.length).toBeGreaterThan(0);
+      expect(refs.every(Boolean)).toBe(true);
       const link = await page.getByTestId('lesson-url').textContent();
       expect(link).toBe(page.url());
       await page.screenshot({ path: `${SHOTS}/handout-print.png`, fullPage: true });
