@@ -18,6 +18,20 @@ function slowCallback() {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** Starts `settled()`, then answers the round trips one at a time: whether it had resolved before the first and after each. */
+async function settledAsRepliesCome(d: { settled(): Promise<void> }, replies: Array<() => void>): Promise<boolean[]> {
+  let settled = false;
+  void d.settled().then(() => (settled = true));
+  await tick();
+  const seen = [settled];
+  for (const reply of replies) {
+    reply();
+    await tick();
+    seen.push(settled);
+  }
+  return seen;
+}
+
 describe('delivery', () => {
   it('calls the callback at once, in order, and settles only when every round trip has come back', async () => {
     const { cb, seen, replies } = slowCallback();
@@ -25,31 +39,16 @@ describe('delivery', () => {
     d.send(1);
     d.send(2);
     expect(seen).toEqual([1, 2]);
-    let settled = false;
-    void d.settled().then(() => (settled = true));
-    await tick();
-    expect(settled).toBe(false);
-    replies[0]();
-    await tick();
-    expect(settled).toBe(false);
-    replies[1]();
-    await tick();
-    expect(settled).toBe(true);
+    expect(await settledAsRepliesCome(d, replies)).toEqual([false, false, true]);
   });
 
   it('waits for a callback sent while it waits', async () => {
     const { cb, replies } = slowCallback();
     const d = delivery(cb);
     d.send(1);
-    let settled = false;
-    void d.settled().then(() => (settled = true));
+    const seen = settledAsRepliesCome(d, [() => replies[0](), () => replies[1]()]);
     d.send(2);
-    replies[0]();
-    await tick();
-    expect(settled).toBe(false);
-    replies[1]();
-    await tick();
-    expect(settled).toBe(true);
+    expect(await seen).toEqual([false, false, true]);
   });
 
   it('a callback that rejects or throws does not fail the run, and no callback settles at once', async () => {
