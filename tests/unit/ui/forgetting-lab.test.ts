@@ -178,7 +178,11 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab'
     expect(win.entries).toHaveLength(2);
     win.back();
     expect(canonicalJson(link.config)).toBe(canonicalJson(config));
-    // Back opens the experiment before it from outside: the lab kit mounts the tab afresh on it
+    // Back opens the experiment before it from outside: the lab kit mounts the tab afresh on it; the state going
+    // away writes nothing, though its focused input still sends "change" as the page is taken down
+    lab.editedByHand(null);
+    await wait();
+    expect(canonicalJson(link.config)).toBe(canonicalJson(config));
     lab.dispose();
     const again = await labOn(link);
     expect(again.owns).toBe(false);
