@@ -238,7 +238,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
     await this.train({ edgeOrderings });
   }
 
-  /** The clock of the progress line (the page calls it every half second while active). */
+  /** The clock of the progress line (an effect of `attach()` calls it every half second while active). */
   tick(): void {
     this.elapsed = (performance.now() - this.startedAt) / 1000;
   }
@@ -274,7 +274,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
       createdAt: c.createdAt,
     };
   });
-  /** Every run: stored, then the runner's (a run stored while this page runs it), then the one in training. */
+  /** Every run: stored, then the runner's (a run stored while this tab runs it), then the one in training. */
   get allRuns(): ForgettingRun[] {
     return [...this.storedRuns, ...this.runnerState.runs, ...(this.liveRun ? [this.liveRun] : [])];
   }
