@@ -270,9 +270,9 @@ test.describe('at 1280×800, teaching mode', () => {
     const fold = page.getByTestId('fg-lesson-settings');
     await expect(fold).toBeVisible();
     await expect(fold).not.toHaveAttribute('open', /.*/);
-    // the seven preset cards and the run's fields are folded away; Run ▶ stays
+    // the seven preset cards and the run's fields are folded away; Play (teaching mode's Run) stays in view
     await expect(page.getByText("Presets: the paper's experiments")).toBeHidden();
-    await expect(page.getByTestId('fg-run')).toBeInViewport();
+    await expect(page.getByTestId('fg-play')).toBeInViewport();
     await page.screenshot({ path: `${SHOTS}/panel-lesson-1280.png` });
     // one click opens what the lesson chose
     await fold.locator('summary').click();

@@ -1,48 +1,49 @@
 /**
  * The Forgetting lab's state and effects (docs/science.md §3), outside its components so they are tested without a
- * browser (tests/unit/ui/forgetting-lab.test.ts). The page (./ForgettingPage.svelte) only composes
- * ./ForgettingControls.svelte and ./ForgettingResults.svelte, and everything they show is read from one
- * `ForgettingLab`, built in layers, each a file:
+ * browser (tests/unit/ui/forgetting-lab.test.ts). The lab kit mounts it (./index.ts): ./ForgettingControls.svelte and
+ * ./ForgettingResults.svelte read everything they show from one `ForgettingLab`, built in layers, each a file:
  * - ./lab-inputs.svelte.ts: the controls, the RS / EDGE orderings, the experiment they describe and how an edit made
  *   on this tab becomes the experiment (the lab entry's binding, src/core/labs/forgetting-binding.ts);
  * - ./lab-runs.svelte.ts: the store, the runner, the stored runs shown and what is shown of them;
- * - this file: an experiment opened from outside (a pasted link, Back) and the page's effects (`attach()`).
+ * - this file: what the kit calls (Run, Pause, Resume, Cancel, teaching mode's Step, `dispose`) and the page's
+ *   effects (`attach()`).
+ *
+ * An experiment opened from outside (a pasted link, Back) mounts the lab afresh (the kit's remount on a link), so
+ * the state reads the link once, as it starts: a Forgetting link's setup and its stored runs, or else the tab's own
+ * setup. A run in progress on this tab then stops (its finished runs are stored; a start of the same setup trains only
+ * the runs it lacks) rather than going on under another experiment.
  */
 import { untrack } from 'svelte';
-import { forgettingLab } from '../../core/labs/forgetting';
 import { ForgettingRunsState } from './lab-runs.svelte';
 
 export type { ForgettingLabDeps, LabOrderings } from './lab-inputs.svelte';
 
 export class ForgettingLab extends ForgettingRunsState {
-  private seenRevision = untrack(() => this.link.revision);
-
-  /** An experiment opened from outside (a pasted link, Back): a Forgetting one replaces the setup; another lab's frees the tab. */
-  syncFromLink(): void {
-    const revision = untrack(() => this.link.revision);
-    if (revision === this.seenRevision) return;
-    this.seenRevision = revision;
-    const config = untrack(() => this.link.config);
-    if (config.lab !== 'forgetting') {
-      this.owns = false;
-      return;
-    }
-    untrack(() => {
-      this.applyInputs(forgettingLab.view(config, this.currentInputs()));
-      this.owns = true;
-      this.fromLink = true;
-      if (this.store) this.showLinkedRuns();
-      if (this.orderingKind === 'manual') this.nameLinkedOrdering();
-    });
+  /** Run ▶ (and teaching mode's Play): the one run (or seeds) the controls describe. */
+  run(): Promise<void> {
+    return this.runSingle();
+  }
+  pause(): void {
+    this.runner?.pause();
+  }
+  resume(): void {
+    this.runner?.resume();
+  }
+  cancel(): void {
+    this.runner?.cancel();
+  }
+  /** Teaching mode's Step: one more run, then pause (from idle: the first run of a start). */
+  step(): void {
+    if (this.active) this.runner?.step();
+    else void this.stepFromIdle();
+  }
+  dispose(): void {
+    this.destroy();
   }
 
-  /** Wire the effects (the page calls this once, in its script). */
+  /** Wire the effects (the kit calls this once, while the page initialises) and open the store. */
   attach(shown: () => boolean): void {
     this.shown = shown;
-    $effect(() => {
-      void this.link.revision;
-      this.syncFromLink();
-    });
     $effect(() => {
       if (!shown()) return;
       void this.currentInputs();
@@ -72,5 +73,6 @@ export class ForgettingLab extends ForgettingRunsState {
       const timer = setInterval(() => this.tick(), 500);
       return () => clearInterval(timer);
     });
+    void this.mount();
   }
 }

@@ -102,8 +102,12 @@ export class ForgettingInputsState {
   /** the tab is shown (attach's argument; shown until attached, as in the tests) */
   protected shown: () => boolean = () => true;
 
+  /** the link's revision this state started on */
+  private readonly revision: number;
+
   constructor(deps: ForgettingLabDeps) {
     this.link = deps.link;
+    this.revision = untrack(() => this.link.revision);
     this.orderings = deps.orderings;
     const config = untrack(() => this.link.config);
     this.fromLink = this.link.openedLab === 'forgetting' && config.lab === 'forgetting';
@@ -206,6 +210,9 @@ export class ForgettingInputsState {
   }
 
   private write(history: 'push' | 'replace'): void {
+    // a link opened since this state started (a pasted link, Back): the kit mounts the lab afresh on it, and this
+    // state, about to go, writes nothing (its focused input still sends "change" as the page is taken down)
+    if (untrack(() => this.link.revision) !== this.revision) return;
     const change = forgettingChange(this.currentInputs(), this.orderingInput.tasks);
     this.link.update((c) => foldValidSteps(c, forgettingSteps(change)), { history });
   }

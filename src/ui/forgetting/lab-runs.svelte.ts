@@ -43,6 +43,9 @@ export class ForgettingRunsState extends ForgettingInputsState {
   private lastCurrent = '';
   private lastGroup = '';
   private readonly reportOf = createReportCache();
+  /** teaching mode's Step from idle: the start's first run is stepped once it runs */
+  private stepping = false;
+  private disposed = false;
 
   constructor(deps: ForgettingLabDeps) {
     super(deps);
@@ -55,6 +58,10 @@ export class ForgettingRunsState extends ForgettingInputsState {
     // a link's hand-made ordering is named (RS / EDGE) while the store opens
     if (this.fromLink && this.orderingKind === 'manual') this.nameLinkedOrdering();
     const s = await this.openStore();
+    if (this.disposed) {
+      s.close();
+      return;
+    }
     this.store = s;
     this.runner = this.createRunner(s);
     this.runner.subscribe((st) => this.onRunner(st));
@@ -66,6 +73,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
     }
   }
   destroy(): void {
+    this.disposed = true;
     this.link.showTabSetup('forgetting', null);
     this.runner?.dispose();
     this.store?.close();
@@ -74,6 +82,10 @@ export class ForgettingRunsState extends ForgettingInputsState {
 
   private onRunner(s: ForgettingRunnerState): void {
     this.runnerState = s;
+    if (this.stepping && s.status === 'running') {
+      this.stepping = false;
+      this.runner?.step();
+    }
     const cur = s.current;
     if (cur && cur.id !== this.lastCurrent) {
       this.lastCurrent = cur.id;
@@ -176,6 +188,25 @@ export class ForgettingRunsState extends ForgettingInputsState {
     return this.train();
   }
 
+  /** Teaching mode's Step with nothing started: start the one-run setup and pause after its first run. */
+  protected async stepFromIdle(): Promise<void> {
+    this.stepping = true;
+    try {
+      await this.runSingle();
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  /** Run can start: the ordering resolves, the store is open and nothing runs. */
+  get canRun(): boolean {
+    return !!this.orderingInput.tasks && !!this.store && !this.active;
+  }
+  /** why Run cannot start ('' when it can, or while a run is in progress) */
+  get runRefusal(): string {
+    return this.orderingInput.error || (this.store ? '' : 'Opening the store of runs…');
+  }
+
   /** A preset is the setup now (and the link's): its fixed settings go into the controls, then its runs train. */
   async runPreset(id: PresetId, lrOverride?: number): Promise<void> {
     if (lrOverride !== undefined) this.presetLr = lrOverride;
@@ -207,7 +238,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
     await this.train({ edgeOrderings });
   }
 
-  /** The clock of the progress line (the page calls it every half second while active). */
+  /** The clock of the progress line (an effect of `attach()` calls it every half second while active). */
   tick(): void {
     this.elapsed = (performance.now() - this.startedAt) / 1000;
   }
@@ -243,21 +274,22 @@ export class ForgettingRunsState extends ForgettingInputsState {
       createdAt: c.createdAt,
     };
   });
-  /** Every run: stored, then the runner's (a run stored while this page runs it), then the one in training. */
+  /** Every run: stored, then the runner's (a run stored while this tab runs it), then the one in training. */
   get allRuns(): ForgettingRun[] {
     return [...this.storedRuns, ...this.runnerState.runs, ...(this.liveRun ? [this.liveRun] : [])];
   }
   readonly groups = $derived(groupRuns(this.allRuns));
   readonly group = $derived(this.groups.find((g) => g.id === this.selectedGroup) ?? null);
-  readonly run = $derived(this.group?.runs.find((r) => r.id === this.selectedRunId) ?? this.group?.runs[this.group.runs.length - 1] ?? null);
+  /** the run shown (the one picked of the group, else its last) */
+  readonly shownRun = $derived(this.group?.runs.find((r) => r.id === this.selectedRunId) ?? this.group?.runs[this.group.runs.length - 1] ?? null);
   /** Tasks finished of a run still training, or null for a finished run. */
   liveTasks(r: ForgettingRun): number | null {
     const c = this.runnerState.current;
     return c && r.id === c.id ? c.live.matrix.length : null;
   }
   /** CPCF_j starts at task 2: a run in training before that has nothing to draw yet (not an error). */
-  readonly waiting = $derived(this.run !== null && this.liveTasks(this.run) !== null && this.run.matrix.length < 2);
-  readonly report = $derived(this.run && !this.waiting ? this.reportOf(this.run, this.alpha, this.score) : null);
+  readonly waiting = $derived(this.shownRun !== null && this.liveTasks(this.shownRun) !== null && this.shownRun.matrix.length < 2);
+  readonly report = $derived(this.shownRun && !this.waiting ? this.reportOf(this.shownRun, this.alpha, this.score) : null);
   readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.alpha, this.score, this.reportOf));
   /** What the selected group's finished runs show, in words (`cil-lab cpcf`'s sentences); provisional while it trains. */
   readonly verdict = $derived.by(() => {

@@ -1,5 +1,5 @@
 /**
- * What the Forgetting page shows of stored and live runs, pure (tested in tests/unit/ui/forgetting-lab.test.ts):
+ * What the Forgetting lab shows of stored and live runs, pure (tested in tests/unit/ui/forgetting-lab.test.ts):
  * runs gathered into groups (a preset's runs, or one run), the CPCF report of a run at an α and score (cached: α and
  * the score cost no training, docs/science.md §3), the per-run summaries the paper tables read, and the CSV / JSON
  * export of a group.

@@ -4,7 +4,7 @@
  * store. The effects `attach()` wires are called by hand (pushToLink is what runs while the tab is shown).
  * Showing the tab never overwrites the experiment the user made.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, defaultConfig, validateConfig, type ExperimentConfig } from '../../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { paperTasks } from '../../../src/core/forgetting/setup';
@@ -96,11 +96,8 @@ class FakeWorker {
   }
 }
 
-async function makeLab(config: ExperimentConfig, opened = true) {
-  const win = env(encodeConfigToHash(config));
-  const link = new ShareLinkStore(win);
-  if (!opened) link.openedLab = null;
-  const worker = new FakeWorker();
+/** The lab on a link, its store open (what the lab kit mounts: afresh when a link is opened from outside). */
+async function labOn(link: ShareLinkStore, worker = new FakeWorker()) {
   const pool = { lease: async () => ({ main: worker, helpers: [], backend: { name: 'wasm' } as never, release() {} }) };
   const lab = new ForgettingLab({
     link,
@@ -109,6 +106,15 @@ async function makeLab(config: ExperimentConfig, opened = true) {
     createRunner: (store) => createForgettingRunner({ store, pool }),
   });
   await lab.mount();
+  return lab;
+}
+
+async function makeLab(config: ExperimentConfig, opened = true) {
+  const win = env(encodeConfigToHash(config));
+  const link = new ShareLinkStore(win);
+  if (!opened) link.openedLab = null;
+  const worker = new FakeWorker();
+  const lab = await labOn(link, worker);
   return { lab, link, win, worker };
 }
 
@@ -146,7 +152,6 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab'
       const { lab, link, win } = await makeLab(config);
       const hash = win.location.hash;
       lab.pushToLink(); // what the tab does while shown
-      lab.syncFromLink();
       await wait();
       expect(canonicalJson(link.config)).toBe(canonicalJson(config));
       expect(win.location.hash).toBe(hash);
@@ -156,7 +161,7 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab'
     });
   }
 
-  it('acting on the tab makes its setup the experiment as a new history entry; Back gives the experiment before it and frees the tab', async () => {
+  it('acting on the tab makes its setup the experiment as a new history entry; Back gives the experiment before it and the tab, mounted afresh, its own setup', async () => {
     const config = custom();
     const { lab, link, win } = await makeLab(config);
     const before = win.location.hash;
@@ -173,9 +178,16 @@ describe('ForgettingLab: the experiment is never overwritten by showing the tab'
     expect(win.entries).toHaveLength(2);
     win.back();
     expect(canonicalJson(link.config)).toBe(canonicalJson(config));
-    lab.syncFromLink();
-    expect(lab.owns).toBe(false);
-    lab.pushToLink();
+    // Back opens the experiment before it from outside: the lab kit mounts the tab afresh on it; the state going
+    // away writes nothing, though its focused input still sends "change" as the page is taken down
+    lab.editedByHand(null);
+    await wait();
+    expect(canonicalJson(link.config)).toBe(canonicalJson(config));
+    lab.dispose();
+    const again = await labOn(link);
+    expect(again.owns).toBe(false);
+    expect(again.datasetId).toBe('digits');
+    again.pushToLink();
     await wait();
     expect(win.location.hash).toBe(before);
     const decoded = decodeConfigFromHash(win.location.hash);
@@ -211,12 +223,27 @@ describe('ForgettingLab: runs train from the experiment config', () => {
     expect(worker.runs).toEqual(forgettingRunConfigs(link.config).map((r) => r.config));
     expect(worker.runs[0]).toMatchObject({ strategy: 'ewc', seed: 3, probs: { calibrationRatio: 0.1, softmax: 'all' } });
     expect(lab.groups).toHaveLength(1);
-    expect(lab.run?.matrix).toHaveLength(6);
+    expect(lab.shownRun?.matrix).toHaveLength(6);
     expect(lab.progressText).toMatch(/^done: 1 run in/);
     // the same setup again: nothing to train (the stored run is found)
     await lab.runSingle();
     expect(worker.runs).toHaveLength(1);
     expect(lab.runnerState.skipped).toBe(1);
+  });
+
+  it("teaching mode's Step from idle trains one run of the setup and pauses; Step again trains the next", async () => {
+    const { lab, worker } = await makeLab(cifar());
+    lab.seeds = 3;
+    lab.step();
+    await vi.waitFor(() => expect(lab.status).toBe('paused'));
+    expect(lab.runnerState.done).toBe(1);
+    expect(worker.runs).toHaveLength(1);
+    lab.step();
+    await vi.waitFor(() => expect(lab.runnerState.done).toBe(2));
+    await vi.waitFor(() => expect(lab.status).toBe('paused'));
+    lab.resume();
+    await vi.waitFor(() => expect(lab.status).toBe('done'));
+    expect(worker.runs).toHaveLength(3);
   });
 
   it('a setting that would change the run refuses to train instead of training another', async () => {

@@ -26,8 +26,9 @@ export interface LabState {
   cancel(): void;
   /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause */
   step(): void;
-  /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises */
-  attach?(): void;
+  /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises;
+   * `shown`: its tab is shown (read it in an effect to follow it) */
+  attach?(shown: () => boolean): void;
   /** the runner's subscription and the runner itself end (the page is destroyed) */
   dispose(): void;
 }
@@ -52,8 +53,10 @@ export interface RunView {
 export interface RunLines {
   /** what the store holds of these settings (data-testid `<testid>-store-line`) */
   store?: string;
-  /** the backend that trained last ('' shows none) */
+  /** the backend that trained last ('' shows none; the name's data-testid `<testid>-backend-in-use`) */
   backend: string;
+  /** the step in flight, under the bar (data-testid `<testid>-live`; absent or '' shows none) */
+  live?: string;
   error: string;
   notice: string | null;
 }
@@ -102,7 +105,8 @@ export interface KitLab<S, R, L extends LabState> {
   Controls: Component<LabViewProps<L>>;
   /** the canvas (charts, tables, the verdict) */
   Results: Component<LabViewProps<L>>;
-  /** the settings to save into the experiment, or null while they are not valid (nothing is saved) */
+  /** the settings to save into the experiment, or null while they are not valid (nothing is saved); always null for a
+   * lab whose state writes the experiment itself in `attach` (Forgetting: its ordering resolves through a worker) */
   saved(lab: L): S | null;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
