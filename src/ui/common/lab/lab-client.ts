@@ -102,6 +102,10 @@ export interface KitLab<S, R, L extends LabState> {
   Controls: Component<LabViewProps<L>>;
   /** the canvas (charts, tables, the verdict) */
   Results: Component<LabViewProps<L>>;
+  /** the lab's own lines under the Run row, after `lines` (what trains where, with markup and data-testids of its own) */
+  RunDetails?: Component<LabViewProps<L>>;
+  /** the lab's own rows after the Export row (an import, deleting what is stored) */
+  Tools?: Component<LabViewProps<L>>;
   /** the settings to save into the experiment, or null while they are not valid (nothing is saved) */
   saved(lab: L): S | null;
   /** why the settings cannot run, each an alert above the Run row */
@@ -118,6 +122,10 @@ export interface KitLab<S, R, L extends LabState> {
     idle?: string;
     /** counts, head and line of the lab's own instead of the Run row's */
     view?(lab: L): PlayView;
+    /** the readout's data-testid (default `<testid>-readout`) */
+    readoutTestid?: string;
+    /** Stop's tooltip (default: PlayBar's) */
+    stopTitle?: string;
   };
   /** what an open lesson checks (core/lessons/observations.ts; null: nothing run yet) */
   observation(lab: L): LessonObservation | null;
