@@ -94,7 +94,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.coordinator = deps.coordinator === undefined ? webLocksCoordinator('ground-truth') : deps.coordinator;
   }
 
-  /** Open the store and the runner (the page's onMount); the workers are leased per start from the pool. */
+  /** Open the store and the runner (once the page is mounted); the workers are leased per start from the pool. */
   async mount(): Promise<void> {
     const s = keyedRunStore(await this.openStore());
     this.store = s;
@@ -106,7 +106,8 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.unsubscribe = runner.subscribe(this.pacer);
   }
 
-  destroy(): void {
+  /** The page goes away: the run stops (finished runs stay stored), the store closes, the orderings worker ends. */
+  dispose(): void {
     this.runner?.cancel();
     this.pacer?.cancel();
     this.unsubscribe?.();

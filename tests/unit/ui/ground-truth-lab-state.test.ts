@@ -202,15 +202,17 @@ describe('GroundTruthLab: plan, runs and the store', () => {
     const { lab, trainers } = link;
     expect(lab.teaching).toBe(true);
     expect(lab.byOrdering).toMatchObject({ done: 0, total: 6 });
-    expect(lab.canStep).toBe(true);
-    lab.stepOnce();
+    expect(lab.canPlay).toBe(true);
+    lab.step();
     await until(() => lab.status === 'paused' && lab.byOrdering?.done === 1);
     expect(trainers[0].runs.length).toBe(1);
     expect(lab.canPlay).toBe(true);
-    lab.play();
+    // Play on a paused run (the lab kit's Play bar): resume
+    lab.resume();
     await until(() => lab.status === 'done');
     expect(lab.byOrdering).toMatchObject({ done: 6, total: 6, next: null });
-    expect(lab.canStep).toBe(false);
+    // every ordering trained: nothing left to play or step
+    expect(lab.canPlay).toBe(false);
   });
 
   it('deletes the stored runs of the experiment (forget) and clears the selection', async () => {
