@@ -148,7 +148,10 @@ export interface PageLabClient {
 
 export type LabClient = KitLabClient | PageLabClient;
 
-/** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link). */
+/**
+ * Register a lab whose page the kit wires. It is mounted afresh when a link is opened from outside: the new page shows
+ * that link's experiment, and the old one's state is disposed (`LabState.dispose`), its run in flight with it.
+ */
 export function kitLab<S, R, L extends LabState, C = Partial<S>>(lab: KitLab<S, R, L, C>): LabClient {
   return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
 }
