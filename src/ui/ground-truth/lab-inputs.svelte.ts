@@ -37,8 +37,9 @@ import { parseTrainingSeeds, parseWidths } from './page-inputs';
 /** A fingerprint of what the controls show of a config: they re-read it when another lab changes it. */
 const inputsKey = (config: ExperimentConfig) => JSON.stringify(groundTruthLab.view(config));
 
-/** The app's experiment and its share link, as the lab reads and writes them. */
-export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & Partial<Pick<ShareLinkStore, 'reportBackend'>>;
+/** The app's experiment and its share link, as the lab reads and writes them (`openedLab`: the lab of the link the page
+ * was opened with, for the notice that its runs are not stored here). */
+export type LabLink = Pick<ShareLinkStore, 'config' | 'update' | 'teaching'> & Partial<Pick<ShareLinkStore, 'reportBackend' | 'openedLab'>>;
 
 type Selection = { key: string; strategy: string } | null;
 

@@ -81,6 +81,9 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
   private warmKey = '';
   private unsubscribe: (() => void) | null = null;
   private pacer: ReturnType<typeof paced<RunnerState>> | null = null;
+  /** starts not returned yet (`run`): the store closes after the last of them once the page has gone (`dispose`) */
+  private starts = 0;
+  private disposed = false;
 
   constructor(deps: GroundTruthLabDeps) {
     super(deps.link, deps.orderings);
@@ -94,7 +97,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.coordinator = deps.coordinator === undefined ? webLocksCoordinator('ground-truth') : deps.coordinator;
   }
 
-  /** Open the store and the runner (the page's onMount); the workers are leased per start from the pool. */
+  /** Open the store and the runner (once the page is mounted); the workers are leased per start from the pool. */
   async mount(): Promise<void> {
     const s = keyedRunStore(await this.openStore());
     this.store = s;
@@ -106,11 +109,16 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     this.unsubscribe = runner.subscribe(this.pacer);
   }
 
-  destroy(): void {
+  /**
+   * The page goes away (a link opened from outside mounts it afresh): the run stops (finished runs stay stored), the
+   * orderings worker ends, and the store closes once the start in flight has returned (it still writes its last run).
+   */
+  dispose(): void {
+    this.disposed = true;
     this.runner?.cancel();
     this.pacer?.cancel();
     this.unsubscribe?.();
-    this.store?.close();
+    if (this.starts === 0) this.store?.close();
     this.orderings.dispose();
   }
 
@@ -250,6 +258,15 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
 
   /** Train the plan's runs not stored yet; `stepRuns` > 0 (teaching mode's Step): pause after that many. */
   async run(stepRuns = 0): Promise<void> {
+    this.starts++;
+    try {
+      await this.start(stepRuns);
+    } finally {
+      if (--this.starts === 0 && this.disposed) this.store?.close();
+    }
+  }
+
+  private async start(stepRuns: number): Promise<void> {
     const runner = this.runner;
     const thePlan = this.plan;
     const hash = this.storeKey();
@@ -293,7 +310,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
       lease.release();
     }
     this.lastRunSeconds = (this.now() - startedAt) / 1000;
-    if (this.store && this.checked.hash === hash) this.storedRuns = await this.store.getAll(hash);
+    if (this.store && !this.disposed && this.checked.hash === hash) this.storedRuns = await this.store.getAll(hash);
   }
 
   /** The runner's pre-trained path for a config on features (its PTM strategies run as the worker's ptm job). */

@@ -1,14 +1,15 @@
 /**
- * The Ground-truth lab's state (docs/science.md §2; EDGE paper §5): GroundTruthPage.svelte only composes (the lab
- * kit, GroundTruthControls, GroundTruthRun, GroundTruthResults), and everything it shows is read from one
- * `GroundTruthLab`, built in layers, each a file:
+ * The Ground-truth lab's state (docs/science.md §2; EDGE paper §5): the lab kit mounts the lab (./index.ts) and
+ * everything its parts show (GroundTruthControls, GroundTruthRunDetails, GroundTruthTools, GroundTruthResults) is
+ * read from one `GroundTruthLab`, built in layers, each a file:
  * - ./lab-inputs.svelte.ts: the inputs, checked, and their two-way sync with the share link;
  * - ./lab-plan.svelte.ts: the similarity of the classes, the plan and the sample order;
  * - ./lab-runs.svelte.ts: the workers of the shared pool, the store, the runner and the statistics;
- * - this file: teaching mode's Play / Step, the chosen ordering, the exports and the page's effects.
+ * - this file: teaching mode's Play / Step, the chosen ordering, the exports, whether a link's runs are stored here,
+ *   and the page's effects (`attach`).
  * Unit-tested without a browser (tests/unit/ui/ground-truth-lab-state.test.ts).
  */
-import { untrack } from 'svelte';
+import { onMount, untrack } from 'svelte';
 import type { ConfigStrategyId } from '../../core/config/schema';
 import { statisticsJson, statisticsTable } from '../../core/ground-truth/stats-export';
 import { downloadBlob, exportFileName, toCsv } from '../common/chart-export';
@@ -45,14 +46,10 @@ export class GroundTruthLab extends GroundTruthRunsState {
 
   readonly byOrdering = $derived(this.plan ? orderingProgress(this.plan.jobs, this.runs) : null);
   readonly canStart = $derived(!!this.plan && !!this.checked.hash && !!this.runner && this.preparing === '' && this.checked.errors.length === 0);
+  /** Play and Step are enabled (the lab kit's Play bar: Play resumes a paused run, else runs) */
   readonly canPlay = $derived(this.status === 'paused' ? true : this.canStart && !!this.byOrdering?.next);
-  readonly canStep = $derived(!!this.byOrdering?.next && this.status !== 'running' && (this.status === 'paused' || (!this.active && this.canStart)));
-  play(): void {
-    if (this.status === 'paused') this.runner?.resume();
-    else if (!this.active) void this.run();
-  }
   /** Train exactly one more ordering (all its runs: one per strategy and seed), then pause. */
-  stepOnce(): void {
+  step(): void {
     const p = this.byOrdering;
     if (!p || !p.next) return;
     if (this.status === 'paused') this.runner?.step(p.runsOfNext);
@@ -122,18 +119,66 @@ export class GroundTruthLab extends GroundTruthRunsState {
   }
 
   /** The page goes away: the whole distribution's computation stops too (its worker goes back to the pool). */
-  override destroy(): void {
+  override dispose(): void {
     this.whole.cancel();
-    super.destroy();
+    super.dispose();
+  }
+
+  // ---------------------------------------------------------------- a link whose runs are not stored here
+
+  /** the page was opened with a link made on this lab (a link opened from outside mounts the page afresh) */
+  private readonly fromLink = $derived.by(() => this.link.openedLab === 'ground-truth' && this.link.config.lab === 'ground-truth');
+  /** the link's experiment (its key once the inputs are checked), and how many of its runs this browser stores */
+  private linkedKey = $state<string | null>(null);
+  private linkedStored = $state<number | null>(null);
+  /** A link made on this lab, opened where its runs are not stored, says so until the inputs change or a run starts. */
+  readonly linkNotStored = $derived(
+    this.fromLink && this.linkedStored === 0 && this.runKeys?.experiment === this.linkedKey && this.runs.length === 0 && !this.active,
+  );
+  /** Count the stored runs of the link's experiment (`linkNotStored`); an effect of the page. */
+  private countLinkedRuns(): (() => void) | void {
+    const keys = this.runKeys;
+    const store = this.store;
+    if (!this.fromLink || !keys || !store) return;
+    if (this.linkedKey === null) this.linkedKey = keys.experiment;
+    if (keys.experiment !== this.linkedKey) return;
+    let live = true;
+    store.register(keys);
+    void store.count(keys.experiment).then(
+      (n) => live && (this.linkedStored = n),
+      () => {},
+    );
+    return () => (live = false);
+  }
+
+  /** Warm the training workers up on the first idle moment, and again when the backend or the data change. */
+  private warmUpWhenIdle(): () => void {
+    void this.backendPref;
+    void this.datasetId;
+    void this.trainPerClass;
+    void this.testPerClass;
+    void this.fastPath;
+    // a new workload (model, classes, strategies): the workers warm up on it, and with backend auto it is measured
+    void JSON.stringify(this.workload ?? null);
+    const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (h: number) => void };
+    if (w.requestIdleCallback) {
+      const h = w.requestIdleCallback(() => void this.warmUp(), { timeout: 1500 });
+      return () => w.cancelIdleCallback?.(h);
+    }
+    const t = setTimeout(() => void this.warmUp(), 300);
+    return () => clearTimeout(t);
   }
 
   // ---------------------------------------------------------------- the page's effects
 
   /**
-   * Wire the side effects to the component (call while it initialises): inputs ⇄ the link, the similarity of the
-   * current classes (debounced), the stored runs of the current experiment.
+   * Wire the side effects to the page (the lab kit calls it while the page initialises): the store and the runner once
+   * mounted, inputs ⇄ the link (the lab follows a change made on another tab, such as the Orderings lab's classes, in
+   * place, and folds the valid parts of its own in: ./lab-inputs.svelte.ts), the similarity of the current classes
+   * (debounced), the stored runs of the current experiment, the workers' warm-up, whether the link's runs are stored.
    */
   attach(): void {
+    onMount(() => void this.mount());
     $effect(() => this.syncFromLink());
     $effect(() => this.pushToLink());
     $effect(() => {
@@ -147,6 +192,8 @@ export class GroundTruthLab extends GroundTruthRunsState {
       void this.store;
       void this.loadStoredRuns();
     });
+    $effect(() => this.countLinkedRuns());
+    $effect(() => this.warmUpWhenIdle());
     // "What exactly ran": the backend that trains this lab's runs and why (measured, auto's order, or chosen)
     $effect(() => {
       const info = this.backendInfo;

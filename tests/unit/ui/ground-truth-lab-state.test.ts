@@ -202,15 +202,47 @@ describe('GroundTruthLab: plan, runs and the store', () => {
     const { lab, trainers } = link;
     expect(lab.teaching).toBe(true);
     expect(lab.byOrdering).toMatchObject({ done: 0, total: 6 });
-    expect(lab.canStep).toBe(true);
-    lab.stepOnce();
+    expect(lab.canPlay).toBe(true);
+    lab.step();
     await until(() => lab.status === 'paused' && lab.byOrdering?.done === 1);
     expect(trainers[0].runs.length).toBe(1);
     expect(lab.canPlay).toBe(true);
-    lab.play();
+    // Play on a paused run (the lab kit's Play bar): resume
+    lab.resume();
     await until(() => lab.status === 'done');
     expect(lab.byOrdering).toMatchObject({ done: 6, total: 6, next: null });
-    expect(lab.canStep).toBe(false);
+    // every ordering trained: nothing left to play or step
+    expect(lab.canPlay).toBe(false);
+  });
+
+  it('the page going away mid-run (a link opened from outside) stops the run; the store closes after the start returns', async () => {
+    // the store refuses every call after close, as IndexedDB does ("The database connection is closing")
+    const base = createMemoryResultsStore();
+    let closed = false;
+    const store = new Proxy(base, {
+      get(t, k) {
+        const v = Reflect.get(t, k) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (closed) throw new Error(`${String(k)} after close`);
+          if (k === 'close') closed = true;
+          return (v as (...a: unknown[]) => unknown).apply(t, args);
+        };
+      },
+    }) as ResultsStore;
+    const { lab, orderings } = await makeLab(tinyConfig(), store);
+    const started = lab.run(1);
+    await until(() => lab.status === 'paused');
+    lab.dispose();
+    expect(closed).toBe(false);
+    expect(orderings.disposed).toBe(true);
+    await started;
+    // (the page no longer follows the runner's state: read the runner's own)
+    expect(lab.runner!.state.status).toBe('cancelled');
+    expect(closed).toBe(true);
+    // the finished ordering stays stored: the page mounted afresh on the same experiment finds it
+    const again = await makeLab(tinyConfig(), base);
+    expect(again.lab.storedForPlan).toBe(1);
   });
 
   it('deletes the stored runs of the experiment (forget) and clears the selection', async () => {

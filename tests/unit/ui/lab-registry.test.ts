@@ -19,6 +19,13 @@ describe('lab registrations', () => {
     expect(remountsOnLink(c)).toBe(true);
   });
 
+  it("a kit lab's optional parts (its own run lines and tools, the Play bar's readout and Stop) reach the kit", () => {
+    const RunDetails = page as unknown as KitLab<unknown, unknown, LabState>['RunDetails'];
+    const play = { label: 'Play', stepTitle: 'Step', readoutTestid: 't-ordering-readout', stopTitle: 'Stop' };
+    const c = kitLab({ title: 'T', testid: 't', RunDetails, Tools: RunDetails, play } as unknown as KitLab<unknown, unknown, LabState>);
+    expect(c).toMatchObject({ RunDetails, Tools: RunDetails, play });
+  });
+
   it('a page registration is mounted as it is and remounts only when it says so', () => {
     expect(pageLab(page, false)).toEqual({ kind: 'page', page, remountOnLink: false });
     expect(remountsOnLink(pageLab(page, false))).toBe(false);

@@ -86,12 +86,12 @@ export interface LabViewProps<L> {
 }
 
 /**
- * `S`: the lab's settings (its entry's `view`), `R`: its runner, `L`: its state. The functions of `L` are read in
- * the kit's `$derived`s, so they follow the state.
+ * `S`: the lab's settings (its entry's `view`), `R`: its runner, `L`: its state, `C`: the change its entry's `apply`
+ * takes (by default some of `S`). The functions of `L` are read in the kit's `$derived`s, so they follow the state.
  */
-export interface KitLab<S, R, L extends LabState> {
+export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
   /** the lab's entry (src/core/labs/<lab>.ts) with its `view`, `apply` and `tab` */
-  entry: LabEntry<LabId, S>;
+  entry: LabEntry<LabId, S, C>;
   /** the panel's heading */
   title: string;
   /** prefix of the page's data-testids: `<testid>-lab`, `-run` …, `-lesson-settings`, `-unused`, `-command` */
@@ -105,9 +105,13 @@ export interface KitLab<S, R, L extends LabState> {
   Controls: Component<LabViewProps<L>>;
   /** the canvas (charts, tables, the verdict) */
   Results: Component<LabViewProps<L>>;
-  /** the settings to save into the experiment, or null while they are not valid (nothing is saved); always null for a
-   * lab whose state writes the experiment itself in `attach` (Forgetting: its ordering resolves through a worker) */
-  saved(lab: L): S | null;
+  /** the lab's own lines under the Run row, after `lines` (what trains where, with markup and data-testids of its own) */
+  RunDetails?: Component<LabViewProps<L>>;
+  /** the lab's own rows after the Export row (an import, deleting what is stored) */
+  Tools?: Component<LabViewProps<L>>;
+  /** the settings to save into the experiment (the entry's `apply`), or null while they are not valid (nothing is saved);
+   * always null for a lab whose state writes the experiment itself in `attach` (Forgetting, Ground truth) */
+  saved(lab: L): C | null;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
   progress(lab: L): RunView;
@@ -122,6 +126,10 @@ export interface KitLab<S, R, L extends LabState> {
     idle?: string;
     /** counts, head and line of the lab's own instead of the Run row's */
     view?(lab: L): PlayView;
+    /** the readout's data-testid (default `<testid>-readout`) */
+    readoutTestid?: string;
+    /** Stop's tooltip (default: PlayBar's) */
+    stopTitle?: string;
   };
   /** what an open lesson checks (core/lessons/observations.ts; null: nothing run yet) */
   observation(lab: L): LessonObservation | null;
@@ -133,7 +141,7 @@ export function jsonExport(testid: string, file: string, disabled: boolean, json
 }
 
 /** A registered lab as the kit reads it (its types erased: the kit only hands a lab's state back to its own parts). */
-export type KitLabClient = KitLab<unknown, unknown, LabState> & { kind: 'kit' };
+export type KitLabClient = KitLab<unknown, unknown, LabState, unknown> & { kind: 'kit' };
 
 export interface PageLabClient {
   kind: 'page';
@@ -144,9 +152,12 @@ export interface PageLabClient {
 
 export type LabClient = KitLabClient | PageLabClient;
 
-/** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link). */
-export function kitLab<S, R, L extends LabState>(lab: KitLab<S, R, L>): LabClient {
-  return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState>) };
+/**
+ * Register a lab whose page the kit wires. It is mounted afresh when a link is opened from outside: the new page shows
+ * that link's experiment, and the old one's state is disposed (`LabState.dispose`), its run in flight with it.
+ */
+export function kitLab<S, R, L extends LabState, C = Partial<S>>(lab: KitLab<S, R, L, C>): LabClient {
+  return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
 }
 
 /** Register a page that wires itself. */

@@ -20,14 +20,17 @@ export interface ExperimentStart<S> {
   owns: boolean;
 }
 
-export function experimentStart<S>(lab: LabEntry<LabId, S>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
+export function experimentStart<S>(lab: Pick<LabEntry<LabId, S>, 'view' | 'tab'>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
   const tab: LabTab<S> | undefined = lab.tab;
   if (!tab || tab.owns(config)) return { settings: lab.view(config), unused: tab?.unused(config) ?? [], owns: true };
   return { settings: tab.start(config, openedLab), unused: [], owns: false };
 }
 
-/** The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown. */
-export function labExperiment<S>(lab: LabEntry<LabId, S>, shown: () => boolean): ExperimentStart<S> & { save(s: S): boolean } {
+/**
+ * The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown; `save` takes the
+ * change the entry's `apply` takes (by default some of the settings).
+ */
+export function labExperiment<S, C = Partial<S>>(lab: LabEntry<LabId, S, C>, shown: () => boolean): ExperimentStart<S> & { save(s: C): boolean } {
   const link = shareLink();
   const first = untrack(() => experimentStart(lab, link.config, link.openedLab));
   let owns = first.owns;

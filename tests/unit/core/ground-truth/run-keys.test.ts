@@ -33,7 +33,7 @@ describe('Ground-truth run keys', () => {
   });
 
   it('the default experiment keeps the key runs were stored under before the lab read the share link', () => {
-    // what GroundTruthPage.svelte built on its own before (runs stored then are found now)
+    // what the Ground-truth page built on its own before (runs stored then are found now)
     const before = validateConfig({
       version: 1,
       lab: 'ground-truth',

@@ -34,7 +34,7 @@ const fold = (c: ExperimentConfig, s: GroundTruthState) => foldValidSteps(c, gro
 /** what the lab re-reads its controls by when the experiment changes elsewhere */
 const inputsKey = (c: ExperimentConfig) => JSON.stringify(view(c));
 
-/** What the Ground-truth page resolves from its controls (mirrors GroundTruthPage.svelte's derived inputs). */
+/** What the Ground-truth lab resolves from its controls (mirrors `gtState` of src/ui/ground-truth/lab-inputs.svelte.ts). */
 function stateOf(i: GroundTruthInputs, extra: Partial<GroundTruthState> = {}): GroundTruthState {
   const classes = [...i.selected].sort((a, b) => a - b);
   return {
