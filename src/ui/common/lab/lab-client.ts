@@ -83,12 +83,13 @@ export interface LabViewProps<L> {
 }
 
 /**
- * `S`: the lab's settings (its entry's `view`), `R`: its runner, `L`: its state. The functions of `L` are read in
- * the kit's `$derived`s, so they follow the state.
+ * `S`: the lab's settings (its entry's `view`), `R`: its runner, `L`: its state, `C`: what its state hands its entry's
+ * `apply` (by default the settings themselves; a lab whose controls hold text being typed hands back the resolved
+ * values). The functions of `L` are read in the kit's `$derived`s, so they follow the state.
  */
-export interface KitLab<S, R, L extends LabState> {
+export interface KitLab<S, R, L extends LabState, C = S> {
   /** the lab's entry (src/core/labs/<lab>.ts) with its `view`, `apply` and `tab` */
-  entry: LabEntry<LabId, S>;
+  entry: LabEntry<LabId, S, C>;
   /** the panel's heading */
   title: string;
   /** prefix of the page's data-testids: `<testid>-lab`, `-run` …, `-lesson-settings`, `-unused`, `-command` */
@@ -103,15 +104,22 @@ export interface KitLab<S, R, L extends LabState> {
   /** the canvas (charts, tables, the verdict) */
   Results: Component<LabViewProps<L>>;
   /** the settings to save into the experiment, or null while they are not valid (nothing is saved) */
-  saved(lab: L): S | null;
+  saved(lab: L): C | null;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
-  progress(lab: L): RunView;
+  /**
+   * the Run row; absent: the lab computes as its settings change, with nothing to run, pause or step (the Orderings
+   * lab), so there is no Run row and no Play bar (its state's `run`, `pause`, `resume`, `cancel` and `step` are never
+   * called) and its `lines` stand under the settings
+   */
+  progress?(lab: L): RunView;
   lines(lab: L): RunLines;
+  /** the Export row's buttons (none: no Export row, e.g. a lab whose exports are part of its results) */
   exports(lab: L): ExportButton[];
   /** the same run as a `cil-lab` command, under the exports */
   command?(lab: L): string;
-  play: {
+  /** teaching mode's Play bar (read only with `progress`) */
+  play?: {
     label: string;
     stepTitle: string;
     /** the line while the Run row has none */
@@ -129,7 +137,7 @@ export function jsonExport(testid: string, file: string, disabled: boolean, json
 }
 
 /** A registered lab as the kit reads it (its types erased: the kit only hands a lab's state back to its own parts). */
-export type KitLabClient = KitLab<unknown, unknown, LabState> & { kind: 'kit' };
+export type KitLabClient = KitLab<unknown, unknown, LabState, unknown> & { kind: 'kit' };
 
 export interface PageLabClient {
   kind: 'page';
@@ -141,8 +149,8 @@ export interface PageLabClient {
 export type LabClient = KitLabClient | PageLabClient;
 
 /** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link). */
-export function kitLab<S, R, L extends LabState>(lab: KitLab<S, R, L>): LabClient {
-  return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState>) };
+export function kitLab<S, R, L extends LabState, C = S>(lab: KitLab<S, R, L, C>): LabClient {
+  return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
 }
 
 /** Register a page that wires itself. */
