@@ -96,6 +96,13 @@ export interface KitLab<S, R, L extends LabState, C = S> {
   testid: string;
   /** the data-testid of the notice of what a link asks that the lab cannot train (default `<testid>-unused`) */
   unusedTestid?: string;
+  /**
+   * false: a link opened from outside is followed in place by the lab's state (its `attach` effects read the
+   * experiment) instead of the tab being mounted afresh, so what it computed for the previous experiment can stay on
+   * screen, marked as such, until the link's is there (the Orderings lab, which trains nothing). Only for a lab
+   * without a `tab` of its own (the kit reads the experiment's start once).
+   */
+  remountOnLink?: false;
   runner(): R;
   /** the state on the runner, starting from the settings the experiment gives the tab */
   state(runner: R, settings: S): L;
@@ -148,7 +155,8 @@ export interface PageLabClient {
 
 export type LabClient = KitLabClient | PageLabClient;
 
-/** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link). */
+/** Register a lab whose page the kit wires (a kit lab reads the experiment once, so it remounts on a link unless it
+ * follows links itself: `remountOnLink: false`). */
 export function kitLab<S, R, L extends LabState, C = S>(lab: KitLab<S, R, L, C>): LabClient {
   return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
 }
@@ -160,5 +168,5 @@ export function pageLab(page: Component<LabPageProps>, remountOnLink: boolean): 
 
 /** A registration is mounted afresh when a link is opened from outside. */
 export function remountsOnLink(client: LabClient): boolean {
-  return client.kind === 'kit' || client.remountOnLink;
+  return client.kind === 'kit' ? client.remountOnLink !== false : client.remountOnLink;
 }
