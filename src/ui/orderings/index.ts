@@ -18,6 +18,9 @@ export default kitLab({
   entry: orderingsLab,
   title: 'Experiment',
   testid: 'orderings',
+  // a link opened over the tab is followed in place: the previous experiment's results stay, marked as its, until
+  // the link's are computed (or while its upload is not loaded)
+  remountOnLink: false,
   runner: () => createOrderingsClient(),
   state: (client, settings) => new OrderingsLab(client, settings),
   Controls: OrderingsControls,

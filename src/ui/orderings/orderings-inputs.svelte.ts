@@ -94,13 +94,13 @@ export class OrderingsInputsState {
   }
 
   /**
-   * The experiment changed (another lab's classes or tasks, or the lab's own save): where it says something other
-   * than these inputs would write into it (`change`), its inputs replace these. The lab's own writes are no news,
-   * and what is being typed (an invalid task size) is not overwritten by the value the config kept.
+   * The experiment changed: a link opened over the page (`opened`: the share link's revision moved) replaces these
+   * inputs with its own; another lab's change (its classes or tasks) does where the experiment says something other
+   * than these inputs would write into it (`change`). The lab's own writes are no news, and what is being typed (an
+   * invalid task size) is not overwritten by the value the config kept.
    */
-  follow(config: ExperimentConfig, change: OrderingsState): boolean {
-    const key = inputsKey(config);
-    if (key === inputsKey(orderingsLab.apply(config, change))) return false;
+  follow(config: ExperimentConfig, change: OrderingsState, opened = false): boolean {
+    if (!opened && inputsKey(config) === inputsKey(orderingsLab.apply(config, change))) return false;
     this.apply(orderingsLab.view(config));
     return true;
   }

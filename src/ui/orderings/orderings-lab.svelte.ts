@@ -236,15 +236,20 @@ export class OrderingsLab {
   };
 
   /**
-   * The lab's effects (the kit calls this while the page initialises): another lab's change to the experiment
-   * replaces the inputs, the config's WordNet pins reach them, the image prototypes are read when chosen, the worker
+   * The lab's effects (the kit calls this while the page initialises): a link opened over the page (followed in place,
+   * so the previous experiment's results stay, marked as such, until the link's are computed) or another lab's
+   * change to the experiment replaces the inputs, the config's WordNet pins reach them, the image prototypes are read when chosen, the worker
    * computes the latest request, and the backends used are reported for "What exactly ran".
    */
   attach(): void {
     const link = this.#link;
+    // a link opened over the page, or another lab's change to the app's one experiment
+    let revision = untrack(() => link.revision);
     $effect(() => {
       const config = link.config;
-      untrack(() => this.inputs.follow(config, this.change));
+      const opened = link.revision !== revision;
+      revision = link.revision;
+      untrack(() => this.inputs.follow(config, this.change, opened));
     });
     $effect(() => {
       this.inputs.pinsKey = pinsKeyOf(link.config);

@@ -109,6 +109,9 @@ describe('OrderingsInputsState', () => {
     expect(changeOf(s).taskSizes).toBeNull();
     expect(s.follow(written, changeOf(s))).toBe(false);
     expect(s.sizesText).toBe('2,2,x');
+    // a link opened over the page replaces them all the same
+    expect(s.follow(written, changeOf(s), true)).toBe(true);
+    expect(s.sizesText).toBe('2,2,2,3');
   });
 
   it('follows the prototypes of the feature source in the config (kind "features"), and an experiment without them', () => {
