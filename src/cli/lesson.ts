@@ -23,6 +23,7 @@ import {
   lessonControlConfig,
   forgettingObservation,
   openWorldObservation,
+  orderingsObservation,
   timeObservation,
   type Expectation,
   type Lesson,
@@ -137,9 +138,8 @@ async function observe(
       return { lab: 'ground-truth', strategies };
     }
     case 'orderings': {
-      const out = await cli('orders', '--link', hash);
-      const orderings: NamedOrdering[] = out.sequences.map((s: NamedOrdering) => ({ label: s.label, tasks: s.tasks, score: s.score }));
-      return { lab: 'orderings', classNames: Object.fromEntries(out.classes.map((name: string, p: number) => [p, name])), orderings };
+      const out = (await cli('orders', '--link', hash)) as { classes: string[]; sequences: NamedOrdering[] };
+      return orderingsObservation(out);
     }
     case 'forgetting': {
       const seeds = config.forgetting.seeds ?? 1;

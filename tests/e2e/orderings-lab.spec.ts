@@ -19,7 +19,7 @@ import { PROTOCOL_IDS } from '../../src/core/protocols/types';
 import { classMeanPrototypes } from '../../src/core/similarity/prototypes';
 import type { SimilaritySpec } from '../../src/core/similarity/resolve';
 import type { WordnetGraph } from '../../src/core/similarity/wordnet-synsets';
-import { orderingsRequest } from '../../src/ui/orderings/page-request';
+import { orderingsRequest, protocolExtrasOf } from '../../src/ui/orderings/page-request';
 
 mkdirSync('test-results/screenshots', { recursive: true });
 
@@ -38,14 +38,7 @@ function expectedView(similarity?: SimilaritySpec): OrderingsView {
     similarity: similarity ?? { kind: 'wordnet', pins: IDX.map((i) => list.synsets[i]) },
     protocols: PROTOCOL_IDS.filter((x) => p.enabled.includes(x)),
     seeds: p.rsSeeds,
-    extras: {
-      medianSeed: p.medianSeed,
-      msSamples: p.msSamples,
-      msSeed: p.msSeed,
-      exactLimit: p.exactLimit,
-      sampleSize: p.distribution.sampleSize,
-      seed: p.distribution.seed,
-    },
+    extras: protocolExtrasOf(p),
   });
   return computeOrderingsView(req, { wordnet: () => graph! });
 }

@@ -100,6 +100,19 @@ export function groundTruthObservation(stats: GroundTruthStats): GroundTruthObse
 }
 
 /**
+ * The Orderings lab's computed orderings (`orderingsView`'s, or `cil-lab orders`'s JSON: the class names and each
+ * named ordering's tasks of class positions and S) as an observation: the lab and `cil-lab lesson`'s play build it with
+ * this one function.
+ */
+export function orderingsObservation(view: { classes: readonly string[]; sequences: readonly NamedOrdering[] }): OrderingsObservation {
+  return {
+    lab: 'orderings',
+    classNames: Object.fromEntries(view.classes.map((name, p) => [p, name])),
+    orderings: view.sequences.map((s) => ({ label: s.label, tasks: s.tasks, score: s.score })),
+  };
+}
+
+/**
  * The Forgetting lab's finished runs, each seed's CPCF report (the lab's, or `cil-lab cpcf`'s JSON: its CPCF and a_prev
  * after tasks 2, 3, …) as an observation; `planned`: the seeds it trains. The lab's results and `cil-lab lesson`'s
  * play build it with this one function.

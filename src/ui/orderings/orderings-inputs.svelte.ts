@@ -1,21 +1,22 @@
 /**
- * The Orderings page's inputs (its controls' state) and what they resolve to: the class list, the task sizes and the
+ * The Orderings lab's inputs (its controls' state) and what they resolve to: the class list, the task sizes and the
  * RS seeds, each with the message shown next to its control when it is invalid. They start from the experiment config
- * (a share link, read through the lab entry's `view`) and take a link opened over the page (`follow`). Tested in tests/unit/ui/orderings-inputs.test.ts.
+ * (a share link, read through the lab entry's `view`), hand the entry's `apply` their change (`change`), and take a
+ * change another lab made to the experiment (`follow`). Tested in tests/unit/ui/orderings-inputs.test.ts.
  */
 import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
-import type { ProtocolId } from '../../core/protocols/types';
+import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
 import { orderingsLab } from '../../core/labs/orderings';
-import type { OrderingsInputs, SourceKind } from '../../core/labs/orderings-binding';
-import type { ClipInitial } from '../../core/similarity/clip-panel';
+import type { OrderingsInputs, OrderingsState, SourceKind } from '../../core/labs/orderings-binding';
+import type { ClipInitial, ClipSettingsOut } from '../../core/similarity/clip-panel';
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 
 const inputsKey = (config: ExperimentConfig) => JSON.stringify(orderingsLab.view(config));
 /** The config's WordNet pins as a string (unrelated config changes then do not recompute the orderings). */
 export const pinsKeyOf = (config: ExperimentConfig) => JSON.stringify(config.similarity.kind === 'wordnet' ? config.similarity.pins : {});
 
-/** The props of each group of the Orderings page's fields (classes, protocols, similarity): the inputs' state, and
+/** The props of each group of the Orderings lab's fields (classes, protocols, similarity): the inputs' state, and
  * which controls teaching mode hides. */
 export interface OrderingsFieldsProps {
   inputs: OrderingsInputsState;
@@ -47,14 +48,13 @@ export class OrderingsInputsState {
   /** Selected indices of a built-in list, sorted ([] for custom names). */
   readonly indices = $derived(this.list ? [...this.selected].sort((a, b) => a - b) : []);
 
-  #seenRevision: number;
-  #seenKey: string;
+  /** The protocols switched on, in the protocols' order. */
+  readonly protocols = $derived(PROTOCOL_IDS.filter((p) => this.enabled[p]));
 
-  constructor(config: ExperimentConfig, revision: number) {
-    this.apply(orderingsLab.view(config));
-    this.pinsKey = pinsKeyOf(config);
-    this.#seenRevision = revision;
-    this.#seenKey = inputsKey(config);
+  /** `start`: the entry's `view` of the experiment; `pinsKey`: its WordNet pins (pinsKeyOf). */
+  constructor(start: OrderingsInputs, pinsKey = '{}') {
+    this.apply(start);
+    this.pinsKey = pinsKey;
   }
 
   apply(i: OrderingsInputs): void {
@@ -74,21 +74,35 @@ export class OrderingsInputsState {
   }
 
   /**
-   * A link opened over the page (pasted into the address bar, `revision` moved), or another lab changing the classes
-   * or tasks of the app's one experiment: its inputs replace the page's. The page's own writes do not count (`wrote`).
+   * What the inputs hand the entry's `apply` (their resolved values; null where one is invalid right now, so the
+   * config keeps its last valid value), with the CLIP panel's settings and the loaded upload's name and hash.
    */
-  follow(config: ExperimentConfig, revision: number): boolean {
-    const key = inputsKey(config);
-    if (revision === this.#seenRevision && key === this.#seenKey) return false;
-    this.#seenRevision = revision;
-    this.#seenKey = key;
-    this.apply(orderingsLab.view(config));
-    return true;
+  change(x: { clip: ClipSettingsOut | null; upload: FileRef | null }): OrderingsState {
+    const { classes, sizes, seeds } = this;
+    return {
+      datasetId: this.datasetId,
+      selected: [...this.selected],
+      customNames: this.list || classes.error ? null : classes.names.slice(),
+      taskSizes: sizes.error || !sizes.sizes.length ? null : sizes.sizes.slice(),
+      classesOk: !classes.error && classes.names.length >= 2,
+      sourceKind: this.sourceKind,
+      clip: x.clip,
+      upload: x.upload ? { ...x.upload } : null,
+      protocols: this.protocols.slice(),
+      rsSeeds: seeds.error ? null : seeds.seeds.slice(),
+    };
   }
 
-  /** The page wrote its inputs into the config: that config is not news to `follow`. */
-  wrote(config: ExperimentConfig): void {
-    this.#seenKey = inputsKey(config);
+  /**
+   * The experiment changed: a link opened over the page (`opened`: the share link's revision moved) replaces these
+   * inputs with its own; another lab's change (its classes or tasks) does where the experiment says something other
+   * than these inputs would write into it (`change`). The lab's own writes are no news, and what is being typed (an
+   * invalid task size) is not overwritten by the value the config kept.
+   */
+  follow(config: ExperimentConfig, change: OrderingsState, opened = false): boolean {
+    if (!opened && inputsKey(config) === inputsKey(orderingsLab.apply(config, change))) return false;
+    this.apply(orderingsLab.view(config));
+    return true;
   }
 
   toggle(i: number): void {

@@ -1,6 +1,6 @@
 /**
  * The Orderings page's inputs, resolved from its controls: each problem becomes a message shown next to the control
- * that caused it (pure; tests/unit/ui/orderings-inputs.test.ts). OrderingsPage.svelte derives its inputs with these.
+ * that caused it (pure; tests/unit/ui/orderings-inputs.test.ts). ./orderings-inputs.svelte.ts derives the inputs with these.
  */
 import type { ClassList } from '../../core/classes/builtin';
 import { parseClassNames, validateClassNames } from '../../core/classes/validate';

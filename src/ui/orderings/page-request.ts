@@ -2,6 +2,7 @@
  * The orderings worker's request for the Orderings page's current inputs (the page sends exactly this; the unit
  * test of the export builds the default experiment's request with it and compares the page's export to the CLI's).
  */
+import type { ExperimentConfig } from '../../core/config/schema';
 import type { OrderingsRequest } from '../../core/protocols/orderings-view';
 import type { ProtocolId } from '../../core/protocols/types';
 import type { SimilaritySpec } from '../../core/similarity/resolve';
@@ -14,6 +15,18 @@ export interface ProtocolExtras {
   exactLimit: number;
   sampleSize: number;
   seed: number;
+}
+
+/** The protocol settings of an experiment that have no control on the page (the lab and its tests read them with this). */
+export function protocolExtrasOf(p: ExperimentConfig['protocols']): ProtocolExtras {
+  return {
+    medianSeed: p.medianSeed,
+    msSamples: p.msSamples,
+    msSeed: p.msSeed,
+    exactLimit: p.exactLimit,
+    sampleSize: p.distribution.sampleSize,
+    seed: p.distribution.seed,
+  };
 }
 
 export function orderingsRequest(a: {

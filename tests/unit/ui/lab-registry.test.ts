@@ -1,7 +1,8 @@
 /**
  * The registrations of the lab kit (src/ui/common/lab/lab-client.ts): a lab the kit wires reads the experiment once,
- * so its tab is mounted afresh when a link is opened; a page that wires itself says so itself. (The whole table,
- * src/ui/labs.ts, imports every page: the browser specs open its tabs, e.g. tests/e2e/drills-markup.spec.ts.)
+ * so its tab is mounted afresh when a link is opened, unless it follows links itself; a page that wires itself says so
+ * itself. (The whole table, src/ui/labs.ts, imports every page: the browser specs open its tabs, e.g.
+ * tests/e2e/drills-markup.spec.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import type { Component } from 'svelte';
@@ -24,6 +25,11 @@ describe('lab registrations', () => {
     const play = { label: 'Play', stepTitle: 'Step', readoutTestid: 't-ordering-readout', stopTitle: 'Stop' };
     const c = kitLab({ title: 'T', testid: 't', RunDetails, Tools: RunDetails, play } as unknown as KitLab<unknown, unknown, LabState>);
     expect(c).toMatchObject({ RunDetails, Tools: RunDetails, play });
+  });
+
+  it('a kit lab that follows links itself is not mounted afresh', () => {
+    const parts = { title: 'T', testid: 't', remountOnLink: false } as unknown as KitLab<unknown, unknown, LabState>;
+    expect(remountsOnLink(kitLab(parts))).toBe(false);
   });
 
   it('a page registration is mounted as it is and remounts only when it says so', () => {

@@ -15,7 +15,7 @@ import { computeOrderingsView, type OrderingsView } from '../../../src/core/prot
 import { PROTOCOL_IDS } from '../../../src/core/protocols/types';
 import type { WordnetGraph } from '../../../src/core/similarity/wordnet-synsets';
 import { parseSeeds } from '../../../src/ui/orderings/page-inputs';
-import { orderingsRequest } from '../../../src/ui/orderings/page-request';
+import { orderingsRequest, protocolExtrasOf } from '../../../src/ui/orderings/page-request';
 import { EXPORT_CHOICES, compactRanges, exportFileName, exportStem, exportText, ordersCommand } from '../../../src/ui/orderings/orderings-export';
 
 let graph: WordnetGraph;
@@ -34,14 +34,7 @@ beforeAll(() => {
     similarity: { kind: 'wordnet', pins: idx.map((i) => list.synsets[i]) },
     protocols: PROTOCOL_IDS.filter((p) => inputs.enabled[p]),
     seeds: parseSeeds(inputs.seedsText),
-    extras: {
-      medianSeed: config.protocols.medianSeed,
-      msSamples: config.protocols.msSamples,
-      msSeed: config.protocols.msSeed,
-      exactLimit: config.protocols.exactLimit,
-      sampleSize: config.protocols.distribution.sampleSize,
-      seed: config.protocols.distribution.seed,
-    },
+    extras: protocolExtrasOf(config.protocols),
   });
   expect(req.classes).toEqual(experimentClassNames(config));
   view = computeOrderingsView(req, { wordnet: () => graph });

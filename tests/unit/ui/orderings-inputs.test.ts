@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { getClassList } from '../../../src/core/classes/builtin';
 import { defaultConfig, type ExperimentConfig } from '../../../src/core/config/schema';
+import { orderingsLab } from '../../../src/core/labs/orderings';
 import { OrderingsInputsState, pinsKeyOf } from '../../../src/ui/orderings/orderings-inputs.svelte';
+
+/** The inputs as the lab kit starts them from a config (the entry's `view`, the config's WordNet pins). */
+const inputsOf = (c: ExperimentConfig) => new OrderingsInputsState(orderingsLab.view(c), pinsKeyOf(c));
+/** The inputs' change with no CLIP settings and no upload loaded. */
+const changeOf = (s: OrderingsInputsState) => s.change({ clip: null, upload: null });
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from '../../../src/ui/orderings/page-inputs';
 
 const fashion = getClassList('fashion-mnist');
@@ -52,7 +58,7 @@ describe('a dataset picked in the menu keeps all its classes (CIFAR-100 once kep
   });
 
   it('CIFAR-100 then 10 tasks: 100 classes in 10 tasks of 10, no error', () => {
-    const s = new OrderingsInputsState(defaultConfig(), 0);
+    const s = inputsOf(defaultConfig());
     s.sizesText = '3,2,1';
     s.pickDataset('cifar100');
     expect(s.classes.names).toHaveLength(100);
@@ -74,7 +80,7 @@ describe('OrderingsInputsState', () => {
   } as ExperimentConfig;
 
   it('starts from the config and resolves classes, tasks and seeds from it', () => {
-    const s = new OrderingsInputsState(defaultConfig(), 0);
+    const s = inputsOf(defaultConfig());
     expect(s.datasetId).toBe('fashion-mnist');
     expect(s.classes.names).toEqual(fashion.classes.slice(0, 6));
     expect(s.sizes.sizes).toEqual([2, 2, 2]);
@@ -84,47 +90,56 @@ describe('OrderingsInputsState', () => {
     expect(s.sizes.error).not.toBe(''); // 5 classes do not split into 3 equal tasks
   });
 
-  it('follows a link opened over the page, not the page’s own writes', () => {
-    const s = new OrderingsInputsState(defaultConfig(), 0);
-    expect(s.follow(defaultConfig(), 0)).toBe(false);
-    // a link (revision moves): its inputs replace the page's
-    expect(s.follow(cifar10, 1)).toBe(true);
+  it('follows a change another lab made to the experiment, not its own writes nor what is being typed', () => {
+    const s = inputsOf(defaultConfig());
+    expect(s.follow(defaultConfig(), changeOf(s))).toBe(false);
+    // another lab's classes and tasks: its inputs replace these
+    expect(s.follow(cifar10, changeOf(s))).toBe(true);
     expect(s.datasetId).toBe('cifar10');
     expect(s.sizes.sizes).toEqual([2, 2, 2, 2, 2]);
-    // the page wrote its own config: no news
+    // the lab's own write (the entry's apply of its change): no news
     s.toggle(9);
-    const written = { ...cifar10, classes: [0, 1, 2, 3, 4, 5, 6, 7, 8] };
-    s.wrote(written);
-    expect(s.follow(written, 1)).toBe(false);
+    s.sizesText = '2,2,2,3';
+    const written = orderingsLab.apply(cifar10, changeOf(s));
+    expect(written.classes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(s.follow(written, changeOf(s))).toBe(false);
     expect(s.selected).not.toContain(9);
+    // an invalid task size being typed is not replaced by the sizes the config kept
+    s.sizesText = '2,2,x';
+    expect(changeOf(s).taskSizes).toBeNull();
+    expect(s.follow(written, changeOf(s))).toBe(false);
+    expect(s.sizesText).toBe('2,2,x');
+    // a link opened over the page replaces them all the same
+    expect(s.follow(written, changeOf(s), true)).toBe(true);
+    expect(s.sizesText).toBe('2,2,2,3');
   });
 
-  it('follows the prototypes of the feature source in the config (kind "features"), and a link without them', () => {
-    const s = new OrderingsInputsState(defaultConfig(), 0);
+  it('follows the prototypes of the feature source in the config (kind "features"), and an experiment without them', () => {
+    const s = inputsOf(defaultConfig());
     const protos = { ...defaultConfig(), similarity: { kind: 'features' } } as ExperimentConfig;
-    expect(s.follow({ ...protos, classes: [0, 1, 2, 3] }, 0)).toBe(true);
+    expect(s.follow({ ...protos, classes: [0, 1, 2, 3] }, changeOf(s))).toBe(true);
     expect(s.sourceKind).toBe('prototypes');
-    expect(s.follow(cifar10, 1)).toBe(true);
+    expect(s.follow(cifar10, changeOf(s))).toBe(true);
     expect(s.sourceKind).toBe('wordnet');
   });
 
-  it('a link with other CLIP settings starts the CLIP panel again (clipKey moves), the same ones do not', () => {
+  it('other CLIP settings start the CLIP panel again (clipKey moves), the same ones do not', () => {
     const clip = {
       ...defaultConfig(),
       similarity: { kind: 'clip', model: 'Xenova/clip-vit-base-patch32', dtype: 'q8', prompt: { kind: 'bare' }, weights: { kind: 'hub' } },
     } as ExperimentConfig;
-    const s = new OrderingsInputsState(defaultConfig(), 0);
+    const s = inputsOf(defaultConfig());
     const k = s.clipKey;
-    s.follow(clip, 1);
+    s.follow(clip, changeOf(s));
     expect(s.clipKey).toBe(k + 1);
     expect(s.clipInitial?.modelId).toBe('Xenova/clip-vit-base-patch32');
-    s.follow(clip, 2);
+    s.apply(orderingsLab.view(clip));
     expect(s.clipKey).toBe(k + 1);
   });
 
   it('WordNet pins of the config reach the classes', () => {
     const c = { ...defaultConfig(), similarity: { kind: 'wordnet', pins: { Trouser: 'pants.n.01' } } } as ExperimentConfig;
-    const s = new OrderingsInputsState(c, 0);
+    const s = inputsOf(c);
     expect(pinsKeyOf(c)).toBe('{"Trouser":"pants.n.01"}');
     expect(s.classes.pins?.[1]).toBe('pants.n.01');
   });

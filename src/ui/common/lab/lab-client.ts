@@ -98,6 +98,13 @@ export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
   testid: string;
   /** the data-testid of the notice of what a link asks that the lab cannot train (default `<testid>-unused`) */
   unusedTestid?: string;
+  /**
+   * false: a link opened from outside is followed in place by the lab's state (its `attach` effects read the
+   * experiment) instead of the tab being mounted afresh, so what it computed for the previous experiment can stay on
+   * screen, marked as such, until the link's is there (the Orderings lab, which trains nothing). Only for a lab
+   * without a `tab` of its own (the kit reads the experiment's start once).
+   */
+  remountOnLink?: false;
   runner(): R;
   /** the state on the runner, starting from the settings the experiment gives the tab */
   state(runner: R, settings: S): L;
@@ -114,12 +121,19 @@ export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
   saved(lab: L): C | null;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
-  progress(lab: L): RunView;
+  /**
+   * the Run row; absent: the lab computes as its settings change, with nothing to run, pause or step (the Orderings
+   * lab), so there is no Run row and no Play bar (its state's `run`, `pause`, `resume`, `cancel` and `step` are never
+   * called) and its `lines` stand under the settings
+   */
+  progress?(lab: L): RunView;
   lines(lab: L): RunLines;
+  /** the Export row's buttons (none: no Export row, e.g. a lab whose exports are part of its results) */
   exports(lab: L): ExportButton[];
   /** the same run as a `cil-lab` command, under the exports */
   command?(lab: L): string;
-  play: {
+  /** teaching mode's Play bar (read only with `progress`) */
+  play?: {
     label: string;
     stepTitle: string;
     /** the line while the Run row has none */
@@ -153,8 +167,9 @@ export interface PageLabClient {
 export type LabClient = KitLabClient | PageLabClient;
 
 /**
- * Register a lab whose page the kit wires. It is mounted afresh when a link is opened from outside: the new page shows
- * that link's experiment, and the old one's state is disposed (`LabState.dispose`), its run in flight with it.
+ * Register a lab whose page the kit wires. It is mounted afresh when a link is opened from outside (the new page shows
+ * that link's experiment, and the old one's state is disposed, `LabState.dispose`, its run in flight with it), unless
+ * it follows links itself: `remountOnLink: false`.
  */
 export function kitLab<S, R, L extends LabState, C = Partial<S>>(lab: KitLab<S, R, L, C>): LabClient {
   return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
@@ -167,5 +182,5 @@ export function pageLab(page: Component<LabPageProps>, remountOnLink: boolean): 
 
 /** A registration is mounted afresh when a link is opened from outside. */
 export function remountsOnLink(client: LabClient): boolean {
-  return client.kind === 'kit' || client.remountOnLink;
+  return client.kind === 'kit' ? client.remountOnLink !== false : client.remountOnLink;
 }

@@ -20,27 +20,27 @@ export interface ExperimentStart<S> {
   owns: boolean;
 }
 
-export function experimentStart<S>(lab: Pick<LabEntry<LabId, S>, 'view' | 'tab'>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
+export function experimentStart<S, C = Partial<S>>(lab: LabEntry<LabId, S, C>, config: ExperimentConfig, openedLab: LabId | null): ExperimentStart<S> {
   const tab: LabTab<S> | undefined = lab.tab;
   if (!tab || tab.owns(config)) return { settings: lab.view(config), unused: tab?.unused(config) ?? [], owns: true };
   return { settings: tab.start(config, openedLab), unused: [], owns: false };
 }
 
 /**
- * The page's start and its save (call while the page initialises). `shown`: the lab's tab is shown; `save` takes the
- * change the entry's `apply` takes (by default some of the settings).
+ * The page's start and its save of what the lab's state hands its entry's `apply` (`C`; call while the page
+ * initialises). `shown`: the lab's tab is shown.
  */
-export function labExperiment<S, C = Partial<S>>(lab: LabEntry<LabId, S, C>, shown: () => boolean): ExperimentStart<S> & { save(s: C): boolean } {
+export function labExperiment<S, C = Partial<S>>(lab: LabEntry<LabId, S, C>, shown: () => boolean): ExperimentStart<S> & { save(change: C): boolean } {
   const link = shareLink();
   const first = untrack(() => experimentStart(lab, link.config, link.openedLab));
   let owns = first.owns;
   let last = JSON.stringify(first.settings);
   return {
     ...first,
-    save(s) {
-      const key = JSON.stringify(s);
+    save(change) {
+      const key = JSON.stringify(change);
       if (key === last || !untrack(shown)) return false;
-      const r = link.update((c) => lab.apply(c, s), { history: owns ? 'replace' : 'push' });
+      const r = link.update((c) => lab.apply(c, change), { history: owns ? 'replace' : 'push' });
       if (!r.ok) return false;
       last = key;
       owns = true;
