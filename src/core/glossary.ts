@@ -8,7 +8,7 @@
  *
  * Layering: pure data; lab ids are the lab registry's (src/core/labs).
  */
-import type { LabId } from './labs/ids';
+import type { LabId } from './config/types';
 
 export interface GlossaryEntry {
   /** The term as the pages write it ("Ω", "EDGE+", "a_prev / a_new"). */

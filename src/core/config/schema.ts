@@ -20,8 +20,8 @@
  *    changes neither the link nor the hash of a config that does not use it.
  *
  * A lab's own section: a file sections/<lab>.ts (its type, frozen fill-in and checker, every size bounded in
- * limits.ts), the field in ExperimentConfig (types.ts), and the section named in the lab's registry entry
- * (src/core/labs/<lab>.ts); sections/index.ts checks it after the common sections.
+ * limits.ts), and in the lab's registry entry (src/core/labs/<lab>.ts) its field, declared in the `LabSections` of
+ * types.ts (`declare module`), and its checker in `sections`; sections/index.ts checks it after the common sections.
  */
 export * from './types';
 export { LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../labs';

@@ -1,7 +1,8 @@
 /**
  * The Curriculum lab's settings as types (docs/science.md §8): its full settings (`CurriculumConfig`, what a link
  * made before the lab moved onto the common sections carries) and its section's own form (`CurriculumOwn`). Types
- * only: the experiment config's types read these (src/core/config/sections/curriculum.ts checks them).
+ * only: the lab's entry declares its config section with these (src/core/labs/curriculum.ts), and
+ * src/core/config/sections/curriculum.ts checks them.
  */
 
 export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];

@@ -4,10 +4,22 @@
  * scenario its own section (src/core/config/sections/curriculum.ts).
  */
 import { CURRICULUM_FILL, CURRICULUM_START, curriculumFromExperiment, curriculumSection, foldCurriculum, isCurriculumOwn } from '../config/sections/curriculum';
-import type { CurriculumConfig, CurriculumOwn } from '../config/types';
+import type { CurriculumConfig, CurriculumOwn } from '../curriculum/settings';
 import { defineLab } from './lab';
 import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
+
+declare module '../config/types' {
+  interface LabSections {
+    curriculum: {
+      /**
+       * Its own part, the strategies and training being the common sections; or, in links made before, its full
+       * settings (sections/curriculum.ts). Absent = its defaults. Read with this entry's view.
+       */
+      curriculum?: CurriculumOwn | CurriculumConfig;
+    };
+  }
+}
 
 /**
  * Where a new experiment starts (CURRICULUM_START: every dataset on 5 images per class for 30 epochs, 3 seeds), with

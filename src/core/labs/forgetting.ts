@@ -3,9 +3,16 @@
  * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./forgetting-binding.ts.
  */
 import { conformalSection, forgettingSection } from '../config/sections/forgetting';
+import type { ConformalConfig, ForgettingConfig } from '../config/types';
 import { applyForgetting, forgettingView } from './forgetting-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
+
+declare module '../config/types' {
+  interface LabSections {
+    forgetting: { conformal: ConformalConfig; forgetting: ForgettingConfig };
+  }
+}
 
 export const forgettingLab = defineLab({
   id: 'forgetting',

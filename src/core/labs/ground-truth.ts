@@ -3,9 +3,16 @@
  * Its controls read and write the experiment through `view` and `apply` (./ground-truth-binding.ts).
  */
 import { groundTruthSection } from '../config/sections/ground-truth';
+import type { GroundTruthConfig } from '../config/types';
 import { groundTruthBinding } from './ground-truth-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
+
+declare module '../config/types' {
+  interface LabSections {
+    'ground-truth': { groundTruth: GroundTruthConfig };
+  }
+}
 
 export const groundTruthLab = defineLab({
   id: 'ground-truth',

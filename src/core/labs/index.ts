@@ -1,13 +1,13 @@
 /**
- * The lab registry: one entry per lab, in the order of the app's tabs (./ids.ts). Everything that lists the labs
- * reads this table: the config's lab ids and sections (src/core/config), the tabs, intro cards and papers panel
- * (src/shell, src/ui/labs.ts), the glossary's lab filter and the CLI's help. A new lab is a file beside these, its
- * id in ./ids.ts and its entry here.
+ * The lab registry: one entry per lab, in the order of the app's tabs. Everything that lists the labs reads this
+ * table: the config's lab ids and sections (src/core/config), the tabs, intro cards and papers panel (src/shell,
+ * src/ui/labs.ts), the glossary's lab filter and the CLI's help. A new lab is a file beside these (its entry, which
+ * also declares its id and its sections' types in the config's `LabSections`) and its line here.
  */
+import type { LabId } from '../config/types';
 import { curriculumLab } from './curriculum';
 import { forgettingLab } from './forgetting';
 import { groundTruthLab } from './ground-truth';
-import { LAB_IDS, type LabId } from './ids';
 import type { LabEntry } from './lab';
 import { openWorldLab } from './open-world';
 import { orderingsLab } from './orderings';
@@ -29,7 +29,10 @@ type Missing = Exclude<LabId, (typeof LABS)[number]['id']>;
 const everyId: [Missing] extends [never] ? true : Missing = true;
 void everyId;
 
-export { LAB_IDS, type LabId };
+export type { LabId };
+
+/** Every lab's id, in the order of the tabs (the `lab` check lists them in this order). */
+export const LAB_IDS: readonly LabId[] = LABS.map((l) => l.id);
 
 /** Each lab's name in sentences ("the Ground-truth lab …"). */
 export const LAB_NAMES = Object.fromEntries(LABS.map((l) => [l.id, l.labName])) as Readonly<Record<LabId, string>>;

@@ -6,7 +6,7 @@
  */
 import type { Unused } from '../config/lab-training';
 import type { ConfigSection, SectionKey } from '../config/sections/section';
-import type { ExperimentConfig, LabId } from '../config/types';
+import type { ExperimentConfig, LabId, LabSections } from '../config/types';
 import type { LabPaper } from './papers';
 
 /**
@@ -28,7 +28,10 @@ export interface LabTab<S> {
  * `S`; a lab whose controls hold text being typed hands back the resolved, checked values, with null for what is
  * invalid right now, so the config keeps its last valid value).
  */
-export interface LabEntry<Id extends string = string, S = unknown, C = Partial<S>> {
+/** The config fields lab `Id` declared its own (its `LabSections` entry in its module). */
+export type LabSectionKey<Id extends LabId> = keyof LabSections[Id] & SectionKey;
+
+export interface LabEntry<Id extends LabId = LabId, S = unknown, C = Partial<S>> {
   id: Id;
   /** its tab and intro card ("Ground truth") */
   name: string;
@@ -39,8 +42,11 @@ export interface LabEntry<Id extends string = string, S = unknown, C = Partial<S
   paper: LabPaper;
   /** it trains on the experiment's dataset, so the dataset needs images */
   trains: boolean;
-  /** the config sections only this lab reads, checked after the common ones, in this order */
-  sections: { readonly [K in SectionKey]?: ConfigSection<K> };
+  /**
+   * the checker of each config section only this lab reads, checked after the common ones, in this order: one for
+   * every field its module declares in the config's `LabSections` (a field without one does not compile)
+   */
+  sections: { readonly [K in LabSectionKey<Id>]-?: ConfigSection<K> };
   /** the `cil-lab` commands that print this lab's numbers */
   commands: readonly string[];
   /** the one of `commands` that runs this lab's experiment from its config file (`--config F`), when one does */
@@ -57,7 +63,7 @@ export interface LabEntry<Id extends string = string, S = unknown, C = Partial<S
  * Type the entry without widening its id (each lab file exports `defineLab({ id: 'time', … })`), keeping what it
  * has: an entry with a binding is typed with its `view`, `apply` and `tab`.
  */
-export function defineLab<const Id extends string, S = unknown, C = Partial<S>, E extends LabEntry<Id, S, C> = LabEntry<Id, S, C>>(
+export function defineLab<const Id extends LabId, S = unknown, C = Partial<S>, E extends LabEntry<Id, S, C> = LabEntry<Id, S, C>>(
   entry: E & LabEntry<Id, S, C>,
 ): E & LabEntry<Id, S, C> {
   return entry;

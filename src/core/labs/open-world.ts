@@ -10,6 +10,18 @@ import { defineLab } from './lab';
 import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
 
+declare module '../config/types' {
+  interface LabSections {
+    'open-world': {
+      /**
+       * Its own part, the ID experiment being the common sections; or, in links made before, its full settings
+       * (sections/open-world.ts). Absent = its defaults. Read with this entry's view.
+       */
+      openWorld?: OpenWorldOwn | OpenWorldSettings;
+    };
+  }
+}
+
 export const openWorldLab = defineLab({
   id: 'open-world',
   name: 'Open world',

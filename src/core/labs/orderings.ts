@@ -6,6 +6,13 @@ import { defineLab } from './lab';
 import { orderingsBinding } from './orderings-binding';
 import { PAPERS } from './papers';
 
+declare module '../config/types' {
+  interface LabSections {
+    /** no section of its own: its classes, task sizes, similarity and protocols are the common sections */
+    orderings: {};
+  }
+}
+
 export const orderingsLab = defineLab({
   id: 'orderings',
   name: 'Orderings',

@@ -12,6 +12,13 @@ import type { ExperimentConfig } from '../config/types';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
+declare module '../config/types' {
+  interface LabSections {
+    /** absent = no classes yet (read with ownClassesOf) */
+    'own-classes': { ownClasses?: OwnClassesConfig };
+  }
+}
+
 export const ownClassesLab = defineLab({
   id: 'own-classes',
   name: 'Your classes',

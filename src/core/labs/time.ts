@@ -4,10 +4,22 @@
  * buffer its own section (src/core/config/sections/time.ts, `{ "from": "experiment", … }`).
  */
 import { foldTime, isTimeOwn, timeFromExperiment, timeSection } from '../config/sections/time';
-import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig } from '../stream/config';
+import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig, type TimeOwn } from '../stream/config';
 import { defineLab } from './lab';
 import { ownSectionBinding } from './own-section';
 import { PAPERS } from './papers';
+
+declare module '../config/types' {
+  interface LabSections {
+    time: {
+      /**
+       * Its own part, the network and training being the common sections; or, in links made before, its full
+       * settings (sections/time.ts). Absent = its defaults. Read with this entry's view.
+       */
+      time?: TimeOwn | TimeLabConfig;
+    };
+  }
+}
 
 export const timeLab = defineLab({
   id: 'time',

@@ -1,8 +1,8 @@
 /**
  * The Open-world lab's settings as types (docs/science.md §5): what its form edits, a link's full-settings form and a
  * stored run carry (`OpenWorldSettings`), and its section's own form (`OpenWorldOwn`). Types and the datasets only:
- * the experiment config's types read these, so this module imports nothing of the config (./config.ts holds the
- * defaults, presets and checks).
+ * the lab's entry declares its config section with these (src/core/labs/open-world.ts), and the config's checkers
+ * read them, so this module imports nothing of the config (./config.ts holds the defaults, presets and checks).
  */
 import type { DetectorId } from './detectors';
 

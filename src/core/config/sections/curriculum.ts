@@ -17,7 +17,8 @@ import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 import { list, show, suggestion, type Checker } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, strategyOptionsUnused, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
-import type { CurriculumConfig, CurriculumOwn, ExperimentConfig, StrategySetting } from '../types';
+import type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings';
+import type { ExperimentConfig, StrategySetting } from '../types';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 

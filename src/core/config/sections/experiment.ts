@@ -8,7 +8,6 @@ import { validateClassNames } from '../../classes/validate';
 import { Checker, fileRef, isPlainObject, join, list, reuploadWarning, show, suggestion } from '../checker';
 import { BUILTIN_DATASET_REFS, V1_FILL, datasetClassListId, datasetHasImages } from '../defaults';
 import { CONFIG_LIMITS } from '../limits';
-import { LAB_IDS } from '../../labs/ids';
 import type { BuiltinDatasetRef, DatasetConfig, FileRef } from '../types';
 import type { Checked, ConfigSection } from './section';
 
@@ -107,7 +106,7 @@ function taskSizesOf(c: Checker, v: unknown, classCount: number, classesOk: bool
 }
 
 export const labSection: ConfigSection<'lab'> = {
-  check: (c, v) => c.choice(v, 'lab', LAB_IDS, V1_FILL.lab),
+  check: (c, v, before) => c.choice(v, 'lab', before.labs.ids, V1_FILL.lab),
 };
 
 /** The class names of the checked dataset, or undefined when it had errors. */

@@ -7,7 +7,7 @@
  * sections, and the checkers get the labs (`LAB_FACTS`) through what validate.ts hands them, never by importing the
  * registry themselves (tests/unit/architecture/cycles.test.ts keeps src/ free of import cycles).
  */
-import { LABS, LAB_NAMES, TRAINING_LABS } from '../../labs';
+import { LABS, LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../../labs';
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
 import { featuresSection } from './features';
@@ -41,6 +41,6 @@ export const SECTIONS = { ...COMMON, ...Object.assign({}, ...LABS.map((l) => l.s
 export const SECTION_KEYS = Object.keys(SECTIONS) as SectionKey[];
 
 /** The labs as the checkers see them. */
-export const LAB_FACTS: LabFacts = { names: LAB_NAMES, training: TRAINING_LABS };
+export const LAB_FACTS: LabFacts = { ids: LAB_IDS, names: LAB_NAMES, training: TRAINING_LABS };
 
 export type { Checked, ConfigSection, SectionKey } from './section';

@@ -17,6 +17,8 @@ export type SectionKey = Exclude<keyof ExperimentConfig, 'version'>;
  * ./index.ts): the checkers never import the registry, which sits above the config.
  */
 export interface LabFacts {
+  /** every lab's id, in the registry's order (the tabs'): the `lab` field is one of these */
+  ids: readonly LabId[];
   /** each lab's name in sentences ("Ground-truth") */
   names: Readonly<Record<LabId, string>>;
   /** the labs that train on the experiment's dataset, so need one with images */

@@ -5,7 +5,7 @@
  * same settings, and applying no change keeps them.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
+import { defaultConfig, validateConfig, type ExperimentConfig, type LabId } from '../../../../src/core/config/schema';
 import { decodeConfigFromHash } from '../../../../src/core/config/url-codec';
 import { CURRICULUM_FILL } from '../../../../src/core/config/sections/curriculum';
 import { LABS } from '../../../../src/core/labs';
@@ -23,14 +23,14 @@ function open(link: string): ExperimentConfig {
 }
 
 /** `change` applied to `base`, checked as a link would be (no errors), and read back. */
-function roundTrip<S>(lab: LabEntry<string, S>, change: Partial<S>, base: ExperimentConfig = defaultConfig()): { config: ExperimentConfig; back: S } {
+function roundTrip<S>(lab: LabEntry<LabId, S>, change: Partial<S>, base: ExperimentConfig = defaultConfig()): { config: ExperimentConfig; back: S } {
   const r = validateConfig(lab.apply!(base, change));
   expect(r.errors).toEqual([]);
   return { config: r.config, back: lab.view!(r.config) };
 }
 
 interface Case<S> {
-  lab: LabEntry<string, S>;
+  lab: LabEntry<LabId, S>;
   settings: S[];
   /** one setting changed alone */
   change: Partial<S>;
