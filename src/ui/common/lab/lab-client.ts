@@ -19,13 +19,13 @@ import type { RunStatus } from './RunControls.svelte';
 
 /** What the kit calls on a lab's state. */
 export interface LabState {
-  /** Run ▶ (and teaching mode's Play when nothing is paused) */
-  run(): unknown;
+  /** Run ▶ (and teaching mode's Play when nothing is paused); absent where the lab has no Run row (`KitLab.progress`) */
+  run?(): unknown;
   pause(): void;
   resume(): void;
   cancel(): void;
-  /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause */
-  step(): void;
+  /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause; absent with `run` */
+  step?(): void;
   /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises */
   attach?(): void;
   /** the runner's subscription and the runner itself end (the page is destroyed) */
@@ -104,14 +104,27 @@ export interface KitLab<S, R, L extends LabState> {
   Results: Component<LabViewProps<L>>;
   /** the settings to save into the experiment, or null while they are not valid (nothing is saved) */
   saved(lab: L): S | null;
+  /**
+   * a change is saved while the lab's tab is hidden too (default: only while it is shown). For a lab whose every
+   * change is the visitor's own act on its tab, where what they started may end after they left it (Your classes: an
+   * import, the class names' embedding): its result still belongs in the link.
+   */
+  saveHidden?: boolean;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
-  progress(lab: L): RunView;
+  /**
+   * the Run row. Absent: the lab has none, for it starts its runs from its own parts and shows their progress there
+   * (Your classes: recording a class trains it, Every ordering is a button on its canvas). The kit then draws no Run
+   * row and no Play bar (`play` is not read), and keeps the lab's `Controls` out of the lesson fold (they are what a
+   * lesson asks the visitor to use); `lines` are shown under the settings.
+   */
+  progress?(lab: L): RunView;
   lines(lab: L): RunLines;
   exports(lab: L): ExportButton[];
   /** the same run as a `cil-lab` command, under the exports */
   command?(lab: L): string;
-  play: {
+  /** teaching mode's Play bar (with `progress`) */
+  play?: {
     label: string;
     stepTitle: string;
     /** the line while the Run row has none */
