@@ -6,7 +6,7 @@
  * whole) is mounted afresh when a link is opened from outside (`remountOnLink`); the others follow the link in place.
  */
 import { LABS, type LabId } from '../core/labs';
-import { pageLab, remountsOnLink, type LabClient } from './common/lab/lab-client';
+import { pageLab, remountsOnLink, type KitLabClient, type LabClient } from './common/lab/lab-client';
 import curriculum from './curriculum';
 import DataPage from './data/DataPage.svelte';
 import forgetting from './forgetting';
@@ -16,7 +16,8 @@ import orderings from './orderings';
 import ownClasses from './own-classes';
 import time from './time';
 
-export const LAB_CLIENTS: Readonly<Record<LabId, LabClient>> = {
+// every lab is a kit registration: the one kit component mounts it
+export const LAB_CLIENTS: Readonly<Record<LabId, KitLabClient>> = {
   orderings,
   'ground-truth': groundTruth,
   forgetting,

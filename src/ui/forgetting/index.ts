@@ -10,8 +10,6 @@
  * experiment over when the user acts on it, part by part: ./lab-inputs.svelte.ts), so `saved` is always null.
  */
 import { forgettingLab } from '../../core/labs/forgetting';
-import type { ForgettingSettings } from '../../core/labs/forgetting-binding';
-import type { LabEntry } from '../../core/labs/lab';
 import { forgettingObservation } from '../../core/lessons/observations';
 import { openForgettingStore } from '../../services/forgetting-store';
 import { createForgettingRunner } from '../../services/forgetting-runner';
@@ -57,9 +55,7 @@ function noticeOf(lab: ForgettingLab): string | null {
 }
 
 export default kitLab({
-  // the kit applies what `saved` gives through the entry's `apply`; this lab's `saved` is always null (its state
-  // writes the experiment part by part), so the entry's own change type (`ForgettingChange`) never reaches the kit
-  entry: forgettingLab as unknown as LabEntry<'forgetting', ForgettingSettings>,
+  entry: forgettingLab,
   title: 'Forgetting: CPCF vs accuracy',
   testid: 'fg',
   // what the lab needs once its store is open: the runner on that store, and the orderings worker (RS / EDGE)

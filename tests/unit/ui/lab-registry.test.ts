@@ -32,6 +32,16 @@ describe('lab registrations', () => {
     expect(remountsOnLink(kitLab(parts))).toBe(false);
   });
 
+  it('a kit lab without a Run row (no progress, no play) that saves while hidden keeps what it says', () => {
+    const parts = { title: 'T', testid: 't', saveHidden: true } as unknown as KitLab<unknown, unknown, LabState>;
+    const c = kitLab(parts);
+    if (c.kind !== 'kit') throw new Error('not a kit lab');
+    expect(c.progress).toBeUndefined();
+    expect(c.play).toBeUndefined();
+    expect(c.saveHidden).toBe(true);
+    expect(remountsOnLink(c)).toBe(true);
+  });
+
   it('a page registration is mounted as it is and remounts only when it says so', () => {
     expect(pageLab(page, false)).toEqual({ kind: 'page', page, remountOnLink: false });
     expect(remountsOnLink(pageLab(page, false))).toBe(false);

@@ -19,13 +19,13 @@ import type { RunStatus } from './RunControls.svelte';
 
 /** What the kit calls on a lab's state. */
 export interface LabState {
-  /** Run ▶ (and teaching mode's Play when nothing is paused) */
-  run(): unknown;
+  /** Run ▶ (and teaching mode's Play when nothing is paused); absent where the lab has no Run row (`KitLab.progress`) */
+  run?(): unknown;
   pause(): void;
   resume(): void;
   cancel(): void;
-  /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause */
-  step(): void;
+  /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause; absent with `run` */
+  step?(): void;
   /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises;
    * `shown`: its tab is shown (read it in an effect to follow it) */
   attach?(shown: () => boolean): void;
@@ -119,12 +119,24 @@ export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
   /** the settings to save into the experiment (the entry's `apply`), or null while they are not valid (nothing is saved);
    * always null for a lab whose state writes the experiment itself in `attach` (Forgetting, Ground truth) */
   saved(lab: L): C | null;
+  /**
+   * a change is saved while the lab's tab is hidden too (default: only while it is shown). For a lab whose every
+   * change is the visitor's own act on its tab, where what they started may end after they left it (Your classes: an
+   * import, the class names' embedding): its result still belongs in the link.
+   */
+  saveHidden?: boolean;
+  /**
+   * false: the lab's `Controls` stay unfolded in a lesson, for they are what the lesson asks the visitor to use (Your
+   * classes); by default they fold away while a lesson is open
+   */
+  lessonFold?: false;
   /** why the settings cannot run, each an alert above the Run row */
   problems?(lab: L): string[];
   /**
-   * the Run row; absent: the lab computes as its settings change, with nothing to run, pause or step (the Orderings
-   * lab), so there is no Run row and no Play bar (its state's `run`, `pause`, `resume`, `cancel` and `step` are never
-   * called) and its `lines` stand under the settings
+   * the Run row. Absent: there is no Run row and no Play bar (`play` is not read) and the lab's `lines` stand under
+   * the settings: a lab that computes as its settings change, with nothing to run, pause or step (Orderings), or one
+   * that starts its runs from its own parts and shows their progress there (Your classes: recording a class trains
+   * it, Every ordering is a button on its canvas)
    */
   progress?(lab: L): RunView;
   lines(lab: L): RunLines;
@@ -171,7 +183,7 @@ export type LabClient = KitLabClient | PageLabClient;
  * that link's experiment, and the old one's state is disposed, `LabState.dispose`, its run in flight with it), unless
  * it follows links itself: `remountOnLink: false`.
  */
-export function kitLab<S, R, L extends LabState, C = Partial<S>>(lab: KitLab<S, R, L, C>): LabClient {
+export function kitLab<S, R, L extends LabState, C = Partial<S>>(lab: KitLab<S, R, L, C>): KitLabClient {
   return { kind: 'kit', ...(lab as unknown as KitLab<unknown, unknown, LabState, unknown>) };
 }
 

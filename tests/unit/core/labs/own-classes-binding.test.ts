@@ -119,7 +119,7 @@ describe('the Your-classes lab reads and writes the experiment through its entry
   });
 });
 
-describe('where the Your-classes page starts (experimentStart over its entry)', () => {
+describe('where the Your-classes tab starts (experimentStart over its entry)', () => {
   it('a new visitor starts on the lab’s start, the fill-in (no classes yet), as does a link without the section', () => {
     expect(experimentStart(ownClassesLab, defaultConfig(), null)).toEqual({ settings: OWN_CLASSES_FILL, unused: [], owns: true });
     const without = open(FROZEN['without the section'].link);
