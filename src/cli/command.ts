@@ -20,6 +20,8 @@ export interface Command {
   name: string;
   /** its lines of `cil-lab --help`, each usage line indented two spaces ("  cil-lab NAME …") */
   help: string;
+  /** what `cil-lab NAME --help` says besides its usage (each flag of a lab's settings, with its bounds) */
+  details?: string;
   /** every flag it reads: any other flag is refused in one line (flags.ts OPTIONS knows every flag) */
   flags: readonly Flag[];
   /** it takes words after the command (`similarity F1 F2`, `sweep merge …`, `lesson ID`) */

@@ -24,7 +24,7 @@ import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
 import { reservoirCommand } from './reservoir';
 import { loadUserData, runCommand } from './run';
 import { statsCommand } from './stats';
-import { streamCommand } from './stream';
+import { STREAM_DETAILS, STREAM_FLAGS, STREAM_HELP, streamCommand } from './stream';
 import { SWEEP_HELP, sweepCommand } from './sweep';
 
 /** A help block written from column 0, indented as the table's usage lines. */
@@ -198,37 +198,10 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'stream',
-    help: `  cil-lab stream [--stream drift|abrupt|mixed] --protocol iid|streaming|iid,streaming [--seeds 0-2] [--buckets 5] [--mode finetune|scratch|linear]
-                 [--buffer cumulative|reservoir --k N --alpha A|dynamic:C] [--per-class 100] [--strength 0.2] [--train-ratio 0.7]
-                 [--dataset fashion-mnist] [the training flags of run: --model --hidden --epochs --lr --batch-size --seed --backend]
-                 [--control: each seed again at strength 0, iid — the no-drift control]
-                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), headline, verdict;
-                   several runs: runs, control, summary (gap, controlGap, gapMinusControl, streaming − iid: mean, sd, 95% interval)`,
-    flags: [
-      'stream',
-      'protocol',
-      'buckets',
-      'mode',
-      'buffer',
-      'k',
-      'alpha',
-      'per-class',
-      'strength',
-      'train-ratio',
-      'dataset',
-      'model',
-      'hidden',
-      'epochs',
-      'lr',
-      'batch-size',
-      'seed',
-      'backend',
-      'seeds',
-      'control',
-      // only to say why stream cannot take it (features.ts featuresRefusal)
-      'features',
-      ...CONFIG_FLAGS,
-    ],
+    help: STREAM_HELP,
+    details: STREAM_DETAILS,
+    // --features only to say why stream cannot take it (features.ts featuresRefusal)
+    flags: STREAM_FLAGS,
     run: (v, _p, ctx) => streamCommand(v, ctx),
   },
   {

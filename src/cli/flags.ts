@@ -4,9 +4,14 @@
  * command does not read, and (UNREAD_IN_MODE, ONE_OF) any flag its row has that the mode the other flags put it in
  * does not read.
  */
+import { settingFlags } from '../core/config/settings-table';
 import { isPtmStrategyId } from '../core/ptm/defaults';
+import { TIME_SETTINGS } from '../core/stream/config';
 
-/** The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. */
+/**
+ * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A
+ * lab setting's flag is its field's in the lab's settings table (OPTIONS adds them).
+ */
 const VALUE_FLAGS = [
   'accuracy',
   'alpha',
@@ -15,8 +20,6 @@ const VALUE_FLAGS = [
   'backend',
   'batch-size',
   'bucket-sizes',
-  'buckets',
-  'buffer',
   'calibration',
   'calibration-ratio',
   'classes',
@@ -53,7 +56,6 @@ const VALUE_FLAGS = [
   'margin-out',
   'memory',
   'method',
-  'mode',
   'model',
   'model-id',
   'model-path',
@@ -65,7 +67,6 @@ const VALUE_FLAGS = [
   'order',
   'orderings',
   'out',
-  'per-class',
   'place',
   'population',
   'precision',
@@ -88,8 +89,6 @@ const VALUE_FLAGS = [
   'source',
   'strategy',
   'strategy-options',
-  'stream',
-  'strength',
   'subset',
   'task-sizes',
   'tasks',
@@ -97,7 +96,6 @@ const VALUE_FLAGS = [
   'test-per-class',
   'threads',
   'train-per-class',
-  'train-ratio',
   'trials',
   'truth',
   'values',
@@ -107,6 +105,8 @@ const VALUE = { type: 'string' } as const;
 
 export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
+  // the flags of the labs' settings tables (a switch for a bool field, a value for every other)
+  ...settingFlags(TIME_SETTINGS),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

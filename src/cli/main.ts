@@ -37,7 +37,7 @@ Datasets: ${BUILTIN_CLASS_LISTS.map((l) => l.id).join(', ')}`;
 
 /** A command's help: its usage lines, then every flag it reads. */
 function commandHelp(c: Command): string {
-  return `cil-lab ${c.name} (JSON on stdout; exit code 2 on bad input)\n\n${c.help}\n\nflags: ${c.flags.map((f) => `--${f}`).join(' ')}`;
+  return `cil-lab ${c.name} (JSON on stdout; exit code 2 on bad input)\n\n${c.help}\n${c.details ? `\n${c.details}\n` : ''}\nflags: ${c.flags.map((f) => `--${f}`).join(' ')}`;
 }
 
 const context: CommandContext = {

@@ -11,53 +11,50 @@
  * Bad input is a `UsageError`: one line on stderr, exit code 2.
  */
 import { timeLab } from '../core/labs/time';
-import { STREAM_KINDS, StreamSpecError, type StreamKind } from '../core/stream/buckets';
-import { defaultTimeLabConfig, TIME_LAB_MODES, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
+import { StreamSpecError, type StreamKind } from '../core/stream/buckets';
+import { defaultTimeLabConfig, TIME_LAB_START, TIME_SETTINGS, timeControlOf, type TimeLabConfig } from '../core/stream/config';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BufferSpec } from '../core/stream/protocol';
 import { formatAlpha } from '../core/stream/reservoir';
 import { BUILTIN_DATASET_IDS } from '../data/registry';
 import { streamFromPool } from '../engine/stream/data';
+import { streamRunConfigOf } from '../engine/stream/lab';
 import { trainStream } from '../engine/stream/train';
-import { backendArg, intListArg, numberArg, str, UsageError, refuseUnused } from './args';
+import { backendArg, str, UsageError, refuseUnused } from './args';
 import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
-import { alphaArg } from './reservoir';
+import { CONFIG_FLAGS } from './flags';
+import { fieldHelp, fieldUsages, flagNames, settingsFromFlags, usageLines } from './lab-flags';
 import { seedListArg, seedRange } from './seeds';
-import { TIME_LAB_START } from '../core/stream/config';
 import { readTime, timeVerdict } from '../core/verdict/time';
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** The flag of each Time-lab setting (the config's `time` section). */
-const FLAG_OF: Record<keyof TimeLabConfig, string> = {
-  stream: '--stream',
-  buckets: '--buckets',
-  perClass: '--per-class',
-  strength: '--strength',
-  protocols: '--protocol',
-  trainRatio: '--train-ratio',
-  mode: '--mode',
-  buffer: '--buffer',
-  k: '--k',
-  alpha: '--alpha',
-  model: '--model',
-  hidden: '--hidden',
-  epochs: '--epochs',
-  lr: '--lr',
-  batchSize: '--batch-size',
-  seed: '--seed',
-  seeds: '--seeds',
-  control: '--control',
-};
+/** `cil-lab stream`'s usage: the flag of each of the lab's settings from its table (TIME_SETTINGS), the rest here. */
+export const STREAM_HELP = `${usageLines('stream', [
+  '--protocol iid|streaming|iid,streaming',
+  '[--seeds 0-2]',
+  ...fieldUsages(TIME_SETTINGS, TIME_LAB_START, ['protocols']),
+  '[--dataset fashion-mnist]',
+  '[--backend wasm|cpu|webgpu]',
+  '[--config F | --link URL]',
+])}
+                 → matrix R, metrics (CLEAR averages: inDomain, nextDomain, backwardTransfer, forwardTransfer, accuracy), headline, verdict;
+                   several runs: runs, control, summary (gap, controlGap, gapMinusControl, streaming − iid: mean, sd, 95% interval)`;
 
-/** A number flag as it is, for the lab's checker to judge (a non-number is refused here). */
-const num = (v: Values, k: string): number | undefined => numberArg(str(v, k), k);
+/** What `cil-lab stream --help` adds: each setting's flag with its bounds. */
+export const STREAM_DETAILS = `${fieldHelp(TIME_SETTINGS, TIME_LAB_START)}
+  --seeds         the seeds to run (a range or a list: 0-2, 0,42,1993; default the --seed alone)
+  --dataset       the built-in dataset the stream is cut from (default fashion-mnist)`;
+
+/** The flags `cil-lab stream` reads: its settings' (the table's), then its own. */
+export const STREAM_FLAGS = [...flagNames(TIME_SETTINGS), 'seeds', 'dataset', 'backend', 'features', ...CONFIG_FLAGS] as const;
 
 /**
- * The Time lab's settings from the flags, over the config's `time` section (--config/--link) or the lab's defaults,
- * checked by the lab's own checker (src/core/stream/config.ts, the share link's): one bound for link and flag.
+ * The Time lab's settings from the flags (each the flag of its field in the lab's table, TIME_SETTINGS), over the
+ * config's `time` section (--config/--link) or the lab's defaults, checked by the lab's own checker (the share
+ * link's): one bound for link and flag. The rules between fields are below.
  */
 export function streamSettings(v: Values): { settings: TimeLabConfig; protocols: StreamProtocol[]; seeds: number[]; kGiven: boolean } {
   const config = loadExperimentConfig(v);
@@ -65,65 +62,22 @@ export function streamSettings(v: Values): { settings: TimeLabConfig; protocols:
   // a link made on the lab today: its network and training are the common sections, refused where the lab cannot train them
   if (config) refuseUnused(timeLab.labName, timeLab.tab.unused(config));
   const base = config ? timeLab.view(config) : { ...defaultTimeLabConfig(), strength: TIME_LAB_START.strength };
-  if (v.control === true) base.control = true;
-  const given: Record<string, unknown> = { ...base };
-  const set = (key: keyof TimeLabConfig, value: unknown) => value !== undefined && (given[key] = value);
-  set('stream', str(v, 'stream'));
-  set('buckets', num(v, 'buckets'));
-  set('perClass', num(v, 'per-class'));
-  set('strength', num(v, 'strength'));
-  set('trainRatio', num(v, 'train-ratio'));
-  set('mode', str(v, 'mode'));
-  set('buffer', str(v, 'buffer'));
-  set('k', num(v, 'k'));
-  const alpha = alphaArg(v);
-  set('alpha', alpha);
-  set('model', str(v, 'model'));
-  const hidden = str(v, 'hidden');
-  if (hidden !== undefined) set('hidden', hidden.trim() === '' ? [] : intListArg(hidden, 'hidden'));
-  set('epochs', num(v, 'epochs'));
-  set('lr', num(v, 'lr'));
-  set('batchSize', num(v, 'batch-size'));
-  set('seed', num(v, 'seed'));
-  const protocolText = str(v, 'protocol');
-  const protocolList = protocolText === undefined ? undefined : protocolText.split(',').map((p) => p.trim());
-  if (protocolList) set('protocols', protocolList);
-  // the flags' own words for a wrong choice (the checker lists the choices too)
-  for (const [key, allowed] of [
-    ['stream', STREAM_KINDS],
-    ['mode', TIME_LAB_MODES],
-    ['buffer', ['cumulative', 'reservoir']],
-    ['model', ['mlp', 'cnn']],
-  ] as const) {
-    const x = str(v, key);
-    if (x !== undefined && !(allowed as readonly string[]).includes(x))
-      throw new UsageError(`Unknown --${key} "${x.slice(0, 40)}": use ${allowed.join(', ')}.`);
-  }
-  for (const p of protocolList ?? [])
-    if (!(STREAM_PROTOCOLS as readonly string[]).includes(p))
-      throw new UsageError(`Unknown --protocol "${p.slice(0, 40)}": use ${STREAM_PROTOCOLS.join(', ')}.`);
-  if (protocolList && new Set(protocolList).size !== protocolList.length) throw new UsageError('--protocol lists a protocol twice.');
   const seedsText = str(v, 'seeds');
   if (seedsText !== undefined && str(v, 'seed') !== undefined) throw new UsageError('Give --seed or --seeds, not both.');
-  const { value, issues } = validateTimeLabConfig(given);
-  if (issues.length > 0 || !value) {
-    const i = issues[0];
-    throw new UsageError(`${FLAG_OF[i.path as keyof TimeLabConfig] ?? i.path}: ${i.message}`);
-  }
+  const { settings: value, given } = settingsFromFlags(TIME_SETTINGS, v, base);
   // without a config, the protocol is the user's choice (the lab runs both)
-  if (!protocolList && !config) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
-  if (value.buffer === 'cumulative' && (alpha || str(v, 'k') !== undefined)) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
+  if (!given.has('protocols') && !config) throw new UsageError(`Give --protocol: ${STREAM_PROTOCOLS.join(' or ')} (or both, "iid,streaming").`);
+  if (value.buffer === 'cumulative' && (given.has('alpha') || given.has('k'))) throw new UsageError('--k and --alpha belong to --buffer reservoir.');
   // --seeds, or the config's seeds count from its seed (as the lab runs them), or the one --seed
-  const seeds =
-    seedsText !== undefined ? seedListArg(seedsText) : config && str(v, 'seed') === undefined ? seedRange(value.seed, value.seeds ?? 1) : [value.seed];
-  return { settings: value, protocols: value.protocols, seeds, kGiven: str(v, 'k') !== undefined || config !== undefined };
+  const seeds = seedsText !== undefined ? seedListArg(seedsText) : config && !given.has('seed') ? seedRange(value.seed, value.seeds ?? 1) : [value.seed];
+  return { settings: value, protocols: value.protocols, seeds, kGiven: given.has('k') || config !== undefined };
 }
 
 export async function streamCommand(v: Values, options: { root: string }): Promise<string> {
   const { settings: t, protocols, seeds, kGiven } = streamSettings(v);
   const kind: StreamKind = t.stream;
   const mode = t.mode;
-  const { buckets, perClass, strength, trainRatio, hidden, epochs, lr, batchSize } = t;
+  const { buckets, perClass, strength, trainRatio } = t;
   const datasetId = str(v, 'dataset') ?? 'fashion-mnist';
   if (!(BUILTIN_DATASET_IDS as readonly string[]).includes(datasetId))
     throw new UsageError(`--dataset must be a built-in dataset (${BUILTIN_DATASET_IDS.join(', ')}); got "${datasetId.slice(0, 40)}".`);
@@ -142,18 +96,8 @@ export async function streamCommand(v: Values, options: { root: string }): Promi
     // default k: one bucket's training part (the paper's "buffer size of one bucket")
     const bucketTrain = protocol === 'iid' ? Math.round(trainRatio * perClass) * pool.classNames.length : data.stream.sizes[0];
     const buffer: BufferSpec = t.buffer === 'cumulative' ? { kind: 'cumulative' } : { kind: 'reservoir', k: kGiven ? t.k : bucketTrain, alpha: t.alpha };
-    const r = await trainStream(data.dataset, {
-      protocol,
-      mode,
-      buffer,
-      bucketSizes: data.stream.sizes,
-      seed,
-      model: t.model === 'mlp' ? { kind: 'mlp', hidden } : { kind: 'cnn' },
-      epochs,
-      lr,
-      batchSize,
-      trainRatio,
-    });
+    // the lab's run config (the app's job reads the same), the seed of this run and the buffer above
+    const r = await trainStream(data.dataset, { ...streamRunConfigOf({ ...t, seed }, protocol, data.stream.sizes), buffer });
     return {
       matrix: r.matrix,
       metrics: r.metrics,

@@ -22,6 +22,9 @@
  * A lab's own section: a file sections/<lab>.ts (its type, frozen fill-in and checker, every size bounded in
  * limits.ts), and in the lab's registry entry (src/core/labs/<lab>.ts) its field, declared in the `LabSections` of
  * types.ts (`declare module`), and its checker in `sections`; sections/index.ts checks it after the common sections.
+ * A lab's own settings are best declared once, as a settings table (settings-table.ts; the Time lab's
+ * TIME_SETTINGS): the type, defaults, checks and the CLI's flags come from it, and a new field's `absent` value is
+ * its fill-in (rule 2).
  */
 export * from './types';
 export { LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../labs';

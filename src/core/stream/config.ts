@@ -3,66 +3,108 @@
  * config file use for this lab's section. Pure data: numbers, strings, one nested α.
  */
 import { CONFIG_LIMITS, TIME_LIMITS } from '../config/limits'; // not ../config/schema: its time section imports this module
-import { STREAM_KINDS, type StreamKind } from './buckets';
+import { checkSettings, commonFields, settingsDefaults, settingsTable, type CommonKeyOf, type SettingsOf } from '../config/settings-table';
+import { STREAM_KINDS } from './buckets';
 import { STREAM_PROTOCOLS, type StreamProtocol } from './metrics';
-import { checkAlpha, type AlphaSpec } from './reservoir';
+import { checkAlpha, parseAlpha, type AlphaSpec } from './reservoir';
 
 export type TimeLabMode = 'finetune' | 'scratch' | 'linear';
-export const TIME_LAB_MODES: readonly TimeLabMode[] = ['finetune', 'scratch', 'linear'];
-export const TIME_LAB_MODE_LABELS: Readonly<Record<TimeLabMode, string>> = {
-  finetune: 'finetune: keep training the same model',
-  scratch: 'from scratch: a new model at every bucket',
-  linear: 'linear probe: a linear head on frozen features of a model trained on bucket 0',
-};
+const TIME_LAB_MODES: readonly TimeLabMode[] = ['finetune', 'scratch', 'linear'];
 
-export interface TimeLabConfig {
-  /** the built-in stream: drift (default) or a control */
-  stream: StreamKind;
-  /** K buckets, 2…10 */
-  buckets: number;
-  /** images of each class in each bucket (10 classes) */
-  perClass: number;
-  /** drift strength, 0…2 (1 = the default path) */
-  strength: number;
-  /** which protocols run: the lab runs both by default to put them side by side */
-  protocols: StreamProtocol[];
-  /** the iid protocol's training share of a bucket (the paper: 0.7) */
-  trainRatio: number;
-  mode: TimeLabMode;
-  buffer: 'cumulative' | 'reservoir';
-  /** reservoir buffer size (samples); default one bucket's iid training part */
-  k: number;
-  alpha: AlphaSpec;
-  model: 'mlp' | 'cnn';
-  hidden: number[];
-  epochs: number;
-  lr: number;
-  batchSize: number;
-  seed: number;
-  /**
-   * Seeds the lab runs, `seed`, `seed` + 1, … (mean ± sd and intervals over them; docs/verdicts.md §Time). Optional,
-   * absent = 1, so the settings of every earlier link (and the runs stored under them) read exactly as before.
-   */
-  seeds?: number;
-  /**
-   * Also train the no-drift control: the same seeds' streams at strength 0 under the iid protocol, so the verdict can
-   * say whether the gap is beyond what no drift gives, paired by seed (docs/verdicts.md §Time). Optional, absent = not
-   * run, so every earlier link reads exactly as before.
-   */
-  control?: boolean;
+const T = TIME_LIMITS;
+
+/** An α of Alg. 1 as a link writes it: {"kind":"fixed","value":α} or {"kind":"dynamic","c":C}, within the paper's range. */
+function alphaOf(x: unknown): { value: AlphaSpec } | { error: string } {
+  const a = x as Record<string, unknown>;
+  let spec: AlphaSpec | undefined;
+  if (typeof a === 'object' && a !== null && a.kind === 'fixed' && typeof a.value === 'number' && Object.keys(a).length === 2)
+    spec = { kind: 'fixed', value: a.value };
+  else if (typeof a === 'object' && a !== null && a.kind === 'dynamic' && typeof a.c === 'number' && Object.keys(a).length === 2)
+    spec = { kind: 'dynamic', c: a.c };
+  if (!spec) return { error: `Must be {"kind":"fixed","value":α} or {"kind":"dynamic","c":C}; got ${JSON.stringify(x)}.` };
+  try {
+    checkAlpha(spec);
+    return { value: spec };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
+/**
+ * The Time lab's settings, each declared once (src/core/config/settings-table.ts): the type, defaults, the link's
+ * checks, the control's words and `cil-lab stream`'s flags come from here. The order is the settings' key order (the
+ * runs' store keys are written in it): a new field goes last. `common`: held by the experiment's common sections
+ * when the lab's section is its own form. The defaults are the v1 fill-in (frozen); `absent` fields are optional,
+ * their absent value what links made before them meant.
+ */
+export const TIME_SETTINGS = settingsTable({
+  stream: { kind: 'choice', options: STREAM_KINDS, default: 'drift', flag: 'stream', label: 'the built-in stream: the drift, or a control' },
+  buckets: { kind: 'int', ...T.buckets, default: 5, flag: 'buckets', label: 'K buckets' },
+  perClass: { kind: 'int', ...T.perClass, default: 100, flag: 'per-class', label: 'images of each of the 10 classes in each bucket' },
+  strength: { kind: 'number', ...T.strength, default: 1, flag: 'strength', label: 'drift strength, 1 the full path' },
+  protocols: {
+    kind: 'list',
+    options: STREAM_PROTOCOLS,
+    item: 'protocol',
+    default: ['iid', 'streaming'],
+    flag: 'protocol',
+    label: 'the protocols to run: the lab runs both, side by side',
+  },
+  trainRatio: { kind: 'number', ...T.trainRatio, default: 0.7, flag: 'train-ratio', label: "the iid protocol's training share of a bucket, the paper's 0.7" },
+  mode: {
+    kind: 'choice',
+    options: TIME_LAB_MODES,
+    default: 'finetune',
+    flag: 'mode',
+    label: 'training mode',
+    labels: {
+      finetune: 'finetune: keep training the same model',
+      scratch: 'from scratch: a new model at every bucket',
+      linear: 'linear probe: a linear head on frozen features of a model trained on bucket 0',
+    },
+  },
+  buffer: { kind: 'choice', options: ['cumulative', 'reservoir'], default: 'cumulative', flag: 'buffer', label: 'what step i trains on' },
+  k: { kind: 'int', ...T.k, default: 700, flag: 'k', label: "the reservoir's size in samples", defaultText: "one bucket's training part" },
+  alpha: {
+    kind: 'value',
+    default: { kind: 'fixed', value: 1 } as AlphaSpec,
+    check: alphaOf,
+    parse: parseAlpha,
+    flag: 'alpha',
+    value: 'A|dynamic:C',
+    defaultText: '1, the classic reservoir',
+    label: "the reservoir's α (Alg. 1): a fixed α, or dynamic:C for α = C·i/k",
+  },
+  model: { kind: 'choice', options: ['mlp', 'cnn'], default: 'mlp', flag: 'model', label: 'the network', common: 'model' },
+  hidden: {
+    kind: 'ints',
+    maxLength: T.hiddenLayers,
+    min: 1,
+    max: T.width,
+    items: 'layer widths',
+    default: [128],
+    flag: 'hidden',
+    label: "the MLP's hidden widths",
+    common: 'model',
+  },
+  epochs: { kind: 'int', ...T.epochs, default: 5, flag: 'epochs', label: 'epochs per bucket', common: 'training' },
+  lr: { kind: 'number', min: 0, above: true, max: CONFIG_LIMITS.lr, default: 0.001, flag: 'lr', label: 'learning rate', common: 'training' },
+  batchSize: { kind: 'int', ...T.batchSize, default: 32, flag: 'batch-size', label: 'batch size', common: 'training' },
+  seed: { kind: 'int', min: 0, max: 2 ** 32 - 1, default: 0, flag: 'seed', label: 'the first seed', common: 'seeds' },
+  /** Seeds the lab runs, `seed`, `seed` + 1, … (mean ± sd and intervals over them; docs/verdicts.md §Time). The CLI's --seeds is a list of its own. */
+  seeds: { kind: 'int', min: 1, max: CONFIG_LIMITS.labSeeds, default: 1, absent: 1, label: 'how many seeds', common: 'seeds' },
+  /**
+   * Also train the no-drift control: the same seeds' streams at strength 0 under the iid protocol, so the verdict can
+   * say whether the gap is beyond what no drift gives, paired by seed (docs/verdicts.md §Time).
+   */
+  control: { kind: 'bool', default: false, absent: false, flag: 'control', label: 'each seed again at strength 0, iid: the no-drift control' },
+});
+
+export type TimeLabConfig = SettingsOf<typeof TIME_SETTINGS>;
+
 /** The settings the common sections hold (field → section). */
-export const TIME_COMMON: Readonly<Record<string, string>> = {
-  model: 'model',
-  hidden: 'model',
-  epochs: 'training',
-  lr: 'training',
-  batchSize: 'training',
-  seed: 'seeds',
-  seeds: 'seeds',
-};
-export type TimeCommonKey = 'model' | 'hidden' | 'epochs' | 'lr' | 'batchSize' | 'seed' | 'seeds';
+export const TIME_COMMON = commonFields(TIME_SETTINGS);
+export type TimeCommonKey = CommonKeyOf<typeof TIME_SETTINGS>;
 
 /** The section when the lab's network and training are the experiment's common sections. */
 export type TimeOwn = { from: 'experiment' } & Omit<TimeLabConfig, TimeCommonKey>;
@@ -73,24 +115,7 @@ export interface ConfigIssue {
 }
 
 export function defaultTimeLabConfig(): TimeLabConfig {
-  return {
-    stream: 'drift',
-    buckets: 5,
-    perClass: 100,
-    strength: 1,
-    protocols: ['iid', 'streaming'],
-    trainRatio: 0.7,
-    mode: 'finetune',
-    buffer: 'cumulative',
-    k: 700,
-    alpha: { kind: 'fixed', value: 1 },
-    model: 'mlp',
-    hidden: [128],
-    epochs: 5,
-    lr: 0.001,
-    batchSize: 32,
-    seed: 0,
-  };
+  return settingsDefaults(TIME_SETTINGS);
 }
 
 /** One bucket's training part under the protocol: the default reservoir size k of the paper ("one bucket"). */
@@ -128,83 +153,11 @@ export function timeControlOf(c: TimeLabConfig): TimeLabConfig | null {
   return { ...structuredClone(rest), stream: 'drift', strength: 0, protocols: ['iid'] };
 }
 
-const KEYS = [...Object.keys(defaultTimeLabConfig()), 'seeds', 'control'] as (keyof TimeLabConfig)[];
-
 /**
  * Check an unknown value (a parsed share link or config file). Missing fields take their defaults; every wrong field
  * is one issue (path + message) and takes its default too, so `value` is always usable when given. Unknown keys are
  * issues. `value` is absent only when `v` is not an object.
  */
 export function validateTimeLabConfig(v: unknown): { value?: TimeLabConfig; issues: ConfigIssue[] } {
-  const issues: ConfigIssue[] = [];
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { issues: [{ path: '', message: 'The Time lab settings must be an object.' }] };
-  const o = v as Record<string, unknown>;
-  const d = defaultTimeLabConfig();
-  const out: TimeLabConfig = { ...d };
-  for (const key of Object.keys(o)) if (!KEYS.includes(key as keyof TimeLabConfig)) issues.push({ path: key, message: `Unknown setting "${key}".` });
-  const bad = (path: string, message: string): void => void issues.push({ path, message });
-  const oneOf = <T extends string>(key: keyof TimeLabConfig, allowed: readonly T[]): T | undefined => {
-    const x = o[key];
-    if (x === undefined) return undefined;
-    if (typeof x === 'string' && (allowed as readonly string[]).includes(x)) return x as T;
-    bad(key, `Must be one of ${allowed.join(', ')}; got ${JSON.stringify(x)}.`);
-    return undefined;
-  };
-  const numberIn = (key: keyof TimeLabConfig, min: number, max: number, integer: boolean, open = false): number | undefined => {
-    const x = o[key];
-    if (x === undefined) return undefined;
-    const ok = typeof x === 'number' && Number.isFinite(x) && (!integer || Number.isInteger(x)) && (open ? x > min : x >= min) && x <= max;
-    if (ok) return x as number;
-    bad(key, `Must be ${integer ? 'a whole number' : 'a number'} ${open ? `above ${min}` : `from ${min}`} to ${max}; got ${JSON.stringify(x)}.`);
-    return undefined;
-  };
-  const T = TIME_LIMITS;
-  out.stream = oneOf('stream', STREAM_KINDS) ?? d.stream;
-  out.buckets = numberIn('buckets', T.buckets.min, T.buckets.max, true) ?? d.buckets;
-  out.perClass = numberIn('perClass', T.perClass.min, T.perClass.max, true) ?? d.perClass;
-  out.strength = numberIn('strength', T.strength.min, T.strength.max, false) ?? d.strength;
-  out.trainRatio = numberIn('trainRatio', T.trainRatio.min, T.trainRatio.max, false) ?? d.trainRatio;
-  out.mode = oneOf('mode', TIME_LAB_MODES) ?? d.mode;
-  out.buffer = oneOf('buffer', ['cumulative', 'reservoir'] as const) ?? d.buffer;
-  out.k = numberIn('k', T.k.min, T.k.max, true) ?? d.k;
-  out.model = oneOf('model', ['mlp', 'cnn'] as const) ?? d.model;
-  out.epochs = numberIn('epochs', T.epochs.min, T.epochs.max, true) ?? d.epochs;
-  out.lr = numberIn('lr', 0, CONFIG_LIMITS.lr, false, true) ?? d.lr;
-  out.batchSize = numberIn('batchSize', T.batchSize.min, T.batchSize.max, true) ?? d.batchSize;
-  out.seed = numberIn('seed', 0, 2 ** 32 - 1, true) ?? d.seed;
-  const seeds = numberIn('seeds', 1, CONFIG_LIMITS.labSeeds, true);
-  if (seeds !== undefined && seeds !== 1) out.seeds = seeds;
-  if (o.control !== undefined) {
-    if (typeof o.control === 'boolean') {
-      if (o.control) out.control = true;
-    } else bad('control', `Must be true or false; got ${JSON.stringify(o.control)?.slice(0, 40)}.`);
-  }
-  if (o.protocols !== undefined) {
-    const p = o.protocols;
-    if (Array.isArray(p) && p.length > 0 && p.every((x) => (STREAM_PROTOCOLS as readonly unknown[]).includes(x)) && new Set(p).size === p.length) {
-      out.protocols = p.slice() as StreamProtocol[];
-    } else bad('protocols', `Must be a non-empty list of distinct protocols from ${STREAM_PROTOCOLS.join(', ')}; got ${JSON.stringify(p)}.`);
-  }
-  if (o.hidden !== undefined) {
-    const h = o.hidden;
-    if (Array.isArray(h) && h.length <= T.hiddenLayers && h.every((x) => Number.isInteger(x) && x >= 1 && x <= T.width)) out.hidden = h.slice() as number[];
-    else bad('hidden', `Must be a list of at most ${T.hiddenLayers} layer widths (whole numbers 1…${T.width}); got ${JSON.stringify(h)?.slice(0, 40)}.`);
-  }
-  if (o.alpha !== undefined) {
-    const a = o.alpha as Record<string, unknown>;
-    let spec: AlphaSpec | undefined;
-    if (typeof a === 'object' && a !== null && a.kind === 'fixed' && typeof a.value === 'number' && Object.keys(a).length === 2)
-      spec = { kind: 'fixed', value: a.value };
-    else if (typeof a === 'object' && a !== null && a.kind === 'dynamic' && typeof a.c === 'number' && Object.keys(a).length === 2)
-      spec = { kind: 'dynamic', c: a.c };
-    if (spec) {
-      try {
-        checkAlpha(spec);
-        out.alpha = spec;
-      } catch (e) {
-        bad('alpha', (e as Error).message);
-      }
-    } else bad('alpha', `Must be {"kind":"fixed","value":α} or {"kind":"dynamic","c":C}; got ${JSON.stringify(o.alpha)}.`);
-  }
-  return { value: out, issues };
+  return checkSettings(TIME_SETTINGS, v, 'The Time lab settings');
 }

@@ -12,7 +12,15 @@
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
  * the lab entry's `view(config)` (src/core/labs/time.ts).
  */
-import { defaultTimeLabConfig, TIME_COMMON, validateTimeLabConfig, type TimeCommonKey, type TimeLabConfig, type TimeOwn } from '../../stream/config';
+import {
+  defaultTimeLabConfig,
+  TIME_COMMON,
+  TIME_SETTINGS,
+  validateTimeLabConfig,
+  type TimeCommonKey,
+  type TimeLabConfig,
+  type TimeOwn,
+} from '../../stream/config';
 import type { Checker } from '../checker';
 import { V1_FILL } from '../defaults';
 import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../lab-training';
@@ -93,7 +101,7 @@ export const timeSection: ConfigSection<'time'> = {
 
 /** The lab's own part, checked by the settings' validator on the defaults with these fields. */
 function checkOwn(c: Checker, v: object): TimeOwn | undefined {
-  const known = ['from', ...Object.keys(ownOf(defaultTimeLabConfig())), 'control'];
+  const known = ['from', ...Object.keys(TIME_SETTINGS).filter((k) => !(k in TIME_COMMON))];
   const o = readOwnForm(c, v, 'time', known, TIME_COMMON, 'network and training');
   if (!o) return undefined;
   const { from: _, ...fields } = o;

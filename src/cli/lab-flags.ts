@@ -1,0 +1,109 @@
+/**
+ * A lab's settings from the command line, by its settings table (src/core/config/settings-table.ts): every field
+ * with a flag is read from its flag's text (a number flag must be a number, a choice one of its words, a list its
+ * words once each), over `base` (the lab's settings of --config/--link, or its defaults), and the whole is checked by
+ * the table's checker, the share link's: one bound for link and flag. Bad input is one line (`UsageError`, exit 2)
+ * that names the flag.
+ */
+import { checkSettings, flagHelp, flagUsage, type SettingField, type SettingsOf, type SettingsTable } from '../core/config/settings-table';
+import { intListArg, numberArg, str, UsageError } from './args';
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** One field's value from its flag's text, or undefined when the flag is not given. */
+function readFlag(f: SettingField, v: Values): unknown {
+  const flag = f.flag!;
+  if (f.kind === 'bool') return v[flag] === true ? true : undefined;
+  const text = str(v, flag);
+  if (text === undefined) return undefined;
+  switch (f.kind) {
+    case 'int':
+    case 'number':
+      // as it is, for the checker to judge (a non-number is refused here)
+      return numberArg(text, flag);
+    case 'choice':
+      if (!(f.options as readonly string[]).includes(text)) throw new UsageError(`Unknown --${flag} "${text.slice(0, 40)}": use ${f.options.join(', ')}.`);
+      return text;
+    case 'list': {
+      const items = text.split(',').map((p) => p.trim());
+      for (const p of items)
+        if (!(f.options as readonly string[]).includes(p)) throw new UsageError(`Unknown --${flag} "${p.slice(0, 40)}": use ${f.options.join(', ')}.`);
+      if (new Set(items).size !== items.length) throw new UsageError(`--${flag} lists a ${f.item} twice.`);
+      return items;
+    }
+    case 'ints':
+      return text.trim() === '' ? [] : intListArg(text, flag);
+    case 'value':
+      if (!f.parse) return text;
+      try {
+        return f.parse(text);
+      } catch (e) {
+        throw new UsageError(`--${flag}: ${(e as Error).message}`);
+      }
+  }
+}
+
+/**
+ * The settings the flags give over `base`, checked; `given`: the fields whose flag was on the command line. `skip`:
+ * fields the command reads itself.
+ */
+export function settingsFromFlags<T extends SettingsTable>(
+  table: T,
+  v: Values,
+  base: SettingsOf<T>,
+  skip: readonly (keyof T)[] = [],
+): { settings: SettingsOf<T>; given: Set<keyof T & string> } {
+  const merged: Record<string, unknown> = { ...base };
+  const given = new Set<keyof T & string>();
+  for (const [key, f] of Object.entries(table)) {
+    if (!f.flag || skip.includes(key)) continue;
+    const x = readFlag(f, v);
+    if (x === undefined) continue;
+    merged[key] = x;
+    given.add(key);
+  }
+  const { value, issues } = checkSettings(table, merged, 'The settings');
+  if (issues.length > 0 || !value) {
+    const i = issues[0];
+    const flag = table[i.path]?.flag;
+    throw new UsageError(`${flag ? `--${flag}` : i.path}: ${i.message}`);
+  }
+  return { settings: value, given };
+}
+
+/** The flags of a table's fields, for a command's row (its order). */
+export { flagNames } from '../core/config/settings-table';
+
+/**
+ * A command's usage lines (`  cil-lab NAME …`, continued under the first flag) from its parts, each kept whole, and the
+ * lines a table's fields add to `cil-lab NAME --help`: each flag, what it sets and its bounds.
+ */
+export function usageLines(name: string, parts: readonly string[], width = 150): string {
+  const head = `  cil-lab ${name} `;
+  const lines: string[] = [];
+  let line = head;
+  for (const p of parts) {
+    if (line.length + p.length > width && line.trim() !== `cil-lab ${name}`) {
+      lines.push(line.trimEnd());
+      line = ' '.repeat(head.length);
+    }
+    line += `${p} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
+
+/** Each field's flag usage (`[--buckets 5]`), its value the lab's start where given. */
+export function fieldUsages<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}, skip: readonly (keyof T)[] = []): string[] {
+  return Object.entries(table)
+    .filter(([k, f]) => f.flag && !skip.includes(k))
+    .map(([k, f]) => flagUsage(f, (start as Record<string, unknown>)[k] ?? f.default));
+}
+
+/** The lines of `cil-lab NAME --help` that say each field's flag: what it sets and its bounds (its default the lab's start where given). */
+export function fieldHelp<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}): string {
+  return Object.entries(table)
+    .filter(([, f]) => f.flag)
+    .map(([k, f]) => flagHelp(f, (start as Record<string, unknown>)[k] ?? f.default))
+    .join('\n');
+}

@@ -1,0 +1,52 @@
+// A lab's settings from the command line by its settings table (src/cli/lab-flags.ts), once, on a small table:
+// each kind read from its flag's text over a base, the table's checks with the flag named, and the usage lines.
+import { describe, expect, it } from 'vitest';
+import { settingsDefaults, settingsTable } from '../../../src/core/config/settings-table';
+import { settingsFromFlags, usageLines } from '../../../src/cli/lab-flags';
+
+const TABLE = settingsTable({
+  shape: { kind: 'choice', options: ['round', 'square'], default: 'round', flag: 'shape', label: 'the shape' },
+  count: { kind: 'int', min: 2, max: 10, default: 5, flag: 'count', label: 'how many' },
+  sides: { kind: 'list', options: ['left', 'right'], item: 'side', default: ['left'], flag: 'side', label: 'the sides' },
+  widths: { kind: 'ints', maxLength: 2, min: 1, max: 64, items: 'widths', default: [8], flag: 'widths', label: 'widths' },
+  scale: {
+    kind: 'value',
+    default: 1,
+    check: (x: unknown) => (typeof x === 'number' && x > 0 ? { value: x } : { error: 'Must be above 0.' }),
+    parse: (t: string) => {
+      if (!/^x\d+$/.test(t)) throw new Error('write it x2, x3, …');
+      return Number(t.slice(1));
+    },
+    flag: 'scale',
+    value: 'xN',
+    label: 'a scale',
+  },
+  seed: { kind: 'int', min: 0, max: 9, default: 0, flag: 'seed', label: 'seed' },
+  extra: { kind: 'bool', default: false, absent: false, flag: 'extra', label: 'an extra run' },
+});
+const base = settingsDefaults(TABLE);
+const fails = (v: Record<string, string | boolean>) => () => settingsFromFlags(TABLE, v, base);
+
+describe('settings from flags', () => {
+  it('reads each kind over the base and says which flags were given', () => {
+    const r = settingsFromFlags(TABLE, { shape: 'square', count: '3', side: 'right, left', widths: '4,2', scale: 'x3', extra: true }, { ...base, seed: 7 });
+    expect(r.settings).toEqual({ shape: 'square', count: 3, sides: ['right', 'left'], widths: [4, 2], scale: 3, seed: 7, extra: true });
+    expect([...r.given]).toEqual(['shape', 'count', 'sides', 'widths', 'scale', 'extra']);
+    expect(settingsFromFlags(TABLE, { widths: ' ' }, base).settings.widths).toEqual([]);
+    expect(settingsFromFlags(TABLE, { count: '3' }, base, ['count']).settings.count).toBe(5);
+  });
+  it('bad input is one line naming the flag: its words, then the table check (the share link’s)', () => {
+    expect(fails({ shape: 'oval' })).toThrow('Unknown --shape "oval": use round, square.');
+    expect(fails({ side: 'left,up' })).toThrow('Unknown --side "up": use left, right.');
+    expect(fails({ side: 'left,left' })).toThrow('--side lists a side twice.');
+    expect(fails({ count: 'many' })).toThrow('--count must be a number; got "many".');
+    expect(fails({ count: '11' })).toThrow('--count: Must be a whole number from 2 to 10; got 11.');
+    expect(fails({ widths: '100' })).toThrow('--widths: Must be a list of at most 2 widths (whole numbers 1…64); got [100].');
+    expect(fails({ scale: '3' })).toThrow('--scale: write it x2, x3, …');
+    expect(fails({ scale: 'x0' })).toThrow('--scale: Must be above 0.');
+  });
+  it('usage lines: whole parts, continued under the first', () => {
+    expect(usageLines('demo', ['--a 1', '[--bb 2]', '[--ccc 3]'], 24)).toBe('  cil-lab demo --a 1\n               [--bb 2]\n               [--ccc 3]');
+    expect(usageLines('demo', ['--a 1', '[--bb 2]'])).toBe('  cil-lab demo --a 1 [--bb 2]');
+  });
+});

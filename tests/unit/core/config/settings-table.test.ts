@@ -1,0 +1,109 @@
+// The settings-table mechanism (src/core/config/settings-table.ts) once, on a small table of every field kind: the
+// derived type, defaults, the checks and their messages, optional fields, the common fields and the flags' kinds.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  checkSettings,
+  commonFields,
+  flagHelp,
+  flagNames,
+  flagUsage,
+  settingFlags,
+  settingsDefaults,
+  settingsTable,
+  type CommonKeyOf,
+  type SettingsOf,
+} from '../../../../src/core/config/settings-table';
+
+const TABLE = settingsTable({
+  shape: { kind: 'choice', options: ['round', 'square'], default: 'round', flag: 'shape', label: 'the shape' },
+  count: { kind: 'int', min: 2, max: 10, default: 5, flag: 'count', label: 'how many' },
+  share: { kind: 'number', min: 0.1, max: 0.9, default: 0.5, flag: 'share', label: 'a share' },
+  rate: { kind: 'number', min: 0, above: true, max: 10, default: 1, flag: 'rate', label: 'a rate', common: 'training' },
+  sides: { kind: 'list', options: ['left', 'right'], item: 'side', default: ['left'], flag: 'side', label: 'the sides' },
+  widths: { kind: 'ints', maxLength: 2, min: 1, max: 64, items: 'widths', default: [8], flag: 'widths', label: 'widths', common: 'model' },
+  pair: {
+    kind: 'value',
+    default: [0, 1] as [number, number],
+    check: (x: unknown) => (Array.isArray(x) && x.length === 2 ? { value: x as [number, number] } : { error: 'Must be a pair.' }),
+    label: 'a pair',
+  },
+  runs: { kind: 'int', min: 1, max: 5, default: 1, absent: 1, label: 'runs' },
+  extra: { kind: 'bool', default: false, absent: false, flag: 'extra', label: 'an extra run' },
+});
+
+describe('a settings table', () => {
+  it('derives the settings type: each kind its value, optional where it has an absent value', () => {
+    expectTypeOf<SettingsOf<typeof TABLE>>().toEqualTypeOf<{
+      shape: 'round' | 'square';
+      count: number;
+      share: number;
+      rate: number;
+      sides: ('left' | 'right')[];
+      widths: number[];
+      pair: [number, number];
+      runs?: number;
+      extra?: boolean;
+    }>();
+    expectTypeOf<CommonKeyOf<typeof TABLE>>().toEqualTypeOf<'rate' | 'widths'>();
+  });
+
+  it('defaults: every field but the optional ones, in the table order, copies', () => {
+    const d = settingsDefaults(TABLE);
+    expect(d).toEqual({ shape: 'round', count: 5, share: 0.5, rate: 1, sides: ['left'], widths: [8], pair: [0, 1] });
+    expect(Object.keys(d)).toEqual(['shape', 'count', 'share', 'rate', 'sides', 'widths', 'pair']);
+    d.sides.push('right');
+    expect(TABLE.sides.default).toEqual(['left']);
+    expect(commonFields(TABLE)).toEqual({ rate: 'training', widths: 'model' });
+  });
+
+  it('checks each field with its message, keeps the default there, and lists unknown keys first', () => {
+    const r = checkSettings(
+      TABLE,
+      { bogus: 1, shape: 'oval', count: 11, share: 0.05, rate: 0, sides: ['left', 'left'], widths: [100], pair: 3, runs: 1.5, extra: 'yes' },
+      'The settings',
+    );
+    expect(r.issues).toEqual([
+      { path: 'bogus', message: 'Unknown setting "bogus".' },
+      { path: 'shape', message: 'Must be one of round, square; got "oval".' },
+      { path: 'count', message: 'Must be a whole number from 2 to 10; got 11.' },
+      { path: 'share', message: 'Must be a number from 0.1 to 0.9; got 0.05.' },
+      { path: 'rate', message: 'Must be a number above 0 to 10; got 0.' },
+      { path: 'sides', message: 'Must be a non-empty list of distinct sides from left, right; got ["left","left"].' },
+      { path: 'widths', message: 'Must be a list of at most 2 widths (whole numbers 1…64); got [100].' },
+      { path: 'pair', message: 'Must be a pair.' },
+      { path: 'runs', message: 'Must be a whole number from 1 to 5; got 1.5.' },
+      { path: 'extra', message: 'Must be true or false; got "yes".' },
+    ]);
+    expect(r.value).toEqual(settingsDefaults(TABLE));
+    expect(checkSettings(TABLE, [], 'The settings')).toEqual({ issues: [{ path: '', message: 'The settings must be an object.' }] });
+  });
+
+  it('an optional field equal to its absent value is left out; another value is kept', () => {
+    expect(checkSettings(TABLE, { runs: 1, extra: false }, 'S').value).toEqual(settingsDefaults(TABLE));
+    const r = checkSettings(TABLE, { runs: 3, extra: true, count: 2, share: 0.9, rate: 10 }, 'S');
+    expect(r.issues).toEqual([]);
+    expect(r.value).toEqual({ ...settingsDefaults(TABLE), runs: 3, extra: true, count: 2, share: 0.9, rate: 10 });
+  });
+
+  it('flags: a bool field a switch, every other a value; usage and help say the values and bounds', () => {
+    expect(settingFlags(TABLE)).toEqual({
+      shape: { type: 'string' },
+      count: { type: 'string' },
+      share: { type: 'string' },
+      rate: { type: 'string' },
+      side: { type: 'string' },
+      widths: { type: 'string' },
+      extra: { type: 'boolean' },
+    });
+    expect(flagNames(TABLE)).toEqual(['shape', 'count', 'share', 'rate', 'side', 'widths', 'extra']);
+    expect([TABLE.shape, TABLE.count, TABLE.sides, TABLE.extra].map((f) => flagUsage(f))).toEqual([
+      '[--shape round|square]',
+      '[--count 5]',
+      '[--side left|right[,…]]',
+      '[--extra]',
+    ]);
+    expect(flagUsage(TABLE.pair)).toBe('');
+    expect(flagHelp(TABLE.count, 3)).toBe('  --count         how many (a whole number 2…10; default 3)');
+    expect(flagHelp(TABLE.rate)).toContain('(a number above 0, at most 10; default 1)');
+  });
+});
