@@ -23,15 +23,10 @@ export class ForgettingLab extends ForgettingRunsState {
   run(): Promise<void> {
     return this.runSingle();
   }
-  pause(): void {
-    this.runner?.pause();
-  }
-  resume(): void {
-    this.runner?.resume();
-  }
-  cancel(): void {
-    this.runner?.cancel();
-  }
+  // Pause / Resume / Cancel go to the runner once there is one
+  pause = (): void => this.runner?.pause();
+  resume = (): void => this.runner?.resume();
+  cancel = (): void => this.runner?.cancel();
   /** Teaching mode's Step: one more run, then pause (from idle: the first run of a start). */
   step(): void {
     if (this.active) this.runner?.step();

@@ -375,15 +375,10 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
     },
   );
 
-  pause(): void {
-    this.runner?.pause();
-  }
-  resume(): void {
-    this.runner?.resume();
-  }
-  cancel(): void {
-    this.runner?.cancel();
-  }
+  // Pause / Resume / Cancel go to the runner once there is one
+  pause = (): void => this.runner?.pause();
+  resume = (): void => this.runner?.resume();
+  cancel = (): void => this.runner?.cancel();
 
   /** Delete the stored runs of this experiment. */
   async forget(): Promise<void> {

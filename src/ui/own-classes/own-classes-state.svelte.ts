@@ -78,15 +78,10 @@ export class OwnClassesState implements LabState {
     await this.lab.load();
   }
 
-  pause(): void {
-    this.lab?.pause();
-  }
-  resume(): void {
-    this.lab?.resume();
-  }
-  cancel(): void {
-    this.lab?.cancel();
-  }
+  // Pause / Resume / Cancel go to the runner once there is one
+  pause = (): void => this.lab?.pause();
+  resume = (): void => this.lab?.resume();
+  cancel = (): void => this.lab?.cancel();
 
   add(): void {
     if (this.lab) this.addProblem = this.lab.addClass();
