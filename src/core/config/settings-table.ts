@@ -255,7 +255,7 @@ function boundsOf(f: SettingField): string {
     case 'choice':
       return f.options.join(', ');
     case 'list':
-      return `one or more of ${f.options.join(', ')}, comma-separated`;
+      return `${f.minLength === undefined && f.maxLength === undefined ? 'one or more' : `${f.minLength ?? 1} to ${f.maxLength ?? f.options.length}`} of ${f.options.join(', ')}, comma-separated`;
     case 'ints':
       return `at most ${f.maxLength} ${f.items}, each ${f.min}…${f.max}`;
     case 'bool':

@@ -166,5 +166,6 @@ describe("a settings table checked in the config checker's words", () => {
   it('the plain checks honour a list’s length bounds and a field’s own message too', () => {
     expect(checkSettings(WORDED, { parts: ['wheel'] }, 'S').issues.map((i) => i.path)).toEqual(['parts']);
     expect(checkSettings(WORDED, { seed: 'x' }, 'S').issues).toEqual([{ path: 'seed', message: 'A seed must be 0 to 9; got "x".' }]);
+    expect(flagHelp({ ...WORDED.parts, flag: 'parts' })).toContain('(2 to 3 of wheel, frame, saddle, comma-separated; default wheel,frame)');
   });
 });
