@@ -56,12 +56,8 @@ export function curriculumFromExperiment(config: ExperimentConfig, own: Curricul
   const d = CURRICULUM_FILL;
   const unused: Unused[] = [];
   const add = (said: string, instead: string): void => void unused.push({ said, instead });
-  const s: CurriculumConfig = {
-    ...structuredClone(d as CurriculumConfig),
-    datasets: own.datasets.slice(),
-    order: structuredClone(own.order),
-    scenario: own.scenario,
-  };
+  const { from: _, ...rest } = own;
+  const s: CurriculumConfig = { ...structuredClone(d as CurriculumConfig), ...structuredClone(rest) };
   const ids: string[] = [];
   for (const st of config.strategies) {
     if (!(STRATEGY_IDS as readonly string[]).includes(st.id)) {
@@ -100,7 +96,7 @@ export function foldCurriculum(config: ExperimentConfig, s: CurriculumConfig): E
   c.model = { kind: 'mlp', hidden: [s.hidden] };
   c.data = { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass };
   writeLabTraining(c, { epochs: s.epochs, seed: s.seed, seeds: s.seeds });
-  c.curriculum = { from: 'experiment', datasets: s.datasets.slice(), order: structuredClone(s.order), scenario: s.scenario };
+  c.curriculum = { from: 'experiment', ...curriculumOwnOf(s) };
   return c;
 }
 
@@ -111,24 +107,45 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
     const o = c.object(v, 'curriculum', Object.keys(CURRICULUM_SETTINGS));
     const out = curriculumDefaults();
     checkOwnFields(c, o, out);
-    checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, ['strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed', 'seeds']);
+    checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, Object.keys(CURRICULUM_COMMON) as (keyof CurriculumConfig)[]);
     // (both list their keys in the table's order, `seeds` last and only when not 1)
     return JSON.stringify(out) === JSON.stringify(CURRICULUM_FILL) ? undefined : out;
   },
 };
 
-/** The curriculum's datasets, scenario and order (both forms have them), checked into `out`, with the rule between them. */
+/** The lab's own part of its settings (what the section's own form holds): every field the common sections do not. */
+export function curriculumOwnOf(s: CurriculumConfig): Omit<CurriculumOwn, 'from'> {
+  const out = structuredClone(s) as Partial<CurriculumConfig>;
+  for (const k of Object.keys(CURRICULUM_COMMON)) delete out[k as keyof CurriculumConfig];
+  return out as Omit<CurriculumOwn, 'from'>;
+}
+
+const OWN_KEYS = (Object.keys(CURRICULUM_SETTINGS) as (keyof CurriculumConfig)[]).filter((k) => !(k in CURRICULUM_COMMON));
+
+/**
+ * The lab's own fields (both forms have them), checked into `out`: the datasets, scenario and order with the rule
+ * between them, then the others (as earlier builds checked them, so every message comes in the same order).
+ */
 function checkOwnFields(c: Checker, o: Record<string, unknown>, out: CurriculumConfig): void {
-  checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, ['datasets', 'scenario', 'order']);
+  const first = ['datasets', 'scenario', 'order'] as const;
+  checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, first);
   checkCurriculumOrder(c, o.order, out);
+  checkFieldsIn(
+    c,
+    CURRICULUM_SETTINGS,
+    o,
+    'curriculum',
+    out,
+    OWN_KEYS.filter((k) => !(first as readonly string[]).includes(k)),
+  );
 }
 
 /** The lab's own part: its datasets, order and scenario; the rest is the common sections'. */
 function checkOwn(c: Checker, v: object): CurriculumOwn | undefined {
-  const known = ['from', ...Object.keys(CURRICULUM_SETTINGS).filter((k) => !(k in CURRICULUM_COMMON))];
+  const known = ['from', ...OWN_KEYS];
   const o = readOwnForm(c, v, 'curriculum', known, CURRICULUM_COMMON, 'strategies, model and training');
   if (!o) return undefined;
   const out = curriculumDefaults();
   checkOwnFields(c, o, out);
-  return { from: 'experiment', datasets: out.datasets, order: out.order, scenario: out.scenario };
+  return { from: 'experiment', ...curriculumOwnOf(out) };
 }
