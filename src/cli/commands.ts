@@ -12,7 +12,7 @@ import { rangeListArg } from './args';
 import type { Command, CommandContext } from './command';
 import { conformalCommand } from './conformal';
 import { cpcfCommand } from './cpcf';
-import { curriculumCommand } from './curriculum';
+import { CURRICULUM_DETAILS, CURRICULUM_FLAGS, CURRICULUM_HELP, curriculumCommand } from './curriculum';
 import { FEATURES_HELP, featuresCommand, withFeaturePrototypes } from './features';
 import { CLASS_FLAGS, CONFIG_FLAGS, FEATURE_FLAGS, FEATURE_ONLY, PLACE_FLAGS, RUN_FLAGS, TASK_FLAGS, TRAIN_FLAGS } from './flags';
 import { classInput, loadBuiltinImages, loadWordnetFrom } from './inputs';
@@ -206,10 +206,9 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'curriculum',
-    help: `  cil-lab curriculum [--config F | --link URL] [--datasets digits,fashion-mnist,emoji-animals,emoji-vehicles] [--order m2i|i2m|pair|all|a,b,c] [--scenario cil|til|both]
-                 [--train-per-class 100] [--test-per-class 50] [the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend] [--seeds 0-2]
-                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict`,
-    flags: ['datasets', 'order', 'scenario', ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS],
+    help: CURRICULUM_HELP,
+    details: CURRICULUM_DETAILS,
+    flags: CURRICULUM_FLAGS,
     run: (v, _p, ctx) => curriculumCommand(v, ctx),
   },
   {

@@ -6,9 +6,10 @@
  * class-incremental run read as CIL and as TIL (logits masked to the task's classes) from the same model. With
  * `--config FILE` / `--link URL` it trains what the lab trains for that experiment (`curriculumFlags`).
  */
-import { CURRICULUM_LIMITS } from '../core/config/limits';
 import { validateConfig } from '../core/config/schema';
 import { CURRICULUM_FILL, type CurriculumConfig } from '../core/config/sections/curriculum';
+import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../core/curriculum/settings';
+import type { SettingsTable } from '../core/config/settings-table';
 import { curriculumLab } from '../core/labs/curriculum';
 import {
   checkCurriculum,
@@ -16,13 +17,11 @@ import {
   CURRICULUM_DATASET_IDS,
   CURRICULUM_SHAPE_TEXT,
   CurriculumError,
-  DEFAULT_CURRICULUM,
   type CurriculumSource,
 } from '../core/curriculum/catalogue';
 import { curriculumMetrics, m2iLead } from '../core/curriculum/metrics';
 import { curriculumVerdict, curriculumVerdictInput, readCurriculum } from '../core/verdict/curriculum';
 import { seedListArg } from './seeds';
-import { UINT32_MAX } from '../core/config/checker';
 import { allOrders, handOrder, i2mOrder, m2iOrder, MAX_ALL_ORDERS_K, sameOrder } from '../core/curriculum/orders';
 import { joinCurriculum } from '../engine/curriculum/data';
 import { trainIsolated, trainOrder, type OrderRun } from '../engine/curriculum/run';
@@ -33,6 +32,8 @@ import { backendArg, intArg, nameListArg, str, refuseUnused, UsageError } from '
 import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
+import { CONFIG_FLAGS, TRAIN_FLAGS } from './flags';
+import { fieldHelp, fieldUsages, flagNames, flagValues, usageLines } from './lab-flags';
 import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
 import { augmentFor, trainingFields } from './run';
 
@@ -50,14 +51,33 @@ function oneOf<T extends string>(v: Values, key: string, allowed: readonly T[], 
   return s as T;
 }
 
-/** The flag each field of the config's Curriculum section comes from. */
-const FLAG_OF: Record<keyof CurriculumConfig, string> = {
-  datasets: '--datasets',
-  order: '--order',
-  scenario: '--scenario',
-  strategies: '--strategy',
-  ...LAB_RUN_FLAGS,
-};
+/**
+ * What the command trains without --config/--link: the lab's fill-in (its table's defaults), one strategy, and the
+ * engine's epochs (the trainer's default) unless --epochs says.
+ */
+const CLI_START: CurriculumConfig = { ...structuredClone(CURRICULUM_FILL as CurriculumConfig), strategies: ['finetune'], epochs: TRAINER_DEFAULTS.epochs };
+
+/** The flag each field of the config's Curriculum section comes from: its field's in the lab's table (--seeds: run's). */
+const FLAG_OF = Object.fromEntries(Object.entries(S as SettingsTable).map(([k, f]) => [k, f.flag ? `--${f.flag}` : LAB_RUN_FLAGS.seeds])) as Record<
+  keyof CurriculumConfig,
+  string
+>;
+
+/** The usage lines of `cil-lab curriculum`: the lab's settings' flags (its table's), then run's training flags. */
+export const CURRICULUM_HELP = `${usageLines('curriculum', [
+  '[--config F | --link URL]',
+  ...fieldUsages(S, CLI_START, ['strategies', 'epochs', 'hidden', 'seed']),
+  '[the training flags of run: --strategy a,b --model --hidden --epochs --lr --seed --backend]',
+  '[--seeds 0-2]',
+])}
+                 → datasets, isolated a_j, runs (order, scenario, matrix R, acc, bwt, fwt, acc0), summary (M2I − I2M ACC and ACC₀'s share), verdict`;
+
+/** What `cil-lab curriculum --help` adds: each setting's flag with its bounds. */
+export const CURRICULUM_DETAILS = `${fieldHelp(S, CLI_START, 21)}
+  --seeds            the seeds to run (a range or a list: 0-2, 0,42,1993; default the --seed alone)`;
+
+/** The flags `cil-lab curriculum` reads: its settings' (the table's), run's training flags, then its own. */
+export const CURRICULUM_FLAGS = [...flagNames(S).filter((f) => !TRAIN_FLAGS.includes(f)), ...TRAIN_FLAGS, 'seeds', 'features', ...CONFIG_FLAGS] as const;
 
 /**
  * The lab's settings among the flags, checked by the share link's Curriculum section (its bounds: limits.ts
@@ -94,13 +114,17 @@ function checkCurriculumFlags(v: Values, ids: string[], strategies: StrategyId[]
   checkAsLink(trainingFields(v, strategies, false), TRAINING_FLAGS);
 }
 
-/** The training settings from run's flags. */
-export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji: boolean): RunSettings {
+/**
+ * The run settings: the lab's (`curriculumTraining`, what the app's runs train with) of the curriculum `datasets`,
+ * under run's training flags.
+ */
+export function curriculumSettings(v: Values, strategies: StrategyId[], datasets: readonly string[]): RunSettings {
   const fields = trainingFields(v, strategies, false);
+  const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number; head?: 'seen' | 'all' };
+  const lab = curriculumTraining({ datasets: datasets.slice(), hidden: CLI_START.hidden, epochs: training.epochs ?? CLI_START.epochs });
   // the lab's model: one hidden layer of the section's width (256), not run's two-layer default, unless --hidden says
   const given = fields.model as RunSettings['model'];
-  const model = given?.kind === 'mlp' && given.hidden === undefined ? { ...given, hidden: [CURRICULUM_FILL.hidden] } : given;
-  const training = fields.training as { epochs?: number; firstTaskEpochs?: number; lr?: number; batchSize?: number; head?: 'seen' | 'all' };
+  const model = given?.kind === 'mlp' && given.hidden === undefined ? { ...given, hidden: lab.model.hidden } : given;
   const memory = intArg(str(v, 'memory'), 'memory', 1);
   const strategyOptions: Record<string, Record<string, number>> = {};
   if (memory !== undefined) {
@@ -114,11 +138,11 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
   return {
     model,
     lr: training.lr,
-    epochs: training.epochs,
+    epochs: lab.epochs,
     firstTaskEpochs: training.firstTaskEpochs,
     batchSize: training.batchSize,
     head: head as 'seen' | 'all' | undefined,
-    augment: augmentFor(v, hasEmoji ? 'emoji' : 'digits'),
+    augment: str(v, 'augment') === undefined ? lab.augment : augmentFor(v, 'digits'),
     strategyOptions,
   };
 }
@@ -130,16 +154,9 @@ export function curriculumSettings(v: Values, strategies: StrategyId[], hasEmoji
  */
 export function curriculumFlags(c: CurriculumConfig): Values {
   return {
-    datasets: c.datasets.join(','),
+    ...flagValues(S, c),
     // the lab trains M2I and I2M both for either (src/services/curriculum-runner.ts orderJobs)
-    order: Array.isArray(c.order) ? c.order.join(',') : c.order === 'm2i' || c.order === 'i2m' ? 'pair' : c.order,
-    scenario: c.scenario,
-    strategy: c.strategies.join(','),
-    epochs: String(c.epochs),
-    hidden: String(c.hidden),
-    'train-per-class': String(c.trainPerClass),
-    'test-per-class': String(c.testPerClass),
-    seed: String(c.seed),
+    ...(c.order === 'm2i' || c.order === 'i2m' ? { order: 'pair' } : {}),
     ...((c.seeds ?? 1) > 1 ? { seeds: `${c.seed}-${c.seed + (c.seeds ?? 1) - 1}` } : {}),
   };
 }
@@ -165,7 +182,7 @@ function withCurriculumConfig(v: Values): Values {
 export async function curriculumCommand(flags: Values, options: { root: string; onNote?: (note: string) => void }): Promise<string> {
   const started = performance.now();
   const v = withCurriculumConfig(flags);
-  const ids = str(v, 'datasets') === undefined ? [...DEFAULT_CURRICULUM] : nameListArg(str(v, 'datasets') as string, 'datasets', CURRICULUM_DATASET_IDS.length);
+  const ids = str(v, 'datasets') === undefined ? [...CLI_START.datasets] : nameListArg(str(v, 'datasets') as string, 'datasets', CURRICULUM_DATASET_IDS.length);
   let datasets;
   try {
     datasets = checkCurriculum(ids);
@@ -173,8 +190,8 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
     if (e instanceof CurriculumError) throw new UsageError(`${e.message} (datasets: ${CURRICULUM_DATASET_IDS.join(', ')})`);
     throw e;
   }
-  const orderArg = str(v, 'order') ?? 'all';
-  const scenario = oneOf(v, 'scenario', ['cil', 'til', 'both'] as const, 'both');
+  const orderArg = str(v, 'order') ?? (CLI_START.order as string);
+  const scenario = oneOf(v, 'scenario', S.scenario.options, CLI_START.scenario);
   const hand = orderArg === 'm2i' || orderArg === 'i2m' || orderArg === 'pair' || orderArg === 'all' ? null : listOf(orderArg);
   let handPositions: number[] | null = null;
   if (hand) {
@@ -186,18 +203,14 @@ export async function curriculumCommand(flags: Values, options: { root: string; 
   }
   if (orderArg === 'all' && ids.length > MAX_ALL_ORDERS_K)
     throw new UsageError(`--order all trains every order only for at most ${MAX_ALL_ORDERS_K} datasets; the curriculum has ${ids.length}.`);
-  const strategies = nameListArg(str(v, 'strategy') ?? 'finetune', 'strategy', STRATEGY_IDS.length) as StrategyId[];
+  const strategies = nameListArg(str(v, 'strategy') ?? CLI_START.strategies.join(','), 'strategy', STRATEGY_IDS.length) as StrategyId[];
   for (const s of strategies) if (!STRATEGY_IDS.includes(s)) throw new UsageError(`Unknown --strategy "${s.slice(0, 40)}": use ${STRATEGY_IDS.join(', ')}.`);
   checkCurriculumFlags(v, ids, strategies);
-  const seedArg = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  const seedArg = intArg(str(v, 'seed'), 'seed', S.seed.min, S.seed.max) ?? CLI_START.seed;
   const seeds = str(v, 'seeds') === undefined ? [seedArg] : seedListArg(str(v, 'seeds') as string);
-  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', 1, CURRICULUM_LIMITS.trainPerClass) ?? 100;
-  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', 1, CURRICULUM_LIMITS.testPerClass) ?? 50;
-  const settings = curriculumSettings(
-    v,
-    strategies,
-    datasets.some((d) => d.source === 'emoji'),
-  );
+  const trainPerClass = intArg(str(v, 'train-per-class'), 'train-per-class', S.trainPerClass.min, S.trainPerClass.max) ?? CLI_START.trainPerClass;
+  const testPerClass = intArg(str(v, 'test-per-class'), 'test-per-class', S.testPerClass.min, S.testPerClass.max) ?? CLI_START.testPerClass;
+  const settings = curriculumSettings(v, strategies, ids);
   const backend = backendArg(v);
 
   const sources: Partial<Record<CurriculumSource, ImageDataset>> = {};

@@ -7,6 +7,7 @@
 import { settingFlags } from '../core/config/settings-table';
 import { isPtmStrategyId } from '../core/ptm/defaults';
 import { TIME_SETTINGS } from '../core/stream/config';
+import { CURRICULUM_SETTINGS } from '../core/curriculum/settings';
 
 /**
  * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A
@@ -27,7 +28,6 @@ const VALUE_FLAGS = [
   'compare',
   'config',
   'dataset',
-  'datasets',
   'delta',
   'descriptions',
   'detectors',
@@ -79,7 +79,6 @@ const VALUE_FLAGS = [
   'sample',
   'sample-seed',
   'samples',
-  'scenario',
   'score',
   'seed',
   'seeds',
@@ -107,6 +106,7 @@ export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
   // the flags of the labs' settings tables (a switch for a bool field, a value for every other)
   ...settingFlags(TIME_SETTINGS),
+  ...settingFlags(CURRICULUM_SETTINGS),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

@@ -101,9 +101,25 @@ export function fieldUsages<T extends SettingsTable>(table: T, start: Partial<Se
 }
 
 /** The lines of `cil-lab NAME --help` that say each field's flag: what it sets and its bounds (its default the lab's start where given). */
-export function fieldHelp<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}): string {
+export function fieldHelp<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}, width?: number): string {
   return Object.entries(table)
     .filter(([, f]) => f.flag)
-    .map(([k, f]) => flagHelp(f, (start as Record<string, unknown>)[k] ?? f.default))
+    .map(([k, f]) => flagHelp(f, (start as Record<string, unknown>)[k] ?? f.default, width))
     .join('\n');
+}
+
+/**
+ * The flags that stand for settings (a config's, for --config/--link): each field with a flag, its value as the flag
+ * writes it (a list comma-separated, a switch on when true). A command adds what its flags say differently.
+ */
+export function flagValues<T extends SettingsTable>(table: T, settings: SettingsOf<T>): Values {
+  const out: Values = {};
+  for (const [k, f] of Object.entries(table)) {
+    const x = (settings as Record<string, unknown>)[k];
+    if (!f.flag || x === undefined) continue;
+    if (f.kind === 'bool') {
+      if (x === true) out[f.flag] = true;
+    } else out[f.flag] = Array.isArray(x) ? x.join(',') : String(x);
+  }
+  return out;
 }

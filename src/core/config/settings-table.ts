@@ -6,8 +6,12 @@
  * parse the fields' flags (`settingFlags`, `flagUsage`; src/cli/lab-flags.ts parses them). Rules between fields stay
  * a small hand-written check beside the table.
  *
- * Pure: imports nothing.
+ * A table may also be checked in the config checker's words (`checkFieldsIn`: quoted choices with "Did you mean", an
+ * error at each index of a list), for a lab whose link messages were written that way.
+ *
+ * Pure: imports only the config checker (src/core/config/checker.ts).
  */
+import { list, show, suggestion, type Checker } from './checker';
 
 interface FieldBase {
   /** what the lab's control and the CLI's help call it */
@@ -25,6 +29,8 @@ interface FieldBase {
    * left out, so the settings of every earlier link read exactly as before.
    */
   absent?: unknown;
+  /** the field's own one-sentence error instead of its kind's (`got`: the value as the message shows it) */
+  message?: (got: string) => string;
 }
 
 /** One of a list of words. */
@@ -64,6 +70,15 @@ export interface ListField<T extends string = string> extends FieldBase {
   options: readonly T[];
   item: string;
   default: readonly NoInfer<T>[];
+  /** fewest and most entries (1 and the options' count unless given) */
+  minLength?: number;
+  maxLength?: number;
+  /** the error when there are fewer than `minLength` (`n`: how many) */
+  fewer?: (n: number) => string;
+  /** the error at an entry listed a second time (the config checker's words; `checkFieldsIn`) */
+  twice?: (item: string) => string;
+  /** an unknown entry's error ends with "Did you mean …?" (the config checker's words; `checkFieldsIn`) */
+  suggest?: boolean;
 }
 
 /** A list of at most `maxLength` whole numbers in [min, max] (`items`: them in words, "layer widths"). */
@@ -140,6 +155,11 @@ const json = (x: unknown): string | undefined => JSON.stringify(x);
 
 /** Whether `x` is a valid value of the field, or what is wrong with it (one sentence). */
 export function checkField(f: SettingField, x: unknown): { value: unknown } | { error: string } {
+  const r = checkKind(f, x);
+  return 'error' in r && f.message && f.kind !== 'value' ? { error: f.message(show(x)) } : r;
+}
+
+function checkKind(f: SettingField, x: unknown): { value: unknown } | { error: string } {
   switch (f.kind) {
     case 'choice':
       if (typeof x === 'string' && (f.options as readonly string[]).includes(x)) return { value: x };
@@ -155,7 +175,13 @@ export function checkField(f: SettingField, x: unknown): { value: unknown } | { 
       if (typeof x === 'boolean') return { value: x };
       return { error: `Must be true or false; got ${json(x)?.slice(0, 40)}.` };
     case 'list':
-      if (Array.isArray(x) && x.length > 0 && x.every((p) => (f.options as readonly unknown[]).includes(p)) && new Set(x).size === x.length)
+      if (
+        Array.isArray(x) &&
+        x.length >= (f.minLength ?? 1) &&
+        x.length <= (f.maxLength ?? Infinity) &&
+        x.every((p) => (f.options as readonly unknown[]).includes(p)) &&
+        new Set(x).size === x.length
+      )
         return { value: x.slice() };
       return { error: `Must be a non-empty list of distinct ${f.item}s from ${f.options.join(', ')}; got ${json(x)}.` };
     case 'ints':
@@ -229,7 +255,7 @@ function boundsOf(f: SettingField): string {
     case 'choice':
       return f.options.join(', ');
     case 'list':
-      return `one or more of ${f.options.join(', ')}, comma-separated`;
+      return `${f.minLength === undefined && f.maxLength === undefined ? 'one or more' : `${f.minLength ?? 1} to ${f.maxLength ?? f.options.length}`} of ${f.options.join(', ')}, comma-separated`;
     case 'ints':
       return `at most ${f.maxLength} ${f.items}, each ${f.min}…${f.max}`;
     case 'bool':
@@ -244,4 +270,60 @@ export function flagHelp(f: SettingField, start: unknown = f.default, width = 18
   if (!f.flag) return '';
   const shown = f.defaultText ?? (f.kind === 'bool' ? 'off' : f.kind === 'value' ? '' : Array.isArray(start) ? start.join(',') : String(start));
   return `  --${f.flag}`.padEnd(width) + `${f.label} (${boundsOf(f)}${shown ? `; default ${shown}` : ''})`;
+}
+
+/**
+ * Check the fields `keys` (every field unless given, in the table's order) of `o`, a share link's or config file's
+ * section at `path`, into `out` (the settings so far, each field its default), in the config checker's words: an
+ * int's, number's, bool's and choice's the checker's own ("Did you mean" after an unknown choice), a list's error at
+ * each index (`twice` for an entry given again; `suggest`), too few entries `fewer`; a field's `message` overrides
+ * its kind's. A wrong field keeps what `out` holds; an optional field equal to its `absent` value is left out.
+ * Unknown keys are the caller's (`c.object`); rules between fields stay beside the table, and `keys` lets a section
+ * check its fields around them.
+ */
+export function checkFieldsIn<T extends SettingsTable>(
+  c: Checker,
+  table: T,
+  o: Readonly<Record<string, unknown>>,
+  path: string,
+  out: Partial<SettingsOf<T>>,
+  keys: readonly (keyof T & string)[] = Object.keys(table),
+): void {
+  const into = out as Record<string, unknown>;
+  for (const key of keys) {
+    const f: SettingField = table[key];
+    const x = o[key];
+    if (x === undefined) continue;
+    const at = `${path}.${key}`;
+    const before = c.errors.length;
+    let value: unknown = into[key];
+    if (f.message && f.kind !== 'value') {
+      const r = checkField(f, x);
+      if ('error' in r) c.error(at, r.error);
+      else value = r.value;
+    } else if (f.kind === 'choice') value = c.choice(x, at, f.options, f.default);
+    else if (f.kind === 'int') value = c.int(x, at, f.min, f.max, f.default);
+    else if (f.kind === 'number') value = c.num(x, at, { min: f.min, max: f.max, exclusiveMin: f.above }, f.default);
+    else if (f.kind === 'bool') value = c.bool(x, at, f.default);
+    else if (f.kind === 'list') {
+      const options = f.options as readonly string[];
+      const set = c.distinctStrings(
+        x,
+        at,
+        f.maxLength ?? options.length,
+        (s) => options.includes(s),
+        (y) => `Must be one of ${list(options)}; got ${show(y)}.${f.suggest && typeof y === 'string' ? suggestion(y, options) : ''}`,
+        f.twice ?? ((s) => `The ${f.item} "${s}" is listed twice.`),
+      );
+      if (set && set.size < (f.minLength ?? 1)) c.error(at, f.fewer ? f.fewer(set.size) : `List at least ${f.minLength ?? 1} ${f.item}s; got ${set.size}.`);
+      else if (set) value = (x as string[]).slice();
+    } else {
+      const r = checkField(f, x);
+      if ('error' in r) c.error(at, r.error);
+      else value = r.value;
+    }
+    if (c.errors.length > before) continue;
+    if ('absent' in f && JSON.stringify(value) === JSON.stringify(f.absent)) delete into[key];
+    else into[key] = value;
+  }
 }

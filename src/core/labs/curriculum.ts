@@ -55,7 +55,7 @@ export const curriculumLab = defineLab({
     fill: CURRICULUM_FILL as CurriculumConfig,
     isOwn: isCurriculumOwn,
     fromExperiment: curriculumFromExperiment,
-    ownFields: ({ datasets, order, scenario }) => ({ datasets, order, scenario }),
+    ownFields: ({ from: _, ...own }) => own,
     fold: foldCurriculum,
   }),
 });

@@ -12,6 +12,7 @@ import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput 
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
 import { CURRICULUM_FILL, type CurriculumConfig } from '../../core/config/sections/curriculum';
+import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../../core/curriculum/settings';
 import { CURRICULUM_LAB_START } from '../../core/labs/curriculum';
 import {
   curriculumBatchSize,
@@ -58,16 +59,17 @@ export function inputsProblem(x: CurriculumInputs): string | null {
   if (Array.isArray(x.order) && (x.order.length !== x.datasets.length || x.order.some((d) => !x.datasets.includes(d))))
     return 'The hand order must list each picked dataset once.';
   if (x.strategies.length === 0) return 'Pick at least one strategy.';
-  if (!(x.epochs >= 1 && x.epochs <= 50)) return 'Epochs: 1 to 50.';
-  if (!(x.trainPerClass >= 1 && x.trainPerClass <= 6000)) return 'Training images per class: 1 to 6000.';
-  if (!(x.testPerClass >= 1 && x.testPerClass <= 1000)) return 'Test images per class: 1 to 1000.';
+  const out = (k: 'epochs' | 'trainPerClass' | 'testPerClass'): boolean => !(x[k] >= S[k].min && x[k] <= S[k].max);
+  if (out('epochs')) return `Epochs: ${S.epochs.min} to ${S.epochs.max}.`;
+  if (out('trainPerClass')) return `Training images per class: ${S.trainPerClass.min} to ${S.trainPerClass.max}.`;
+  if (out('testPerClass')) return `Test images per class: ${S.testPerClass.min} to ${S.testPerClass.max}.`;
   return null;
 }
 
 export function settingsOf(x: CurriculumInputs): CurriculumLabSettings {
   return {
     data: { datasets: [...x.datasets], trainPerClass: x.trainPerClass, testPerClass: x.testPerClass },
-    settings: { model: { kind: 'mlp', hidden: [x.hidden] }, epochs: x.epochs, augment: x.datasets.some((d) => d.startsWith('emoji')) },
+    settings: curriculumTraining(x),
     strategies: [...x.strategies],
     seed: x.seed,
     order: Array.isArray(x.order) ? [...x.order] : x.order,

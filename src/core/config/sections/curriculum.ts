@@ -12,14 +12,20 @@
  * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
  * with the lab entry's `view(config)` (src/core/labs/curriculum.ts).
  */
-import { CURRICULUM_DATASET_IDS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
-import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
-import { list, show, suggestion, type Checker } from '../checker';
+import {
+  checkCurriculumOrder,
+  CURRICULUM_COMMON,
+  CURRICULUM_SETTINGS,
+  curriculumDefaults,
+  type CurriculumConfig,
+  type CurriculumOwn,
+} from '../../curriculum/settings';
+import type { Checker } from '../checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
-import { readLabTraining, readOwnForm, strategyOptionsUnused, TRAINING_FIELDS, writeLabTraining, type Unused } from '../lab-training';
-import type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings';
+import { readLabTraining, readOwnForm, strategyOptionsUnused, writeLabTraining, type Unused } from '../lab-training';
+import { checkFieldsIn } from '../settings-table';
 import type { ExperimentConfig, StrategySetting } from '../types';
-import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../limits';
+import { CURRICULUM_LIMITS } from '../limits';
 import type { ConfigSection } from './section';
 
 export type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings';
@@ -27,18 +33,8 @@ export type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings'
 /** Bounds of the lab's sizes (limits.ts). */
 export { CURRICULUM_LIMITS };
 
-/** The v1 fill-in (frozen once released). */
-export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze({
-  datasets: [...DEFAULT_CURRICULUM],
-  order: 'all',
-  scenario: 'both',
-  strategies: ['finetune', 'replay'],
-  epochs: 3,
-  hidden: 256,
-  trainPerClass: 100,
-  testPerClass: 50,
-  seed: 0,
-} as CurriculumConfig);
+/** The v1 fill-in (frozen once released): the defaults of the lab's table (src/core/curriculum/settings.ts). */
+export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze(curriculumDefaults());
 
 /**
  * What a new Curriculum experiment starts with (docs/science.md §8 "Defaults, measured"): every dataset trains on 5
@@ -60,12 +56,8 @@ export function curriculumFromExperiment(config: ExperimentConfig, own: Curricul
   const d = CURRICULUM_FILL;
   const unused: Unused[] = [];
   const add = (said: string, instead: string): void => void unused.push({ said, instead });
-  const s: CurriculumConfig = {
-    ...structuredClone(d as CurriculumConfig),
-    datasets: own.datasets.slice(),
-    order: structuredClone(own.order),
-    scenario: own.scenario,
-  };
+  const { from: _, ...rest } = own;
+  const s: CurriculumConfig = { ...structuredClone(d as CurriculumConfig), ...structuredClone(rest) };
   const ids: string[] = [];
   for (const st of config.strategies) {
     if (!(STRATEGY_IDS as readonly string[]).includes(st.id)) {
@@ -104,7 +96,7 @@ export function foldCurriculum(config: ExperimentConfig, s: CurriculumConfig): E
   c.model = { kind: 'mlp', hidden: [s.hidden] };
   c.data = { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass };
   writeLabTraining(c, { epochs: s.epochs, seed: s.seed, seeds: s.seeds });
-  c.curriculum = { from: 'experiment', datasets: s.datasets.slice(), order: structuredClone(s.order), scenario: s.scenario };
+  c.curriculum = { from: 'experiment', ...curriculumOwnOf(s) };
   return c;
 }
 
@@ -112,76 +104,48 @@ export const curriculumSection: ConfigSection<'curriculum'> = {
   check(c, v): CurriculumConfig | CurriculumOwn | undefined {
     if (v === undefined) return undefined;
     if (typeof v === 'object' && v !== null && 'from' in v) return checkOwn(c, v);
-    const o = c.object(v, 'curriculum', ['datasets', 'order', 'scenario', 'strategies', 'epochs', 'hidden', 'trainPerClass', 'testPerClass', 'seed', 'seeds']);
-    const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
+    const o = c.object(v, 'curriculum', Object.keys(CURRICULUM_SETTINGS));
+    const out = curriculumDefaults();
     checkOwnFields(c, o, out);
-    if (o.strategies !== undefined) {
-      const set = c.distinctStrings(
-        o.strategies,
-        'curriculum.strategies',
-        STRATEGY_IDS.length,
-        (x) => (STRATEGY_IDS as readonly string[]).includes(x),
-        (x) => `Must be one of ${list(STRATEGY_IDS)}; got ${show(x)}.`,
-        (x) => `Strategy "${x}" is listed twice.`,
-      );
-      if (set && set.size === 0) c.error('curriculum.strategies', 'Pick at least one strategy.');
-      else if (set) out.strategies = [...(o.strategies as string[])];
-    }
-    out.epochs = c.int(o.epochs, 'curriculum.epochs', 1, CURRICULUM_LIMITS.epochs, CURRICULUM_FILL.epochs);
-    out.hidden = c.int(o.hidden, 'curriculum.hidden', 1, CURRICULUM_LIMITS.hidden, CURRICULUM_FILL.hidden);
-    out.trainPerClass = c.int(o.trainPerClass, 'curriculum.trainPerClass', 1, CURRICULUM_LIMITS.trainPerClass, CURRICULUM_FILL.trainPerClass);
-    out.testPerClass = c.int(o.testPerClass, 'curriculum.testPerClass', 1, CURRICULUM_LIMITS.testPerClass, CURRICULUM_FILL.testPerClass);
-    out.seed = c.seed(o.seed, 'curriculum.seed', CURRICULUM_FILL.seed);
-    if (o.seeds !== undefined) {
-      const seeds = c.int(o.seeds, 'curriculum.seeds', 1, CONFIG_LIMITS.labSeeds, 1);
-      if (seeds !== 1) out.seeds = seeds;
-    }
-    const key = (x: CurriculumConfig): string =>
-      JSON.stringify([x.datasets, x.order, x.scenario, x.strategies, x.epochs, x.hidden, x.trainPerClass, x.testPerClass, x.seed, x.seeds ?? 1]);
-    return key(out) === key(CURRICULUM_FILL) ? undefined : out;
+    checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, Object.keys(CURRICULUM_COMMON) as (keyof CurriculumConfig)[]);
+    // (both list their keys in the table's order, `seeds` last and only when not 1)
+    return JSON.stringify(out) === JSON.stringify(CURRICULUM_FILL) ? undefined : out;
   },
 };
 
-/** The curriculum's datasets, order and scenario (both forms have them), checked into `out`. */
+/** The lab's own part of its settings (what the section's own form holds): every field the common sections do not. */
+export function curriculumOwnOf(s: CurriculumConfig): Omit<CurriculumOwn, 'from'> {
+  const out = structuredClone(s) as Partial<CurriculumConfig>;
+  for (const k of Object.keys(CURRICULUM_COMMON)) delete out[k as keyof CurriculumConfig];
+  return out as Omit<CurriculumOwn, 'from'>;
+}
+
+const OWN_KEYS = (Object.keys(CURRICULUM_SETTINGS) as (keyof CurriculumConfig)[]).filter((k) => !(k in CURRICULUM_COMMON));
+
+/**
+ * The lab's own fields (both forms have them), checked into `out`: the datasets, scenario and order with the rule
+ * between them, then the others (as earlier builds checked them, so every message comes in the same order).
+ */
 function checkOwnFields(c: Checker, o: Record<string, unknown>, out: CurriculumConfig): void {
-  if (o.datasets !== undefined) {
-    const set = c.distinctStrings(
-      o.datasets,
-      'curriculum.datasets',
-      MAX_CURRICULUM_DATASETS,
-      (s) => CURRICULUM_DATASET_IDS.includes(s),
-      (x) => `Must be one of ${list(CURRICULUM_DATASET_IDS)}; got ${show(x)}.${typeof x === 'string' ? suggestion(x, CURRICULUM_DATASET_IDS) : ''}`,
-      (s) => `Dataset "${s}" is listed twice; list each dataset once.`,
-    );
-    if (set && set.size < 2) c.error('curriculum.datasets', `A curriculum needs at least 2 datasets; got ${set.size}.`);
-    else if (set) out.datasets = [...(o.datasets as string[])];
-  }
-  if (o.scenario !== undefined) out.scenario = c.choice(o.scenario, 'curriculum.scenario', ['cil', 'til', 'both'] as const, CURRICULUM_FILL.scenario);
-  if (o.order !== undefined) {
-    if (o.order === 'm2i' || o.order === 'i2m' || o.order === 'all') out.order = o.order;
-    else if (Array.isArray(o.order)) {
-      const ids = o.order as unknown[];
-      const ok = ids.length === out.datasets.length && new Set(ids).size === ids.length && ids.every((x) => typeof x === 'string' && out.datasets.includes(x));
-      if (ok) out.order = [...(ids as string[])];
-      else c.error('curriculum.order', `A hand order lists each dataset of the curriculum once (${out.datasets.join(', ')}); got ${show(o.order)}.`);
-    } else c.error('curriculum.order', `Must be "m2i", "i2m", "all" or a list of the curriculum's datasets; got ${show(o.order)}.`);
-  }
-  if (out.order === 'all' && out.datasets.length > MAX_ALL_ORDERS_K)
-    c.error(
-      'curriculum.order',
-      `Every order is trained only for at most ${MAX_ALL_ORDERS_K} datasets (${MAX_ALL_ORDERS_K}! = 720 orders); the curriculum has ${out.datasets.length}: choose m2i, i2m or a hand order, or fewer datasets.`,
-    );
+  const first = ['datasets', 'scenario', 'order'] as const;
+  checkFieldsIn(c, CURRICULUM_SETTINGS, o, 'curriculum', out, first);
+  checkCurriculumOrder(c, o.order, out);
+  checkFieldsIn(
+    c,
+    CURRICULUM_SETTINGS,
+    o,
+    'curriculum',
+    out,
+    OWN_KEYS.filter((k) => !(first as readonly string[]).includes(k)),
+  );
 }
 
 /** The lab's own part: its datasets, order and scenario; the rest is the common sections'. */
 function checkOwn(c: Checker, v: object): CurriculumOwn | undefined {
-  const common: Record<string, string> = {
-    strategies: 'strategies',
-    ...TRAINING_FIELDS,
-  };
-  const o = readOwnForm(c, v, 'curriculum', ['from', 'datasets', 'order', 'scenario'], common, 'strategies, model and training');
+  const known = ['from', ...OWN_KEYS];
+  const o = readOwnForm(c, v, 'curriculum', known, CURRICULUM_COMMON, 'strategies, model and training');
   if (!o) return undefined;
-  const out: CurriculumConfig = structuredClone(CURRICULUM_FILL as CurriculumConfig);
+  const out = curriculumDefaults();
   checkOwnFields(c, o, out);
-  return { from: 'experiment', datasets: out.datasets, order: out.order, scenario: out.scenario };
+  return { from: 'experiment', ...curriculumOwnOf(out) };
 }

@@ -1,7 +1,9 @@
 // The settings-table mechanism (src/core/config/settings-table.ts) once, on a small table of every field kind: the
 // derived type, defaults, the checks and their messages, optional fields, the common fields and the flags' kinds.
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { Checker } from '../../../../src/core/config/checker';
 import {
+  checkFieldsIn,
   checkSettings,
   commonFields,
   flagHelp,
@@ -105,5 +107,65 @@ describe('a settings table', () => {
     expect(flagUsage(TABLE.pair)).toBe('');
     expect(flagHelp(TABLE.count, 3)).toBe('  --count         how many (a whole number 2…10; default 3)');
     expect(flagHelp(TABLE.rate)).toContain('(a number above 0, at most 10; default 1)');
+  });
+});
+
+// The config checker's words (checkFieldsIn), for a lab whose link messages were written that way: the checker's own
+// messages per kind, a list's errors at each index, a list's length bounds and a field's own message.
+const WORDED = settingsTable({
+  parts: {
+    kind: 'list',
+    options: ['wheel', 'frame', 'saddle'],
+    item: 'part',
+    default: ['wheel', 'frame'],
+    minLength: 2,
+    maxLength: 3,
+    fewer: (n) => `A bike needs at least 2 parts; got ${n}.`,
+    twice: (s) => `Part "${s}" is listed twice.`,
+    suggest: true,
+    label: 'the parts',
+  },
+  kind: { kind: 'choice', options: ['road', 'track'], default: 'road', label: 'the kind' },
+  gears: { kind: 'int', min: 1, max: 30, default: 8, label: 'gears' },
+  seed: { kind: 'int', min: 0, max: 9, default: 0, message: (got) => `A seed must be 0 to 9; got ${got}.`, label: 'the seed' },
+  runs: { kind: 'int', min: 1, max: 5, default: 1, absent: 1, label: 'runs' },
+});
+
+describe("a settings table checked in the config checker's words", () => {
+  const check = (o: Record<string, unknown>, keys?: (keyof typeof WORDED & string)[]) => {
+    const c = new Checker();
+    const out = settingsDefaults(WORDED);
+    checkFieldsIn(c, WORDED, o, 'bike', out, keys);
+    return { out, errors: c.errors.map((e) => [e.path, e.message]) };
+  };
+
+  it('each kind in the checker’s message, at each list index, the field’s own message, the default kept where wrong', () => {
+    const r = check({ parts: ['wheel', 'wheal', 'wheel'], kind: 'rood', gears: 31, seed: 10, runs: 0 });
+    expect(r.errors).toEqual([
+      ['bike.parts[1]', 'Must be one of "wheel", "frame", "saddle"; got "wheal". Did you mean "wheel"?'],
+      ['bike.parts[2]', 'Part "wheel" is listed twice.'],
+      ['bike.kind', 'Must be one of "road", "track"; got "rood". Did you mean "road"?'],
+      ['bike.gears', 'Must be a whole number from 1 to 30; got 31.'],
+      ['bike.seed', 'A seed must be 0 to 9; got 10.'],
+      ['bike.runs', 'Must be a whole number from 1 to 5; got 0.'],
+    ]);
+    expect(r.out).toEqual(settingsDefaults(WORDED));
+  });
+
+  it('a list’s length bounds; only the keys asked for; an optional field at its absent value left out', () => {
+    expect(check({ parts: ['saddle'] }).errors).toEqual([['bike.parts', 'A bike needs at least 2 parts; got 1.']]);
+    expect(check({ parts: ['saddle', 'wheel', 'frame', 'wheel'] }).errors).toEqual([['bike.parts', 'Must have at most 3 entries; got 4.']]);
+    expect(check({ parts: 'wheel' }).errors).toEqual([['bike.parts', 'Must be a list ([…]); got "wheel".']]);
+    expect(check({ gears: 0, kind: 'track' }, ['kind']).errors).toEqual([]);
+    const ok = check({ parts: ['saddle', 'frame'], gears: 3, runs: 1 });
+    expect(ok.errors).toEqual([]);
+    expect(ok.out).toEqual({ parts: ['saddle', 'frame'], kind: 'road', gears: 3, seed: 0 });
+    expect(check({ runs: 4 }).out.runs).toBe(4);
+  });
+
+  it('the plain checks honour a list’s length bounds and a field’s own message too', () => {
+    expect(checkSettings(WORDED, { parts: ['wheel'] }, 'S').issues.map((i) => i.path)).toEqual(['parts']);
+    expect(checkSettings(WORDED, { seed: 'x' }, 'S').issues).toEqual([{ path: 'seed', message: 'A seed must be 0 to 9; got "x".' }]);
+    expect(flagHelp({ ...WORDED.parts, flag: 'parts' })).toContain('(2 to 3 of wheel, frame, saddle, comma-separated; default wheel,frame)');
   });
 });
