@@ -6,8 +6,14 @@
  * parse the fields' flags (`settingFlags`, `flagUsage`; src/cli/lab-flags.ts parses them). Rules between fields stay
  * a small hand-written check beside the table.
  *
- * Pure: imports nothing.
+ * A lab whose checks spoke in other words before its table (the Open-world lab) keeps them with optional properties
+ * of its fields: `says` (the lab's sentence for a wrong value, `fieldProblem`), `checkIn` (a link's check in the
+ * config's words, `checkFieldIn`, which otherwise speaks as checker.ts does), `flagBounds` (the flag read as a whole
+ * number in the CLI's words) and `args` (the field on a command line, `settingArgs`).
+ *
+ * Pure: imports only the config's checker (its words).
  */
+import { list, show, suggestion, type Checker } from './checker';
 
 interface FieldBase {
   /** what the lab's control and the CLI's help call it */
@@ -25,6 +31,22 @@ interface FieldBase {
    * left out, so the settings of every earlier link read exactly as before.
    */
   absent?: unknown;
+  /** the lab's own sentence for a wrong value (its form's and command line's; `fieldProblem`) where it is not the kind's */
+  says?: (x: unknown) => string;
+  /**
+   * A share link's or config file's value checked in the config's words where they are not the kind's (`checkFieldIn`):
+   * records its error with `c` and returns undefined, or the value.
+   */
+  checkIn?: (c: Checker, x: unknown, path: string) => { value: unknown } | undefined;
+  /**
+   * An int field's flag read as a whole number in the CLI's words (`--epochs must be at least 1; got 0.`), with the
+   * field's lower bound ('min') or both ('both'); the lab's checks judge the rest. Absent: the number as it is, for the
+   * table's check.
+   */
+  flagBounds?: 'min' | 'both';
+  /** the field on a command line (`settingArgs`) where it is not `--flag value` (`settings`: all of them) */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  args?: (x: any, settings: any) => string[];
 }
 
 /** One of a list of words. */
@@ -36,12 +58,13 @@ export interface ChoiceField<T extends string = string> extends FieldBase {
   labels?: Readonly<Record<NoInfer<T>, string>>;
 }
 
-/** A whole number in [min, max]. */
+/** A whole number in [min, max]; with `orNull`, null too (`orNull`: what null means, "all"). */
 export interface IntField extends FieldBase {
   kind: 'int';
   min: number;
   max: number;
-  default: number;
+  orNull?: string;
+  default: number | null;
 }
 
 /** A finite number in [min, max], or (min, max] with `above`. */
@@ -92,17 +115,19 @@ export type SettingsTable = Readonly<Record<string, SettingField>>;
 /** The value type of a field. */
 export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[] }
   ? O
-  : F extends { kind: 'int' | 'number' }
-    ? number
-    : F extends { kind: 'bool' }
-      ? boolean
-      : F extends { kind: 'list'; options: readonly (infer O)[] }
-        ? O[]
-        : F extends { kind: 'ints' }
-          ? number[]
-          : F extends { kind: 'value'; default: infer T }
-            ? T
-            : never;
+  : F extends { kind: 'int'; orNull: string }
+    ? number | null
+    : F extends { kind: 'int' | 'number' }
+      ? number
+      : F extends { kind: 'bool' }
+        ? boolean
+        : F extends { kind: 'list'; options: readonly (infer O)[] }
+          ? O[]
+          : F extends { kind: 'ints' }
+            ? number[]
+            : F extends { kind: 'value'; default: infer T }
+              ? T
+              : never;
 
 type Required_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? never : K]: FieldValue<T[K]> };
 type Optional_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? K : never]?: FieldValue<T[K]> };
@@ -148,8 +173,11 @@ export function checkField(f: SettingField, x: unknown): { value: unknown } | { 
     case 'number': {
       const int = f.kind === 'int';
       const above = f.kind === 'number' && f.above === true;
+      const orNull = f.kind === 'int' ? f.orNull : undefined;
+      if (orNull !== undefined && x === null) return { value: null };
       if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && x <= f.max) return { value: x };
-      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}; got ${json(x)}.` };
+      const or = orNull !== undefined ? `, or null (${orNull})` : '';
+      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}${or}; got ${json(x)}.` };
     }
     case 'bool':
       if (typeof x === 'boolean') return { value: x };
@@ -244,4 +272,69 @@ export function flagHelp(f: SettingField, start: unknown = f.default, width = 18
   if (!f.flag) return '';
   const shown = f.defaultText ?? (f.kind === 'bool' ? 'off' : f.kind === 'value' ? '' : Array.isArray(start) ? start.join(',') : String(start));
   return `  --${f.flag}`.padEnd(width) + `${f.label} (${boundsOf(f)}${shown ? `; default ${shown}` : ''})`;
+}
+
+/** A wrong value's sentence as the lab says it (the field's `says`, else the kind's words), or undefined when it is valid. */
+export function fieldProblem(f: SettingField, x: unknown): string | undefined {
+  const r = checkField(f, x);
+  return 'error' in r ? (f.says?.(x) ?? r.error) : undefined;
+}
+
+/** A wrong value in the experiment config's words (checker.ts's: quoted choices with "Did you mean", intervals). */
+function configWords(f: SettingField, x: unknown, error: string): string {
+  switch (f.kind) {
+    case 'choice':
+      return `Must be one of ${list(f.options)}; got ${show(x)}.${typeof x === 'string' ? suggestion(x, f.options) : ''}`;
+    case 'int':
+      return `Must be a whole number from ${f.min} to ${f.max}${f.orNull !== undefined ? `, or null (${f.orNull})` : ''}; got ${show(x)}.`;
+    case 'number':
+      return `Must be a number in ${f.above ? '(' : '['}${f.min}, ${f.max}]; got ${show(x)}.`;
+    case 'bool':
+      return `Must be true or false; got ${show(x)}.`;
+    default:
+      return error;
+  }
+}
+
+/**
+ * A share link's or config file's value of a field checked in the config's words, its error recorded at `path` with
+ * `c` (the field's `checkIn` where it has one): the value, or undefined when it is wrong.
+ */
+export function checkFieldIn(c: Checker, f: SettingField, x: unknown, path: string): { value: unknown } | undefined {
+  if (f.checkIn) return f.checkIn(c, x, path);
+  const r = checkField(f, x);
+  if ('value' in r) return r;
+  c.error(path, configWords(f, x, r.error));
+  return undefined;
+}
+
+/**
+ * The fields of a section's object `o` (its keys checked already) in the config's words, at `path.key`, over `base`:
+ * each field given and valid replaces base's; an optional field equal to its absent value is left out.
+ */
+export function checkSettingsIn<T extends SettingsTable>(c: Checker, table: T, o: Record<string, unknown>, path: string, base: SettingsOf<T>): SettingsOf<T> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, f] of Object.entries(table)) {
+    if (o[key] === undefined) continue;
+    const r = checkFieldIn(c, f, o[key], `${path}.${key}`);
+    if (!r) continue;
+    if ('absent' in f && JSON.stringify(r.value) === JSON.stringify(f.absent)) delete out[key];
+    else out[key] = r.value;
+  }
+  return out as SettingsOf<T>;
+}
+
+/**
+ * The settings as a command line's arguments, in the table's order: `--flag value` for each field with a flag (a list
+ * comma-joined, a switch alone when on), nothing for an unset (null or absent) one, or the field's own `args`.
+ */
+export function settingArgs<T extends SettingsTable>(table: T, s: SettingsOf<T>): string[] {
+  const all = s as Record<string, unknown>;
+  return Object.entries(table).flatMap(([key, f]) => {
+    const x = all[key];
+    if (f.args) return f.args(x, s);
+    if (!f.flag || x === undefined || x === null) return [];
+    if (f.kind === 'bool') return x === true ? [`--${f.flag}`] : [];
+    return [`--${f.flag}`, Array.isArray(x) ? x.join(',') : String(x)];
+  });
 }
