@@ -127,9 +127,9 @@ export function fieldUsages<T extends SettingsTable>(table: T, start: Partial<Se
 }
 
 /** The lines of `cil-lab NAME --help` that say each field's flag: what it sets and its bounds (its default the lab's start where given). */
-export function fieldHelp<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}): string {
+export function fieldHelp<T extends SettingsTable>(table: T, start: Partial<SettingsOf<T>> = {}, width?: number): string {
   return Object.entries(table)
     .filter(([, f]) => f.flag)
-    .map(([k, f]) => flagHelp(f, (start as Record<string, unknown>)[k] ?? f.default))
+    .map(([k, f]) => flagHelp(f, (start as Record<string, unknown>)[k] ?? f.default, width))
     .join('\n');
 }
