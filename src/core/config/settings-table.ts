@@ -274,10 +274,13 @@ export function flagHelp(f: SettingField, start: unknown = f.default, width = 18
   return `  --${f.flag}`.padEnd(width) + `${f.label} (${boundsOf(f)}${shown ? `; default ${shown}` : ''})`;
 }
 
-/** A wrong value's sentence as the lab says it (the field's `says`, else the kind's words), or undefined when it is valid. */
+/**
+ * A wrong value's sentence as the lab says it (the field's `says`, else its label and the kind's words: a form lists
+ * it among others), or undefined when it is valid.
+ */
 export function fieldProblem(f: SettingField, x: unknown): string | undefined {
   const r = checkField(f, x);
-  return 'error' in r ? (f.says?.(x) ?? r.error) : undefined;
+  return 'error' in r ? (f.says?.(x) ?? `${f.label}: ${r.error}`) : undefined;
 }
 
 /** A wrong value in the experiment config's words (checker.ts's: quoted choices with "Did you mean", intervals). */

@@ -145,10 +145,10 @@ describe('a settings table: fields in their lab’s own words', () => {
     expect(checkSettings(WORDS, { cap: 0 }, 'S').issues).toEqual([{ path: 'cap', message: 'Must be a whole number from 1 to 100, or null (all); got 0.' }]);
   });
 
-  it('says: the lab’s sentence for a wrong value; the kind’s words where a field has none', () => {
+  it('says: the lab’s sentence for a wrong value; its label and the kind’s words where a field has none', () => {
     expect(fieldProblem(WORDS.epochs, 3)).toBeUndefined();
     expect(fieldProblem(WORDS.epochs, 0)).toBe('Epochs must be a whole number from 1 to 50; got 0.');
-    expect(fieldProblem(WORDS.cap, 1.5)).toBe('Must be a whole number from 1 to 100, or null (all); got 1.5.');
+    expect(fieldProblem(WORDS.cap, 1.5)).toBe('a cap: Must be a whole number from 1 to 100, or null (all); got 1.5.');
   });
 
   it('a link’s check in the config’s words (checker.ts): quoted choices with "Did you mean", intervals, a field’s own checkIn', () => {
