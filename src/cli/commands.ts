@@ -17,7 +17,7 @@ import { FEATURES_HELP, featuresCommand, withFeaturePrototypes } from './feature
 import { CLASS_FLAGS, CONFIG_FLAGS, FEATURE_FLAGS, FEATURE_ONLY, PLACE_FLAGS, RUN_FLAGS, TASK_FLAGS, TRAIN_FLAGS } from './flags';
 import { classInput, loadBuiltinImages, loadWordnetFrom } from './inputs';
 import { LESSON_HELP, lessonCommand } from './lesson';
-import { oodCommand } from './ood';
+import { OOD_DETAILS, OOD_SETTING_FLAGS, oodCommand } from './ood';
 import { oodMetricsCommand, oodScoresCommand } from './ood-metrics';
 import { boundsCommand, countCommand, enumerateCommand, ordersCommand, scoreCommand, similarityCommand } from './orderings';
 import { OWN_CLASSES_HELP, ownClassesCommand } from './own-classes';
@@ -183,15 +183,13 @@ export const COMMANDS: readonly Command[] = [
               ber,ber-nter,ber-oter,ber-ce,logitnorm,regmixup] [--head-epochs 10] [--head-lr 0.01] [--margin-in M --margin-out M] [--ood-seed S]
               [--seeds 0-2]   → per step, detector and OOD set: auroc, fpr95, auprIn, auprOut (ID positive); accuracy per step;
                  verdict; with several seeds every run and a summary over them`,
+    details: OOD_DETAILS,
     flags: [
       // --features only to say why ood cannot take it (features.ts featuresRefusal)
       ...RUN_FLAGS.filter((f) => !FEATURE_ONLY.includes(f) && f !== 'allow-remote'),
-      'detectors',
-      'ood',
-      'head-epochs',
+      // the lab's settings' flags the run's do not have (its table's)
+      ...OOD_SETTING_FLAGS.filter((f) => !RUN_FLAGS.includes(f)),
       'head-lr',
-      'margin-in',
-      'margin-out',
       'ood-seed',
     ],
     run: (v, _p, ctx) => oodCommand(v, ctx),

@@ -6,6 +6,7 @@
  */
 import { settingFlags } from '../core/config/settings-table';
 import { isPtmStrategyId } from '../core/ptm/defaults';
+import { OPEN_WORLD_SETTINGS } from '../core/ood/config';
 import { TIME_SETTINGS } from '../core/stream/config';
 import { CURRICULUM_SETTINGS } from '../core/curriculum/settings';
 
@@ -42,7 +43,6 @@ const VALUE_FLAGS = [
   'first-epochs',
   'format',
   'head',
-  'head-epochs',
   'head-lr',
   'hidden',
   'id',
@@ -52,8 +52,6 @@ const VALUE_FLAGS = [
   'link',
   'logits',
   'lr',
-  'margin-in',
-  'margin-out',
   'memory',
   'method',
   'model',
@@ -107,6 +105,7 @@ export const OPTIONS = {
   // the flags of the labs' settings tables (a switch for a bool field, a value for every other)
   ...settingFlags(TIME_SETTINGS),
   ...settingFlags(CURRICULUM_SETTINGS),
+  ...settingFlags(OPEN_WORLD_SETTINGS),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

@@ -6,7 +6,7 @@
  * that names the flag.
  */
 import { checkSettings, flagHelp, flagUsage, type SettingField, type SettingsOf, type SettingsTable } from '../core/config/settings-table';
-import { intListArg, numberArg, str, UsageError } from './args';
+import { intArg, intListArg, numberArg, str, UsageError } from './args';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -19,6 +19,8 @@ function readFlag(f: SettingField, v: Values): unknown {
   switch (f.kind) {
     case 'int':
     case 'number':
+      // a whole number in the CLI's words with the field's bounds, where the field says so
+      if (f.kind === 'int' && f.flagBounds) return intArg(text, flag, f.min, f.flagBounds === 'both' ? f.max : undefined);
       // as it is, for the checker to judge (a non-number is refused here)
       return numberArg(text, flag);
     case 'choice':
@@ -43,6 +45,33 @@ function readFlag(f: SettingField, v: Values): unknown {
   }
 }
 
+/** A command's own reader of a field (its flag's text in its own words; undefined: not given), with the settings read so far. */
+export type OwnReader<T extends SettingsTable> = (v: Values, s: SettingsOf<T>) => unknown;
+
+/**
+ * The settings the flags give over `base`, not checked, read in the table's order (so a command's first bad flag is
+ * the first in that order); `given`: the fields whose flag was on the command line. `own`: fields the command reads
+ * itself (a flag of another shape, a value that depends on another field).
+ */
+export function readSettingFlags<T extends SettingsTable>(
+  table: T,
+  v: Values,
+  base: SettingsOf<T>,
+  own: Partial<Record<keyof T, OwnReader<T>>> = {},
+): { settings: SettingsOf<T>; given: Set<keyof T & string> } {
+  const merged: Record<string, unknown> = { ...base };
+  const given = new Set<keyof T & string>();
+  for (const [key, f] of Object.entries(table)) {
+    const reader = own[key as keyof T];
+    if (!reader && !f.flag) continue;
+    const x = reader ? reader(v, merged as SettingsOf<T>) : readFlag(f, v);
+    if (x === undefined) continue;
+    merged[key] = x;
+    given.add(key);
+  }
+  return { settings: merged as SettingsOf<T>, given };
+}
+
 /**
  * The settings the flags give over `base`, checked; `given`: the fields whose flag was on the command line. `skip`:
  * fields the command reads itself.
@@ -53,15 +82,12 @@ export function settingsFromFlags<T extends SettingsTable>(
   base: SettingsOf<T>,
   skip: readonly (keyof T)[] = [],
 ): { settings: SettingsOf<T>; given: Set<keyof T & string> } {
-  const merged: Record<string, unknown> = { ...base };
-  const given = new Set<keyof T & string>();
-  for (const [key, f] of Object.entries(table)) {
-    if (!f.flag || skip.includes(key)) continue;
-    const x = readFlag(f, v);
-    if (x === undefined) continue;
-    merged[key] = x;
-    given.add(key);
-  }
+  const { settings: merged, given } = readSettingFlags(
+    table,
+    v,
+    base,
+    Object.fromEntries(skip.map((k) => [k, () => undefined])) as unknown as Partial<Record<keyof T, OwnReader<T>>>,
+  );
   const { value, issues } = checkSettings(table, merged, 'The settings');
   if (issues.length > 0 || !value) {
     const i = issues[0];

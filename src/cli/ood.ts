@@ -10,7 +10,15 @@ import { getClassList } from '../core/classes/builtin';
 import { UINT32_MAX } from '../core/config/checker';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { openWorldLab } from '../core/labs/open-world';
-import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, openWorldIssues, type OpenWorldIssue, type OpenWorldSettings } from '../core/ood/config';
+import { flagNames } from '../core/config/settings-table';
+import {
+  OPEN_WORLD_DATASETS,
+  OPEN_WORLD_DEFAULTS,
+  OPEN_WORLD_SETTINGS,
+  openWorldIssues,
+  type OpenWorldIssue,
+  type OpenWorldSettings,
+} from '../core/ood/config';
 import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
@@ -26,7 +34,9 @@ import { backendArg, intArg, intListArg, nameListArg, numberArg, rangeListArg, s
 import { selectCliBackend } from './backend';
 import { loadExperimentConfig } from './config-args';
 import { loadBuiltinImages } from './inputs';
-import { checkAsLink, LAB_RUN_FLAGS, TRAINING_FLAGS } from './link-check';
+import type { Flag } from './flags';
+import { fieldHelp, readSettingFlags } from './lab-flags';
+import { checkAsLink, TRAINING_FLAGS } from './link-check';
 import { augmentFor, trainingFields } from './run';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -40,18 +50,13 @@ function idDataset(id: string): OpenWorldSettings['dataset'] {
 
 const classCount = (dataset: OpenWorldSettings['dataset']): number => getClassList(dataset === 'digits' ? 'mnist' : dataset).classes.length;
 
-/** The flag each Open-world setting comes from (for messages that name it). */
+/** The flag each Open-world setting comes from, for messages that name it (its table's; the seeds' and the margins' here). */
 const FLAG_OF_SETTING: Record<OpenWorldIssue['field'], string> = {
-  dataset: '--dataset',
-  classes: '--classes',
-  tasks: '--tasks',
+  ...(Object.fromEntries(Object.entries(OPEN_WORLD_SETTINGS).map(([k, f]) => [k, `--${'flag' in f ? f.flag : k}`])) as Record<OpenWorldIssue['field'], string>),
+  // --protocol rs takes the class order's seed from --seeds; --seeds a-b is the training seeds
   orderSeed: '--seeds',
-  strategy: '--strategy',
-  memory: '--memory',
-  ...LAB_RUN_FLAGS,
-  detectors: '--detectors',
-  oodSets: '--ood',
-  headEpochs: '--head-epochs',
+  seeds: '--seeds',
+  // their check is one, of the pair
   marginIn: '--margin-in / --margin-out',
   marginOut: '--margin-in / --margin-out',
 };
@@ -77,27 +82,15 @@ function splitOodList(text: string): string[] {
   }, []);
 }
 
-/** The flags that are Open-world lab settings (src/core/ood/config.ts); `--backend` is allowed besides them. */
-export const OOD_SETTING_FLAGS = [
-  'dataset',
-  'classes',
-  'tasks',
-  'protocol',
-  'seeds',
-  'strategy',
-  'memory',
-  'epochs',
-  'hidden',
-  'train-per-class',
-  'test-per-class',
-  'seed',
-  'detectors',
-  'ood',
-  'head-epochs',
-  'margin-in',
-  'margin-out',
-] as const;
-/** A command naming all of these runs exactly as the lab does (the command the lab shows names them all). */
+/**
+ * The flags that are Open-world lab settings: each field's in its table (src/core/ood/config.ts), --protocol rs with
+ * the class order's seed in --seeds; `--backend` is allowed besides them.
+ */
+export const OOD_SETTING_FLAGS: readonly Flag[] = flagNames(OPEN_WORLD_SETTINGS).flatMap((f): Flag[] => (f === 'protocol' ? ['protocol', 'seeds'] : [f]));
+/**
+ * A command naming all of these runs exactly as the lab does (the command the lab shows names them all): the flags
+ * every lab command has named, so a setting added later is read where given and takes its absent value where not.
+ */
 const COMPLETE = ['dataset', 'classes', 'tasks', 'strategy', 'epochs', 'hidden', 'seed', 'detectors', 'ood', 'head-epochs', 'margin-in', 'margin-out'];
 const OTHER_OK = new Set(['backend', 'config', 'link']);
 
@@ -109,39 +102,46 @@ function rsSeed(v: Values): number {
   return seeds[0];
 }
 
-/** The lab's settings of `base` (a config's `openWorld`, or the lab's defaults) with the flags given applied. */
-export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DEFAULTS): OpenWorldSettings {
-  const s = structuredClone(base);
-  const dataset = str(v, 'dataset');
-  if (dataset !== undefined) s.dataset = idDataset(dataset);
-  const classes = str(v, 'classes');
-  if (classes !== undefined) s.classes = rangeListArg(classes, 'classes', classCount(s.dataset), s.dataset);
-  if (str(v, 'task-sizes') !== undefined) throw new UsageError('The lab splits the classes into equal tasks: give --tasks K, not --task-sizes.');
-  s.tasks = intArg(str(v, 'tasks'), 'tasks', 1, CONFIG_LIMITS.classes) ?? s.tasks;
-  const protocol = str(v, 'protocol');
-  if (protocol !== undefined) {
+/**
+ * The lab's settings of `base` (a config's `openWorld`, or the lab's defaults) with the flags given applied, each the
+ * flag of its field (OPEN_WORLD_SETTINGS), in the table's order; these the command reads in its own words.
+ */
+const OWN_READERS = {
+  dataset: (v: Values) => {
+    const dataset = str(v, 'dataset');
+    return dataset === undefined ? undefined : idDataset(dataset);
+  },
+  classes: (v: Values, s: OpenWorldSettings) => {
+    const classes = str(v, 'classes');
+    const out = classes === undefined ? undefined : rangeListArg(classes, 'classes', classCount(s.dataset), s.dataset);
+    if (str(v, 'task-sizes') !== undefined) throw new UsageError('The lab splits the classes into equal tasks: give --tasks K, not --task-sizes.');
+    return out;
+  },
+  orderSeed: (v: Values) => {
+    const protocol = str(v, 'protocol');
+    if (protocol === undefined) return undefined;
     if (protocol !== 'rs') throw new UsageError('The lab orders classes ascending (no --protocol) or by RS (--protocol rs --seeds S).');
-    s.orderSeed = rsSeed(v);
-  }
-  s.strategy = str(v, 'strategy') ?? s.strategy;
-  s.memory = intArg(str(v, 'memory'), 'memory', 1) ?? s.memory;
-  s.epochs = intArg(str(v, 'epochs'), 'epochs', 1) ?? s.epochs;
-  const hidden = str(v, 'hidden');
-  if (hidden !== undefined) s.hidden = hidden.trim() === '' ? [] : (intListArg(hidden, 'hidden') as number[]);
-  const tr = intArg(str(v, 'train-per-class'), 'train-per-class', 1);
-  if (tr !== undefined) s.trainPerClass = tr;
-  const te = intArg(str(v, 'test-per-class'), 'test-per-class', 1);
-  if (te !== undefined) s.testPerClass = te;
-  s.seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? s.seed;
-  const detectors = str(v, 'detectors');
-  if (detectors !== undefined) s.detectors = parseDetectors(detectors);
-  const ood = str(v, 'ood');
-  if (ood !== undefined) s.oodSets = splitOodList(ood);
-  s.headEpochs = intArg(str(v, 'head-epochs'), 'head-epochs', 1) ?? s.headEpochs;
-  s.marginIn = numberArg(str(v, 'margin-in'), 'margin-in') ?? s.marginIn;
-  s.marginOut = numberArg(str(v, 'margin-out'), 'margin-out') ?? s.marginOut;
-  return s;
+    return rsSeed(v);
+  },
+  // any word: the lab's check names the strategies
+  strategy: (v: Values) => str(v, 'strategy'),
+  detectors: (v: Values) => {
+    const detectors = str(v, 'detectors');
+    return detectors === undefined ? undefined : parseDetectors(detectors);
+  },
+  oodSets: (v: Values) => {
+    const ood = str(v, 'ood');
+    return ood === undefined ? undefined : splitOodList(ood);
+  },
+};
+
+export function oodSettingsOf(v: Values, base: OpenWorldSettings = OPEN_WORLD_DEFAULTS): OpenWorldSettings {
+  return readSettingFlags(OPEN_WORLD_SETTINGS, v, structuredClone(base), OWN_READERS).settings;
 }
+
+/** What `cil-lab ood --help` adds: each lab setting's flag with its bounds. */
+export const OOD_DETAILS = `the lab's settings (with --config / --link, or all of them: the command the lab shows):
+${fieldHelp(OPEN_WORLD_SETTINGS, {}, 20)}`;
 
 /**
  * The lab's settings when the command runs as the lab does: with --config FILE / --link URL (the lab's settings of

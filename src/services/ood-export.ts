@@ -5,27 +5,16 @@
  * `npx cil-lab ood …` command the lab shows for its settings. That command names every setting, so the CLI runs it
  * through the lab's own `openWorldInput` (src/cli/ood.ts `oodLabSettings`): app and CLI give the same numbers.
  */
-import { oodKind, type OpenWorldSettings } from '../core/ood/config';
+import { settingArgs } from '../core/config/settings-table';
+import { OPEN_WORLD_SETTINGS, oodKind, type OpenWorldSettings } from '../core/ood/config';
 import { oodReport, oodSeedsOutput, type OodReport, type OodRunMeta } from '../engine/ood/report';
 
 export type { OodReport };
 import type { OpenWorldStep } from '../engine/ood/run';
 
-/** `cil-lab ood`'s arguments for the settings (after the command name). */
+/** `cil-lab ood`'s arguments for the settings (after the command name): each setting's flag (its table's, OPEN_WORLD_SETTINGS). */
 export function oodCommandArgs(s: OpenWorldSettings): string[] {
-  const a = ['--dataset', s.dataset, '--classes', s.classes.join(','), '--tasks', String(s.tasks)];
-  if (s.orderSeed !== null) a.push('--protocol', 'rs', '--seeds', String(s.orderSeed));
-  a.push('--strategy', s.strategy, '--memory', String(s.memory), '--epochs', String(s.epochs), '--hidden', s.hidden.join(','));
-  if (s.trainPerClass !== null) a.push('--train-per-class', String(s.trainPerClass));
-  if (s.testPerClass !== null) a.push('--test-per-class', String(s.testPerClass));
-  // several training seeds are `--seeds a-b` (the CLI's range); with an RS class order --seeds is that order's seed, so
-  // there the line names the first seed only and the page's link (--link) carries the rest
-  const n = s.seeds ?? 1;
-  if (n > 1 && s.orderSeed === null) a.push('--seeds', `${s.seed}-${s.seed + n - 1}`);
-  else a.push('--seed', String(s.seed));
-  a.push('--detectors', s.detectors.join(','), '--ood', s.oodSets.join(','));
-  a.push('--head-epochs', String(s.headEpochs), '--margin-in', String(s.marginIn), '--margin-out', String(s.marginOut));
-  return a;
+  return settingArgs(OPEN_WORLD_SETTINGS, s);
 }
 
 /** The command line shown under the lab's Run button. */

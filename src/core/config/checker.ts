@@ -97,11 +97,12 @@ export class Checker {
     return v;
   }
 
-  intOrNull(v: unknown, path: string, min: number, max: number, fill: number | null): number | null {
+  /** `nullMeans`: what null stands for, in the message ("all") */
+  intOrNull(v: unknown, path: string, min: number, max: number, fill: number | null, nullMeans = 'all'): number | null {
     if (v === null) return null;
     if (v === undefined) return fill;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      this.error(path, `Must be a whole number from ${min} to ${max}, or null (all); got ${show(v)}.`);
+      this.error(path, `Must be a whole number from ${min} to ${max}, or null (${nullMeans}); got ${show(v)}.`);
       return fill;
     }
     return v;

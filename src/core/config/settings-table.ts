@@ -7,9 +7,13 @@
  * a small hand-written check beside the table.
  *
  * A table may also be checked in the config checker's words (`checkFieldsIn`: quoted choices with "Did you mean", an
- * error at each index of a list), for a lab whose link messages were written that way.
+ * error at each index of a list), for a lab whose link messages were written that way. A lab whose checks spoke in
+ * other words before its table keeps them with optional properties of its fields: `message` (the field's one
+ * sentence instead of its kind's), `says` (the lab's sentence for a wrong value in its form and command line,
+ * `fieldProblem`), `checkIn` (a link's check in the config's words, where they are not the kind's), `flagBounds` (the
+ * flag read as a whole number in the CLI's words) and `args` (the field on a command line, `settingArgs`).
  *
- * Pure: imports only the config checker (src/core/config/checker.ts).
+ * Pure: imports only the config's checker (its words).
  */
 import { list, show, suggestion, type Checker } from './checker';
 
@@ -31,6 +35,22 @@ interface FieldBase {
   absent?: unknown;
   /** the field's own one-sentence error instead of its kind's (`got`: the value as the message shows it) */
   message?: (got: string) => string;
+  /** the lab's own sentence for a wrong value (its form's and command line's; `fieldProblem`) where it is not the kind's */
+  says?: (x: unknown) => string;
+  /**
+   * A share link's or config file's value checked in the config's words where they are not the kind's (`checkFieldIn`):
+   * records its error with `c` and returns undefined, or the value.
+   */
+  checkIn?: (c: Checker, x: unknown, path: string) => { value: unknown } | undefined;
+  /**
+   * An int field's flag read as a whole number in the CLI's words (`--epochs must be at least 1; got 0.`), with the
+   * field's lower bound ('min') or both ('both'); the lab's checks judge the rest. Absent: the number as it is, for the
+   * table's check.
+   */
+  flagBounds?: 'min' | 'both';
+  /** the field on a command line (`settingArgs`) where it is not `--flag value` (`settings`: all of them) */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  args?: (x: any, settings: any) => string[];
 }
 
 /** One of a list of words. */
@@ -42,12 +62,13 @@ export interface ChoiceField<T extends string = string> extends FieldBase {
   labels?: Readonly<Record<NoInfer<T>, string>>;
 }
 
-/** A whole number in [min, max]. */
+/** A whole number in [min, max]; with `orNull`, null too (`orNull`: what null means, "all"). */
 export interface IntField extends FieldBase {
   kind: 'int';
   min: number;
   max: number;
-  default: number;
+  orNull?: string;
+  default: number | null;
 }
 
 /** A finite number in [min, max], or (min, max] with `above`. */
@@ -107,17 +128,19 @@ export type SettingsTable = Readonly<Record<string, SettingField>>;
 /** The value type of a field. */
 export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[] }
   ? O
-  : F extends { kind: 'int' | 'number' }
-    ? number
-    : F extends { kind: 'bool' }
-      ? boolean
-      : F extends { kind: 'list'; options: readonly (infer O)[] }
-        ? O[]
-        : F extends { kind: 'ints' }
-          ? number[]
-          : F extends { kind: 'value'; default: infer T }
-            ? T
-            : never;
+  : F extends { kind: 'int'; orNull: string }
+    ? number | null
+    : F extends { kind: 'int' | 'number' }
+      ? number
+      : F extends { kind: 'bool' }
+        ? boolean
+        : F extends { kind: 'list'; options: readonly (infer O)[] }
+          ? O[]
+          : F extends { kind: 'ints' }
+            ? number[]
+            : F extends { kind: 'value'; default: infer T }
+              ? T
+              : never;
 
 type Required_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? never : K]: FieldValue<T[K]> };
 type Optional_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? K : never]?: FieldValue<T[K]> };
@@ -168,8 +191,11 @@ function checkKind(f: SettingField, x: unknown): { value: unknown } | { error: s
     case 'number': {
       const int = f.kind === 'int';
       const above = f.kind === 'number' && f.above === true;
+      const orNull = f.kind === 'int' ? f.orNull : undefined;
+      if (orNull !== undefined && x === null) return { value: null };
       if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && x <= f.max) return { value: x };
-      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}; got ${json(x)}.` };
+      const or = orNull !== undefined ? `, or null (${orNull})` : '';
+      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}${or}; got ${json(x)}.` };
     }
     case 'bool':
       if (typeof x === 'boolean') return { value: x };
@@ -273,13 +299,59 @@ export function flagHelp(f: SettingField, start: unknown = f.default, width = 18
 }
 
 /**
+ * A wrong value's sentence as the lab says it (the field's `says`, else its label and the kind's words: a form lists
+ * it among others), or undefined when it is valid.
+ */
+export function fieldProblem(f: SettingField, x: unknown): string | undefined {
+  const r = checkField(f, x);
+  return 'error' in r ? (f.says?.(x) ?? `${f.label}: ${r.error}`) : undefined;
+}
+
+/**
+ * A share link's or config file's value of a field in the config checker's words, its error recorded at `at` with `c`:
+ * the field's `checkIn` where it has one, its `message` where it has one, else the checker's own words for its kind
+ * (an int's, number's, bool's and choice's; "Did you mean" after an unknown choice; a list's error at each index,
+ * `twice` for an entry given again, `suggest`, too few entries `fewer`). The value, or undefined when it is wrong.
+ */
+export function checkFieldIn(c: Checker, f: SettingField, x: unknown, at: string): { value: unknown } | undefined {
+  if (f.checkIn) return f.checkIn(c, x, at);
+  const before = c.errors.length;
+  let value: unknown;
+  if (f.message && f.kind !== 'value') {
+    const r = checkField(f, x);
+    if ('error' in r) c.error(at, r.error);
+    else value = r.value;
+  } else if (f.kind === 'choice') value = c.choice(x, at, f.options, f.default);
+  else if (f.kind === 'int')
+    value = f.orNull !== undefined ? c.intOrNull(x, at, f.min, f.max, f.default, f.orNull) : c.int(x, at, f.min, f.max, f.default ?? f.min);
+  else if (f.kind === 'number') value = c.num(x, at, { min: f.min, max: f.max, exclusiveMin: f.above }, f.default);
+  else if (f.kind === 'bool') value = c.bool(x, at, f.default);
+  else if (f.kind === 'list') {
+    const options = f.options as readonly string[];
+    const set = c.distinctStrings(
+      x,
+      at,
+      f.maxLength ?? options.length,
+      (s) => options.includes(s),
+      (y) => `Must be one of ${list(options)}; got ${show(y)}.${f.suggest && typeof y === 'string' ? suggestion(y, options) : ''}`,
+      f.twice ?? ((s) => `The ${f.item} "${s}" is listed twice.`),
+    );
+    if (set && set.size < (f.minLength ?? 1)) c.error(at, f.fewer ? f.fewer(set.size) : `List at least ${f.minLength ?? 1} ${f.item}s; got ${set.size}.`);
+    else if (set) value = (x as string[]).slice();
+  } else {
+    const r = checkField(f, x);
+    if ('error' in r) c.error(at, r.error);
+    else value = r.value;
+  }
+  return c.errors.length > before ? undefined : { value };
+}
+
+/**
  * Check the fields `keys` (every field unless given, in the table's order) of `o`, a share link's or config file's
- * section at `path`, into `out` (the settings so far, each field its default), in the config checker's words: an
- * int's, number's, bool's and choice's the checker's own ("Did you mean" after an unknown choice), a list's error at
- * each index (`twice` for an entry given again; `suggest`), too few entries `fewer`; a field's `message` overrides
- * its kind's. A wrong field keeps what `out` holds; an optional field equal to its `absent` value is left out.
- * Unknown keys are the caller's (`c.object`); rules between fields stay beside the table, and `keys` lets a section
- * check its fields around them.
+ * section at `path`, into `out` (the settings so far, each field its default), each with `checkFieldIn`. A wrong
+ * field keeps what `out` holds; an optional field equal to its `absent` value is left out. Unknown keys are the
+ * caller's (`c.object`); rules between fields stay beside the table, and `keys` lets a section check its fields
+ * around them.
  */
 export function checkFieldsIn<T extends SettingsTable>(
   c: Checker,
@@ -292,38 +364,32 @@ export function checkFieldsIn<T extends SettingsTable>(
   const into = out as Record<string, unknown>;
   for (const key of keys) {
     const f: SettingField = table[key];
-    const x = o[key];
-    if (x === undefined) continue;
-    const at = `${path}.${key}`;
-    const before = c.errors.length;
-    let value: unknown = into[key];
-    if (f.message && f.kind !== 'value') {
-      const r = checkField(f, x);
-      if ('error' in r) c.error(at, r.error);
-      else value = r.value;
-    } else if (f.kind === 'choice') value = c.choice(x, at, f.options, f.default);
-    else if (f.kind === 'int') value = c.int(x, at, f.min, f.max, f.default);
-    else if (f.kind === 'number') value = c.num(x, at, { min: f.min, max: f.max, exclusiveMin: f.above }, f.default);
-    else if (f.kind === 'bool') value = c.bool(x, at, f.default);
-    else if (f.kind === 'list') {
-      const options = f.options as readonly string[];
-      const set = c.distinctStrings(
-        x,
-        at,
-        f.maxLength ?? options.length,
-        (s) => options.includes(s),
-        (y) => `Must be one of ${list(options)}; got ${show(y)}.${f.suggest && typeof y === 'string' ? suggestion(y, options) : ''}`,
-        f.twice ?? ((s) => `The ${f.item} "${s}" is listed twice.`),
-      );
-      if (set && set.size < (f.minLength ?? 1)) c.error(at, f.fewer ? f.fewer(set.size) : `List at least ${f.minLength ?? 1} ${f.item}s; got ${set.size}.`);
-      else if (set) value = (x as string[]).slice();
-    } else {
-      const r = checkField(f, x);
-      if ('error' in r) c.error(at, r.error);
-      else value = r.value;
-    }
-    if (c.errors.length > before) continue;
-    if ('absent' in f && JSON.stringify(value) === JSON.stringify(f.absent)) delete into[key];
-    else into[key] = value;
+    if (o[key] === undefined) continue;
+    const r = checkFieldIn(c, f, o[key], `${path}.${key}`);
+    if (!r) continue;
+    if ('absent' in f && JSON.stringify(r.value) === JSON.stringify(f.absent)) delete into[key];
+    else into[key] = r.value;
   }
+}
+
+/** `checkFieldsIn` of every field over `base`: the settings, each field given and valid replacing base's. */
+export function checkSettingsIn<T extends SettingsTable>(c: Checker, table: T, o: Record<string, unknown>, path: string, base: SettingsOf<T>): SettingsOf<T> {
+  const out = { ...base };
+  checkFieldsIn(c, table, o, path, out);
+  return out;
+}
+
+/**
+ * The settings as a command line's arguments, in the table's order: `--flag value` for each field with a flag (a list
+ * comma-joined, a switch alone when on), nothing for an unset (null or absent) one, or the field's own `args`.
+ */
+export function settingArgs<T extends SettingsTable>(table: T, s: SettingsOf<T>): string[] {
+  const all = s as Record<string, unknown>;
+  return Object.entries(table).flatMap(([key, f]) => {
+    const x = all[key];
+    if (f.args) return f.args(x, s);
+    if (!f.flag || x === undefined || x === null) return [];
+    if (f.kind === 'bool') return x === true ? [`--${f.flag}`] : [];
+    return [`--${f.flag}`, Array.isArray(x) ? x.join(',') : String(x)];
+  });
 }

@@ -14,11 +14,10 @@
 import { MEMORY_STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../config/defaults';
 import { readLabTraining, sameSetting as same, strategyOptionsUnused, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
-import { OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, type OpenWorldSettings } from './config';
-import type { OpenWorldOwn } from './settings';
+import { OPEN_WORLD_COMMON, OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, OPEN_WORLD_SETTINGS, type OpenWorldOwn, type OpenWorldSettings } from './config';
 import { isPtmStrategyId } from '../ptm/defaults';
 
-export { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from './settings';
+export { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from './config';
 
 export type { Unused };
 
@@ -80,17 +79,12 @@ export function openWorldFromExperiment(config: ExperimentConfig, own: OpenWorld
   return { settings: s, unused };
 }
 
-/** The lab's settings in their own section's form. */
+/** The lab's settings in their own section's form: every field of its table that the common sections do not hold. */
 export function openWorldOwnOf(s: OpenWorldSettings): OpenWorldOwn {
-  return {
-    from: 'experiment',
-    orderSeed: s.orderSeed,
-    detectors: s.detectors.slice(),
-    oodSets: s.oodSets.slice(),
-    headEpochs: s.headEpochs,
-    marginIn: s.marginIn,
-    marginOut: s.marginOut,
-  };
+  const all = s as Record<string, unknown>;
+  const own: Record<string, unknown> = { from: 'experiment' };
+  for (const k of Object.keys(OPEN_WORLD_SETTINGS)) if (!(k in OPEN_WORLD_COMMON) && all[k] !== undefined) own[k] = structuredClone(all[k]);
+  return own as OpenWorldOwn;
 }
 
 /**

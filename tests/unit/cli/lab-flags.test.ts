@@ -2,7 +2,7 @@
 // each kind read from its flag's text over a base, the table's checks with the flag named, and the usage lines.
 import { describe, expect, it } from 'vitest';
 import { settingsDefaults, settingsTable } from '../../../src/core/config/settings-table';
-import { settingsFromFlags, usageLines } from '../../../src/cli/lab-flags';
+import { readSettingFlags, settingsFromFlags, usageLines } from '../../../src/cli/lab-flags';
 
 const TABLE = settingsTable({
   shape: { kind: 'choice', options: ['round', 'square'], default: 'round', flag: 'shape', label: 'the shape' },
@@ -48,5 +48,32 @@ describe('settings from flags', () => {
   it('usage lines: whole parts, continued under the first', () => {
     expect(usageLines('demo', ['--a 1', '[--bb 2]', '[--ccc 3]'], 24)).toBe('  cil-lab demo --a 1\n               [--bb 2]\n               [--ccc 3]');
     expect(usageLines('demo', ['--a 1', '[--bb 2]'])).toBe('  cil-lab demo --a 1 [--bb 2]');
+  });
+});
+
+describe('settings from flags, in a command’s own words', () => {
+  const OWN = settingsTable({
+    name: { kind: 'choice', options: ['a', 'b'], default: 'a', flag: 'name', label: 'a name' },
+    tasks: { kind: 'int', min: 1, max: 10, default: 3, flag: 'tasks', flagBounds: 'both', label: 'tasks' },
+    epochs: { kind: 'int', min: 1, max: 10, default: 3, flag: 'epochs', flagBounds: 'min', label: 'epochs' },
+    width: { kind: 'int', min: 1, max: 10, default: 3, flag: 'width', label: 'width' },
+  });
+  const read = (v: Record<string, string>) =>
+    readSettingFlags(OWN, v, settingsDefaults(OWN), { name: (x, s) => (x.name === undefined ? undefined : `${x.name}:${s.tasks}`) });
+
+  it('flagBounds: a whole number in the CLI’s words with the lower bound, or both; not checked further', () => {
+    expect(() => read({ tasks: 'x' })).toThrow('--tasks must be a whole number; got "x".');
+    expect(() => read({ tasks: '11' })).toThrow('--tasks must be at most 10; got 11.');
+    expect(() => read({ epochs: '0' })).toThrow('--epochs must be at least 1; got 0.');
+    expect(read({ epochs: '99' }).settings.epochs).toBe(99);
+    // without flagBounds: the number as it is (the table's check judges it)
+    expect(read({ width: '99' }).settings.width).toBe(99);
+    expect(() => read({ width: 'x' })).toThrow('--width must be a number; got "x".');
+  });
+
+  it('a command’s own reader of a field, in the table’s order, with the settings read so far; given says which', () => {
+    const r = read({ name: 'zz', tasks: '4' });
+    expect(r.settings).toEqual({ name: 'zz:3', tasks: 4, epochs: 3, width: 3 });
+    expect([...r.given]).toEqual(['name', 'tasks']);
   });
 });

@@ -5,10 +5,13 @@ import { Checker } from '../../../../src/core/config/checker';
 import {
   checkFieldsIn,
   checkSettings,
+  checkSettingsIn,
   commonFields,
+  fieldProblem,
   flagHelp,
   flagNames,
   flagUsage,
+  settingArgs,
   settingFlags,
   settingsDefaults,
   settingsTable,
@@ -167,5 +170,89 @@ describe("a settings table checked in the config checker's words", () => {
     expect(checkSettings(WORDED, { parts: ['wheel'] }, 'S').issues.map((i) => i.path)).toEqual(['parts']);
     expect(checkSettings(WORDED, { seed: 'x' }, 'S').issues).toEqual([{ path: 'seed', message: 'A seed must be 0 to 9; got "x".' }]);
     expect(flagHelp({ ...WORDED.parts, flag: 'parts' })).toContain('(2 to 3 of wheel, frame, saddle, comma-separated; default wheel,frame)');
+  });
+});
+
+// The optional properties a lab adds where its checks spoke in other words before its table (the Open-world lab's).
+describe('a settings table: fields in their lab’s own words', () => {
+  const WORDS = settingsTable({
+    kind: { kind: 'choice', options: ['round', 'square'], default: 'round', flag: 'kind', label: 'the kind' },
+    cap: { kind: 'int', min: 1, max: 100, orNull: 'all', default: null, flag: 'cap', flagBounds: 'min', label: 'a cap' },
+    epochs: {
+      kind: 'int',
+      min: 1,
+      max: 50,
+      default: 3,
+      flag: 'epochs',
+      label: 'epochs',
+      says: (x: unknown) => `Epochs must be a whole number from 1 to 50; got ${String(x)}.`,
+    },
+    margin: { kind: 'number', min: -10, max: 10, default: 1, flag: 'margin', label: 'a margin' },
+    name: {
+      kind: 'value',
+      default: 'a' as string,
+      check: (x: unknown) => (typeof x === 'string' ? { value: x } : { error: 'Must be text.' }),
+      checkIn: (c: Checker, x: unknown, path: string) => (typeof x === 'string' ? { value: x } : (c.error(path, 'A name, please.'), undefined)),
+      flag: 'name',
+      args: (x: string) => (x === 'a' ? [] : ['--name', x]),
+      label: 'a name',
+    },
+    runs: { kind: 'int', min: 1, max: 5, default: 1, absent: 1, label: 'runs' },
+  });
+
+  it('an int field with orNull takes null too (its type number | null), and says what null means', () => {
+    expectTypeOf<SettingsOf<typeof WORDS>['cap']>().toEqualTypeOf<number | null>();
+    expect(checkSettings(WORDS, { cap: null }, 'S').issues).toEqual([]);
+    expect(checkSettings(WORDS, { cap: 0 }, 'S').issues).toEqual([{ path: 'cap', message: 'Must be a whole number from 1 to 100, or null (all); got 0.' }]);
+  });
+
+  it('says: the lab’s sentence for a wrong value; its label and the kind’s words where a field has none', () => {
+    expect(fieldProblem(WORDS.epochs, 3)).toBeUndefined();
+    expect(fieldProblem(WORDS.epochs, 0)).toBe('Epochs must be a whole number from 1 to 50; got 0.');
+    expect(fieldProblem(WORDS.cap, 1.5)).toBe('a cap: Must be a whole number from 1 to 100, or null (all); got 1.5.');
+  });
+
+  it('a link’s check in the config’s words (checker.ts): quoted choices with "Did you mean", intervals, a field’s own checkIn', () => {
+    const c = new Checker();
+    const s = checkSettingsIn(c, WORDS, { kind: 'sqare', cap: 0, epochs: 2, margin: 11, name: 3, runs: 1 }, 'lab', settingsDefaults(WORDS));
+    expect(c.errors).toEqual([
+      { path: 'lab.kind', message: 'Must be one of "round", "square"; got "sqare". Did you mean "square"?' },
+      { path: 'lab.cap', message: 'Must be a whole number from 1 to 100, or null (all); got 0.' },
+      { path: 'lab.margin', message: 'Must be a number in [-10, 10]; got 11.' },
+      { path: 'lab.name', message: 'A name, please.' },
+    ]);
+    // the valid ones over the base, an optional field equal to its absent value left out
+    expect(s).toEqual({ ...settingsDefaults(WORDS), epochs: 2 });
+    expect(checkSettingsIn(new Checker(), WORDS, { runs: 3, cap: null }, 'lab', settingsDefaults(WORDS))).toEqual({ ...settingsDefaults(WORDS), runs: 3 });
+  });
+
+  it('settingArgs: each flag with its value in the table’s order, nothing for null or a field without a flag, or the field’s own args', () => {
+    expect(settingArgs(WORDS, settingsDefaults(WORDS))).toEqual(['--kind', 'round', '--epochs', '3', '--margin', '1']);
+    expect(settingArgs(WORDS, { ...settingsDefaults(WORDS), cap: 20, name: 'b', runs: 2 })).toEqual([
+      '--kind',
+      'round',
+      '--cap',
+      '20',
+      '--epochs',
+      '3',
+      '--margin',
+      '1',
+      '--name',
+      'b',
+    ]);
+    expect(settingArgs(TABLE, settingsDefaults(TABLE))).toEqual([
+      '--shape',
+      'round',
+      '--count',
+      '5',
+      '--share',
+      '0.5',
+      '--rate',
+      '1',
+      '--side',
+      'left',
+      '--widths',
+      '8',
+    ]);
   });
 });
