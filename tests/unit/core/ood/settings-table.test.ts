@@ -11,6 +11,7 @@ import {
   type OpenWorldOwn,
   type OpenWorldSettings,
 } from '../../../../src/core/ood/config';
+import { TRAINING_FIELDS } from '../../../../src/core/config/lab-training';
 import type { DetectorId } from '../../../../src/core/ood/detectors';
 import { oodCommandLine } from '../../../../src/services/ood-export';
 
@@ -40,18 +41,14 @@ describe('the Open-world settings table', () => {
     type OwnBefore = 'orderSeed' | 'detectors' | 'oodSets' | 'headEpochs' | 'marginIn' | 'marginOut';
     expectTypeOf<Pick<OpenWorldOwn, OwnBefore>>().toEqualTypeOf<Pick<OpenWorldSettings, OwnBefore>>();
     expect(OPEN_WORLD_OWN_KEYS.slice(0, 7)).toEqual(['from', 'orderSeed', 'detectors', 'oodSets', 'headEpochs', 'marginIn', 'marginOut']);
+    // the section's own form left these to the common sections before its table, in these words
     expect(OPEN_WORLD_COMMON).toMatchObject({
       dataset: 'dataset',
       classes: 'classes',
       tasks: 'taskSizes',
       strategy: 'strategies',
       memory: 'strategies',
-      epochs: 'training',
-      hidden: 'model',
-      trainPerClass: 'data',
-      testPerClass: 'data',
-      seed: 'seeds',
-      seeds: 'seeds',
+      ...TRAINING_FIELDS,
     });
   });
 
