@@ -12,6 +12,8 @@
 interface FieldBase {
   /** what the lab's control and the CLI's help call it */
   label: string;
+  /** what the control's tooltip says of it, where the label alone does not */
+  help?: string;
   /** the CLI flag (without `--`); absent: the field has no flag of its own */
   flag?: string;
   /** the default in words where the value does not say it (the reservoir's k: "one bucket's training part") */
@@ -25,13 +27,21 @@ interface FieldBase {
    * left out, so the settings of every earlier link read exactly as before.
    */
   absent?: unknown;
+  /**
+   * The start of the message for a wrong value where the kind's words do not fit ("A seed must be a whole number from
+   * 0 to 4294967295"): the message is it, then "; got VALUE.".
+   */
+  must?: string;
 }
 
-/** One of a list of words. */
+/** One of a list of words (or null, with `orNull`). */
 export interface ChoiceField<T extends string = string> extends FieldBase {
   kind: 'choice';
   options: readonly T[];
-  default: NoInfer<T>;
+  /** (null only with `orNull`) */
+  default: NoInfer<T> | null;
+  /** null is a value too, meaning this (in words: "one run"); the field's value is then one of the words or null */
+  orNull?: string;
   /** each option in words (the control's menu) */
   labels?: Readonly<Record<NoInfer<T>, string>>;
 }
@@ -44,12 +54,13 @@ export interface IntField extends FieldBase {
   default: number;
 }
 
-/** A finite number in [min, max], or (min, max] with `above`. */
+/** A finite number in [min, max], or (min, max] with `above`, [min, max) with `below`. */
 export interface NumberField extends FieldBase {
   kind: 'number';
   min: number;
   max: number;
   above?: boolean;
+  below?: boolean;
   default: number;
 }
 
@@ -84,25 +95,47 @@ export interface ValueField<T = unknown> extends FieldBase {
   parse?(text: string): T;
 }
 
+/**
+ * A nested object of fields of its own (the conformal section's `raps`: λ and k_reg), made by `settingsGroup`; its
+ * default is its fields' defaults. It has no flag: its fields' flags, where they have any, are the command's own.
+ */
+export interface GroupField<T extends SettingsTable = SettingsTable> extends FieldBase {
+  kind: 'group';
+  fields: T;
+  default: SettingsOf<T>;
+}
+
 // a field of its own shape: its check says what it holds
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SettingField = ChoiceField | IntField | NumberField | BoolField | ListField | IntsField | ValueField<any>;
+export type SettingField =
+  | ChoiceField
+  | IntField
+  | NumberField
+  | BoolField
+  | ListField
+  | IntsField
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  | ValueField<any>
+  | GroupField;
 export type SettingsTable = Readonly<Record<string, SettingField>>;
 
 /** The value type of a field. */
-export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[] }
-  ? O
-  : F extends { kind: 'int' | 'number' }
-    ? number
-    : F extends { kind: 'bool' }
-      ? boolean
-      : F extends { kind: 'list'; options: readonly (infer O)[] }
-        ? O[]
-        : F extends { kind: 'ints' }
-          ? number[]
-          : F extends { kind: 'value'; default: infer T }
-            ? T
-            : never;
+export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[]; orNull: string }
+  ? O | null
+  : F extends { kind: 'choice'; options: readonly (infer O)[] }
+    ? O
+    : F extends { kind: 'int' | 'number' }
+      ? number
+      : F extends { kind: 'bool' }
+        ? boolean
+        : F extends { kind: 'list'; options: readonly (infer O)[] }
+          ? O[]
+          : F extends { kind: 'ints' }
+            ? number[]
+            : F extends { kind: 'value'; default: infer T }
+              ? T
+              : F extends { kind: 'group'; fields: infer S }
+                ? SettingsOf<S>
+                : never;
 
 type Required_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? never : K]: FieldValue<T[K]> };
 type Optional_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? K : never]?: FieldValue<T[K]> };
@@ -117,6 +150,11 @@ export type CommonKeyOf<T> = { [K in keyof T]: T[K] extends { common: string } ?
 /** A table, checked against the field kinds with its literal types kept (`as const` without losing the checks). */
 export function settingsTable<const T extends Record<string, SettingField>>(table: T): T {
   return table;
+}
+
+/** A group of fields (`kind: 'group'`), its default its fields' defaults. */
+export function settingsGroup<const T extends Record<string, SettingField>>(fields: T, base: Omit<FieldBase, 'flag' | 'absent'>): GroupField<T> {
+  return { ...base, kind: 'group', fields, default: settingsDefaults(fields) };
 }
 
 /** The defaults: every field but the optional ones, in the table's order. */
@@ -140,16 +178,31 @@ const json = (x: unknown): string | undefined => JSON.stringify(x);
 
 /** Whether `x` is a valid value of the field, or what is wrong with it (one sentence). */
 export function checkField(f: SettingField, x: unknown): { value: unknown } | { error: string } {
+  const r = checkKind(f, x);
+  return 'error' in r && f.must ? { error: `${f.must}; got ${json(x)}.` } : r;
+}
+
+/** Whether `x` is a valid value of the field's kind and bounds (undefined: it is not), without a message. */
+export function fieldValue(f: SettingField, x: unknown): { value: unknown } | undefined {
+  const r = checkKind(f, x);
+  return 'error' in r ? undefined : r;
+}
+
+function checkKind(f: SettingField, x: unknown): { value: unknown } | { error: string } {
   switch (f.kind) {
     case 'choice':
-      if (typeof x === 'string' && (f.options as readonly string[]).includes(x)) return { value: x };
-      return { error: `Must be one of ${f.options.join(', ')}; got ${json(x)}.` };
+      if ((typeof x === 'string' && (f.options as readonly string[]).includes(x)) || (x === null && f.orNull)) return { value: x };
+      return { error: `Must be one of ${f.options.join(', ')}${f.orNull ? `, or null (${f.orNull})` : ''}; got ${json(x)}.` };
     case 'int':
     case 'number': {
       const int = f.kind === 'int';
       const above = f.kind === 'number' && f.above === true;
-      if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && x <= f.max) return { value: x };
-      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}; got ${json(x)}.` };
+      const below = f.kind === 'number' && f.below === true;
+      if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && (below ? x < f.max : x <= f.max))
+        return { value: x };
+      return {
+        error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} ${below ? 'to below' : 'to'} ${f.max}; got ${json(x)}.`,
+      };
     }
     case 'bool':
       if (typeof x === 'boolean') return { value: x };
@@ -163,6 +216,10 @@ export function checkField(f: SettingField, x: unknown): { value: unknown } | { 
       return { error: `Must be a list of at most ${f.maxLength} ${f.items} (whole numbers ${f.min}…${f.max}); got ${json(x)?.slice(0, 40)}.` };
     case 'value':
       return f.check(x);
+    case 'group': {
+      const r = checkSettings(f.fields, x, 'It');
+      return r.issues.length > 0 ? { error: r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join(' ') } : { value: r.value };
+    }
   }
 }
 
@@ -225,6 +282,7 @@ function boundsOf(f: SettingField): string {
     case 'int':
       return `a whole number ${f.min}…${f.max}`;
     case 'number':
+      if (f.below) return `a number ${f.above ? 'above' : 'from'} ${f.min}, below ${f.max}`;
       return f.above ? `a number above ${f.min}, at most ${f.max}` : `a number ${f.min}…${f.max}`;
     case 'choice':
       return f.options.join(', ');
@@ -236,6 +294,8 @@ function boundsOf(f: SettingField): string {
       return 'a switch';
     case 'value':
       return f.value ?? 'see the label';
+    case 'group':
+      return Object.keys(f.fields).join(', ');
   }
 }
 
@@ -244,4 +304,32 @@ export function flagHelp(f: SettingField, start: unknown = f.default, width = 18
   if (!f.flag) return '';
   const shown = f.defaultText ?? (f.kind === 'bool' ? 'off' : f.kind === 'value' ? '' : Array.isArray(start) ? start.join(',') : String(start));
   return `  --${f.flag}`.padEnd(width) + `${f.label} (${boundsOf(f)}${shown ? `; default ${shown}` : ''})`;
+}
+
+/**
+ * The settings as a lab's controls read them: every field, an optional one absent from `s` at its `absent` value (what
+ * that absence means), in the table's order.
+ */
+export function settingsView<T extends SettingsTable>(table: T, s: Partial<SettingsOf<T>>): Required<SettingsOf<T>> {
+  const out: Record<string, unknown> = {};
+  const given = s as Record<string, unknown>;
+  for (const [k, f] of Object.entries(table)) out[k] = structuredClone(given[k] !== undefined ? given[k] : 'absent' in f ? f.absent : f.default);
+  return out as Required<SettingsOf<T>>;
+}
+
+/**
+ * The settings a lab's controls hold (`x`: the settings and whatever else they hold) as the config keeps them, in the
+ * key order the checks give: the fields in the table's order, the optional ones after them, each left out where it
+ * equals its `absent` value (so a link that does not use it keeps its compact form and hash). Values are taken as
+ * they are (the config's checker judges them).
+ */
+export function settingsValue<T extends SettingsTable>(table: T, x: Partial<SettingsOf<T>>): SettingsOf<T> {
+  const out: Record<string, unknown> = settingsDefaults(table);
+  const given = x as Record<string, unknown>;
+  for (const [k, f] of Object.entries(table)) {
+    const v = given[k];
+    if (v === undefined || ('absent' in f && JSON.stringify(v) === JSON.stringify(f.absent))) continue;
+    out[k] = structuredClone(v);
+  }
+  return out as SettingsOf<T>;
 }
