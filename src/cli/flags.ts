@@ -7,6 +7,7 @@
 import { settingFlags } from '../core/config/settings-table';
 import { isPtmStrategyId } from '../core/ptm/defaults';
 import { TIME_SETTINGS } from '../core/stream/config';
+import { CONFORMAL_SETTINGS } from '../core/forgetting/settings';
 
 /**
  * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A
@@ -107,6 +108,7 @@ export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
   // the flags of the labs' settings tables (a switch for a bool field, a value for every other)
   ...settingFlags(TIME_SETTINGS),
+  ...settingFlags(CONFORMAL_SETTINGS),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

@@ -88,8 +88,8 @@ export class GroundTruthPlanState extends GroundTruthInputsState {
         protocolOptions: { protocols: ['rs', 'edge'], rsSeeds: this.parsed.rsSeeds, medianSeed: this.medianSeed },
         strategies: this.strategyIds,
         seeds: this.parsed.seeds,
-        budget: this.budget,
-        sampleSeed: this.sampleSeed,
+        // the lab's own settings (its table's fields)
+        ...this.own,
       });
       return { plan, error: '' };
     } catch (e) {
