@@ -33,7 +33,7 @@ import { dcorNullDistribution } from '../core/stats/dcor-null';
 import { forgettingVerdict } from '../core/verdict/forgetting';
 import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
-import { intArg, UsageError } from './args';
+import { intArg, numberArg, UsageError } from './args';
 import { flagUsage, settingsDefaults, type SettingField } from '../core/config/settings-table';
 import { CONFORMAL_SETTINGS, type ConformalSettings } from '../core/forgetting/settings';
 import { RUN_FLAGS, type Flag } from './flags';
@@ -86,6 +86,8 @@ function conformalFlags(v: Values): ConformalSettings {
         throw new UsageError(`Unknown --${flag} "${String(text)}": use ${orList(f.options)}.`);
       out[key] = text;
     } else if (f.kind === 'int') out[key] = intArg(String(text), flag, f.min, f.max);
+    else if (f.kind === 'number') out[key] = numberArg(String(text), flag, { min: f.min, max: f.max, exclusiveMin: f.above, exclusiveMax: f.below });
+    else if (f.kind === 'bool') out[key] = text === true;
     else throw new UsageError(`--${flag}: not a flag cpcf reads.`);
   }
   return out as ConformalSettings;
