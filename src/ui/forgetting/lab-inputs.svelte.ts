@@ -67,7 +67,10 @@ export interface ForgettingLabDeps {
 export type ProtocolOrderings = ProtocolTasks & { key: string; flat: boolean };
 
 /** the controls' settings but the lab's own tables' (those are `conformal` and `runs`, whole) */
-const INPUT_KEYS = Object.keys(forgettingTabStart()).filter((k) => !OWN_SETTING_KEYS.includes(k)) as (keyof ForgettingSettings)[];
+const INPUT_KEYS = Object.keys(forgettingTabStart()).filter((k) => !OWN_SETTING_KEYS.includes(k)) as Exclude<
+  keyof ForgettingSettings,
+  keyof ConformalShown | keyof ForgettingRuns
+>[];
 const PROTOCOL_KINDS: readonly OrderingKind[] = ['rs', 'edge-hard', 'edge-easy'];
 
 export class ForgettingInputsState {
