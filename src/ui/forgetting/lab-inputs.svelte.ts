@@ -18,7 +18,6 @@
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
-import type { ScoreName } from '../../core/conformal/scores';
 import { defaultConfig } from '../../core/config/schema';
 import { foldValidSteps } from '../../core/config/fold-valid';
 import { forgettingExperimentOf, forgettingJobsOf } from '../../core/forgetting/from-config';
@@ -92,41 +91,23 @@ export class ForgettingInputsState {
   presetLr = $state(2e-5);
   /**
    * The lab's own settings, every field of its tables (src/core/forgetting/settings.ts) as the controls hold them: the
-   * conformal ones it sets (α, calibration ratio, score, …), and its runs (the preset whose runs are shown and shared,
+   * conformal ones it sets (α, calibration ratio, score, …), and its runs (`forgetting`: the preset whose runs are shown and shared,
    * editing a setting of "One run" makes it one run again; the runs of the one-run setup, seed, seed + 1, …).
    */
   conformal = $state<ConformalShown>(conformalShown(forgettingTabStart()));
-  runs = $state<Required<ForgettingRuns>>(settingsView(FORGETTING_SETTINGS, forgettingTabStart()));
+  forgetting = $state<Required<ForgettingRuns>>(settingsView(FORGETTING_SETTINGS, forgettingTabStart()));
 
-  get alpha(): number {
-    return this.conformal.alpha;
-  }
-  set alpha(v: number) {
-    this.conformal.alpha = v;
-  }
   get calibrationRatio(): number {
     return this.conformal.calibrationRatio;
   }
   set calibrationRatio(v: number) {
     this.conformal.calibrationRatio = v;
   }
-  get score(): ScoreName {
-    return this.conformal.score;
-  }
-  set score(v: ScoreName) {
-    this.conformal.score = v;
-  }
   get seeds(): number {
-    return this.runs.seeds;
+    return this.forgetting.seeds;
   }
   set seeds(v: number) {
-    this.runs.seeds = v;
-  }
-  get preset(): PresetId | null {
-    return this.runs.preset;
-  }
-  set preset(v: PresetId | null) {
-    this.runs.preset = v;
+    this.forgetting.seeds = v;
   }
 
   // --- the orderings worker's RS / EDGE orderings ---
@@ -156,12 +137,12 @@ export class ForgettingInputsState {
   }
 
   currentInputs(): ForgettingSettings {
-    return { ...(Object.fromEntries(INPUT_KEYS.map((k) => [k, this[k]])) as unknown as ForgettingSettings), ...this.conformal, ...this.runs };
+    return { ...(Object.fromEntries(INPUT_KEYS.map((k) => [k, this[k]])) as unknown as ForgettingSettings), ...this.conformal, ...this.forgetting };
   }
   applyInputs(i: ForgettingSettings): void {
     for (const k of INPUT_KEYS) (this as unknown as Record<string, unknown>)[k] = i[k];
     this.conformal = conformalShown(i);
-    this.runs = settingsView(FORGETTING_SETTINGS, i);
+    this.forgetting = settingsView(FORGETTING_SETTINGS, i);
   }
 
   readonly dataset = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId) ?? BUILTIN_DATASETS[0]);
@@ -261,7 +242,7 @@ export class ForgettingInputsState {
 
   /** A setting of "One run" edited by hand: one run again (not the preset shown), and this tab's experiment. */
   editedByHand(target: EventTarget | null): void {
-    if ((target as HTMLElement | null)?.dataset?.testid !== 'fg-backend') this.preset = null;
+    if ((target as HTMLElement | null)?.dataset?.testid !== 'fg-backend') this.forgetting.preset = null;
     this.claim();
   }
 }

@@ -84,18 +84,12 @@ export class GroundTruthInputsState {
   /** prefix sharing + population (a speed choice: the numbers are the same, so it is not in the link) */
   fastPath = $state(true);
 
-  /** the budget and the sample seed, as the plan and the runs read them */
+  /** the budget by name, as the lab state has always had it */
   get budget(): number {
     return this.own.budget;
   }
   set budget(v: number) {
     this.own.budget = v;
-  }
-  get sampleSeed(): number {
-    return this.own.sampleSeed;
-  }
-  set sampleSeed(v: number) {
-    this.own.sampleSeed = v;
   }
 
   constructor(link: LabLink) {
