@@ -11,7 +11,7 @@ import { ANALYZE_PLACE_HELP, analyzePlacement, isPlacementAnalysis } from './ana
 import { rangeListArg } from './args';
 import type { Command, CommandContext } from './command';
 import { conformalCommand } from './conformal';
-import { cpcfCommand } from './cpcf';
+import { CPCF_FLAGS, CPCF_HELP, cpcfCommand } from './cpcf';
 import { CURRICULUM_DETAILS, CURRICULUM_FLAGS, CURRICULUM_HELP, curriculumCommand } from './curriculum';
 import { FEATURES_HELP, featuresCommand, withFeaturePrototypes } from './features';
 import { CLASS_FLAGS, CONFIG_FLAGS, FEATURE_FLAGS, FEATURE_ONLY, PLACE_FLAGS, RUN_FLAGS, TASK_FLAGS, TRAIN_FLAGS } from './flags';
@@ -152,10 +152,8 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'cpcf',
-    help: `  cil-lab cpcf <the flags of run> [--calibration-ratio 0.1] [--alpha 0.1] [--score aps|lac|raps]   → CPCF, a_prev, a_new, coverage, Ω, dCor
-               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
-               verdict (the Forgetting lab's sentences)`,
-    flags: [...RUN_FLAGS, 'calibration-ratio', 'alpha', 'score', 'preset'],
+    help: CPCF_HELP,
+    flags: CPCF_FLAGS,
     config: () => 'cpcf',
     run: (v, _p, ctx) => cpcfCommand(v, ctx),
   },

@@ -7,6 +7,8 @@ import { parseConfigFile } from '../core/config/config-file';
 import type { ExperimentConfig } from '../core/config/schema';
 import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
+import { CONFORMAL_SETTINGS } from '../core/forgetting/settings';
+import type { SettingsTable } from '../core/config/settings-table';
 import { INIT_SCHEMES, STRATEGY_DEFAULTS, type InitScheme, type StrategyId } from '../engine/defaults';
 import { resolveStrategyOptions } from '../engine/strategies/index';
 import { UsageError, decimalNumber, strategyOptionParts } from './args';
@@ -89,11 +91,10 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     out.seed = String(config.seeds[0] ?? 0);
     if (config.data.trainPerClass !== null) out['train-per-class'] = String(config.data.trainPerClass);
     if (config.data.testPerClass !== null) out['test-per-class'] = String(config.data.testPerClass);
-    if (command === 'cpcf') {
-      out.alpha = String(config.conformal.alpha);
-      out['calibration-ratio'] = String(config.conformal.calibrationRatio);
-      out.score = config.conformal.score;
-    }
+    // the conformal settings with a flag (the Forgetting lab's table: --alpha, --calibration-ratio, --score)
+    if (command === 'cpcf')
+      for (const [key, f] of Object.entries(CONFORMAL_SETTINGS as SettingsTable))
+        if (f.flag) out[f.flag] = String(config.conformal[key as keyof typeof CONFORMAL_SETTINGS]);
   }
   return out;
 }

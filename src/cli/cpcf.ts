@@ -33,7 +33,10 @@ import { dcorNullDistribution } from '../core/stats/dcor-null';
 import { forgettingVerdict } from '../core/verdict/forgetting';
 import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
-import { UsageError } from './args';
+import { intArg, numberArg, UsageError } from './args';
+import { flagUsage, settingsDefaults, type SettingField } from '../core/config/settings-table';
+import { CONFORMAL_SETTINGS, type ConformalSettings } from '../core/forgetting/settings';
+import { RUN_FLAGS, type Flag } from './flags';
 import { loadExperimentConfig } from './config-args';
 import { CONFIG_LIMITS } from '../core/config/limits';
 import { seedListArg, seedRange } from './seeds';
@@ -50,6 +53,44 @@ function fraction(v: Values, key: string, fallback: number, lo: number, hi: numb
     throw new UsageError(`--${key} must be a number strictly between ${lo} and ${hi}; got "${String(s)}".`);
   }
   return x;
+}
+
+/** The conformal fields with a flag, in the table's order (the order they are read in). */
+const CONFORMAL_FLAGGED = Object.entries(CONFORMAL_SETTINGS as Record<string, SettingField>).filter(([, f]) => f.flag);
+/** The same, the calibration ratio first, as the command's usage line has always written them. */
+const USAGE_ORDER = [...CONFORMAL_FLAGGED].sort(([a], [b]) => Number(b === 'calibrationRatio') - Number(a === 'calibrationRatio'));
+
+/** `cil-lab cpcf`'s flags: run's, the conformal table's, the preset. */
+export const CPCF_FLAGS: readonly Flag[] = [...RUN_FLAGS, ...USAGE_ORDER.map(([, f]) => f.flag as Flag), 'preset'];
+
+export const CPCF_HELP = `  cil-lab cpcf <the flags of run> ${USAGE_ORDER.map(([, f]) => flagUsage(f)).join(' ')}   → CPCF, a_prev, a_new, coverage, Ω, dCor
+               [--seeds 0-4] [--preset digits|fashion|fashion-paper]   → summary: dCor mean ± sd over seeds, permutation p, paper's figure, notComparable;
+               verdict (the Forgetting lab's sentences)`;
+
+/** "a, b or c" */
+const orList = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join(''));
+
+/**
+ * The conformal settings of the flags (`--alpha`, `--calibration-ratio`, `--score`, each field of the table with a
+ * flag), each its table's default when not given; bad input is one line that names the flag.
+ */
+function conformalFlags(v: Values): ConformalSettings {
+  const out: Record<string, unknown> = settingsDefaults(CONFORMAL_SETTINGS);
+  for (const [key, f] of CONFORMAL_FLAGGED) {
+    const flag = f.flag!;
+    const text = v[flag];
+    if (text === undefined) continue;
+    if (f.kind === 'number' && f.above && f.below) out[key] = fraction(v, flag, f.default, f.min, f.max);
+    else if (f.kind === 'choice') {
+      if (typeof text !== 'string' || !(f.options as readonly string[]).includes(text))
+        throw new UsageError(`Unknown --${flag} "${String(text)}": use ${orList(f.options)}.`);
+      out[key] = text;
+    } else if (f.kind === 'int') out[key] = intArg(String(text), flag, f.min, f.max);
+    else if (f.kind === 'number') out[key] = numberArg(String(text), flag, { min: f.min, max: f.max, exclusiveMin: f.above, exclusiveMax: f.below });
+    else if (f.kind === 'bool') out[key] = text === true;
+    else throw new UsageError(`--${flag}: not a flag cpcf reads.`);
+  }
+  return out as ConformalSettings;
 }
 
 const finite = (xs: number[]) => xs.map((x) => (Number.isFinite(x) ? x : null));
@@ -122,10 +163,9 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     throw new UsageError(
       `--strategy ${strategy}: CPCF measures how a trained network's softmax outputs change as it learns, and ${PTM_STRATEGY_IDS.join(', ')} train no network (frozen features, no softmax); use a training strategy such as finetune or ewc.`,
     );
-  const alpha = fraction(v, 'alpha', 0.1, 0, 1);
-  const calibrationRatio = fraction(v, 'calibration-ratio', 0.1, 0, 1);
-  const score = ((v.score as string | undefined) ?? 'aps') as ScoreName;
-  if (!['aps', 'lac', 'raps'].includes(score)) throw new UsageError(`Unknown --score "${score}": use aps, lac or raps.`);
+  const conformal = conformalFlags(v);
+  const { alpha, calibrationRatio } = conformal;
+  const score: ScoreName = conformal.score;
   const seeds = trainingSeeds(v);
   const runOne = (seedFlags: Values) =>
     runCommand(seedFlags, options, {

@@ -9,6 +9,7 @@ import { isPtmStrategyId } from '../core/ptm/defaults';
 import { OPEN_WORLD_SETTINGS } from '../core/ood/config';
 import { TIME_SETTINGS } from '../core/stream/config';
 import { CURRICULUM_SETTINGS } from '../core/curriculum/settings';
+import { CONFORMAL_SETTINGS } from '../core/forgetting/settings';
 
 /**
  * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A
@@ -106,6 +107,7 @@ export const OPTIONS = {
   ...settingFlags(TIME_SETTINGS),
   ...settingFlags(CURRICULUM_SETTINGS),
   ...settingFlags(OPEN_WORLD_SETTINGS),
+  ...settingFlags(CONFORMAL_SETTINGS),
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

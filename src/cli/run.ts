@@ -24,6 +24,7 @@ import { enumerateOrderings } from '../core/orderings/enumerate';
 import { splitIntoTasks } from '../core/orderings/key';
 import { sampleOrderingsByShuffle } from '../core/orderings/sample';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
+import { GROUND_TRUTH_SETTINGS } from '../core/ground-truth/settings';
 import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
 import { BUILTIN_DATASET_IDS } from '../data/registry';
@@ -136,6 +137,9 @@ function orderings(v: Values, classes: number[]): { label: string; order: number
   return [{ label: 'ascending', order: classes.slice() }];
 }
 
+/** The Ground-truth lab's budget and sample seed (its table): `--orderings N` and `--sample-seed` take their bounds. */
+const { budget: BUDGET, sampleSeed: SAMPLE_SEED } = GROUND_TRUTH_SETTINGS;
+
 /**
  * `--orderings all` (every ordering, when there are at most `--limit`, default 5000) or `--orderings N` (a seeded
  * uniform sample of N distinct orderings, `--sample-seed`, default 0): a ground truth from the command line.
@@ -157,9 +161,9 @@ function manyOrderings(v: Values, classes: number[], sizes: number[]): { label: 
     return Array.from(enumerateOrderings(sizes), (tasks, i) => ({ label: `ordering ${i}`, order: toClasses(tasks) }));
   }
   if (!/^\d+$/.test(arg.trim())) throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${arg.slice(0, 40)}".`);
-  const n = intArg(arg, 'orderings', 1, CONFIG_LIMITS.groundTruthBudget) as number;
+  const n = intArg(arg, 'orderings', BUDGET.min, BUDGET.max) as number;
   if (BigInt(n) > omega) throw new RunUsageError(`--orderings ${n}: there are only ${omega} orderings; use --orderings all.`);
-  const seed = int(v, 'sample-seed', 0, UINT32_MAX) ?? 0;
+  const seed = int(v, 'sample-seed', SAMPLE_SEED.min, SAMPLE_SEED.max) ?? SAMPLE_SEED.default;
   return sampleOrderingsByShuffle(sizes, n, seed).map((tasks, i) => ({ label: `sample ${i} (seed ${seed})`, order: toClasses(tasks) }));
 }
 
@@ -339,12 +343,12 @@ export async function planRunCommand(v: Values, options: { root: string }, extra
   } else checkAsLink(featureSource ? withoutModel(fields) : fields, TRAINING_FLAGS);
   // the orderings' flags too (they are read again once the classes are known)
   int(v, 'limit', 1, CONFIG_LIMITS.groundTruthBudget);
-  int(v, 'sample-seed', 0, UINT32_MAX);
+  int(v, 'sample-seed', SAMPLE_SEED.min, SAMPLE_SEED.max);
   const orderingsArg = str(v, 'orderings');
   if (orderingsArg !== undefined && orderingsArg !== 'all') {
     if (!/^\d+$/.test(orderingsArg.trim()))
       throw new RunUsageError(`--orderings takes "all" or a number of orderings to sample; got "${orderingsArg.slice(0, 40)}".`);
-    intArg(orderingsArg, 'orderings', 1, CONFIG_LIMITS.groundTruthBudget);
+    intArg(orderingsArg, 'orderings', BUDGET.min, BUDGET.max);
   }
   const fastArg = str(v, 'fast') ?? 'on';
   if (fastArg !== 'on' && fastArg !== 'off') throw new RunUsageError(`--fast takes on or off; got "${fastArg.slice(0, 40)}".`);

@@ -5,6 +5,8 @@
  * Layering: pure TS, imports only src/core (the engine's and data layer's tables are mirrored, not imported).
  */
 import type { BuiltinClassListId } from '../classes/builtin';
+import { CONFORMAL_FILL, FORGETTING_FILL } from '../forgetting/settings';
+import { GROUND_TRUTH_FILL } from '../ground-truth/settings';
 import type { ProtocolId } from '../protocols/types';
 import { PTM_STRATEGY_IDS } from '../ptm/defaults';
 import type { PromptSpec } from '../similarity/prompts';
@@ -12,11 +14,8 @@ import type {
   BackendConfig,
   BuiltinDatasetRef,
   ClipWeightSource,
-  ConformalConfig,
   DataConfig,
   DatasetConfig,
-  ForgettingConfig,
-  GroundTruthConfig,
   LabId,
   ModelConfig,
   ProtocolsConfig,
@@ -107,7 +106,8 @@ export const V1_FILL = {
     exactLimit: 1_000_000,
     distribution: { sampleSize: 20_000, seed: 0 },
   } as ProtocolsConfig,
-  groundTruth: { budget: 500, sampleSeed: 0 } as GroundTruthConfig,
+  /** INFERRED: how many orderings the Ground-truth lab trains (its table, src/core/ground-truth/settings.ts) */
+  groundTruth: GROUND_TRUTH_FILL,
   model: { kind: 'mlp', hidden: [256, 128] } as ModelConfig,
   cnn: { filters: [16, 32] as [number, number], dense: 128 },
   strategies: [{ id: 'finetune', options: {} }] as StrategySetting[],
@@ -121,8 +121,9 @@ export const V1_FILL = {
   } as Omit<TrainingConfig, 'firstTaskEpochs'>,
   data: { trainPerClass: 300, testPerClass: 100 } as DataConfig,
   seeds: [0],
-  conformal: { alpha: 0.1, calibrationRatio: 0.1, score: 'aps', raps: { lambda: 0.01, kReg: 5 }, softmax: 'seen' } as ConformalConfig,
-  forgetting: { preset: null } as ForgettingConfig,
+  /** the Forgetting lab's (its tables, src/core/forgetting/settings.ts) */
+  conformal: CONFORMAL_FILL,
+  forgetting: FORGETTING_FILL,
   backend: { train: 'auto', embed: 'auto' } as BackendConfig,
   ui: { teaching: false, hiddenControls: [], selectedOrdering: null, accuracy: 'final' } as UiConfig,
 } as const;

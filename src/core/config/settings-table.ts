@@ -20,6 +20,8 @@ import { list, show, suggestion, type Checker } from './checker';
 interface FieldBase {
   /** what the lab's control and the CLI's help call it */
   label: string;
+  /** what the control's tooltip says of it, where the label alone does not */
+  help?: string;
   /** the CLI flag (without `--`); absent: the field has no flag of its own */
   flag?: string;
   /** the default in words where the value does not say it (the reservoir's k: "one bucket's training part") */
@@ -53,11 +55,14 @@ interface FieldBase {
   args?: (x: any, settings: any) => string[];
 }
 
-/** One of a list of words. */
+/** One of a list of words (or null, with `orNull`). */
 export interface ChoiceField<T extends string = string> extends FieldBase {
   kind: 'choice';
   options: readonly T[];
-  default: NoInfer<T>;
+  /** (null only with `orNull`) */
+  default: NoInfer<T> | null;
+  /** null is a value too, meaning this (in words: "one run"); the field's value is then one of the words or null */
+  orNull?: string;
   /** each option in words (the control's menu) */
   labels?: Readonly<Record<NoInfer<T>, string>>;
 }
@@ -71,12 +76,13 @@ export interface IntField extends FieldBase {
   default: number | null;
 }
 
-/** A finite number in [min, max], or (min, max] with `above`. */
+/** A finite number in [min, max], or (min, max] with `above`, [min, max) with `below`. */
 export interface NumberField extends FieldBase {
   kind: 'number';
   min: number;
   max: number;
   above?: boolean;
+  below?: boolean;
   default: number;
 }
 
@@ -120,27 +126,49 @@ export interface ValueField<T = unknown> extends FieldBase {
   parse?(text: string): T;
 }
 
+/**
+ * A nested object of fields of its own (the conformal section's `raps`: λ and k_reg), made by `settingsGroup`; its
+ * default is its fields' defaults. It has no flag: its fields' flags, where they have any, are the command's own.
+ */
+export interface GroupField<T extends SettingsTable = SettingsTable> extends FieldBase {
+  kind: 'group';
+  fields: T;
+  default: SettingsOf<T>;
+}
+
 // a field of its own shape: its check says what it holds
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SettingField = ChoiceField | IntField | NumberField | BoolField | ListField | IntsField | ValueField<any>;
+export type SettingField =
+  | ChoiceField
+  | IntField
+  | NumberField
+  | BoolField
+  | ListField
+  | IntsField
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  | ValueField<any>
+  | GroupField;
 export type SettingsTable = Readonly<Record<string, SettingField>>;
 
 /** The value type of a field. */
-export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[] }
-  ? O
-  : F extends { kind: 'int'; orNull: string }
-    ? number | null
-    : F extends { kind: 'int' | 'number' }
-      ? number
-      : F extends { kind: 'bool' }
-        ? boolean
-        : F extends { kind: 'list'; options: readonly (infer O)[] }
-          ? O[]
-          : F extends { kind: 'ints' }
-            ? number[]
-            : F extends { kind: 'value'; default: infer T }
-              ? T
-              : never;
+export type FieldValue<F> = F extends { kind: 'choice'; options: readonly (infer O)[]; orNull: string }
+  ? O | null
+  : F extends { kind: 'choice'; options: readonly (infer O)[] }
+    ? O
+    : F extends { kind: 'int'; orNull: string }
+      ? number | null
+      : F extends { kind: 'int' | 'number' }
+        ? number
+        : F extends { kind: 'bool' }
+          ? boolean
+          : F extends { kind: 'list'; options: readonly (infer O)[] }
+            ? O[]
+            : F extends { kind: 'ints' }
+              ? number[]
+              : F extends { kind: 'value'; default: infer T }
+                ? T
+                : F extends { kind: 'group'; fields: infer S }
+                  ? SettingsOf<S>
+                  : never;
 
 type Required_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? never : K]: FieldValue<T[K]> };
 type Optional_<T> = { -readonly [K in keyof T as T[K] extends { absent: unknown } ? K : never]?: FieldValue<T[K]> };
@@ -155,6 +183,11 @@ export type CommonKeyOf<T> = { [K in keyof T]: T[K] extends { common: string } ?
 /** A table, checked against the field kinds with its literal types kept (`as const` without losing the checks). */
 export function settingsTable<const T extends Record<string, SettingField>>(table: T): T {
   return table;
+}
+
+/** A group of fields (`kind: 'group'`), its default its fields' defaults. */
+export function settingsGroup<const T extends Record<string, SettingField>>(fields: T, base: Omit<FieldBase, 'flag' | 'absent'>): GroupField<T> {
+  return { ...base, kind: 'group', fields, default: settingsDefaults(fields) };
 }
 
 /** The defaults: every field but the optional ones, in the table's order. */
@@ -185,17 +218,21 @@ export function checkField(f: SettingField, x: unknown): { value: unknown } | { 
 function checkKind(f: SettingField, x: unknown): { value: unknown } | { error: string } {
   switch (f.kind) {
     case 'choice':
-      if (typeof x === 'string' && (f.options as readonly string[]).includes(x)) return { value: x };
-      return { error: `Must be one of ${f.options.join(', ')}; got ${json(x)}.` };
+      if ((typeof x === 'string' && (f.options as readonly string[]).includes(x)) || (x === null && f.orNull)) return { value: x };
+      return { error: `Must be one of ${f.options.join(', ')}${f.orNull ? `, or null (${f.orNull})` : ''}; got ${json(x)}.` };
     case 'int':
     case 'number': {
       const int = f.kind === 'int';
       const above = f.kind === 'number' && f.above === true;
       const orNull = f.kind === 'int' ? f.orNull : undefined;
+      const below = f.kind === 'number' && f.below === true;
       if (orNull !== undefined && x === null) return { value: null };
-      if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && x <= f.max) return { value: x };
+      if (typeof x === 'number' && Number.isFinite(x) && (!int || Number.isInteger(x)) && (above ? x > f.min : x >= f.min) && (below ? x < f.max : x <= f.max))
+        return { value: x };
       const or = orNull !== undefined ? `, or null (${orNull})` : '';
-      return { error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} to ${f.max}${or}; got ${json(x)}.` };
+      return {
+        error: `Must be ${int ? 'a whole number' : 'a number'} ${above ? `above ${f.min}` : `from ${f.min}`} ${below ? 'to below' : 'to'} ${f.max}${or}; got ${json(x)}.`,
+      };
     }
     case 'bool':
       if (typeof x === 'boolean') return { value: x };
@@ -215,6 +252,10 @@ function checkKind(f: SettingField, x: unknown): { value: unknown } | { error: s
       return { error: `Must be a list of at most ${f.maxLength} ${f.items} (whole numbers ${f.min}…${f.max}); got ${json(x)?.slice(0, 40)}.` };
     case 'value':
       return f.check(x);
+    case 'group': {
+      const r = checkSettings(f.fields, x, 'It');
+      return r.issues.length > 0 ? { error: r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join(' ') } : { value: r.value };
+    }
   }
 }
 
@@ -277,6 +318,7 @@ function boundsOf(f: SettingField): string {
     case 'int':
       return `a whole number ${f.min}…${f.max}`;
     case 'number':
+      if (f.below) return `a number ${f.above ? 'above' : 'from'} ${f.min}, below ${f.max}`;
       return f.above ? `a number above ${f.min}, at most ${f.max}` : `a number ${f.min}…${f.max}`;
     case 'choice':
       return f.options.join(', ');
@@ -288,6 +330,8 @@ function boundsOf(f: SettingField): string {
       return 'a switch';
     case 'value':
       return f.value ?? 'see the label';
+    case 'group':
+      return Object.keys(f.fields).join(', ');
   }
 }
 
@@ -321,10 +365,14 @@ export function checkFieldIn(c: Checker, f: SettingField, x: unknown, at: string
     const r = checkField(f, x);
     if ('error' in r) c.error(at, r.error);
     else value = r.value;
-  } else if (f.kind === 'choice') value = c.choice(x, at, f.options, f.default);
+  } else if (f.kind === 'group') value = checkGroupIn(c, f.fields, x, at);
+  else if (f.kind === 'choice' && f.orNull !== undefined) {
+    if (x === null || (typeof x === 'string' && (f.options as readonly string[]).includes(x))) value = x;
+    else c.error(at, `Must be one of ${list(f.options)}, or null (${f.orNull}); got ${show(x)}.${typeof x === 'string' ? suggestion(x, f.options) : ''}`);
+  } else if (f.kind === 'choice') value = c.choice(x, at, f.options, f.default ?? f.options[0]);
   else if (f.kind === 'int')
     value = f.orNull !== undefined ? c.intOrNull(x, at, f.min, f.max, f.default, f.orNull) : c.int(x, at, f.min, f.max, f.default ?? f.min);
-  else if (f.kind === 'number') value = c.num(x, at, { min: f.min, max: f.max, exclusiveMin: f.above }, f.default);
+  else if (f.kind === 'number') value = c.num(x, at, { min: f.min, max: f.max, exclusiveMin: f.above, exclusiveMax: f.below }, f.default);
   else if (f.kind === 'bool') value = c.bool(x, at, f.default);
   else if (f.kind === 'list') {
     const options = f.options as readonly string[];
@@ -372,6 +420,16 @@ export function checkFieldsIn<T extends SettingsTable>(
   }
 }
 
+/**
+ * A group's fields over their defaults (its keys are checked with its section's, before any field:
+ * ./section-table.ts `checkTableSection`).
+ */
+function checkGroupIn(c: Checker, table: SettingsTable, x: unknown, at: string): Record<string, unknown> {
+  const out = settingsDefaults(table) as Record<string, unknown>;
+  checkFieldsIn(c, table, typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : {}, at, out);
+  return out;
+}
+
 /** `checkFieldsIn` of every field over `base`: the settings, each field given and valid replacing base's. */
 export function checkSettingsIn<T extends SettingsTable>(c: Checker, table: T, o: Record<string, unknown>, path: string, base: SettingsOf<T>): SettingsOf<T> {
   const out = { ...base };
@@ -392,4 +450,32 @@ export function settingArgs<T extends SettingsTable>(table: T, s: SettingsOf<T>)
     if (f.kind === 'bool') return x === true ? [`--${f.flag}`] : [];
     return [`--${f.flag}`, Array.isArray(x) ? x.join(',') : String(x)];
   });
+}
+
+/**
+ * The settings as a lab's controls read them: every field, an optional one absent from `s` at its `absent` value (what
+ * that absence means), in the table's order.
+ */
+export function settingsView<T extends SettingsTable>(table: T, s: Partial<SettingsOf<T>>): Required<SettingsOf<T>> {
+  const out: Record<string, unknown> = {};
+  const given = s as Record<string, unknown>;
+  for (const [k, f] of Object.entries(table)) out[k] = structuredClone(given[k] !== undefined ? given[k] : 'absent' in f ? f.absent : f.default);
+  return out as Required<SettingsOf<T>>;
+}
+
+/**
+ * The settings a lab's controls hold (`x`: the settings and whatever else they hold) as the config keeps them, in the
+ * key order the checks give: the fields in the table's order, the optional ones after them, each left out where it
+ * equals its `absent` value (so a link that does not use it keeps its compact form and hash). Values are taken as
+ * they are (the config's checker judges them).
+ */
+export function settingsValue<T extends SettingsTable>(table: T, x: Partial<SettingsOf<T>>): SettingsOf<T> {
+  const out: Record<string, unknown> = settingsDefaults(table);
+  const given = x as Record<string, unknown>;
+  for (const [k, f] of Object.entries(table)) {
+    const v = given[k];
+    if (v === undefined || ('absent' in f && JSON.stringify(v) === JSON.stringify(f.absent))) continue;
+    out[k] = structuredClone(v);
+  }
+  return out as SettingsOf<T>;
 }

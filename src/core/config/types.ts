@@ -113,13 +113,6 @@ export interface ProtocolsConfig {
   distribution: { sampleSize: number; seed: number };
 }
 
-/** INFERRED: how many orderings the Ground-truth lab trains. */
-export interface GroundTruthConfig {
-  /** Train every ordering when |Ω| ≤ budget, else `budget` orderings drawn uniformly (seeded). */
-  budget: number;
-  sampleSeed: number;
-}
-
 export type ModelConfig =
   /** MLP: input (H·W·C) → hidden widths → one output per class. */
   | { kind: 'mlp'; hidden: number[] }
@@ -212,19 +205,6 @@ export interface DataConfig {
   testPerClass: number | null;
 }
 
-/** Conformal prediction for the Forgetting lab (docs/science.md §3). */
-export interface ConformalConfig {
-  /** Miscoverage α: sets aim at coverage 1 − α. */
-  alpha: number;
-  /** Share r of each task's training images held out for calibration. */
-  calibrationRatio: number;
-  score: 'aps' | 'lac' | 'raps';
-  /** RAPS regularisation (INFERRED fill-ins λ = 0.01, k_reg = 5; used only when score = 'raps'). */
-  raps: { lambda: number; kReg: number };
-  /** Softmax over the classes seen so far, or over the full head. */
-  softmax: 'seen' | 'all';
-}
-
 /**
  * The Forgetting lab's one-click presets (src/core/forgetting/setup.ts PRESETS; mirrored here, not imported, as every
  * table of this file): each trains several runs the other fields cannot list (MLP and EWC, a grid of calibration
@@ -232,22 +212,6 @@ export interface ConformalConfig {
  */
 export const FORGETTING_PRESET_IDS = ['digits', 'fashion', 'fashion-paper', 'grid', 'ewc-variants', 'lr', 'edge'] as const;
 export type ForgettingPresetId = (typeof FORGETTING_PRESET_IDS)[number];
-
-/** The Forgetting lab (docs/science.md §3). Added in v1 (additive; fill-in: no preset, what every earlier link meant). */
-export interface ForgettingConfig {
-  /**
-   * The preset whose runs the experiment is; its varying settings are the preset's own, the rest are this config's
-   * (dataset, data, seeds, and training.lr as the preset's learning rate). null = one run, described by the other
-   * fields (ordering = ui.selectedOrdering over `classes`).
-   */
-  preset: ForgettingPresetId | null;
-  /**
-   * One run's seeds: the run trains at `seeds[0]`, `seeds[0]` + 1, … (this many), and the lab reports mean ± sd over
-   * them. Added in v1 (additive): optional, absent = 1, one run, what every earlier link meant (1 is not written).
-   * Presets keep their own seeds.
-   */
-  seeds?: number;
-}
 
 /** Backend preferences ('auto' = the engine's order: webgpu → webgl → wasm → cpu). A preference, not a promise. */
 export interface BackendConfig {

@@ -15,10 +15,16 @@ import type { Ordering, SquareMatrix } from '../orderings/types';
 import { runProtocols } from '../protocols/run';
 import type { ProtocolOptions } from '../protocols/types';
 import { createDefaultRng } from '../random/default-rng';
+import type { GroundTruthSettings } from './settings';
 
 export type OrderingRole = 'truth' | 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median';
 
-export interface GroundTruthInput {
+/**
+ * What a ground truth is planned from: the experiment's classes, similarity, protocols, strategies and seeds, and the
+ * lab's own settings (./settings.ts: `budget`, train all of Ω when |Ω| ≤ budget, else `budget` uniform samples drawn
+ * with `sampleSeed`).
+ */
+export interface GroundTruthInput extends GroundTruthSettings {
   /** dataset class indices of the experiment's classes, position p ↔ row/column p of `similarity` */
   classes: number[];
   taskSizes: number[];
@@ -30,9 +36,6 @@ export interface GroundTruthInput {
   strategies: string[];
   /** training seeds: every (ordering, strategy) trains once per seed */
   seeds: number[];
-  /** train all of Ω when |Ω| ≤ budget, else `budget` uniform samples */
-  budget: number;
-  sampleSeed: number;
 }
 
 export interface PlannedOrdering {

@@ -24,26 +24,44 @@
  * link always opens.
  */
 import { STRATEGY_OPTION_FILL } from '../config/defaults';
+import { settingsValue, settingsView } from '../config/settings-table';
 import type { ExperimentConfig } from '../config/types';
-import type { ScoreName } from '../conformal/scores';
+import { CONFORMAL_SETTINGS, CONFORMAL_UNSHOWN, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from '../forgetting/settings';
 import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from '../forgetting/lab-classes';
-import { FORGETTING_START, PAPER_LR, orderingText, paperTasks, parseOrdering, type ForgettingDataset, type PresetId } from '../forgetting/setup';
+import { FORGETTING_START, PAPER_LR, orderingText, paperTasks, parseOrdering, type ForgettingDataset } from '../forgetting/setup';
 import { canonicalOrdering, orderingKey } from '../orderings/key';
 
 export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
 export type TrainBackend = ExperimentConfig['backend']['train'];
 
-/** The lab's settings as its controls show them (`view`). */
-export interface ForgettingSettings {
+/** The conformal settings the lab's controls set (its table's fields but RAPS's and the softmax: α, calibration ratio, score, …). */
+export type ConformalShown = Omit<Required<ConformalSettings>, (typeof CONFORMAL_UNSHOWN)[number]>;
+const SHOWN_KEYS = Object.keys(CONFORMAL_SETTINGS).filter((k) => !(CONFORMAL_UNSHOWN as readonly string[]).includes(k)) as (keyof ConformalShown)[];
+
+/** The fields of `x` named by `keys`. */
+function pick<T, K extends keyof T>(x: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, x[k]])) as Pick<T, K>;
+}
+
+/** The conformal settings the controls set, of `x` (the controls' settings, or a config's conformal section seen whole). */
+export const conformalShown = (x: ConformalShown): ConformalShown => pick(x, SHOWN_KEYS);
+
+/** The keys of the controls' settings that the lab's own tables declare (the conformal ones it sets, its runs'). */
+export const OWN_SETTING_KEYS: readonly string[] = [...SHOWN_KEYS, ...Object.keys(FORGETTING_SETTINGS)];
+
+/**
+ * The lab's settings as its controls show them (`view`). Its own sections' fields come from their tables
+ * (src/core/forgetting/settings.ts): the conformal ones it sets (`ConformalShown`), and its runs (`preset`: the preset
+ * whose runs are shown and shared, or null for one run; `seeds`: runs of the one-run setup, at seed, seed + 1, …; a
+ * preset has its own seeds).
+ */
+export interface ForgettingSettings extends ConformalShown, Required<ForgettingRuns> {
   datasetId: ForgettingDataset;
   orderingKind: OrderingKind;
   manualText: string;
   strategy: 'finetune' | 'ewc';
   ewcMode: 'single' | 'multi';
   ewcLambda: number;
-  calibrationRatio: number;
-  alpha: number;
-  score: ScoreName;
   firstTaskEpochs: number;
   epochs: number;
   lr: number;
@@ -52,10 +70,6 @@ export interface ForgettingSettings {
   testPerClass: number | null;
   backendPref: TrainBackend;
   seed: number;
-  /** runs of the one-run setup, at seed, seed + 1, … (`forgetting.seeds`; a preset has its own seeds) */
-  seeds: number;
-  /** the preset whose runs are shown (and shared), or null for one run */
-  preset: PresetId | null;
   presetLr: number;
 }
 
@@ -74,8 +88,8 @@ export interface ForgettingChange {
   training: { epochs: number; firstTaskEpochs: number; lr: number } | null;
   data: Pick<ForgettingSettings, 'trainPerClass' | 'testPerClass'> | null;
   seed: number | null;
-  conformal: Pick<ForgettingSettings, 'alpha' | 'calibrationRatio' | 'score'> | null;
-  runs: Pick<ForgettingSettings, 'preset' | 'seeds'> | null;
+  conformal: ConformalShown | null;
+  runs: Required<ForgettingRuns> | null;
   backend: TrainBackend | null;
 }
 
@@ -102,9 +116,7 @@ export function forgettingTabStart(): ForgettingSettings {
     strategy: 'finetune',
     ewcMode: 'single',
     ewcLambda: 1000,
-    calibrationRatio: 0.1,
-    alpha: 0.1,
-    score: 'aps',
+    ...pick(settingsView(CONFORMAL_SETTINGS, {}), SHOWN_KEYS),
     firstTaskEpochs: FORGETTING_START.firstTaskEpochs,
     epochs: FORGETTING_START.epochs,
     lr: FORGETTING_START.lr,
@@ -113,8 +125,7 @@ export function forgettingTabStart(): ForgettingSettings {
     testPerClass: FORGETTING_START.testPerClass,
     backendPref: 'auto',
     seed: 0,
-    seeds: FORGETTING_START.seeds,
-    preset: null,
+    ...settingsView(FORGETTING_SETTINGS, { seeds: FORGETTING_START.seeds }),
     presetLr: PAPER_LR,
   };
 }
@@ -166,8 +177,8 @@ export function forgettingChange(s: ForgettingSettings, tasks: readonly (readonl
     training: { epochs: s.epochs, firstTaskEpochs: s.firstTaskEpochs, lr: s.preset ? s.presetLr : s.lr },
     data: { trainPerClass: s.trainPerClass, testPerClass: s.testPerClass },
     seed: s.seed,
-    conformal: { alpha: s.alpha, calibrationRatio: s.calibrationRatio, score: s.score },
-    runs: { preset: s.preset, seeds: s.seeds },
+    conformal: pick(s, SHOWN_KEYS),
+    runs: settingsView(FORGETTING_SETTINGS, s),
     backend: s.backendPref,
   };
 }
@@ -195,9 +206,7 @@ export function forgettingView(config: ExperimentConfig, current: ForgettingSett
     next.ewcMode = s.options.mode;
     next.ewcLambda = s.options.lambda;
   }
-  next.calibrationRatio = config.conformal.calibrationRatio;
-  next.alpha = config.conformal.alpha;
-  next.score = config.conformal.score;
+  Object.assign(next, pick(settingsView(CONFORMAL_SETTINGS, config.conformal), SHOWN_KEYS));
   next.firstTaskEpochs = config.training.firstTaskEpochs;
   next.epochs = config.training.epochs;
   next.head = config.training.head;
@@ -205,8 +214,7 @@ export function forgettingView(config: ExperimentConfig, current: ForgettingSett
   next.testPerClass = config.data.testPerClass;
   next.seed = config.seeds[0] ?? current.seed;
   next.backendPref = config.backend.train;
-  next.preset = config.forgetting.preset;
-  next.seeds = config.forgetting.seeds ?? 1;
+  Object.assign(next, settingsView(FORGETTING_SETTINGS, config.forgetting));
   if (next.preset) next.presetLr = config.training.lr;
   else next.lr = config.training.lr;
   return next;
@@ -251,8 +259,8 @@ export function applyForgetting(config: ExperimentConfig, change: ForgettingChan
   if (training) c.training = { ...c.training, ...training, batchSize: 64 };
   if (data) c.data = { ...data };
   if (seed !== null) c.seeds = [seed];
-  if (conformal) c.conformal = { ...c.conformal, ...conformal };
-  if (runs) c.forgetting = runs.seeds > 1 ? { preset: runs.preset, seeds: runs.seeds } : { preset: runs.preset };
+  if (conformal) c.conformal = settingsValue(CONFORMAL_SETTINGS, { ...c.conformal, ...conformal });
+  if (runs) c.forgetting = settingsValue(FORGETTING_SETTINGS, runs);
   if (backend !== null) c.backend = { ...c.backend, train: backend };
   return c;
 }

@@ -3,14 +3,14 @@
  * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./forgetting-binding.ts.
  */
 import { conformalSection, forgettingSection } from '../config/sections/forgetting';
-import type { ConformalConfig, ForgettingConfig } from '../config/types';
+import type { ConformalSettings, ForgettingRuns } from '../forgetting/settings';
 import { applyForgetting, forgettingView } from './forgetting-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
 declare module '../config/types' {
   interface LabSections {
-    forgetting: { conformal: ConformalConfig; forgetting: ForgettingConfig };
+    forgetting: { conformal: ConformalSettings; forgetting: ForgettingRuns };
   }
 }
 

@@ -12,7 +12,9 @@
 import { getClassList } from '../classes/builtin';
 import { featuresOf, withFeatureSource } from '../config/sections/features';
 import { BUILTIN_DATASET_REFS, CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, datasetClassListId, datasetHasImages } from '../config/defaults';
+import { settingsValue, settingsView } from '../config/settings-table';
 import type { BuiltinDatasetRef, ConfigStrategyId, ExperimentConfig, FeaturesConfig, StrategySetting } from '../config/types';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../ground-truth/settings';
 import { isPtmStrategyId } from '../ptm/defaults';
 
 type AccuracyChoice = ExperimentConfig['ui']['accuracy'];
@@ -31,8 +33,8 @@ interface TrainingFields {
   selectedOrdering: string | null;
 }
 
-/** The lab's controls, as a config sets them (`view`). */
-export interface GroundTruthInputs extends TrainingFields {
+/** The lab's controls, as a config sets them (`view`); its own settings (`budget`, `sampleSeed`, …) are its table's. */
+export interface GroundTruthInputs extends TrainingFields, Required<GroundTruthSettings> {
   /** a built-in image dataset, or a built-in list of names on cached features (`trainsOnCachedFeatures`) */
   datasetId: BuiltinDatasetRef;
   /** The config's dataset when this lab cannot train on it (its name, e.g. "cifar100"); null when it can. */
@@ -47,8 +49,6 @@ export interface GroundTruthInputs extends TrainingFields {
   features: FeaturesConfig;
   /** SimpleCIL's and RanPAC's first-session layer width (0: they do not adapt) */
   firstSession: number;
-  budget: number;
-  sampleSeed: number;
   seedsText: string;
   rsSeedsText: string;
   /** MLP or head hidden widths ("256, 128"; "" a linear head); null when the model is a CNN (from a config file). */
@@ -109,8 +109,7 @@ function groundTruthView(config: ExperimentConfig): GroundTruthInputs {
     chosen: Object.fromEntries(CONFIG_STRATEGY_IDS.map((id) => [id, ids.has(id)])) as Record<ConfigStrategyId, boolean>,
     features: featuresOf(config),
     firstSession: firstSessionOf(config),
-    budget: config.groundTruth.budget,
-    sampleSeed: config.groundTruth.sampleSeed,
+    ...settingsView(GROUND_TRUTH_SETTINGS, config.groundTruth),
     seedsText: config.seeds.join(', '),
     rsSeedsText: config.protocols.rsSeeds.join(', '),
     hiddenText: config.model.kind === 'cnn' ? null : config.model.hidden.join(', '),
@@ -129,7 +128,7 @@ function groundTruthView(config: ExperimentConfig): GroundTruthInputs {
  * What the lab's controls hand back to `apply`: their current inputs, resolved; null parts are invalid right now (the
  * config keeps what it had).
  */
-export interface GroundTruthState extends TrainingFields {
+export interface GroundTruthState extends TrainingFields, GroundTruthSettings {
   /** null: the user has not picked a dataset this lab can train on (the config's dataset, classes and tasks stay). */
   datasetId: BuiltinDatasetRef | null;
   classes: number[];
@@ -139,8 +138,6 @@ export interface GroundTruthState extends TrainingFields {
   features: FeaturesConfig;
   /** null while the typed width is invalid */
   firstSession: number | null;
-  budget: number;
-  sampleSeed: number;
   seeds: number[] | null;
   rsSeeds: number[] | null;
   /** null: invalid right now, or the model is a CNN (it stays as it is). */
@@ -184,7 +181,8 @@ const PARTS: Part[] = [
     });
     return { ...c, strategies };
   },
-  (c, s) => ({ ...c, groundTruth: { budget: s.budget, sampleSeed: s.sampleSeed } }),
+  // the lab's own section: its table's fields
+  (c, s) => ({ ...c, groundTruth: settingsValue(GROUND_TRUTH_SETTINGS, s) }),
   (c, s) => (s.seeds && s.seeds.length > 0 ? { ...c, seeds: s.seeds.slice() } : c),
   (c, s) => (s.rsSeeds && s.rsSeeds.length > 0 ? { ...c, protocols: { ...c.protocols, rsSeeds: s.rsSeeds.slice() } } : c),
   (c, s) => (s.hidden && c.model.kind !== 'cnn' ? { ...c, model: { kind: c.model.kind, hidden: s.hidden.slice() } } : c),

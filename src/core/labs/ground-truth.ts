@@ -3,14 +3,14 @@
  * Its controls read and write the experiment through `view` and `apply` (./ground-truth-binding.ts).
  */
 import { groundTruthSection } from '../config/sections/ground-truth';
-import type { GroundTruthConfig } from '../config/types';
+import type { GroundTruthSettings } from '../ground-truth/settings';
 import { groundTruthBinding } from './ground-truth-binding';
 import { defineLab } from './lab';
 import { PAPERS } from './papers';
 
 declare module '../config/types' {
   interface LabSections {
-    'ground-truth': { groundTruth: GroundTruthConfig };
+    'ground-truth': { groundTruth: GroundTruthSettings };
   }
 }
 

@@ -30,8 +30,8 @@ function exportsOf(lab: ForgettingLab): ExportButton[] {
     if (!group) return;
     const name = exportFileName(`forgetting-${group.id}`, format);
     const finished = lab.finishedSummaries();
-    if (format === 'csv') downloadBlob(toCsv(groupTable(finished, lab.alpha, lab.score)), name, 'text/csv;charset=utf-8');
-    else downloadBlob(groupJson(group, finished, lab.alpha, lab.score), name, 'application/json');
+    if (format === 'csv') downloadBlob(toCsv(groupTable(finished, lab.conformal.alpha, lab.conformal.score)), name, 'text/csv;charset=utf-8');
+    else downloadBlob(groupJson(group, finished, lab.conformal.alpha, lab.conformal.score), name, 'application/json');
   };
   return [
     { label: 'runs (CSV)', testid: 'fg-export-csv', disabled: !group, onclick: () => save('csv') },

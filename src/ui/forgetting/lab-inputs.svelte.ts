@@ -18,22 +18,26 @@
  */
 import { untrack } from 'svelte';
 import { getClassList } from '../../core/classes/builtin';
-import type { ScoreName } from '../../core/conformal/scores';
 import { defaultConfig } from '../../core/config/schema';
 import { foldValidSteps } from '../../core/config/fold-valid';
 import { forgettingExperimentOf, forgettingJobsOf } from '../../core/forgetting/from-config';
 import { PRESET_SUBSETS, lrText, paperTaskSizes, parseOrdering, type ForgettingDataset, type ForgettingJob, type PresetId } from '../../core/forgetting/setup';
 import { forgettingLab } from '../../core/labs/forgetting';
 import {
+  OWN_SETTING_KEYS,
+  conformalShown,
   forgettingChange,
   forgettingSteps,
   forgettingTabStart,
   orderingKindOf,
   resolveOrdering,
+  type ConformalShown,
   type ForgettingSettings,
   type OrderingKind,
   type ProtocolTasks,
 } from '../../core/labs/forgetting-binding';
+import { settingsView } from '../../core/config/settings-table';
+import { FORGETTING_SETTINGS, type ForgettingRuns } from '../../core/forgetting/settings';
 import { BUILTIN_DATASETS } from '../../data/registry';
 import type { ForgettingRunner } from '../../services/forgetting-runner';
 import type { ForgettingStore } from '../../services/forgetting-store';
@@ -61,7 +65,11 @@ export interface ForgettingLabDeps {
 /** The RS / EDGE orderings of one class list (`key`), and whether WordNet rates every pair alike (`flat`). */
 export type ProtocolOrderings = ProtocolTasks & { key: string; flat: boolean };
 
-const INPUT_KEYS = Object.keys(forgettingTabStart()) as (keyof ForgettingSettings)[];
+/** the controls' settings but the lab's own tables' (those are `conformal` and `runs`, whole) */
+const INPUT_KEYS = Object.keys(forgettingTabStart()).filter((k) => !OWN_SETTING_KEYS.includes(k)) as Exclude<
+  keyof ForgettingSettings,
+  keyof ConformalShown | keyof ForgettingRuns
+>[];
 const PROTOCOL_KINDS: readonly OrderingKind[] = ['rs', 'edge-hard', 'edge-easy'];
 
 export class ForgettingInputsState {
@@ -72,9 +80,6 @@ export class ForgettingInputsState {
   strategy = $state<'finetune' | 'ewc'>('finetune');
   ewcMode = $state<'single' | 'multi'>('single');
   ewcLambda = $state(1000);
-  calibrationRatio = $state(0.1);
-  alpha = $state(0.1);
-  score = $state<ScoreName>('aps');
   firstTaskEpochs = $state(8);
   epochs = $state(3);
   lr = $state(2e-5);
@@ -83,11 +88,27 @@ export class ForgettingInputsState {
   testPerClass = $state<number | null>(null);
   backendPref = $state<ForgettingSettings['backendPref']>('auto');
   seed = $state(0);
-  /** runs of the one-run setup (seed, seed + 1, …) */
-  seeds = $state(1);
-  /** the preset whose runs are shown and shared; editing a setting of "One run" makes it one run again */
-  preset = $state<PresetId | null>(null);
   presetLr = $state(2e-5);
+  /**
+   * The lab's own settings, every field of its tables (src/core/forgetting/settings.ts) as the controls hold them: the
+   * conformal ones it sets (α, calibration ratio, score, …), and its runs (`forgetting`: the preset whose runs are shown and shared,
+   * editing a setting of "One run" makes it one run again; the runs of the one-run setup, seed, seed + 1, …).
+   */
+  conformal = $state<ConformalShown>(conformalShown(forgettingTabStart()));
+  forgetting = $state<Required<ForgettingRuns>>(settingsView(FORGETTING_SETTINGS, forgettingTabStart()));
+
+  get calibrationRatio(): number {
+    return this.conformal.calibrationRatio;
+  }
+  set calibrationRatio(v: number) {
+    this.conformal.calibrationRatio = v;
+  }
+  get seeds(): number {
+    return this.forgetting.seeds;
+  }
+  set seeds(v: number) {
+    this.forgetting.seeds = v;
+  }
 
   // --- the orderings worker's RS / EDGE orderings ---
   protocolOrderings = $state.raw<ProtocolOrderings | null>(null);
@@ -116,10 +137,12 @@ export class ForgettingInputsState {
   }
 
   currentInputs(): ForgettingSettings {
-    return Object.fromEntries(INPUT_KEYS.map((k) => [k, this[k]])) as unknown as ForgettingSettings;
+    return { ...(Object.fromEntries(INPUT_KEYS.map((k) => [k, this[k]])) as unknown as ForgettingSettings), ...this.conformal, ...this.forgetting };
   }
   applyInputs(i: ForgettingSettings): void {
     for (const k of INPUT_KEYS) (this as unknown as Record<string, unknown>)[k] = i[k];
+    this.conformal = conformalShown(i);
+    this.forgetting = settingsView(FORGETTING_SETTINGS, i);
   }
 
   readonly dataset = $derived(BUILTIN_DATASETS.find((d) => d.id === this.datasetId) ?? BUILTIN_DATASETS[0]);
@@ -219,7 +242,7 @@ export class ForgettingInputsState {
 
   /** A setting of "One run" edited by hand: one run again (not the preset shown), and this tab's experiment. */
   editedByHand(target: EventTarget | null): void {
-    if ((target as HTMLElement | null)?.dataset?.testid !== 'fg-backend') this.preset = null;
+    if ((target as HTMLElement | null)?.dataset?.testid !== 'fg-backend') this.forgetting.preset = null;
     this.claim();
   }
 }

@@ -103,7 +103,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
   // --- which stored runs are shown ---
   /** Show the stored runs of the setup the link gave (none stored in this browser: say so, select nothing). */
   showLinkedRuns(): void {
-    const p = this.preset;
+    const p = this.forgetting.preset;
     const found = findStoredRuns(this.allRuns, {
       preset: p,
       presetLr: this.presetLr,
@@ -139,7 +139,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
     this.head = j.head;
     this.firstTaskEpochs = j.firstTaskEpochs;
     this.epochs = j.epochs;
-    this.preset = p;
+    this.forgetting.preset = p;
     if (p) {
       if (p !== 'lr') this.presetLr = j.lr;
       return;
@@ -184,7 +184,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
   }
 
   runSingle(): Promise<void> {
-    this.preset = null;
+    this.forgetting.preset = null;
     return this.train();
   }
 
@@ -210,7 +210,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
   /** A preset is the setup now (and the link's): its fixed settings go into the controls, then its runs train. */
   async runPreset(id: PresetId, lrOverride?: number): Promise<void> {
     if (lrOverride !== undefined) this.presetLr = lrOverride;
-    this.preset = id;
+    this.forgetting.preset = id;
     const base = baseJob(this.datasetId);
     const regime = PRESETS.find((x) => x.id === id)?.regime;
     this.firstTaskEpochs = regime?.firstTaskEpochs ?? base.firstTaskEpochs;
@@ -289,8 +289,8 @@ export class ForgettingRunsState extends ForgettingInputsState {
   }
   /** CPCF_j starts at task 2: a run in training before that has nothing to draw yet (not an error). */
   readonly waiting = $derived(this.shownRun !== null && this.liveTasks(this.shownRun) !== null && this.shownRun.matrix.length < 2);
-  readonly report = $derived(this.shownRun && !this.waiting ? this.reportOf(this.shownRun, this.alpha, this.score) : null);
-  readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.alpha, this.score, this.reportOf));
+  readonly report = $derived(this.shownRun && !this.waiting ? this.reportOf(this.shownRun, this.conformal.alpha, this.conformal.score) : null);
+  readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.conformal.alpha, this.conformal.score, this.reportOf));
   /** What the selected group's finished runs show, in words (`cil-lab cpcf`'s sentences); provisional while it trains. */
   readonly verdict = $derived.by(() => {
     const g = this.group;
@@ -298,7 +298,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
     const models = new Set(g.runs.map((r) => r.job.strategy)).size;
     const perModel = Math.max(...[...new Set(g.runs.map((r) => r.job.strategy))].map((m) => g.runs.filter((r) => r.job.strategy === m).length));
     const training = this.active && this.runnerState.group === g.id ? Math.ceil(this.runnerState.total / models) : 0;
-    return forgettingVerdictOf(g, this.finishedSummaries(), { alpha: this.alpha, planned: Math.max(perModel, training) });
+    return forgettingVerdictOf(g, this.finishedSummaries(), { alpha: this.conformal.alpha, planned: Math.max(perModel, training) });
   });
   /** Finished runs only (exports). */
   finishedSummaries() {

@@ -30,6 +30,8 @@ import { parseSeeds } from '../orderings/page-inputs';
 import { foldValidSteps } from '../../core/config/fold-valid';
 import { wordnetPinsOf } from '../../core/config/wordnet-pins';
 import { groundTruthRunHash } from '../../core/ground-truth/run-keys';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../../core/ground-truth/settings';
+import { settingsView } from '../../core/config/settings-table';
 import { groundTruthLab } from '../../core/labs/ground-truth';
 import { firstClassesOf, groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../core/labs/ground-truth-binding';
 import { parseTrainingSeeds, parseWidths } from './page-inputs';
@@ -61,8 +63,8 @@ export class GroundTruthInputsState {
   features = $state.raw<FeaturesConfig>({ source: 'pixels' });
   /** SimpleCIL's and RanPAC's first-session layer width (0: no adaptation) */
   firstSession = $state(0);
-  budget = $state(500);
-  sampleSeed = $state(0);
+  /** the lab's own settings, every field of its table (src/core/ground-truth/settings.ts), as its controls hold them */
+  own = $state<Required<GroundTruthSettings>>(settingsView(GROUND_TRUTH_SETTINGS, {}));
   seedsText = $state('0');
   rsSeedsText = $state('0');
   /** null: the experiment's model is a CNN (from a config file; it stays as it is); "" a linear head. */
@@ -81,6 +83,14 @@ export class GroundTruthInputsState {
   moreOpen = $state(false);
   /** prefix sharing + population (a speed choice: the numbers are the same, so it is not in the link) */
   fastPath = $state(true);
+
+  /** the budget by name, as the lab state has always had it */
+  get budget(): number {
+    return this.own.budget;
+  }
+  set budget(v: number) {
+    this.own.budget = v;
+  }
 
   constructor(link: LabLink) {
     this.link = link;
@@ -104,8 +114,7 @@ export class GroundTruthInputsState {
     this.chosen = i.chosen;
     this.features = i.features;
     this.firstSession = i.firstSession;
-    this.budget = i.budget;
-    this.sampleSeed = i.sampleSeed;
+    this.own = settingsView(GROUND_TRUTH_SETTINGS, i);
     this.seedsText = i.seedsText;
     this.rsSeedsText = i.rsSeedsText;
     this.hiddenText = i.hiddenText;
@@ -224,8 +233,7 @@ export class GroundTruthInputsState {
     strategies: this.strategyIds,
     features: this.features,
     firstSession: Number.isInteger(this.firstSession) && this.firstSession >= 0 ? this.firstSession : null,
-    budget: this.budget,
-    sampleSeed: this.sampleSeed,
+    ...this.own,
     seeds: this.parsed.errors.seeds ? null : this.parsed.seeds,
     rsSeeds: this.parsed.errors.rsSeeds ? null : this.parsed.rsSeeds,
     hidden: this.hiddenText === null || this.parsed.errors.hidden ? null : this.parsed.hidden,

@@ -88,8 +88,8 @@ export class GroundTruthPlanState extends GroundTruthInputsState {
         protocolOptions: { protocols: ['rs', 'edge'], rsSeeds: this.parsed.rsSeeds, medianSeed: this.medianSeed },
         strategies: this.strategyIds,
         seeds: this.parsed.seeds,
-        budget: this.budget,
-        sampleSeed: this.sampleSeed,
+        // the lab's own settings (its table's fields)
+        ...this.own,
       });
       return { plan, error: '' };
     } catch (e) {
@@ -115,7 +115,7 @@ export class GroundTruthPlanState extends GroundTruthInputsState {
   readonly runsPerOrdering = $derived(this.strategyIds.length * Math.max(1, this.parsed.seeds.length));
 
   /** The ordering keys in the seeded sample order the fast path finishes them in (core/ground-truth/schedule.ts). */
-  readonly sampleKeys = $derived(this.plan ? sampleOrder(this.plan, this.sampleSeed) : null);
+  readonly sampleKeys = $derived(this.plan ? sampleOrder(this.plan, this.own.sampleSeed) : null);
   /** 'sample', or 'depth-first' when the sample order would keep too many copies (deep tries; schedule.ts). */
   readonly scheduleMode = $derived.by(() => {
     const plan = this.plan;
@@ -125,7 +125,7 @@ export class GroundTruthPlanState extends GroundTruthInputsState {
     return scheduleOrderings(
       plan.orderings.map((o) => o.tasks),
       (i) => rank.get(plan.orderings[i].key) ?? i,
-      this.sampleSeed,
+      this.own.sampleSeed,
     ).mode;
   });
   /** An ordering's key in words ("T1 zero, three → T2 one, five"). */

@@ -298,7 +298,7 @@ export class GroundTruthRunsState extends GroundTruthPlanState {
         client: lease.main,
         helpers: lease.helpers,
         order: this.sampleKeys ?? undefined,
-        orderSeed: this.sampleSeed,
+        orderSeed: this.own.sampleSeed,
         ptm: this.ptmOf(config, source),
       });
       if (stepRuns > 0) runner.step(stepRuns);

@@ -1,21 +1,18 @@
 /**
- * The Ground-truth lab's section (docs/science.md §2): how many orderings it trains.
+ * The Ground-truth lab's section (docs/science.md §2): how many orderings it trains. Its fields are checked by the
+ * lab's settings table (src/core/ground-truth/settings.ts); the rule between them and the other sections is here.
  */
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../../ground-truth/settings';
 import { countOrderings } from '../../orderings/count';
-import { V1_FILL } from '../defaults';
 import { CONFIG_LIMITS, grouped } from '../limits';
-import type { GroundTruthConfig } from '../types';
+import { checkTableSection } from '../section-table';
 import type { ConfigSection } from './section';
 
 const plural = (n: number, one: string): string => `${grouped(n)} ${one}${n === 1 ? '' : 's'}`;
 
 export const groundTruthSection: ConfigSection<'groundTruth'> = {
-  check(c, v): GroundTruthConfig {
-    const g = c.object(v, 'groundTruth', ['budget', 'sampleSeed']);
-    return {
-      budget: c.int(g.budget, 'groundTruth.budget', 1, CONFIG_LIMITS.groundTruthBudget, V1_FILL.groundTruth.budget),
-      sampleSeed: c.seed(g.sampleSeed, 'groundTruth.sampleSeed', V1_FILL.groundTruth.sampleSeed),
-    };
+  check(c, v): GroundTruthSettings {
+    return checkTableSection(c, GROUND_TRUTH_SETTINGS, v, 'groundTruth');
   },
   /** Every (ordering, strategy, seed) is one training run, kept as a run record in the tab. */
   crossCheck(c, { lab, groundTruth, taskSizes, strategies, seeds }, checked) {
