@@ -105,7 +105,8 @@ test('Digits (an experiment on Digits): 10 rows of drawn samples, a summary tabl
   // a phone (390 px): the grid wraps instead of overflowing
   await page.setViewportSize({ width: 390, height: 844 });
   await expectGrid(page, 10);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // polled: after a resize the page lays out (and the grid redraws) at the new width, not in the same frame
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/screenshots/data-digits-390.png', fullPage: true });
   expect(errors).toEqual([]);
 });
@@ -164,7 +165,8 @@ test('Fashion-MNIST (55 MB): a load can be cancelled and the dataset on screen s
   // a phone (390 px): the grid wraps instead of overflowing
   await page.setViewportSize({ width: 390, height: 844 });
   await expectGrid(page, 10);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // polled: after a resize the page lays out (and the grid redraws) at the new width, not in the same frame
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.getByTestId('sample-grid').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/data-fashion-390.png' });
   expect(errors).toEqual([]);
@@ -199,7 +201,8 @@ test('Emoji: one row per class, one column per artist style, test-only styles in
   // a phone (390 px): the grid wraps instead of overflowing
   await page.setViewportSize({ width: 390, height: 844 });
   await expectGrid(page, EMOJI_CLASSES);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // polled: after a resize the page lays out (and the grid redraws) at the new width, not in the same frame
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.getByTestId('sample-grid').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/data-emoji-390.png' });
   expect(errors).toEqual([]);
