@@ -279,13 +279,6 @@ export class OrderingsLab {
     });
   }
 
-  // nothing to run, pause or step: the orderings follow the inputs (the kit shows no Run row and no Play bar here)
-  run(): void {}
-  pause(): void {}
-  resume(): void {}
-  cancel(): void {}
-  step(): void {}
-
   /** the pause before a computation and any answer on its way are dropped; the orderings worker ends */
   dispose(): void {
     this.runner.dispose();

@@ -21,9 +21,10 @@ import type { RunStatus } from './RunControls.svelte';
 export interface LabState {
   /** Run ▶ (and teaching mode's Play when nothing is paused); absent where the lab has no Run row (`KitLab.progress`) */
   run?(): unknown;
-  pause(): void;
-  resume(): void;
-  cancel(): void;
+  /** the Run row's and Play bar's Pause / Resume / Cancel (absent with `run`: the lab has neither) */
+  pause?(): void;
+  resume?(): void;
+  cancel?(): void;
   /** teaching mode's Step: exactly one more unit (bucket, model, task), then pause; absent with `run` */
   step?(): void;
   /** the lab's own effects (previews, the store's results of the settings shown), wired while the page initialises;
