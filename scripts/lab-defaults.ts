@@ -15,7 +15,7 @@ import { validateConfig, type ExperimentConfig, type LabId } from '../src/core/c
 import { curriculumLab } from '../src/core/labs/curriculum';
 import { openWorldLab } from '../src/core/labs/open-world';
 import { timeLab } from '../src/core/labs/time';
-import { ownClassesOf } from '../src/core/config/sections/own-classes';
+import { ownClassesOf } from '../src/core/labs/own-classes/section';
 import { experimentClassNames, protocolOptionsOf } from '../src/core/config/derived';
 import { computeOrderingsView } from '../src/core/protocols/orderings-view';
 import { planGroundTruth } from '../src/core/ground-truth/plan';
@@ -32,7 +32,7 @@ import { JOBS, jobContext } from '../src/engine/jobs';
 import { trainRunConfigOf } from '../src/engine/run-config';
 import { forgettingRunConfigs } from '../src/services/forgetting-runner';
 import { forgettingLab } from '../src/core/labs/forgetting';
-import { forgettingChange } from '../src/core/labs/forgetting-binding';
+import { forgettingChange } from '../src/core/labs/forgetting/binding';
 import { forgettingExperimentOf } from '../src/core/forgetting/from-config';
 import { FORGETTING_CLASSES } from '../src/core/forgetting/lab-classes';
 import { paperTasks } from '../src/core/forgetting/setup';
@@ -104,7 +104,7 @@ async function groundTruth(): Promise<unknown> {
 }
 
 async function forgetting(): Promise<unknown> {
-  // the tab's settings for the link (the lab entry's view, src/core/labs/forgetting-binding.ts), on the paper's
+  // the tab's settings for the link (the lab entry's view, src/core/labs/forgetting/binding.ts), on the paper's
   // ordering of classes 0–9
   const link = defaultOf('forgetting');
   const c = forgettingExperimentOf(link, forgettingChange(forgettingLab.view(link), paperTasks([...FORGETTING_CLASSES]))).config!;

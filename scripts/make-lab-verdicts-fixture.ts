@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { cliInProcess } from '../src/cli/in-process';
 import { validateConfig } from '../src/core/config/validate';
 import { encodeConfigToHash } from '../src/core/config/url-codec';
-import { OPEN_WORLD_PRESETS } from '../src/core/ood/config';
+import { OPEN_WORLD_PRESETS } from '../src/core/labs/open-world/settings';
 import { foldOpenWorld } from '../src/core/ood/experiment';
-import { TIME_LAB_START } from '../src/core/stream/config';
+import { TIME_LAB_START } from '../src/core/labs/time/settings';
 
 const root = join(import.meta.dirname, '..');
 const OUT = join(root, 'tests', 'fixtures', 'lab-verdicts-cli.json');

@@ -7,7 +7,7 @@ import { parseConfigFile } from '../core/config/config-file';
 import type { ExperimentConfig } from '../core/config/schema';
 import { wordnetPinsOf } from '../core/config/wordnet-pins';
 import { decodeConfigFromHash } from '../core/config/url-codec';
-import { CONFORMAL_SETTINGS } from '../core/forgetting/settings';
+import { CONFORMAL_SETTINGS } from '../core/labs/forgetting/settings';
 import type { SettingsTable } from '../core/config/settings-table';
 import { INIT_SCHEMES, STRATEGY_DEFAULTS, type InitScheme, type StrategyId } from '../engine/defaults';
 import { resolveStrategyOptions } from '../engine/strategies/index';

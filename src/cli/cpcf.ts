@@ -35,7 +35,7 @@ import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
 import { intArg, numberArg, UsageError } from './args';
 import { flagUsage, settingsDefaults, type SettingField } from '../core/config/settings-table';
-import { CONFORMAL_SETTINGS, type ConformalSettings } from '../core/forgetting/settings';
+import { CONFORMAL_SETTINGS, type ConformalSettings } from '../core/labs/forgetting/settings';
 import { RUN_FLAGS, type Flag } from './flags';
 import { loadExperimentConfig } from './config-args';
 import { CONFIG_LIMITS } from '../core/config/limits';

@@ -7,8 +7,8 @@
  * `--config FILE` / `--link URL` it trains what the lab trains for that experiment (`curriculumFlags`).
  */
 import { validateConfig } from '../core/config/schema';
-import { CURRICULUM_FILL, type CurriculumConfig } from '../core/config/sections/curriculum';
-import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../core/curriculum/settings';
+import { CURRICULUM_FILL, type CurriculumConfig } from '../core/labs/curriculum/section';
+import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../core/labs/curriculum/settings';
 import type { SettingsTable } from '../core/config/settings-table';
 import { curriculumLab } from '../core/labs/curriculum';
 import {

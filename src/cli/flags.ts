@@ -6,10 +6,10 @@
  */
 import { settingFlags } from '../core/config/settings-table';
 import { isPtmStrategyId } from '../core/ptm/defaults';
-import { OPEN_WORLD_SETTINGS } from '../core/ood/config';
-import { TIME_SETTINGS } from '../core/stream/config';
-import { CURRICULUM_SETTINGS } from '../core/curriculum/settings';
-import { CONFORMAL_SETTINGS } from '../core/forgetting/settings';
+import { OPEN_WORLD_SETTINGS } from '../core/labs/open-world/settings';
+import { TIME_SETTINGS } from '../core/labs/time/settings';
+import { CURRICULUM_SETTINGS } from '../core/labs/curriculum/settings';
+import { CONFORMAL_SETTINGS } from '../core/labs/forgetting/settings';
 
 /**
  * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeLab } from '../core/labs/time';
-import { ownClassesOf } from '../core/config/sections/own-classes';
+import { ownClassesOf } from '../core/labs/own-classes/section';
 import type { ExperimentConfig } from '../core/config/types';
 import {
   LESSONS,
@@ -32,7 +32,7 @@ import {
 } from '../core/lessons';
 import { canonicalOrdering } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
-import { bucketTrainingSize } from '../core/stream/config';
+import { bucketTrainingSize } from '../core/labs/time/settings';
 import { formatAlpha } from '../core/stream/reservoir';
 import { OWN_SAMPLE_SIZE, ownFeatureSet, ownSampleList } from '../core/own-classes/settings';
 import { encodeConfigToHash } from '../core/config/url-codec';

@@ -18,7 +18,7 @@ import {
   openWorldIssues,
   type OpenWorldIssue,
   type OpenWorldSettings,
-} from '../core/ood/config';
+} from '../core/labs/open-world/settings';
 import { DETECTOR_IDS, HEAD_DEFAULTS, isDetectorId, type DetectorId, type HeadSettings } from '../core/ood/detectors';
 import { splitIntoTasks } from '../core/orderings/key';
 import { rsClassOrder } from '../core/protocols/rs';
@@ -61,7 +61,7 @@ const FLAG_OF_SETTING: Record<OpenWorldIssue['field'], string> = {
   marginOut: '--margin-in / --margin-out',
 };
 
-/** The lab's checker (src/core/ood/config.ts, the share link's) on `s`; the first problem (of `fields`) names its flag. */
+/** The lab's checker (src/core/labs/open-world/settings.ts, the share link's) on `s`; the first problem (of `fields`) names its flag. */
 function checkSettings(s: OpenWorldSettings, fields?: readonly OpenWorldIssue['field'][]): void {
   const issue = openWorldIssues(s).find((i) => !fields || fields.includes(i.field));
   if (issue) throw new UsageError(`${FLAG_OF_SETTING[issue.field]}: ${issue.message}`);
@@ -83,7 +83,7 @@ function splitOodList(text: string): string[] {
 }
 
 /**
- * The flags that are Open-world lab settings: each field's in its table (src/core/ood/config.ts), --protocol rs with
+ * The flags that are Open-world lab settings: each field's in its table (src/core/labs/open-world/settings.ts), --protocol rs with
  * the class order's seed in --seeds; `--backend` is allowed besides them.
  */
 export const OOD_SETTING_FLAGS: readonly Flag[] = flagNames(OPEN_WORLD_SETTINGS).flatMap((f): Flag[] => (f === 'protocol' ? ['protocol', 'seeds'] : [f]));

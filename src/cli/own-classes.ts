@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UINT32_MAX } from '../core/config/checker';
 import { V1_FILL } from '../core/config/defaults';
 import { grouped } from '../core/config/limits';
-import { isHeadStrategy, OWN_LIMITS, OWN_STRATEGIES, ownSizeProblem, type OwnEncoder, type OwnStrategy } from '../core/config/sections/own-classes';
+import { isHeadStrategy, OWN_LIMITS, OWN_STRATEGIES, ownSizeProblem, type OwnEncoder, type OwnStrategy } from '../core/labs/own-classes/section';
 import type { FeatureSet } from '../core/features/feature-set';
 import { aiaWeighted, finalAccuracyWeighted } from '../core/metrics/accuracy-matrix';
 import { ownEdge, ownNamesEdge, type OwnEdge } from '../core/own-classes/edge';

@@ -24,7 +24,7 @@ import { enumerateOrderings } from '../core/orderings/enumerate';
 import { splitIntoTasks } from '../core/orderings/key';
 import { sampleOrderingsByShuffle } from '../core/orderings/sample';
 import { planPrefixes } from '../core/ground-truth/prefix-plan';
-import { GROUND_TRUTH_SETTINGS } from '../core/ground-truth/settings';
+import { GROUND_TRUTH_SETTINGS } from '../core/labs/ground-truth/settings';
 import { rsClassOrder } from '../core/protocols/rs';
 import { createDefaultRng } from '../core/random/default-rng';
 import { BUILTIN_DATASET_IDS } from '../data/registry';

@@ -12,7 +12,7 @@
  */
 import { timeLab } from '../core/labs/time';
 import { StreamSpecError, type StreamKind } from '../core/stream/buckets';
-import { defaultTimeLabConfig, TIME_LAB_START, TIME_SETTINGS, timeControlOf, type TimeLabConfig } from '../core/stream/config';
+import { defaultTimeLabConfig, TIME_LAB_START, TIME_SETTINGS, timeControlOf, type TimeLabConfig } from '../core/labs/time/settings';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BufferSpec } from '../core/stream/protocol';
 import { formatAlpha } from '../core/stream/reservoir';

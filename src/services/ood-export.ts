@@ -6,7 +6,7 @@
  * through the lab's own `openWorldInput` (src/cli/ood.ts `oodLabSettings`): app and CLI give the same numbers.
  */
 import { settingArgs } from '../core/config/settings-table';
-import { OPEN_WORLD_SETTINGS, oodKind, type OpenWorldSettings } from '../core/ood/config';
+import { OPEN_WORLD_SETTINGS, oodKind, type OpenWorldSettings } from '../core/labs/open-world/settings';
 import { oodReport, oodSeedsOutput, type OodReport, type OodRunMeta } from '../engine/ood/report';
 
 export type { OodReport };

@@ -17,7 +17,7 @@
  * State follows Svelte's store contract (`subscribe` calls the listener at once and returns the unsubscribe); a fresh
  * object on every change.
  */
-import { openWorldKey, validateOpenWorldSettings, type OpenWorldSettings } from '../core/ood/config';
+import { openWorldKey, validateOpenWorldSettings, type OpenWorldSettings } from '../core/labs/open-world/settings';
 import type { OodRunMeta } from '../engine/ood/report';
 import type { OpenWorldStep } from '../engine/ood/run';
 import type { BackendName, ProgressEvent, RunCheckpoint } from '../engine/index';

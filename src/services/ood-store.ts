@@ -1,7 +1,7 @@
 /**
  * The Open-world lab's store ("stored, resumable"; docs/architecture.md "Results are stored … as soon as
  * each run finishes, so a reload or a crash loses at most the run in flight"): database "cil-lab-open-world" of the
- * app's store (./store.ts) with three tables, all under the run's key `openWorldKey(settings)` (src/core/ood/config.ts):
+ * app's store (./store.ts) with three tables, all under the run's key `openWorldKey(settings)` (src/core/labs/open-world/settings.ts):
  *
  * - "steps": each finished step (`OpenWorldStep`: its metrics, accuracy, chart data and score samples), key
  *   [runKey, step], written the moment the step is evaluated;

@@ -16,7 +16,7 @@
  *
  * Nothing leaves the browser.
  */
-import { isHeadStrategy, type OwnClassesConfig } from '../core/config/sections/own-classes';
+import { isHeadStrategy, type OwnClassesConfig } from '../core/labs/own-classes/section';
 import { ownEdge, type OwnEdge } from '../core/own-classes/edge';
 import { historyKey, historyState, stepIds, type HistoryRow } from '../core/own-classes/history';
 import { numbersAmongRuns, ownOrderingsPlan, ownOrderingsResult, pickOrders, type OwnOrderingsResult } from '../core/own-classes/orders';

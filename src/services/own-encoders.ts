@@ -5,7 +5,7 @@
  * browser cannot make. The site ships small encoders under models/cil-lab/ that always run here, and any image
  * encoder the browser has kept is offered too.
  */
-import type { OwnEncoder } from '../core/config/sections/own-classes';
+import type { OwnEncoder } from '../core/labs/own-classes/section';
 import { BROWSER_CACHE_NAME } from '../engine/clip/download';
 import { encoderRequiredFiles, likelyEncoderKind } from '../engine/clip/image-encoder';
 import { HUB_HOST, resolveLocation } from '../engine/clip/weights';

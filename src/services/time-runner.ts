@@ -6,7 +6,7 @@
  * settings again read finished protocols back and continue an interrupted one after its last bucket (a reload too).
  * The bucket samples and Alg. 1's α sweep run on a leased worker as well.
  */
-import { validateTimeLabConfig, type TimeLabConfig } from '../core/stream/config';
+import { validateTimeLabConfig, type TimeLabConfig } from '../core/labs/time/settings';
 import { STREAM_PROTOCOLS, type StreamProtocol } from '../core/stream/metrics';
 import type { BackendName } from '../engine/index';
 import type { StreamPreview } from '../engine/stream/lab';

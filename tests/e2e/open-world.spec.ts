@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { validateConfig } from '../../src/core/config/validate';
-import { OPEN_WORLD_PRESETS } from '../../src/core/ood/config';
+import { OPEN_WORLD_PRESETS } from '../../src/core/labs/open-world/settings';
 import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { encodeConfigToHash } from '../../src/core/config/url-codec';
 import { validateConfig } from '../../src/core/config/validate';
-import { TIME_LAB_START } from '../../src/core/stream/config';
+import { TIME_LAB_START } from '../../src/core/labs/time/settings';
 import { pageConfig } from './harness/page-config';
 
 mkdirSync('test-results/screenshots', { recursive: true });

@@ -5,8 +5,8 @@
  * Layering: pure TS, imports only src/core (the engine's and data layer's tables are mirrored, not imported).
  */
 import type { BuiltinClassListId } from '../classes/builtin';
-import { CONFORMAL_FILL, FORGETTING_FILL } from '../forgetting/settings';
-import { GROUND_TRUTH_FILL } from '../ground-truth/settings';
+import { CONFORMAL_FILL, FORGETTING_FILL } from '../labs/forgetting/settings';
+import { GROUND_TRUTH_FILL } from '../labs/ground-truth/settings';
 import type { ProtocolId } from '../protocols/types';
 import { PTM_STRATEGY_IDS } from '../ptm/defaults';
 import type { PromptSpec } from '../similarity/prompts';
@@ -106,7 +106,7 @@ export const V1_FILL = {
     exactLimit: 1_000_000,
     distribution: { sampleSize: 20_000, seed: 0 },
   } as ProtocolsConfig,
-  /** INFERRED: how many orderings the Ground-truth lab trains (its table, src/core/ground-truth/settings.ts) */
+  /** INFERRED: how many orderings the Ground-truth lab trains (its table, src/core/labs/ground-truth/settings.ts) */
   groundTruth: GROUND_TRUTH_FILL,
   model: { kind: 'mlp', hidden: [256, 128] } as ModelConfig,
   cnn: { filters: [16, 32] as [number, number], dense: 128 },
@@ -121,7 +121,7 @@ export const V1_FILL = {
   } as Omit<TrainingConfig, 'firstTaskEpochs'>,
   data: { trainPerClass: 300, testPerClass: 100 } as DataConfig,
   seeds: [0],
-  /** the Forgetting lab's (its tables, src/core/forgetting/settings.ts) */
+  /** the Forgetting lab's (its tables, src/core/labs/forgetting/settings.ts) */
   conformal: CONFORMAL_FILL,
   forgetting: FORGETTING_FILL,
   backend: { train: 'auto', embed: 'auto' } as BackendConfig,

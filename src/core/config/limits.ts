@@ -98,7 +98,7 @@ export const CONFIG_LIMITS = {
 } as const;
 
 /**
- * The Time lab's settings (src/core/stream/config.ts; the share link's `time` section and `cil-lab stream`): what a
+ * The Time lab's settings (src/core/labs/time/settings.ts; the share link's `time` section and `cil-lab stream`): what a
  * tab trains in minutes on this machine, within 1.5 GB. K buckets of `perClass` images of each of 10 classes; the iid protocol's
  * training share `trainRatio`; a model of at most 4 hidden layers.
  */
@@ -120,7 +120,7 @@ export const TIME_LIMITS = {
 } as const;
 
 /**
- * The Your-classes lab's sizes (src/core/config/sections/own-classes.ts; `cil-lab own-classes`). A closed-form head
+ * The Your-classes lab's sizes (src/core/labs/own-classes/section.ts; `cil-lab own-classes`). A closed-form head
  * (SimpleCIL, NCM, FeCAM, RanPAC) takes up to `classes` classes: adding one computes one row of R from the features
  * (docs/science.md §10). The fine-tuned head (fine-tune, replay) re-trains on every class and stays at `headClasses`.
  * `samples` bounds a whole set, classes × (train + test): 128 classes of 50 samples (CLIP ViT-B/32's 512 float32

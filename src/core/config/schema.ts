@@ -19,12 +19,11 @@
  * 6. Links and configHash use the compact form (fields equal to their fill-ins left out), so a field added later
  *    changes neither the link nor the hash of a config that does not use it.
  *
- * A lab's own section: a file sections/<lab>.ts (its type, frozen fill-in and checker, every size bounded in
- * limits.ts), and in the lab's registry entry (src/core/labs/<lab>.ts) its field, declared in the `LabSections` of
- * types.ts (`declare module`), and its checker in `sections`; sections/index.ts checks it after the common sections.
- * A lab's own settings are best declared once, as a settings table (settings-table.ts; the Time lab's
- * TIME_SETTINGS): the type, defaults, checks and the CLI's flags come from it, and a new field's `absent` value is
- * its fill-in (rule 2).
+ * A lab's own section lives in the lab's folder, src/core/labs/<lab>/: its settings table settings.ts
+ * (settings-table.ts; the type, frozen fill-in, checks and the CLI's flags come from it, every size bounded in
+ * limits.ts, a new field's `absent` value its fill-in: rule 2), its checker section.ts, and in its entry index.ts
+ * its field, declared in the `LabSections` of types.ts (`declare module`), and its checker in `sections`;
+ * sections/index.ts checks it after the common sections, which are the files of sections/.
  */
 export * from './types';
 export { LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../labs';

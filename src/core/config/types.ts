@@ -14,7 +14,7 @@ export const CONFIG_VERSION = 1 as const;
 
 /**
  * Every lab's id, each with the config sections that are its own (their fields of ExperimentConfig and their types):
- * empty here, each lab's entry module adds its own (src/core/labs/<lab>.ts, TypeScript's declaration merging):
+ * empty here, each lab's entry module adds its own (src/core/labs/<lab>/index.ts, TypeScript's declaration merging):
  *
  *     declare module '../config/types' {
  *       interface LabSections {
@@ -235,7 +235,7 @@ export interface UiConfig {
   accuracy: 'final' | 'aia';
 }
 
-/** The Your-classes lab's image encoder (sections/own-classes.ts checks it). */
+/** The Your-classes lab's image encoder (src/core/labs/own-classes/section.ts checks it). */
 export interface OwnEncoder {
   source: 'encoder';
   model: string;
@@ -243,7 +243,7 @@ export interface OwnEncoder {
   weights: ClipWeightSource;
 }
 
-/** The Your-classes lab's section (sections/own-classes.ts). */
+/** The Your-classes lab's section (src/core/labs/own-classes/section.ts). */
 export interface OwnClassesConfig {
   /** the visitor's class names, in the order they were taught (task t = class t) */
   classes: string[];

@@ -12,7 +12,7 @@
  */
 import { STRATEGY_OPTION_FILL, formatIssues, validateConfig, type ExperimentConfig } from '../config/schema';
 import { forgettingLab } from '../labs/forgetting';
-import type { ForgettingChange } from '../labs/forgetting-binding';
+import type { ForgettingChange } from '../labs/forgetting/binding';
 import { orderingKey } from '../orderings/key';
 import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from './lab-classes';
 import { baseJob, presetDatasetOf, presetInfo, presetJobs, type ForgettingDataset, type ForgettingJob, type PresetId } from './setup';

@@ -1,6 +1,6 @@
 /**
  * What the Forgetting lab trains of an experiment: its datasets, the first 10 classes of one, and the config's ordering
- * of them. A leaf of core (config types only), so the lab entry's binding (src/core/labs/forgetting-binding.ts) and
+ * of them. A leaf of core (config types only), so the lab entry's binding (src/core/labs/forgetting/binding.ts) and
  * the runs of a config (./from-config.ts) read the same.
  */
 import type { ExperimentConfig } from '../config/types';

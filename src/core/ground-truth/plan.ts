@@ -15,7 +15,7 @@ import type { Ordering, SquareMatrix } from '../orderings/types';
 import { runProtocols } from '../protocols/run';
 import type { ProtocolOptions } from '../protocols/types';
 import { createDefaultRng } from '../random/default-rng';
-import type { GroundTruthSettings } from './settings';
+import type { GroundTruthSettings } from '../labs/ground-truth/settings';
 
 export type OrderingRole = 'truth' | 'rs' | 'edge-hard' | 'edge-easy' | 'edge-median';
 

@@ -19,7 +19,7 @@
 import { decodeConfigFromHash, encodeConfigToHash, fromBase64Url, toBase64Url } from '../config/url-codec';
 import { validateConfig } from '../config/validate';
 import type { ExperimentConfig, LabId } from '../config/types';
-import { OPEN_WORLD_PRESETS } from '../ood/config';
+import { OPEN_WORLD_PRESETS } from '../labs/open-world/settings';
 import { parseExpectation, type Expectation } from './expectations';
 
 export interface LessonTexts {

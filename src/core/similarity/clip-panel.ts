@@ -1,7 +1,7 @@
 /**
  * The CLIP panel's settings as the experiment says them (the panel: src/ui/common/clip/ClipSettings.svelte): what it
  * starts from for a config's CLIP text settings, and what it hands back, with null for what is invalid right now
- * (the config then keeps its own). Pure; the Orderings lab's binding (src/core/labs/orderings-binding.ts) reads and
+ * (the config then keeps its own). Pure; the Orderings lab's binding (src/core/labs/orderings/binding.ts) reads and
  * writes the config through them.
  */
 import type { ClipTextConfig, ClipWeightSource, ExperimentConfig } from '../config/types';

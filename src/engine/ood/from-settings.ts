@@ -1,5 +1,5 @@
 /**
- * The Open-world lab's settings (src/core/ood/config.ts) as `runOpenWorld`'s input: the CIL run's config and the OOD
+ * The Open-world lab's settings (src/core/labs/open-world/settings.ts) as `runOpenWorld`'s input: the CIL run's config and the OOD
  * sets built from already loaded datasets. Used by the lab's job (./job.ts) and `cil-lab ood` with a link or the
  * lab's full command.
  *
@@ -10,7 +10,7 @@
  */
 import { defaultConfig } from '../../core/config/validate';
 import { HEAD_DEFAULTS, type HeadSettings } from '../../core/ood/detectors';
-import type { OpenWorldSettings } from '../../core/ood/config';
+import type { OpenWorldSettings } from '../../core/labs/open-world/settings';
 import { foldOpenWorld } from '../../core/ood/experiment';
 import { splitIntoTasks } from '../../core/orderings/key';
 import { resolveTaskSizes } from '../../core/orderings/task-sizes';

@@ -2,7 +2,7 @@
  * The Open-world lab's job (docs/science.md §5): `runOpenWorld` on the lab's settings, each finished step sent with
  * the trainer's checkpoint after it (the lab stores both at once; a stored checkpoint comes back as `resumeFrom`).
  */
-import type { OpenWorldSettings } from '../../core/ood/config';
+import type { OpenWorldSettings } from '../../core/labs/open-world/settings';
 import type { ProgressEvent, RunCheckpoint } from '../types';
 import type { Job } from '../jobs/job';
 import { datasetsNeeded, openWorldInput } from './from-settings';

@@ -12,7 +12,7 @@
  *   finishes, so the runner stores it at once;
  * - `own-joint`: a head trained on every class at once, the upper bound the class-by-class runs are compared with.
  */
-import type { OwnEncoder } from '../../core/config/sections/own-classes';
+import type { OwnEncoder } from '../../core/labs/own-classes/section';
 import { OWN_CLASSES_LIMITS as OWN_LIMITS } from '../../core/config/limits';
 import { isHeadStrategy, type OwnStrategy } from '../../core/own-classes/strategies';
 import type { FeatureSet } from '../../core/features/feature-set';

@@ -3,7 +3,7 @@
  * its bucket samples, one protocol's run with a checkpoint after every bucket, and Alg. 1's α sweep.
  */
 import { buildStream, type StreamBuckets } from '../../core/stream/buckets';
-import type { TimeLabConfig } from '../../core/stream/config';
+import type { TimeLabConfig } from '../../core/labs/time/settings';
 import type { StreamProtocol } from '../../core/stream/metrics';
 import { ALPHA_SWEEP, reservoirTrials, type AlphaSpec } from '../../core/stream/reservoir';
 import { createDefaultRng } from '../../core/random/default-rng';

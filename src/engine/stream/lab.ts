@@ -1,9 +1,9 @@
 /**
- * The Time lab's settings (src/core/stream/config.ts) as engine inputs: the stream spec, one run's config per
+ * The Time lab's settings (src/core/labs/time/settings.ts) as engine inputs: the stream spec, one run's config per
  * protocol, and the bucket samples the lab shows so the drift is visible. Used by the Time lab's jobs (./job.ts) and their tests.
  */
 import type { StreamBuckets, StreamSpec } from '../../core/stream/buckets';
-import type { TimeLabConfig } from '../../core/stream/config';
+import type { TimeLabConfig } from '../../core/labs/time/settings';
 import type { StreamProtocol } from '../../core/stream/metrics';
 import type { StreamRunConfig } from './train';
 

@@ -11,8 +11,8 @@ import { curriculumObservation, type CurriculumObservation } from '../../core/le
 import { curriculumVerdict, curriculumVerdictInput, type CurriculumVerdictInput } from '../../core/verdict/curriculum';
 import type { Verdict } from '../../core/verdict/types';
 import { allOrders, MAX_ALL_ORDERS_K } from '../../core/curriculum/orders';
-import { CURRICULUM_FILL, type CurriculumConfig } from '../../core/config/sections/curriculum';
-import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../../core/curriculum/settings';
+import { CURRICULUM_FILL, type CurriculumConfig } from '../../core/labs/curriculum/section';
+import { CURRICULUM_SETTINGS as S, curriculumTraining } from '../../core/labs/curriculum/settings';
 import { CURRICULUM_LAB_START } from '../../core/labs/curriculum';
 import {
   curriculumBatchSize,
@@ -35,7 +35,7 @@ export interface CurriculumInputs extends CurriculumConfig {
 /** The page's defaults: the lab's default curriculum, every order, fine-tuning and replay, a small subset. */
 export const DEFAULT_INPUTS: CurriculumInputs = { ...structuredClone(CURRICULUM_FILL as CurriculumConfig), backend: 'auto' };
 
-/** Where a new experiment starts (the lab's start, src/core/labs/curriculum.ts). */
+/** Where a new experiment starts (the lab's start, src/core/labs/curriculum/index.ts). */
 export const START_INPUTS: CurriculumInputs = { ...CURRICULUM_LAB_START, backend: 'auto' };
 
 /** The quick preset: 3 datasets (6 orders), one strategy, 1 epoch on 30 images per class (3.7 s measured; the page shows the time left while it runs). */

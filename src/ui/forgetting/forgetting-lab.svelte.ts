@@ -3,7 +3,7 @@
  * browser (tests/unit/ui/forgetting-lab.test.ts). The lab kit mounts it (./index.ts): ./ForgettingControls.svelte and
  * ./ForgettingResults.svelte read everything they show from one `ForgettingLab`, built in layers, each a file:
  * - ./lab-inputs.svelte.ts: the controls, the RS / EDGE orderings, the experiment they describe and how an edit made
- *   on this tab becomes the experiment (the lab entry's binding, src/core/labs/forgetting-binding.ts);
+ *   on this tab becomes the experiment (the lab entry's binding, src/core/labs/forgetting/binding.ts);
  * - ./lab-runs.svelte.ts: the store, the runner, the stored runs shown and what is shown of them;
  * - this file: what the kit calls (Run, Pause, Resume, Cancel, teaching mode's Step, `dispose`) and the page's
  *   effects (`attach()`).

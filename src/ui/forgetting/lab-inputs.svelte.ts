@@ -2,7 +2,7 @@
  * The Forgetting lab's inputs and their place in the app's experiment (docs/science.md §3): what the tab's controls
  * hold (one rune per setting of the lab entry's `ForgettingSettings`), the RS / EDGE orderings of the dataset's classes
  * (computed by the orderings worker), the ordering the controls resolve, the experiment they describe and how an edit
- * made on this tab is written to the share link (the entry's `apply`, src/core/labs/forgetting-binding.ts). The first
+ * made on this tab is written to the share link (the entry's `apply`, src/core/labs/forgetting/binding.ts). The first
  * layer of `ForgettingLab` (./forgetting-lab.svelte.ts): ./lab-runs.svelte.ts adds the store, the runner and the runs.
  *
  * The experiment (src/services/share-link.svelte.ts) and this tab ("a tab may show its own setup, never overwrite the
@@ -35,9 +35,9 @@ import {
   type ForgettingSettings,
   type OrderingKind,
   type ProtocolTasks,
-} from '../../core/labs/forgetting-binding';
+} from '../../core/labs/forgetting/binding';
 import { settingsView } from '../../core/config/settings-table';
-import { FORGETTING_SETTINGS, type ForgettingRuns } from '../../core/forgetting/settings';
+import { FORGETTING_SETTINGS, type ForgettingRuns } from '../../core/labs/forgetting/settings';
 import { BUILTIN_DATASETS } from '../../data/registry';
 import type { ForgettingRunner } from '../../services/forgetting-runner';
 import type { ForgettingStore } from '../../services/forgetting-store';
@@ -90,7 +90,7 @@ export class ForgettingInputsState {
   seed = $state(0);
   presetLr = $state(2e-5);
   /**
-   * The lab's own settings, every field of its tables (src/core/forgetting/settings.ts) as the controls hold them: the
+   * The lab's own settings, every field of its tables (src/core/labs/forgetting/settings.ts) as the controls hold them: the
    * conformal ones it sets (α, calibration ratio, score, …), and its runs (`forgetting`: the preset whose runs are shown and shared,
    * editing a setting of "One run" makes it one run again; the runs of the one-run setup, seed, seed + 1, …).
    */

@@ -9,7 +9,7 @@ import { canonicalOrdering } from '../../core/orderings/key';
 import { presetDataset } from '../../core/forgetting/from-config';
 import { PRESETS, baseJob, orderingText, type PresetId } from '../../core/forgetting/setup';
 import { findStoredRuns } from '../../core/forgetting/stored-runs';
-import { orderingKindOf, type OrderingKind } from '../../core/labs/forgetting-binding';
+import { orderingKindOf, type OrderingKind } from '../../core/labs/forgetting/binding';
 import type { ForgettingRun, ForgettingStore } from '../../services/forgetting-store';
 import type { ForgettingRunner, ForgettingRunnerState } from '../../services/forgetting-runner';
 import { idleSessionState } from '../../services/lab-kit/run-session';

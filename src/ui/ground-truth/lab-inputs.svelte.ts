@@ -1,7 +1,7 @@
 /**
  * The Ground-truth lab's inputs and their place in the app's experiment (docs/science.md §2): what the page's
  * controls hold, what they resolve to (task sizes, seeds, widths, the checked config and its errors), and the
- * two-way sync with the share link (the lab entry's `view` and `apply`, src/core/labs/ground-truth-binding.ts). The first layer of `GroundTruthLab` (./lab-state.svelte.ts):
+ * two-way sync with the share link (the lab entry's `view` and `apply`, src/core/labs/ground-truth/binding.ts). The first layer of `GroundTruthLab` (./lab-state.svelte.ts):
  * ./lab-plan.svelte.ts adds the similarity and the plan, ./lab-runs.svelte.ts the workers, the store and the runs.
  *
  * Runes outside a component: inputs are `$state`, what follows from them `$derived`; the side effects are methods
@@ -30,10 +30,10 @@ import { parseSeeds } from '../orderings/page-inputs';
 import { foldValidSteps } from '../../core/config/fold-valid';
 import { wordnetPinsOf } from '../../core/config/wordnet-pins';
 import { groundTruthRunHash } from '../../core/ground-truth/run-keys';
-import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../../core/ground-truth/settings';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../../core/labs/ground-truth/settings';
 import { settingsView } from '../../core/config/settings-table';
 import { groundTruthLab } from '../../core/labs/ground-truth';
-import { firstClassesOf, groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../core/labs/ground-truth-binding';
+import { firstClassesOf, groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../core/labs/ground-truth/binding';
 import { parseTrainingSeeds, parseWidths } from './page-inputs';
 
 /** A fingerprint of what the controls show of a config: they re-read it when another lab changes it. */
@@ -63,7 +63,7 @@ export class GroundTruthInputsState {
   features = $state.raw<FeaturesConfig>({ source: 'pixels' });
   /** SimpleCIL's and RanPAC's first-session layer width (0: no adaptation) */
   firstSession = $state(0);
-  /** the lab's own settings, every field of its table (src/core/ground-truth/settings.ts), as its controls hold them */
+  /** the lab's own settings, every field of its table (src/core/labs/ground-truth/settings.ts), as its controls hold them */
   own = $state<Required<GroundTruthSettings>>(settingsView(GROUND_TRUTH_SETTINGS, {}));
   seedsText = $state('0');
   rsSeedsText = $state('0');

@@ -7,7 +7,7 @@
  * ./OpenWorldControls.svelte, the canvas ./OpenWorldResults.svelte.
  *
  * Its settings are the experiment's: the ID data, strategy and training in the common sections, the rest in
- * `openWorld` (the lab's entry, src/core/labs/open-world.ts). Stored and resumable (src/services/ood-runner.ts,
+ * `openWorld` (the lab's entry, src/core/labs/open-world/index.ts). Stored and resumable (src/services/ood-runner.ts,
  * ood-store.ts): each finished step is stored in IndexedDB at once under `openWorldKey(settings)`; settings on screen
  * whose steps are stored are shown without training; Run continues a stopped run after its last stored step (from the
  * stored checkpoint). Exports: the run as JSON (= `cil-lab ood`'s output), the results as CSV, each chart's ⤓ menu,

@@ -8,7 +8,7 @@ import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
 import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
 import { orderingsLab } from '../../core/labs/orderings';
-import type { OrderingsInputs, OrderingsState, SourceKind } from '../../core/labs/orderings-binding';
+import type { OrderingsInputs, OrderingsState, SourceKind } from '../../core/labs/orderings/binding';
 import type { ClipInitial, ClipSettingsOut } from '../../core/similarity/clip-panel';
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 

@@ -9,7 +9,7 @@
 import { untrack } from 'svelte';
 import type { FileRef } from '../../core/config/schema';
 import { featuresOf } from '../../core/config/sections/features';
-import type { OrderingsInputs, OrderingsState } from '../../core/labs/orderings-binding';
+import type { OrderingsInputs, OrderingsState } from '../../core/labs/orderings/binding';
 import { countOrderings } from '../../core/orderings/count';
 import type { ClipSettingsOut } from '../../core/similarity/clip-panel';
 import { sharedDataClient } from '../../services/data-client';

@@ -5,7 +5,7 @@
  * result with EDGE on the images and on the class names, the joint head, and the verdicts and lesson observation on
  * them.
  */
-import { ownSizeProblem, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
+import { ownSizeProblem, type OwnClassesConfig, type OwnStrategy } from '../../core/labs/own-classes/section';
 import { ownNamesEdge, type OwnEdge } from '../../core/own-classes/edge';
 import { changeText, matrixOf, type HistoryRow } from '../../core/own-classes/history';
 import { orderingsSentences, type OwnOrderingsResult } from '../../core/own-classes/orders';

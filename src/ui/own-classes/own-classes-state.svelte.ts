@@ -6,7 +6,7 @@
  * online or offline. The lab has no Run row: recording a class trains it, and its runs' progress, Pause, Resume and
  * Cancel are on its canvas (./OwnClassesResults.svelte).
  */
-import type { OwnClassesConfig } from '../../core/config/sections/own-classes';
+import type { OwnClassesConfig } from '../../core/labs/own-classes/section';
 import { labWorkers } from '../../services/lab-kit';
 import { createOwnClassesRunner, type OwnClassesRunner } from '../../services/own-classes-runner';
 import { openOwnSampleStore, type OwnSampleStore } from '../../services/own-classes-store';

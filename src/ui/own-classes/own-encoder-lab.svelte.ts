@@ -5,7 +5,7 @@
  * instead. ./own-samples-lab.svelte.ts builds the lab's classes and samples on it, ./own-classes-lab.svelte.ts the
  * history of R, the orderings and the joint head on those.
  */
-import { ownClassesOf, type OwnClassesConfig } from '../../core/config/sections/own-classes';
+import { ownClassesOf, type OwnClassesConfig } from '../../core/labs/own-classes/section';
 import type { OwnClassesRunner } from '../../services/own-classes-runner';
 import { encoderDownloadSize } from '../../services/feature-source';
 import { browserOffline, encoderState, runnableEncoders, type EncoderState, type RunnableEncoder } from '../../services/own-encoders';

@@ -7,7 +7,7 @@
  * sample here, which stores it at once, has its features computed while recording goes on, and adds the class once it
  * is complete. ./own-classes-lab.svelte.ts builds the lab on it: the history of R, every ordering, the joint head.
  */
-import { classNameProblem, ownSizeProblem, isHeadStrategy, OWN_LIMITS, type OwnClassesConfig, type OwnStrategy } from '../../core/config/sections/own-classes';
+import { classNameProblem, ownSizeProblem, isHeadStrategy, OWN_LIMITS, type OwnClassesConfig, type OwnStrategy } from '../../core/labs/own-classes/section';
 import { sampleFingerprint } from '../../core/own-classes/history';
 import { ownSampleList } from '../../core/own-classes/settings';
 import { readSamplesZip, writeSamplesZip } from '../../data/own-samples-zip';

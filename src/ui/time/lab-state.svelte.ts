@@ -3,7 +3,7 @@
  * (the runner's state, src/services/time-runner.ts: live rows of R as each bucket finishes), teaching mode's Step,
  * and Table 2's α sweep. Runes outside the page, which the lab kit composes (./index.ts).
  */
-import { TIME_LAB_START, bucketTrainingSize, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../../core/stream/config';
+import { TIME_LAB_START, bucketTrainingSize, timeControlOf, validateTimeLabConfig, type TimeLabConfig } from '../../core/labs/time/settings';
 import { labSeedList, oneSeed } from '../../core/labs/seeds';
 import { timeVerdict, type TimeVerdictInput } from '../../core/verdict/time';
 import type { Verdict } from '../../core/verdict/types';

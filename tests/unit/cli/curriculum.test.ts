@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatConfigFile } from '../../../src/core/config/config-file';
 import { defaultConfig } from '../../../src/core/config/schema';
-import { foldCurriculum } from '../../../src/core/config/sections/curriculum';
+import { foldCurriculum } from '../../../src/core/labs/curriculum/section';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';

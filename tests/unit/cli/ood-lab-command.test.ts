@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/ood/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/labs/open-world/settings';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { defaultConfig } from '../../../src/core/config/validate';
 import { foldOpenWorld } from '../../../src/core/ood/experiment';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
-import { foldTime } from '../../../src/core/config/sections/time';
+import { foldTime } from '../../../src/core/labs/time/section';
 import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { selectBackend } from '../../../src/engine/backend';
 import { captureCli } from './capture';

@@ -2,7 +2,7 @@ import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readSamplesZip, writeSamplesZip } from '../../../src/data/own-samples-zip';
 import { listImageFolderZip } from '../../../src/data/parsers/image-folder-zip';
-import { OWN_LIMITS } from '../../../src/core/config/sections/own-classes';
+import { OWN_LIMITS } from '../../../src/core/labs/own-classes/section';
 
 // bytes with a JPEG or PNG signature (the zip reader checks signatures; nothing here decodes pixels)
 const jpeg = (k: number) => Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, k, k + 1, k + 2]);

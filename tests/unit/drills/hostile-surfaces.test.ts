@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OWN_LIMITS } from '../../../src/core/config/sections/own-classes';
+import { OWN_LIMITS } from '../../../src/core/labs/own-classes/section';
 import { FeatureSetError } from '../../../src/core/features/feature-set';
 import { readFeaturesNpz } from '../../../src/data/features/npz';
 import { readSamplesZip, writeSamplesZip } from '../../../src/data/own-samples-zip';

@@ -14,7 +14,7 @@ import { validateConfig } from '../../../src/core/config/schema';
 import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
 import { FORGETTING_CLASSES } from '../../../src/core/forgetting/lab-classes';
 import { paperTasks } from '../../../src/core/forgetting/setup';
-import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
+import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting/binding';
 import { loadBuiltinDataset } from '../../../src/data/registry';
 import { selectBackend } from '../../../src/engine/backend';
 import { fromDecodedDataset, subsetPerClass } from '../../../src/engine/dataset';

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { MEMORY_STRATEGY_IDS, STRATEGY_IDS } from '../../../src/core/config/defaults';
 import { validateConfig } from '../../../src/core/config/validate';
-import { OPEN_WORLD_DATASETS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/ood/config';
+import { OPEN_WORLD_DATASETS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/labs/open-world/settings';
 import { foldOpenWorld } from '../../../src/core/ood/experiment';
 import { defaultConfig } from '../../../src/core/config/validate';
 import { openWorldLab } from '../../../src/core/labs/open-world';

@@ -12,7 +12,7 @@ import { augmentsByDefault, runConfigOf, runSettingsOf, trainRunConfigOf } from 
 import { forgettingRunConfigs } from '../../../src/services/forgetting-runner';
 import { trainConfigFor } from '../../../src/services/ground-truth-runner';
 import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
-import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
+import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting/binding';
 
 const cli = captureCli();
 

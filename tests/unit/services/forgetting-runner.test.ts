@@ -6,7 +6,7 @@ import type { ProgressEvent, TrainRunConfig, TrainRunResult } from '../../../src
 import { memoryForgettingStore } from '../../../src/services/forgetting-store';
 import { createForgettingRunner, forgettingRunConfigs, type ForgettingWorker } from '../../../src/services/forgetting-runner';
 import type { DatasetSpec, TaskResult } from '../../../src/workers/train-api';
-import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../src/core/labs/forgetting-binding';
+import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../src/core/labs/forgetting/binding';
 
 const tasks = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 const configOf = (over: Partial<ForgettingSettings> = {}) =>

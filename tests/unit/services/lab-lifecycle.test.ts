@@ -4,8 +4,8 @@
  * pool and gives the worker back). The Time, Open-world and Curriculum labs, each with a fake worker.
  */
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
-import { defaultTimeLabConfig } from '../../../src/core/stream/config';
+import { OPEN_WORLD_PRESETS } from '../../../src/core/labs/open-world/settings';
+import { defaultTimeLabConfig } from '../../../src/core/labs/time/settings';
 import { streamMetrics } from '../../../src/core/stream/metrics';
 import { createCurriculumRunner, memoryStore as memoryCurriculumStore } from '../../../src/services/curriculum-runner';
 import { createWorkerPool } from '../../../src/services/lab-kit/train-pool';

@@ -1,6 +1,6 @@
 /** The Open-world lab's exports: the JSON is `cil-lab ood`'s report of the stored steps; the CSV rows. */
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
+import { OPEN_WORLD_PRESETS } from '../../../src/core/labs/open-world/settings';
 import type { OodRunMeta } from '../../../src/engine/ood/report';
 import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import { oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../../src/services/ood-export';

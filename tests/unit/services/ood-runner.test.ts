@@ -5,7 +5,7 @@
  * The store is the memory store (no IndexedDB in Node), the worker a fake.
  */
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_PRESETS, openWorldKey } from '../../../src/core/ood/config';
+import { OPEN_WORLD_PRESETS, openWorldKey } from '../../../src/core/labs/open-world/settings';
 import type { OpenWorldStep } from '../../../src/engine/ood/run';
 import type { RunCheckpoint } from '../../../src/engine/types';
 import { createOodRunner, resumePoint, type OodRunResult, type OodWorker } from '../../../src/services/ood-runner';

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ownClassesOf, type OwnClassesConfig } from '../../../src/core/config/sections/own-classes';
+import { ownClassesOf, type OwnClassesConfig } from '../../../src/core/labs/own-classes/section';
 import { sampleFingerprint } from '../../../src/core/own-classes/history';
 import { selectBackend } from '../../../src/engine/backend';
 import { RunControl } from '../../../src/engine/control';

@@ -15,7 +15,7 @@ import { HASH_WRITE_DELAY_MS, ShareLinkStore, type LinkEnv } from '../../../src/
 import type { TaskResult } from '../../../src/workers/train-api';
 import { ForgettingLab, type LabOrderings } from '../../../src/ui/forgetting/forgetting-lab.svelte';
 import { forgettingExperimentOf } from '../../../src/core/forgetting/from-config';
-import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting-binding';
+import { forgettingChange, forgettingTabStart } from '../../../src/core/labs/forgetting/binding';
 import { groupRuns } from '../../../src/ui/forgetting/results';
 
 /** A window whose history keeps entries: replaceState rewrites the current one, pushState adds one. */

@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../src/core/ood/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../src/core/labs/open-world/settings';
 import { foldOpenWorld } from '../../../src/core/ood/experiment';
 import { experimentStart } from '../../../src/ui/common/lab/lab-experiment.svelte';
 import { openWorldLab } from '../../../src/core/labs/open-world';
 import type { ExperimentConfig, LabId } from '../../../src/core/config/schema';
-import { CURRICULUM_FILL, foldCurriculum, type CurriculumConfig } from '../../../src/core/config/sections/curriculum';
+import { CURRICULUM_FILL, foldCurriculum, type CurriculumConfig } from '../../../src/core/labs/curriculum/section';
 import { CURRICULUM_LAB_START as START_SECTION, curriculumLab } from '../../../src/core/labs/curriculum';
-import { foldTime } from '../../../src/core/config/sections/time';
-import { defaultTimeLabConfig, TIME_LAB_START } from '../../../src/core/stream/config';
+import { foldTime } from '../../../src/core/labs/time/section';
+import { defaultTimeLabConfig, TIME_LAB_START } from '../../../src/core/labs/time/settings';
 import { timeLab } from '../../../src/core/labs/time';
 
 const START = OPEN_WORLD_PRESETS['near-far'];

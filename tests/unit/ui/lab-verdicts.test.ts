@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/ood/config';
-import { TIME_LAB_START } from '../../../src/core/stream/config';
+import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../src/core/labs/open-world/settings';
+import { TIME_LAB_START } from '../../../src/core/labs/time/settings';
 import { createOodRunner, type OodWorker } from '../../../src/services/ood-runner';
 import { createMemoryOodStore } from '../../../src/services/ood-store';
 import { createTimeRunner, memoryTimeStore, type TimeWorker } from '../../../src/services/time-runner';

@@ -6,7 +6,7 @@
  * plain words.
  */
 import { describe, expect, it } from 'vitest';
-import type { OwnClassesConfig } from '../../../src/core/config/sections/own-classes';
+import type { OwnClassesConfig } from '../../../src/core/labs/own-classes/section';
 import type { OwnClassesRunner } from '../../../src/services/own-classes-runner';
 import type { OwnSampleStore } from '../../../src/services/own-classes-store';
 import { OwnClassesLab, type EncoderProbe } from '../../../src/ui/own-classes/own-classes-lab.svelte';

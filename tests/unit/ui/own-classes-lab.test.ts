@@ -4,7 +4,7 @@
  * named, the classes stored here offered), removing a class, and EDGE on the class names.
  */
 import { describe, expect, it } from 'vitest';
-import type { OwnClassesConfig } from '../../../src/core/config/sections/own-classes';
+import type { OwnClassesConfig } from '../../../src/core/labs/own-classes/section';
 import { ownNamesEdge } from '../../../src/core/own-classes/edge';
 import { sampleFingerprint, type HistoryRow } from '../../../src/core/own-classes/history';
 import { everyOwnOrder, ownOrderingsResult } from '../../../src/core/own-classes/orders';

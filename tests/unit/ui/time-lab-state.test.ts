@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTimeLabConfig } from '../../../src/core/stream/config';
+import { defaultTimeLabConfig } from '../../../src/core/labs/time/settings';
 import { streamMetrics } from '../../../src/core/stream/metrics';
 import { createTimeRunner, memoryTimeStore, type TimeWorker } from '../../../src/services/time-runner';
 import { PRESETS, TimeLab } from '../../../src/ui/time/lab-state.svelte';

@@ -91,7 +91,7 @@ export interface LabViewProps<L> {
  * takes (by default some of `S`). The functions of `L` are read in the kit's `$derived`s, so they follow the state.
  */
 export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
-  /** the lab's entry (src/core/labs/<lab>.ts) with its `view`, `apply` and `tab` */
+  /** the lab's entry (src/core/labs/<lab>/index.ts) with its `view`, `apply` and `tab` */
   entry: LabEntry<LabId, S, C>;
   /** the panel's heading */
   title: string;

@@ -1,6 +1,6 @@
 /**
  * A lab bound to the app's one experiment (the share link) through its entry's `view` and `apply`
- * (src/core/labs/<lab>.ts), with a tab that keeps a setup of its own (its entry's `tab`: Time, Open world, Curriculum)
+ * (src/core/labs/<lab>/index.ts), with a tab that keeps a setup of its own (its entry's `tab`: Time, Open world, Curriculum)
  * or without one (Your classes: its tab always shows the experiment's settings):
  * - where the page starts (`experimentStart`, pure): the experiment when it is the lab's or the lab has no tab of its
  *   own (with what the lab cannot train listed), else the tab's start (src/core/labs/own-section.ts);

@@ -1,5 +1,5 @@
 /**
- * The Curriculum lab on the experiment's common sections (src/core/config/sections/curriculum.ts): its settings
+ * The Curriculum lab on the experiment's common sections (src/core/labs/curriculum/section.ts): its settings
  * written into a config and read back are the same settings, what the common sections say that the lab cannot train
  * is named with what it trains instead, and the section's own form keeps only datasets, order and scenario.
  */
@@ -12,7 +12,7 @@ import {
   foldCurriculum,
   type CurriculumConfig,
   type CurriculumOwn,
-} from '../../../../src/core/config/sections/curriculum';
+} from '../../../../src/core/labs/curriculum/section';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { foldRoundTrip } from './fold-round-trip';
 import { curriculumLab } from '../../../../src/core/labs/curriculum';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactConfig, defaultConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash } from '../../../../src/core/config/url-codec';
-import { CURRICULUM_FILL } from '../../../../src/core/config/sections/curriculum';
+import { CURRICULUM_FILL } from '../../../../src/core/labs/curriculum/section';
 import { curriculumLab } from '../../../../src/core/labs/curriculum';
 
 describe('config section: curriculum', () => {

@@ -1,5 +1,5 @@
-// The Ground-truth and Forgetting labs' sections, checked by their settings tables (src/core/ground-truth/settings.ts,
-// src/core/forgetting/settings.ts), answer as the hand-written checkers did: the same errors (paths, messages, order)
+// The Ground-truth and Forgetting labs' sections, checked by their settings tables (src/core/labs/ground-truth/settings.ts,
+// src/core/labs/forgetting/settings.ts), answer as the hand-written checkers did: the same errors (paths, messages, order)
 // and, for valid configs, the same configHash, compact form and key order. The fixture was recorded with the
 // hand-written checkers (its note says which commit).
 import { describe, expect, it } from 'vitest';

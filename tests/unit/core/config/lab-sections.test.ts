@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, CURRICULUM_LIMITS, modelSize, TIME_LIMITS } from '../../../../src/core/config/limits';
 import { compactConfig, defaultConfig, LAB_IDS, validateConfig } from '../../../../src/core/config/schema';
 import { configHash, decodeConfigFromHash, encodeConfigToHash, toBase64Url } from '../../../../src/core/config/url-codec';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../../src/core/ood/config';
-import { defaultTimeLabConfig } from '../../../../src/core/stream/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../../src/core/labs/open-world/settings';
+import { defaultTimeLabConfig } from '../../../../src/core/labs/time/settings';
 import { openWorldLab } from '../../../../src/core/labs/open-world';
 import { timeLab } from '../../../../src/core/labs/time';
 

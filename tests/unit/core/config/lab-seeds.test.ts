@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS, compactConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
-import { CURRICULUM_START } from '../../../../src/core/config/sections/curriculum';
+import { CURRICULUM_START } from '../../../../src/core/labs/curriculum/section';
 import { forgettingJobsOf } from '../../../../src/core/forgetting/from-config';
 import { FORGETTING_START, PRESETS } from '../../../../src/core/forgetting/setup';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/ood/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, oodKind, openWorldKey, validateOpenWorldSettings } from '../../../../src/core/labs/open-world/settings';
 import {
   TIME_LAB_PRESETS,
   TIME_LAB_START,
@@ -12,7 +12,7 @@ import {
   timeControlOf,
   validateTimeLabConfig,
   type TimeLabConfig,
-} from '../../../../src/core/stream/config';
+} from '../../../../src/core/labs/time/settings';
 import { oneSeed } from '../../../../src/core/labs/seeds';
 import { curriculumLab } from '../../../../src/core/labs/curriculum';
 import { openWorldLab } from '../../../../src/core/labs/open-world';

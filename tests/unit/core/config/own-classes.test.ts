@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactConfig, defaultConfig, validateConfig } from '../../../../src/core/config/schema';
 import { configHash } from '../../../../src/core/config/url-codec';
-import { classNameProblem, OWN_CLASSES_FILL, OWN_LIMITS, ownClassesOf } from '../../../../src/core/config/sections/own-classes';
+import { classNameProblem, OWN_CLASSES_FILL, OWN_LIMITS, ownClassesOf } from '../../../../src/core/labs/own-classes/section';
 
 describe('config section: ownClasses', () => {
   it('is absent by default; a section equal to the fill-in leaves the compact form and hash alone', () => {

@@ -1,13 +1,13 @@
 /**
- * The Time lab on the experiment's common sections (src/core/config/sections/time.ts): its settings written into a
+ * The Time lab on the experiment's common sections (src/core/labs/time/section.ts): its settings written into a
  * config and read back are the same settings, what the common sections say that the lab cannot train is named with
  * what it trains instead, and the section's own form keeps only the stream, protocols, mode and buffer.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
-import { foldTime, timeFromExperiment, type TimeOwn } from '../../../../src/core/config/sections/time';
+import { foldTime, timeFromExperiment, type TimeOwn } from '../../../../src/core/labs/time/section';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
-import { defaultTimeLabConfig, TIME_LAB_PRESETS, TIME_LAB_START, type TimeLabConfig } from '../../../../src/core/stream/config';
+import { defaultTimeLabConfig, TIME_LAB_PRESETS, TIME_LAB_START, type TimeLabConfig } from '../../../../src/core/labs/time/settings';
 import { foldRoundTrip } from './fold-round-trip';
 import { timeLab } from '../../../../src/core/labs/time';
 

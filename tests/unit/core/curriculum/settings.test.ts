@@ -1,11 +1,11 @@
-// The Curriculum lab's settings table (src/core/curriculum/settings.ts): its defaults are the v1 fill-in as released
+// The Curriculum lab's settings table (src/core/labs/curriculum/settings.ts): its defaults are the v1 fill-in as released
 // (frozen: links made before keep their meaning), its key order is the settings' (the section's equality and the
 // runs' store keys), the run settings of the lab's settings keep the object the app's stored runs are keyed by, and the
 // --config/--link mapping names each field's flag.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { curriculumFlags } from '../../../../src/cli/curriculum';
 import { TRAINING_FIELDS } from '../../../../src/core/config/lab-training';
-import { CURRICULUM_FILL } from '../../../../src/core/config/sections/curriculum';
+import { CURRICULUM_FILL } from '../../../../src/core/labs/curriculum/section';
 import {
   CURRICULUM_COMMON,
   CURRICULUM_SETTINGS,
@@ -13,7 +13,7 @@ import {
   type CurriculumConfig,
   type CurriculumOrderChoice,
   type CurriculumOwn,
-} from '../../../../src/core/curriculum/settings';
+} from '../../../../src/core/labs/curriculum/settings';
 
 describe('the Curriculum settings table', () => {
   it('derives the settings type and the own form (the v1 fields; a new field is optional and needs no edit here)', () => {

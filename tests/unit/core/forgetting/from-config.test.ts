@@ -3,7 +3,7 @@ import { defaultConfig, validateConfig } from '../../../../src/core/config/schem
 import { forgettingExperimentOf, forgettingJobsOf, forgettingProblem, groupOf, jobConfig, jobKey } from '../../../../src/core/forgetting/from-config';
 import { configTasks } from '../../../../src/core/forgetting/lab-classes';
 import { paperTasks, presetJobs } from '../../../../src/core/forgetting/setup';
-import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../../src/core/labs/forgetting-binding';
+import { forgettingChange, forgettingTabStart, type ForgettingSettings } from '../../../../src/core/labs/forgetting/binding';
 
 const paper = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 const configOf = (over: Partial<ForgettingSettings> = {}, tasks = paper) =>

@@ -1,5 +1,5 @@
 /**
- * Each lab's binding (its entry's `view` and `apply`, src/core/labs/<lab>.ts), once per lab that has one: the lab's
+ * Each lab's binding (its entry's `view` and `apply`, src/core/labs/<lab>/index.ts), once per lab that has one: the lab's
  * settings applied to an experiment, checked as a link would be, read back the same; a change of one setting changes
  * that setting only; a v1 link made before (frozen here, as in tests/unit/core/config/lab-seeds.test.ts) opens to the
  * same settings, and applying no change keeps them.
@@ -7,14 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig, type LabId } from '../../../../src/core/config/schema';
 import { decodeConfigFromHash } from '../../../../src/core/config/url-codec';
-import { CURRICULUM_FILL } from '../../../../src/core/config/sections/curriculum';
+import { CURRICULUM_FILL } from '../../../../src/core/labs/curriculum/section';
 import { LABS } from '../../../../src/core/labs';
 import { CURRICULUM_LAB_START, curriculumLab } from '../../../../src/core/labs/curriculum';
 import type { LabEntry } from '../../../../src/core/labs/lab';
 import { openWorldLab } from '../../../../src/core/labs/open-world';
 import { timeLab } from '../../../../src/core/labs/time';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../../src/core/ood/config';
-import { defaultTimeLabConfig, TIME_LAB_START } from '../../../../src/core/stream/config';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS } from '../../../../src/core/labs/open-world/settings';
+import { defaultTimeLabConfig, TIME_LAB_START } from '../../../../src/core/labs/time/settings';
 
 function open(link: string): ExperimentConfig {
   const r = decodeConfigFromHash(link);

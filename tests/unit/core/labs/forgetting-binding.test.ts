@@ -1,5 +1,5 @@
 /**
- * The Forgetting lab's binding (its entry's `view` and `apply`, src/core/labs/forgetting-binding.ts): the tab's
+ * The Forgetting lab's binding (its entry's `view` and `apply`, src/core/labs/forgetting/binding.ts): the tab's
  * settings applied to an experiment and read back through a link; each control to its field; an invalid control
  * leaves its part as it was; the round trip view → the change the controls hand back → apply gives the config back;
  * links made before (frozen here, as in tests/unit/core/config/url-codec.test.ts and lab-seeds.test.ts) open to the
@@ -20,7 +20,7 @@ import {
   orderingKindOf,
   resolveOrdering,
   type ForgettingSettings,
-} from '../../../../src/core/labs/forgetting-binding';
+} from '../../../../src/core/labs/forgetting/binding';
 import { orderingKey } from '../../../../src/core/orderings/key';
 
 const PAPER = paperTasks([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);

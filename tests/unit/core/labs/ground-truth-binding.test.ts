@@ -1,5 +1,5 @@
 /**
- * The Ground-truth lab's binding (its entry's `view` and `apply`, src/core/labs/ground-truth-binding.ts, and the fold
+ * The Ground-truth lab's binding (its entry's `view` and `apply`, src/core/labs/ground-truth/binding.ts, and the fold
  * that writes only the valid parts into the link): what the controls show for a config, and the config with what they
  * hand back (their inputs resolved, null for what is invalid right now). A round trip (view → the change the controls
  * hand back unchanged → apply, or the fold) gives the same config back, and frozen v1 links (made by the build before
@@ -22,7 +22,7 @@ import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/c
 import { groundTruthRunHash } from '../../../../src/core/ground-truth/run-keys';
 import { editedGroundTruth as edited } from '../ground-truth/edited-experiment';
 import { groundTruthLab } from '../../../../src/core/labs/ground-truth';
-import { groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../../../src/core/labs/ground-truth-binding';
+import { groundTruthSteps, type GroundTruthInputs, type GroundTruthState } from '../../../../src/core/labs/ground-truth/binding';
 import { parseTaskSizes, resolveTaskSizes } from '../../../../src/core/orderings/task-sizes';
 import { parseTrainingSeeds, parseWidths } from '../../../../src/ui/ground-truth/page-inputs';
 import { parseSeeds } from '../../../../src/ui/orderings/page-inputs';

@@ -1,5 +1,5 @@
 /**
- * The Orderings lab's binding (its entry's `view` and `apply`, src/core/labs/orderings-binding.ts): what the controls
+ * The Orderings lab's binding (its entry's `view` and `apply`, src/core/labs/orderings/binding.ts): what the controls
  * show for a config, and the config with what they hand back (their inputs resolved, null for what is invalid right
  * now). A round trip (view → the change the controls hand back unchanged → apply) gives the same config back, and
  * frozen v1 links (made by the build before the binding moved into the lab entry) open to the same controls and write
@@ -12,7 +12,7 @@ import { canonicalJson, defaultConfig, experimentClassNames, validateConfig, typ
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { parseClassNames, validateClassNames } from '../../../../src/core/classes/validate';
 import { orderingsLab } from '../../../../src/core/labs/orderings';
-import type { OrderingsInputs, OrderingsState } from '../../../../src/core/labs/orderings-binding';
+import type { OrderingsInputs, OrderingsState } from '../../../../src/core/labs/orderings/binding';
 import { parseTaskSizes, resolveTaskSizes } from '../../../../src/core/orderings/task-sizes';
 import { PROTOCOL_IDS } from '../../../../src/core/protocols/types';
 import type { ClipInitial, ClipSettingsOut } from '../../../../src/core/similarity/clip-panel';

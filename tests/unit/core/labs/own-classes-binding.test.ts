@@ -1,5 +1,5 @@
 /**
- * The Your-classes lab's binding (its entry's `view` and `apply`, src/core/labs/own-classes.ts) and where its page
+ * The Your-classes lab's binding (its entry's `view` and `apply`, src/core/labs/own-classes/index.ts) and where its page
  * starts (the lab kit's experimentStart, src/ui/common/lab/lab-experiment.svelte.ts): its settings applied and checked
  * as a link would be read back the same; a change of one setting changes that setting only; every config, frozen v1
  * links included, read and written back unchanged (the same compact form and hash); old links open to the same
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
-import { OWN_CLASSES_FILL, type OwnClassesConfig } from '../../../../src/core/config/sections/own-classes';
+import { OWN_CLASSES_FILL, type OwnClassesConfig } from '../../../../src/core/labs/own-classes/section';
 import { configHash, decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
 import { LABS } from '../../../../src/core/labs';
 import { ownClassesLab } from '../../../../src/core/labs/own-classes';

@@ -10,7 +10,7 @@ import {
   readOodSet,
   validateOpenWorldSettings,
   withOpenWorldDefaults,
-} from '../../../../src/core/ood/config';
+} from '../../../../src/core/labs/open-world/settings';
 
 describe('Open-world lab settings', () => {
   it('the defaults and presets are valid', () => {

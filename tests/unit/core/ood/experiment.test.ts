@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, validateConfig, type ExperimentConfig } from '../../../../src/core/config/schema';
 import { decodeConfigFromHash, encodeConfigToHash } from '../../../../src/core/config/url-codec';
-import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../../src/core/ood/config';
+import { OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../../../../src/core/labs/open-world/settings';
 import { foldOpenWorld, openWorldFromExperiment, type OpenWorldOwn } from '../../../../src/core/ood/experiment';
 import { foldRoundTrip } from '../config/fold-round-trip';
 import { openWorldLab } from '../../../../src/core/labs/open-world';

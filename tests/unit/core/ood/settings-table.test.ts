@@ -1,4 +1,4 @@
-// The Open-world lab's settings table (src/core/ood/config.ts OPEN_WORLD_SETTINGS): the type it derives is the one
+// The Open-world lab's settings table (src/core/labs/open-world/settings.ts OPEN_WORLD_SETTINGS): the type it derives is the one
 // the lab always had, its own form's fields and common fields are as before, and the command line the lab shows
 // (settingArgs) is the one it always showed (the strings below were printed by the hand-written builder it replaced).
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   openWorldKey,
   type OpenWorldOwn,
   type OpenWorldSettings,
-} from '../../../../src/core/ood/config';
+} from '../../../../src/core/labs/open-world/settings';
 import { TRAINING_FIELDS } from '../../../../src/core/config/lab-training';
 import type { DetectorId } from '../../../../src/core/ood/detectors';
 import { oodCommandLine } from '../../../../src/services/ood-export';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTimeLabConfig, validateTimeLabConfig } from '../../../../src/core/stream/config';
+import { defaultTimeLabConfig, validateTimeLabConfig } from '../../../../src/core/labs/time/settings';
 
 describe('TimeLabConfig', () => {
   it('defaults validate without issues and round-trip through JSON', () => {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OwnEncoder } from '../../../../src/core/config/sections/own-classes';
+import type { OwnEncoder } from '../../../../src/core/labs/own-classes/section';
 import { ownFeatureSet } from '../../../../src/core/own-classes/settings';
 import { updateVerdict } from '../../../../src/core/own-classes/verdict';
 import type { FeatureSet } from '../../../../src/core/features/feature-set';

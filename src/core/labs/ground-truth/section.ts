@@ -1,12 +1,12 @@
 /**
  * The Ground-truth lab's section (docs/science.md §2): how many orderings it trains. Its fields are checked by the
- * lab's settings table (src/core/ground-truth/settings.ts); the rule between them and the other sections is here.
+ * lab's settings table (src/core/labs/ground-truth/settings.ts); the rule between them and the other sections is here.
  */
-import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../../ground-truth/settings';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from './settings';
 import { countOrderings } from '../../orderings/count';
-import { CONFIG_LIMITS, grouped } from '../limits';
-import { checkTableSection } from '../section-table';
-import type { ConfigSection } from './section';
+import { CONFIG_LIMITS, grouped } from '../../config/limits';
+import { checkTableSection } from '../../config/section-table';
+import type { ConfigSection } from '../../config/sections/section';
 
 const plural = (n: number, one: string): string => `${grouped(n)} ${one}${n === 1 ? '' : 's'}`;
 

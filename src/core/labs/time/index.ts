@@ -1,20 +1,20 @@
 /**
  * The Time lab (docs/science.md §7): a drifting stream, the iid and streaming protocols side by side. Its network,
  * epochs, learning rate, batch size and seeds are the experiment's common sections, the stream, protocols, mode and
- * buffer its own section (src/core/config/sections/time.ts, `{ "from": "experiment", … }`).
+ * buffer its own section (src/core/labs/time/section.ts, `{ "from": "experiment", … }`).
  */
-import { foldTime, isTimeOwn, timeFromExperiment, timeSection } from '../config/sections/time';
-import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig, type TimeOwn } from '../stream/config';
-import { defineLab } from './lab';
-import { ownSectionBinding } from './own-section';
-import { PAPERS } from './papers';
+import { foldTime, isTimeOwn, timeFromExperiment, timeSection } from './section';
+import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig, type TimeOwn } from './settings';
+import { defineLab } from '../lab';
+import { ownSectionBinding } from '../own-section';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     time: {
       /**
        * Its own part, the network and training being the common sections; or, in links made before, its full
-       * settings (sections/time.ts). Absent = its defaults. Read with this entry's view.
+       * settings (src/core/labs/time/section.ts). Absent = its defaults. Read with this entry's view.
        */
       time?: TimeOwn | TimeLabConfig;
     };

@@ -3,19 +3,19 @@
  * data, strategy and training are the experiment's common sections, the class order's seed, detectors, OOD sets and
  * fine-tuned heads its own section (src/core/ood/experiment.ts).
  */
-import { openWorldSection } from '../config/sections/open-world';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from '../ood/config';
-import { foldOpenWorld, isOpenWorldOwn, openWorldFromExperiment, type OpenWorldOwn } from '../ood/experiment';
-import { defineLab } from './lab';
-import { ownSectionBinding } from './own-section';
-import { PAPERS } from './papers';
+import { openWorldSection } from './section';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from './settings';
+import { foldOpenWorld, isOpenWorldOwn, openWorldFromExperiment, type OpenWorldOwn } from '../../ood/experiment';
+import { defineLab } from '../lab';
+import { ownSectionBinding } from '../own-section';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     'open-world': {
       /**
        * Its own part, the ID experiment being the common sections; or, in links made before, its full settings
-       * (sections/open-world.ts). Absent = its defaults. Read with this entry's view.
+       * (src/core/labs/open-world/section.ts). Absent = its defaults. Read with this entry's view.
        */
       openWorld?: OpenWorldOwn | OpenWorldSettings;
     };

@@ -1,12 +1,12 @@
 /**
  * The Orderings lab (docs/science.md §1, §6): class orderings, their similarity score S and the EDGE protocol. Its
- * controls read and write the experiment through `view` and `apply` (./orderings-binding.ts).
+ * controls read and write the experiment through `view` and `apply` (./binding.ts).
  */
-import { defineLab } from './lab';
-import { orderingsBinding } from './orderings-binding';
-import { PAPERS } from './papers';
+import { defineLab } from '../lab';
+import { orderingsBinding } from './binding';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     /** no section of its own: its classes, task sizes, similarity and protocols are the common sections */
     orderings: {};

@@ -1,14 +1,14 @@
 /**
  * The Ground-truth lab (docs/science.md §2): train every ordering (or a sample) and compare the protocols' estimates.
- * Its controls read and write the experiment through `view` and `apply` (./ground-truth-binding.ts).
+ * Its controls read and write the experiment through `view` and `apply` (./binding.ts).
  */
-import { groundTruthSection } from '../config/sections/ground-truth';
-import type { GroundTruthSettings } from '../ground-truth/settings';
-import { groundTruthBinding } from './ground-truth-binding';
-import { defineLab } from './lab';
-import { PAPERS } from './papers';
+import { groundTruthSection } from './section';
+import type { GroundTruthSettings } from './settings';
+import { groundTruthBinding } from './binding';
+import { defineLab } from '../lab';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     'ground-truth': { groundTruth: GroundTruthSettings };
   }

@@ -9,13 +9,13 @@
  * registry): the fold that keeps only the valid parts (`groundTruthSteps` through `foldValidSteps`, src/core/config/fold-valid.ts)
  * checks each step where it is called.
  */
-import { getClassList } from '../classes/builtin';
-import { featuresOf, withFeatureSource } from '../config/sections/features';
-import { BUILTIN_DATASET_REFS, CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, datasetClassListId, datasetHasImages } from '../config/defaults';
-import { settingsValue, settingsView } from '../config/settings-table';
-import type { BuiltinDatasetRef, ConfigStrategyId, ExperimentConfig, FeaturesConfig, StrategySetting } from '../config/types';
-import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from '../ground-truth/settings';
-import { isPtmStrategyId } from '../ptm/defaults';
+import { getClassList } from '../../classes/builtin';
+import { featuresOf, withFeatureSource } from '../../config/sections/features';
+import { BUILTIN_DATASET_REFS, CONFIG_STRATEGY_IDS, STRATEGY_OPTION_FILL, datasetClassListId, datasetHasImages } from '../../config/defaults';
+import { settingsValue, settingsView } from '../../config/settings-table';
+import type { BuiltinDatasetRef, ConfigStrategyId, ExperimentConfig, FeaturesConfig, StrategySetting } from '../../config/types';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from './settings';
+import { isPtmStrategyId } from '../../ptm/defaults';
 
 type AccuracyChoice = ExperimentConfig['ui']['accuracy'];
 type TrainBackend = ExperimentConfig['backend']['train'];

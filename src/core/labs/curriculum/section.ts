@@ -10,7 +10,7 @@
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no curriculum, so a config
  * without it means "the lab's defaults" (CURRICULUM_FILL), and a full curriculum equal to the fill-in is checked to
  * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
- * with the lab entry's `view(config)` (src/core/labs/curriculum.ts).
+ * with the lab entry's `view(config)` (src/core/labs/curriculum/index.ts).
  */
 import {
   checkCurriculumOrder,
@@ -19,21 +19,21 @@ import {
   curriculumDefaults,
   type CurriculumConfig,
   type CurriculumOwn,
-} from '../../curriculum/settings';
-import type { Checker } from '../checker';
-import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../defaults';
-import { readLabTraining, readOwnForm, strategyOptionsUnused, writeLabTraining, type Unused } from '../lab-training';
-import { checkFieldsIn } from '../settings-table';
-import type { ExperimentConfig, StrategySetting } from '../types';
-import { CURRICULUM_LIMITS } from '../limits';
-import type { ConfigSection } from './section';
+} from './settings';
+import type { Checker } from '../../config/checker';
+import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../../config/defaults';
+import { readLabTraining, readOwnForm, strategyOptionsUnused, writeLabTraining, type Unused } from '../../config/lab-training';
+import { checkFieldsIn } from '../../config/settings-table';
+import type { ExperimentConfig, StrategySetting } from '../../config/types';
+import { CURRICULUM_LIMITS } from '../../config/limits';
+import type { ConfigSection } from '../../config/sections/section';
 
-export type { CurriculumConfig, CurriculumOwn } from '../../curriculum/settings';
+export type { CurriculumConfig, CurriculumOwn } from './settings';
 
 /** Bounds of the lab's sizes (limits.ts). */
 export { CURRICULUM_LIMITS };
 
-/** The v1 fill-in (frozen once released): the defaults of the lab's table (src/core/curriculum/settings.ts). */
+/** The v1 fill-in (frozen once released): the defaults of the lab's table (src/core/labs/curriculum/settings.ts). */
 export const CURRICULUM_FILL: Readonly<CurriculumConfig> = Object.freeze(curriculumDefaults());
 
 /**

@@ -4,13 +4,13 @@
  * link's checks, the CLI's flags and the command line come from it), presets, the lab's checks and a canonical key
  * (runs are stored under the settings that determine their numbers).
  */
-import { datasetImageShape, STRATEGY_IDS } from '../config/defaults'; // not ../config/schema: its open-world section imports this module
-import { show, UINT32_MAX, type Checker } from '../config/checker';
-import { parseIndexRanges } from '../config/index-ranges';
-import { CONFIG_LIMITS, grouped, modelSize } from '../config/limits';
-import { commonFields, fieldProblem, settingsDefaults, settingsTable, type CommonKeyOf, type SettingField, type SettingsOf } from '../config/settings-table';
-import { getClassList } from '../classes/builtin';
-import { DETECTOR_IDS, HEAD_DEFAULTS } from './detectors';
+import { datasetImageShape, STRATEGY_IDS } from '../../config/defaults'; // not ../config/schema: its open-world section imports this module
+import { show, UINT32_MAX, type Checker } from '../../config/checker';
+import { parseIndexRanges } from '../../config/index-ranges';
+import { CONFIG_LIMITS, grouped, modelSize } from '../../config/limits';
+import { commonFields, fieldProblem, settingsDefaults, settingsTable, type CommonKeyOf, type SettingField, type SettingsOf } from '../../config/settings-table';
+import { getClassList } from '../../classes/builtin';
+import { DETECTOR_IDS, HEAD_DEFAULTS } from '../../ood/detectors';
 
 /** The built-in datasets with images (those the lab can train on and draw OOD sets from). */
 export const OPEN_WORLD_DATASETS = ['fashion-mnist', 'digits', 'emoji'] as const;

@@ -23,13 +23,13 @@
  * invalid right now (a half-typed epoch count, a calibration ratio that holds out no image) stays as it was and the
  * link always opens.
  */
-import { STRATEGY_OPTION_FILL } from '../config/defaults';
-import { settingsValue, settingsView } from '../config/settings-table';
-import type { ExperimentConfig } from '../config/types';
-import { CONFORMAL_SETTINGS, CONFORMAL_UNSHOWN, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from '../forgetting/settings';
-import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from '../forgetting/lab-classes';
-import { FORGETTING_START, PAPER_LR, orderingText, paperTasks, parseOrdering, type ForgettingDataset } from '../forgetting/setup';
-import { canonicalOrdering, orderingKey } from '../orderings/key';
+import { STRATEGY_OPTION_FILL } from '../../config/defaults';
+import { settingsValue, settingsView } from '../../config/settings-table';
+import type { ExperimentConfig } from '../../config/types';
+import { CONFORMAL_SETTINGS, CONFORMAL_UNSHOWN, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from './settings';
+import { FORGETTING_CLASSES, configTasks, isForgettingDataset } from '../../forgetting/lab-classes';
+import { FORGETTING_START, PAPER_LR, orderingText, paperTasks, parseOrdering, type ForgettingDataset } from '../../forgetting/setup';
+import { canonicalOrdering, orderingKey } from '../../orderings/key';
 
 export type OrderingKind = 'paper' | 'rs' | 'edge-hard' | 'edge-easy' | 'manual';
 export type TrainBackend = ExperimentConfig['backend']['train'];
@@ -51,7 +51,7 @@ export const OWN_SETTING_KEYS: readonly string[] = [...SHOWN_KEYS, ...Object.key
 
 /**
  * The lab's settings as its controls show them (`view`). Its own sections' fields come from their tables
- * (src/core/forgetting/settings.ts): the conformal ones it sets (`ConformalShown`), and its runs (`preset`: the preset
+ * (src/core/labs/forgetting/settings.ts): the conformal ones it sets (`ConformalShown`), and its runs (`preset`: the preset
  * whose runs are shown and shared, or null for one run; `seeds`: runs of the one-run setup, at seed, seed + 1, …; a
  * preset has its own seeds).
  */

@@ -7,13 +7,13 @@
  * CLIP panel does not edit). An input that is invalid right now (a bad task size, a duplicate class name) is null
  * and does not reach the config: the last valid value stays, so the link always opens.
  */
-import { getClassList } from '../classes/builtin';
-import { datasetClassListId } from '../config/defaults';
-import { experimentClassNames } from '../config/derived';
-import type { BuiltinDatasetRef, ExperimentConfig, FileRef } from '../config/types';
-import { PROTOCOL_IDS, type ProtocolId } from '../protocols/types';
-import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../similarity/clip-panel';
-import type { PromptSpec } from '../similarity/prompts';
+import { getClassList } from '../../classes/builtin';
+import { datasetClassListId } from '../../config/defaults';
+import { experimentClassNames } from '../../config/derived';
+import type { BuiltinDatasetRef, ExperimentConfig, FileRef } from '../../config/types';
+import { PROTOCOL_IDS, type ProtocolId } from '../../protocols/types';
+import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../../similarity/clip-panel';
+import type { PromptSpec } from '../../similarity/prompts';
 
 /**
  * The lab's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's

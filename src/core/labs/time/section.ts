@@ -4,13 +4,13 @@
  * - `{ from: 'experiment', stream, buckets, … }` (what the app writes): the lab's own part; its network (`model`),
  *   epochs, learning rate and batch size (`training`) and seeds (`seeds`) are the experiment's common sections
  *   (`timeFromExperiment`, `foldTime` below);
- * - the full settings (src/core/stream/config.ts `TimeLabConfig`), as links made before the lab moved onto the
+ * - the full settings (src/core/labs/time/settings.ts `TimeLabConfig`), as links made before the lab moved onto the
  *   common sections carry them: they keep opening to the same numbers.
  *
  * Compatibility (schema.ts rule 2): the field is optional. Builds before the lab had no Time settings, so a config
  * without it means "the lab's defaults", and full settings equal to the defaults are checked to `undefined`:
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
- * the lab entry's `view(config)` (src/core/labs/time.ts).
+ * the lab entry's `view(config)` (src/core/labs/time/index.ts).
  */
 import {
   defaultTimeLabConfig,
@@ -20,12 +20,12 @@ import {
   type TimeCommonKey,
   type TimeLabConfig,
   type TimeOwn,
-} from '../../stream/config';
-import type { Checker } from '../checker';
-import { V1_FILL } from '../defaults';
-import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../lab-training';
-import type { ExperimentConfig } from '../types';
-import type { ConfigSection } from './section';
+} from './settings';
+import type { Checker } from '../../config/checker';
+import { V1_FILL } from '../../config/defaults';
+import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../../config/lab-training';
+import type { ExperimentConfig } from '../../config/types';
+import type { ConfigSection } from '../../config/sections/section';
 
 export type { TimeLabConfig, TimeOwn };
 

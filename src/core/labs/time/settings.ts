@@ -2,11 +2,11 @@
  * The Time lab's settings (docs/science.md §7): the type, its defaults and a validator that the share link and the
  * config file use for this lab's section. Pure data: numbers, strings, one nested α.
  */
-import { CONFIG_LIMITS, TIME_LIMITS } from '../config/limits'; // not ../config/schema: its time section imports this module
-import { checkSettings, commonFields, settingsDefaults, settingsTable, type CommonKeyOf, type SettingsOf } from '../config/settings-table';
-import { STREAM_KINDS } from './buckets';
-import { STREAM_PROTOCOLS, type StreamProtocol } from './metrics';
-import { checkAlpha, parseAlpha, type AlphaSpec } from './reservoir';
+import { CONFIG_LIMITS, TIME_LIMITS } from '../../config/limits'; // not ../config/schema: its time section imports this module
+import { checkSettings, commonFields, settingsDefaults, settingsTable, type CommonKeyOf, type SettingsOf } from '../../config/settings-table';
+import { STREAM_KINDS } from '../../stream/buckets';
+import { STREAM_PROTOCOLS, type StreamProtocol } from '../../stream/metrics';
+import { checkAlpha, parseAlpha, type AlphaSpec } from '../../stream/reservoir';
 
 export type TimeLabMode = 'finetune' | 'scratch' | 'linear';
 const TIME_LAB_MODES: readonly TimeLabMode[] = ['finetune', 'scratch', 'linear'];

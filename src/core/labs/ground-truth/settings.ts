@@ -7,8 +7,8 @@
  *
  * Pure data: imports only the table mechanism and the bounds.
  */
-import { CONFIG_LIMITS } from '../config/limits';
-import { settingsDefaults, settingsTable, type SettingsOf } from '../config/settings-table';
+import { CONFIG_LIMITS } from '../../config/limits';
+import { settingsDefaults, settingsTable, type SettingsOf } from '../../config/settings-table';
 
 const UINT32_MAX = 2 ** 32 - 1;
 

@@ -8,9 +8,9 @@
  *
  * Pure data: imports only the table mechanism, the bounds and the preset ids.
  */
-import { CONFIG_LIMITS } from '../config/limits';
-import { settingsDefaults, settingsGroup, settingsTable, type SettingsOf } from '../config/settings-table';
-import { FORGETTING_PRESET_IDS } from '../config/types';
+import { CONFIG_LIMITS } from '../../config/limits';
+import { settingsDefaults, settingsGroup, settingsTable, type SettingsOf } from '../../config/settings-table';
+import { FORGETTING_PRESET_IDS } from '../../config/types';
 
 /** Conformal prediction (docs/science.md §3): miscoverage, calibration split, score, RAPS, softmax. */
 export const CONFORMAL_SETTINGS = settingsTable({
@@ -75,3 +75,4 @@ export type ForgettingRuns = SettingsOf<typeof FORGETTING_SETTINGS>;
 /** The v1 fill-ins (frozen). */
 export const CONFORMAL_FILL: ConformalSettings = settingsDefaults(CONFORMAL_SETTINGS);
 export const FORGETTING_FILL: ForgettingRuns = settingsDefaults(FORGETTING_SETTINGS);
+

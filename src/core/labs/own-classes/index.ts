@@ -7,12 +7,12 @@
  * tab shows the section). `view` reads it, a config without it the frozen fill-in (no classes yet), which is also
  * where a new experiment starts; `apply` writes the change over it and leaves which tab the link opens alone.
  */
-import { ownClassesOf, ownClassesSection, type OwnClassesConfig } from '../config/sections/own-classes';
-import type { ExperimentConfig } from '../config/types';
-import { defineLab } from './lab';
-import { PAPERS } from './papers';
+import { ownClassesOf, ownClassesSection, type OwnClassesConfig } from './section';
+import type { ExperimentConfig } from '../../config/types';
+import { defineLab } from '../lab';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     /** absent = no classes yet (read with ownClassesOf) */
     'own-classes': { ownClasses?: OwnClassesConfig };

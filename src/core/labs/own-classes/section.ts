@@ -11,17 +11,17 @@
  * means the lab's fill-in (no classes yet), and a section equal to the fill-in is checked to `undefined`: compactConfig
  * and configHash of every other config stay as they were. Read it with `ownClassesOf(config)`.
  */
-import { isPlainObject, show, type Checker } from '../checker';
-import { DEFAULT_CLIP_MODEL } from '../defaults';
-import { CONFIG_LIMITS, grouped, OWN_CLASSES_LIMITS } from '../limits';
-import type { ClipTextConfig, OwnClassesConfig, OwnEncoder } from '../types';
-import { FEATURE_PRECISIONS } from './features';
-import type { ConfigSection } from './section';
+import { isPlainObject, show, type Checker } from '../../config/checker';
+import { DEFAULT_CLIP_MODEL } from '../../config/defaults';
+import { CONFIG_LIMITS, grouped, OWN_CLASSES_LIMITS } from '../../config/limits';
+import type { ClipTextConfig, OwnClassesConfig, OwnEncoder } from '../../config/types';
+import { FEATURE_PRECISIONS } from '../../config/sections/features';
+import type { ConfigSection } from '../../config/sections/section';
 import { isHeadStrategy, OWN_STRATEGIES, type OwnStrategy } from '../../own-classes/strategies';
-import { clipTextOf, weightsOf } from './similarity';
+import { clipTextOf, weightsOf } from '../../config/sections/similarity';
 
 export { OWN_STRATEGIES, isHeadStrategy, type OwnStrategy } from '../../own-classes/strategies';
-export type { OwnClassesConfig, OwnEncoder } from '../types';
+export type { OwnClassesConfig, OwnEncoder } from '../../config/types';
 
 /** Bounds (src/core/config/limits.ts): a hundred classes for a closed-form head, a handful for the trained head. */
 export const OWN_LIMITS = OWN_CLASSES_LIMITS;

@@ -1,11 +1,11 @@
 /**
  * The Forgetting lab's sections (docs/science.md §3): conformal prediction (miscoverage, calibration split, score,
  * softmax), the one-click preset and how many seeds one run trains. Their fields are checked by the lab's settings
- * tables (src/core/forgetting/settings.ts); the rule between them and the other sections is here.
+ * tables (src/core/labs/forgetting/settings.ts); the rule between them and the other sections is here.
  */
-import { CONFORMAL_SETTINGS, FORGETTING_CHECK_ORDER, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from '../../forgetting/settings';
-import { checkTableSection } from '../section-table';
-import type { ConfigSection } from './section';
+import { CONFORMAL_SETTINGS, FORGETTING_CHECK_ORDER, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from './settings';
+import { checkTableSection } from '../../config/section-table';
+import type { ConfigSection } from '../../config/sections/section';
 
 export const conformalSection: ConfigSection<'conformal'> = {
   check(c, v): ConformalSettings {

@@ -1,20 +1,20 @@
 /**
  * The Curriculum lab (docs/science.md §8): whole datasets as tasks, easy first (M2I) or hard first (I2M). Its
  * strategies, model, epochs, images per class and seeds are the experiment's common sections, its datasets, order and
- * scenario its own section (src/core/config/sections/curriculum.ts).
+ * scenario its own section (src/core/labs/curriculum/section.ts).
  */
-import { CURRICULUM_FILL, CURRICULUM_START, curriculumFromExperiment, curriculumSection, foldCurriculum, isCurriculumOwn } from '../config/sections/curriculum';
-import type { CurriculumConfig, CurriculumOwn } from '../curriculum/settings';
-import { defineLab } from './lab';
-import { ownSectionBinding } from './own-section';
-import { PAPERS } from './papers';
+import { CURRICULUM_FILL, CURRICULUM_START, curriculumFromExperiment, curriculumSection, foldCurriculum, isCurriculumOwn } from './section';
+import type { CurriculumConfig, CurriculumOwn } from './settings';
+import { defineLab } from '../lab';
+import { ownSectionBinding } from '../own-section';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     curriculum: {
       /**
        * Its own part, the strategies and training being the common sections; or, in links made before, its full
-       * settings (sections/curriculum.ts). Absent = its defaults. Read with this entry's view.
+       * settings (src/core/labs/curriculum/section.ts). Absent = its defaults. Read with this entry's view.
        */
       curriculum?: CurriculumOwn | CurriculumConfig;
     };

@@ -1,16 +1,16 @@
 /**
  * The Curriculum lab's settings (docs/science.md §8), each declared once in a table of fields
  * (src/core/config/settings-table.ts): the type (`CurriculumConfig`, what a link made before the lab moved onto the
- * common sections carries), its v1 fill-in, the link's checks (src/core/config/sections/curriculum.ts), the
+ * common sections carries), its v1 fill-in, the link's checks (src/core/labs/curriculum/section.ts), the
  * control's bounds and words and `cil-lab curriculum`'s flags come from here. The rule between fields (the order and
  * the datasets) is `checkCurriculumOrder`, beside the table.
  */
-import { show, UINT32_MAX, type Checker } from '../config/checker';
-import { STRATEGY_IDS } from '../config/defaults';
-import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../config/limits';
-import { commonFields, settingsDefaults, settingsTable, type CommonKeyOf, type SettingsOf } from '../config/settings-table';
-import { CURRICULUM_DATASET_IDS, CURRICULUM_DATASETS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from './catalogue';
-import { MAX_ALL_ORDERS_K } from './orders';
+import { show, UINT32_MAX, type Checker } from '../../config/checker';
+import { STRATEGY_IDS } from '../../config/defaults';
+import { CONFIG_LIMITS, CURRICULUM_LIMITS } from '../../config/limits';
+import { commonFields, settingsDefaults, settingsTable, type CommonKeyOf, type SettingsOf } from '../../config/settings-table';
+import { CURRICULUM_DATASET_IDS, CURRICULUM_DATASETS, DEFAULT_CURRICULUM, MAX_CURRICULUM_DATASETS } from '../../curriculum/catalogue';
+import { MAX_ALL_ORDERS_K } from '../../curriculum/orders';
 
 export type CurriculumOrderChoice = 'm2i' | 'i2m' | 'all' | string[];
 export type CurriculumScenario = 'cil' | 'til' | 'both';

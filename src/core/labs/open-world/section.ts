@@ -3,12 +3,12 @@
  * - `{ from: 'experiment', orderSeed, detectors, oodSets, headEpochs, marginIn, marginOut }` (what the app writes):
  *   the lab's own part; its ID data, strategy and training are the experiment's common sections
  *   (src/core/ood/experiment.ts);
- * - the full settings (src/core/ood/config.ts `OpenWorldSettings`), as links made before the lab moved onto the
+ * - the full settings (src/core/labs/open-world/settings.ts `OpenWorldSettings`), as links made before the lab moved onto the
  *   common sections carry them: they keep opening to the same numbers.
  *
  * Compatibility (schema.ts rule 2): the field is optional; absent means the lab's defaults, and full settings equal
  * to the defaults are checked to `undefined`, so compactConfig and configHash of a config that does not use the lab
- * stay as they were. Read it with the lab entry's `view(config)` (src/core/labs/open-world.ts).
+ * stay as they were. Read it with the lab entry's `view(config)` (src/core/labs/open-world/index.ts).
  */
 import {
   OPEN_WORLD_COMMON,
@@ -19,12 +19,12 @@ import {
   validateOpenWorldSettings,
   withOpenWorldDefaults,
   type OpenWorldSettings,
-} from '../../ood/config';
+} from './settings';
 import { OPEN_WORLD_OWN_KEYS, openWorldOwnOf, type OpenWorldOwn } from '../../ood/experiment';
-import type { Checker } from '../checker';
-import { readOwnForm } from '../lab-training';
-import { checkSettingsIn } from '../settings-table';
-import type { ConfigSection } from './section';
+import type { Checker } from '../../config/checker';
+import { readOwnForm } from '../../config/lab-training';
+import { checkSettingsIn } from '../../config/settings-table';
+import type { ConfigSection } from '../../config/sections/section';
 
 export type { OpenWorldOwn, OpenWorldSettings };
 

@@ -1,14 +1,14 @@
 /**
  * The Forgetting lab (docs/science.md §3): CPCF, conformal prediction sets on earlier tasks, beside accuracy. Its
- * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./forgetting-binding.ts.
+ * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./binding.ts.
  */
-import { conformalSection, forgettingSection } from '../config/sections/forgetting';
-import type { ConformalSettings, ForgettingRuns } from '../forgetting/settings';
-import { applyForgetting, forgettingView } from './forgetting-binding';
-import { defineLab } from './lab';
-import { PAPERS } from './papers';
+import { conformalSection, forgettingSection } from './section';
+import type { ConformalSettings, ForgettingRuns } from './settings';
+import { applyForgetting, forgettingView } from './binding';
+import { defineLab } from '../lab';
+import { PAPERS } from '../papers';
 
-declare module '../config/types' {
+declare module '../../config/types' {
   interface LabSections {
     forgetting: { conformal: ConformalSettings; forgetting: ForgettingRuns };
   }
