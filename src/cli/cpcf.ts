@@ -35,7 +35,7 @@ import { PRESETS, baseJob, lrText } from '../core/forgetting/setup';
 import { runCommand, RunUsageError } from './run';
 import { intArg, numberArg, UsageError } from './args';
 import { flagUsage, settingsDefaults, type SettingField } from '../core/config/settings-table';
-import { CONFORMAL_SETTINGS, type ConformalSettings } from '../core/labs/forgetting/settings';
+import { CONFORMAL_SETTINGS, reportSettingsOf, type ConformalSettings } from '../core/labs/forgetting/settings';
 import { RUN_FLAGS, type Flag } from './flags';
 import { loadExperimentConfig } from './config-args';
 import { CONFIG_LIMITS } from '../core/config/limits';
@@ -72,10 +72,12 @@ const orList = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).jo
 
 /**
  * The conformal settings of the flags (`--alpha`, `--calibration-ratio`, `--score`, each field of the table with a
- * flag), each its table's default when not given; bad input is one line that names the flag.
+ * flag) over a given experiment's conformal section, else over the table's defaults; bad input is one line that
+ * names the flag.
  */
 function conformalFlags(v: Values): ConformalSettings {
-  const out: Record<string, unknown> = settingsDefaults(CONFORMAL_SETTINGS);
+  // a --config / --link experiment's own section first (its RAPS λ and k_reg have no flag), the flags over it
+  const out: Record<string, unknown> = { ...(loadExperimentConfig(v)?.conformal ?? settingsDefaults(CONFORMAL_SETTINGS)) };
   for (const [key, f] of CONFORMAL_FLAGGED) {
     const flag = f.flag!;
     const text = v[flag];
@@ -171,11 +173,12 @@ export async function cpcfCommand(v0: Values, options: { root: string; onNote?: 
     runCommand(seedFlags, options, {
       probs: { calibrationRatio },
       report: (result) => {
-        const r = cpcfFromRun(result, { alpha, score });
+        const r = cpcfFromRun(result, reportSettingsOf(conformal));
         return {
           alpha,
           calibrationRatio,
           score,
+          ...(score === 'raps' ? { raps: r.raps } : {}),
           cpcf: r.cpcf,
           aPrev: r.aPrev,
           aNew: r.aNew,

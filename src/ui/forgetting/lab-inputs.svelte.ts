@@ -37,7 +37,7 @@ import {
   type ProtocolTasks,
 } from '../../core/labs/forgetting/binding';
 import { settingsView } from '../../core/config/settings-table';
-import { FORGETTING_SETTINGS, type ForgettingRuns } from '../../core/labs/forgetting/settings';
+import { FORGETTING_SETTINGS, reportSettingsOf, type ForgettingRuns, type ReportSettings } from '../../core/labs/forgetting/settings';
 import { BUILTIN_DATASETS } from '../../data/registry';
 import type { ForgettingRunner } from '../../services/forgetting-runner';
 import type { ForgettingStore } from '../../services/forgetting-store';
@@ -188,6 +188,15 @@ export class ForgettingInputsState {
   experiment(): ReturnType<typeof forgettingExperimentOf> {
     const base = this.owns ? untrack(() => this.link.config) : defaultConfig();
     return forgettingExperimentOf(base, forgettingChange(this.currentInputs(), this.orderingInput.tasks));
+  }
+
+  /**
+   * What a run's CPCF report reads: the experiment's conformal settings with the controls' over them, as `apply`
+   * writes them (so a link's RAPS λ and k_reg, which no control shows, are the report's too).
+   */
+  reportSettings(): ReportSettings {
+    const base = this.owns ? untrack(() => this.link.config) : defaultConfig();
+    return reportSettingsOf({ ...base.conformal, ...this.conformal });
   }
 
   /** The one run the controls describe (for finding its stored run), or null while the ordering is invalid. */

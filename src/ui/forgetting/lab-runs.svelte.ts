@@ -289,8 +289,8 @@ export class ForgettingRunsState extends ForgettingInputsState {
   }
   /** CPCF_j starts at task 2: a run in training before that has nothing to draw yet (not an error). */
   readonly waiting = $derived(this.shownRun !== null && this.liveTasks(this.shownRun) !== null && this.shownRun.matrix.length < 2);
-  readonly report = $derived(this.shownRun && !this.waiting ? this.reportOf(this.shownRun, this.conformal.alpha, this.conformal.score) : null);
-  readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.conformal.alpha, this.conformal.score, this.reportOf));
+  readonly report = $derived(this.shownRun && !this.waiting ? this.reportOf(this.shownRun, this.reportSettings()) : null);
+  readonly summaries = $derived(summariesOf(this.group?.runs ?? [], this.reportSettings(), this.reportOf));
   /** What the selected group's finished runs show, in words (`cil-lab cpcf`'s sentences); provisional while it trains. */
   readonly verdict = $derived.by(() => {
     const g = this.group;

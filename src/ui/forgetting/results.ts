@@ -1,11 +1,12 @@
 /**
  * What the Forgetting lab shows of stored and live runs, pure (tested in tests/unit/ui/forgetting-lab.test.ts):
- * runs gathered into groups (a preset's runs, or one run), the CPCF report of a run at an α and score (cached: α and
- * the score cost no training, docs/science.md §3), the per-run summaries the paper tables read, and the CSV / JSON
+ * runs gathered into groups (a preset's runs, or one run), the CPCF report of a run at the experiment's report
+ * settings (α, score, RAPS; cached: they cost no training, docs/science.md §3), the per-run summaries the paper tables read, and the CSV / JSON
  * export of a group.
  */
 import { cpcfFromRun, type CpcfReport } from '../../core/conformal/from-run';
 import type { ScoreName } from '../../core/conformal/scores';
+import type { ReportSettings } from '../../core/labs/forgetting/settings';
 import { gridKey } from '../../core/forgetting/paper';
 import { PRESETS, orderingText, type RunSummary } from '../../core/forgetting/setup';
 import type { CompareSetup } from '../../core/forgetting/compare';
@@ -32,16 +33,16 @@ export function groupRuns(runs: readonly ForgettingRun[]): RunGroup[] {
   return [...m.entries()].map(([id, rs]) => ({ id, runs: rs, preset: rs[0].preset, createdAt: rs[0].createdAt }));
 }
 
-/** CPCF reports by (run, tasks so far, α, score); an Error when a run cannot give one. */
+/** CPCF reports by (run, tasks so far, report settings); an Error when a run cannot give one. */
 export function createReportCache() {
   const cache = new Map<string, CpcfReport | Error>();
-  return (r: ForgettingRun, alpha: number, score: ScoreName): CpcfReport | Error => {
+  return (r: ForgettingRun, settings: ReportSettings): CpcfReport | Error => {
     // a run in training grows: its tasks so far are part of the key
-    const key = `${r.id}|${r.createdAt}|${r.matrix.length}|${alpha}|${score}`;
+    const key = `${r.id}|${r.createdAt}|${r.matrix.length}|${JSON.stringify(settings)}`;
     let v = cache.get(key);
     if (!v) {
       try {
-        v = cpcfFromRun({ matrix: r.matrix, testCounts: r.testCounts, probs: r.probs }, { alpha, score });
+        v = cpcfFromRun({ matrix: r.matrix, testCounts: r.testCounts, probs: r.probs }, settings);
       } catch (e) {
         v = e instanceof Error ? e : new Error(String(e));
       }
@@ -53,20 +54,20 @@ export function createReportCache() {
 
 export type Summary = RunSummary & { run: ForgettingRun; report: CpcfReport | null };
 
-export function summariesOf(runs: readonly ForgettingRun[], alpha: number, score: ScoreName, reportOf: ReturnType<typeof createReportCache>): Summary[] {
+export function summariesOf(runs: readonly ForgettingRun[], settings: ReportSettings, reportOf: ReturnType<typeof createReportCache>): Summary[] {
   return runs.map((r) => {
-    const rep = reportOf(r, alpha, score);
+    const rep = reportOf(r, settings);
     const good = rep instanceof Error ? null : rep;
     return {
       run: r,
       job: r.job,
       report: good,
       dcor: (a: number) => {
-        const x = reportOf(r, a, score);
+        const x = reportOf(r, { ...settings, alpha: a });
         return x instanceof Error ? NaN : x.dcor;
       },
       series: (a: number) => {
-        const x = reportOf(r, a, score);
+        const x = reportOf(r, { ...settings, alpha: a });
         return x instanceof Error ? null : { cpcf: x.cpcf, aPrev: x.aPrev };
       },
       baseAccuracy: r.matrix[0]?.[0] ?? NaN,

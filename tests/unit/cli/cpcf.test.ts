@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { presetFlags } from '../../../src/cli/cpcf';
+import { defaultConfig, validateConfig } from '../../../src/core/config/schema';
+import { encodeConfigToHash } from '../../../src/core/config/url-codec';
 import { dcorPermutationTest, pooledDcorPermutationTest } from '../../../src/core/stats/dcor-permutation';
 
 let out = '';
@@ -122,6 +124,27 @@ describe('cil-lab cpcf', () => {
     expect(presetFlags('fashion-paper', { strategy: 'ewc', 'strategy-options': 'lambda=50' })['strategy-options']).toBe('mode=single,lambda=50');
     expect(presetFlags('fashion-paper', { strategy: 'finetune' })['strategy-options']).toBeUndefined();
   });
+  it("a link's RAPS λ and k_reg (no flag sets them) are the report's", async () => {
+    const base = defaultConfig();
+    const r = validateConfig({
+      ...base,
+      lab: 'forgetting',
+      dataset: { id: 'digits' },
+      classes: [0, 1, 2, 3],
+      taskSizes: [2, 1, 1],
+      data: { trainPerClass: 30, testPerClass: 20 },
+      training: { ...base.training, epochs: 1 },
+      conformal: { ...base.conformal, score: 'raps', raps: { lambda: 0.05, kReg: 2 } },
+    });
+    expect(r.errors).toEqual([]);
+    const code = await main(['cpcf', '--link', `http://x/${encodeConfigToHash(r.config)}`, '--backend', 'cpu']);
+    expect(err).not.toMatch(/cil-lab:/);
+    expect(code).toBe(0);
+    const got = JSON.parse(out);
+    expect(got.score).toBe('raps');
+    expect(got.raps).toEqual({ lambda: 0.05, kReg: 2 });
+  });
+
   it('rejects an unknown preset and bad --seeds with exit 2', async () => {
     expect(await main(['cpcf', '--preset', 'grid'])).toBe(2);
     expect(err).toMatch(/Unknown --preset "grid": use digits, fashion, fashion-paper/);

@@ -263,3 +263,16 @@ describe('ForgettingLab: runs train from the experiment config', () => {
     ]);
   });
 });
+
+describe('what the CPCF report reads', () => {
+  it("a link's RAPS λ and k_reg (no control shows them) are the report's, under the controls' α and score", async () => {
+    const base = defaultConfig();
+    const r = validateConfig({ ...base, lab: 'forgetting', conformal: { ...base.conformal, score: 'raps', raps: { lambda: 0.05, kReg: 2 } } });
+    expect(r.errors).toEqual([]);
+    const { lab } = await makeLab(r.config);
+    expect(lab.reportSettings()).toEqual({ alpha: 0.1, score: 'raps', raps: { lambda: 0.05, kReg: 2 } });
+    lab.conformal.alpha = 0.2;
+    lab.conformal.score = 'aps';
+    expect(lab.reportSettings()).toEqual({ alpha: 0.2, score: 'aps', raps: { lambda: 0.05, kReg: 2 } });
+  });
+});

@@ -6,7 +6,7 @@
  * classes, strategy, training, data, seeds) are the experiment's common sections. The order is each section's key
  * order: a new field goes last, with `absent` (the value that means what links made before it meant).
  *
- * Pure data: imports only the table mechanism, the bounds and the preset ids.
+ * Pure data (and what a CPCF report reads of it): imports only the table mechanism, the bounds and the preset ids.
  */
 import { CONFIG_LIMITS } from '../../config/limits';
 import { settingsDefaults, settingsGroup, settingsTable, type SettingsOf } from '../../config/settings-table';
@@ -76,3 +76,15 @@ export type ForgettingRuns = SettingsOf<typeof FORGETTING_SETTINGS>;
 export const CONFORMAL_FILL: ConformalSettings = settingsDefaults(CONFORMAL_SETTINGS);
 export const FORGETTING_FILL: ForgettingRuns = settingsDefaults(FORGETTING_SETTINGS);
 
+/**
+ * What a CPCF report reads of the conformal settings, whole: all of them but the calibration split and the softmax,
+ * which the run was trained and recorded with (src/core/conformal/from-run.ts `cpcfFromRun` takes it as its options).
+ * The app's report cache and `cil-lab cpcf` both pass this, so a conformal setting the report reads needs no edit
+ * between the table and the science.
+ */
+export type ReportSettings = Omit<ConformalSettings, 'calibrationRatio' | 'softmax'>;
+
+export function reportSettingsOf(conformal: ConformalSettings): ReportSettings {
+  const { calibrationRatio: _ratio, softmax: _softmax, ...report } = conformal;
+  return report;
+}
