@@ -94,7 +94,9 @@ export function configToFlags(config: ExperimentConfig, command: string): Values
     // the conformal settings with a flag (the Forgetting lab's table: --alpha, --calibration-ratio, --score)
     if (command === 'cpcf')
       for (const [key, f] of Object.entries(CONFORMAL_SETTINGS as SettingsTable))
-        if (f.flag) out[f.flag] = String(config.conformal[key as keyof typeof CONFORMAL_SETTINGS]);
+        if (f.flag && config.conformal[key as keyof typeof CONFORMAL_SETTINGS] !== undefined)
+          // (a field added with `absent` may be missing from the config: its absent value, the flag's default)
+          out[f.flag] = String(config.conformal[key as keyof typeof CONFORMAL_SETTINGS]);
   }
   return out;
 }

@@ -77,7 +77,7 @@ const orList = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).jo
  */
 function conformalFlags(v: Values): ConformalSettings {
   // a --config / --link experiment's own section first (its RAPS λ and k_reg have no flag), the flags over it
-  const out: Record<string, unknown> = { ...(loadExperimentConfig(v)?.conformal ?? settingsDefaults(CONFORMAL_SETTINGS)) };
+  const out: Record<string, unknown> = { ...settingsDefaults(CONFORMAL_SETTINGS), ...loadExperimentConfig(v)?.conformal };
   for (const [key, f] of CONFORMAL_FLAGGED) {
     const flag = f.flag!;
     const text = v[flag];

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configToFlags } from '../../../src/cli/config-args';
 import { main } from '../../../src/cli/main';
 import { formatConfigFile } from '../../../src/core/config/config-file';
 import { defaultConfig } from '../../../src/core/config/schema';
@@ -113,5 +114,16 @@ describe('training flags from a config: --init and --strategy-options', () => {
     const r2 = JSON.parse(out);
     expect(r2.config.strategyOptions).toEqual({ lambda: 7, mode: 'multi', fisherSamples: 200 });
     expect('init' in r2.config).toBe(false);
+  });
+});
+
+describe('configToFlags for cpcf', () => {
+  it("maps each conformal field with a flag, and none that the config lacks (a field added later with `absent`)", () => {
+    const c = defaultConfig();
+    expect(configToFlags({ ...c, conformal: { ...c.conformal, alpha: 0.2 } }, 'cpcf')).toMatchObject({ alpha: '0.2', score: 'aps', 'calibration-ratio': '0.1' });
+    const { score: _, ...noScore } = c.conformal;
+    const flags = configToFlags({ ...c, conformal: noScore as typeof c.conformal }, 'cpcf');
+    expect('score' in flags).toBe(false);
+    expect(flags.alpha).toBe('0.1');
   });
 });
