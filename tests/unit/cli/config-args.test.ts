@@ -118,9 +118,13 @@ describe('training flags from a config: --init and --strategy-options', () => {
 });
 
 describe('configToFlags for cpcf', () => {
-  it("maps each conformal field with a flag, and none that the config lacks (a field added later with `absent`)", () => {
+  it('maps each conformal field with a flag, and none that the config lacks (a field added later with `absent`)', () => {
     const c = defaultConfig();
-    expect(configToFlags({ ...c, conformal: { ...c.conformal, alpha: 0.2 } }, 'cpcf')).toMatchObject({ alpha: '0.2', score: 'aps', 'calibration-ratio': '0.1' });
+    expect(configToFlags({ ...c, conformal: { ...c.conformal, alpha: 0.2 } }, 'cpcf')).toMatchObject({
+      alpha: '0.2',
+      score: 'aps',
+      'calibration-ratio': '0.1',
+    });
     const { score: _, ...noScore } = c.conformal;
     const flags = configToFlags({ ...c, conformal: noScore as typeof c.conformal }, 'cpcf');
     expect('score' in flags).toBe(false);
