@@ -14,7 +14,14 @@
 import { MEMORY_STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../config/defaults';
 import { readLabTraining, sameSetting as same, strategyOptionsUnused, writeLabTraining, type Unused } from '../config/lab-training';
 import type { ExperimentConfig, StrategySetting } from '../config/types';
-import { OPEN_WORLD_COMMON, OPEN_WORLD_DATASETS, OPEN_WORLD_DEFAULTS, OPEN_WORLD_SETTINGS, type OpenWorldOwn, type OpenWorldSettings } from '../labs/open-world/settings';
+import {
+  OPEN_WORLD_COMMON,
+  OPEN_WORLD_DATASETS,
+  OPEN_WORLD_DEFAULTS,
+  OPEN_WORLD_SETTINGS,
+  type OpenWorldOwn,
+  type OpenWorldSettings,
+} from '../labs/open-world/settings';
 import { isPtmStrategyId } from '../ptm/defaults';
 
 export { OPEN_WORLD_OWN_KEYS, type OpenWorldOwn } from '../labs/open-world/settings';

@@ -5,7 +5,13 @@
  * composes the page (./index.ts): OpenWorldControls and OpenWorldResults around one `OpenWorldLab`.
  */
 import { untrack } from 'svelte';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, parseOpenWorldClasses, validateOpenWorldSettings, type OpenWorldSettings } from '../../core/labs/open-world/settings';
+import {
+  OPEN_WORLD_DEFAULTS,
+  OPEN_WORLD_PRESETS,
+  parseOpenWorldClasses,
+  validateOpenWorldSettings,
+  type OpenWorldSettings,
+} from '../../core/labs/open-world/settings';
 import type { DetectorId } from '../../core/ood/detectors';
 import type { ExperimentConfig } from '../../core/config/schema';
 import { oodCommandLine, oodExportJson, oodResultsTable, oodSeedsExportJson, oodSeedsResultsTable } from '../../services/ood-export';

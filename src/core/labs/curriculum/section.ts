@@ -12,14 +12,7 @@
  * `undefined` — compactConfig and configHash of every config that does not change it stay as they were. Read it
  * with the lab entry's `view(config)` (src/core/labs/curriculum/index.ts).
  */
-import {
-  checkCurriculumOrder,
-  CURRICULUM_COMMON,
-  CURRICULUM_SETTINGS,
-  curriculumDefaults,
-  type CurriculumConfig,
-  type CurriculumOwn,
-} from './settings';
+import { checkCurriculumOrder, CURRICULUM_COMMON, CURRICULUM_SETTINGS, curriculumDefaults, type CurriculumConfig, type CurriculumOwn } from './settings';
 import type { Checker } from '../../config/checker';
 import { STRATEGY_IDS, STRATEGY_OPTION_FILL } from '../../config/defaults';
 import { readLabTraining, readOwnForm, strategyOptionsUnused, writeLabTraining, type Unused } from '../../config/lab-training';

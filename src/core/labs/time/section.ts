@@ -12,15 +12,7 @@
  * compactConfig and configHash of every config that does not use the lab stay as they were. Read it with
  * the lab entry's `view(config)` (src/core/labs/time/index.ts).
  */
-import {
-  defaultTimeLabConfig,
-  TIME_COMMON,
-  TIME_SETTINGS,
-  validateTimeLabConfig,
-  type TimeCommonKey,
-  type TimeLabConfig,
-  type TimeOwn,
-} from './settings';
+import { defaultTimeLabConfig, TIME_COMMON, TIME_SETTINGS, validateTimeLabConfig, type TimeCommonKey, type TimeLabConfig, type TimeOwn } from './settings';
 import type { Checker } from '../../config/checker';
 import { V1_FILL } from '../../config/defaults';
 import { readLabTraining, readOwnForm, writeLabTraining, type LabTrainingReads, type Unused } from '../../config/lab-training';
