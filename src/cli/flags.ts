@@ -4,12 +4,10 @@
  * command does not read, and (UNREAD_IN_MODE, ONE_OF) any flag its row has that the mode the other flags put it in
  * does not read.
  */
-import { settingFlags } from '../core/config/settings-table';
+import { settingFlags, type FlagOptionsOf, type SettingsTable } from '../core/config/settings-table';
+import { LABS } from '../core/labs';
+import type { LabSettingsTable } from '../core/labs/lab';
 import { isPtmStrategyId } from '../core/ptm/defaults';
-import { OPEN_WORLD_SETTINGS } from '../core/labs/open-world/settings';
-import { TIME_SETTINGS } from '../core/labs/time/settings';
-import { CURRICULUM_SETTINGS } from '../core/labs/curriculum/settings';
-import { CONFORMAL_SETTINGS } from '../core/labs/forgetting/settings';
 
 /**
  * The flags that take a value (in alphabetical order): every value is a string, read and checked by the command. A
@@ -101,13 +99,18 @@ const VALUE_FLAGS = [
 
 const VALUE = { type: 'string' } as const;
 
+type FlagsOfEach<T> = T extends unknown ? FlagOptionsOf<T> : never;
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** Every lab's flags (its entry's `settings`), typed by name from the tables the entries declare. */
+const LAB_FLAGS = Object.assign({}, ...LABS.flatMap((l) => ((l.settings ?? []) as readonly SettingsTable[]).map((t) => settingFlags(t)))) as Intersect<
+  FlagsOfEach<LabSettingsTable>
+>;
+
 export const OPTIONS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((f) => [f, VALUE])) as Record<(typeof VALUE_FLAGS)[number], typeof VALUE>),
-  // the flags of the labs' settings tables (a switch for a bool field, a value for every other)
-  ...settingFlags(TIME_SETTINGS),
-  ...settingFlags(CURRICULUM_SETTINGS),
-  ...settingFlags(OPEN_WORLD_SETTINGS),
-  ...settingFlags(CONFORMAL_SETTINGS),
+  // the flags of the labs' settings tables, as each lab's entry lists them (a switch for a bool field, a value for
+  // every other)
+  ...LAB_FLAGS,
   'allow-remote': { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
   summary: { type: 'boolean' },

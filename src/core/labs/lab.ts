@@ -6,6 +6,7 @@
  */
 import type { Unused } from '../config/lab-training';
 import type { ConfigSection, SectionKey } from '../config/sections/section';
+import type { SettingsTable } from '../config/settings-table';
 import type { ExperimentConfig, LabId, LabSections } from '../config/types';
 import type { LabPaper } from './papers';
 
@@ -22,6 +23,17 @@ export interface LabTab<S> {
   /** what the config's common sections say that the lab cannot train, each with what it trains instead */
   unused(config: ExperimentConfig): Unused[];
 }
+
+/**
+ * Each lab's settings tables by type, empty here: a lab with tables adds them in its entry module beside its
+ * `LabSections` (declaration merging, as src/core/config/types.ts explains), and lists the same tables in its entry's
+ * `settings`. The CLI types its flags by name from here (src/cli/flags.ts), so a command row naming a flag no table
+ * or OPTIONS declares does not compile.
+ */
+export interface LabSettingsTables {}
+
+/** Each table's type, once (a table two labs list is one). */
+export type LabSettingsTable = { [K in keyof LabSettingsTables]: LabSettingsTables[K] extends readonly (infer T)[] ? T : never }[keyof LabSettingsTables];
 
 /**
  * `S`: the lab's settings as its controls show them; `C`: what its controls hand back to `apply` (by default some of
@@ -51,6 +63,11 @@ export interface LabEntry<Id extends LabId = LabId, S = unknown, C = Partial<S>>
   commands: readonly string[];
   /** the one of `commands` that runs this lab's experiment from its config file (`--config F`), when one does */
   configCommand?: string;
+  /**
+   * the lab's settings tables (./<lab>/settings.ts), also declared by type in `LabSettingsTables`: the flags their rows
+   * name are `cil-lab`'s (src/cli/flags.ts builds its options from here), so a lab's new flag is its row alone
+   */
+  settings?: Id extends keyof LabSettingsTables ? LabSettingsTables[Id] : never;
   /** the lab's settings as `config` says them: what its controls show, what its runs train (pure) */
   view(config: ExperimentConfig): S;
   /** `config` with `change` (some or all of the lab's settings) in, unchecked (pure; validateConfig checks it) */

@@ -4,7 +4,7 @@
  * scenario its own section (src/core/labs/curriculum/section.ts).
  */
 import { CURRICULUM_FILL, CURRICULUM_START, curriculumFromExperiment, curriculumSection, foldCurriculum, isCurriculumOwn } from './section';
-import type { CurriculumConfig, CurriculumOwn } from './settings';
+import { CURRICULUM_SETTINGS, type CurriculumConfig, type CurriculumOwn } from './settings';
 import { defineLab } from '../lab';
 import { ownSectionBinding } from '../own-section';
 import { PAPERS } from '../papers';
@@ -26,6 +26,12 @@ declare module '../../config/types' {
  * the orders easy-first and hard-first only (M2I and I2M, what the verdict compares) instead of all 24: a twelfth of
  * the training, so the page's default runs in minutes. "Every order" is one click away.
  */
+declare module '../lab' {
+  interface LabSettingsTables {
+    curriculum: [typeof CURRICULUM_SETTINGS];
+  }
+}
+
 export const CURRICULUM_LAB_START: CurriculumConfig = { ...structuredClone(CURRICULUM_START as CurriculumConfig), order: 'm2i' };
 
 export const curriculumLab = defineLab({
@@ -48,6 +54,7 @@ export const curriculumLab = defineLab({
   sections: { curriculum: curriculumSection },
   commands: ['curriculum'],
   configCommand: 'curriculum',
+  settings: [CURRICULUM_SETTINGS],
   ...ownSectionBinding<CurriculumConfig, CurriculumOwn>({
     lab: 'curriculum',
     key: 'curriculum',

@@ -3,7 +3,7 @@
  * binding (`view`, `apply`: the tab's settings ⇄ the experiment) is ./binding.ts.
  */
 import { conformalSection, forgettingSection } from './section';
-import type { ConformalSettings, ForgettingRuns } from './settings';
+import { CONFORMAL_SETTINGS, FORGETTING_SETTINGS, type ConformalSettings, type ForgettingRuns } from './settings';
 import { applyForgetting, forgettingView } from './binding';
 import { defineLab } from '../lab';
 import { PAPERS } from '../papers';
@@ -11,6 +11,12 @@ import { PAPERS } from '../papers';
 declare module '../../config/types' {
   interface LabSections {
     forgetting: { conformal: ConformalSettings; forgetting: ForgettingRuns };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    forgetting: [typeof CONFORMAL_SETTINGS, typeof FORGETTING_SETTINGS];
   }
 }
 
@@ -35,6 +41,7 @@ export const forgettingLab = defineLab({
   sections: { conformal: conformalSection, forgetting: forgettingSection },
   commands: ['cpcf', 'conformal'],
   configCommand: 'cpcf',
+  settings: [CONFORMAL_SETTINGS, FORGETTING_SETTINGS],
   view: forgettingView,
   apply: applyForgetting,
 });

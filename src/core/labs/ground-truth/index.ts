@@ -3,7 +3,7 @@
  * Its controls read and write the experiment through `view` and `apply` (./binding.ts).
  */
 import { groundTruthSection } from './section';
-import type { GroundTruthSettings } from './settings';
+import { GROUND_TRUTH_SETTINGS, type GroundTruthSettings } from './settings';
 import { groundTruthBinding } from './binding';
 import { defineLab } from '../lab';
 import { PAPERS } from '../papers';
@@ -11,6 +11,12 @@ import { PAPERS } from '../papers';
 declare module '../../config/types' {
   interface LabSections {
     'ground-truth': { groundTruth: GroundTruthSettings };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    'ground-truth': [typeof GROUND_TRUTH_SETTINGS];
   }
 }
 
@@ -35,5 +41,6 @@ export const groundTruthLab = defineLab({
   sections: { groundTruth: groundTruthSection },
   commands: ['run', 'sweep', 'analyze', 'stats'],
   configCommand: 'run',
+  settings: [GROUND_TRUTH_SETTINGS],
   ...groundTruthBinding,
 });

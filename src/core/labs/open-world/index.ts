@@ -4,7 +4,7 @@
  * fine-tuned heads its own section (src/core/ood/experiment.ts).
  */
 import { openWorldSection } from './section';
-import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, type OpenWorldSettings } from './settings';
+import { OPEN_WORLD_DEFAULTS, OPEN_WORLD_PRESETS, OPEN_WORLD_SETTINGS, type OpenWorldSettings } from './settings';
 import { foldOpenWorld, isOpenWorldOwn, openWorldFromExperiment, type OpenWorldOwn } from '../../ood/experiment';
 import { defineLab } from '../lab';
 import { ownSectionBinding } from '../own-section';
@@ -19,6 +19,12 @@ declare module '../../config/types' {
        */
       openWorld?: OpenWorldOwn | OpenWorldSettings;
     };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    'open-world': [typeof OPEN_WORLD_SETTINGS];
   }
 }
 
@@ -42,6 +48,7 @@ export const openWorldLab = defineLab({
   sections: { openWorld: openWorldSection },
   commands: ['ood', 'ood-metrics', 'ood-scores'],
   configCommand: 'ood',
+  settings: [OPEN_WORLD_SETTINGS],
   ...ownSectionBinding<OpenWorldSettings, OpenWorldOwn>({
     lab: 'open-world',
     key: 'openWorld',

@@ -4,7 +4,7 @@
  * buffer its own section (src/core/labs/time/section.ts, `{ "from": "experiment", … }`).
  */
 import { foldTime, isTimeOwn, timeFromExperiment, timeSection } from './section';
-import { defaultTimeLabConfig, TIME_LAB_START, type TimeLabConfig, type TimeOwn } from './settings';
+import { defaultTimeLabConfig, TIME_LAB_START, TIME_SETTINGS, type TimeLabConfig, type TimeOwn } from './settings';
 import { defineLab } from '../lab';
 import { ownSectionBinding } from '../own-section';
 import { PAPERS } from '../papers';
@@ -18,6 +18,12 @@ declare module '../../config/types' {
        */
       time?: TimeOwn | TimeLabConfig;
     };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    time: [typeof TIME_SETTINGS];
   }
 }
 
@@ -41,6 +47,7 @@ export const timeLab = defineLab({
   sections: { time: timeSection },
   commands: ['stream', 'reservoir'],
   configCommand: 'stream',
+  settings: [TIME_SETTINGS],
   ...ownSectionBinding<TimeLabConfig, Parameters<typeof timeFromExperiment>[1]>({
     lab: 'time',
     key: 'time',
