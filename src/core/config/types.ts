@@ -16,7 +16,7 @@ export const CONFIG_VERSION = 1 as const;
  * Every lab's id, each with the config sections that are its own (their fields of ExperimentConfig and their types):
  * empty here, each lab's entry module adds its own (src/core/labs/<lab>/index.ts, TypeScript's declaration merging):
  *
- *     declare module '../config/types' {
+ *     declare module '../../config/types' {
  *       interface LabSections {
  *         time: { time?: TimeOwn | TimeLabConfig };
  *       }
