@@ -172,7 +172,7 @@ export const LESSONS: readonly Lesson[] = [
     id: 'cpcf-vs-accuracy',
     title: 'What does CPCF see that accuracy does not?',
     lab: 'forgetting',
-    action: 'Press Run ▶',
+    action: 'Press Play',
     text:
       'A small network learns digits 0–4, then one new digit per task, forgetting the old ones as it goes. ' +
       'After every task, conformal prediction gives each old test image a set of classes that should contain the true one 90 % of the time; CPCF is the average set size. ' +
@@ -210,7 +210,7 @@ export const LESSONS: readonly Lesson[] = [
     id: 'tomorrow',
     title: 'Tested on tomorrow',
     lab: 'time',
-    action: 'Press Run ▶',
+    action: 'Press Play',
     text:
       'Clothing images whose look drifts from one time bucket to the next (rotated, bolder, on a brighter background). ' +
       'After each bucket the model is tested twice: on held-out images of the bucket it just trained on (in-domain) and on the next bucket (next-domain, tomorrow’s images).',
@@ -250,7 +250,7 @@ export const LESSONS: readonly Lesson[] = [
     id: 'newest-steals',
     title: 'Does the newest task steal the unknowns?',
     lab: 'open-world',
-    action: 'Press Run ▶',
+    action: 'Press Play',
     text:
       'A network learns six digit classes in three tasks (with replay) and is shown images of classes it never learned: the digits 6–9 and clothing. ' +
       'It must still call each of them one of its classes. The stacked chart shows which task’s classes the unknown images are given to after each step.',
@@ -278,7 +278,7 @@ export const LESSONS: readonly Lesson[] = [
     id: 'easy-first',
     title: 'Easy first: better learning or better weighting?',
     lab: 'curriculum',
-    action: 'Press Run ▶',
+    action: 'Press Play',
     text:
       'Two whole datasets (digits and clothing) are learned one after the other, in both orders. ' +
       'M2I starts with the easiest (the one a network learns best alone) and ends with the hardest; I2M the other way round. ' +

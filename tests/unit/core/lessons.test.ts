@@ -85,6 +85,10 @@ describe('built-in lessons', () => {
         }
     });
   }
+  it('says what to press in teaching mode, where the Play bar stands in for the Run row (hidden there)', () => {
+    for (const lesson of LESSONS) expect(lesson.action, lesson.id).not.toMatch(/\bRun\b/);
+  });
+
   it('a control link is only a built-in lesson’s; closing the lesson drops it', () => {
     expect(isControlSearch('?lesson=u.abc&control=1')).toBe(false);
     expect(isControlSearch('?lesson=tomorrow')).toBe(false);
