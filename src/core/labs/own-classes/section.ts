@@ -57,8 +57,10 @@ const OWN_STRATEGY_WORDS: Readonly<Record<OwnStrategy, string>> = {
   ranpac: 'RanPAC',
 };
 
-/** The fields checked before the sizes' rule (every field but CLIP's text side, in the table's order). */
-const BEFORE_SIZES = (Object.keys(OWN_CLASSES_SETTINGS) as (keyof typeof OWN_CLASSES_SETTINGS)[]).filter((k) => k !== 'names');
+/** The fields checked before the sizes' rule (those up to the recording rate) and after it (CLIP's text side and any later row). */
+const KEYS = Object.keys(OWN_CLASSES_SETTINGS) as (keyof typeof OWN_CLASSES_SETTINGS)[];
+const BEFORE_SIZES = KEYS.slice(0, KEYS.indexOf('names'));
+const AFTER_SIZES = KEYS.slice(KEYS.indexOf('names'));
 
 export const ownClassesSection: ConfigSection<'ownClasses'> = {
   check(c, v): OwnClassesConfig | undefined {
@@ -68,7 +70,7 @@ export const ownClassesSection: ConfigSection<'ownClasses'> = {
     checkFieldsIn(c, OWN_CLASSES_SETTINGS, o, 'ownClasses', out, BEFORE_SIZES);
     const problem = ownSizeProblem(out.classes.length, out.trainPerClass + out.testPerClass, out.strategy);
     if (problem) c.error(problem.path, problem.message);
-    checkFieldsIn(c, OWN_CLASSES_SETTINGS, o, 'ownClasses', out, ['names']);
+    checkFieldsIn(c, OWN_CLASSES_SETTINGS, o, 'ownClasses', out, AFTER_SIZES);
     return JSON.stringify(out) === JSON.stringify(OWN_CLASSES_FILL) ? undefined : out;
   },
 };
