@@ -13,7 +13,16 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UINT32_MAX } from '../core/config/checker';
 import { V1_FILL } from '../core/config/defaults';
 import { grouped } from '../core/config/limits';
-import { isHeadStrategy, OWN_LIMITS, OWN_STRATEGIES, ownSizeProblem, type OwnEncoder, type OwnStrategy } from '../core/labs/own-classes/section';
+import {
+  isHeadStrategy,
+  OWN_CLASSES_SETTINGS,
+  OWN_LIMITS,
+  OWN_STRATEGIES,
+  ownSizeProblem,
+  type OwnEncoder,
+  type OwnStrategy,
+} from '../core/labs/own-classes/section';
+import type { IntField } from '../core/config/settings-table';
 import type { FeatureSet } from '../core/features/feature-set';
 import { aiaWeighted, finalAccuracyWeighted } from '../core/metrics/accuracy-matrix';
 import { ownEdge, ownNamesEdge, type OwnEdge } from '../core/own-classes/edge';
@@ -58,6 +67,8 @@ export const OWN_CLASSES_HELP = `  cil-lab own-classes --samples ZIP --encoder F
                    the range of final accuracy and of AIA, where the taught order lands, EDGE's and RS's picks; --names: EDGE on the
                    class names' CLIP text embeddings too (a CLIP text model folder, or a hub id with --allow-remote)`;
 
+/** A whole-number flag of the lab's settings table (--seed, --train-per-class, --test-per-class): its flag and bounds, the link's, from the row. */
+const rowArg = (f: IntField & { flag: string }, v: Values): number | undefined => intArg(str(v, f.flag), f.flag, f.min, f.max);
 const PRECISIONS = ['q8', 'fp16', 'fp32'] as const;
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 const rows = (m: readonly (readonly number[])[]): number[][] => m.map((r) => r.map(round));
@@ -269,11 +280,11 @@ export async function ownClassesCommand(v: Values): Promise<string> {
   if (!zipPath) throw new UsageError('Give --samples ZIP: a samples zip (the Your-classes lab’s Export zip, or an image-folder zip).');
   const encoder = encoderOf(v);
   const namesModel = namesModelOf(v);
-  const seed = intArg(str(v, 'seed'), 'seed', 0, UINT32_MAX) ?? 0;
+  const seed = rowArg(OWN_CLASSES_SETTINGS.seed, v) ?? OWN_CLASSES_SETTINGS.seed.default;
   const orderingsWanted = orderingsArgOf(v);
   const sampleSeed = intArg(str(v, 'sample-seed'), 'sample-seed', 0, UINT32_MAX) ?? seed;
-  const trainPer = intArg(str(v, 'train-per-class'), 'train-per-class', 2, OWN_LIMITS.trainPerClass);
-  const testPer = intArg(str(v, 'test-per-class'), 'test-per-class', 1, OWN_LIMITS.testPerClass);
+  const trainPer = rowArg(OWN_CLASSES_SETTINGS.trainPerClass, v);
+  const testPer = rowArg(OWN_CLASSES_SETTINGS.testPerClass, v);
   if ((trainPer === undefined) !== (testPer === undefined))
     throw new UsageError('Give --train-per-class and --test-per-class together (or neither: the zip’s own split).');
   const backend = backendArg(v);

@@ -12,10 +12,12 @@
  * sentence instead of its kind's), `says` (the lab's sentence for a wrong value in its form and command line,
  * `fieldProblem`), `checkIn` (a link's check in the config's words, where they are not the kind's), `flagBounds` (the
  * flag read as a whole number in the CLI's words) and `args` (the field on a command line, `settingArgs`).
+ * A value field whose check is the config checker's own code gives it once, as `checkIn`, and its `check` is
+ * `checkVia(checkIn)`.
  *
  * Pure: imports only the config's checker (its words).
  */
-import { list, show, suggestion, type Checker } from './checker';
+import { Checker, list, show, suggestion } from './checker';
 
 interface FieldBase {
   /** what the lab's control and the CLI's help call it */
@@ -392,6 +394,19 @@ export function checkFieldIn(c: Checker, f: SettingField, x: unknown, at: string
     else value = r.value;
   }
   return c.errors.length > before ? undefined : { value };
+}
+
+/**
+ * A value field's `check` (a form's or the flags' judgement of one value) from its link check `checkIn`, for a field
+ * whose check is the config checker's code (a list of names with rules of its own, an object of several parts): the
+ * first error `checkIn` records is the field's sentence, else the value it reads.
+ */
+export function checkVia<T>(checkIn: NonNullable<FieldBase['checkIn']>): (x: unknown) => { value: T } | { error: string } {
+  return (x) => {
+    const c = new Checker();
+    const r = checkIn(c, x, '');
+    return c.errors.length > 0 || !r ? { error: c.errors[0]?.message ?? 'Not a valid value.' } : { value: r.value as T };
+  };
 }
 
 /**

@@ -8,7 +8,6 @@
 import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
 import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
-import type { OwnStrategy } from '../own-classes/strategies';
 
 export const CONFIG_VERSION = 1 as const;
 
@@ -235,28 +234,12 @@ export interface UiConfig {
   accuracy: 'final' | 'aia';
 }
 
-/** The Your-classes lab's image encoder (src/core/labs/own-classes/section.ts checks it). */
+/** The Your-classes lab's image encoder (src/core/labs/own-classes/settings.ts checks it). */
 export interface OwnEncoder {
   source: 'encoder';
   model: string;
   precision: FeaturePrecision;
   weights: ClipWeightSource;
-}
-
-/** The Your-classes lab's section (src/core/labs/own-classes/section.ts). */
-export interface OwnClassesConfig {
-  /** the visitor's class names, in the order they were taught (task t = class t) */
-  classes: string[];
-  /** samples per class: the first `trainPerClass` recorded train the model, the next `testPerClass` test it */
-  trainPerClass: number;
-  testPerClass: number;
-  strategy: OwnStrategy;
-  seed: number;
-  encoder: OwnEncoder;
-  /** frames a second the recorder takes (absent in links made before it: 8) */
-  fps: number;
-  /** CLIP's text side for EDGE on the class names (absent: EDGE runs on the image prototypes only) */
-  names?: ClipTextConfig;
 }
 
 /**

@@ -182,8 +182,7 @@ export class OwnClassesLab extends OwnSamplesLab {
 
   /** Frames a second while recording. */
   setFps(fps: number): void {
-    this.cfg.fps = fps;
-    this.commit();
+    this.set({ fps });
   }
 
   /** Every ordering of the complete classes (or a seeded sample of them), with EDGE's and RS's picks. */

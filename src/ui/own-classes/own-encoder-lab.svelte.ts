@@ -73,6 +73,15 @@ export abstract class OwnEncoderLab extends RunnerLab<OwnClassesRunner> {
     this.save($state.snapshot(this.cfg) as OwnClassesConfig);
   }
 
+  /**
+   * A plain setting the panel shows (a row of src/core/labs/own-classes/settings.ts: a number, a choice, a switch),
+   * kept and saved; one whose change starts work has its own method (the strategy's teaches again).
+   */
+  set(change: Partial<OwnClassesConfig>): void {
+    Object.assign(this.cfg, change);
+    this.commit();
+  }
+
   protected syncEncoderAccess(): void {
     this.runner.encoderAccess({
       allowed: this.encoderApproved ? ($state.snapshot(this.cfg.encoder) as OwnClassesConfig['encoder']) : null,

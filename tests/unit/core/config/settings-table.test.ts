@@ -6,6 +6,7 @@ import {
   checkFieldsIn,
   checkSettings,
   checkSettingsIn,
+  checkVia,
   commonFields,
   fieldProblem,
   flagHelp,
@@ -254,5 +255,35 @@ describe('a settings table: fields in their lab’s own words', () => {
       '--widths',
       '8',
     ]);
+  });
+});
+
+describe('checkVia: a value field checked by its link check', () => {
+  // a list of distinct short names, checked in the config's words at each index
+  const namesIn = (c: Checker, x: unknown, path: string): { value: unknown } | undefined => {
+    if (!Array.isArray(x)) return void c.error(path, 'Must be a list.');
+    x.forEach((n, i) => {
+      if (typeof n !== 'string' || n.length > 3) c.error(`${path}.${i}`, `Too long: ${String(n)}.`);
+    });
+    return c.errors.length > 0 ? undefined : { value: x.slice() };
+  };
+  const table = settingsTable({
+    names: { kind: 'value', default: [] as string[], label: 'names', check: checkVia<string[]>(namesIn), checkIn: namesIn },
+  });
+
+  it('gives the value checkIn reads, or the first error it records', () => {
+    expect(table.names.check(['ab', 'c'])).toEqual({ value: ['ab', 'c'] });
+    expect(table.names.check(['abcd', 'efgh'])).toEqual({ error: 'Too long: abcd.' });
+    expect(table.names.check(7)).toEqual({ error: 'Must be a list.' });
+    expect(fieldProblem(table.names, 'x')).toBe('names: Must be a list.');
+  });
+
+  it('an error recorded while checkIn still returns a value is an error', () => {
+    const lenient = (c: Checker, x: unknown, path: string) => {
+      if (x !== 'ok') c.error(path, 'Not ok.');
+      return { value: 'ok' };
+    };
+    expect(checkVia<string>(lenient)('no')).toEqual({ error: 'Not ok.' });
+    expect(checkVia<string>(lenient)('ok')).toEqual({ value: 'ok' });
   });
 });
