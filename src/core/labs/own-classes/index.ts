@@ -8,6 +8,7 @@
  * where a new experiment starts; `apply` writes the change over it and leaves which tab the link opens alone.
  */
 import { ownClassesOf, ownClassesSection, type OwnClassesConfig } from './section';
+import { OWN_CLASSES_SETTINGS } from './settings';
 import type { ExperimentConfig } from '../../config/types';
 import { defineLab } from '../lab';
 import { PAPERS } from '../papers';
@@ -16,6 +17,12 @@ declare module '../../config/types' {
   interface LabSections {
     /** absent = no classes yet (read with ownClassesOf) */
     'own-classes': { ownClasses?: OwnClassesConfig };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    'own-classes': [typeof OWN_CLASSES_SETTINGS];
   }
 }
 
@@ -37,6 +44,7 @@ export const ownClassesLab = defineLab({
   trains: false,
   sections: { ownClasses: ownClassesSection },
   commands: ['own-classes'],
+  settings: [OWN_CLASSES_SETTINGS],
   view: (config: ExperimentConfig): OwnClassesConfig => ownClassesOf(config),
   apply: (config: ExperimentConfig, change: Partial<OwnClassesConfig>): ExperimentConfig => ({
     ...config,
