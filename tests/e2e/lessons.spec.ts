@@ -273,11 +273,17 @@ test.describe('at 1280×800, teaching mode', () => {
     // the seven preset cards and the run's fields are folded away; Play (teaching mode's Run) stays in view
     await expect(page.getByText("Presets: the paper's experiments")).toBeHidden();
     await expect(page.getByTestId('fg-play')).toBeInViewport();
+    // what the canvas says to press is the button teaching mode shows
+    await expect(page.getByTestId('fg-empty')).toContainText('or Play.');
+    await expect(page.getByTestId('fg-empty')).not.toContainText('Run ▶');
     await page.screenshot({ path: `${SHOTS}/panel-lesson-1280.png` });
     // the panel reaches the window's bottom whatever the banner above it does (its text folding moves the lab, not
     // the window): measured after each fold of the lesson text
     const panelGap = () =>
-      page.getByTestId('fg-lab').locator('aside.controls').evaluate((el) => Math.round(window.innerHeight - el.getBoundingClientRect().bottom));
+      page
+        .getByTestId('fg-lab')
+        .locator('aside.controls')
+        .evaluate((el) => Math.round(window.innerHeight - el.getBoundingClientRect().bottom));
     for (let i = 0; i < 2; i++) {
       await page.getByTestId('lesson-fold').click();
       await expect.poll(panelGap).toBeLessThanOrEqual(1);

@@ -85,7 +85,7 @@ export default kitLab({
     };
   },
   lines: (lab) => ({
-    backend: lab.runnerState.backendInfo?.name ?? (lab.runnerState.backend || 'chosen when you press Run'),
+    backend: lab.runnerState.backendInfo?.name ?? (lab.runnerState.backend || 'chosen when training starts'),
     live: liveLine(lab),
     error: lab.runnerState.error ?? lab.startError,
     notice: noticeOf(lab),

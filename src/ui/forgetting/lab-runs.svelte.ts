@@ -22,7 +22,8 @@ export class ForgettingRunsState extends ForgettingInputsState {
   storedRuns = $state.raw<ForgettingRun[]>([]);
   selectedGroup = $state<string | null>(null);
   selectedRunId = $state<string | null>(null);
-  linkNotice = $state('');
+  /** the link's runs that are not stored here (what to train, and whether a preset trains them), or null */
+  linkMissing = $state<{ what: string; preset: boolean } | null>(null);
   runnerState = $state.raw<ForgettingRunnerState>({
     ...idleSessionState(),
     group: null,
@@ -114,20 +115,20 @@ export class ForgettingRunsState extends ForgettingInputsState {
     if (found) {
       this.selectedGroup = found.group;
       this.selectedRunId = found.runId;
-      this.linkNotice = '';
+      this.linkMissing = null;
       return;
     }
     this.selectedGroup = null;
     this.selectedRunId = null;
     const what = p ? `the preset “${PRESETS.find((x) => x.id === p)?.name ?? p}”` : 'this run';
-    this.linkNotice = `The link's runs are not stored in this browser yet: press ${p ? 'that preset' : 'Run ▶'} to train ${what} with the same settings and seed.`;
+    this.linkMissing = { what, preset: p !== null && p !== undefined };
   }
 
   /** Show a stored group, and put its setup in the controls (so the link is what is shown). */
   selectGroup(groupId: string, runId: string | null = null): void {
     this.selectedGroup = groupId;
     this.selectedRunId = runId;
-    this.linkNotice = '';
+    this.linkMissing = null;
     const first = this.allRuns.find((r) => r.group === groupId);
     if (!first) return;
     const j = first.job;
@@ -162,7 +163,7 @@ export class ForgettingRunsState extends ForgettingInputsState {
   /** Train the experiment the controls describe (one run, or the preset set). */
   async train(o: { edgeOrderings?: { label: string; tasks: number[][] }[] } = {}): Promise<void> {
     this.startError = '';
-    this.linkNotice = '';
+    this.linkMissing = null;
     const e = this.experiment();
     if (!e.config || !this.runner) {
       this.startError = e.error ?? 'The store of runs is not open yet.';

@@ -22,3 +22,4 @@ export { lessonClosed, lessonIsOpen, lessonObservation, reportLessonObservation 
 export { default as LessonFold } from './LessonFold.svelte';
 export { default as SeedTable } from './SeedTable.svelte';
 export { default as SeedsField } from './SeedsField.svelte';
+export { runButton } from './run-button';
