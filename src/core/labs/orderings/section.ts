@@ -44,9 +44,13 @@ function sampleSizeOf(c: Checker, v: unknown, before: Checked): number {
   return row.default;
 }
 
+/** The fields of v1, in the order they were always checked (a link's errors are listed in it). */
+const V1_ORDER = ['enabled', 'rsSeeds', 'medianSeed', 'msSamples', 'msSeed', 'exactLimit', 'distribution'];
+
 /**
- * The section checked in the order it always was (its errors are listed in it): the known keys, the protocols and RS
- * seeds with the rule between them, the distribution's known keys, the other fields, then the distribution's.
+ * The section checked in the order it always was: the known keys, the protocols and RS seeds with the rule between
+ * them, the distribution's known keys, the other fields, then the distribution's; then any field added since, in the
+ * table's order.
  */
 function protocolsOf(c: Checker, v: unknown, before: Checked): ProtocolsSettings {
   const out = settingsDefaults(P);
@@ -60,6 +64,14 @@ function protocolsOf(c: Checker, v: unknown, before: Checked): ProtocolsSettings
   checkFieldsIn(c, P, o, 'protocols', out, ['medianSeed', 'msSamples', 'msSeed', 'exactLimit']);
   out.distribution.sampleSize = sampleSizeOf(c, d.sampleSize, before);
   checkFieldsIn(c, P.distribution.fields, d, 'protocols.distribution', out.distribution, ['seed']);
+  checkFieldsIn(
+    c,
+    P,
+    o,
+    'protocols',
+    out,
+    (Object.keys(P) as (keyof typeof P)[]).filter((k) => !V1_ORDER.includes(k)),
+  );
   return out;
 }
 

@@ -1,0 +1,39 @@
+// The Orderings lab's section `protocols`, checked by its settings table (src/core/labs/orderings/settings.ts,
+// ./section.ts), answers as the hand-written checker did: the same errors (paths, messages, order) and, for valid
+// configs, the same configHash and section. The fixture was recorded with the hand-written checker (its note says
+// which commit), on hand-picked and generated configs, valid and invalid.
+import { describe, expect, it } from 'vitest';
+import fixture from '../../../fixtures/protocols-section-checks.json';
+import { validateConfig } from '../../../../src/core/config/schema';
+import { configHash } from '../../../../src/core/config/url-codec';
+import { V1_FILL } from '../../../../src/core/config/defaults';
+import { PROTOCOLS_SETTINGS } from '../../../../src/core/labs/orderings/settings';
+
+describe('the protocols section by its table', () => {
+  const rows = fixture.cases as { in: Record<string, unknown>; errors: unknown[]; hash?: string; protocols?: string }[];
+
+  it(`answers as before on ${rows.length} recorded configs`, () => {
+    expect(rows.length).toBeGreaterThan(350);
+    for (const row of rows) {
+      const v = validateConfig({ version: 1, ...row.in });
+      const name = JSON.stringify(row.in).slice(0, 120);
+      expect(v.errors, name).toEqual(row.errors);
+      if (row.hash === undefined) continue;
+      expect(configHash(v.config), name).toBe(row.hash);
+      expect(JSON.stringify(v.config.protocols), name).toBe(row.protocols);
+    }
+  });
+
+  it('fills a link without the section with the frozen v1 fill-in, the table’s defaults', () => {
+    expect(V1_FILL.protocols).toEqual({
+      enabled: ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'],
+      rsSeeds: [0, 42, 1993],
+      medianSeed: 0,
+      msSamples: 200,
+      msSeed: 0,
+      exactLimit: 1_000_000,
+      distribution: { sampleSize: 20_000, seed: 0 },
+    });
+    expect(Object.keys(PROTOCOLS_SETTINGS)).toEqual(Object.keys(V1_FILL.protocols));
+  });
+});
