@@ -34,6 +34,8 @@ describe('the protocols section by its table', () => {
       exactLimit: 1_000_000,
       distribution: { sampleSize: 20_000, seed: 0 },
     });
-    expect(Object.keys(PROTOCOLS_SETTINGS)).toEqual(Object.keys(V1_FILL.protocols));
+    // the v1 fields, in the section's key order (a field added later has `absent` and is not filled in)
+    const v1 = Object.entries(PROTOCOLS_SETTINGS).flatMap(([k, f]) => ('absent' in f ? [] : [k]));
+    expect(v1).toEqual(Object.keys(V1_FILL.protocols));
   });
 });
