@@ -6,7 +6,7 @@
 import { defineLab } from '../lab';
 import { orderingsBinding } from './binding';
 import { protocolsSection } from './section';
-import type { ProtocolsSettings } from './settings';
+import { PROTOCOLS_SETTINGS, type ProtocolsSettings } from './settings';
 import { PAPERS } from '../papers';
 
 declare module '../../config/types' {
@@ -16,6 +16,12 @@ declare module '../../config/types' {
      * among the common sections). Its classes, task sizes and similarity are the common sections.
      */
     orderings: { protocols: ProtocolsSettings };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    orderings: [typeof PROTOCOLS_SETTINGS];
   }
 }
 
@@ -37,6 +43,7 @@ export const orderingsLab = defineLab({
   },
   trains: false,
   sections: { protocols: protocolsSection },
+  settings: [PROTOCOLS_SETTINGS],
   commands: ['orders', 'count', 'enumerate', 'score', 'similarity', 'bounds'],
   configCommand: 'orders',
   ...orderingsBinding,
