@@ -7,7 +7,7 @@
 import type { BuiltinClassListId } from '../classes/builtin';
 import { CONFORMAL_FILL, FORGETTING_FILL } from '../labs/forgetting/settings';
 import { GROUND_TRUTH_FILL } from '../labs/ground-truth/settings';
-import type { ProtocolId } from '../protocols/types';
+import { PROTOCOLS_FILL } from '../labs/orderings/settings';
 import { PTM_STRATEGY_IDS } from '../ptm/defaults';
 import type { PromptSpec } from '../similarity/prompts';
 import type {
@@ -18,7 +18,6 @@ import type {
   DatasetConfig,
   LabId,
   ModelConfig,
-  ProtocolsConfig,
   SimilarityConfig,
   ConfigStrategyId,
   StrategyId,
@@ -84,7 +83,6 @@ export const STRATEGY_IDS = CONFIG_STRATEGY_IDS.filter((id): id is StrategyId =>
 /** The strategies with an exemplar memory (their options have `memory`: replay, icarl, agem, gdumb). */
 export const MEMORY_STRATEGY_IDS: readonly StrategyId[] = STRATEGY_IDS.filter((id) => 'memory' in STRATEGY_OPTION_FILL[id]);
 
-const DEFAULT_PROTOCOLS: ProtocolId[] = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'];
 export const DEFAULT_CLIP_MODEL = 'Xenova/clip-vit-base-patch32';
 
 /** Every v1 fill-in that does not depend on other fields (classes and task sizes do: see validateConfig). */
@@ -97,15 +95,8 @@ export const V1_FILL = {
   tasks: 3,
   similarity: { kind: 'wordnet', pins: {} } as SimilarityConfig,
   clip: { model: DEFAULT_CLIP_MODEL, dtype: 'q8' as const, prompt: { kind: 'bare' } as PromptSpec, weights: { kind: 'hub' } as ClipWeightSource },
-  protocols: {
-    enabled: DEFAULT_PROTOCOLS,
-    rsSeeds: [0, 42, 1993],
-    medianSeed: 0,
-    msSamples: 200,
-    msSeed: 0,
-    exactLimit: 1_000_000,
-    distribution: { sampleSize: 20_000, seed: 0 },
-  } as ProtocolsConfig,
+  /** which protocols the Orderings lab runs, with their seeds and sample sizes (its table, src/core/labs/orderings/settings.ts) */
+  protocols: PROTOCOLS_FILL,
   /** INFERRED: how many orderings the Ground-truth lab trains (its table, src/core/labs/ground-truth/settings.ts) */
   groundTruth: GROUND_TRUTH_FILL,
   model: { kind: 'mlp', hidden: [256, 128] } as ModelConfig,

@@ -6,7 +6,6 @@
  * Layering: pure TS, imports only src/core.
  */
 import type { FecamOptions, PtmStrategyId, RanpacOptions, SimpleCilOptions } from '../ptm/defaults';
-import type { ProtocolId } from '../protocols/types';
 import type { PromptSpec } from '../similarity/prompts';
 
 export const CONFIG_VERSION = 1 as const;
@@ -95,22 +94,6 @@ export type SimilarityConfig =
 
 /** CLIP's text side: the model, precision, prompt and weight source (the similarity section's, and the Your-classes lab's names). */
 export type ClipTextConfig = Omit<Extract<SimilarityConfig, { kind: 'clip' }>, 'kind'>;
-
-export interface ProtocolsConfig {
-  /** Protocols to run, in PROTOCOL_IDS order. */
-  enabled: ProtocolId[];
-  /** RS seeds (numpy legacy RandomState). */
-  rsSeeds: number[];
-  /** Seed of EDGE's random "median" ordering (numpy default_rng). */
-  medianSeed: number;
-  /** MS baseline: random orderings drawn, and their seed. */
-  msSamples: number;
-  msSeed: number;
-  /** Largest |Ω| enumerated (exact extremes, and the exact histogram of S over Ω). */
-  exactLimit: number;
-  /** When |Ω| > exactLimit, the histogram of S is drawn from this many uniform orderings with this seed. */
-  distribution: { sampleSize: number; seed: number };
-}
 
 export type ModelConfig =
   /** MLP: input (H·W·C) → hidden widths → one output per class. */
@@ -256,7 +239,6 @@ export interface ExperimentConfig extends LabFields {
   /** m_1..m_K, summing to classes.length. */
   taskSizes: number[];
   similarity: SimilarityConfig;
-  protocols: ProtocolsConfig;
   model: ModelConfig;
   /** The strategies to train, each id at most once. */
   strategies: StrategySetting[];

@@ -6,14 +6,16 @@ import type { ClassList } from '../../core/classes/builtin';
 import { parseClassNames, validateClassNames } from '../../core/classes/validate';
 import { parseTaskSizes, resolveTaskSizes } from '../../core/orderings/task-sizes';
 import { listClassesWithPins, wordnetPinsFor } from '../../core/config/wordnet-pins';
+import { PROTOCOLS_SETTINGS } from '../../core/labs/orderings/settings';
 
-/** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in 0..2^32−1 (numpy's accepted range). */
+/** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in the RS seeds' bounds, 0..2^32−1 (numpy's accepted range). */
 export function parseSeeds(text: string): number[] {
+  const { min, max } = PROTOCOLS_SETTINGS.rsSeeds;
   const parts = text.split(/[\s,]+/).filter((p) => p.length > 0);
   if (parts.length === 0) throw new Error('Give at least one RS seed (for example 0, 42, 1993).');
   return parts.map((p) => {
-    if (!/^\d+$/.test(p) || Number(p) > 2 ** 32 - 1) {
-      throw new Error(`Seed "${p}" is not a whole number between 0 and 4294967295.`);
+    if (!/^\d+$/.test(p) || Number(p) < min || Number(p) > max) {
+      throw new Error(`Seed "${p}" is not a whole number between ${min} and ${max}.`);
     }
     return Number(p);
   });

@@ -8,10 +8,10 @@
  * registry themselves (tests/unit/architecture/cycles.test.ts keeps src/ free of import cycles).
  */
 import { LABS, LAB_IDS, LAB_NAMES, TRAINING_LABS } from '../../labs';
+import { protocolsSection } from '../../labs/orderings/section';
 import { backendSection, uiSection } from './app';
 import { classesSection, datasetSection, labSection, taskSizesSection } from './experiment';
 import { featuresSection } from './features';
-import { protocolsSection } from './protocols';
 import type { ConfigSection, LabFacts, SectionKey } from './section';
 import { similaritySection } from './similarity';
 import { dataSection, modelSection, seedsSection, strategiesSection, trainingSection } from './training';
@@ -24,6 +24,7 @@ const COMMON = {
   classes: classesSection,
   taskSizes: taskSizesSection,
   similarity: similaritySection,
+  // the Orderings lab's own, checked here, where it always was: other labs read it, and errors are listed in check order
   protocols: protocolsSection,
   model: modelSection,
   strategies: strategiesSection,

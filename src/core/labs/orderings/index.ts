@@ -1,15 +1,27 @@
 /**
  * The Orderings lab (docs/science.md §1, §6): class orderings, their similarity score S and the EDGE protocol. Its
- * controls read and write the experiment through `view` and `apply` (./binding.ts).
+ * section `protocols` is declared in ./settings.ts and checked in ./section.ts; its controls read and write the
+ * experiment through `view` and `apply` (./binding.ts).
  */
 import { defineLab } from '../lab';
 import { orderingsBinding } from './binding';
+import { protocolsSection } from './section';
+import { PROTOCOLS_SETTINGS, type ProtocolsSettings } from './settings';
 import { PAPERS } from '../papers';
 
 declare module '../../config/types' {
   interface LabSections {
-    /** no section of its own: its classes, task sizes, similarity and protocols are the common sections */
-    orderings: {};
+    /**
+     * Which protocols run, with their seeds and sample sizes (./settings.ts; other labs read it too, and it is checked
+     * among the common sections). Its classes, task sizes and similarity are the common sections.
+     */
+    orderings: { protocols: ProtocolsSettings };
+  }
+}
+
+declare module '../lab' {
+  interface LabSettingsTables {
+    orderings: [typeof PROTOCOLS_SETTINGS];
   }
 }
 
@@ -30,7 +42,8 @@ export const orderingsLab = defineLab({
     sections: 'docs/science.md §1 (orderings), §6 (similarity sources)',
   },
   trains: false,
-  sections: {},
+  sections: { protocols: protocolsSection },
+  settings: [PROTOCOLS_SETTINGS],
   commands: ['orders', 'count', 'enumerate', 'score', 'similarity', 'bounds'],
   configCommand: 'orders',
   ...orderingsBinding,
