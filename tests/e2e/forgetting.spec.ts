@@ -143,6 +143,17 @@ test('"What exactly ran" before any run shows the setup the controls describe an
   await expect(panel.getByTestId('what-ran-command')).toContainText(/npx cil-lab cpcf --config cil-lab-config-[0-9a-f]+\.json/);
   await page.screenshot({ path: 'test-results/screenshots/what-ran-forgetting-1280.png' });
   await panel.getByRole('button', { name: 'Close' }).click();
+  // a seed count of 0 is refused in one line; the field and the experiment keep the last valid count (typing in the
+  // tab makes its setup the experiment, as any edit there)
+  const seeds = await page.getByTestId('fg-seeds').inputValue();
+  await page.getByTestId('fg-seeds').fill('0');
+  await page.getByTestId('fg-seeds').press('Tab');
+  await expect(page.getByTestId('fg-seeds-error')).toHaveText('Seeds: a whole number from 1 to 20.');
+  await expect(page.getByTestId('fg-seeds')).toHaveValue(seeds);
+  await page.getByTestId('what-ran-open').click();
+  const taken = JSON.parse((await panel.getByTestId('what-ran-json').textContent())!);
+  expect(taken.forgetting?.seeds ?? 1).toBe(Number(seeds));
+  await panel.getByRole('button', { name: 'Close' }).click();
   // another tab shows the experiment again: the Orderings lab's config, its own command
   await page.getByRole('navigation', { name: 'Labs' }).getByRole('button', { name: 'Orderings', exact: true }).click();
   await page.getByTestId('what-ran-open').click();
