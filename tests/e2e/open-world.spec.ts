@@ -137,10 +137,11 @@ test('teaching mode: the PlayBar, Step learns exactly one more task, and a reloa
   await page.waitForTimeout(1500);
   await expect(page.getByTestId('ow-readout')).toHaveAttribute('data-done', '1');
   await page.screenshot({ path: 'test-results/screenshots/open-world-teaching.png', fullPage: true });
-  // a reload after step 1: the stored step is shown, and the run continues from its checkpoint (no retraining)
+  // a reload after step 1: the stored step is shown (the line names teaching mode's Play), and the run continues from
+  // its checkpoint (no retraining)
   await page.reload();
   await page.getByRole('button', { name: 'Open world', exact: true }).click();
-  await expect(page.getByTestId('ow-store-line')).toContainText('1 of 3 steps are stored in this browser; Run ▶ continues after step 1', { timeout: 15_000 });
+  await expect(page.getByTestId('ow-store-line')).toContainText('1 of 3 steps are stored in this browser; Play continues after step 1', { timeout: 15_000 });
   await expect(page.locator('[data-testid="ow-curves"] svg[role="img"] circle')).toHaveCount(4);
   await page.getByTestId('ow-step').click();
   await expect(page.getByTestId('ow-readout')).toContainText('Step 2 of 3', { timeout: 90_000 });

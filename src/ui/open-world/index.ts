@@ -55,7 +55,7 @@ export default kitLab({
     disabled: lab.errors.length > 0 || lab.complete,
     reason: lab.errors[0] ?? (lab.complete ? 'Every step of these settings is stored: change a setting to train another run.' : ''),
   }),
-  lines: (lab) => ({ store: lab.storeLine, backend: lab.st.backend, error: lab.st.error ?? '', notice: lab.st.notice }),
+  lines: (lab, teaching) => ({ store: lab.storeLine(teaching), backend: lab.st.backend, error: lab.st.error ?? '', notice: lab.st.notice }),
   exports: (lab) => [
     {
       label: 'results (JSON)',

@@ -18,6 +18,7 @@ import { oodCommandLine, oodExportJson, oodResultsTable, oodSeedsExportJson, ood
 import type { OodReport } from '../../services/ood-export';
 import { openWorldVerdict, openWorldVerdictInput } from '../../core/verdict/open-world';
 import type { Verdict } from '../../core/verdict/types';
+import { runButton } from '../common/lab/run-button';
 import { labSeedList, oneSeed } from '../../core/labs/seeds';
 import type { OodRunner, OodRunnerState } from '../../services/ood-runner';
 import { downloadBlob, toCsv } from '../common/chart-export';
@@ -72,7 +73,8 @@ export class OpenWorldLab extends RunnerLab<OodRunner> {
         : 'Run ▶ (retrain from scratch)'
       : 'Run ▶',
   );
-  readonly storeLine = $derived.by(() => {
+  /** what the store holds of the settings shown, and what the start button (`runButton`: Run ▶, or Play) will do */
+  storeLine(teaching: boolean): string {
     const st = this.st;
     const T = this.ran.tasks;
     if (st.resumedFrom !== null) return `Continued after step ${st.resumedFrom} from the stored checkpoint: steps 1–${st.resumedFrom} were not trained again.`;
@@ -82,10 +84,10 @@ export class OpenWorldLab extends RunnerLab<OodRunner> {
     if (this.complete) return `All ${T} steps are stored in this browser: shown without training.`;
     if (st.storedSteps > 0)
       return st.resumable
-        ? `${st.storedSteps} of ${T} steps are stored in this browser; Run ▶ continues after step ${st.storedSteps} from the stored checkpoint.`
-        : `${st.storedSteps} of ${T} steps are stored, without a checkpoint to continue from: Run ▶ retrains from scratch (the stored steps stay shown).`;
+        ? `${st.storedSteps} of ${T} steps are stored in this browser; ${runButton(teaching)} continues after step ${st.storedSteps} from the stored checkpoint.`
+        : `${st.storedSteps} of ${T} steps are stored, without a checkpoint to continue from: ${runButton(teaching)} retrains from scratch (the stored steps stay shown).`;
     return '';
-  });
+  }
   readonly progressText = $derived.by(() => {
     const st = this.st;
     if (st.status === 'running' && st.activity) return `${st.done} / ${st.total} steps · ${st.activity}`;

@@ -140,7 +140,7 @@ export interface KitLab<S, R, L extends LabState, C = Partial<S>> {
    * it, Every ordering is a button on its canvas)
    */
   progress?(lab: L): RunView;
-  lines(lab: L): RunLines;
+  lines(lab: L, teaching: boolean): RunLines;
   /** the Export row's buttons (none: no Export row, e.g. a lab whose exports are part of its results) */
   exports(lab: L): ExportButton[];
   /** the same run as a `cil-lab` command, under the exports */
