@@ -1,21 +1,22 @@
 /** What a protocol run is asked for and what it reports (shared by the CLI, the worker and the UI). */
+import type { ProtocolsSettings } from '../labs/orderings/settings';
 import type { ScoreDistribution, ScoreDistributionOptions } from '../orderings/score-distribution';
 import type { Sequence } from '../orderings/types';
+import type { ProtocolId } from './ids';
 
-export type ProtocolId = 'rs' | 'edge' | 'edge+' | 'exact' | 'as' | 'ms';
-export const PROTOCOL_IDS: readonly ProtocolId[] = ['rs', 'edge', 'edge+', 'exact', 'as', 'ms'];
+export { PROTOCOL_IDS, type ProtocolId } from './ids';
 
-export interface ProtocolOptions {
+/**
+ * The protocols' parameters that the Orderings lab's settings table declares (src/core/labs/orderings/settings.ts:
+ * the median seed, the MS samples and seed, the exact limit, and any row added after them), each optional here (run.ts
+ * says what its absence means). Derived from the table, so a new row reaches the run's options without a line here.
+ */
+type TableOptions = Partial<Omit<ProtocolsSettings, 'enabled' | 'rsSeeds' | 'distribution'>>;
+
+export interface ProtocolOptions extends TableOptions {
   protocols: ProtocolId[];
   /** RS seeds (numpy legacy RandomState); default 0, 42, 1993. */
   rsSeeds?: number[];
-  /** Seed of EDGE's random "median" ordering (numpy default_rng); default 0. */
-  medianSeed?: number;
-  /** MS baseline: number of random orderings and their seed; default 200 and 0. */
-  msSamples?: number;
-  msSeed?: number;
-  /** Largest |Ω| enumerated for exact extremes; default 10^6. */
-  exactLimit?: number;
   /** Also report the distribution of S over Ω (exact or sampled) and where each ordering falls in it. */
   distribution?: boolean | ScoreDistributionOptions;
 }

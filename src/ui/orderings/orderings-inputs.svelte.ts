@@ -6,9 +6,11 @@
  */
 import { BUILTIN_CLASS_LISTS } from '../../core/classes/builtin';
 import type { ExperimentConfig, FileRef } from '../../core/config/schema';
+import { settingsView } from '../../core/config/settings-table';
 import { PROTOCOL_IDS, type ProtocolId } from '../../core/protocols/types';
 import { orderingsLab } from '../../core/labs/orderings';
 import type { OrderingsInputs, OrderingsState, SourceKind } from '../../core/labs/orderings/binding';
+import { PROTOCOLS_SETTINGS, type ProtocolsSettings } from '../../core/labs/orderings/settings';
 import type { ClipInitial, ClipSettingsOut } from '../../core/similarity/clip-panel';
 import { defaultPick, resolveClasses, resolveSeeds, resolveSizes } from './page-inputs';
 
@@ -33,6 +35,12 @@ export class OrderingsInputsState {
   sourceKind = $state<SourceKind>('wordnet');
   enabled = $state({} as Record<ProtocolId, boolean>);
   seedsText = $state('');
+  /**
+   * The lab's section `protocols`, every field of its table (src/core/labs/orderings/settings.ts), as its controls
+   * hold them (a control without a form of its own binds to its field); the protocols and the RS seeds are the two
+   * forms above.
+   */
+  settings = $state<Required<ProtocolsSettings>>(settingsView(PROTOCOLS_SETTINGS, {}));
   /** The uploaded file the experiment refers to (a link never carries a file's contents). */
   uploadRef = $state.raw<FileRef | null>(null);
   /** The CLIP panel's start; `clipKey` changes when a link brings other CLIP settings (the panel starts again). */
@@ -66,6 +74,7 @@ export class OrderingsInputsState {
     this.sourceKind = i.sourceKind;
     this.enabled = i.enabled;
     this.seedsText = i.seedsText;
+    this.settings = settingsView(PROTOCOLS_SETTINGS, i.settings);
     this.uploadRef = i.uploadRef;
     if (JSON.stringify(i.clip) !== JSON.stringify(this.clipInitial)) {
       this.clipInitial = i.clip;
@@ -90,6 +99,7 @@ export class OrderingsInputsState {
       upload: x.upload ? { ...x.upload } : null,
       protocols: this.protocols.slice(),
       rsSeeds: seeds.error ? null : seeds.seeds.slice(),
+      settings: $state.snapshot(this.settings),
     };
   }
 

@@ -74,8 +74,8 @@ export class OrderingsLab {
   readonly #hidden = $derived(new Set(this.#link.config.ui.hiddenControls));
   hide = (id: string): boolean => this.teaching && this.#hidden.has(id);
 
-  // protocol settings without a control, from the config as they are (as a string, so that unrelated config changes
-  // do not recompute the orderings)
+  // the protocol settings besides the protocols and the RS seeds, from the config as checked (as a string, so that
+  // unrelated config changes do not recompute the orderings)
   readonly #extrasKey = $derived.by(() => JSON.stringify(protocolExtrasOf(this.#link.config.protocols)));
 
   readonly list = $derived.by(() => this.inputs.list);

@@ -9,12 +9,13 @@ import type { ProtocolId } from '../../core/protocols/types';
 import type { SimilaritySpec } from '../../core/similarity/resolve';
 
 /**
- * The protocol settings without a control on the page: the lab's table's fields (src/core/labs/orderings/settings.ts)
- * but the protocols and the RS seeds, as the experiment config holds them.
+ * The protocol settings besides the protocols and the RS seeds (which the request takes from their own forms,
+ * resolved): the lab's table's other fields (src/core/labs/orderings/settings.ts), as the experiment config holds them
+ * (checked: a field's control writes it there through the lab entry's `apply`).
  */
 export type ProtocolExtras = Omit<ProtocolsSettings, 'enabled' | 'rsSeeds'>;
 
-/** The protocol settings of an experiment that have no control on the page (the lab and its tests read them with this). */
+/** The protocol settings of an experiment besides the protocols and the RS seeds (the lab and its tests read them with this). */
 export function protocolExtrasOf(p: ExperimentConfig['protocols']): ProtocolExtras {
   const { enabled: _enabled, rsSeeds: _rsSeeds, ...extras } = structuredClone(p);
   return extras;

@@ -137,6 +137,22 @@ describe('OrderingsInputsState', () => {
     expect(s.clipKey).toBe(k + 1);
   });
 
+  it("holds the section `protocols` whole: a field's control writes it, the change carries it, another lab's value replaces it", () => {
+    const c = { ...defaultConfig(), protocols: { ...defaultConfig().protocols, medianSeed: 7 } } as ExperimentConfig;
+    const s = inputsOf(c);
+    expect(s.settings).toMatchObject(c.protocols);
+    // a control bound to a field of the part (as a number input binds): the change hands it to the entry's apply
+    s.settings.msSamples = 50;
+    const written = orderingsLab.apply(c, changeOf(s));
+    expect(written.protocols).toEqual({ ...c.protocols, msSamples: 50 });
+    expect(s.follow(written, changeOf(s))).toBe(false);
+    // another lab's median seed: the part follows it
+    const other = { ...written, protocols: { ...written.protocols, medianSeed: 9 } };
+    expect(s.follow(other, changeOf(s))).toBe(true);
+    expect(s.settings).toMatchObject(other.protocols);
+    expect(changeOf(s).settings).toMatchObject(other.protocols);
+  });
+
   it('WordNet pins of the config reach the classes', () => {
     const c = { ...defaultConfig(), similarity: { kind: 'wordnet', pins: { Trouser: 'pants.n.01' } } } as ExperimentConfig;
     const s = inputsOf(c);

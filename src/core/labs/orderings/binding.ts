@@ -2,18 +2,21 @@
  * The Orderings lab's binding (its entry's `view` and `apply`, ./orderings.ts): the lab's controls ⇄ the experiment
  * config (src/core/config/schema.ts), both ways, pure (tested in tests/unit/core/labs/orderings-binding.test.ts).
  * `view` gives the controls their starting values from a config (a share link); `apply` folds the controls' current,
- * resolved inputs into a config and leaves everything the lab does not show as it was (other labs' settings,
- * protocol parameters without a control, WordNet pins, a referenced upload that is not loaded, prompt details the
- * CLIP panel does not edit). An input that is invalid right now (a bad task size, a duplicate class name) is null
+ * resolved inputs into a config and leaves everything the lab does not show as it was (other labs' settings, WordNet
+ * pins, a referenced upload that is not loaded, prompt details the CLIP panel does not edit). The lab's own section
+ * `protocols` travels whole, as its table's fields (`settings`, ./settings.ts): a field without a control goes back
+ * as `view` gave it, so a new row needs no line here. An input that is invalid right now (a bad task size, a duplicate class name) is null
  * and does not reach the config: the last valid value stays, so the link always opens.
  */
 import { getClassList } from '../../classes/builtin';
 import { datasetClassListId } from '../../config/defaults';
 import { experimentClassNames } from '../../config/derived';
+import { settingsValue, settingsView } from '../../config/settings-table';
 import type { BuiltinDatasetRef, ExperimentConfig, FileRef } from '../../config/types';
 import { PROTOCOL_IDS, type ProtocolId } from '../../protocols/types';
 import { clipInitialOf, type ClipInitial, type ClipSettingsOut } from '../../similarity/clip-panel';
 import type { PromptSpec } from '../../similarity/prompts';
+import { PROTOCOLS_SETTINGS, type ProtocolsSettings } from './settings';
 
 /**
  * The lab's similarity sources. 'prototypes' (the prototypes of the config's feature source) is the config's
@@ -32,6 +35,12 @@ export interface OrderingsInputs {
   sourceKind: SourceKind;
   enabled: Record<ProtocolId, boolean>;
   seedsText: string;
+  /**
+   * The lab's section `protocols` whole, every field of its table (./settings.ts), as its controls hold them: a
+   * control without a form of its own binds to its field here. The protocols and the RS seeds are read from their own
+   * forms above (the checkboxes, the seeds being typed).
+   */
+  settings: Required<ProtocolsSettings>;
   /** The CLIP panel's start (null: its own remembered settings). */
   clip: ClipInitial | null;
   /** The uploaded similarity file the experiment refers to (null: none). */
@@ -58,6 +67,7 @@ function orderingsView(config: ExperimentConfig): OrderingsInputs {
     sourceKind: sim.kind === 'features' ? 'prototypes' : sim.kind,
     enabled,
     seedsText: config.protocols.rsSeeds.join(', '),
+    settings: settingsView(PROTOCOLS_SETTINGS, config.protocols),
     clip: sim.kind === 'clip' ? clipInitialOf(sim, config.backend.embed) : null,
     uploadRef: sim.kind === 'upload' ? { ...sim.file } : null,
   };
@@ -79,6 +89,8 @@ export interface OrderingsState {
   upload: FileRef | null;
   protocols: ProtocolId[];
   rsSeeds: number[] | null;
+  /** The section `protocols` as the controls hold it (`OrderingsInputs.settings`); the two fields above replace its own. */
+  settings: ProtocolsSettings;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -154,11 +166,13 @@ function applyOrderings(config: ExperimentConfig, s: OrderingsState): Experiment
   }
   // (upload chosen but no file loaded: the config keeps its source — a referenced file stays referenced)
 
-  next.protocols = {
-    ...config.protocols,
+  // the section whole, in its table's order (a field at its `absent` value left out), with the protocols and the RS
+  // seeds from their own forms
+  next.protocols = settingsValue(PROTOCOLS_SETTINGS, {
+    ...s.settings,
     enabled: PROTOCOL_IDS.filter((p) => s.protocols.includes(p)),
     rsSeeds: s.rsSeeds ? s.rsSeeds.slice() : config.protocols.rsSeeds.slice(),
-  };
+  });
 
   // a selected ordering that no longer fits the classes or tasks is dropped
   if (!same([next.dataset, next.classes, next.taskSizes], [config.dataset, config.classes, config.taskSizes])) {

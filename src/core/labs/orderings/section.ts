@@ -10,7 +10,7 @@ import { show, type Checker } from '../../config/checker';
 import { CONFIG_LIMITS, distributionSampleLimit, grouped, sampledOrderingBytes } from '../../config/limits';
 import { checkFieldsIn, settingsDefaults } from '../../config/settings-table';
 import type { Checked, ConfigSection } from '../../config/sections/section';
-import { PROTOCOL_IDS } from '../../protocols/types';
+import { PROTOCOL_IDS } from '../../protocols/ids';
 
 /** "about 2.4 KB" */
 function aboutBytes(bytes: number): string {

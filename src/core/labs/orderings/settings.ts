@@ -14,7 +14,7 @@
 import { UINT32_MAX, type Checker } from '../../config/checker';
 import { CONFIG_LIMITS } from '../../config/limits';
 import { settingsDefaults, settingsGroup, settingsTable, type SettingsOf } from '../../config/settings-table';
-import { PROTOCOL_IDS } from '../../protocols/types';
+import { PROTOCOL_IDS } from '../../protocols/ids';
 
 /** A seed (numpy's accepted range), in the checker's words. */
 const seed = (label: string) =>

@@ -37,6 +37,7 @@ function stateOf(i: OrderingsInputs, extra: Partial<OrderingsState> = {}): Order
     upload: null,
     protocols: PROTOCOL_IDS.filter((p) => i.enabled[p]),
     rsSeeds: i.seedsText.trim() ? parseSeeds(i.seedsText) : [],
+    settings: i.settings,
     ...extra,
   };
 }
@@ -192,6 +193,18 @@ describe('Orderings lab ⇄ config (view, apply)', () => {
     expect(half.similarity).toMatchObject({ model: 'cil-lab/clip-tiny', weights: { kind: 'self-hosted', path: '/models/' } });
   });
 
+  it('the section `protocols` travels whole: a field without a control stays, a changed one reaches the config', () => {
+    const d = defaultConfig();
+    const c = valid({ ...d, protocols: { ...d.protocols, medianSeed: 7, msSamples: 50, distribution: { sampleSize: 5000, seed: 3 } } } as ExperimentConfig);
+    const i = view(c);
+    expect(i.settings).toMatchObject(c.protocols);
+    same(valid(apply(d, stateOf(i))), c);
+    expect(valid(apply(c, stateOf(i, { settings: { ...i.settings, exactLimit: 1000 } }))).protocols).toEqual({ ...c.protocols, exactLimit: 1000 });
+    // the protocols and the RS seeds are their own forms' (the checkboxes, the seeds' text), not the part's
+    const own = apply(c, stateOf(i, { protocols: ['ms', 'rs'], rsSeeds: [5], settings: { ...i.settings, enabled: ['as'], rsSeeds: [9] } }));
+    expect(own.protocols).toMatchObject({ enabled: ['rs', 'ms'], rsSeeds: [5] });
+  });
+
   it('drops a selected ordering when the classes change', () => {
     const c = valid({ ...defaultConfig(), ui: { ...defaultConfig().ui, selectedOrdering: '0,1|2,3|4,5' } });
     const next = apply(c, stateOf(view(c), { selected: [0, 1, 2, 3, 4, 5, 6, 7], taskSizes: [4, 4] }));
@@ -200,10 +213,14 @@ describe('Orderings lab ⇄ config (view, apply)', () => {
   });
 });
 
-/** Frozen v1 links and the controls they opened to before the binding moved into the lab entry (see the file's note). */
+/**
+ * Frozen v1 links and the controls they opened to before the binding moved into the lab entry (see the file's note).
+ * The view's part `settings` (the section `protocols` whole) came later: it is not pinned there, and is checked
+ * against the link's own section (each field the link holds).
+ */
 const FROZEN = (
   JSON.parse(readFileSync(join(__dirname, '../../../fixtures/lab-binding-links.json'), 'utf8')) as {
-    links: Record<string, { link: string; orderings: OrderingsInputs }>;
+    links: Record<string, { link: string; orderings: Omit<OrderingsInputs, 'settings'> }>;
   }
 ).links;
 
@@ -234,7 +251,10 @@ describe('Orderings lab: round trip and old links', () => {
     expect(Object.keys(FROZEN).length).toBeGreaterThanOrEqual(10);
     for (const [name, f] of Object.entries(FROZEN)) {
       const c = open(f.link);
-      expect(view(c), name).toEqual(f.orderings);
+      const { settings, ...pinned } = view(c);
+      expect(pinned, name).toEqual(f.orderings);
+      // every field the link holds, as it holds it (a row added later is in the part at its `absent` value)
+      expect(settings, name).toMatchObject(c.protocols);
       expect(encodeConfigToHash(valid(apply(c, unchanged(c)))), name).toBe(f.link);
     }
   });
