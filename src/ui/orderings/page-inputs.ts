@@ -10,14 +10,20 @@ import { PROTOCOLS_SETTINGS } from '../../core/labs/orderings/settings';
 
 /** "0, 42, 1993" → [0, 42, 1993]; each seed a whole number in the RS seeds' bounds, 0..2^32−1 (numpy's accepted range). */
 export function parseSeeds(text: string): number[] {
-  const { min, max } = PROTOCOLS_SETTINGS.rsSeeds;
+  const { min, max, maxLength } = PROTOCOLS_SETTINGS.rsSeeds;
   const parts = text.split(/[\s,]+/).filter((p) => p.length > 0);
   if (parts.length === 0) throw new Error('Give at least one RS seed (for example 0, 42, 1993).');
+  // what the link's check refuses is refused here, in words, so a typed list never silently keeps the old one
+  if (parts.length > maxLength) throw new Error(`At most ${maxLength} RS seeds; got ${parts.length}.`);
+  const seen = new Set<number>();
   return parts.map((p) => {
     if (!/^\d+$/.test(p) || Number(p) < min || Number(p) > max) {
       throw new Error(`Seed "${p}" is not a whole number between ${min} and ${max}.`);
     }
-    return Number(p);
+    const n = Number(p);
+    if (seen.has(n)) throw new Error(`Seed ${n} is listed twice; give each seed once.`);
+    seen.add(n);
+    return n;
   });
 }
 

@@ -44,6 +44,10 @@ describe('Orderings page inputs, resolved', () => {
     expect(resolveSeeds(false, '  ')).toEqual({ seeds: [], error: '' });
     expect(resolveSeeds(true, '').error).toMatch(/at least one RS seed/);
     expect(resolveSeeds(true, '-1').error).toMatch(/"-1"/);
+    // what the link's check refuses (a seed twice, more than 1 000 seeds) is said here, not dropped silently
+    expect(resolveSeeds(true, '0, 42, 0').error).toBe('Seed 0 is listed twice; give each seed once.');
+    expect(resolveSeeds(true, Array.from({ length: 1001 }, (_, i) => i).join(',')).error).toBe('At most 1000 RS seeds; got 1001.');
+    expect(resolveSeeds(true, Array.from({ length: 1000 }, (_, i) => i).join(',')).seeds).toHaveLength(1000);
   });
 });
 
