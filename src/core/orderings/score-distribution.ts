@@ -28,8 +28,8 @@ export interface ScoreDistribution {
 }
 
 export interface ScoreDistributionOptions {
-  limit?: number; // enumerate when |Ω| ≤ limit (default 10^6)
-  sampleSize?: number; // else draw this many (default 20 000)
+  limit?: number; // enumerate when |Ω| ≤ limit (default 10^6), or when the sample would be all of Ω
+  sampleSize?: number; // else draw this many distinct orderings (default 20 000)
   seed?: number; // seed of the sample (default 0)
   binCount?: number; // default 40
 }
@@ -41,16 +41,18 @@ export function scoreValues(sim: SquareMatrix, sizes: TaskSizes, options: ScoreD
   const scale = k < 2 ? 0 : k / ((k - 1) * n);
   const omega = countOrderings(sizes);
   const limit = options.limit ?? 1_000_000;
+  const sampleSize = options.sampleSize ?? 20_000;
   let values: Float64Array;
   let kind: ScoreDistribution['kind'];
-  if (omega <= BigInt(limit)) {
+  // a sample of |Ω| or more distinct orderings is every ordering: enumerate them (a sample could not be drawn)
+  if (omega <= BigInt(limit) || omega <= BigInt(sampleSize)) {
     values = new Float64Array(Number(omega));
     forEachOrdering(sizes, (labels, rank) => {
       values[rank] = similarityScoreOfLabels(labels, sim, scale);
     });
     kind = 'exact';
   } else {
-    const drawn = sampleOrderingsByShuffle(sizes, options.sampleSize ?? 20_000, options.seed ?? 0);
+    const drawn = sampleOrderingsByShuffle(sizes, sampleSize, options.seed ?? 0);
     values = Float64Array.from(drawn, (tasks) => similarityScoreOfLabels(orderingToLabels(tasks, sizes), sim, scale));
     kind = 'sample';
   }

@@ -22,6 +22,14 @@ describe('distribution of S over Ω', () => {
     expect(a.seed).toBe(3);
     expect(Array.from(a.values)).toEqual(Array.from(b.values));
   });
+  it('exact also below the limit when the sample would be all of Ω (90 orderings, a sample of 90 or 20 000)', () => {
+    for (const sampleSize of [90, 20_000]) {
+      const r = scoreValues(sim, [2, 2, 2], { limit: 10, sampleSize, seed: 3 });
+      expect(r.kind).toBe('exact');
+      expect(Array.from(r.values)).toEqual(Array.from(scoreValues(sim, [2, 2, 2]).values));
+    }
+    expect(scoreValues(sim, [2, 2, 2], { limit: 10, sampleSize: 89 }).kind).toBe('sample');
+  });
   it('histogram counts add up, bins span [min, max], moments match a direct computation', () => {
     const { values } = scoreValues(sim, [2, 2, 2]);
     const d = summariseScores(values, 'exact', 10);
