@@ -37,7 +37,7 @@ import {
   type ProtocolTasks,
 } from '../../core/labs/forgetting/binding';
 import { settingsView } from '../../core/config/settings-table';
-import { FORGETTING_SETTINGS, reportSettingsOf, type ForgettingRuns, type ReportSettings } from '../../core/labs/forgetting/settings';
+import { CONFORMAL_FILL, FORGETTING_SETTINGS, reportSettingsOf, type ForgettingRuns, type ReportSettings } from '../../core/labs/forgetting/settings';
 import { BUILTIN_DATASETS } from '../../data/registry';
 import type { ForgettingRunner } from '../../services/forgetting-runner';
 import type { ForgettingStore } from '../../services/forgetting-store';
@@ -195,8 +195,9 @@ export class ForgettingInputsState {
    * writes them (so a link's RAPS λ and k_reg, which no control shows, are the report's too).
    */
   reportSettings(): ReportSettings {
-    const base = this.owns ? untrack(() => this.link.config) : defaultConfig();
-    return reportSettingsOf({ ...base.conformal, ...this.conformal });
+    // (not the owned experiment: the section's fill-in, without validating a whole default config on each change)
+    const section = this.owns ? untrack(() => this.link.config.conformal) : CONFORMAL_FILL;
+    return reportSettingsOf({ ...section, ...this.conformal });
   }
 
   /** The one run the controls describe (for finding its stored run), or null while the ordering is invalid. */
